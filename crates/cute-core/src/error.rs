@@ -1,0 +1,107 @@
+//! Errors as values: what is wrong and, for parse errors, where.
+
+use std::fmt;
+
+/// An error from the algebra or the expression language.
+///
+/// `col` is the 1-based column of the offending character for parse errors
+/// (and for evaluation errors that can be pinned to a call), `None` otherwise.
+///
+/// ```
+/// use cute_core::eval_line;
+/// let e = eval_line("size((2,3):(1))").unwrap_err();
+/// assert!(e.to_string().contains("congruent"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// What is wrong, in words.
+    pub msg: String,
+    /// 1-based column, where known.
+    pub col: Option<usize>,
+}
+
+impl Error {
+    /// An error without a position.
+    pub fn new(msg: impl Into<String>) -> Self {
+        Error {
+            msg: msg.into(),
+            col: None,
+        }
+    }
+
+    /// An error at a 1-based column.
+    pub fn at(col: usize, msg: impl Into<String>) -> Self {
+        Error {
+            msg: msg.into(),
+            col: Some(col),
+        }
+    }
+
+    /// Attach a column if the error has none yet.
+    pub fn or_at(mut self, col: usize) -> Self {
+        if self.col.is_none() {
+            self.col = Some(col);
+        }
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.col {
+            Some(c) => write!(f, "{} (column {c})", self.msg),
+            None => f.write_str(&self.msg),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Result alias used throughout the core.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Checked 64-bit arithmetic: CuTe's static integers never wrap, and neither do we.
+pub(crate) mod arith {
+    use super::{Error, Result};
+
+    fn overflow(op: &str, a: i64, b: i64) -> Error {
+        Error::new(format!(
+            "integer overflow: {a} {op} {b} does not fit in 64 bits"
+        ))
+    }
+
+    pub fn mul(a: i64, b: i64) -> Result<i64> {
+        a.checked_mul(b).ok_or_else(|| overflow("*", a, b))
+    }
+    pub fn add(a: i64, b: i64) -> Result<i64> {
+        a.checked_add(b).ok_or_else(|| overflow("+", a, b))
+    }
+    pub fn sub(a: i64, b: i64) -> Result<i64> {
+        a.checked_sub(b).ok_or_else(|| overflow("-", a, b))
+    }
+    /// C++ `/` (truncating); division by zero is an error.
+    pub fn div(a: i64, b: i64) -> Result<i64> {
+        if b == 0 {
+            return Err(Error::new(format!("division by zero ({a} / 0)")));
+        }
+        a.checked_div(b).ok_or_else(|| overflow("/", a, b))
+    }
+    /// C++ `%` (sign follows the dividend); modulo by zero is an error.
+    pub fn rem(a: i64, b: i64) -> Result<i64> {
+        if b == 0 {
+            return Err(Error::new(format!("modulo by zero ({a} % 0)")));
+        }
+        a.checked_rem(b).ok_or_else(|| overflow("%", a, b))
+    }
+    /// CuTe's `ceil_div(a, b) = (a + b - 1) / b`, evaluated exactly as C++ does.
+    pub fn ceil_div(a: i64, b: i64) -> Result<i64> {
+        div(sub(add(a, b)?, 1)?, b)
+    }
+    pub fn abs(a: i64) -> Result<i64> {
+        a.checked_abs()
+            .ok_or_else(|| Error::new(format!("integer overflow: abs({a})")))
+    }
+    pub fn signum(a: i64) -> i64 {
+        a.signum()
+    }
+}

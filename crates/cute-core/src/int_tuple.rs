@@ -1,0 +1,724 @@
+//! IntTuple: an integer or a tuple of IntTuples (CuTe `int_tuple.hpp`, `stride.hpp`).
+//!
+//! All integers behave like CuTe's *static* integers: shape-1 modes and stride-0 modes are
+//! recognised by value, exactly as `is_constant<1, T>` does for `_1`.
+
+use crate::error::{arith, Error, Result};
+use std::fmt;
+
+/// An integer or a (possibly empty, possibly nested) tuple of IntTuples.
+///
+/// ```
+/// use cute_core::IntTuple;
+/// let t: IntTuple = "(2,(3,4))".parse().unwrap();
+/// assert_eq!(t.size().unwrap(), 24);
+/// assert_eq!(t.rank(), 2);
+/// assert_eq!(t.depth(), 2);
+/// assert_eq!(t.to_string(), "(2,(3,4))");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum IntTuple {
+    /// A leaf integer.
+    Int(i64),
+    /// A tuple; `(8)` is a 1-tuple and differs from `8`.
+    Tuple(Vec<IntTuple>),
+}
+
+use IntTuple::{Int, Tuple};
+
+impl From<i64> for IntTuple {
+    fn from(v: i64) -> Self {
+        Int(v)
+    }
+}
+
+impl From<Vec<IntTuple>> for IntTuple {
+    fn from(v: Vec<IntTuple>) -> Self {
+        Tuple(v)
+    }
+}
+
+impl fmt::Display for IntTuple {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Int(v) => write!(f, "{v}"),
+            Tuple(ts) => {
+                f.write_str("(")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for IntTuple {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match crate::expr::eval_line(s)? {
+            crate::Value::Int(v) => Ok(Int(v)),
+            v => v.to_int_tuple(),
+        }
+    }
+}
+
+impl IntTuple {
+    /// Build a tuple from integers: `IntTuple::ints(&[8, 32])` is `(8,32)`.
+    pub fn ints(v: &[i64]) -> Self {
+        Tuple(v.iter().map(|&x| Int(x)).collect())
+    }
+
+    /// `true` for a leaf integer.
+    pub fn is_int(&self) -> bool {
+        matches!(self, Int(_))
+    }
+
+    /// The integer of a leaf, `None` for tuples.
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Int(v) => Some(*v),
+            Tuple(_) => None,
+        }
+    }
+
+    /// `is_constant<N, T>`: a leaf equal to `n`.
+    pub(crate) fn is_const(&self, n: i64) -> bool {
+        matches!(self, Int(v) if *v == n)
+    }
+
+    /// CuTe `rank`: number of top-level modes (1 for an integer).
+    pub fn rank(&self) -> usize {
+        match self {
+            Int(_) => 1,
+            Tuple(ts) => ts.len(),
+        }
+    }
+
+    /// CuTe `depth`: 0 for an integer, 1 + max depth of the elements for a tuple.
+    pub fn depth(&self) -> usize {
+        match self {
+            Int(_) => 0,
+            Tuple(ts) => 1 + ts.iter().map(|t| t.depth()).max().unwrap_or(0),
+        }
+    }
+
+    /// CuTe `size` / `product`: the product of all leaves (1 for `()`).
+    pub fn size(&self) -> Result<i64> {
+        match self {
+            Int(v) => Ok(*v),
+            Tuple(ts) => ts
+                .iter()
+                .try_fold(1i64, |acc, t| arith::mul(acc, t.size()?)),
+        }
+    }
+
+    /// CuTe `sum` of all leaves.
+    pub fn sum(&self) -> Result<i64> {
+        match self {
+            Int(v) => Ok(*v),
+            Tuple(ts) => ts.iter().try_fold(0i64, |acc, t| arith::add(acc, t.sum()?)),
+        }
+    }
+
+    /// The number of leaves.
+    pub fn leaf_count(&self) -> usize {
+        match self {
+            Int(_) => 1,
+            Tuple(ts) => ts.iter().map(|t| t.leaf_count()).sum(),
+        }
+    }
+
+    /// The leaves in order.
+    pub fn leaves(&self) -> Vec<i64> {
+        let mut out = Vec::new();
+        self.collect_leaves(&mut out);
+        out
+    }
+
+    fn collect_leaves(&self, out: &mut Vec<i64>) {
+        match self {
+            Int(v) => out.push(*v),
+            Tuple(ts) => ts.iter().for_each(|t| t.collect_leaves(out)),
+        }
+    }
+
+    /// CuTe `get<i>`: element `i` of a tuple; `get<0>` of an integer is the integer.
+    pub fn get(&self, i: usize) -> Result<&IntTuple> {
+        match self {
+            Int(_) if i == 0 => Ok(self),
+            Tuple(ts) if i < ts.len() => Ok(&ts[i]),
+            _ => Err(Error::new(format!(
+                "index {i} out of range for {self} of rank {}",
+                self.rank()
+            ))),
+        }
+    }
+
+    /// The elements as a slice: an integer is its own single mode.
+    pub(crate) fn modes(&self) -> Vec<IntTuple> {
+        match self {
+            Int(_) => vec![self.clone()],
+            Tuple(ts) => ts.clone(),
+        }
+    }
+
+    /// CuTe `flatten`: a tuple of depth ≤ 1; an integer stays an integer.
+    pub fn flatten(&self) -> IntTuple {
+        match self {
+            Int(_) => self.clone(),
+            Tuple(_) => IntTuple::ints(&self.leaves()),
+        }
+    }
+
+    /// CuTe `wrap`: an integer becomes a 1-tuple; tuples are unchanged.
+    pub fn wrap(self) -> IntTuple {
+        match self {
+            Int(_) => Tuple(vec![self]),
+            t => t,
+        }
+    }
+
+    /// CuTe `unwrap`: strip 1-tuples until a non-1-tuple remains.
+    pub fn unwrap(self) -> IntTuple {
+        match self {
+            Tuple(mut ts) if ts.len() == 1 => ts.pop().expect("len 1").unwrap(),
+            t => t,
+        }
+    }
+
+    /// CuTe `append`: `append(8, 2) = (8,2)`, `append((8), 2) = (8,2)`.
+    pub fn append(self, x: IntTuple) -> IntTuple {
+        match self {
+            Tuple(mut ts) => {
+                ts.push(x);
+                Tuple(ts)
+            }
+            a => Tuple(vec![a, x]),
+        }
+    }
+
+    /// CuTe `prepend`.
+    pub fn prepend(self, x: IntTuple) -> IntTuple {
+        match self {
+            Tuple(mut ts) => {
+                ts.insert(0, x);
+                Tuple(ts)
+            }
+            a => Tuple(vec![x, a]),
+        }
+    }
+
+    /// CuTe `append<N>(a, x)`: extend to rank `n` with copies of `x`.
+    pub fn append_to(self, n: usize, x: &IntTuple) -> IntTuple {
+        match self {
+            Tuple(mut ts) => {
+                while ts.len() < n {
+                    ts.push(x.clone());
+                }
+                Tuple(ts)
+            }
+            a if n <= 1 => a,
+            a => {
+                let mut ts = vec![a];
+                while ts.len() < n {
+                    ts.push(x.clone());
+                }
+                Tuple(ts)
+            }
+        }
+    }
+
+    /// CuTe `replace_front`: an integer is replaced whole.
+    pub(crate) fn replace_front(self, x: IntTuple) -> IntTuple {
+        match self {
+            Tuple(mut ts) if !ts.is_empty() => {
+                ts[0] = x;
+                Tuple(ts)
+            }
+            _ => x,
+        }
+    }
+
+    /// CuTe `front` (first leaf-or-element, recursively on integers).
+    pub(crate) fn front(&self) -> Result<&IntTuple> {
+        self.get(0)
+    }
+
+    /// Same profile (hierarchical structure), CuTe `congruent`.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// let a: IntTuple = "(2,(3,4))".parse().unwrap();
+    /// let b: IntTuple = "(1,(1,9))".parse().unwrap();
+    /// assert!(a.congruent(&b));
+    /// ```
+    pub fn congruent(&self, other: &IntTuple) -> bool {
+        match (self, other) {
+            (Int(_), Int(_)) => true,
+            (Tuple(a), Tuple(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.congruent(y))
+            }
+            _ => false,
+        }
+    }
+
+    /// CuTe `weakly_congruent(a, b)`: `a` is a coarsening of `b`'s profile.
+    pub fn weakly_congruent(&self, other: &IntTuple) -> bool {
+        match (self, other) {
+            (Int(_), _) => true,
+            (Tuple(_), Int(_)) => false,
+            (Tuple(a), Tuple(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.weakly_congruent(y))
+            }
+        }
+    }
+
+    /// CuTe `compatible(a, b)`: every coordinate of shape `a` is a coordinate of `b`.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// let a: IntTuple = "(4,12)".parse().unwrap();
+    /// let b: IntTuple = "((2,2),(3,4))".parse().unwrap();
+    /// assert!(a.compatible(&b).unwrap());
+    /// ```
+    pub fn compatible(&self, other: &IntTuple) -> Result<bool> {
+        Ok(match (self, other) {
+            (Int(a), b) => *a == b.size()?,
+            (Tuple(_), Int(_)) => false,
+            (Tuple(a), Tuple(b)) => {
+                if a.len() != b.len() {
+                    return Ok(false);
+                }
+                for (x, y) in a.iter().zip(b) {
+                    if !x.compatible(y)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+        })
+    }
+
+    /// A tuple of the same profile with every leaf set to `v` (CuTe `repeat_like`).
+    pub fn repeat_like(&self, v: i64) -> IntTuple {
+        match self {
+            Int(_) => Int(v),
+            Tuple(ts) => Tuple(ts.iter().map(|t| t.repeat_like(v)).collect()),
+        }
+    }
+
+    /// Apply `f` to every leaf.
+    pub fn try_map(&self, f: &mut impl FnMut(i64) -> Result<i64>) -> Result<IntTuple> {
+        Ok(match self {
+            Int(v) => Int(f(*v)?),
+            Tuple(ts) => Tuple(ts.iter().map(|t| t.try_map(f)).collect::<Result<_>>()?),
+        })
+    }
+
+    /// Rebuild `self`'s profile from the leaves `flat` (CuTe `unflatten`).
+    pub fn unflatten_like(&self, flat: &mut impl Iterator<Item = i64>) -> IntTuple {
+        match self {
+            Int(_) => Int(flat.next().unwrap_or(0)),
+            Tuple(ts) => Tuple(ts.iter().map(|t| t.unflatten_like(flat)).collect()),
+        }
+    }
+
+    /// CuTe `product_each`: the size of every top-level mode, as a tuple.
+    pub fn product_each(&self) -> Result<IntTuple> {
+        Ok(Tuple(
+            self.modes()
+                .iter()
+                .map(|m| m.size().map(Int))
+                .collect::<Result<_>>()?,
+        ))
+    }
+}
+
+/// CuTe `shape_div(a, b)`: division for shapes, folding `b` across the modes of `a`.
+///
+/// Enforces CuTe's divisibility condition `a % b == 0 || b % a == 0` on leaves.
+///
+/// ```
+/// use cute_core::{int_tuple::shape_div, IntTuple};
+/// let a: IntTuple = "(4,5,6)".parse().unwrap();
+/// assert_eq!(shape_div(&a, &IntTuple::Int(40)).unwrap().to_string(), "(1,1,3)");
+/// ```
+pub fn shape_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
+    match (a, b) {
+        (Tuple(ta), Tuple(tb)) => {
+            if ta.len() != tb.len() {
+                return Err(Error::new(format!(
+                    "shape_div: mismatched ranks {} and {}",
+                    ta.len(),
+                    tb.len()
+                )));
+            }
+            Ok(Tuple(
+                ta.iter()
+                    .zip(tb)
+                    .map(|(x, y)| shape_div(x, y))
+                    .collect::<Result<_>>()?,
+            ))
+        }
+        (Tuple(ta), Int(_)) => {
+            let mut rest = b.clone();
+            let mut out = Vec::with_capacity(ta.len());
+            for ai in ta {
+                out.push(shape_div(ai, &rest)?);
+                rest = shape_div(&rest, ai)?;
+            }
+            Ok(Tuple(out))
+        }
+        (Int(_), Tuple(_)) => shape_div(a, &Int(b.size()?)),
+        (Int(x), Int(y)) => {
+            let (x, y) = (*x, *y);
+            if y == 0 || (x % y != 0 && (x == 0 || y % x != 0)) {
+                return Err(Error::new(format!(
+                    "shape_div: divisibility condition violated ({x} and {y} do not divide each other)"
+                )));
+            }
+            Ok(Int(arith::ceil_div(x, y)?))
+        }
+    }
+}
+
+/// CuTe `ceil_div(a, b)` on IntTuples.
+///
+/// ```
+/// use cute_core::{int_tuple::ceil_div, IntTuple};
+/// let a: IntTuple = "(4,8)".parse().unwrap();
+/// assert_eq!(ceil_div(&a, &IntTuple::Int(6)).unwrap().to_string(), "(1,4)");
+/// ```
+pub fn ceil_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
+    match (a, b) {
+        (Tuple(ta), Tuple(tb)) => {
+            if ta.len() < tb.len() {
+                return Err(Error::new("ceil_div: mismatched ranks"));
+            }
+            let one = Int(1);
+            Ok(Tuple(
+                ta.iter()
+                    .enumerate()
+                    .map(|(i, x)| ceil_div(x, tb.get(i).unwrap_or(&one)))
+                    .collect::<Result<_>>()?,
+            ))
+        }
+        (Tuple(ta), Int(_)) => {
+            let mut rest = b.clone();
+            let mut out = Vec::with_capacity(ta.len());
+            for ai in ta {
+                out.push(ceil_div(ai, &rest)?);
+                rest = ceil_div(&rest, ai)?;
+            }
+            Ok(Tuple(out))
+        }
+        (Int(_), Tuple(_)) => ceil_div(a, &Int(b.size()?)),
+        (Int(x), Int(y)) => Ok(Int(arith::ceil_div(*x, *y)?)),
+    }
+}
+
+/// CuTe `prefix_product` (exclusive), e.g. `(2,(3,4)) -> (1,(2,6))`.
+///
+/// ```
+/// use cute_core::{int_tuple::prefix_product, IntTuple};
+/// let a: IntTuple = "(2,(3,4))".parse().unwrap();
+/// assert_eq!(prefix_product(&a).unwrap().to_string(), "(1,(2,6))");
+/// ```
+pub fn prefix_product(a: &IntTuple) -> Result<IntTuple> {
+    fn go(a: &IntTuple, init: i64) -> Result<(IntTuple, i64)> {
+        match a {
+            Int(v) => Ok((Int(init), arith::mul(init, *v)?)),
+            Tuple(ts) => {
+                let mut cur = init;
+                let mut out = Vec::with_capacity(ts.len());
+                for t in ts {
+                    let (r, next) = go(t, cur)?;
+                    out.push(r);
+                    cur = next;
+                }
+                Ok((Tuple(out), cur))
+            }
+        }
+    }
+    Ok(go(a, 1)?.0)
+}
+
+/// CuTe `compact_major<LayoutLeft>(shape, current)`: column-major strides; shape-1 modes
+/// get stride 0, as CuTe does for `_1`.
+pub fn compact_col_major(shape: &IntTuple, current: i64) -> Result<IntTuple> {
+    fn go(s: &IntTuple, cur: &mut i64) -> Result<IntTuple> {
+        match s {
+            Int(1) => Ok(Int(0)),
+            Int(v) => {
+                let d = *cur;
+                *cur = arith::mul(*cur, *v)?;
+                Ok(Int(d))
+            }
+            Tuple(ts) => Ok(Tuple(ts.iter().map(|t| go(t, cur)).collect::<Result<_>>()?)),
+        }
+    }
+    let mut cur = current;
+    go(shape, &mut cur)
+}
+
+/// CuTe `compact_major<LayoutRight>(shape)`: row-major strides.
+pub fn compact_row_major(shape: &IntTuple, current: i64) -> Result<IntTuple> {
+    fn go(s: &IntTuple, cur: &mut i64) -> Result<IntTuple> {
+        match s {
+            Int(1) => Ok(Int(0)),
+            Int(v) => {
+                let d = *cur;
+                *cur = arith::mul(*cur, *v)?;
+                Ok(Int(d))
+            }
+            Tuple(ts) => {
+                let mut out: Vec<IntTuple> =
+                    ts.iter().rev().map(|t| go(t, cur)).collect::<Result<_>>()?;
+                out.reverse();
+                Ok(Tuple(out))
+            }
+        }
+    }
+    let mut cur = current;
+    go(shape, &mut cur)
+}
+
+/// CuTe `crd2idx(coord, shape, stride)`: the offset of a (hierarchical or linear) coordinate.
+///
+/// An integer coordinate against a tuple shape is split column-major, the last mode taking
+/// whatever remains (so indices past the size extrapolate, as in CuTe).
+///
+/// ```
+/// use cute_core::{int_tuple::crd2idx, IntTuple};
+/// let s: IntTuple = "(4,8)".parse().unwrap();
+/// let d: IntTuple = "(8,1)".parse().unwrap();
+/// assert_eq!(crd2idx(&IntTuple::Int(13), &s, &d).unwrap(), 11);
+/// ```
+pub fn crd2idx(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<i64> {
+    match (coord, shape, stride) {
+        (Tuple(c), Tuple(s), Tuple(d)) => {
+            if c.len() != s.len() || s.len() != d.len() {
+                return Err(Error::new(format!(
+                    "coordinate {coord} does not match the rank of shape {shape}"
+                )));
+            }
+            let mut acc = 0i64;
+            for ((ci, si), di) in c.iter().zip(s).zip(d) {
+                acc = arith::add(acc, crd2idx(ci, si, di)?)?;
+            }
+            Ok(acc)
+        }
+        (Tuple(_), Int(_), _) => Err(Error::new(format!(
+            "coordinate {coord} is deeper than shape {shape}"
+        ))),
+        (Int(c), Tuple(s), Tuple(d)) => {
+            if s.len() != d.len() {
+                return Err(Error::new("crd2idx: shape and stride ranks differ"));
+            }
+            if s.is_empty() {
+                return Ok(0);
+            }
+            let mut c = *c;
+            let mut acc = 0i64;
+            let last = s.len() - 1;
+            for (i, (si, di)) in s.iter().zip(d).enumerate() {
+                if i == last {
+                    acc = arith::add(acc, crd2idx(&Int(c), si, di)?)?;
+                } else if c == 0 {
+                    // CuTe shortcut: a zero coordinate contributes nothing.
+                } else {
+                    let p = si.size()?;
+                    let (q, r) = (arith::div(c, p)?, arith::rem(c, p)?);
+                    acc = arith::add(acc, crd2idx(&Int(r), si, di)?)?;
+                    c = q;
+                }
+            }
+            Ok(acc)
+        }
+        (Int(c), Int(_), Int(d)) => arith::mul(*c, *d),
+        _ => Err(Error::new(format!(
+            "shape {shape} and stride {stride} are not congruent"
+        ))),
+    }
+}
+
+/// CuTe `crd2idx(coord, shape)`: the column-major (colexicographic) index of a coordinate.
+///
+/// ```
+/// use cute_core::{int_tuple::crd2idx_shape, IntTuple};
+/// let s: IntTuple = "(2,(2,2))".parse().unwrap();
+/// let c: IntTuple = "(1,(1,0))".parse().unwrap();
+/// assert_eq!(crd2idx_shape(&c, &s).unwrap(), 3);
+/// ```
+pub fn crd2idx_shape(coord: &IntTuple, shape: &IntTuple) -> Result<i64> {
+    match (coord, shape) {
+        (Int(c), _) => Ok(*c),
+        (Tuple(_), Int(_)) => Err(Error::new(format!(
+            "coordinate {coord} is deeper than shape {shape}"
+        ))),
+        (Tuple(c), Tuple(s)) => {
+            if c.len() != s.len() {
+                return Err(Error::new(format!(
+                    "coordinate {coord} does not match the rank of shape {shape}"
+                )));
+            }
+            let stride = compact_col_major_full(shape)?;
+            crd2idx(coord, shape, &stride)
+        }
+    }
+}
+
+/// Column-major strides including shape-1 modes (used where the stride of a size-1 mode is
+/// irrelevant but must be finite).
+fn compact_col_major_full(shape: &IntTuple) -> Result<IntTuple> {
+    fn go(s: &IntTuple, cur: &mut i64) -> Result<IntTuple> {
+        match s {
+            Int(v) => {
+                let d = *cur;
+                *cur = arith::mul(*cur, *v)?;
+                Ok(Int(d))
+            }
+            Tuple(ts) => Ok(Tuple(ts.iter().map(|t| go(t, cur)).collect::<Result<_>>()?)),
+        }
+    }
+    go(shape, &mut 1)
+}
+
+/// CuTe `idx2crd(idx, shape)`: the coordinate of a linear index (column-major), the last
+/// mode of each level taking the remainder.
+///
+/// ```
+/// use cute_core::{int_tuple::idx2crd, IntTuple};
+/// let s: IntTuple = "(2,(2,2))".parse().unwrap();
+/// assert_eq!(idx2crd(&IntTuple::Int(7), &s).unwrap().to_string(), "(1,(1,1))");
+/// ```
+pub fn idx2crd(idx: &IntTuple, shape: &IntTuple) -> Result<IntTuple> {
+    match (idx, shape) {
+        (Tuple(i), Tuple(s)) => {
+            if i.len() != s.len() {
+                return Err(Error::new(format!(
+                    "coordinate {idx} does not match the rank of shape {shape}"
+                )));
+            }
+            Ok(Tuple(
+                i.iter()
+                    .zip(s)
+                    .map(|(a, b)| idx2crd(a, b))
+                    .collect::<Result<_>>()?,
+            ))
+        }
+        (Tuple(_), Int(_)) => Err(Error::new(format!(
+            "coordinate {idx} is deeper than shape {shape}"
+        ))),
+        (Int(_), Int(_)) => Ok(idx.clone()),
+        (Int(v), Tuple(_)) => {
+            // Split over the flattened shape; the final leaf keeps the remainder.
+            let leaves = shape.leaves();
+            let mut rest = *v;
+            let n = leaves.len();
+            let mut out = Vec::with_capacity(n);
+            for (k, s) in leaves.iter().enumerate() {
+                if k + 1 == n {
+                    out.push(rest);
+                } else {
+                    out.push(arith::rem(rest, *s)?);
+                    rest = arith::div(rest, *s)?;
+                }
+            }
+            Ok(shape.unflatten_like(&mut out.into_iter()))
+        }
+    }
+}
+
+/// CuTe `crd2crd(coord, src_shape, dst_shape)`.
+///
+/// ```
+/// use cute_core::{int_tuple::crd2crd, IntTuple};
+/// let c: IntTuple = "(1,5)".parse().unwrap();
+/// let s: IntTuple = "(4,8)".parse().unwrap();
+/// let d: IntTuple = "(32)".parse().unwrap();
+/// assert_eq!(crd2crd(&IntTuple::Int(21), &IntTuple::Int(32), &s).unwrap().to_string(), "(1,5)");
+/// # let _ = (c, d);
+/// ```
+pub fn crd2crd(coord: &IntTuple, src: &IntTuple, dst: &IntTuple) -> Result<IntTuple> {
+    match (coord, src, dst) {
+        (Tuple(c), Tuple(s), Tuple(d)) => {
+            if c.len() != s.len() || c.len() != d.len() {
+                return Err(Error::new("crd2crd: mismatched ranks"));
+            }
+            Ok(Tuple(
+                c.iter()
+                    .zip(s)
+                    .zip(d)
+                    .map(|((a, b), e)| crd2crd(a, b, e))
+                    .collect::<Result<_>>()?,
+            ))
+        }
+        _ => idx2crd(&Int(crd2idx_shape(coord, src)?), dst),
+    }
+}
+
+/// CuTe `slice(coord, t)`: keep the elements of `t` paired with `_`, flattening the
+/// sliced levels (`slice((_,(1,_)), (a,(b,c))) = (a,c)`).
+pub(crate) fn slice(coord: &Coord, t: &IntTuple) -> Result<IntTuple> {
+    fn lift(coord: &Coord, t: &IntTuple, out: &mut Vec<IntTuple>) -> Result<()> {
+        match coord {
+            Coord::Under => out.push(t.clone()),
+            Coord::Int(_) => {}
+            Coord::Tuple(cs) => {
+                let ts = match t {
+                    Tuple(ts) if ts.len() == cs.len() => ts,
+                    _ => return Err(Error::new(format!("slice coordinate does not match {t}"))),
+                };
+                for (c, x) in cs.iter().zip(ts) {
+                    lift(c, x, out)?;
+                }
+            }
+        }
+        Ok(())
+    }
+    match coord {
+        Coord::Under => Ok(t.clone()),
+        Coord::Int(_) => Ok(Tuple(vec![])),
+        Coord::Tuple(_) => {
+            let mut out = Vec::new();
+            lift(coord, t, &mut out)?;
+            Ok(Tuple(out))
+        }
+    }
+}
+
+/// A coordinate that may hold `_` (CuTe's `Underscore`) for slicing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Coord {
+    /// `_`: keep this mode.
+    Under,
+    /// A fixed coordinate.
+    Int(i64),
+    /// A hierarchical coordinate.
+    Tuple(Vec<Coord>),
+}
+
+impl Coord {
+    /// Whether any `_` appears.
+    pub fn has_underscore(&self) -> bool {
+        match self {
+            Coord::Under => true,
+            Coord::Int(_) => false,
+            Coord::Tuple(cs) => cs.iter().any(|c| c.has_underscore()),
+        }
+    }
+
+    /// The coordinate with `_` replaced by 0 (the offset of a slice), as an IntTuple.
+    pub fn zeroed(&self) -> IntTuple {
+        match self {
+            Coord::Under => Int(0),
+            Coord::Int(v) => Int(*v),
+            Coord::Tuple(cs) => Tuple(cs.iter().map(|c| c.zeroed()).collect()),
+        }
+    }
+}

@@ -1,0 +1,1061 @@
+//! Layout and the CuTe layout algebra (`layout.hpp`), one function per CuTe operation.
+//!
+//! Every function follows the CuTe C++ definition for static integers, including its
+//! special cases, its static_assert preconditions (returned as errors) and its exact
+//! output structure, so printed results match CuTe character for character.
+
+use crate::error::{arith, Error, Result};
+use crate::int_tuple::{self, compact_col_major, compact_row_major, Coord, IntTuple};
+use std::fmt;
+
+use IntTuple::{Int, Tuple};
+
+/// A CuTe layout: a shape and a congruent stride, a function from coordinates to offsets.
+///
+/// ```
+/// use cute_core::Layout;
+/// let l: Layout = "(4,8):(8,1)".parse().unwrap();
+/// assert_eq!(l.call_index(13).unwrap(), 11);
+/// assert_eq!(l.size().unwrap(), 32);
+/// assert_eq!(l.to_string(), "(4,8):(8,1)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Layout {
+    shape: IntTuple,
+    stride: IntTuple,
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.shape, self.stride)
+    }
+}
+
+impl std::str::FromStr for Layout {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match crate::expr::eval_line(s)? {
+            crate::Value::Layout(l) => Ok(l),
+            v => Err(Error::new(format!("expected a layout, got {}", v.kind()))),
+        }
+    }
+}
+
+/// A tiler: what CuTe accepts on the right of composition, divides and products.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tiler {
+    /// A layout, applied as a whole.
+    Layout(Layout),
+    /// An integer `n`, meaning the layout `n:1`.
+    Int(i64),
+    /// `_`: keep the mode.
+    Under,
+    /// By-mode tiler: one entry per mode of the left operand.
+    Tuple(Vec<Tiler>),
+}
+
+impl fmt::Display for Tiler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tiler::Layout(l) => write!(f, "{l}"),
+            Tiler::Int(v) => write!(f, "{v}"),
+            Tiler::Under => f.write_str("_"),
+            Tiler::Tuple(ts) => {
+                f.write_str("(")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+impl Layout {
+    /// `make_layout(shape, stride)`; shape and stride must be congruent and shapes ≥ 0.
+    ///
+    /// ```
+    /// use cute_core::{IntTuple, Layout};
+    /// assert!(Layout::new(IntTuple::ints(&[2, 3]), IntTuple::ints(&[1])).is_err());
+    /// ```
+    pub fn new(shape: IntTuple, stride: IntTuple) -> Result<Layout> {
+        if !shape.congruent(&stride) {
+            return Err(Error::new(format!(
+                "shape {shape} and stride {stride} are not congruent"
+            )));
+        }
+        if let Some(s) = shape.leaves().into_iter().find(|&s| s < 0) {
+            return Err(Error::new(format!(
+                "shape {shape} has a negative extent {s}"
+            )));
+        }
+        Ok(Layout { shape, stride })
+    }
+
+    /// Internal constructor for results the algebra guarantees congruent.
+    pub(crate) fn raw(shape: IntTuple, stride: IntTuple) -> Layout {
+        debug_assert!(shape.congruent(&stride), "{shape}:{stride}");
+        Layout { shape, stride }
+    }
+
+    /// `make_layout(shape)`: column-major (LayoutLeft) compact strides.
+    ///
+    /// ```
+    /// use cute_core::{IntTuple, Layout};
+    /// let l = Layout::col_major(IntTuple::ints(&[4, 1, 8])).unwrap();
+    /// assert_eq!(l.to_string(), "(4,1,8):(1,0,4)");
+    /// ```
+    pub fn col_major(shape: IntTuple) -> Result<Layout> {
+        let stride = compact_col_major(&shape, 1)?;
+        Layout::new(shape, stride)
+    }
+
+    /// `make_layout(shape, LayoutRight{})`: row-major compact strides.
+    ///
+    /// ```
+    /// use cute_core::{IntTuple, Layout};
+    /// assert_eq!(Layout::row_major(IntTuple::ints(&[4, 8])).unwrap().to_string(), "(4,8):(8,1)");
+    /// ```
+    pub fn row_major(shape: IntTuple) -> Result<Layout> {
+        let stride = compact_row_major(&shape, 1)?;
+        Layout::new(shape, stride)
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &IntTuple {
+        &self.shape
+    }
+
+    /// The stride.
+    pub fn stride(&self) -> &IntTuple {
+        &self.stride
+    }
+
+    /// CuTe `rank`.
+    pub fn rank(&self) -> usize {
+        self.shape.rank()
+    }
+
+    /// CuTe `depth`.
+    pub fn depth(&self) -> usize {
+        self.shape.depth()
+    }
+
+    /// CuTe `size`: the number of coordinates.
+    pub fn size(&self) -> Result<i64> {
+        self.shape.size()
+    }
+
+    /// CuTe `cosize`: `1 + Σ (s-1)·|d|`, one past the largest offset magnitude.
+    ///
+    /// ```
+    /// use cute_core::Layout;
+    /// let l: Layout = "(2,16):(2,12)".parse().unwrap();
+    /// assert_eq!(l.cosize().unwrap(), 183);
+    /// ```
+    pub fn cosize(&self) -> Result<i64> {
+        let mut acc = 0i64;
+        for (s, d) in self.shape.leaves().into_iter().zip(self.stride.leaves()) {
+            acc = arith::add(acc, arith::mul(arith::sub(s, 1)?, arith::abs(d)?)?)?;
+        }
+        arith::add(acc, 1)
+    }
+
+    /// CuTe `get<i>(layout)`: mode `i` as a layout (mode 0 of a rank-1 integer layout is itself).
+    ///
+    /// ```
+    /// use cute_core::Layout;
+    /// let l: Layout = "(4,(2,3)):(1,(4,8))".parse().unwrap();
+    /// assert_eq!(l.mode(1).unwrap().to_string(), "(2,3):(4,8)");
+    /// ```
+    pub fn mode(&self, i: usize) -> Result<Layout> {
+        Ok(Layout::raw(
+            self.shape.get(i)?.clone(),
+            self.stride.get(i)?.clone(),
+        ))
+    }
+
+    /// All top-level modes.
+    pub fn modes(&self) -> Vec<Layout> {
+        self.shape
+            .modes()
+            .into_iter()
+            .zip(self.stride.modes())
+            .map(|(s, d)| Layout::raw(s, d))
+            .collect()
+    }
+
+    /// The offset of linear index `i` (column-major over the shape).
+    pub fn call_index(&self, i: i64) -> Result<i64> {
+        int_tuple::crd2idx(&Int(i), &self.shape, &self.stride)
+    }
+
+    /// The offset of a (hierarchical) coordinate.
+    pub fn call_coord(&self, c: &IntTuple) -> Result<i64> {
+        int_tuple::crd2idx(c, &self.shape, &self.stride)
+    }
+
+    /// CuTe `slice(coord, layout)`: the sub-layout of the modes marked `_`.
+    ///
+    /// ```
+    /// use cute_core::{int_tuple::Coord, Layout};
+    /// let l: Layout = "(4,8):(8,1)".parse().unwrap();
+    /// let s = l.slice(&Coord::Tuple(vec![Coord::Under, Coord::Int(2)])).unwrap();
+    /// assert_eq!(s.to_string(), "(4):(8)");
+    /// ```
+    pub fn slice(&self, c: &Coord) -> Result<Layout> {
+        self.check_coord(c)?;
+        Ok(Layout::raw(
+            int_tuple::slice(c, &self.shape)?,
+            int_tuple::slice(c, &self.stride)?,
+        ))
+    }
+
+    /// The offset a slice drops: `layout(coord with _ := 0)`.
+    pub fn slice_offset(&self, c: &Coord) -> Result<i64> {
+        self.call_coord(&c.zeroed())
+    }
+
+    fn check_coord(&self, c: &Coord) -> Result<()> {
+        fn go(c: &Coord, s: &IntTuple) -> bool {
+            match (c, s) {
+                (Coord::Tuple(cs), Tuple(ss)) => {
+                    cs.len() == ss.len() && cs.iter().zip(ss).all(|(a, b)| go(a, b))
+                }
+                (Coord::Tuple(_), Int(_)) => false,
+                _ => true,
+            }
+        }
+        if go(c, &self.shape) {
+            Ok(())
+        } else {
+            Err(Error::new(format!(
+                "coordinate does not match the profile of shape {}",
+                self.shape
+            )))
+        }
+    }
+
+    /// CuTe `flatten`.
+    ///
+    /// ```
+    /// use cute_core::Layout;
+    /// let l: Layout = "((2,2),(3,4)):((1,2),(4,12))".parse().unwrap();
+    /// assert_eq!(l.flatten().to_string(), "(2,2,3,4):(1,2,4,12)");
+    /// ```
+    pub fn flatten(&self) -> Layout {
+        Layout::raw(self.shape.flatten(), self.stride.flatten())
+    }
+
+    /// CuTe `append<N>(layout)`: pad with `1:0` modes up to rank `n`.
+    pub fn append_to(&self, n: usize) -> Layout {
+        Layout::raw(
+            self.shape.clone().append_to(n, &Int(1)),
+            self.stride.clone().append_to(n, &Int(0)),
+        )
+    }
+
+    /// CuTe `with_shape(shape)` = `composition(layout, make_layout(shape))`.
+    pub fn with_shape(&self, shape: IntTuple) -> Result<Layout> {
+        composition(self, &Layout::col_major(shape)?)
+    }
+}
+
+/// CuTe `make_layout(L0, L1, ...)`: concatenate layouts as modes. One layout is wrapped into
+/// a 1-tuple, as in C++.
+///
+/// ```
+/// use cute_core::{layout::make_layout, Layout};
+/// let a: Layout = "4:1".parse().unwrap();
+/// let b: Layout = "(2,3):(4,8)".parse().unwrap();
+/// assert_eq!(make_layout(&[a, b]).to_string(), "(4,(2,3)):(1,(4,8))");
+/// ```
+pub fn make_layout(layouts: &[Layout]) -> Layout {
+    Layout::raw(
+        Tuple(layouts.iter().map(|l| l.shape.clone()).collect()),
+        Tuple(layouts.iter().map(|l| l.stride.clone()).collect()),
+    )
+}
+
+/// CuTe `transform_layout(layout, tiler, f)` over the first `rank(tiler)` modes; `keep_rest`
+/// appends the remaining modes of `layout` (divides, products) or drops them (composition).
+fn by_mode(
+    layout: &Layout,
+    tilers: &[Tiler],
+    keep_rest: bool,
+    what: &str,
+    f: impl Fn(&Layout, &Tiler) -> Result<Layout>,
+) -> Result<Layout> {
+    if tilers.len() > layout.rank() {
+        return Err(Error::new(format!(
+            "{what}: too many modes in tiler ({} modes for a layout of rank {})",
+            tilers.len(),
+            layout.rank()
+        )));
+    }
+    let mut out = Vec::with_capacity(layout.rank());
+    let modes = layout.modes();
+    for (i, m) in modes.iter().enumerate() {
+        match tilers.get(i) {
+            Some(t) => out.push(f(m, t)?),
+            None if keep_rest => out.push(m.clone()),
+            None => break,
+        }
+    }
+    Ok(make_layout(&out))
+}
+
+// ---------------------------------------------------------------------------------------
+// Coalesce and filter
+// ---------------------------------------------------------------------------------------
+
+/// CuTe's `bw_coalesce`: walk the flat modes right to left, merging where
+/// `s_i * d_i == d_{i+1}`, skipping size-1 modes.
+fn bw_coalesce(fs: &[i64], fd: &[i64], init_shape: i64, init_stride: i64) -> Result<Layout> {
+    let mut shape = Int(init_shape);
+    let mut stride = Int(init_stride);
+    for i in (0..fs.len().saturating_sub(1)).rev() {
+        let (s, d) = (fs[i], fd[i]);
+        if s == 1 {
+            continue;
+        }
+        if shape.is_const(1) {
+            shape = Int(s);
+            stride = Int(d);
+        } else if arith::mul(s, d)? == stride.front()?.as_int().unwrap_or(i64::MIN) {
+            let front = shape.front()?.as_int().expect("flat");
+            shape = shape.replace_front(Int(arith::mul(s, front)?));
+            stride = stride.replace_front(Int(d));
+        } else {
+            shape = shape.prepend(Int(s));
+            stride = stride.prepend(Int(d));
+        }
+    }
+    if shape.is_const(1) {
+        return Ok(Layout::raw(Int(1), Int(0)));
+    }
+    Ok(Layout::raw(shape, stride))
+}
+
+fn flat_lists(layout: &Layout) -> Result<(Vec<i64>, Vec<i64>)> {
+    let fs = layout.shape.leaves();
+    if fs.is_empty() {
+        return Err(Error::new(format!(
+            "cannot coalesce the empty layout {layout}"
+        )));
+    }
+    Ok((fs, layout.stride.leaves()))
+}
+
+/// CuTe `coalesce(layout)`: merge modes that can be merged; same function on its domain,
+/// depth ≤ 1.
+///
+/// ```
+/// use cute_core::{layout::coalesce, Layout};
+/// let l: Layout = "(2,(1,6)):(1,(6,2))".parse().unwrap();
+/// assert_eq!(coalesce(&l).unwrap().to_string(), "12:1");
+/// ```
+pub fn coalesce(layout: &Layout) -> Result<Layout> {
+    let (fs, fd) = flat_lists(layout)?;
+    let r = fs.len();
+    bw_coalesce(&fs, &fd, fs[r - 1], fd[r - 1])
+}
+
+/// CuTe `detail::coalesce_x`: like coalesce, but keeps the last stride when the last
+/// mode has size 1 (used by composition).
+fn coalesce_x(layout: &Layout) -> Result<Layout> {
+    let (fs, fd) = flat_lists(layout)?;
+    let r = fs.len();
+    let last = if fs[r - 1] == 1 { 2 } else { fs[r - 1] };
+    bw_coalesce(&fs, &fd, last, fd[r - 1])
+}
+
+/// CuTe `coalesce(layout, profile)`: coalesce at the terminals of `profile`.
+///
+/// ```
+/// use cute_core::{layout::coalesce_by, IntTuple, Layout};
+/// let l: Layout = "((2,4),(3,2)):((1,2),(8,24))".parse().unwrap();
+/// let p: IntTuple = "(1,1)".parse().unwrap();
+/// assert_eq!(coalesce_by(&l, &p).unwrap().to_string(), "(8,6):(1,8)");
+/// ```
+pub fn coalesce_by(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
+    match profile {
+        Int(_) => coalesce(layout),
+        Tuple(ps) => {
+            if ps.len() > layout.rank() {
+                return Err(Error::new(format!(
+                    "coalesce: profile {profile} has more modes than the layout (rank {})",
+                    layout.rank()
+                )));
+            }
+            let modes = layout.modes();
+            let mut out = Vec::with_capacity(modes.len());
+            for (i, m) in modes.iter().enumerate() {
+                out.push(match ps.get(i) {
+                    Some(p) => coalesce_by(m, p)?,
+                    None => m.clone(),
+                });
+            }
+            Ok(make_layout(&out))
+        }
+    }
+}
+
+/// CuTe `filter_zeros`: size-1 for every stride-0 mode.
+pub fn filter_zeros(layout: &Layout) -> Layout {
+    fn go(d: &IntTuple, s: &IntTuple) -> IntTuple {
+        match (d, s) {
+            (Tuple(ds), Tuple(ss)) => Tuple(ds.iter().zip(ss).map(|(a, b)| go(a, b)).collect()),
+            (Int(0), s) => s.repeat_like(1),
+            (_, s) => s.clone(),
+        }
+    }
+    Layout::raw(go(&layout.stride, &layout.shape), layout.stride.clone())
+}
+
+/// CuTe `filter`: drop stride-0 and size-1 modes, then coalesce.
+///
+/// ```
+/// use cute_core::{layout::filter, Layout};
+/// let l: Layout = "(2,2,1):(4,8,0)".parse().unwrap();
+/// assert_eq!(filter(&l).unwrap().to_string(), "4:4");
+/// ```
+pub fn filter(layout: &Layout) -> Result<Layout> {
+    coalesce(&filter_zeros(layout))
+}
+
+// ---------------------------------------------------------------------------------------
+// Composition
+// ---------------------------------------------------------------------------------------
+
+fn composition_impl(lhs: &Layout, rs: &IntTuple, rd: &IntTuple) -> Result<Layout> {
+    if let (Tuple(ss), Tuple(ds)) = (rs, rd) {
+        // Right-distributivity over the modes of the right-hand side.
+        let parts = ss
+            .iter()
+            .zip(ds)
+            .map(|(s, d)| composition_impl(lhs, s, d))
+            .collect::<Result<Vec<_>>>()?;
+        return Ok(make_layout(&parts));
+    }
+    let (rs, rd) = match (rs, rd) {
+        (Int(s), Int(d)) => (*s, *d),
+        _ => {
+            return Err(Error::new(
+                "composition: shape and stride are not congruent",
+            ))
+        }
+    };
+    if rd == 0 {
+        return Ok(Layout::raw(Int(rs), Int(0)));
+    }
+    let (ls, ld) = match (&lhs.shape, &lhs.stride) {
+        (Int(s), Int(d)) => {
+            let _ = s;
+            return Ok(Layout::raw(Int(rs), Int(arith::mul(rd, *d)?)));
+        }
+        (Tuple(s), Tuple(d)) => (
+            s.iter()
+                .map(|x| x.as_int().expect("flat"))
+                .collect::<Vec<_>>(),
+            d.iter()
+                .map(|x| x.as_int().expect("flat"))
+                .collect::<Vec<_>>(),
+        ),
+        _ => unreachable!("congruent"),
+    };
+    let r = ls.len();
+    let mut res_shape: Vec<IntTuple> = Vec::new();
+    let mut res_stride: Vec<IntTuple> = Vec::new();
+    let mut rest_shape = rs;
+    let mut rest_stride = rd;
+    for i in 0..r.saturating_sub(1) {
+        let (cs, cd) = (ls[i], ld[i]);
+        if !(arith::rem(rest_stride, cs)? == 0 || rest_stride < cs) {
+            return Err(Error::new(format!(
+                "composition: stride divisibility condition violated (stride {rest_stride} vs shape {cs} of the left layout {lhs})"
+            )));
+        }
+        let abs_rest = arith::abs(rest_stride)?;
+        let next_shape = arith::ceil_div(cs, abs_rest)?;
+        let next_stride = arith::mul(arith::ceil_div(abs_rest, cs)?, arith::signum(rest_stride))?;
+        if next_shape == 1 || rest_shape == 1 {
+            rest_stride = next_stride;
+            continue;
+        }
+        let new_shape = next_shape.min(rest_shape);
+        if arith::rem(rest_shape, new_shape)? != 0 {
+            return Err(Error::new(format!(
+                "composition: shape divisibility condition violated ({rest_shape} is not divisible by {new_shape}, left layout {lhs})"
+            )));
+        }
+        res_shape.push(Int(new_shape));
+        res_stride.push(Int(arith::mul(rest_stride, cd)?));
+        rest_shape = arith::div(rest_shape, new_shape)?;
+        rest_stride = next_stride;
+    }
+    let last_d = ld[r - 1];
+    if res_shape.is_empty() {
+        return Ok(Layout::raw(
+            Int(rest_shape),
+            Int(arith::mul(rest_stride, last_d)?),
+        ));
+    }
+    if rest_shape == 1 {
+        return Ok(Layout::raw(
+            Tuple(res_shape).unwrap(),
+            Tuple(res_stride).unwrap(),
+        ));
+    }
+    res_shape.push(Int(rest_shape));
+    res_stride.push(Int(arith::mul(rest_stride, last_d)?));
+    Ok(Layout::raw(Tuple(res_shape), Tuple(res_stride)))
+}
+
+/// CuTe `composition(A, B)`: the layout `R` with `R(c) = A(B(c))`, compatible with `B`.
+///
+/// ```
+/// use cute_core::{layout::composition, Layout};
+/// let a: Layout = "(6,2):(8,2)".parse().unwrap();
+/// let b: Layout = "(4,3):(3,1)".parse().unwrap();
+/// assert_eq!(composition(&a, &b).unwrap().to_string(), "((2,2),3):((24,2),8)");
+/// ```
+pub fn composition(lhs: &Layout, rhs: &Layout) -> Result<Layout> {
+    let flat = coalesce_x(lhs)?;
+    composition_impl(&flat, &rhs.shape, &rhs.stride)
+}
+
+/// CuTe `composition(A, tiler)`: by-mode for tuple tilers (dropping modes of `A` the tiler
+/// does not reach), `n` means `n:1`, `_` keeps the mode.
+///
+/// ```
+/// use cute_core::{layout::{composition_tiler, Tiler}, Layout};
+/// let a: Layout = "(12,(4,8)):(59,(13,1))".parse().unwrap();
+/// let t = Tiler::Tuple(vec![Tiler::Layout("3:4".parse().unwrap()), Tiler::Layout("8:2".parse().unwrap())]);
+/// assert_eq!(composition_tiler(&a, &t).unwrap().to_string(), "(3,(2,4)):(236,(26,1))");
+/// ```
+pub fn composition_tiler(lhs: &Layout, tiler: &Tiler) -> Result<Layout> {
+    match tiler {
+        Tiler::Layout(r) => composition(lhs, r),
+        Tiler::Under => Ok(lhs.clone()),
+        Tiler::Int(n) => {
+            let flat = coalesce_x(lhs)?;
+            composition_impl(&flat, &Int(*n), &Int(1))
+        }
+        Tiler::Tuple(ts) => by_mode(lhs, ts, false, "composition", composition_tiler),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Complement
+// ---------------------------------------------------------------------------------------
+
+fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> Result<Layout> {
+    if stride.is_const(0) {
+        // Irreducible rank-1 stride-0 layout.
+        return Layout::col_major(Int(cotarget.size()?));
+    }
+    let mut sh = shape
+        .modes()
+        .iter()
+        .map(|x| x.as_int().expect("flat"))
+        .collect::<Vec<_>>();
+    let mut st = stride
+        .modes()
+        .iter()
+        .map(|x| x.as_int().expect("flat"))
+        .collect::<Vec<_>>();
+    let r = sh.len();
+    let mut res_shape: Vec<i64> = Vec::with_capacity(r + 1);
+    let mut res_stride: Vec<i64> = vec![1];
+    let non_injective = || Error::new("complement: non-injective layout detected");
+    for i in 0..r - 1 {
+        let min_stride = *st.iter().min().expect("non-empty");
+        let min_idx = st.iter().position(|&d| d == min_stride).expect("present");
+        let new_shape = arith::div(min_stride, res_stride[i])?;
+        let new_stride = arith::mul(min_stride, sh[min_idx])?;
+        if new_shape == 0 {
+            return Err(non_injective());
+        }
+        sh.remove(min_idx);
+        st.remove(min_idx);
+        res_shape.push(new_shape);
+        res_stride.push(new_stride);
+    }
+    let new_shape = arith::div(st[0], res_stride[r - 1])?;
+    if new_shape == 0 {
+        return Err(non_injective());
+    }
+    res_shape.push(new_shape);
+    let new_stride = arith::mul(st[0], sh[0])?;
+    let rest_shape = int_tuple::ceil_div(cotarget, &Int(new_stride))?.size()?;
+    let rest_stride = if rest_shape == 1 { 0 } else { new_stride };
+    let mut shape_all = IntTuple::ints(&res_shape);
+    let mut stride_all = IntTuple::ints(&res_stride);
+    // make_shape(result_shape, rest_shape): rest appended as a final mode.
+    shape_all = Tuple(vec![shape_all, Int(rest_shape)]);
+    stride_all = Tuple(vec![stride_all, Int(rest_stride)]);
+    coalesce(&Layout::raw(shape_all, stride_all))
+}
+
+/// CuTe `complement(layout, cotarget)`: the layout of the offsets in `[0, cotarget)` that
+/// `layout` does not reach, ordered, so that `(layout, complement)` is a bijection.
+///
+/// ```
+/// use cute_core::{layout::complement, IntTuple, Layout};
+/// let l: Layout = "(2,2):(1,6)".parse().unwrap();
+/// assert_eq!(complement(&l, &IntTuple::Int(24)).unwrap().to_string(), "(3,2):(2,12)");
+/// ```
+pub fn complement(layout: &Layout, cotarget: &IntTuple) -> Result<Layout> {
+    let f = filter(layout)?;
+    complement_impl(&f.shape, &f.stride, cotarget)
+}
+
+/// CuTe `complement(layout)`: with cotarget `cosize(filter(layout))`.
+///
+/// ```
+/// use cute_core::{layout::complement1, Layout};
+/// let l: Layout = "(2,4):(1,6)".parse().unwrap();
+/// assert_eq!(complement1(&l).unwrap().to_string(), "3:2");
+/// ```
+pub fn complement1(layout: &Layout) -> Result<Layout> {
+    let f = filter(layout)?;
+    let cotarget = Int(f.cosize()?);
+    complement_impl(&f.shape, &f.stride, &cotarget)
+}
+
+// ---------------------------------------------------------------------------------------
+// Inverses
+// ---------------------------------------------------------------------------------------
+
+/// CuTe's `SortByKey`: an exchange sort on the key only (not stable), reproduced exactly
+/// because the order of equal strides decides the result.
+fn exchange_sort_by_key(keys: &[i64]) -> Vec<usize> {
+    let mut kv: Vec<(i64, usize)> = keys.iter().copied().zip(0..).collect();
+    let n = kv.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            if kv[j].0 < kv[i].0 {
+                kv.swap(i, j);
+            }
+        }
+    }
+    kv.into_iter().map(|(_, v)| v).collect()
+}
+
+fn inverse_prep(layout: &Layout) -> Result<(Vec<i64>, Vec<i64>, Vec<i64>)> {
+    let c = coalesce(layout)?;
+    let shape = c.shape.wrap().leaves();
+    let stride = c.stride.wrap().leaves();
+    let mut pre = Vec::with_capacity(shape.len() + 1);
+    pre.push(1i64);
+    for s in &shape {
+        let last = *pre.last().expect("non-empty");
+        pre.push(arith::mul(*s, last)?);
+    }
+    Ok((shape, stride, pre))
+}
+
+/// CuTe `right_inverse`: `R` with `layout(R(i)) == i` for all `i < size(R)`.
+///
+/// ```
+/// use cute_core::{layout::right_inverse, Layout};
+/// let l: Layout = "(4,8):(8,1)".parse().unwrap();
+/// assert_eq!(right_inverse(&l).unwrap().to_string(), "(8,4):(4,1)");
+/// ```
+pub fn right_inverse(layout: &Layout) -> Result<Layout> {
+    let (shape, stride, pre) = inverse_prep(layout)?;
+    let mut rs = vec![Int(1)];
+    let mut rd = vec![Int(0)];
+    let mut curr = 1i64;
+    for i in exchange_sort_by_key(&stride) {
+        if stride[i] == curr {
+            rs.push(Int(shape[i]));
+            rd.push(Int(pre[i]));
+            curr = arith::mul(shape[i], stride[i])?;
+        }
+    }
+    coalesce(&Layout::raw(Tuple(rs), Tuple(rd)))
+}
+
+/// CuTe `left_inverse` (quasi-inverse): `layout(R(layout(i))) == layout(i)`.
+///
+/// ```
+/// use cute_core::{layout::left_inverse, Layout};
+/// let l: Layout = "(8,5,2):(40,4,20)".parse().unwrap();
+/// assert_eq!(left_inverse(&l).unwrap().to_string(), "(4,10,8):(0,8,1)");
+/// ```
+pub fn left_inverse(layout: &Layout) -> Result<Layout> {
+    let (shape, stride, pre) = inverse_prep(layout)?;
+    let mut rs: Vec<IntTuple> = Vec::new();
+    let mut rd = vec![Int(0)];
+    let mut size = 1i64;
+    let order = exchange_sort_by_key(&stride);
+    for &i in &order {
+        let d = stride[i];
+        if d == 0 {
+            continue;
+        }
+        if arith::rem(d, size)? != 0 {
+            return Err(Error::new(format!(
+                "left_inverse: divisibility condition violated (stride {d} is not a multiple of {size}) for {layout}"
+            )));
+        }
+        let s = arith::div(d, size)?;
+        size = arith::mul(size, s)?;
+        rs.push(Int(s));
+        rd.push(Int(pre[i]));
+    }
+    let last = *order.last().expect("non-empty");
+    rs.push(Int(shape[last]));
+    coalesce(&Layout::raw(Tuple(rs), Tuple(rd)))
+}
+
+// ---------------------------------------------------------------------------------------
+// Divides
+// ---------------------------------------------------------------------------------------
+
+/// CuTe `logical_divide(A, tiler)` = `composition(A, make_layout(B, complement(B, shape(coalesce(A)))))`.
+///
+/// ```
+/// use cute_core::{layout::{logical_divide, Tiler}, Layout};
+/// let a: Layout = "(4,2,3):(2,1,8)".parse().unwrap();
+/// let b = Tiler::Layout("4:2".parse().unwrap());
+/// assert_eq!(logical_divide(&a, &b).unwrap().to_string(), "((2,2),(2,3)):((4,1),(2,8))");
+/// ```
+pub fn logical_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
+    match tiler {
+        Tiler::Layout(t) => {
+            let target = coalesce(layout)?.shape;
+            let c = complement(t, &target)?;
+            composition(layout, &make_layout(&[t.clone(), c]))
+        }
+        Tiler::Under => Ok(layout.clone()),
+        Tiler::Int(n) => logical_divide(layout, &Tiler::Layout(Layout::col_major(Int(*n))?)),
+        Tiler::Tuple(ts) => by_mode(layout, ts, true, "logical_divide", logical_divide),
+    }
+}
+
+/// CuTe `zip2_by(t, guide)`: gather the first sub-mode of each guided mode into mode 0 and
+/// the rest (plus unguided modes) into mode 1.
+fn zip2_by(t: &IntTuple, guide: &Tiler) -> Result<IntTuple> {
+    match guide {
+        Tiler::Tuple(gs) => {
+            let ts = match t {
+                Tuple(ts) if ts.len() >= gs.len() => ts,
+                _ => return Err(Error::new("zip2_by: mismatched ranks")),
+            };
+            let mut first = Vec::with_capacity(gs.len());
+            let mut second = Vec::with_capacity(ts.len());
+            for (ti, gi) in ts.iter().zip(gs) {
+                match zip2_by(ti, gi)? {
+                    Tuple(mut pair) if pair.len() == 2 => {
+                        let b = pair.pop().expect("2");
+                        let a = pair.pop().expect("2");
+                        first.push(a);
+                        second.push(b);
+                    }
+                    _ => {
+                        return Err(Error::new(
+                            "zip2_by: expected a rank-2 mode (is a `_` tiler mode not divisible?)",
+                        ))
+                    }
+                }
+            }
+            second.extend(ts[gs.len()..].iter().cloned());
+            Ok(Tuple(vec![Tuple(first), Tuple(second)]))
+        }
+        _ => match t {
+            Tuple(ts) if ts.len() == 2 => Ok(t.clone()),
+            _ => Err(Error::new(format!(
+                "zip2_by: expected a rank-2 mode, got {t}"
+            ))),
+        },
+    }
+}
+
+/// CuTe `tile_unzip(layout, tiler)`.
+fn tile_unzip(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
+    Ok(Layout::raw(
+        zip2_by(&layout.shape, tiler)?,
+        zip2_by(&layout.stride, tiler)?,
+    ))
+}
+
+/// Slice `(_, repeat<R1>(_))` or `(repeat<R0>(_), repeat<R1>(_))`: unpack mode 1 (and 0).
+fn unpack(layout: &Layout, unpack0: bool) -> Result<Layout> {
+    let rep = |r: usize| {
+        if r == 1 {
+            Coord::Under
+        } else {
+            Coord::Tuple(vec![Coord::Under; r])
+        }
+    };
+    let r0 = layout.shape.get(0)?.rank();
+    let r1 = layout.shape.get(1)?.rank();
+    let c0 = if unpack0 { rep(r0) } else { Coord::Under };
+    layout.slice(&Coord::Tuple(vec![c0, rep(r1)]))
+}
+
+/// CuTe `zipped_divide`: `((TILE),(REST))`.
+///
+/// ```
+/// use cute_core::{layout::{zipped_divide, Tiler}, Layout};
+/// let a: Layout = "(9,(4,8)):(59,(13,1))".parse().unwrap();
+/// let t = Tiler::Tuple(vec![Tiler::Layout("3:3".parse().unwrap()), Tiler::Layout("(2,4):(1,8)".parse().unwrap())]);
+/// assert_eq!(zipped_divide(&a, &t).unwrap().to_string(), "((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))");
+/// ```
+pub fn zipped_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
+    tile_unzip(&logical_divide(layout, tiler)?, tiler)
+}
+
+/// CuTe `tiled_divide`: `((TILE),REST0,REST1,...)`.
+pub fn tiled_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
+    unpack(&zipped_divide(layout, tiler)?, false)
+}
+
+/// CuTe `flat_divide`: `(TILE0,TILE1,...,REST0,REST1,...)`.
+pub fn flat_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
+    unpack(&zipped_divide(layout, tiler)?, true)
+}
+
+// ---------------------------------------------------------------------------------------
+// Products
+// ---------------------------------------------------------------------------------------
+
+/// CuTe `logical_product(A, B)` = `make_layout(A, composition(complement(A, size(A)*cosize(B)), B))`.
+///
+/// ```
+/// use cute_core::{layout::{logical_product, Tiler}, Layout};
+/// let a: Layout = "(2,2):(4,1)".parse().unwrap();
+/// let b = Tiler::Layout("6:1".parse().unwrap());
+/// assert_eq!(logical_product(&a, &b).unwrap().to_string(), "((2,2),(2,3)):((4,1),(2,8))");
+/// ```
+pub fn logical_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
+    match tiler {
+        Tiler::Layout(t) => {
+            let target = arith::mul(block.size()?, t.cosize()?)?;
+            let c = complement(block, &Int(target))?;
+            Ok(make_layout(&[block.clone(), composition(&c, t)?]))
+        }
+        Tiler::Under => Ok(block.clone()),
+        Tiler::Int(n) => logical_product(block, &Tiler::Layout(Layout::col_major(Int(*n))?)),
+        Tiler::Tuple(ts) => by_mode(block, ts, true, "logical_product", logical_product),
+    }
+}
+
+/// CuTe `zipped_product`: `((BLOCK),(PRODUCT))`.
+pub fn zipped_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
+    tile_unzip(&logical_product(block, tiler)?, tiler)
+}
+
+/// CuTe `tiled_product`: `((BLOCK),P0,P1,...)`.
+pub fn tiled_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
+    unpack(&zipped_product(block, tiler)?, false)
+}
+
+/// CuTe `flat_product`: `(B0,B1,...,P0,P1,...)`.
+pub fn flat_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
+    unpack(&zipped_product(block, tiler)?, true)
+}
+
+/// CuTe `zip(A, B)` on layouts (used by blocked/raked products).
+fn zip_layouts(a: &Layout, b: &Layout) -> Result<Layout> {
+    fn zip(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
+        match a {
+            Tuple(ta) => {
+                let tb = match b {
+                    Tuple(tb) if tb.len() == ta.len() => tb.clone(),
+                    Int(_) if ta.len() == 1 => vec![b.clone()],
+                    _ => return Err(Error::new("zip: mismatched ranks")),
+                };
+                Ok(Tuple(
+                    ta.iter()
+                        .zip(tb)
+                        .map(|(x, y)| Tuple(vec![x.clone(), y]))
+                        .collect(),
+                ))
+            }
+            Int(_) => Ok(Tuple(vec![Tuple(vec![a.clone(), b.clone()])])),
+        }
+    }
+    Ok(Layout::raw(
+        zip(&a.shape, &b.shape)?,
+        zip(&a.stride, &b.stride)?,
+    ))
+}
+
+fn rank_sensitive_product(block: &Layout, tiler: &Layout) -> Result<(Layout, Layout)> {
+    let r = block.rank().max(tiler.rank());
+    let result = logical_product(&block.append_to(r), &Tiler::Layout(tiler.append_to(r)))?;
+    Ok((result.mode(0)?, result.mode(1)?))
+}
+
+/// CuTe `blocked_product`: reproduce `block` over `tiler`, block-major.
+///
+/// ```
+/// use cute_core::{layout::blocked_product, Layout};
+/// let a: Layout = "(2,5):(5,1)".parse().unwrap();
+/// let b: Layout = "(3,4):(1,3)".parse().unwrap();
+/// assert_eq!(blocked_product(&a, &b).unwrap().to_string(), "((2,3),(5,4)):((5,10),(1,30))");
+/// ```
+pub fn blocked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
+    let (a, b) = rank_sensitive_product(block, tiler)?;
+    zip_layouts(&a, &b)
+}
+
+/// CuTe `raked_product`: reproduce `block` over `tiler`, interleaved.
+///
+/// ```
+/// use cute_core::{layout::raked_product, Layout};
+/// let a: Layout = "(2,5):(5,1)".parse().unwrap();
+/// let b: Layout = "(3,4):(1,3)".parse().unwrap();
+/// assert_eq!(raked_product(&a, &b).unwrap().to_string(), "((3,2),(4,5)):((10,5),(30,1))");
+/// ```
+pub fn raked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
+    let (a, b) = rank_sensitive_product(block, tiler)?;
+    zip_layouts(&b, &a)
+}
+
+// ---------------------------------------------------------------------------------------
+// Upcast, downcast, recast
+// ---------------------------------------------------------------------------------------
+
+fn check_cast_factor(n: i64, what: &str) -> Result<()> {
+    if n <= 0 {
+        return Err(Error::new(format!(
+            "{what}: factor must be positive, got {n}"
+        )));
+    }
+    Ok(())
+}
+
+/// CuTe `upcast<N>(layout)`: view elements `N` at a time (stride-1 modes shrink, other
+/// strides divide).
+///
+/// ```
+/// use cute_core::{layout::upcast, Layout};
+/// let l: Layout = "(4,8):(8,1)".parse().unwrap();
+/// assert_eq!(upcast(2, &l).unwrap().to_string(), "(4,4):(4,1)");
+/// ```
+pub fn upcast(n: i64, layout: &Layout) -> Result<Layout> {
+    check_cast_factor(n, "upcast")?;
+    fn go(n: i64, s: &IntTuple, d: &IntTuple) -> Result<(IntTuple, IntTuple)> {
+        match (s, d) {
+            (Tuple(ss), Tuple(ds)) => {
+                let (a, b): (Vec<_>, Vec<_>) = ss
+                    .iter()
+                    .zip(ds)
+                    .map(|(x, y)| go(n, x, y))
+                    .collect::<Result<Vec<_>>>()?
+                    .into_iter()
+                    .unzip();
+                Ok((Tuple(a), Tuple(b)))
+            }
+            (Int(_), Int(0)) => Ok((s.clone(), d.clone())),
+            (Int(sv), Int(dv)) => {
+                if !(arith::rem(*dv, n)? == 0 || arith::rem(n, *dv)? == 0) {
+                    return Err(Error::new(format!(
+                        "upcast<{n}>: divisibility condition violated by stride {dv}"
+                    )));
+                }
+                let ad = arith::abs(*dv)?;
+                let shape = arith::ceil_div(*sv, arith::ceil_div(n, ad)?)?;
+                let stride = arith::mul(arith::signum(*dv), arith::ceil_div(ad, n)?)?;
+                Ok((Int(shape), Int(stride)))
+            }
+            _ => Err(Error::new("upcast: shape and stride are not congruent")),
+        }
+    }
+    let (s, d) = go(n, &layout.shape, &layout.stride)?;
+    Ok(Layout::raw(s, d))
+}
+
+/// CuTe `downcast<N>(layout)`: view each element as `N` (stride-±1 modes grow, other
+/// strides multiply). Requires a stride-1 mode.
+///
+/// ```
+/// use cute_core::{layout::downcast, Layout};
+/// let l: Layout = "(4,8):(8,1)".parse().unwrap();
+/// assert_eq!(downcast(2, &l).unwrap().to_string(), "(4,16):(16,1)");
+/// ```
+pub fn downcast(n: i64, layout: &Layout) -> Result<Layout> {
+    check_cast_factor(n, "downcast")?;
+    if !layout.stride.leaves().contains(&1) {
+        return Err(Error::new(format!(
+            "downcast<{n}>: requires adjacent elements (a stride-1 mode) in {layout}"
+        )));
+    }
+    let mut out_s = Vec::new();
+    let mut out_d = Vec::new();
+    for (s, d) in layout
+        .shape
+        .leaves()
+        .into_iter()
+        .zip(layout.stride.leaves())
+    {
+        if d == 1 || d == -1 {
+            out_s.push(arith::mul(s, n)?);
+            out_d.push(d);
+        } else {
+            out_s.push(s);
+            out_d.push(arith::mul(d, n)?);
+        }
+    }
+    Ok(Layout::raw(
+        layout.shape.unflatten_like(&mut out_s.into_iter()),
+        layout.stride.unflatten_like(&mut out_d.into_iter()),
+    ))
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// CuTe `recast_layout<Old, New>(layout)` for element widths in bits.
+///
+/// ```
+/// use cute_core::{layout::recast_layout, Layout};
+/// let l: Layout = "(4,8):(8,1)".parse().unwrap();
+/// assert_eq!(recast_layout(16, 32, &l).unwrap().to_string(), "(4,4):(4,1)");
+/// ```
+pub fn recast_layout(old_bits: i64, new_bits: i64, layout: &Layout) -> Result<Layout> {
+    if old_bits <= 0 || new_bits <= 0 {
+        return Err(Error::new(format!(
+            "recast_layout: element widths must be positive, got {old_bits} and {new_bits}"
+        )));
+    }
+    let g = gcd(new_bits, old_bits);
+    let (num, den) = (new_bits / g, old_bits / g);
+    match (num, den) {
+        (1, 1) => Ok(layout.clone()),
+        (1, d) => downcast(d, layout),
+        (n, 1) => upcast(n, layout),
+        (n, d) => downcast(d, &upcast(n, layout)?),
+    }
+}
+
+/// `make_layout_tv(thr, val)` exactly as CuTe's `make_tiled_copy` builds it:
+/// returns `(tiler_mn, layout_tv)`.
+///
+/// ```
+/// use cute_core::{layout::make_layout_tv, Layout};
+/// let thr: Layout = "(4,32):(32,1)".parse().unwrap();
+/// let val: Layout = "(4,8):(8,1)".parse().unwrap();
+/// let (tiler, tv) = make_layout_tv(&thr, &val).unwrap();
+/// assert_eq!(format!("({tiler},{tv})"), "((16,256),((32,4),(8,4)):((128,4),(16,1)))");
+/// ```
+pub fn make_layout_tv(thr: &Layout, val: &Layout) -> Result<(IntTuple, Layout)> {
+    let layout_mn = raked_product(thr, val)?;
+    let layout_tv =
+        right_inverse(&layout_mn)?.with_shape(IntTuple::ints(&[thr.size()?, val.size()?]))?;
+    let tiler = layout_mn.shape.product_each()?;
+    Ok((tiler, layout_tv))
+}

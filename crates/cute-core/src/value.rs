@@ -1,0 +1,208 @@
+//! Values of the expression language and their CuTe print format.
+
+use crate::error::{Error, Result};
+use crate::int_tuple::{Coord, IntTuple};
+use crate::layout::{Layout, Tiler};
+use crate::swizzle::{ComposedLayout, Swizzle};
+use std::fmt;
+
+/// Largest number of integers one value may hold; bounds every algorithm's work.
+pub const MAX_LEAVES: usize = 4096;
+/// Deepest nesting one value may have.
+pub const MAX_DEPTH: usize = 64;
+
+/// Layout-order tags accepted by `make_layout(shape, TAG)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Major {
+    /// `LayoutLeft{}` / `GenColMajor{}`.
+    Left,
+    /// `LayoutRight{}` / `GenRowMajor{}`.
+    Right,
+}
+
+/// A value of the expression language.
+///
+/// ```
+/// use cute_core::eval_line;
+/// let v = eval_line("logical_divide((4,2,3):(2,1,8), 4:2)").unwrap();
+/// assert_eq!(v.to_string(), "((2,2),(2,3)):((4,1),(2,8))");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// An integer.
+    Int(i64),
+    /// A boolean (from predicates such as `congruent`).
+    Bool(bool),
+    /// `_`.
+    Under,
+    /// A tuple of values: an int-tuple, a tiler, or a mix.
+    Tuple(Vec<Value>),
+    /// A layout.
+    Layout(Layout),
+    /// A swizzle functor.
+    Swizzle(Swizzle),
+    /// `Swizzle o offset o Layout`.
+    Composed(ComposedLayout),
+    /// `LayoutLeft{}` / `LayoutRight{}`.
+    Major(Major),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(v) => write!(f, "{v}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Under => f.write_str("_"),
+            Value::Tuple(vs) => {
+                f.write_str("(")?;
+                for (i, v) in vs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str(")")
+            }
+            Value::Layout(l) => write!(f, "{l}"),
+            Value::Swizzle(s) => write!(f, "{s}"),
+            Value::Composed(c) => write!(f, "{c}"),
+            Value::Major(Major::Left) => f.write_str("LayoutLeft"),
+            Value::Major(Major::Right) => f.write_str("LayoutRight"),
+        }
+    }
+}
+
+impl From<IntTuple> for Value {
+    fn from(t: IntTuple) -> Value {
+        match t {
+            IntTuple::Int(v) => Value::Int(v),
+            IntTuple::Tuple(ts) => Value::Tuple(ts.into_iter().map(Value::from).collect()),
+        }
+    }
+}
+
+impl From<Layout> for Value {
+    fn from(l: Layout) -> Value {
+        Value::Layout(l)
+    }
+}
+
+impl Value {
+    /// A short name of the kind of value, for error messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "an integer",
+            Value::Bool(_) => "a boolean",
+            Value::Under => "'_'",
+            Value::Tuple(vs) if vs.iter().all(|v| v.is_int_tuple()) => "an int-tuple",
+            Value::Tuple(_) => "a tuple",
+            Value::Layout(_) => "a layout",
+            Value::Swizzle(_) => "a swizzle",
+            Value::Composed(_) => "a composed layout",
+            Value::Major(_) => "a layout tag",
+        }
+    }
+
+    fn is_int_tuple(&self) -> bool {
+        match self {
+            Value::Int(_) => true,
+            Value::Tuple(vs) => vs.iter().all(|v| v.is_int_tuple()),
+            _ => false,
+        }
+    }
+
+    /// This value as an IntTuple (integers and tuples of them).
+    pub fn to_int_tuple(&self) -> Result<IntTuple> {
+        match self {
+            Value::Int(v) => Ok(IntTuple::Int(*v)),
+            Value::Tuple(vs) => Ok(IntTuple::Tuple(
+                vs.iter().map(|v| v.to_int_tuple()).collect::<Result<_>>()?,
+            )),
+            v => Err(Error::new(format!(
+                "expected an int-tuple, got {}",
+                v.kind()
+            ))),
+        }
+    }
+
+    /// This value as a tiler (layouts, integers, `_`, tuples of them).
+    pub fn to_tiler(&self) -> Result<Tiler> {
+        match self {
+            Value::Layout(l) => Ok(Tiler::Layout(l.clone())),
+            Value::Int(v) => Ok(Tiler::Int(*v)),
+            Value::Under => Ok(Tiler::Under),
+            Value::Tuple(vs) => Ok(Tiler::Tuple(
+                vs.iter().map(|v| v.to_tiler()).collect::<Result<_>>()?,
+            )),
+            v => Err(Error::new(format!(
+                "expected a layout or tiler, got {}",
+                v.kind()
+            ))),
+        }
+    }
+
+    /// This value as a coordinate (integers, `_`, tuples of them).
+    pub fn to_coord(&self) -> Result<Coord> {
+        match self {
+            Value::Int(v) => Ok(Coord::Int(*v)),
+            Value::Under => Ok(Coord::Under),
+            Value::Tuple(vs) => Ok(Coord::Tuple(
+                vs.iter().map(|v| v.to_coord()).collect::<Result<_>>()?,
+            )),
+            v => Err(Error::new(format!(
+                "expected a coordinate, got {}",
+                v.kind()
+            ))),
+        }
+    }
+
+    /// This value as an integer.
+    pub fn to_int(&self) -> Result<i64> {
+        match self {
+            Value::Int(v) => Ok(*v),
+            v => Err(Error::new(format!("expected an integer, got {}", v.kind()))),
+        }
+    }
+
+    /// This value as a layout.
+    pub fn to_layout(&self) -> Result<&Layout> {
+        match self {
+            Value::Layout(l) => Ok(l),
+            v => Err(Error::new(format!("expected a layout, got {}", v.kind()))),
+        }
+    }
+
+    /// Check the size bounds every value must respect.
+    pub(crate) fn check_bounds(&self) -> Result<()> {
+        let (leaves, depth) = self.measure();
+        if leaves > MAX_LEAVES {
+            return Err(Error::new(format!(
+                "value too large: {leaves} integers (limit {MAX_LEAVES})"
+            )));
+        }
+        if depth > MAX_DEPTH {
+            return Err(Error::new(format!(
+                "value nested too deeply: depth {depth} (limit {MAX_DEPTH})"
+            )));
+        }
+        Ok(())
+    }
+
+    fn measure(&self) -> (usize, usize) {
+        match self {
+            Value::Tuple(vs) => {
+                let mut leaves = 0;
+                let mut depth = 0;
+                for v in vs {
+                    let (l, d) = v.measure();
+                    leaves += l;
+                    depth = depth.max(d);
+                }
+                (leaves, depth + 1)
+            }
+            Value::Layout(l) => (2 * l.shape().leaf_count(), l.depth()),
+            Value::Composed(c) => (2 * c.layout.shape().leaf_count() + 4, c.layout.depth()),
+            _ => (1, 0),
+        }
+    }
+}
