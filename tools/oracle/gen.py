@@ -965,6 +965,58 @@ def convert(raw):
     return None
 
 
+def parse_printed(t):
+    """Parse a converted print (ints, tuples, S:D layouts) -> nested ('L', shape, stride) / tuple / int."""
+    pos = [0]
+
+    def item():
+        a = atom()
+        if pos[0] < len(t) and t[pos[0]] == ":":
+            pos[0] += 1
+            return ("L", a, atom())
+        return a
+
+    def atom():
+        if t[pos[0]] == "(":
+            pos[0] += 1
+            xs = []
+            if t[pos[0]] == ")":
+                pos[0] += 1
+                return tuple(xs)
+            while True:
+                xs.append(item())
+                c = t[pos[0]]
+                pos[0] += 1
+                if c == ")":
+                    return tuple(xs)
+                assert c == ","
+        m = re.match(r"-?\d+", t[pos[0]:])
+        pos[0] += len(m.group(0))
+        return int(m.group(0))
+
+    v = item()
+    assert pos[0] == len(t)
+    return v
+
+
+def negative_shape(text):
+    """True if some layout in the printed result has a negative shape entry."""
+    body = text.rsplit(" o ", 1)[-1]
+    try:
+        v = parse_printed(body)
+    except Exception:
+        return False
+
+    def has_neg_shape(x):
+        if isinstance(x, tuple) and len(x) == 3 and x[0] == "L":
+            return any(e < 0 for e in flat(x[1])) or has_neg_shape(x[1]) or has_neg_shape(x[2])
+        if isinstance(x, tuple):
+            return any(has_neg_shape(y) for y in x)
+        return False
+
+    return has_neg_shape(v)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=DEFAULT_OUT)
@@ -974,6 +1026,8 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--only", default="", help="comma list of categories")
     ap.add_argument("--keep-tmp", action="store_true")
+    ap.add_argument("--keep-negative-shapes", action="store_true",
+                    help="keep results whose printed layout has a negative shape entry (dropped by default)")
     ap.add_argument("--errlog", default="", help="write id/op/expr/first compiler error of error cases here")
     args = ap.parse_args()
 
@@ -1010,7 +1064,7 @@ def main():
     results = {}
     batches = [selected[i:i + args.batch] for i in range(0, len(selected), args.batch)]
     out_lock = threading.Lock()
-    stats = {"dyn": 0, "skip": 0, "crash": 0}
+    stats = {"dyn": 0, "skip": 0, "crash": 0, "negshape": 0}
 
     def write_out():
         with out_lock:
@@ -1024,7 +1078,7 @@ def main():
                         rows.append({"op": c["op"], "expr": c["expr"], "expect": "error"})
                     continue
                 conv = convert(r)
-                if conv is None:
+                if conv is None or (negative_shape(conv[0]) and not args.keep_negative_shapes):
                     continue
                 rows.append({"op": c["op"], "expr": c["expr"], "expect": conv[0]})
             os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
@@ -1067,6 +1121,9 @@ def main():
         if conv is None:
             stats["skip"] += 1
             print("skip (unrepresentable): %s -> %r" % (c["expr"], r), file=sys.stderr)
+        elif negative_shape(conv[0]) and not args.keep_negative_shapes:
+            stats["negshape"] += 1
+            print("skip (negative shape in result): %s -> %s" % (c["expr"], conv[0]), file=sys.stderr)
         elif conv[1]:
             stats["dyn"] += 1
     for r in rows:
@@ -1078,8 +1135,9 @@ def main():
             f.write("\n".join(errlines) + "\n")
     for op in sorted(per_op):
         print("%-26s %5d  (error: %d)" % (op, per_op[op], errs.get(op, 0)), file=sys.stderr)
-    print("total %d rows, %d compiles, %.0fs; skipped %d unrepresentable, %d crashed, %d with dynamic ints"
-          % (len(rows), orc.compiles, time.time() - t0, stats["skip"], stats["crash"], stats["dyn"]),
+    print("total %d rows, %d compiles, %.0fs; skipped %d unrepresentable, %d negative-shape, %d crashed; "
+          "%d with dynamic ints" % (len(rows), orc.compiles, time.time() - t0, stats["skip"], stats["negshape"],
+                                    stats["crash"], stats["dyn"]),
           file=sys.stderr)
     if not args.keep_tmp:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -51,7 +51,7 @@ impl Session {
             Err(e) => Some(Err(e)),
             Ok(Line::Empty) => None,
             Ok(Line::Expr(node)) => Some(eval::eval(&node, &self.env)),
-            Ok(Line::Bind(name, _, node)) => match eval::eval(&node, &self.env) {
+            Ok(Line::Bind(name, node)) => match eval::eval(&node, &self.env) {
                 Ok(v) => {
                     self.env.bind(&name, v);
                     None

@@ -205,6 +205,9 @@ pub(crate) enum Expr {
     Compose(Vec<Node>),
 }
 
+/// Positional and keyword arguments of a call.
+type Args = (Vec<Node>, Vec<(String, Node)>);
+
 struct Parser {
     toks: Vec<Token>,
     pos: usize,
@@ -442,7 +445,7 @@ impl Parser {
     }
 
     /// Comma-separated expressions up to `close`; `name=expr` entries are keyword arguments.
-    fn args(&mut self, close: char) -> Result<(Vec<Node>, Vec<(String, Node)>)> {
+    fn args(&mut self, close: char) -> Result<Args> {
         let mut args = Vec::new();
         let mut kwargs = Vec::new();
         if self.eat(close) {
@@ -491,7 +494,7 @@ fn open_of(close: char) -> char {
 /// A parsed line: a binding or an expression.
 pub(crate) enum Line {
     Empty,
-    Bind(String, usize, Node),
+    Bind(String, Node),
     Expr(Node),
 }
 
@@ -530,7 +533,7 @@ pub(crate) fn parse_line(src: &str) -> Result<Line> {
         ));
     }
     Ok(match bind {
-        Some((name, col)) => Line::Bind(name, col, node),
+        Some((name, _)) => Line::Bind(name, node),
         None => Line::Expr(node),
     })
 }

@@ -1,0 +1,201 @@
+//! Property tests for the laws CuTe's algebra relies on.
+
+use cute_core::layout::{self as alg, Tiler};
+use cute_core::{eval_line, IntTuple, Layout, Swizzle, Value};
+use proptest::prelude::*;
+use std::collections::HashSet;
+
+/// A random hierarchical shape of total size ≤ 2^10, leaves in 1..=8, depth ≤ 3.
+fn shape() -> impl Strategy<Value = IntTuple> {
+    let leaf = (1i64..=8).prop_map(IntTuple::Int);
+    leaf.prop_recursive(3, 8, 3, |inner| {
+        prop::collection::vec(inner, 1..=3).prop_map(IntTuple::Tuple)
+    })
+    .prop_filter("size ≤ 1024", |s| {
+        s.size().map(|n| n <= 1024).unwrap_or(false)
+    })
+}
+
+/// A power-of-two shape (composition's divisibility conditions always hold).
+fn pow2_shape() -> impl Strategy<Value = IntTuple> {
+    let leaf = (0u32..=3).prop_map(|k| IntTuple::Int(1 << k));
+    leaf.prop_recursive(3, 6, 3, |inner| {
+        prop::collection::vec(inner, 1..=3).prop_map(IntTuple::Tuple)
+    })
+    .prop_filter("size ≤ 512", |s| {
+        s.size().map(|n| n <= 512).unwrap_or(false)
+    })
+}
+
+/// A bijective layout onto [0, size): compact strides in a random mode order.
+fn bijective() -> impl Strategy<Value = Layout> {
+    shape()
+        .prop_flat_map(|s| {
+            let n = s.leaf_count();
+            (Just(s), Just((0..n).collect::<Vec<_>>()).prop_shuffle())
+        })
+        .prop_map(|(s, order)| permuted_compact(&s, &order))
+}
+
+fn permuted_compact(s: &IntTuple, order: &[usize]) -> Layout {
+    let leaves = s.leaves();
+    let mut strides = vec![0i64; leaves.len()];
+    let mut cur = 1i64;
+    for &i in order {
+        strides[i] = cur;
+        cur *= leaves[i];
+    }
+    Layout::new(s.clone(), s.unflatten_like(&mut strides.into_iter())).unwrap()
+}
+
+/// A power-of-two layout with power-of-two (or zero) strides.
+fn pow2_layout() -> impl Strategy<Value = Layout> {
+    pow2_shape()
+        .prop_flat_map(|s| {
+            let n = s.leaf_count();
+            let stride = prop::collection::vec(
+                prop_oneof![Just(0i64), (0u32..=6).prop_map(|k| 1i64 << k)],
+                n,
+            );
+            (Just(s), stride)
+        })
+        .prop_map(|(s, d)| {
+            let d = s.unflatten_like(&mut d.into_iter());
+            Layout::new(s, d).unwrap()
+        })
+}
+
+/// An admissible right-hand side: a permuted compact power-of-two layout scaled by 2^k,
+/// some modes broadcast (stride 0). Its terms occupy disjoint bits, so CuTe's
+/// right-distributive composition equals function composition.
+fn pow2_injective() -> impl Strategy<Value = Layout> {
+    pow2_shape()
+        .prop_flat_map(|s| {
+            let n = s.leaf_count();
+            (
+                Just(s),
+                Just((0..n).collect::<Vec<_>>()).prop_shuffle(),
+                0u32..=2,
+                prop::collection::vec(prop::bool::weighted(0.2), n),
+            )
+        })
+        .prop_map(|(s, order, k, zero)| {
+            let l = permuted_compact(&s, &order);
+            let mut d = l
+                .stride()
+                .leaves()
+                .into_iter()
+                .zip(zero)
+                .map(|(d, z)| if z { 0 } else { d << k });
+            let stride = s.unflatten_like(&mut d);
+            Layout::new(s, stride).unwrap()
+        })
+}
+
+fn image(l: &Layout) -> Vec<i64> {
+    (0..l.size().unwrap())
+        .map(|i| l.call_index(i).unwrap())
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn composition_is_function_composition(
+        (a, b) in (pow2_layout(), pow2_injective())
+            .prop_filter("B's codomain lies in A's domain", |(a, b)| b.cosize().unwrap() <= a.size().unwrap())
+    ) {
+        let r = alg::composition(&a, &b).unwrap();
+        prop_assert!(r.shape().compatible(b.shape()).unwrap() || r.size().unwrap() == b.size().unwrap());
+        prop_assert_eq!(r.size().unwrap(), b.size().unwrap());
+        for i in 0..b.size().unwrap() {
+            prop_assert_eq!(r.call_index(i).unwrap(), a.call_index(b.call_index(i).unwrap()).unwrap(), "i={}", i);
+        }
+    }
+
+    #[test]
+    fn complement_is_disjoint_and_completes(s in shape(), seed in any::<u64>(), k in 1i64..=3) {
+        // A sub-layout of a bijective layout is injective; its complement fills the rest.
+        let n = s.leaf_count();
+        let mut order: Vec<usize> = (0..n).collect();
+        let mut x = seed;
+        for i in (1..n).rev() { x = x.wrapping_mul(6364136223846793005).wrapping_add(1); order.swap(i, (x >> 33) as usize % (i + 1)); }
+        let full = permuted_compact(&s, &order);
+        let keep = (seed as usize) % n;
+        let flat = full.flatten();
+        let sub = Layout::new(IntTuple::Int(flat.shape().leaves()[keep]), IntTuple::Int(flat.stride().leaves()[keep])).unwrap();
+        let target = full.size().unwrap() * k;
+        let c = alg::complement(&sub, &IntTuple::Int(target)).unwrap();
+        let a: HashSet<i64> = image(&sub).into_iter().collect();
+        for (i, v) in image(&c).into_iter().enumerate().skip(1) {
+            prop_assert!(!a.contains(&v), "complement hits {} at {}", v, i);
+        }
+        let both = alg::make_layout(&[sub.clone(), c.clone()]);
+        let mut img = image(&both);
+        img.sort_unstable();
+        prop_assert_eq!(img, (0..target).collect::<Vec<_>>(), "(L, complement) is a bijection onto [0, {})", target);
+    }
+
+    #[test]
+    fn inverses_round_trip(l in bijective()) {
+        let r = alg::right_inverse(&l).unwrap();
+        prop_assert_eq!(r.size().unwrap(), l.size().unwrap());
+        for i in 0..r.size().unwrap() {
+            prop_assert_eq!(l.call_index(r.call_index(i).unwrap()).unwrap(), i);
+        }
+        let li = alg::left_inverse(&l).unwrap();
+        for i in 0..l.size().unwrap() {
+            prop_assert_eq!(li.call_index(l.call_index(i).unwrap()).unwrap(), i);
+        }
+    }
+
+    #[test]
+    fn coalesce_and_filter_preserve_the_function(l in pow2_layout()) {
+        let c = alg::coalesce(&l).unwrap();
+        prop_assert!(c.depth() <= 1);
+        prop_assert_eq!(c.size().unwrap(), l.size().unwrap());
+        prop_assert_eq!(image(&c), image(&l));
+        let f = alg::filter(&l).unwrap();
+        let a: HashSet<i64> = image(&l).into_iter().collect();
+        let b: HashSet<i64> = image(&f).into_iter().collect();
+        prop_assert_eq!(a, b);
+    }
+
+    #[test]
+    fn divide_and_product_sizes(a in bijective(), t in 1i64..=4) {
+        let n = a.size().unwrap();
+        // The first flat mode evenly divides the layout.
+        let tile = a.flatten().shape().leaves()[0];
+        let d = alg::logical_divide(&a, &Tiler::Int(tile)).unwrap();
+        prop_assert_eq!(d.size().unwrap(), n);
+        prop_assert_eq!(d.mode(0).unwrap().size().unwrap(), tile);
+        let b = Layout::col_major(IntTuple::Int(t)).unwrap();
+        let p = alg::logical_product(&a, &Tiler::Layout(b.clone())).unwrap();
+        prop_assert_eq!(p.size().unwrap(), n * t);
+        prop_assert_eq!(alg::blocked_product(&a, &b).unwrap().size().unwrap(), n * t);
+        prop_assert_eq!(alg::raked_product(&a, &b).unwrap().size().unwrap(), n * t);
+        // A product of a bijection with a compact tiler is a bijection.
+        let mut img = image(&p);
+        img.sort_unstable();
+        prop_assert_eq!(img, (0..n * t).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn swizzle_is_an_involution(b in 0i64..=5, m in 0i64..=5, s_abs in 0i64..=8, neg in any::<bool>(), x in 0i64..(1 << 20)) {
+        let s = if neg { -s_abs.max(b) } else { s_abs.max(b) };
+        let sw = Swizzle::new(b, m, s).unwrap();
+        prop_assert_eq!(sw.apply(sw.apply(x)), x);
+        prop_assert_eq!(sw.yyy_mask() & sw.zzz_mask(), if s == 0 { sw.yyy_mask() } else { sw.yyy_mask() & sw.zzz_mask() });
+    }
+
+    #[test]
+    fn parse_print_round_trip(l in pow2_layout(), s in shape(), b in 0i64..=3, m in 0i64..=4) {
+        let text = l.to_string();
+        prop_assert_eq!(eval_line(&text).unwrap(), Value::Layout(l.clone()));
+        let st = s.to_string();
+        prop_assert_eq!(eval_line(&st).unwrap().to_int_tuple().unwrap(), s);
+        let composed = format!("Sw<{b},{m},{}> o 0 o {l}", b.max(1));
+        prop_assert_eq!(eval_line(&composed).unwrap().to_string(), composed);
+    }
+}

@@ -1,0 +1,90 @@
+//! Malformed and hostile input: every line must give `error: …` with a message, never a
+//! panic, a hang or an unbounded allocation. Heavy but valid lines must answer exactly.
+
+use std::panic;
+use std::path::PathBuf;
+
+fn data(name: &str) -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../cute-core/tests/data")
+        .join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()))
+}
+
+#[test]
+fn every_bad_line_is_a_clear_error() {
+    let text = data("bad-inputs.txt");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.len() >= 200,
+        "the corpus has {} lines, want ≥ 200",
+        lines.len()
+    );
+    let mut bad = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let got = panic::catch_unwind(|| cute_render::print_one(line));
+        match got {
+            Err(_) => bad.push(format!("line {}: PANIC on {line:.80}", i + 1)),
+            Ok((text, ok)) => {
+                let msg = text.strip_prefix("error: ").unwrap_or("");
+                if ok || msg.len() < 8 {
+                    bad.push(format!("line {}: {line:.80} -> {text:.120}", i + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} lines did not give a clear error:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn parse_errors_name_the_column() {
+    for (src, col) in [
+        ("composition((6,2):(8,2), (4,3):(3,1)", 37),
+        ("(2,3):(1,2))", 12),
+        ("8::1", 3),
+        ("size(8:1 8:1)", 10),
+        ("(4,8)：(8,1)", 6),
+    ] {
+        let (text, ok) = cute_render::print_one(src);
+        assert!(!ok, "{src}");
+        assert!(
+            text.ends_with(&format!("(column {col})")),
+            "{src} -> {text}"
+        );
+    }
+}
+
+#[test]
+fn heavy_valid_lines_answer_exactly() {
+    let text = data("heavy-valid.txt");
+    let mut n = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let (expr, expect) = line
+            .split_once('\t')
+            .unwrap_or_else(|| panic!("no tab in {line}"));
+        let (got, _) = cute_render::print_one(expr);
+        assert_eq!(got, expect, "{expr}");
+        n += 1;
+    }
+    assert!(n >= 20, "only {n} heavy lines");
+}
+
+#[test]
+fn every_listed_function_is_implemented() {
+    for f in cute_core::expr::FUNCTIONS {
+        let (text, ok) = cute_render::print_one(&format!("{f}()"));
+        assert!(text.starts_with("error: ") || ok, "{f}() -> {text}");
+        let (text, _) = cute_render::print_one(&format!(
+            "{f}(8:1, 8:1, 8:1, 8:1, 8:1, 8:1, 8:1, 8:1, 8:1, 8:1)"
+        ));
+        assert!(!text.contains("unknown function"), "{f} -> {text}");
+    }
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs whatever is missing, then runs every check and test. Idempotent; fast when the
+# tools are already there. CI (.ci/run) calls exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "toolchain"
+installed_targets=$(rustup target list --installed)
+grep -qx wasm32-unknown-unknown <<<"$installed_targets" || rustup target add wasm32-unknown-unknown
+installed_components=$(rustup component list --installed)
+grep -q '^clippy' <<<"$installed_components" || rustup component add clippy
+grep -q '^rustfmt' <<<"$installed_components" || rustup component add rustfmt
+[ -e ../shared/reference/cute-cases.jsonl ] || { echo "error: ../shared/reference/cute-cases.jsonl not found (shared/ must sit beside the checkout)"; exit 1; }
+
+step "cargo fetch"
+cargo fetch --locked
+
+step "format"
+cargo fmt --all --check
+
+step "clippy"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "tests (golden data, property tests, hostile inputs, doctests)"
+cargo test --workspace --locked
+
+step "the core is pure: no dependencies, builds for wasm32"
+deps=$(cargo tree -p cute-core -e normal --prefix none --locked | sort -u | wc -l)
+[ "$deps" -eq 1 ] || { echo "error: cute-core must have no dependencies"; cargo tree -p cute-core -e normal; exit 1; }
+cargo build -p cute-core --target wasm32-unknown-unknown --release --locked
+
+step "render --print smoke test"
+out=$(cargo run -q --release --locked --bin render -- --print 'logical_divide((4,2,3):(2,1,8), 4:2)')
+[ "$out" = "((2,2),(2,3)):((4,1),(2,8))" ] || { echo "error: render --print gave '$out'"; exit 1; }
+
+echo
+echo "all checks passed"
