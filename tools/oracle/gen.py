@@ -1114,6 +1114,7 @@ def main():
         if isinstance(r, tuple):
             if r[0] == "crash":
                 stats["crash"] += 1
+                print("skip (probe crashed at run time): %s" % c["expr"], file=sys.stderr)
             else:
                 errlines.append("%d\t%s\t%s\t%s" % (c["id"], c["op"], c["expr"], r[1]))
             continue

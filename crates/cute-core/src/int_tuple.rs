@@ -575,6 +575,10 @@ pub fn crd2idx_shape(coord: &IntTuple, shape: &IntTuple) -> Result<i64> {
 /// Column-major strides including shape-1 modes (used where the stride of a size-1 mode is
 /// irrelevant but must be finite).
 fn compact_col_major_full(shape: &IntTuple) -> Result<IntTuple> {
+    compact_col_major_full_from(shape, 1)
+}
+
+fn compact_col_major_full_from(shape: &IntTuple, start: i64) -> Result<IntTuple> {
     fn go(s: &IntTuple, cur: &mut i64) -> Result<IntTuple> {
         match s {
             Int(v) => {
@@ -585,7 +589,7 @@ fn compact_col_major_full(shape: &IntTuple) -> Result<IntTuple> {
             Tuple(ts) => Ok(Tuple(ts.iter().map(|t| go(t, cur)).collect::<Result<_>>()?)),
         }
     }
-    go(shape, &mut 1)
+    go(shape, &mut start.clone())
 }
 
 /// CuTe `idx2crd(idx, shape)`: the coordinate of a linear index (column-major), the last
@@ -634,6 +638,57 @@ pub fn idx2crd(idx: &IntTuple, shape: &IntTuple) -> Result<IntTuple> {
     }
 }
 
+/// CuTe `idx2crd(idx, shape, stride)`: the coordinate `(idx / stride) % shape` at each leaf
+/// (a shape-1 leaf gives 0); an integer stride against a tuple shape means compact
+/// column-major strides starting at that value.
+///
+/// ```
+/// use cute_core::{int_tuple::idx2crd_strided, IntTuple};
+/// let s: IntTuple = "(4,8)".parse().unwrap();
+/// let d: IntTuple = "(8,1)".parse().unwrap();
+/// assert_eq!(idx2crd_strided(&IntTuple::Int(13), &s, &d).unwrap().to_string(), "(1,5)");
+/// ```
+pub fn idx2crd_strided(idx: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<IntTuple> {
+    let mismatch = || {
+        Error::new(format!(
+            "mismatched ranks: index {idx}, shape {shape}, stride {stride}"
+        ))
+    };
+    match (idx, shape, stride) {
+        (Tuple(i), Tuple(s), Tuple(d)) => {
+            if i.len() != s.len() || s.len() != d.len() {
+                return Err(mismatch());
+            }
+            Ok(Tuple(
+                i.iter()
+                    .zip(s)
+                    .zip(d)
+                    .map(|((a, b), c)| idx2crd_strided(a, b, c))
+                    .collect::<Result<_>>()?,
+            ))
+        }
+        (Tuple(_), _, _) => Err(mismatch()),
+        (Int(_), Tuple(s), Tuple(d)) => {
+            if s.len() != d.len() {
+                return Err(mismatch());
+            }
+            Ok(Tuple(
+                s.iter()
+                    .zip(d)
+                    .map(|(b, c)| idx2crd_strided(idx, b, c))
+                    .collect::<Result<_>>()?,
+            ))
+        }
+        (Int(_), Tuple(_), Int(d)) => {
+            let d = compact_col_major_full_from(shape, *d)?;
+            idx2crd_strided(idx, shape, &d)
+        }
+        (Int(_), Int(1), Int(_)) => Ok(Int(0)),
+        (Int(i), Int(s), Int(d)) => Ok(Int(arith::rem(arith::div(*i, *d)?, *s)?)),
+        (Int(_), Int(_), Tuple(_)) => Err(mismatch()),
+    }
+}
+
 /// CuTe `crd2crd(coord, src_shape, dst_shape)`.
 ///
 /// ```
@@ -664,7 +719,15 @@ pub fn crd2crd(coord: &IntTuple, src: &IntTuple, dst: &IntTuple) -> Result<IntTu
 
 /// CuTe `slice(coord, t)`: keep the elements of `t` paired with `_`, flattening the
 /// sliced levels (`slice((_,(1,_)), (a,(b,c))) = (a,c)`).
-pub(crate) fn slice(coord: &Coord, t: &IntTuple) -> Result<IntTuple> {
+///
+/// ```
+/// use cute_core::int_tuple::{slice, Coord};
+/// use cute_core::IntTuple;
+/// let t: IntTuple = "(4,(2,8))".parse().unwrap();
+/// let c = Coord::Tuple(vec![Coord::Under, Coord::Tuple(vec![Coord::Int(1), Coord::Under])]);
+/// assert_eq!(slice(&c, &t).unwrap().to_string(), "(4,8)");
+/// ```
+pub fn slice(coord: &Coord, t: &IntTuple) -> Result<IntTuple> {
     fn lift(coord: &Coord, t: &IntTuple, out: &mut Vec<IntTuple>) -> Result<()> {
         match coord {
             Coord::Under => out.push(t.clone()),
@@ -692,6 +755,44 @@ pub(crate) fn slice(coord: &Coord, t: &IntTuple) -> Result<IntTuple> {
     }
 }
 
+/// CuTe `dice(coord, t)`: keep the elements of `t` paired with integers (the complement of
+/// [`slice`]).
+///
+/// ```
+/// use cute_core::int_tuple::{dice, Coord};
+/// use cute_core::IntTuple;
+/// let t: IntTuple = "(4,(2,8))".parse().unwrap();
+/// let c = Coord::Tuple(vec![Coord::Under, Coord::Tuple(vec![Coord::Int(1), Coord::Under])]);
+/// assert_eq!(dice(&c, &t).unwrap().to_string(), "(2)");
+/// ```
+pub fn dice(coord: &Coord, t: &IntTuple) -> Result<IntTuple> {
+    fn lift(coord: &Coord, t: &IntTuple, out: &mut Vec<IntTuple>) -> Result<()> {
+        match coord {
+            Coord::Under => {}
+            Coord::Int(_) => out.push(t.clone()),
+            Coord::Tuple(cs) => {
+                let ts = match t {
+                    Tuple(ts) if ts.len() == cs.len() => ts,
+                    _ => return Err(Error::new(format!("dice coordinate does not match {t}"))),
+                };
+                for (c, x) in cs.iter().zip(ts) {
+                    lift(c, x, out)?;
+                }
+            }
+        }
+        Ok(())
+    }
+    match coord {
+        Coord::Under => Ok(Tuple(vec![])),
+        Coord::Int(_) => Ok(t.clone()),
+        Coord::Tuple(_) => {
+            let mut out = Vec::new();
+            lift(coord, t, &mut out)?;
+            Ok(Tuple(out))
+        }
+    }
+}
+
 /// A coordinate that may hold `_` (CuTe's `Underscore`) for slicing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Coord {
@@ -710,6 +811,34 @@ impl Coord {
             Coord::Under => true,
             Coord::Int(_) => false,
             Coord::Tuple(cs) => cs.iter().any(|c| c.has_underscore()),
+        }
+    }
+
+    /// Whether every leaf is `_`.
+    pub fn all_underscore(&self) -> bool {
+        match self {
+            Coord::Under => true,
+            Coord::Int(_) => false,
+            Coord::Tuple(cs) => cs.iter().all(|c| c.all_underscore()),
+        }
+    }
+
+    /// CuTe `dice(coord, coord)`: the fixed coordinates, as an IntTuple.
+    pub fn diced(&self) -> IntTuple {
+        fn lift(c: &Coord, out: &mut Vec<IntTuple>) {
+            match c {
+                Coord::Under => {}
+                Coord::Int(v) => out.push(Int(*v)),
+                Coord::Tuple(cs) => cs.iter().for_each(|x| lift(x, out)),
+            }
+        }
+        match self {
+            Coord::Int(v) => Int(*v),
+            _ => {
+                let mut out = Vec::new();
+                lift(self, &mut out);
+                Tuple(out)
+            }
         }
     }
 

@@ -214,6 +214,15 @@ impl Layout {
         ))
     }
 
+    /// CuTe `dice(coord, layout)`: the sub-layout of the modes with fixed coordinates.
+    pub fn dice(&self, c: &Coord) -> Result<Layout> {
+        self.check_coord(c)?;
+        Ok(Layout::raw(
+            int_tuple::dice(c, &self.shape)?,
+            int_tuple::dice(c, &self.stride)?,
+        ))
+    }
+
     /// The offset a slice drops: `layout(coord with _ := 0)`.
     pub fn slice_offset(&self, c: &Coord) -> Result<i64> {
         self.call_coord(&c.zeroed())
@@ -867,10 +876,15 @@ fn zip_layouts(a: &Layout, b: &Layout) -> Result<Layout> {
     fn zip(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
         match a {
             Tuple(ta) => {
+                // CuTe zips a tuple only with a tuple of the same rank (an integer is a
+                // compile error there, even against a 1-tuple).
                 let tb = match b {
                     Tuple(tb) if tb.len() == ta.len() => tb.clone(),
-                    Int(_) if ta.len() == 1 => vec![b.clone()],
-                    _ => return Err(Error::new("zip: mismatched ranks")),
+                    _ => {
+                        return Err(Error::new(format!(
+                            "mismatched ranks: cannot zip {a} with {b}"
+                        )))
+                    }
                 };
                 Ok(Tuple(
                     ta.iter()

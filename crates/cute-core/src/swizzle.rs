@@ -1,6 +1,6 @@
 //! Swizzle<B,M,S> and ComposedLayout (`swizzle.hpp`, `layout_composed.hpp`).
 
-use crate::error::{Error, Result};
+use crate::error::{arith, Error, Result};
 use crate::int_tuple::{Coord, IntTuple};
 use crate::layout::{self, Layout, Tiler};
 use std::fmt;
@@ -97,7 +97,8 @@ impl Swizzle {
 /// use cute_core::{ComposedLayout, Layout, Swizzle};
 /// let c = ComposedLayout::new(Swizzle::new(3, 4, 3).unwrap(), 0, "(8,64):(64,1)".parse().unwrap());
 /// assert_eq!(c.to_string(), "Sw<3,4,3> o 0 o (8,64):(64,1)");
-/// assert_eq!(c.call_index(1).unwrap(), 80);
+/// assert_eq!(c.call_index(1).unwrap(), 64);  // row 1: offset 64, bits 7..9 clear
+/// assert_eq!(c.call_index(2).unwrap(), 144); // row 2: offset 128 -> 128 ^ (128 >> 3)
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ComposedLayout {
@@ -115,8 +116,35 @@ impl fmt::Display for ComposedLayout {
     }
 }
 
+/// What CuTe's `composition(swizzle, offset, layout)` gives: a composed layout, or the plain
+/// layout when the swizzle is the identity (`B == 0`) and the offset is 0, or when slicing
+/// lets the swizzle decay into the strides.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Swizzled {
+    /// The swizzle folded away.
+    Layout(Layout),
+    /// Still `Sw o offset o L`.
+    Composed(ComposedLayout),
+}
+
+/// CuTe `composition(Swizzle, Offset, Layout)`: the identity swizzle with offset 0 is dropped.
+///
+/// ```
+/// use cute_core::swizzle::{composition3, Swizzled};
+/// use cute_core::Swizzle;
+/// let l: cute_core::Layout = "(8,8):(8,1)".parse().unwrap();
+/// assert_eq!(composition3(Swizzle::new(0, 4, 3).unwrap(), 0, l.clone()), Swizzled::Layout(l));
+/// ```
+pub fn composition3(swizzle: Swizzle, offset: i64, layout: Layout) -> Swizzled {
+    if swizzle.b == 0 && offset == 0 {
+        Swizzled::Layout(layout)
+    } else {
+        Swizzled::Composed(ComposedLayout::new(swizzle, offset, layout))
+    }
+}
+
 impl ComposedLayout {
-    /// `make_composed_layout(swizzle, offset, layout)`.
+    /// `make_composed_layout(swizzle, offset, layout)`: kept composed even for `Sw<0,..>`.
     pub fn new(swizzle: Swizzle, offset: i64, layout: Layout) -> ComposedLayout {
         ComposedLayout {
             swizzle,
@@ -125,14 +153,8 @@ impl ComposedLayout {
         }
     }
 
-    fn with_layout(&self, layout: Layout) -> ComposedLayout {
-        ComposedLayout::new(self.swizzle, self.offset, layout)
-    }
-
     fn finish(&self, inner: i64) -> Result<i64> {
-        Ok(self
-            .swizzle
-            .apply(crate::error::arith::add(self.offset, inner)?))
+        Ok(self.swizzle.apply(arith::add(self.offset, inner)?))
     }
 
     /// The swizzled offset of linear index `i`.
@@ -145,24 +167,132 @@ impl ComposedLayout {
         self.finish(self.layout.call_coord(c)?)
     }
 
-    /// CuTe slice of a composed layout: the slice's offset moves into the composed offset.
-    pub fn slice(&self, c: &Coord) -> Result<ComposedLayout> {
-        let sliced = self.layout.slice(c)?;
-        let off = self.layout.slice_offset(c)?;
-        Ok(ComposedLayout::new(
-            self.swizzle,
-            crate::error::arith::add(self.offset, off)?,
-            sliced,
-        ))
-    }
-
     /// `composition(composed, tiler)`: compose the inner layout.
-    pub fn compose(&self, tiler: &Tiler) -> Result<ComposedLayout> {
-        Ok(self.with_layout(layout::composition_tiler(&self.layout, tiler)?))
+    pub fn compose(&self, tiler: &Tiler) -> Result<Swizzled> {
+        self.map_inner(|l| layout::composition_tiler(l, tiler))
     }
 
-    /// Apply a layout-to-layout operation to the inner layout (divides, products, flatten…).
-    pub fn map_inner(&self, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<ComposedLayout> {
-        Ok(self.with_layout(f(&self.layout)?))
+    /// CuTe's `composition(A, O, op(B))`: a layout operation (divide, product, flatten, mode
+    /// access…) applied to the inner layout.
+    pub fn map_inner(&self, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<Swizzled> {
+        Ok(composition3(self.swizzle, self.offset, f(&self.layout)?))
     }
+
+    /// CuTe `slice(coord, composed)`: where the sliced layout no longer touches both halves
+    /// of a swizzled bit pair, the swizzle decays into (possibly negative) strides and the
+    /// result is a plain layout; otherwise the fixed coordinates' swizzled bits move into
+    /// the offset.
+    ///
+    /// ```
+    /// use cute_core::eval_line;
+    /// let v = eval_line("composition(Sw<3,2,3>, (8,32):(32,1))(7,_)").unwrap();
+    /// assert_eq!(v.to_string(), "((4,8)):((1,-4))");
+    /// ```
+    pub fn slice(&self, c: &Coord) -> Result<Swizzled> {
+        if c.all_underscore() {
+            return Ok(composition3(
+                self.swizzle,
+                self.offset,
+                self.layout.slice(c)?,
+            ));
+        }
+        let Swizzle { b, m, s } = self.swizzle;
+        let sa = s.abs();
+        // Projections of the swizzle: only the Y/Z bits, and everything but them.
+        let sw_shape = IntTuple::ints(&[1 << m, 1 << b, 1 << (sa - b), 1 << b, 1]);
+        let sw_stride = crate::int_tuple::compact_col_major(&sw_shape, 1)?.leaves();
+        let size = 1i64 << (m + b + sa);
+        let anti_zy = Layout::new(
+            sw_shape.clone(),
+            IntTuple::ints(&[sw_stride[0], 0, sw_stride[2], 0, size]),
+        )?;
+        let only_zy = Layout::new(
+            sw_shape,
+            IntTuple::ints(&[0, sw_stride[1], 0, sw_stride[3], 0]),
+        )?;
+
+        let sliced = self.layout.slice(c)?;
+        let diced = self.layout.dice(c)?;
+        let diced_coord = c.diced();
+        let diced_anti = layout::composition(&anti_zy, &diced)?;
+        let diced_only = layout::composition(&only_zy, &diced)?;
+        let offset_only = self.offset ^ to_mixed_bits(&diced_only, &diced_coord)?;
+        // CuTe also forms the anti-zy offset; slice() drops it, but its checks still apply.
+        diced_anti.call_coord(&diced_coord)?;
+
+        let sliced_only = layout::composition(&only_zy, &sliced)?;
+        let active = sliced_only.call_index(arith::sub(sliced_only.size()?, 1)?)?;
+        if active & !self.swizzle.apply(active) != 0 {
+            // The slice still hits both Y and Z bits: not reducible.
+            return Ok(composition3(self.swizzle, offset_only, sliced));
+        }
+        let z = self.swizzle.zzz_mask() & -self.swizzle.zzz_mask();
+        let y = self.swizzle.yyy_mask() & -self.swizzle.yyy_mask();
+        let lo = swizzle_strides(z < y, z, y, offset_only, b);
+        let hi = swizzle_strides(z > y, z, y, offset_only, b);
+        let mut shape = vec![1i64 << m];
+        shape.extend(std::iter::repeat_n(2, b as usize));
+        shape.push(1 << (sa - b));
+        shape.extend(std::iter::repeat_n(2, b as usize));
+        shape.push(1);
+        let mut stride = vec![1i64];
+        stride.extend(lo);
+        stride.push(1 << (m + b));
+        stride.extend(hi);
+        stride.push(size);
+        let swizzle_layout = Layout::new(IntTuple::ints(&shape), IntTuple::ints(&stride))?;
+        Ok(Swizzled::Layout(layout::composition(
+            &swizzle_layout,
+            &sliced,
+        )?))
+    }
+}
+
+/// CuTe `detail::make_swizzle_strides`: the stride of each swizzled bit of one group, given
+/// which partner bits the offset already has set.
+fn swizzle_strides(z_group: bool, z: i64, y: i64, offset: i64, b: i64) -> Vec<i64> {
+    (0..b)
+        .map(|i| {
+            if z_group {
+                if offset & (y << i) == 0 {
+                    z << i
+                } else {
+                    -(z << i)
+                }
+            } else if offset & (z << i) == 0 {
+                (y + z) << i
+            } else {
+                (y - z) << i
+            }
+        })
+        .collect()
+}
+
+/// CuTe `to_mixed_bits(layout, coord)` for static values: the XOR of `c_i * d_i` over the
+/// leaves; every leaf must have a power-of-two (or zero) `shape * stride`.
+fn to_mixed_bits(l: &Layout, coord: &IntTuple) -> Result<i64> {
+    let c = crate::int_tuple::idx2crd(coord, l.shape())?;
+    if !c.congruent(l.shape()) {
+        return Err(Error::new(format!(
+            "coordinate {c} does not match the profile of {}",
+            l.shape()
+        )));
+    }
+    let mut acc = 0i64;
+    for ((s, d), ci) in l
+        .shape()
+        .leaves()
+        .into_iter()
+        .zip(l.stride().leaves())
+        .zip(c.leaves())
+    {
+        let sd = arith::mul(s, d)?;
+        if sd != 0 && (sd < 0 || sd.count_ones() != 1) {
+            return Err(Error::new(format!(
+                "slicing this swizzled layout requires power-of-two shape*stride, got {s}*{d}"
+            )));
+        }
+        acc ^= arith::mul(ci, d)?;
+    }
+    Ok(acc)
 }

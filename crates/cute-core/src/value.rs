@@ -81,6 +81,15 @@ impl From<IntTuple> for Value {
     }
 }
 
+impl From<crate::swizzle::Swizzled> for Value {
+    fn from(s: crate::swizzle::Swizzled) -> Value {
+        match s {
+            crate::swizzle::Swizzled::Layout(l) => Value::Layout(l),
+            crate::swizzle::Swizzled::Composed(c) => Value::Composed(c),
+        }
+    }
+}
+
 impl From<Layout> for Value {
     fn from(l: Layout) -> Value {
         Value::Layout(l)

@@ -4,7 +4,7 @@ use super::parse::{strip_ns, Expr, Node};
 use crate::error::{Error, Result};
 use crate::int_tuple::{self, IntTuple};
 use crate::layout::{self as alg, Layout, Tiler};
-use crate::swizzle::{ComposedLayout, Swizzle};
+use crate::swizzle::{composition3, ComposedLayout, Swizzle};
 use crate::value::{Major, Value};
 use std::collections::HashMap;
 
@@ -105,8 +105,15 @@ fn eval_name(name: &str, env: &Env) -> Result<Value> {
 
 /// `a o b` is `composition(a, b)`; `Sw o OFFSET o L` is a composed layout.
 fn compose_chain(vals: &[Value]) -> Result<Value> {
-    if let [Value::Swizzle(sw), Value::Int(off), Value::Layout(l)] = vals {
-        return Ok(Value::Composed(ComposedLayout::new(*sw, *off, l.clone())));
+    match vals {
+        [Value::Swizzle(sw), Value::Int(off), Value::Layout(l)] => {
+            return Ok(Value::Composed(ComposedLayout::new(*sw, *off, l.clone())));
+        }
+        // `Sw o 0 o L(i)`: application binds tighter, so this is the swizzle of an offset.
+        [Value::Swizzle(sw), Value::Int(off), Value::Int(x)] => {
+            return Ok(Value::Int(sw.apply(crate::error::arith::add(*off, *x)?)));
+        }
+        _ => {}
     }
     // Right-associative: a o b o c = a o (b o c) (the same function either way).
     let mut acc = vals.last().expect("non-empty").clone();
@@ -145,7 +152,7 @@ pub(crate) fn apply(f: &Value, args: &[Value]) -> Result<Value> {
         Value::Composed(cl) => {
             let c = coord_val.to_coord()?;
             if c.has_underscore() {
-                Ok(Value::Composed(cl.slice(&c)?))
+                Ok(cl.slice(&c)?.into())
             } else {
                 let c = coord_val.to_int_tuple()?;
                 Ok(Value::Int(match c {
@@ -270,7 +277,7 @@ fn call(name: &str, args: &[Value], kw: &[(&str, Value, usize)]) -> Result<Value
 fn on_layout(v: &Value, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<Value> {
     match v {
         Value::Layout(l) => Ok(Value::Layout(f(l)?)),
-        Value::Composed(c) => Ok(Value::Composed(c.map_inner(f)?)),
+        Value::Composed(c) => Ok(c.map_inner(f)?.into()),
         other => Err(Error::new(format!(
             "expected a layout or composed layout, got {}",
             other.kind()
@@ -285,10 +292,8 @@ fn divide_or_product(args: &[Value], f: fn(&Layout, &Tiler) -> Result<Layout>) -
 
 fn composition(a: &Value, b: &Value) -> Result<Value> {
     match (a, b) {
-        (Value::Swizzle(sw), Value::Layout(l)) => {
-            Ok(Value::Composed(ComposedLayout::new(*sw, 0, l.clone())))
-        }
-        (Value::Composed(c), b) => Ok(Value::Composed(c.compose(&b.to_tiler()?)?)),
+        (Value::Swizzle(sw), Value::Layout(l)) => Ok(composition3(*sw, 0, l.clone()).into()),
+        (Value::Composed(c), b) => Ok(c.compose(&b.to_tiler()?)?.into()),
         (Value::Layout(l), b @ (Value::Layout(_) | Value::Int(_) | Value::Tuple(_) | Value::Under)) => {
             Ok(Value::Layout(alg::composition_tiler(l, &b.to_tiler()?)?))
         }
@@ -400,7 +405,11 @@ fn call_inner(name: &str, args: &[Value], kw: &[(&str, Value, usize)]) -> Result
         "composition" => {
             arity(name, args, 2, 3)?;
             if args.len() == 3 {
-                return make_composed(args);
+                // composition(A, O, B) drops an identity swizzle with offset 0.
+                return match make_composed(args)? {
+                    Value::Composed(c) => Ok(composition3(c.swizzle, c.offset, c.layout).into()),
+                    v => Ok(v),
+                };
             }
             composition(&args[0], &args[1])
         }
@@ -464,7 +473,10 @@ fn call_inner(name: &str, args: &[Value], kw: &[(&str, Value, usize)]) -> Result
             arity(name, args, 2, 3)?;
             let idx = args[0].to_int_tuple()?;
             let shape = args[1].to_int_tuple()?;
-            Ok(int_tuple::idx2crd(&idx, &shape)?.into())
+            match args.get(2) {
+                None => Ok(int_tuple::idx2crd(&idx, &shape)?.into()),
+                Some(d) => Ok(int_tuple::idx2crd_strided(&idx, &shape, &d.to_int_tuple()?)?.into()),
+            }
         }
         "crd2idx" => {
             arity(name, args, 2, 3)?;
@@ -607,10 +619,7 @@ fn as_layout(v: &Value) -> Result<Layout> {
 fn get(v: &Value, i: usize) -> Result<Value> {
     match v {
         Value::Layout(l) => Ok(l.mode(i)?.into()),
-        Value::Composed(c) => {
-            let m = c.layout.mode(i)?;
-            Ok(Value::Composed(ComposedLayout::new(c.swizzle, c.offset, m)))
-        }
+        Value::Composed(c) => Ok(c.map_inner(|l| l.mode(i))?.into()),
         Value::Tuple(vs) => vs.get(i).cloned().ok_or_else(|| {
             Error::new(format!(
                 "index {i} out of range for a tuple of rank {}",
@@ -712,7 +721,11 @@ fn template(name: &str, targs: &[Value]) -> Result<Value> {
             }
         }
         "Swizzle" | "Sw" => {
-            arity(name, targs, 3, 3).map_err(ctx(name))?;
+            arity(name, targs, 2, 3).map_err(ctx(name))?;
+            if let [b, m] = targs {
+                // `Swizzle<B,M>`: SShift defaults to BBits.
+                return swizzle(&[b.clone(), m.clone(), b.clone()]);
+            }
             swizzle(targs)
         }
         "ComposedLayout" => {

@@ -11,7 +11,8 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Tok {
-    Int(i64),
+    /// Magnitude up to 2^63; the sign is applied (and range-checked) by the parser.
+    Int(i128),
     Ident(String),
     Under,
     Punct(char),
@@ -145,7 +146,7 @@ fn lex(src: &str) -> Result<Vec<Token>> {
     Ok(out)
 }
 
-fn parse_int(text: &str, col: usize) -> Result<i64> {
+fn parse_int(text: &str, col: usize) -> Result<i128> {
     let (digits, radix) = if let Some(h) = text.strip_prefix("0x").or(text.strip_prefix("0X")) {
         (h, 16)
     } else if let Some(b) = text.strip_prefix("0b").or(text.strip_prefix("0B")) {
@@ -159,11 +160,30 @@ fn parse_int(text: &str, col: usize) -> Result<i64> {
             format!("malformed integer literal '{text}'"),
         ));
     }
-    i64::from_str_radix(digits, radix).map_err(|_| {
+    let too_big = || {
         Error::at(
             col,
             format!(
                 "integer literal {text} does not fit in 64 bits (max {})",
+                i64::MAX
+            ),
+        )
+    };
+    let v = u64::from_str_radix(digits, radix).map_err(|_| too_big())?;
+    if v > 1u64 << 63 {
+        return Err(too_big());
+    }
+    Ok(i128::from(v))
+}
+
+/// A literal's value with its sign, checked against the i64 range.
+fn signed(v: i128, negative: bool, col: usize) -> Result<i64> {
+    let v = if negative { -v } else { v };
+    i64::try_from(v).map_err(|_| {
+        Error::at(
+            col,
+            format!(
+                "integer literal {v} does not fit in 64 bits (max {})",
                 i64::MAX
             ),
         )
@@ -348,13 +368,13 @@ impl Parser {
         let t = self.next();
         let col = t.col;
         let expr = match t.tok {
-            Tok::Int(v) => Expr::Int(v),
+            Tok::Int(v) => Expr::Int(signed(v, false, col)?),
             Tok::Under => {
                 self.skip_braces()?;
                 Expr::Under
             }
             Tok::Punct('-') => match self.next().tok {
-                Tok::Int(v) => Expr::Int(-v),
+                Tok::Int(v) => Expr::Int(signed(v, true, col)?),
                 other => {
                     return Err(Error::at(
                         col,
@@ -366,7 +386,7 @@ impl Parser {
                 }
             },
             Tok::Punct('+') => match self.next().tok {
-                Tok::Int(v) => Expr::Int(v),
+                Tok::Int(v) => Expr::Int(signed(v, false, col)?),
                 other => {
                     return Err(Error::at(
                         col,
