@@ -20,11 +20,12 @@ cargo fetch --locked
 step "format"
 cargo fmt --all --check
 
-step "clippy"
-cargo clippy --workspace --all-targets --locked -- -D warnings
+step "clippy (native crates, and the web app for wasm32)"
+cargo clippy --workspace --exclude cute-web --all-targets --locked -- -D warnings
+cargo clippy -p cute-web --target wasm32-unknown-unknown --locked -- -D warnings
 
 step "tests (golden data, property tests, hostile inputs, doctests)"
-cargo test --workspace --locked
+cargo test --workspace --exclude cute-web --locked
 
 step "the core is pure: no dependencies, builds for wasm32"
 deps=$(cargo tree -p cute-core -e normal --prefix none --locked | sort -u | wc -l)
