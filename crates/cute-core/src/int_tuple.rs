@@ -232,22 +232,6 @@ impl IntTuple {
         }
     }
 
-    /// CuTe `replace_front`: an integer is replaced whole.
-    pub(crate) fn replace_front(self, x: IntTuple) -> IntTuple {
-        match self {
-            Tuple(mut ts) if !ts.is_empty() => {
-                ts[0] = x;
-                Tuple(ts)
-            }
-            _ => x,
-        }
-    }
-
-    /// CuTe `front` (first leaf-or-element, recursively on integers).
-    pub(crate) fn front(&self) -> Result<&IntTuple> {
-        self.get(0)
-    }
-
     /// Same profile (hierarchical structure), CuTe `congruent`.
     ///
     /// ```

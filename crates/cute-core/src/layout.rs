@@ -324,29 +324,31 @@ fn by_mode(
 /// CuTe's `bw_coalesce`: walk the flat modes right to left, merging where
 /// `s_i * d_i == d_{i+1}`, skipping size-1 modes.
 fn bw_coalesce(fs: &[i64], fd: &[i64], init_shape: i64, init_stride: i64) -> Result<Layout> {
-    let mut shape = Int(init_shape);
-    let mut stride = Int(init_stride);
+    // The result is kept front-first; while it has one mode it is an integer, as in CuTe.
+    let mut shape = vec![init_shape];
+    let mut stride = vec![init_stride];
     for i in (0..fs.len().saturating_sub(1)).rev() {
         let (s, d) = (fs[i], fd[i]);
         if s == 1 {
             continue;
         }
-        if shape.is_const(1) {
-            shape = Int(s);
-            stride = Int(d);
-        } else if arith::mul(s, d)? == stride.front()?.as_int().unwrap_or(i64::MIN) {
-            let front = shape.front()?.as_int().expect("flat");
-            shape = shape.replace_front(Int(arith::mul(s, front)?));
-            stride = stride.replace_front(Int(d));
+        if shape.len() == 1 && shape[0] == 1 {
+            // Replace a size-1 result with anything.
+            (shape[0], stride[0]) = (s, d);
+        } else if arith::mul(s, d)? == stride[0] {
+            // Merge: the modes are contiguous.
+            shape[0] = arith::mul(s, shape[0])?;
+            stride[0] = d;
         } else {
-            shape = shape.prepend(Int(s));
-            stride = stride.prepend(Int(d));
+            shape.insert(0, s);
+            stride.insert(0, d);
         }
     }
-    if shape.is_const(1) {
-        return Ok(Layout::raw(Int(1), Int(0)));
-    }
-    Ok(Layout::raw(shape, stride))
+    Ok(match shape.len() {
+        1 if shape[0] == 1 => Layout::raw(Int(1), Int(0)),
+        1 => Layout::raw(Int(shape[0]), Int(stride[0])),
+        _ => Layout::raw(IntTuple::ints(&shape), IntTuple::ints(&stride)),
+    })
 }
 
 fn flat_lists(layout: &Layout) -> Result<(Vec<i64>, Vec<i64>)> {
@@ -462,10 +464,7 @@ fn composition_impl(lhs: &Layout, rs: &IntTuple, rd: &IntTuple) -> Result<Layout
         return Ok(Layout::raw(Int(rs), Int(0)));
     }
     let (ls, ld) = match (&lhs.shape, &lhs.stride) {
-        (Int(s), Int(d)) => {
-            let _ = s;
-            return Ok(Layout::raw(Int(rs), Int(arith::mul(rd, *d)?)));
-        }
+        (Int(_), Int(d)) => return Ok(Layout::raw(Int(rs), Int(arith::mul(rd, *d)?))),
         (Tuple(s), Tuple(d)) => (
             s.iter()
                 .map(|x| x.as_int().expect("flat"))
