@@ -26,7 +26,7 @@ impl Env {
     }
 }
 
-pub(crate) fn eval(node: &Node, env: &Env) -> Result<Value> {
+pub(crate) fn eval(node: &Node<'_>, env: &Env) -> Result<Value> {
     let v = eval_inner(node, env).map_err(|e| e.or_at(node.col))?;
     v.check_bounds().map_err(|e| e.or_at(node.col))?;
     Ok(v)
@@ -41,6 +41,10 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
         )),
         Expr::Name(name) => eval_name(name, env),
         Expr::Layout(s, d) => {
+            // Fast path: literal int-tuples need no intermediate Values.
+            if let (Some(shape), Some(stride)) = (int_tuple_literal(s), int_tuple_literal(d)) {
+                return Ok(Value::Layout(Layout::new(shape, stride)?));
+            }
             let shape = eval(s, env)?
                 .to_int_tuple()
                 .map_err(|e| Error::at(s.col, format!("layout shape: {}", e.msg)))?;
@@ -62,7 +66,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             let args_v = eval_all(args, env)?;
             let mut kw = Vec::with_capacity(kwargs.len());
             for (k, n) in kwargs {
-                kw.push((k.as_str(), eval(n, env)?, n.col));
+                kw.push((*k, eval(n, env)?, n.col));
             }
             call(strip_ns(name), &args_v, &kw)
         }
@@ -79,6 +83,19 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             let vals = eval_all(parts, env)?;
             compose_chain(&vals)
         }
+    }
+}
+
+/// A literal int-tuple (`8`, `(2,(3,-4))`), converted without evaluation.
+fn int_tuple_literal(node: &Node<'_>) -> Option<IntTuple> {
+    match &node.expr {
+        Expr::Int(v) => Some(IntTuple::Int(*v)),
+        Expr::Tuple(items) => items
+            .iter()
+            .map(int_tuple_literal)
+            .collect::<Option<Vec<_>>>()
+            .map(IntTuple::Tuple),
+        _ => None,
     }
 }
 

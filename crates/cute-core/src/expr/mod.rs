@@ -47,18 +47,24 @@ impl Session {
             Some(i) => &line[..i],
             None => line,
         };
-        match parse::parse_line(code) {
-            Err(e) => Some(Err(e)),
-            Ok(Line::Empty) => None,
-            Ok(Line::Expr(node)) => Some(eval::eval(&node, &self.env)),
+        // Positions are byte columns inside; users count characters.
+        let to_chars = |mut e: crate::Error| {
+            e.col = e.col.map(|c| parse::char_column(code, c));
+            e
+        };
+        let result = match parse::parse_line(code) {
+            Err(e) => Err(e),
+            Ok(Line::Empty) => return None,
+            Ok(Line::Expr(node)) => eval::eval(&node, &self.env),
             Ok(Line::Bind(name, node)) => match eval::eval(&node, &self.env) {
                 Ok(v) => {
-                    self.env.bind(&name, v);
-                    None
+                    self.env.bind(name, v);
+                    return None;
                 }
-                Err(e) => Some(Err(e)),
+                Err(e) => Err(e),
             },
-        }
+        };
+        Some(result.map_err(to_chars))
     }
 
     /// The bindings made so far.

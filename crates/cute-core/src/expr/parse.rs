@@ -9,21 +9,28 @@ pub const MAX_NESTING: usize = 64;
 /// Longest line accepted, in bytes.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Tok {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Tok<'a> {
     /// Magnitude up to 2^63; the sign is applied (and range-checked) by the parser.
     Int(i128),
-    Ident(String),
+    Ident(&'a str),
     Under,
     Punct(char),
     End,
 }
 
-#[derive(Clone, Debug)]
-pub(crate) struct Token {
-    pub tok: Tok,
-    /// 1-based column (in characters).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Token<'a> {
+    pub tok: Tok<'a>,
+    /// 1-based byte column; [`char_column`] turns it into a character column for errors.
     pub col: usize,
+}
+
+/// The 1-based character column of 1-based byte column `byte_col` in `src`.
+pub(crate) fn char_column(src: &str, byte_col: usize) -> usize {
+    let end = (byte_col - 1).min(src.len());
+    // Byte columns always fall on character boundaries (tokens start at one).
+    src.get(..end).map_or(byte_col, |p| p.chars().count() + 1)
 }
 
 fn describe(t: &Tok) -> String {
@@ -36,68 +43,69 @@ fn describe(t: &Tok) -> String {
     }
 }
 
-fn lex(src: &str) -> Result<Vec<Token>> {
+fn is_ident_byte(b: u8) -> bool {
+    b == b'_' || b.is_ascii_alphanumeric()
+}
+
+fn lex(src: &str) -> Result<Vec<Token<'_>>> {
     if src.len() > MAX_LINE_BYTES {
         return Err(Error::new(format!(
             "line too long ({} bytes, limit {MAX_LINE_BYTES})",
             src.len()
         )));
     }
-    let chars: Vec<char> = src.chars().collect();
-    let mut out = Vec::new();
+    let bytes = src.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() / 2 + 1);
     let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
+    while i < bytes.len() {
+        let c = bytes[i];
         let col = i + 1;
-        if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+        if matches!(c, b' ' | b'\t' | b'\r' | b'\n') {
             i += 1;
             continue;
         }
         if c.is_ascii_digit() {
             let start = i;
-            while i < chars.len() && chars[i].is_ascii_alphanumeric() {
+            while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
                 i += 1;
             }
-            let text: String = chars[start..i].iter().collect();
             out.push(Token {
-                tok: Tok::Int(parse_int(&text, col)?),
+                tok: Tok::Int(parse_int(&src[start..i], col)?),
                 col,
             });
             continue;
         }
-        if c == '_' || c.is_ascii_alphabetic() {
+        if is_ident_byte(c) {
             let start = i;
             loop {
-                while i < chars.len() && (chars[i] == '_' || chars[i].is_ascii_alphanumeric()) {
+                while i < bytes.len() && is_ident_byte(bytes[i]) {
                     i += 1;
                 }
+                let starts_name = |k: usize| {
+                    bytes
+                        .get(k)
+                        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+                };
                 // Qualified names: `cute::make_layout`, `cute.make_layout`.
-                if i + 2 < chars.len() + 1
-                    && chars.get(i) == Some(&':')
-                    && chars.get(i + 1) == Some(&':')
-                    && chars
-                        .get(i + 2)
-                        .is_some_and(|c| c.is_ascii_alphabetic() || *c == '_')
+                if bytes.get(i) == Some(&b':')
+                    && bytes.get(i + 1) == Some(&b':')
+                    && starts_name(i + 2)
                 {
                     i += 2;
                     continue;
                 }
-                if chars.get(i) == Some(&'.')
-                    && chars
-                        .get(i + 1)
-                        .is_some_and(|c| c.is_ascii_alphabetic() || *c == '_')
-                {
+                if bytes.get(i) == Some(&b'.') && starts_name(i + 1) {
                     i += 1;
                     continue;
                 }
                 break;
             }
-            let text: String = chars[start..i].iter().collect();
+            let text = &src[start..i];
             let tok = if text == "_" {
                 Tok::Under
             } else if let Some(digits) = text
                 .strip_prefix('_')
-                .filter(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+                .filter(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
             {
                 // CuTe's static integer aliases: `_8`.
                 Tok::Int(parse_int(digits, col)?)
@@ -108,42 +116,44 @@ fn lex(src: &str) -> Result<Vec<Token>> {
             continue;
         }
         match c {
-            '(' | ')' | ',' | ':' | '<' | '>' | '{' | '}' | '=' | '-' | '+' => {
+            b'(' | b')' | b',' | b':' | b'<' | b'>' | b'{' | b'}' | b'=' | b'-' | b'+' => {
                 out.push(Token {
-                    tok: Tok::Punct(c),
+                    tok: Tok::Punct(c as char),
                     col,
                 });
                 i += 1;
             }
             _ => {
-                let hint = match c {
-                    '（' | '﹙' | '⁽' => " (did you mean '(' ?)",
-                    '）' | '﹚' | '⁾' => " (did you mean ')' ?)",
-                    '∶' | '：' | '꞉' => " (did you mean ':' ?)",
-                    '−' | '–' | '—' | '‐' => " (did you mean '-' ?)",
-                    '，' | '‚' => " (did you mean ',' ?)",
-                    'о' | 'ο' => " (did you mean the composition operator 'o' ?)",
-                    '０'..='９' => " (a fullwidth digit; use ASCII digits)",
-                    '\u{a0}' | '\u{2000}'..='\u{200b}' | '\u{3000}' => " (a non-ASCII space)",
-                    _ => "",
-                };
-                let shown = if c.is_control() || c.is_whitespace() {
-                    format!("U+{:04X}", c as u32)
-                } else {
-                    format!("'{c}' (U+{:04X})", c as u32)
-                };
-                return Err(Error::at(
-                    col,
-                    format!("unexpected character {shown}{hint}"),
-                ));
+                let ch = src[i..].chars().next().unwrap_or('?');
+                return Err(Error::at(col, unexpected_char(ch)));
             }
         }
     }
     out.push(Token {
         tok: Tok::End,
-        col: chars.len() + 1,
+        col: bytes.len() + 1,
     });
     Ok(out)
+}
+
+fn unexpected_char(c: char) -> String {
+    let hint = match c {
+        '（' | '﹙' | '⁽' => " (did you mean '(' ?)",
+        '）' | '﹚' | '⁾' => " (did you mean ')' ?)",
+        '∶' | '：' | '꞉' => " (did you mean ':' ?)",
+        '−' | '–' | '—' | '‐' => " (did you mean '-' ?)",
+        '，' | '‚' => " (did you mean ',' ?)",
+        'о' | 'ο' => " (did you mean the composition operator 'o' ?)",
+        '０'..='９' => " (a fullwidth digit; use ASCII digits)",
+        '\u{a0}' | '\u{2000}'..='\u{200b}' | '\u{3000}' => " (a non-ASCII space)",
+        _ => "",
+    };
+    let shown = if c.is_control() || c.is_whitespace() {
+        format!("U+{:04X}", c as u32)
+    } else {
+        format!("'{c}' (U+{:04X})", c as u32)
+    };
+    format!("unexpected character {shown}{hint}")
 }
 
 fn parse_int(text: &str, col: usize) -> Result<i128> {
@@ -192,44 +202,44 @@ fn signed(v: i128, negative: bool, col: usize) -> Result<i64> {
 
 /// An AST node with its 1-based column.
 #[derive(Clone, Debug)]
-pub(crate) struct Node {
-    pub expr: Expr,
+pub(crate) struct Node<'a> {
+    pub expr: Expr<'a>,
     pub col: usize,
 }
 
 #[derive(Clone, Debug)]
-pub(crate) enum Expr {
+pub(crate) enum Expr<'a> {
     Int(i64),
     Under,
-    Name(String),
-    Tuple(Vec<Node>),
+    Name(&'a str),
+    Tuple(Vec<Node<'a>>),
     /// `SHAPE:STRIDE`
-    Layout(Box<Node>, Box<Node>),
+    Layout(Box<Node<'a>>, Box<Node<'a>>),
     /// `name(args, kw=value)`
     Call {
-        name: String,
-        args: Vec<Node>,
-        kwargs: Vec<(String, Node)>,
+        name: &'a str,
+        args: Vec<Node<'a>>,
+        kwargs: Vec<(&'a str, Node<'a>)>,
     },
     /// `name<targs>` with optional `{}`: C++ types and `Sw<B,M,S>`.
     Template {
-        name: String,
-        targs: Vec<Node>,
+        name: &'a str,
+        targs: Vec<Node<'a>>,
     },
     /// `f(args)` where `f` is a value (a layout literal, a template value, a call result).
     Apply {
-        f: Box<Node>,
-        args: Vec<Node>,
+        f: Box<Node<'a>>,
+        args: Vec<Node<'a>>,
     },
     /// `a o b [o c]`
-    Compose(Vec<Node>),
+    Compose(Vec<Node<'a>>),
 }
 
 /// Positional and keyword arguments of a call.
-type Args = (Vec<Node>, Vec<(String, Node)>);
+type Args<'a> = (Vec<Node<'a>>, Vec<(&'a str, Node<'a>)>);
 
-struct Parser {
-    toks: Vec<Token>,
+struct Parser<'a> {
+    toks: Vec<Token<'a>>,
     pos: usize,
     depth: usize,
 }
@@ -259,15 +269,15 @@ pub(crate) fn strip_ns(name: &str) -> &str {
         .unwrap_or(name)
 }
 
-impl Parser {
-    fn peek(&self) -> &Tok {
+impl<'a> Parser<'a> {
+    fn peek(&self) -> &Tok<'a> {
         &self.toks[self.pos].tok
     }
     fn col(&self) -> usize {
         self.toks[self.pos].col
     }
-    fn next(&mut self) -> Token {
-        let t = self.toks[self.pos].clone();
+    fn next(&mut self) -> Token<'a> {
+        let t = self.toks[self.pos];
         if self.pos + 1 < self.toks.len() {
             self.pos += 1;
         }
@@ -306,14 +316,14 @@ impl Parser {
     }
 
     /// expr := postfix ('o' postfix)*
-    fn expr(&mut self) -> Result<Node> {
+    fn expr(&mut self) -> Result<Node<'a>> {
         let first = self.postfix()?;
-        if !matches!(self.peek(), Tok::Ident(s) if s == "o") {
+        if !matches!(self.peek(), Tok::Ident(s) if *s == "o") {
             return Ok(first);
         }
         let col = first.col;
         let mut parts = vec![first];
-        while matches!(self.peek(), Tok::Ident(s) if s == "o") {
+        while matches!(self.peek(), Tok::Ident(s) if *s == "o") {
             self.next();
             parts.push(self.postfix()?);
         }
@@ -324,7 +334,7 @@ impl Parser {
     }
 
     /// postfix := layout ('(' args ')')*
-    fn postfix(&mut self) -> Result<Node> {
+    fn postfix(&mut self) -> Result<Node<'a>> {
         let mut node = self.layout()?;
         while *self.peek() == Tok::Punct('(') {
             let col = self.col();
@@ -350,7 +360,7 @@ impl Parser {
     }
 
     /// layout := primary (':' primary)?
-    fn layout(&mut self) -> Result<Node> {
+    fn layout(&mut self) -> Result<Node<'a>> {
         let shape = self.primary()?;
         if *self.peek() != Tok::Punct(':') {
             return Ok(shape);
@@ -364,7 +374,7 @@ impl Parser {
         })
     }
 
-    fn primary(&mut self) -> Result<Node> {
+    fn primary(&mut self) -> Result<Node<'a>> {
         let t = self.next();
         let col = t.col;
         let expr = match t.tok {
@@ -407,7 +417,7 @@ impl Parser {
                 Expr::Tuple(items)
             }
             Tok::Ident(name) => {
-                if is_template_name(&name) && *self.peek() == Tok::Punct('<') {
+                if is_template_name(name) && *self.peek() == Tok::Punct('<') {
                     self.next();
                     self.enter()?;
                     let targs = self.template_args()?;
@@ -449,7 +459,7 @@ impl Parser {
         Ok(())
     }
 
-    fn template_args(&mut self) -> Result<Vec<Node>> {
+    fn template_args(&mut self) -> Result<Vec<Node<'a>>> {
         let mut out = Vec::new();
         if self.eat('>') {
             return Ok(out);
@@ -465,7 +475,7 @@ impl Parser {
     }
 
     /// Comma-separated expressions up to `close`; `name=expr` entries are keyword arguments.
-    fn args(&mut self, close: char) -> Result<Args> {
+    fn args(&mut self, close: char) -> Result<Args<'a>> {
         let mut args = Vec::new();
         let mut kwargs = Vec::new();
         if self.eat(close) {
@@ -512,14 +522,14 @@ fn open_of(close: char) -> char {
 }
 
 /// A parsed line: a binding or an expression.
-pub(crate) enum Line {
+pub(crate) enum Line<'a> {
     Empty,
-    Bind(String, Node),
-    Expr(Node),
+    Bind(&'a str, Node<'a>),
+    Expr(Node<'a>),
 }
 
 /// Parse one line of a script (comments already removed).
-pub(crate) fn parse_line(src: &str) -> Result<Line> {
+pub(crate) fn parse_line(src: &str) -> Result<Line<'_>> {
     let toks = lex(src)?;
     if toks.len() == 1 {
         return Ok(Line::Empty);
@@ -530,11 +540,11 @@ pub(crate) fn parse_line(src: &str) -> Result<Line> {
         depth: 0,
     };
     let bind = match (&p.toks[0].tok, p.toks.get(1).map(|t| &t.tok)) {
-        (Tok::Ident(name), Some(Tok::Punct('='))) => Some((name.clone(), p.toks[0].col)),
+        (Tok::Ident(name), Some(Tok::Punct('='))) => Some((*name, p.toks[0].col)),
         _ => None,
     };
     if let Some((name, col)) = &bind {
-        if name.contains(['.', ':']) || name == "o" {
+        if name.contains(['.', ':']) || *name == "o" {
             return Err(Error::at(
                 *col,
                 format!("'{name}' cannot be used as a name"),
