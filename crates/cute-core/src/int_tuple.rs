@@ -38,20 +38,23 @@ impl From<Vec<IntTuple>> for IntTuple {
     }
 }
 
+/// CuTe's tuple print format: `(a,b,c)`, no spaces.
+pub(crate) fn write_tuple<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    f.write_str("(")?;
+    for (i, t) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(",")?;
+        }
+        write!(f, "{t}")?;
+    }
+    f.write_str(")")
+}
+
 impl fmt::Display for IntTuple {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Int(v) => write!(f, "{v}"),
-            Tuple(ts) => {
-                f.write_str("(")?;
-                for (i, t) in ts.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{t}")?;
-                }
-                f.write_str(")")
-            }
+            Tuple(ts) => write_tuple(f, ts),
         }
     }
 }
@@ -348,15 +351,7 @@ pub fn shape_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
                     .collect::<Result<_>>()?,
             ))
         }
-        (Tuple(ta), Int(_)) => {
-            let mut rest = b.clone();
-            let mut out = Vec::with_capacity(ta.len());
-            for ai in ta {
-                out.push(shape_div(ai, &rest)?);
-                rest = shape_div(&rest, ai)?;
-            }
-            Ok(Tuple(out))
-        }
+        (Tuple(ta), Int(_)) => fold_division(ta, b, shape_div),
         (Int(_), Tuple(_)) => shape_div(a, &Int(b.size()?)),
         (Int(x), Int(y)) => {
             let (x, y) = (*x, *y);
@@ -368,6 +363,22 @@ pub fn shape_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
             Ok(Int(arith::ceil_div(x, y)?))
         }
     }
+}
+
+/// The tuple-by-integer case of CuTe's `shape_div` and `ceil_div`: divide each mode by what
+/// is left of `b`, and `b` by the mode (`(4,5,6) / 40 -> (1,5,6) / 10 -> (1,1,6) / 2`).
+fn fold_division(
+    modes: &[IntTuple],
+    b: &IntTuple,
+    div: fn(&IntTuple, &IntTuple) -> Result<IntTuple>,
+) -> Result<IntTuple> {
+    let mut rest = b.clone();
+    let mut out = Vec::with_capacity(modes.len());
+    for m in modes {
+        out.push(div(m, &rest)?);
+        rest = div(&rest, m)?;
+    }
+    Ok(Tuple(out))
 }
 
 /// CuTe `ceil_div(a, b)` on IntTuples.
@@ -391,15 +402,7 @@ pub fn ceil_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
                     .collect::<Result<_>>()?,
             ))
         }
-        (Tuple(ta), Int(_)) => {
-            let mut rest = b.clone();
-            let mut out = Vec::with_capacity(ta.len());
-            for ai in ta {
-                out.push(ceil_div(ai, &rest)?);
-                rest = ceil_div(&rest, ai)?;
-            }
-            Ok(Tuple(out))
-        }
+        (Tuple(ta), Int(_)) => fold_division(ta, b, ceil_div),
         (Int(_), Tuple(_)) => ceil_div(a, &Int(b.size()?)),
         (Int(x), Int(y)) => Ok(Int(arith::ceil_div(*x, *y)?)),
     }
@@ -712,30 +715,38 @@ pub fn crd2crd(coord: &IntTuple, src: &IntTuple, dst: &IntTuple) -> Result<IntTu
 /// assert_eq!(slice(&c, &t).unwrap().to_string(), "(4,8)");
 /// ```
 pub fn slice(coord: &Coord, t: &IntTuple) -> Result<IntTuple> {
-    fn lift(coord: &Coord, t: &IntTuple, out: &mut Vec<IntTuple>) -> Result<()> {
+    select(coord, t, true)
+}
+
+/// CuTe's slice (`keep_under`) and dice: keep the elements of `t` paired with `_`, or with
+/// integers, concatenating the kept pieces; the top level is not wrapped.
+fn select(coord: &Coord, t: &IntTuple, keep_under: bool) -> Result<IntTuple> {
+    fn lift(coord: &Coord, t: &IntTuple, keep_under: bool, out: &mut Vec<IntTuple>) -> Result<()> {
         match coord {
-            Coord::Under => out.push(t.clone()),
-            Coord::Int(_) => {}
+            Coord::Under if keep_under => out.push(t.clone()),
+            Coord::Int(_) if !keep_under => out.push(t.clone()),
+            Coord::Under | Coord::Int(_) => {}
             Coord::Tuple(cs) => {
                 let ts = match t {
                     Tuple(ts) if ts.len() == cs.len() => ts,
-                    _ => return Err(Error::new(format!("slice coordinate does not match {t}"))),
+                    _ => return Err(Error::new(format!("coordinate does not match {t}"))),
                 };
                 for (c, x) in cs.iter().zip(ts) {
-                    lift(c, x, out)?;
+                    lift(c, x, keep_under, out)?;
                 }
             }
         }
         Ok(())
     }
     match coord {
-        Coord::Under => Ok(t.clone()),
-        Coord::Int(_) => Ok(Tuple(vec![])),
         Coord::Tuple(_) => {
             let mut out = Vec::new();
-            lift(coord, t, &mut out)?;
+            lift(coord, t, keep_under, &mut out)?;
             Ok(Tuple(out))
         }
+        Coord::Under if keep_under => Ok(t.clone()),
+        Coord::Int(_) if !keep_under => Ok(t.clone()),
+        _ => Ok(Tuple(vec![])),
     }
 }
 
@@ -750,31 +761,7 @@ pub fn slice(coord: &Coord, t: &IntTuple) -> Result<IntTuple> {
 /// assert_eq!(dice(&c, &t).unwrap().to_string(), "(2)");
 /// ```
 pub fn dice(coord: &Coord, t: &IntTuple) -> Result<IntTuple> {
-    fn lift(coord: &Coord, t: &IntTuple, out: &mut Vec<IntTuple>) -> Result<()> {
-        match coord {
-            Coord::Under => {}
-            Coord::Int(_) => out.push(t.clone()),
-            Coord::Tuple(cs) => {
-                let ts = match t {
-                    Tuple(ts) if ts.len() == cs.len() => ts,
-                    _ => return Err(Error::new(format!("dice coordinate does not match {t}"))),
-                };
-                for (c, x) in cs.iter().zip(ts) {
-                    lift(c, x, out)?;
-                }
-            }
-        }
-        Ok(())
-    }
-    match coord {
-        Coord::Under => Ok(Tuple(vec![])),
-        Coord::Int(_) => Ok(t.clone()),
-        Coord::Tuple(_) => {
-            let mut out = Vec::new();
-            lift(coord, t, &mut out)?;
-            Ok(Tuple(out))
-        }
-    }
+    select(coord, t, false)
 }
 
 /// A coordinate that may hold `_` (CuTe's `Underscore`) for slicing.

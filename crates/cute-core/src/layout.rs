@@ -60,16 +60,7 @@ impl fmt::Display for Tiler {
             Tiler::Layout(l) => write!(f, "{l}"),
             Tiler::Int(v) => write!(f, "{v}"),
             Tiler::Under => f.write_str("_"),
-            Tiler::Tuple(ts) => {
-                f.write_str("(")?;
-                for (i, t) in ts.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{t}")?;
-                }
-                f.write_str(")")
-            }
+            Tiler::Tuple(ts) => int_tuple::write_tuple(f, ts),
         }
     }
 }

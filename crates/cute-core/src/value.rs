@@ -53,16 +53,7 @@ impl fmt::Display for Value {
             Value::Int(v) => write!(f, "{v}"),
             Value::Bool(b) => write!(f, "{b}"),
             Value::Under => f.write_str("_"),
-            Value::Tuple(vs) => {
-                f.write_str("(")?;
-                for (i, v) in vs.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                f.write_str(")")
-            }
+            Value::Tuple(vs) => crate::int_tuple::write_tuple(f, vs),
             Value::Layout(l) => write!(f, "{l}"),
             Value::Swizzle(s) => write!(f, "{s}"),
             Value::Composed(c) => write!(f, "{c}"),
