@@ -88,3 +88,28 @@ fn every_listed_function_is_implemented() {
         assert!(!text.contains("unknown function"), "{f} -> {text}");
     }
 }
+
+/// Inputs the fuzzer flagged (crashes, timeouts), replayed as scripts: each must finish
+/// with one `error: …` or value line per evaluated line and no panic.
+#[test]
+fn fuzz_findings_replay() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../cute-core/tests/data/fuzz");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("fuzz findings directory") {
+        let path = entry.expect("entry").path();
+        if path.file_name().is_some_and(|n| n == "README") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).expect("readable");
+        let src = String::from_utf8_lossy(&bytes);
+        let mut out = Vec::new();
+        let run =
+            panic::catch_unwind(move || cute_render::print_script(&src, &mut out).map(|_| out));
+        let out = run
+            .unwrap_or_else(|_| panic!("panic on {}", path.display()))
+            .expect("in memory");
+        assert!(!out.is_empty(), "{} produced no output", path.display());
+        n += 1;
+    }
+    assert!(n >= 1, "no fuzz findings to replay");
+}
