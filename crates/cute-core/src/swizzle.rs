@@ -52,7 +52,8 @@ impl Swizzle {
             )));
         }
         // The masks are C++ `int`: the highest mask bit must stay below bit 31.
-        let top = b + m + s.abs();
+        // (i128: the parameters may be anything up to i64's limits.)
+        let top = i128::from(b) + i128::from(m) + i128::from(s).abs();
         if top > 31 {
             return Err(Error::new(format!(
                 "Swizzle<{b},{m},{s}>: masks exceed CuTe's 32-bit int (B+M+|S| = {top} > 31)"

@@ -1,11 +1,51 @@
 //! # cute-render
 //!
-//! The renderer crate of CuTe Layout Explorer. Today it holds the text mode that
-//! `render --print` uses ([`print_script`], [`print_one`]); the SVG views build on the same
-//! entry points.
+//! The one renderer of CuTe Layout Explorer, used by the `render` CLI and the web page.
+//!
+//! Map of the crate:
+//! - text mode: [`print_script`] and [`print_one`], what `render --print` prints;
+//! - [`views`]: core values turned into grids — the layout view ([`views::layout_grid`]);
+//! - [`grid`]: the single SVG writer ([`grid::Grid::to_svg`]), with `data-*` attributes on
+//!   every cell for the page's hover inspector;
+//! - [`render_svg`]: expression text in, SVG document out.
 
-use cute_core::{format_result, Session};
+pub mod grid;
+pub mod views;
+
+pub use grid::Theme;
+
+use cute_core::{format_result, Error, Result, Session, Value};
 use std::io::{self, Write};
+
+/// The value a script draws: the result of its last evaluated line.
+///
+/// ```
+/// let v = cute_render::eval_for_drawing("A = (4,8):(8,1)\ncoalesce(A)").unwrap();
+/// assert_eq!(v.to_string(), "32:1");
+/// ```
+pub fn eval_for_drawing(script: &str) -> Result<Value> {
+    let mut session = Session::default();
+    let mut last = None;
+    for line in script.lines() {
+        if let Some(r) = session.eval(line) {
+            last = Some(r?);
+        }
+    }
+    last.ok_or_else(|| Error::new("nothing to draw: the expression is empty"))
+}
+
+/// Evaluate `script` and draw its value as an SVG document (the layout view).
+///
+/// ```
+/// let svg = cute_render::render_svg("(4,8):(8,1)", cute_render::Theme::Light).unwrap();
+/// assert!(svg.starts_with("<svg"));
+/// assert_eq!(svg.matches("class=\"cell\"").count(), 32);
+/// ```
+pub fn render_svg(script: &str, theme: Theme) -> Result<String> {
+    let value = eval_for_drawing(script)?;
+    let title = script.trim().lines().last().unwrap_or("").trim();
+    Ok(views::layout_grid(title, &value)?.to_svg(theme))
+}
 
 /// Evaluate one expression and return the line `render --print` prints, and whether it failed.
 ///
