@@ -105,7 +105,14 @@ impl Grid {
                 .map(|c| c.text.chars().count())
                 .max()
                 .unwrap_or(1);
-            (widest * 8 + 12).max(28)
+            // Column headers (10px text) must not run into each other either.
+            let widest_header = self
+                .col_headers
+                .iter()
+                .map(|h| h.chars().count())
+                .max()
+                .unwrap_or(0);
+            (widest * 8 + 12).max(widest_header * 6 + 8).max(28)
         } else {
             (4096 / self.cols.max(1)).clamp(2, 28)
         };
