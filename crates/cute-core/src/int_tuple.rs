@@ -135,6 +135,14 @@ impl IntTuple {
         }
     }
 
+    /// The number of parts: every integer and every tuple (empty ones included).
+    pub fn node_count(&self) -> usize {
+        match self {
+            Int(_) => 1,
+            Tuple(ts) => 1 + ts.iter().map(|t| t.node_count()).sum::<usize>(),
+        }
+    }
+
     /// The leaves in order.
     pub fn leaves(&self) -> Vec<i64> {
         let mut out = Vec::new();

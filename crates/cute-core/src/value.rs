@@ -6,8 +6,9 @@ use crate::layout::{Layout, Tiler};
 use crate::swizzle::{ComposedLayout, Swizzle};
 use std::fmt;
 
-/// Largest number of integers one value may hold; bounds every algorithm's work.
-pub const MAX_LEAVES: usize = 4096;
+/// Largest number of parts (integers and tuples, empty ones included) one value may hold;
+/// bounds every algorithm's work and every binding's growth.
+pub const MAX_NODES: usize = 4096;
 /// Deepest nesting one value may have.
 pub const MAX_DEPTH: usize = 64;
 
@@ -175,9 +176,9 @@ impl Value {
     /// Check the size bounds every value must respect.
     pub(crate) fn check_bounds(&self) -> Result<()> {
         let (leaves, depth) = self.measure();
-        if leaves > MAX_LEAVES {
+        if leaves > MAX_NODES {
             return Err(Error::new(format!(
-                "value too large: {leaves} integers (limit {MAX_LEAVES})"
+                "value too large: {leaves} parts (integers and tuples; limit {MAX_NODES})"
             )));
         }
         if depth > MAX_DEPTH {
@@ -198,10 +199,10 @@ impl Value {
                     leaves += l;
                     depth = depth.max(d);
                 }
-                (leaves, depth + 1)
+                (leaves + 1, depth + 1)
             }
-            Value::Layout(l) => (2 * l.shape().leaf_count(), l.depth()),
-            Value::Composed(c) => (2 * c.layout.shape().leaf_count() + 4, c.layout.depth()),
+            Value::Layout(l) => (2 * l.shape().node_count(), l.depth()),
+            Value::Composed(c) => (2 * c.layout.shape().node_count() + 4, c.layout.depth()),
             _ => (1, 0),
         }
     }

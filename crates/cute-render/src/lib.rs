@@ -20,7 +20,7 @@ use std::io::{self, Write};
 /// The value a script draws: the result of its last evaluated line.
 ///
 /// ```
-/// let v = cute_render::eval_for_drawing("A = (4,8):(8,1)\ncoalesce(A)").unwrap();
+/// let v = cute_render::eval_for_drawing("A = (4,8):(1,4)\ncoalesce(A)").unwrap();
 /// assert_eq!(v.to_string(), "32:1");
 /// ```
 pub fn eval_for_drawing(script: &str) -> Result<Value> {
