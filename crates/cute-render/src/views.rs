@@ -11,7 +11,7 @@ use cute_core::{ComposedLayout, Error, IntTuple, Layout, Result, Value};
 /// Above this many cells the picture is an overview without per-cell text.
 pub const CELL_TEXT_CAP: usize = 16_384;
 /// Above this many cells nothing is drawn (the SVG would not be usable).
-pub const CELL_HARD_CAP: usize = 1 << 20;
+pub const CELL_HARD_CAP: usize = 1 << 18;
 
 /// CuTe print_latex's grey ramp for offsets (`black!00, black!40, black!20, …`), as RGB.
 const GREY_RAMP: [&str; 8] = [
