@@ -650,18 +650,7 @@ pub fn idx2crd_strided(idx: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> R
         ))
     };
     match (idx, shape, stride) {
-        (Tuple(i), Tuple(s), Tuple(d)) => {
-            if i.len() != s.len() || s.len() != d.len() {
-                return Err(mismatch());
-            }
-            Ok(Tuple(
-                i.iter()
-                    .zip(s)
-                    .zip(d)
-                    .map(|((a, b), c)| idx2crd_strided(a, b, c))
-                    .collect::<Result<_>>()?,
-            ))
-        }
+        (Tuple(i), Tuple(s), Tuple(d)) => map3(i, s, d, idx2crd_strided).ok_or_else(mismatch)?,
         (Tuple(_), _, _) => Err(mismatch()),
         (Int(_), Tuple(s), Tuple(d)) => {
             if s.len() != d.len() {
@@ -684,29 +673,37 @@ pub fn idx2crd_strided(idx: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> R
     }
 }
 
+/// Element-wise `f` over three tuples of equal rank; `None` when the ranks differ.
+fn map3(
+    a: &[IntTuple],
+    b: &[IntTuple],
+    c: &[IntTuple],
+    f: fn(&IntTuple, &IntTuple, &IntTuple) -> Result<IntTuple>,
+) -> Option<Result<IntTuple>> {
+    if a.len() != b.len() || b.len() != c.len() {
+        return None;
+    }
+    Some(
+        a.iter()
+            .zip(b)
+            .zip(c)
+            .map(|((x, y), z)| f(x, y, z))
+            .collect::<Result<_>>()
+            .map(Tuple),
+    )
+}
+
 /// CuTe `crd2crd(coord, src_shape, dst_shape)`.
 ///
 /// ```
 /// use cute_core::{int_tuple::crd2crd, IntTuple};
-/// let c: IntTuple = "(1,5)".parse().unwrap();
-/// let s: IntTuple = "(4,8)".parse().unwrap();
-/// let d: IntTuple = "(32)".parse().unwrap();
-/// assert_eq!(crd2crd(&IntTuple::Int(21), &IntTuple::Int(32), &s).unwrap().to_string(), "(1,5)");
-/// # let _ = (c, d);
+/// let dst: IntTuple = "(4,8)".parse().unwrap();
+/// assert_eq!(crd2crd(&IntTuple::Int(21), &IntTuple::Int(32), &dst).unwrap().to_string(), "(1,5)");
 /// ```
 pub fn crd2crd(coord: &IntTuple, src: &IntTuple, dst: &IntTuple) -> Result<IntTuple> {
     match (coord, src, dst) {
         (Tuple(c), Tuple(s), Tuple(d)) => {
-            if c.len() != s.len() || c.len() != d.len() {
-                return Err(Error::new("crd2crd: mismatched ranks"));
-            }
-            Ok(Tuple(
-                c.iter()
-                    .zip(s)
-                    .zip(d)
-                    .map(|((a, b), e)| crd2crd(a, b, e))
-                    .collect::<Result<_>>()?,
-            ))
+            map3(c, s, d, crd2crd).ok_or_else(|| Error::new("crd2crd: mismatched ranks"))?
         }
         _ => idx2crd(&Int(crd2idx_shape(coord, src)?), dst),
     }
