@@ -24,8 +24,11 @@ step "clippy (native crates, and the web app for wasm32)"
 cargo clippy --workspace --exclude cute-web --all-targets --locked -- -D warnings
 cargo clippy -p cute-web --target wasm32-unknown-unknown --locked -- -D warnings
 
-step "tests (golden data, property tests, hostile inputs, doctests)"
+step "tests (golden data, property tests, hostile inputs, SVG, doctests)"
 cargo test --workspace --exclude cute-web --locked
+
+step "golden pass counts per op (CuTe C++ reference and oracle data)"
+cargo test -q -p cute-render --test golden --locked -- --nocapture
 
 step "the core is pure: no dependencies, builds for wasm32"
 deps=$(cargo tree -p cute-core -e normal --prefix none --locked | sort -u | wc -l)
