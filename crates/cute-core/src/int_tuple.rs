@@ -306,14 +306,6 @@ impl IntTuple {
         }
     }
 
-    /// Apply `f` to every leaf.
-    pub fn try_map(&self, f: &mut impl FnMut(i64) -> Result<i64>) -> Result<IntTuple> {
-        Ok(match self {
-            Int(v) => Int(f(*v)?),
-            Tuple(ts) => Tuple(ts.iter().map(|t| t.try_map(f)).collect::<Result<_>>()?),
-        })
-    }
-
     /// Rebuild `self`'s profile from the leaves `flat` (CuTe `unflatten`).
     pub fn unflatten_like(&self, flat: &mut impl Iterator<Item = i64>) -> IntTuple {
         match self {
@@ -815,15 +807,6 @@ impl Coord {
                 lift(self, &mut out);
                 Tuple(out)
             }
-        }
-    }
-
-    /// The coordinate with `_` replaced by 0 (the offset of a slice), as an IntTuple.
-    pub fn zeroed(&self) -> IntTuple {
-        match self {
-            Coord::Under => Int(0),
-            Coord::Int(v) => Int(*v),
-            Coord::Tuple(cs) => Tuple(cs.iter().map(|c| c.zeroed()).collect()),
         }
     }
 }

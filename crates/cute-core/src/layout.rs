@@ -214,11 +214,6 @@ impl Layout {
         ))
     }
 
-    /// The offset a slice drops: `layout(coord with _ := 0)`.
-    pub fn slice_offset(&self, c: &Coord) -> Result<i64> {
-        self.call_coord(&c.zeroed())
-    }
-
     fn check_coord(&self, c: &Coord) -> Result<()> {
         fn go(c: &Coord, s: &IntTuple) -> bool {
             match (c, s) {

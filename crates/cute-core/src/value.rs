@@ -175,10 +175,10 @@ impl Value {
 
     /// Check the size bounds every value must respect.
     pub(crate) fn check_bounds(&self) -> Result<()> {
-        let (leaves, depth) = self.measure();
-        if leaves > MAX_NODES {
+        let (nodes, depth) = self.measure();
+        if nodes > MAX_NODES {
             return Err(Error::new(format!(
-                "value too large: {leaves} parts (integers and tuples; limit {MAX_NODES})"
+                "value too large: {nodes} parts (integers and tuples; limit {MAX_NODES})"
             )));
         }
         if depth > MAX_DEPTH {
@@ -189,17 +189,18 @@ impl Value {
         Ok(())
     }
 
+    /// (parts, depth) of the value.
     fn measure(&self) -> (usize, usize) {
         match self {
             Value::Tuple(vs) => {
-                let mut leaves = 0;
+                let mut nodes = 1;
                 let mut depth = 0;
                 for v in vs {
-                    let (l, d) = v.measure();
-                    leaves += l;
+                    let (n, d) = v.measure();
+                    nodes += n;
                     depth = depth.max(d);
                 }
-                (leaves + 1, depth + 1)
+                (nodes, depth + 1)
             }
             Value::Layout(l) => (2 * l.shape().node_count(), l.depth()),
             Value::Composed(c) => (2 * c.layout.shape().node_count() + 4, c.layout.depth()),

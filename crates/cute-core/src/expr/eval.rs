@@ -423,16 +423,14 @@ fn call_inner(name: &str, args: &[Value], kw: &[(&str, Value, usize)]) -> Result
             arity(name, args, 2, 3)?;
             if args.len() == 3 {
                 // composition(A, O, B) drops an identity swizzle with offset 0.
-                return match make_composed(args)? {
-                    Value::Composed(c) => Ok(composition3(c.swizzle, c.offset, c.layout).into()),
-                    v => Ok(v),
-                };
+                let c = make_composed(args)?;
+                return Ok(composition3(c.swizzle, c.offset, c.layout).into());
             }
             composition(&args[0], &args[1])
         }
         "make_composed_layout" => {
             arity(name, args, 3, 3)?;
-            make_composed(args)
+            Ok(Value::Composed(make_composed(args)?))
         }
         "complement" => {
             arity(name, args, 1, 2)?;
@@ -655,7 +653,8 @@ fn swizzle(args: &[Value]) -> Result<Value> {
     Ok(Value::Swizzle(Swizzle::new(b, m, s)?))
 }
 
-fn make_composed(args: &[Value]) -> Result<Value> {
+/// `make_composed_layout(Sw, OFFSET, L)` from three argument values.
+fn make_composed(args: &[Value]) -> Result<ComposedLayout> {
     let sw = match &args[0] {
         Value::Swizzle(s) => *s,
         v => {
@@ -667,7 +666,7 @@ fn make_composed(args: &[Value]) -> Result<Value> {
     };
     let off = args[1].to_int()?;
     let l = args[2].to_layout()?.clone();
-    Ok(Value::Composed(ComposedLayout::new(sw, off, l)))
+    Ok(ComposedLayout::new(sw, off, l))
 }
 
 fn make_layout(args: &[Value], kw: &[(&str, Value, usize)]) -> Result<Value> {
@@ -747,7 +746,7 @@ fn template(name: &str, targs: &[Value]) -> Result<Value> {
         }
         "ComposedLayout" => {
             arity(name, targs, 3, 3).map_err(ctx(name))?;
-            make_composed(targs)
+            Ok(Value::Composed(make_composed(targs)?))
         }
         _ => Err(Error::new(format!("unknown type '{name}'"))),
     }
