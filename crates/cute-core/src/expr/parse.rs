@@ -340,7 +340,7 @@ impl<'a> Parser<'a> {
             let col = self.col();
             self.enter()?;
             self.next();
-            let (args, kwargs) = self.args(')')?;
+            let (args, kwargs) = self.args()?;
             self.leave();
             if !kwargs.is_empty() {
                 return Err(Error::at(
@@ -409,7 +409,7 @@ impl<'a> Parser<'a> {
             },
             Tok::Punct('(') => {
                 self.enter()?;
-                let (items, kwargs) = self.args(')')?;
+                let (items, kwargs) = self.args()?;
                 self.leave();
                 if !kwargs.is_empty() {
                     return Err(Error::at(col, "'=' is not allowed inside a tuple"));
@@ -427,7 +427,7 @@ impl<'a> Parser<'a> {
                 } else if *self.peek() == Tok::Punct('(') {
                     self.next();
                     self.enter()?;
-                    let (args, kwargs) = self.args(')')?;
+                    let (args, kwargs) = self.args()?;
                     self.leave();
                     Expr::Call { name, args, kwargs }
                 } else if name == "o" {
@@ -474,11 +474,11 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Comma-separated expressions up to `close`; `name=expr` entries are keyword arguments.
-    fn args(&mut self, close: char) -> Result<Args<'a>> {
+    /// Comma-separated expressions up to `)`; `name=expr` entries are keyword arguments.
+    fn args(&mut self) -> Result<Args<'a>> {
         let mut args = Vec::new();
         let mut kwargs = Vec::new();
-        if self.eat(close) {
+        if self.eat(')') {
             return Ok((args, kwargs));
         }
         loop {
@@ -502,22 +502,14 @@ impl<'a> Parser<'a> {
             }
             if self.eat(',') {
                 // Python-style trailing comma: `(8,)`.
-                if self.eat(close) {
+                if self.eat(')') {
                     return Ok((args, kwargs));
                 }
                 continue;
             }
-            self.expect(close, &format!("to close '{}'", open_of(close)))?;
+            self.expect(')', "to close '('")?;
             return Ok((args, kwargs));
         }
-    }
-}
-
-fn open_of(close: char) -> char {
-    match close {
-        ')' => '(',
-        '>' => '<',
-        _ => '{',
     }
 }
 
