@@ -857,7 +857,7 @@ pub fn flat_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
 }
 
 /// CuTe `zip(A, B)` on layouts (used by blocked/raked products).
-fn zip_layouts(a: &Layout, b: &Layout) -> Result<Layout> {
+pub(crate) fn zip_layouts(a: &Layout, b: &Layout) -> Result<Layout> {
     fn zip(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
         match a {
             Tuple(ta) => {

@@ -13,6 +13,9 @@
 //!   filter, composition, complement, right/left_inverse, the divides and products,
 //!   upcast/downcast/recast_layout, make_layout_tv.
 //! - [`swizzle`]: [`Swizzle`] `Sw<B,M,S>` (masks exposed) and [`ComposedLayout`].
+//! - [`atom`]: MMA and copy atoms with CuTe's traits, `make_tiled_mma`, `make_tiled_copy`
+//!   and their thread-value layouts.
+//! - [`bank`]: the shared-memory bank model (phases, wavefronts, swizzle search).
 //! - [`value`]: [`Value`], what an expression evaluates to, and its print format.
 //! - [`expr`]: the expression language — [`eval_line`], [`Session`], [`run_script`].
 //! - [`error`]: [`Error`], what went wrong and where.
@@ -26,6 +29,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod atom;
+pub mod bank;
 pub mod error;
 pub mod expr;
 pub mod int_tuple;

@@ -1,5 +1,7 @@
 //! Values of the expression language and their CuTe print format.
 
+use crate::atom::{Atom, TiledCopy, TiledMma};
+use crate::bank::{BankReport, Candidate};
 use crate::error::{Error, Result};
 use crate::int_tuple::{Coord, IntTuple};
 use crate::layout::{Layout, Tiler};
@@ -46,6 +48,19 @@ pub enum Value {
     Composed(ComposedLayout),
     /// `LayoutLeft{}` / `LayoutRight{}`.
     Major(Major),
+    /// A name with a fixed meaning: a trait (`ALayout`), an instruction (`LDS128`) or an
+    /// element type (`half_t`).
+    Keyword(&'static str),
+    /// An MMA or copy atom.
+    Atom(Box<Atom>),
+    /// `make_tiled_mma(...)`.
+    TiledMma(Box<TiledMma>),
+    /// `make_tiled_copy(...)`.
+    TiledCopy(Box<TiledCopy>),
+    /// `bank_conflicts(...)`.
+    Banks(Box<BankReport>),
+    /// `swizzle_search(...)`: alternatives, best first.
+    Ranked(Vec<Candidate>),
 }
 
 impl fmt::Display for Value {
@@ -60,6 +75,12 @@ impl fmt::Display for Value {
             Value::Composed(c) => write!(f, "{c}"),
             Value::Major(Major::Left) => f.write_str("LayoutLeft"),
             Value::Major(Major::Right) => f.write_str("LayoutRight"),
+            Value::Keyword(k) => f.write_str(k),
+            Value::Atom(a) => write!(f, "{a}"),
+            Value::TiledMma(m) => write!(f, "{m}"),
+            Value::TiledCopy(c) => write!(f, "{c}"),
+            Value::Banks(b) => write!(f, "{b}"),
+            Value::Ranked(cs) => f.write_str(&crate::bank::format_candidates(cs, 8)),
         }
     }
 }
@@ -101,6 +122,15 @@ impl Value {
             Value::Swizzle(_) => "a swizzle",
             Value::Composed(_) => "a composed layout",
             Value::Major(_) => "a layout tag",
+            Value::Keyword(_) => "a keyword",
+            Value::Atom(a) => match **a {
+                Atom::Mma(_) => "an MMA atom",
+                Atom::Copy(_) => "a copy atom",
+            },
+            Value::TiledMma(_) => "a TiledMMA",
+            Value::TiledCopy(_) => "a TiledCopy",
+            Value::Banks(_) => "a bank analysis",
+            Value::Ranked(_) => "a swizzle ranking",
         }
     }
 

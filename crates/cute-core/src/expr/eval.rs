@@ -1,6 +1,8 @@
 //! Evaluation of parsed expressions: names, CuTe functions, applications.
 
 use super::parse::{strip_ns, Expr, Node};
+use crate::atom::{Atom, CopyInstr};
+use crate::bank::{Instr, Smem};
 use crate::error::{Error, Result};
 use crate::int_tuple::{self, IntTuple};
 use crate::layout::{self as alg, Layout, Tiler};
@@ -113,9 +115,16 @@ fn eval_name(name: &str, env: &Env) -> Result<Value> {
         "Underscore" => Ok(Value::Under),
         "true" | "True" | "true_type" => Ok(Value::Bool(true)),
         "false" | "False" | "false_type" => Ok(Value::Bool(false)),
+        n if crate::atom::is_atom_name(n) => Ok(Value::Atom(Box::new(Atom::lookup(n)?))),
+        n if KEYWORDS.contains(&n) => Ok(Value::Keyword(
+            KEYWORDS.iter().find(|k| **k == n).expect("listed"),
+        )),
         n if FUNCTIONS.contains(&n) => Err(Error::new(format!(
             "'{n}' is a function: call it with arguments, e.g. {n}(...)"
         ))),
+        n if n.starts_with("SM") || n.starts_with("UniversalCopy") => Err(Atom::lookup(n)
+            .err()
+            .unwrap_or_else(|| Error::new(format!("unknown name '{n}'")))),
         n => Err(Error::new(format!("unknown name '{n}'"))),
     }
 }
@@ -240,7 +249,107 @@ pub const FUNCTIONS: &[&str] = &[
     "weakly_congruent",
     "compatible",
     "slice",
+    "atom",
+    "make_tiled_mma",
+    "make_tiled_copy",
+    "make_tiled_copy_A",
+    "make_tiled_copy_B",
+    "make_tiled_copy_C",
+    "get_layoutA_TV",
+    "get_layoutB_TV",
+    "get_layoutC_TV",
+    "get_layoutS_TV",
+    "get_layoutD_TV",
+    "tile_shape",
+    "bank_conflicts",
+    "swizzle_search",
 ];
+
+/// Names with a fixed meaning: atom traits, shared-memory instructions, element types.
+pub const KEYWORDS: &[&str] = &[
+    "Shape_MNK",
+    "ThrID",
+    "ALayout",
+    "BLayout",
+    "CLayout",
+    "LayoutA_TV",
+    "LayoutB_TV",
+    "LayoutC_TV",
+    "SrcLayout",
+    "DstLayout",
+    "RefLayout",
+    "ValLayoutSrc",
+    "ValLayoutDst",
+    "ValLayoutRef",
+    "LDS32",
+    "LDS64",
+    "LDS128",
+    "STS32",
+    "STS64",
+    "STS128",
+    "LDSM_X1",
+    "LDSM_X2",
+    "LDSM_X4",
+    "LDSM_X1_T",
+    "LDSM_X2_T",
+    "LDSM_X4_T",
+    "STSM_X1",
+    "STSM_X2",
+    "STSM_X4",
+    "STSM_X1_T",
+    "STSM_X2_T",
+    "STSM_X4_T",
+    "uint1_t",
+    "int4_t",
+    "uint4_t",
+    "int8_t",
+    "uint8_t",
+    "float_e4m3_t",
+    "float_e5m2_t",
+    "int16_t",
+    "uint16_t",
+    "half_t",
+    "bfloat16_t",
+    "int32_t",
+    "uint32_t",
+    "float",
+    "tfloat32_t",
+    "int64_t",
+    "uint64_t",
+    "double",
+    "uint128_t",
+];
+
+/// Width in bits of an element type keyword.
+fn type_bits(k: &str) -> Option<i64> {
+    Some(match k {
+        "uint1_t" => 1,
+        "int4_t" | "uint4_t" => 4,
+        "int8_t" | "uint8_t" | "float_e4m3_t" | "float_e5m2_t" => 8,
+        "int16_t" | "uint16_t" | "half_t" | "bfloat16_t" => 16,
+        "int32_t" | "uint32_t" | "float" | "tfloat32_t" => 32,
+        "int64_t" | "uint64_t" | "double" => 64,
+        "uint128_t" => 128,
+        _ => return None,
+    })
+}
+
+/// An element width: an integer number of bits or a type name.
+fn bits_of(v: &Value) -> Result<i64> {
+    match v {
+        Value::Int(b) if *b > 0 => Ok(*b),
+        Value::Keyword(k) => {
+            type_bits(k).ok_or_else(|| Error::new(format!("'{k}' is not an element type")))
+        }
+        v => Err(Error::new(format!(
+            "expected an element width (bits, e.g. 16, or a type such as half_t), got {}",
+            match v {
+                Value::Int(b) => b.to_string(),
+                v => v.kind().to_string(),
+            }
+        ))),
+    }
+}
 
 fn arity(name: &str, args: &[Value], lo: usize, hi: usize) -> Result<()> {
     if args.len() < lo || args.len() > hi {
@@ -372,6 +481,9 @@ fn call_inner(name: &str, args: &[Value], kw: &[(&str, Value, usize)]) -> Result
         }
         "get" => {
             arity(name, args, 2, 9)?;
+            if let [v, Value::Keyword(k)] = args {
+                return get_trait(v, k);
+            }
             let mut cur = args[0].clone();
             for a in &args[1..] {
                 let i = a.to_int()?;
@@ -586,8 +698,255 @@ fn call_inner(name: &str, args: &[Value], kw: &[(&str, Value, usize)]) -> Result
             arity(name, args, 2, 2)?;
             apply(&args[1], std::slice::from_ref(&args[0]))
         }
+        "atom" => {
+            arity(name, args, 1, 2)?;
+            let a = match &args[0] {
+                Value::Atom(a) => (**a).clone(),
+                v => {
+                    return Err(Error::new(format!(
+                        "expected an atom name, got {}",
+                        v.kind()
+                    )))
+                }
+            };
+            match (a, args.get(1)) {
+                (a, None) => Ok(Value::Atom(Box::new(a))),
+                (Atom::Copy(c), Some(t)) => Ok(Value::Atom(Box::new(Atom::Copy(
+                    c.with_value_bits(bits_of(t)?)?,
+                )))),
+                (Atom::Mma(m), Some(_)) => Err(Error::new(format!(
+                    "{} is an MMA atom: its value types are part of its name",
+                    m.name
+                ))),
+            }
+        }
+        "make_tiled_mma" => {
+            arity(name, args, 1, 3)?;
+            let atom = match &args[0] {
+                Value::Atom(a) => match &**a {
+                    Atom::Mma(m) => m.clone(),
+                    Atom::Copy(c) => {
+                        return Err(Error::new(format!(
+                            "{} is a copy atom, not an MMA atom",
+                            c.name
+                        )))
+                    }
+                },
+                v => {
+                    return Err(Error::new(format!(
+                        "expected an MMA atom, got {}",
+                        v.kind()
+                    )))
+                }
+            };
+            let layout = match args.get(1) {
+                None => Layout::col_major(IntTuple::ints(&[1, 1, 1]))?,
+                Some(v) => as_layout(v)?,
+            };
+            let perm = match args.get(2) {
+                None => Vec::new(),
+                Some(Value::Tuple(vs)) => vs.iter().map(|v| v.to_tiler()).collect::<Result<_>>()?,
+                Some(v) => {
+                    return Err(Error::new(format!(
+                        "the permutation is a tuple of up to 3 tilers (M, N, K), got {}",
+                        v.kind()
+                    )))
+                }
+            };
+            Ok(Value::TiledMma(Box::new(crate::atom::make_tiled_mma(
+                &atom, &layout, &perm,
+            )?)))
+        }
+        "make_tiled_copy" => {
+            arity(name, args, 2, 3)?;
+            let atom = copy_atom(&args[0])?;
+            let thr = as_layout(&args[1])?;
+            let val = match args.get(2) {
+                None => Layout::col_major(IntTuple::Int(1))?,
+                Some(v) => as_layout(v)?,
+            };
+            Ok(Value::TiledCopy(Box::new(crate::atom::make_tiled_copy(
+                &atom, &thr, &val,
+            )?)))
+        }
+        "make_tiled_copy_A" | "make_tiled_copy_B" | "make_tiled_copy_C" => {
+            arity(name, args, 2, 2)?;
+            let atom = copy_atom(&args[0])?;
+            let m = match &args[1] {
+                Value::TiledMma(m) => m,
+                v => return Err(Error::new(format!("expected a TiledMMA, got {}", v.kind()))),
+            };
+            let which = name.chars().last().expect("non-empty");
+            Ok(Value::TiledCopy(Box::new(
+                crate::atom::make_tiled_copy_operand(&atom, m, which)?,
+            )))
+        }
+        "get_layoutA_TV" | "get_layoutB_TV" | "get_layoutC_TV" => {
+            arity(name, args, 1, 1)?;
+            let m = match &args[0] {
+                Value::TiledMma(m) => m,
+                v => return Err(Error::new(format!("expected a TiledMMA, got {}", v.kind()))),
+            };
+            Ok(match name {
+                "get_layoutA_TV" => m.layout_a_tv()?,
+                "get_layoutB_TV" => m.layout_b_tv()?,
+                _ => m.layout_c_tv()?,
+            }
+            .into())
+        }
+        "get_layoutS_TV" | "get_layoutD_TV" => {
+            arity(name, args, 1, 1)?;
+            let c = match &args[0] {
+                Value::TiledCopy(c) => c,
+                v => {
+                    return Err(Error::new(format!(
+                        "expected a TiledCopy, got {}",
+                        v.kind()
+                    )))
+                }
+            };
+            Ok(if name == "get_layoutS_TV" {
+                c.layout_s_tv()?
+            } else {
+                c.layout_d_tv()?
+            }
+            .into())
+        }
+        "tile_shape" => {
+            arity(name, args, 1, 1)?;
+            match &args[0] {
+                Value::TiledMma(m) => Ok(m.tile_shape()?.into()),
+                Value::TiledCopy(c) => Ok(c.tiler.clone().into()),
+                v => Err(Error::new(format!(
+                    "expected a TiledMMA or TiledCopy, got {}",
+                    v.kind()
+                ))),
+            }
+        }
+        "bank_conflicts" => {
+            let (smem, bits, tv, instr) = bank_args(args)?;
+            let smem = match smem {
+                Value::Layout(l) => Smem::Plain(l.clone()),
+                Value::Composed(c) => Smem::Composed(c.clone()),
+                v => {
+                    return Err(Error::new(format!(
+                        "expected a shared-memory layout, got {}",
+                        v.kind()
+                    )))
+                }
+            };
+            Ok(Value::Banks(Box::new(crate::bank::bank_conflicts(
+                &smem, bits, &tv, instr,
+            )?)))
+        }
+        "swizzle_search" => {
+            let (smem, bits, tv, instr) = bank_args(args)?;
+            let base = match smem {
+                Value::Layout(l) => l.clone(),
+                Value::Composed(c) => c.layout.clone(),
+                v => {
+                    return Err(Error::new(format!(
+                        "expected a shared-memory layout, got {}",
+                        v.kind()
+                    )))
+                }
+            };
+            Ok(Value::Ranked(crate::bank::swizzle_search(
+                &base, bits, &tv, instr,
+            )?))
+        }
         _ => unreachable!("{name} is listed in FUNCTIONS but has no implementation"),
     }
+}
+
+fn get_trait(v: &Value, k: &str) -> Result<Value> {
+    match v {
+        Value::Atom(a) => a.trait_value(k),
+        Value::TiledMma(m) => Atom::Mma(m.atom.clone()).trait_value(k),
+        Value::TiledCopy(c) => Atom::Copy(c.atom.clone()).trait_value(k),
+        v => Err(Error::new(format!("{} has no trait {k}", v.kind()))),
+    }
+}
+
+fn copy_atom(v: &Value) -> Result<crate::atom::CopyAtom> {
+    match v {
+        Value::Atom(a) => match &**a {
+            Atom::Copy(c) => Ok(c.clone()),
+            Atom::Mma(m) => Err(Error::new(format!(
+                "{} is an MMA atom, not a copy atom",
+                m.name
+            ))),
+        },
+        v => Err(Error::new(format!(
+            "expected a copy atom, got {}",
+            v.kind()
+        ))),
+    }
+}
+
+/// `(smem, bits, tv, instr)` or `(smem, tiled_copy[, instr])`.
+fn bank_args(args: &[Value]) -> Result<(&Value, u32, Layout, Instr)> {
+    arity("bank_conflicts", args, 2, 4)?;
+    let instr_of = |v: &Value| -> Result<Instr> {
+        match v {
+            Value::Keyword(k) => Instr::parse(k).ok_or_else(|| {
+                Error::new(format!(
+                    "'{k}' is not an instruction (expected one of {})",
+                    Instr::NAMES.join(", ")
+                ))
+            }),
+            v => Err(Error::new(format!(
+                "expected an instruction ({}), got {}",
+                Instr::NAMES.join(", "),
+                v.kind()
+            ))),
+        }
+    };
+    if let Value::TiledCopy(c) = &args[1] {
+        if args.len() > 3 {
+            return Err(Error::new(
+                "with a TiledCopy: (smem, tiled_copy[, instruction])",
+            ));
+        }
+        let bits = c.atom.val_bits.unwrap_or(0);
+        let instr = match args.get(2) {
+            Some(v) => instr_of(v)?,
+            None => match c.atom.instr() {
+                CopyInstr::Ldsm { count, trans } => Instr::Ldsm { count, trans },
+                CopyInstr::Stsm { count, trans } => Instr::Stsm { count, trans },
+                CopyInstr::Vector(b) => Instr::Lds(b),
+            },
+        };
+        let tv = if instr.is_store() {
+            c.layout_d_tv()?
+        } else {
+            c.layout_s_tv()?
+        };
+        let bits = u32::try_from(bits).map_err(|_| Error::new("element width out of range"))?;
+        return Ok((&args[0], bits, tv, instr));
+    }
+    if args.len() != 4 {
+        return Err(Error::new(
+            "expected (smem_layout, element_bits, tv_layout, instruction) or (smem_layout, tiled_copy[, instruction])",
+        ));
+    }
+    let bits = bits_of(&args[1])?;
+    let bits = u32::try_from(bits)
+        .map_err(|_| Error::new(format!("element width {bits} is out of range")))?;
+    let tv = match &args[2] {
+        Value::Layout(l) => l.clone(),
+        // make_layout_tv's (tiler, layout_tv).
+        Value::Tuple(vs) if vs.len() == 2 && matches!(vs[1], Value::Layout(_)) => {
+            vs[1].to_layout()?.clone()
+        }
+        v => {
+            return Err(Error::new(format!(
+                "expected a (thread, value) layout, got {}",
+                v.kind()
+            )))
+        }
+    };
+    Ok((&args[0], bits, tv, instr_of(&args[3])?))
 }
 
 fn unknown_function(name: &str) -> Error {
@@ -601,7 +960,7 @@ fn unknown_function(name: &str) -> Error {
     }
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().take(64).collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().take(64).enumerate() {
@@ -743,6 +1102,14 @@ fn template(name: &str, targs: &[Value]) -> Result<Value> {
                 return swizzle(&[b.clone(), m.clone(), b.clone()]);
             }
             swizzle(targs)
+        }
+        "MMA_Atom" => {
+            arity(name, targs, 1, 1).map_err(ctx(name))?;
+            call_inner("atom", targs, &[]).map_err(ctx(name))
+        }
+        "Copy_Atom" => {
+            arity(name, targs, 2, 2).map_err(ctx(name))?;
+            call_inner("atom", targs, &[]).map_err(ctx(name))
         }
         "ComposedLayout" => {
             arity(name, targs, 3, 3).map_err(ctx(name))?;

@@ -4,7 +4,8 @@
 mod eval;
 mod parse;
 
-pub use eval::{Env, FUNCTIONS};
+pub(crate) use eval::edit_distance;
+pub use eval::{Env, FUNCTIONS, KEYWORDS};
 pub use parse::{MAX_LINE_BYTES, MAX_NESTING};
 
 use crate::error::Result;

@@ -1,0 +1,697 @@
+//! Shared-memory bank model: which 4-byte word of which bank each lane of a warp touches
+//! per instruction, how the hardware splits the request into phases, and how many
+//! wavefronts it needs — checked against Nsight Compute on an H100 (`hw/`).
+//!
+//! Rules (each one measured, see `docs/banks.md`):
+//! - 32 banks of 4-byte words; a wavefront serves at most one word per bank, any number
+//!   of lanes reading that word (broadcast).
+//! - A warp instruction is split into phases of lanes: 32-bit accesses one phase of 32
+//!   lanes, 64-bit two half-warps, 128-bit four quarter-warps, `ldmatrix`/`stmatrix`
+//!   `.xN` N phases of the 8 lanes that supply one matrix's row addresses.
+//! - A phase needs as many wavefronts as the largest number of distinct words one bank
+//!   holds among its lanes' bytes.
+//!
+//! ```
+//! use cute_core::bank::{analyze_warp, Instr};
+//! // 32 lanes reading a column of a 32x32 float tile: every lane hits bank 0.
+//! let addrs: Vec<Option<u64>> = (0..32).map(|i| Some(i * 128)).collect();
+//! let r = analyze_warp(Instr::Lds(32), &addrs).unwrap();
+//! assert_eq!((r.wavefronts, r.ideal, r.ways), (32, 1, 32));
+//! ```
+
+use crate::error::{arith, Error, Result};
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+use crate::swizzle::{ComposedLayout, Swizzle};
+use std::fmt;
+
+/// Banks per shared-memory row.
+pub const BANKS: u64 = 32;
+/// Bytes per bank word.
+pub const WORD_BYTES: u64 = 4;
+/// Largest number of (thread, value) elements one analysis walks.
+pub const MAX_ELEMENTS: i64 = 1 << 20;
+
+/// A shared-memory instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Instr {
+    /// `ld.shared` (LDS) of 32, 64 or 128 bits per lane.
+    Lds(u32),
+    /// `st.shared` (STS) of 32, 64 or 128 bits per lane.
+    Sts(u32),
+    /// `ldmatrix.sync.aligned.m8n8.x{count}[.trans].shared.b16`.
+    Ldsm {
+        /// 1, 2 or 4 matrices.
+        count: u8,
+        /// `.trans`.
+        trans: bool,
+    },
+    /// `stmatrix.sync.aligned.m8n8.x{count}[.trans].shared.b16`.
+    Stsm {
+        /// 1, 2 or 4 matrices.
+        count: u8,
+        /// `.trans`.
+        trans: bool,
+    },
+}
+
+impl Instr {
+    /// Parse the expression language's instruction names: `LDS32`, `LDS64`, `LDS128`,
+    /// `STS32`.., `LDSM_X1`, `LDSM_X2_T`, `STSM_X4`, ... (case-insensitive).
+    ///
+    /// ```
+    /// use cute_core::bank::Instr;
+    /// assert_eq!(Instr::parse("ldsm_x4_t"), Some(Instr::Ldsm { count: 4, trans: true }));
+    /// assert_eq!(Instr::parse("LDS128").unwrap().to_string(), "LDS.128");
+    /// ```
+    pub fn parse(s: &str) -> Option<Instr> {
+        let u = s.to_ascii_uppercase();
+        let (head, trans) = match u.strip_suffix("_T") {
+            Some(h) => (h, true),
+            None => (u.as_str(), false),
+        };
+        let count = |x: &str| match x {
+            "X1" => Some(1),
+            "X2" => Some(2),
+            "X4" => Some(4),
+            _ => None,
+        };
+        if let Some(x) = head.strip_prefix("LDSM_") {
+            return Some(Instr::Ldsm {
+                count: count(x)?,
+                trans,
+            });
+        }
+        if let Some(x) = head.strip_prefix("STSM_") {
+            return Some(Instr::Stsm {
+                count: count(x)?,
+                trans,
+            });
+        }
+        if trans {
+            return None;
+        }
+        let bits = |x: &str| match x {
+            "32" => Some(32),
+            "64" => Some(64),
+            "128" => Some(128),
+            _ => None,
+        };
+        if let Some(b) = head.strip_prefix("LDS") {
+            return Some(Instr::Lds(bits(b)?));
+        }
+        if let Some(b) = head.strip_prefix("STS") {
+            return Some(Instr::Sts(bits(b)?));
+        }
+        None
+    }
+
+    /// Every instruction name [`Instr::parse`] accepts, canonical spelling.
+    pub const NAMES: &'static [&'static str] = &[
+        "LDS32",
+        "LDS64",
+        "LDS128",
+        "STS32",
+        "STS64",
+        "STS128",
+        "LDSM_X1",
+        "LDSM_X2",
+        "LDSM_X4",
+        "LDSM_X1_T",
+        "LDSM_X2_T",
+        "LDSM_X4_T",
+        "STSM_X1",
+        "STSM_X2",
+        "STSM_X4",
+        "STSM_X1_T",
+        "STSM_X2_T",
+        "STSM_X4_T",
+    ];
+
+    /// Bits each lane moves per instruction (for ldmatrix: the 16-byte row it addresses).
+    pub fn lane_bits(self) -> u32 {
+        match self {
+            Instr::Lds(b) | Instr::Sts(b) => b,
+            Instr::Ldsm { .. } | Instr::Stsm { .. } => 128,
+        }
+    }
+
+    /// Whether the instruction writes shared memory.
+    pub fn is_store(self) -> bool {
+        matches!(self, Instr::Sts(_) | Instr::Stsm { .. })
+    }
+
+    /// The lanes of each phase the hardware splits one warp instruction into.
+    pub fn phases(self) -> Vec<std::ops::Range<usize>> {
+        let (n, width) = match self {
+            Instr::Lds(b) | Instr::Sts(b) => {
+                let n = (b / 32).max(1) as usize;
+                (n, 32 / n)
+            }
+            Instr::Ldsm { count, .. } | Instr::Stsm { count, .. } => (count as usize, 8),
+        };
+        (0..n).map(|p| p * width..(p + 1) * width).collect()
+    }
+
+    /// Lanes whose address the instruction uses (ldmatrix .x1 uses lanes 0-7 only).
+    pub fn address_lanes(self) -> usize {
+        match self {
+            Instr::Ldsm { count, .. } | Instr::Stsm { count, .. } => 8 * count as usize,
+            _ => 32,
+        }
+    }
+
+    /// Short machine name for file formats: `ld128`, `ldsm_x4_t`, ...
+    pub fn op_name(self) -> String {
+        match self {
+            Instr::Lds(b) => format!("ld{b}"),
+            Instr::Sts(b) => format!("st{b}"),
+            Instr::Ldsm { count, trans } => {
+                format!("ldsm_x{count}{}", if trans { "_t" } else { "" })
+            }
+            Instr::Stsm { count, trans } => {
+                format!("stsm_x{count}{}", if trans { "_t" } else { "" })
+            }
+        }
+    }
+}
+
+impl fmt::Display for Instr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Instr::Lds(b) => write!(f, "LDS.{b}"),
+            Instr::Sts(b) => write!(f, "STS.{b}"),
+            Instr::Ldsm { count, trans } => {
+                write!(f, "ldmatrix.x{count}{}", if *trans { ".trans" } else { "" })
+            }
+            Instr::Stsm { count, trans } => {
+                write!(f, "stmatrix.x{count}{}", if *trans { ".trans" } else { "" })
+            }
+        }
+    }
+}
+
+/// One phase of one warp instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Phase {
+    /// First lane of the phase.
+    pub first_lane: u8,
+    /// Number of lanes.
+    pub lanes: u8,
+    /// Wavefronts the phase needs.
+    pub wavefronts: u32,
+    /// Distinct words the phase touches.
+    pub words: u32,
+    /// Fewest wavefronts those words could take (`ceil(words / 32)`, at least 1 if any).
+    pub ideal: u32,
+}
+
+/// The model's answer for one warp instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WarpInstr {
+    /// Warp index in the tile.
+    pub warp: u32,
+    /// Instruction index within the warp.
+    pub index: u32,
+    /// Byte address each lane supplies (`None`: inactive lane). Lanes past
+    /// [`Instr::address_lanes`] supply one the instruction ignores.
+    pub addrs: Vec<Option<u64>>,
+    /// The phases.
+    pub phases: Vec<Phase>,
+    /// Wavefronts of the instruction (sum over phases).
+    pub wavefronts: u32,
+    /// Ideal wavefronts (sum over phases).
+    pub ideal: u32,
+    /// Worst conflict degree: most distinct words in one bank within one phase.
+    pub ways: u32,
+}
+
+impl WarpInstr {
+    /// The (bank, word) of every 4-byte word lane `lane` touches.
+    pub fn lane_words(&self, lane: usize, instr: Instr) -> Vec<(u64, u64)> {
+        if lane >= instr.address_lanes() {
+            return Vec::new();
+        }
+        match self.addrs.get(lane).copied().flatten() {
+            None => Vec::new(),
+            Some(a) => {
+                let n = u64::from(instr.lane_bits()) / 8;
+                (a / WORD_BYTES..(a + n).div_ceil(WORD_BYTES))
+                    .map(|w| (w % BANKS, w))
+                    .collect()
+            }
+        }
+    }
+
+    /// The phase lane `lane` belongs to.
+    pub fn phase_of(&self, lane: usize) -> Option<usize> {
+        self.phases.iter().position(|p| {
+            (p.first_lane as usize..(p.first_lane + p.lanes) as usize).contains(&lane)
+        })
+    }
+}
+
+/// Model one warp instruction from its lanes' byte addresses (`None` = inactive lane).
+///
+/// Addresses must be aligned to the access size. This is the function the hardware
+/// fixtures check.
+pub fn analyze_warp(instr: Instr, addrs: &[Option<u64>]) -> Result<WarpInstr> {
+    if addrs.len() != 32 {
+        return Err(Error::new(format!(
+            "a warp has 32 lanes, got {}",
+            addrs.len()
+        )));
+    }
+    let bytes = u64::from(instr.lane_bits()) / 8;
+    let used = instr.address_lanes();
+    for (l, a) in addrs.iter().enumerate().take(used) {
+        if let Some(a) = a {
+            if a % bytes != 0 {
+                return Err(Error::new(format!(
+                    "lane {l}: byte address {a} is not aligned to the {}-byte access",
+                    bytes
+                )));
+            }
+        }
+    }
+    let mut phases = Vec::new();
+    let mut ways = 0;
+    for r in instr.phases() {
+        let mut words: Vec<u64> = Vec::new();
+        for a in addrs[r.clone()]
+            .iter()
+            .take(used.saturating_sub(r.start))
+            .flatten()
+        {
+            words.extend(a / WORD_BYTES..(a + bytes) / WORD_BYTES);
+        }
+        words.sort_unstable();
+        words.dedup();
+        let mut per_bank = [0u32; BANKS as usize];
+        for w in &words {
+            per_bank[(w % BANKS) as usize] += 1;
+        }
+        let wf = per_bank.iter().copied().max().unwrap_or(0);
+        ways = ways.max(wf);
+        let n = words.len() as u32;
+        phases.push(Phase {
+            first_lane: r.start as u8,
+            lanes: r.len() as u8,
+            wavefronts: wf,
+            words: n,
+            ideal: n.div_ceil(BANKS as u32),
+        });
+    }
+    let wavefronts = phases.iter().map(|p| p.wavefronts).sum();
+    let ideal = phases.iter().map(|p| p.ideal).sum();
+    Ok(WarpInstr {
+        warp: 0,
+        index: 0,
+        addrs: addrs.to_vec(),
+        phases,
+        wavefronts,
+        ideal,
+        ways,
+    })
+}
+
+/// A shared-memory layout in elements: plain or composed with a swizzle.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Smem {
+    /// A plain layout.
+    Plain(Layout),
+    /// `Sw o offset o L`.
+    Composed(ComposedLayout),
+}
+
+impl Smem {
+    fn inner(&self) -> &Layout {
+        match self {
+            Smem::Plain(l) => l,
+            Smem::Composed(c) => &c.layout,
+        }
+    }
+
+    /// Elements in the layout's domain.
+    pub fn size(&self) -> Result<i64> {
+        self.inner().size()
+    }
+
+    /// Element offset of domain index `i`.
+    pub fn offset(&self, i: i64) -> Result<i64> {
+        match self {
+            Smem::Plain(l) => l.call_index(i),
+            Smem::Composed(c) => c.call_index(i),
+        }
+    }
+}
+
+impl fmt::Display for Smem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Smem::Plain(l) => write!(f, "{l}"),
+            Smem::Composed(c) => write!(f, "{c}"),
+        }
+    }
+}
+
+/// The whole tile's analysis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BankReport {
+    /// The shared-memory layout.
+    pub smem: Smem,
+    /// Element width in bits.
+    pub elem_bits: u32,
+    /// The (thread, value) → domain-index layout.
+    pub tv: Layout,
+    /// The instruction.
+    pub instr: Instr,
+    /// Values each lane moves per instruction.
+    pub vec: i64,
+    /// Threads in the TV layout.
+    pub threads: i64,
+    /// Values per thread.
+    pub values: i64,
+    /// Instructions per warp.
+    pub per_warp: i64,
+    /// Every warp instruction of the tile, warp-major.
+    pub instrs: Vec<WarpInstr>,
+}
+
+impl BankReport {
+    /// Warps in the tile.
+    pub fn warps(&self) -> i64 {
+        (self.threads + 31) / 32
+    }
+
+    /// Sum of wavefronts over the tile.
+    pub fn wavefronts(&self) -> u64 {
+        self.instrs.iter().map(|i| u64::from(i.wavefronts)).sum()
+    }
+
+    /// Sum of ideal wavefronts over the tile.
+    pub fn ideal(&self) -> u64 {
+        self.instrs.iter().map(|i| u64::from(i.ideal)).sum()
+    }
+
+    /// Worst conflict degree over the tile.
+    pub fn ways(&self) -> u32 {
+        self.instrs.iter().map(|i| i.ways).max().unwrap_or(0)
+    }
+}
+
+/// Analyse a tile: `smem` (element offsets), `elem_bits`, a TV layout
+/// `(thread, value) → index into smem's domain`, and the instruction each group of
+/// `lane_bits / elem_bits` consecutive values of a thread is moved with.
+///
+/// ```
+/// use cute_core::{bank::{bank_conflicts, Instr, Smem}, Layout};
+/// // 32x64 floats row-major; 32 threads each read one column (thread t = column t).
+/// let smem = Smem::Plain("(32,64):(64,1)".parse().unwrap());
+/// let tv: Layout = "(32,32):(32,1)".parse().unwrap(); // thread t -> column t, value v -> row v
+/// let r = bank_conflicts(&smem, 32, &tv, Instr::Lds(32)).unwrap();
+/// assert_eq!((r.wavefronts(), r.ideal(), r.ways()), (32, 32, 1));
+/// ```
+pub fn bank_conflicts(
+    smem: &Smem,
+    elem_bits: u32,
+    tv: &Layout,
+    instr: Instr,
+) -> Result<BankReport> {
+    if ![4, 8, 16, 32, 64].contains(&elem_bits) {
+        return Err(Error::new(format!(
+            "element width {elem_bits} bits: expected 4, 8, 16, 32 or 64"
+        )));
+    }
+    let lane_bits = instr.lane_bits();
+    if elem_bits > lane_bits {
+        return Err(Error::new(format!(
+            "{instr} moves {lane_bits} bits per lane: {elem_bits}-bit elements do not fit"
+        )));
+    }
+    if tv.rank() != 2 {
+        return Err(Error::new(format!(
+            "the access must be a (thread, value) layout of rank 2, got {tv} of rank {}",
+            tv.rank()
+        )));
+    }
+    let threads = tv.mode(0)?.size()?;
+    let values = tv.mode(1)?.size()?;
+    if arith::mul(threads, values)? > MAX_ELEMENTS {
+        return Err(Error::new(format!(
+            "{threads} threads x {values} values is too large to analyse (limit {MAX_ELEMENTS} elements)"
+        )));
+    }
+    let vec = i64::from(lane_bits / elem_bits);
+    if values % vec != 0 {
+        return Err(Error::new(format!(
+            "{instr} moves {vec} values of {elem_bits} bits per lane, but each thread has {values} values"
+        )));
+    }
+    let dom = smem.size()?;
+    let per_warp = values / vec;
+    let warps = (threads + 31) / 32;
+    let mut instrs = Vec::with_capacity((warps * per_warp) as usize);
+    for w in 0..warps {
+        for j in 0..per_warp {
+            let mut addrs = vec![None; 32];
+            for (lane, slot) in addrs.iter_mut().enumerate() {
+                let t = w * 32 + lane as i64;
+                if t >= threads {
+                    continue;
+                }
+                *slot = Some(lane_address(
+                    smem,
+                    elem_bits,
+                    tv,
+                    t,
+                    j * vec,
+                    vec,
+                    dom,
+                    instr,
+                )?);
+            }
+            let mut wi = analyze_warp(instr, &addrs)?;
+            wi.warp = w as u32;
+            wi.index = j as u32;
+            instrs.push(wi);
+        }
+    }
+    Ok(BankReport {
+        smem: smem.clone(),
+        elem_bits,
+        tv: tv.clone(),
+        instr,
+        vec,
+        threads,
+        values,
+        per_warp,
+        instrs,
+    })
+}
+
+/// The byte address thread `t` uses for values `v0..v0+vec`: they must be contiguous and
+/// aligned in shared memory, or the instruction cannot move them.
+#[allow(clippy::too_many_arguments)]
+fn lane_address(
+    smem: &Smem,
+    elem_bits: u32,
+    tv: &Layout,
+    t: i64,
+    v0: i64,
+    vec: i64,
+    dom: i64,
+    instr: Instr,
+) -> Result<u64> {
+    let at = |v: i64| -> Result<i64> {
+        let i = tv.call_coord(&IntTuple::ints(&[t, v]))?;
+        if i < 0 || i >= dom {
+            return Err(Error::new(format!(
+                "thread {t} value {v} maps to index {i}, outside the shared-memory layout (size {dom})"
+            )));
+        }
+        smem.offset(i)
+    };
+    let base = at(v0)?;
+    for k in 1..vec {
+        let o = at(v0 + k)?;
+        if o != base + k {
+            return Err(Error::new(format!(
+                "{instr} needs {vec} contiguous elements per lane, but thread {t} values {v0}..{} sit at offsets {base}, .., {o} (value {})",
+                v0 + vec - 1,
+                v0 + k
+            )));
+        }
+    }
+    let bits = arith::mul(base, i64::from(elem_bits))?;
+    if bits < 0 {
+        return Err(Error::new(format!(
+            "thread {t} value {v0} has a negative offset {base}"
+        )));
+    }
+    if bits % i64::from(instr.lane_bits()) != 0 {
+        return Err(Error::new(format!(
+            "{instr}: thread {t} value {v0} at offset {base} is not aligned to {} bytes",
+            instr.lane_bits() / 8
+        )));
+    }
+    Ok((bits / 8) as u64)
+}
+
+/// One ranked alternative of [`swizzle_search`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// What was tried: `none`, `Sw<3,4,3>`, `pad +8`.
+    pub label: String,
+    /// The shared-memory layout it gives.
+    pub smem: Smem,
+    /// Total wavefronts over the tile.
+    pub wavefronts: u64,
+    /// Ideal wavefronts.
+    pub ideal: u64,
+    /// Extra shared memory in elements (padding).
+    pub extra_elems: i64,
+}
+
+/// Rank swizzles `Sw<B,M,S>` (and no swizzle, and row padding) of `base` for an access by
+/// total wavefronts. Candidates that break the vector width (the access would no longer
+/// be contiguous) or that would move offsets outside `base`'s allocation are left out.
+///
+/// ```
+/// use cute_core::{bank::{swizzle_search, Instr}, Layout};
+/// let base: Layout = "(32,64):(64,1)".parse().unwrap();
+/// let tv: Layout = "(32,32):(32,1)".parse().unwrap();
+/// let ranked = swizzle_search(&base, 32, &tv, Instr::Lds(32)).unwrap();
+/// assert_eq!(ranked[0].wavefronts, 32);
+/// ```
+pub fn swizzle_search(
+    base: &Layout,
+    elem_bits: u32,
+    tv: &Layout,
+    instr: Instr,
+) -> Result<Vec<Candidate>> {
+    let none = bank_conflicts(&Smem::Plain(base.clone()), elem_bits, tv, instr)?;
+    let mut out = vec![Candidate {
+        label: "none".into(),
+        smem: Smem::Plain(base.clone()),
+        wavefronts: none.wavefronts(),
+        ideal: none.ideal(),
+        extra_elems: 0,
+    }];
+    let cosize = base.cosize()?;
+    let vec = i64::from(instr.lane_bits() / elem_bits);
+    let m_min = vec.trailing_zeros() as i64;
+    let log_cos = 63 - i64::from((cosize.max(1) as u64).leading_zeros());
+    // 2^5 words span the 32 banks: more swizzle bits cannot help.
+    for b in 1..=5i64 {
+        for m in m_min..=m_min + 4 {
+            for s in b..=8i64 {
+                if b + m + s > log_cos || cosize % (1i64 << (b + m + s)) != 0 {
+                    continue;
+                }
+                let sw = Swizzle::new(b, m, s)?;
+                let smem = Smem::Composed(ComposedLayout::new(sw, 0, base.clone()));
+                if let Ok(r) = bank_conflicts(&smem, elem_bits, tv, instr) {
+                    out.push(Candidate {
+                        label: sw.to_string(),
+                        smem,
+                        wavefronts: r.wavefronts(),
+                        ideal: r.ideal(),
+                        extra_elems: 0,
+                    });
+                }
+            }
+        }
+    }
+    out.extend(padding_candidates(base, elem_bits, tv, instr, vec)?);
+    // Fewest wavefronts first; among equals no padding before padding, smaller swizzles first.
+    out.sort_by_key(|c| (c.wavefronts, c.extra_elems, c.label.len(), c.label.clone()));
+    Ok(out)
+}
+
+/// Row padding, for a layout that flattens to two modes, one of stride 1: widen the other
+/// stride by `vec`, `2 vec`, ... elements (at least a word, keeping vector alignment), up
+/// to 128 bytes.
+fn padding_candidates(
+    base: &Layout,
+    elem_bits: u32,
+    tv: &Layout,
+    instr: Instr,
+    vec: i64,
+) -> Result<Vec<Candidate>> {
+    let flat = base.flatten();
+    let (shape, stride) = (flat.shape().leaves(), flat.stride().leaves());
+    let row = match stride.as_slice() {
+        [1, d] if *d > 0 => 1,
+        [d, 1] if *d > 0 => 0,
+        _ => return Ok(Vec::new()),
+    };
+    let mut out = Vec::new();
+    let mut pad = vec.max((32 / i64::from(elem_bits)).max(1));
+    while pad * i64::from(elem_bits) <= 8 * 128 {
+        let mut d = stride.clone();
+        d[row] = arith::add(d[row], pad)?;
+        let l = Layout::new(IntTuple::ints(&shape), IntTuple::ints(&d))?;
+        if let Ok(r) = bank_conflicts(&Smem::Plain(l.clone()), elem_bits, tv, instr) {
+            out.push(Candidate {
+                label: format!("pad +{pad}"),
+                extra_elems: l.cosize()? - base.cosize()?,
+                smem: Smem::Plain(l),
+                wavefronts: r.wavefronts(),
+                ideal: r.ideal(),
+            });
+        }
+        pad *= 2;
+    }
+    Ok(out)
+}
+
+impl fmt::Display for BankReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (wf, ideal) = (self.wavefronts(), self.ideal());
+        write!(
+            f,
+            "{}, {}-bit elements, {} per lane: {} threads ({} warp{}) x {} instruction{}; {wf} wavefronts, ideal {ideal}",
+            self.instr,
+            self.elem_bits,
+            self.vec,
+            self.threads,
+            self.warps(),
+            if self.warps() == 1 { "" } else { "s" },
+            self.per_warp,
+            if self.per_warp == 1 { "" } else { "s" },
+        )?;
+        if wf == ideal {
+            write!(f, ", conflict-free")?;
+        } else {
+            write!(f, ", {} extra ({}-way worst)", wf - ideal, self.ways())?;
+        }
+        // Warp 0's instructions, the pattern every warp repeats in most tiles.
+        write!(f, "; warp 0:")?;
+        for i in self.instrs.iter().filter(|i| i.warp == 0).take(16) {
+            write!(f, " {}/{}", i.wavefronts, i.ideal)?;
+        }
+        if self.per_warp > 16 {
+            write!(f, " ...")?;
+        }
+        Ok(())
+    }
+}
+
+/// A ranked list printed on one line.
+pub fn format_candidates(cs: &[Candidate], max: usize) -> String {
+    let mut s = String::new();
+    for (k, c) in cs.iter().take(max).enumerate() {
+        if k > 0 {
+            s.push_str("; ");
+        }
+        s.push_str(&format!("{}: {} wavefronts", c.label, c.wavefronts));
+        if c.extra_elems > 0 {
+            s.push_str(&format!(" (+{} elements)", c.extra_elems));
+        }
+    }
+    if cs.len() > max {
+        s.push_str(&format!("; ... {} more", cs.len() - max));
+    }
+    s
+}
