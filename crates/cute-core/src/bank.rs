@@ -6,8 +6,9 @@
 //! - 32 banks of 4-byte words; a wavefront serves at most one word per bank, any number
 //!   of lanes reading that word (broadcast).
 //! - A warp instruction is split into phases of lanes: 32-bit accesses one phase of 32
-//!   lanes, 64-bit two half-warps, 128-bit four quarter-warps, `ldmatrix`/`stmatrix`
-//!   `.xN` N phases of the 8 lanes that supply one matrix's row addresses.
+//!   lanes; 64-bit stores two half-warps, 128-bit stores four quarter-warps; 64/128-bit
+//!   loads the same unless the lanes are paired (then one phase / two half-warps);
+//!   `ldmatrix`/`stmatrix` `.xN` N phases of the 8 lanes that supply one matrix's rows.
 //! - A phase needs as many wavefronts as the largest number of distinct words one bank
 //!   holds among its lanes' bytes.
 //!
@@ -31,6 +32,9 @@ pub const BANKS: u64 = 32;
 pub const WORD_BYTES: u64 = 4;
 /// Largest number of (thread, value) elements one analysis walks.
 pub const MAX_ELEMENTS: i64 = 1 << 20;
+
+/// Largest access (threads x values) a swizzle search analyses.
+pub const SEARCH_MAX_ELEMENTS: i64 = 1 << 16;
 
 /// A shared-memory instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,16 +145,57 @@ impl Instr {
         matches!(self, Instr::Sts(_) | Instr::Stsm { .. })
     }
 
-    /// The lanes of each phase the hardware splits one warp instruction into.
-    pub fn phases(self) -> Vec<std::ops::Range<usize>> {
-        let (n, width) = match self {
-            Instr::Lds(b) | Instr::Sts(b) => {
-                let n = (b / 32).max(1) as usize;
-                (n, 32 / n)
-            }
-            Instr::Ldsm { count, .. } | Instr::Stsm { count, .. } => (count as usize, 8),
+    /// The most phases one warp instruction of this kind can take.
+    pub fn max_phases(self) -> usize {
+        match self {
+            Instr::Lds(b) | Instr::Sts(b) => (b / 32).max(1) as usize,
+            Instr::Ldsm { count, .. } | Instr::Stsm { count, .. } => count as usize,
+        }
+    }
+
+    /// The lanes of each phase the hardware splits one warp instruction with these lane
+    /// addresses into (measured on an H100, see `docs/banks.md`):
+    /// 32-bit accesses one phase; stores of 64/128 bits half-/quarter-warps; loads of
+    /// 64/128 bits the whole warp / half-warps when the lanes are *paired* (every active
+    /// lane reads the same address as lane `l^1`, or every one as lane `l^2`), else
+    /// half-/quarter-warps; ldmatrix/stmatrix one phase per 8x8 matrix (8 lanes).
+    pub fn phases(self, addrs: &[Option<u64>]) -> Vec<std::ops::Range<usize>> {
+        let paired = |x: usize| {
+            (0..32).all(|l| {
+                match (
+                    addrs.get(l).copied().flatten(),
+                    addrs.get(l ^ x).copied().flatten(),
+                ) {
+                    (Some(a), Some(b)) => a == b,
+                    _ => true,
+                }
+            })
         };
-        (0..n).map(|p| p * width..(p + 1) * width).collect()
+        let width = match self {
+            Instr::Lds(32) | Instr::Sts(32) => 32,
+            Instr::Sts(64) => 16,
+            Instr::Sts(_) => 8,
+            Instr::Lds(64) => {
+                if paired(1) || paired(2) {
+                    32
+                } else {
+                    16
+                }
+            }
+            Instr::Lds(_) => {
+                if paired(1) || paired(2) {
+                    16
+                } else {
+                    8
+                }
+            }
+            Instr::Ldsm { count, .. } | Instr::Stsm { count, .. } => {
+                return (0..count as usize).map(|p| 8 * p..8 * p + 8).collect()
+            }
+        };
+        (0..32 / width)
+            .map(|p| p * width..(p + 1) * width)
+            .collect()
     }
 
     /// Lanes whose address the instruction uses (ldmatrix .x1 uses lanes 0-7 only).
@@ -222,6 +267,8 @@ pub struct WarpInstr {
     pub wavefronts: u32,
     /// Ideal wavefronts (sum over phases).
     pub ideal: u32,
+    /// Nsight Compute's bank-conflict count: wavefronts minus non-empty phases.
+    pub conflicts: u32,
     /// Worst conflict degree: most distinct words in one bank within one phase.
     pub ways: u32,
 }
@@ -276,7 +323,14 @@ pub fn analyze_warp(instr: Instr, addrs: &[Option<u64>]) -> Result<WarpInstr> {
     }
     let mut phases = Vec::new();
     let mut ways = 0;
-    for r in instr.phases() {
+    for r in instr.phases(&addrs[..used.min(32)]) {
+        if addrs[r.clone()]
+            .iter()
+            .take(used.saturating_sub(r.start))
+            .all(|a| a.is_none())
+        {
+            continue; // no active lane: the phase costs nothing
+        }
         let mut words: Vec<u64> = Vec::new();
         for a in addrs[r.clone()]
             .iter()
@@ -302,8 +356,9 @@ pub fn analyze_warp(instr: Instr, addrs: &[Option<u64>]) -> Result<WarpInstr> {
             ideal: n.div_ceil(BANKS as u32),
         });
     }
-    let wavefronts = phases.iter().map(|p| p.wavefronts).sum();
+    let wavefronts: u32 = phases.iter().map(|p| p.wavefronts).sum();
     let ideal = phases.iter().map(|p| p.ideal).sum();
+    let conflicts = wavefronts - phases.len() as u32;
     Ok(WarpInstr {
         warp: 0,
         index: 0,
@@ -311,6 +366,7 @@ pub fn analyze_warp(instr: Instr, addrs: &[Option<u64>]) -> Result<WarpInstr> {
         phases,
         wavefronts,
         ideal,
+        conflicts,
         ways,
     })
 }

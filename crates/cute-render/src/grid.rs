@@ -1,28 +1,35 @@
-//! The one SVG writer: a titled grid of cells with row/column headers, a legend and an
-//! optional note. Every view builds a [`Grid`]; only this module emits SVG (with the `svg`
-//! crate, which escapes all text and attribute values).
+//! The one SVG writer. Every view builds a [`Figure`]: a title, panels of cells placed in
+//! slots of a grid (side by side, A left of C, B above C, ...), a legend and notes. Only this
+//! module emits SVG (with the `svg` crate, which escapes all text and attribute values).
+//!
+//! Stable hooks for the page: the root has `class="cute-view"` and `data-view`; each panel
+//! is `<g class="panel" id="panel-ID" data-panel="ID">`; each cell is
+//! `<g class="cell ..." data-...>` holding a `rect` and (unless in overview) a `text`.
 
-use svg::node::element::{Group, Rectangle, Style, Text, Title};
+use svg::node::element::{Group, Rectangle, Style, TSpan, Text, Title};
 use svg::Document;
 
-/// One cell: its label, fill, and the `data-*` attributes the page reads on hover.
-#[derive(Clone, Debug, PartialEq)]
+/// One cell: its label (one or two lines), fill, extra classes, and the `data-*`
+/// attributes the page reads on hover.
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Cell {
-    /// Text drawn in the cell (empty in overviews).
+    /// Text drawn in the cell; a `\n` splits two lines.
     pub text: String,
     /// Fill colour (CSS).
     pub fill: String,
+    /// Extra classes (`conflict`, `dim`, `empty`, ...), space-separated.
+    pub class: String,
     /// `data-NAME="VALUE"` attributes.
     pub data: Vec<(&'static str, String)>,
 }
 
-/// A drawable grid.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Grid {
-    /// Title line (the expression).
-    pub title: String,
-    /// Subtitle (what the cells show).
-    pub subtitle: String,
+/// A grid of cells with row and column headers and a caption.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Panel {
+    /// Stable id (`layout`, `before`, `after`, `bits`, `A`, `B`, `C`, `S`, `D`, `i0`, ...).
+    pub id: String,
+    /// Caption drawn above the panel (may be empty).
+    pub label: String,
     /// Number of rows.
     pub rows: usize,
     /// Number of columns.
@@ -33,13 +40,30 @@ pub struct Grid {
     pub col_headers: Vec<String>,
     /// `rows * cols` cells, row-major.
     pub cells: Vec<Cell>,
+    /// Thicker lines after these columns / rows (hierarchical mode boundaries).
+    pub col_breaks: Vec<usize>,
+    /// Thicker lines after these rows.
+    pub row_breaks: Vec<usize>,
+}
+
+/// A whole picture.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Figure {
+    /// The view's name (`layout`, `swizzle`, `tv`, `mma`, `copy`, `banks`).
+    pub view: &'static str,
+    /// Title line (the expression).
+    pub title: String,
+    /// Subtitle (what the cells show).
+    pub subtitle: String,
+    /// Panels and their (column, row) slot.
+    pub panels: Vec<(Panel, (usize, usize))>,
     /// What the legend shows, drawn before its entries.
     pub legend_title: String,
     /// Legend entries: (fill, label).
     pub legend: Vec<(String, String)>,
-    /// A note drawn under the grid (e.g. that per-cell text was left out).
-    pub note: Option<String>,
-    /// Draw per-cell text.
+    /// Lines drawn under the legend (summaries, overview notices).
+    pub notes: Vec<String>,
+    /// Draw per-cell text (false: an overview of coloured cells only).
     pub cell_text: bool,
 }
 
@@ -67,16 +91,19 @@ impl Theme {
     }
     fn muted(self) -> &'static str {
         match self {
-            Theme::Light => "#6b6b6b",
-            Theme::Dark => "#9a9a9a",
+            Theme::Light => "#5f5f5f",
+            Theme::Dark => "#a0a0a0",
         }
     }
 }
 
-const FONT: &str = "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace";
+/// Monospace first; DejaVu Sans Mono is what PNG export finds on Debian.
+const FONT: &str = "ui-monospace, SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace";
 const MARGIN: usize = 16;
-const TITLE_H: usize = 44;
-const CELL_H: usize = 24;
+const TITLE_H: usize = 46;
+const GAP: usize = 28;
+const LABEL_H: usize = 20;
+const CHAR_W: usize = 7;
 
 /// Whether black or white text reads better on `fill` (`#rrggbb`).
 pub fn text_on(fill: &str) -> &'static str {
@@ -95,59 +122,152 @@ fn text_width(s: &str, px_per_char: usize) -> usize {
     s.chars().count() * px_per_char
 }
 
-impl Grid {
-    /// Render to an SVG document string.
-    pub fn to_svg(&self, theme: Theme) -> String {
-        let cell_w = if self.cell_text {
-            let widest = self
-                .cells
-                .iter()
-                .map(|c| c.text.chars().count())
-                .max()
-                .unwrap_or(1);
-            // Column headers (10px text) must not run into each other either.
-            let widest_header = self
-                .col_headers
-                .iter()
-                .map(|h| h.chars().count())
-                .max()
-                .unwrap_or(0);
-            (widest * 8 + 12).max(widest_header * 6 + 8).max(28)
-        } else {
-            (4096 / self.cols.max(1)).clamp(2, 28)
-        };
-        let cell_h = if self.cell_text {
-            CELL_H
-        } else {
-            cell_w.min(CELL_H)
-        };
-        let header_w = self
-            .row_headers
+/// Sizes shared by every panel of a figure.
+struct Metrics {
+    cell_w: usize,
+    cell_h: usize,
+}
+
+impl Panel {
+    fn header_w(&self, m: &Metrics, cell_text: bool) -> usize {
+        let every = if cell_text { 1 } else { row_stride(self.rows) };
+        self.row_headers
             .iter()
-            .map(|h| text_width(h, 7) + 12)
+            .step_by(every.max(1))
+            .map(|h| text_width(h, CHAR_W) + 12)
             .max()
             .unwrap_or(0)
-            .max(24);
-        let show_col_headers = self.cell_text;
-        let header_h = if show_col_headers { 22 } else { 6 };
-        let grid_x = MARGIN + header_w;
-        let grid_y = MARGIN + TITLE_H + header_h;
-        let grid_w = cell_w * self.cols;
-        let grid_h = cell_h * self.rows;
-        let legend_y = grid_y + grid_h + 18;
-        let legend_h = if self.legend.is_empty() { 0 } else { 22 };
-        let note_h = if self.note.is_some() { 20 } else { 0 };
-        let legend_title_w = text_width(&self.legend_title, 7) + 10;
-        let legend_w: usize = legend_title_w
-            + self
-                .legend
-                .iter()
-                .map(|(_, l)| text_width(l, 7) + 34)
-                .sum::<usize>();
-        let width = (grid_x + grid_w + MARGIN)
-            .max(MARGIN * 2 + text_width(&self.title, 8))
-            .max(MARGIN * 2 + legend_w);
-        let height = legend_y + legend_h + note_h + MARGIN;
+            .max(if m.cell_w > 0 { 24 } else { 0 })
+    }
+    fn header_h(&self, cell_text: bool) -> usize {
+        if self.col_headers.is_empty() {
+            4
+        } else if cell_text {
+            22
+        } else {
+            16
+        }
+    }
+    fn size(&self, m: &Metrics, cell_text: bool) -> (usize, usize) {
+        let label_h = if self.label.is_empty() { 0 } else { LABEL_H };
+        let w =
+            (self.header_w(m, cell_text) + self.cols * m.cell_w).max(text_width(&self.label, 8));
+        let h = label_h + self.header_h(cell_text) + self.rows * m.cell_h;
+        (w, h)
+    }
+}
+
+/// Headers in overviews: one label every so many rows/columns.
+fn row_stride(n: usize) -> usize {
+    (n / 16).max(1).next_power_of_two()
+}
+
+impl Figure {
+    fn metrics(&self) -> Metrics {
+        if self.cell_text {
+            let mut widest = 1;
+            let mut two_lines = false;
+            let mut widest_header = 0;
+            for (p, _) in &self.panels {
+                for c in &p.cells {
+                    for (k, line) in c.text.split('\n').enumerate() {
+                        widest = widest.max(line.chars().count());
+                        two_lines |= k > 0;
+                    }
+                }
+                for h in &p.col_headers {
+                    widest_header = widest_header.max(h.chars().count());
+                }
+            }
+            Metrics {
+                cell_w: (widest * 7 + 12).max(widest_header * 6 + 8).max(26),
+                cell_h: if two_lines { 34 } else { 24 },
+            }
+        } else {
+            let cols = self.panels.iter().map(|(p, _)| p.cols).max().unwrap_or(1);
+            let w = (2048 / cols.max(1)).clamp(2, 24);
+            Metrics {
+                cell_w: w,
+                cell_h: w,
+            }
+        }
+    }
+
+    /// Render to an SVG document string.
+    pub fn to_svg(&self, theme: Theme) -> String {
+        let m = self.metrics();
+        // Slot grid: column widths and row heights.
+        let ncols = self
+            .panels
+            .iter()
+            .map(|(_, (c, _))| c + 1)
+            .max()
+            .unwrap_or(0);
+        let nrows = self
+            .panels
+            .iter()
+            .map(|(_, (_, r))| r + 1)
+            .max()
+            .unwrap_or(0);
+        let mut col_w = vec![0; ncols];
+        let mut row_h = vec![0; nrows];
+        for (p, (c, r)) in &self.panels {
+            let (w, h) = p.size(&m, self.cell_text);
+            col_w[*c] = col_w[*c].max(w);
+            row_h[*r] = row_h[*r].max(h);
+        }
+        let col_x: Vec<usize> = col_w
+            .iter()
+            .scan(MARGIN, |x, w| {
+                let here = *x;
+                *x += w + GAP;
+                Some(here)
+            })
+            .collect();
+        let row_y: Vec<usize> = row_h
+            .iter()
+            .scan(MARGIN + TITLE_H, |y, h| {
+                let here = *y;
+                *y += h + GAP;
+                Some(here)
+            })
+            .collect();
+        let body_w = col_w.iter().sum::<usize>() + GAP * ncols.saturating_sub(1);
+        let body_h = row_h.iter().sum::<usize>() + GAP * nrows.saturating_sub(1);
+        let legend_y = MARGIN + TITLE_H + body_h + 14;
+        let legend_title_w = text_width(&self.legend_title, CHAR_W) + 10;
+        // The legend wraps onto several lines when it is wider than the figure.
+        let min_w = (MARGIN * 2 + body_w)
+            .max(MARGIN * 2 + text_width(&self.title, 9))
+            .max(MARGIN * 2 + text_width(&self.subtitle, CHAR_W))
+            .max(
+                self.notes
+                    .iter()
+                    .map(|n| MARGIN * 2 + text_width(n, CHAR_W))
+                    .max()
+                    .unwrap_or(0),
+            )
+            .max(360);
+        let mut legend_lines = 1;
+        let mut lx = MARGIN + legend_title_w;
+        let mut placed = Vec::new();
+        for (_, label) in &self.legend {
+            let w = text_width(label, CHAR_W) + 30;
+            if lx + w > min_w - MARGIN && lx > MARGIN + legend_title_w {
+                legend_lines += 1;
+                lx = MARGIN + legend_title_w;
+            }
+            placed.push((lx, legend_lines - 1));
+            lx += w;
+        }
+        let legend_h = if self.legend.is_empty() && self.legend_title.is_empty() {
+            0
+        } else {
+            20 * legend_lines + 4
+        };
+        let notes_y = legend_y + legend_h;
+        let width = min_w;
+        let height = notes_y + 18 * self.notes.len() + MARGIN;
 
         let mut doc = Document::new()
             .set("xmlns", "http://www.w3.org/2000/svg")
@@ -155,12 +275,15 @@ impl Grid {
             .set("height", height)
             .set("viewBox", (0, 0, width, height))
             .set("class", "cute-view")
+            .set("data-view", self.view)
             .add(Title::new(self.title.clone()))
             .add(Style::new(format!(
-                "text{{font-family:{FONT};}} .cell rect{{stroke:#00000040;stroke-width:0.5}} \
+                "text{{font-family:{FONT};}} .cell rect{{stroke:#00000038;stroke-width:0.5}} \
                  .cell text{{font-size:11px;text-anchor:middle;dominant-baseline:central}} \
-                 .hdr{{font-size:10px;fill:{m}}}",
-                m = theme.muted()
+                 .cell.dim{{opacity:0.22}} .cell.conflict rect{{stroke:#d00000;stroke-width:2}} \
+                 .hdr{{font-size:10px;fill:{m}}} .plabel{{font-size:12px;font-weight:bold;fill:{f}}}",
+                m = theme.muted(),
+                f = theme.foreground()
             )))
             .add(
                 Rectangle::new()
@@ -180,88 +303,32 @@ impl Grid {
             .add(
                 Text::new(self.subtitle.clone())
                     .set("x", MARGIN)
-                    .set("y", MARGIN + 34)
+                    .set("y", MARGIN + 35)
                     .set("font-size", 11)
                     .set("fill", theme.muted())
                     .set("class", "subtitle"),
             );
-
-        let mut headers = Group::new().set("class", "headers");
-        for (r, h) in self.row_headers.iter().enumerate() {
-            if self.cell_text || r % 16 == 0 {
-                headers = headers.add(
-                    Text::new(h.clone())
-                        .set("class", "hdr")
-                        .set("x", grid_x - 6)
-                        .set("y", grid_y + r * cell_h + cell_h / 2 + 4)
-                        .set("text-anchor", "end"),
-                );
-            }
+        for (p, (c, r)) in &self.panels {
+            doc = doc.add(self.panel_svg(p, col_x[*c], row_y[*r], &m, theme));
         }
-        if show_col_headers {
-            for (c, h) in self.col_headers.iter().enumerate() {
-                headers = headers.add(
-                    Text::new(h.clone())
-                        .set("class", "hdr")
-                        .set("x", grid_x + c * cell_w + cell_w / 2)
-                        .set("y", grid_y - 7)
-                        .set("text-anchor", "middle"),
-                );
-            }
-        }
-        doc = doc.add(headers);
 
-        let mut cells = Group::new().set("class", "cells");
-        for (k, cell) in self.cells.iter().enumerate() {
-            let (r, c) = (k / self.cols.max(1), k % self.cols.max(1));
-            let (x, y) = (grid_x + c * cell_w, grid_y + r * cell_h);
-            let mut g = Group::new().set("class", "cell");
-            for (name, value) in &cell.data {
-                g = g.set(format!("data-{name}"), value.clone());
-            }
-            g = g.add(
-                Rectangle::new()
-                    .set("x", x)
-                    .set("y", y)
-                    .set("width", cell_w)
-                    .set("height", cell_h)
-                    .set("fill", cell.fill.clone()),
+        let mut legend = Group::new().set("class", "legend");
+        if !self.legend_title.is_empty() {
+            legend = legend.add(
+                Text::new(self.legend_title.clone())
+                    .set("x", MARGIN)
+                    .set("y", legend_y + 11)
+                    .set("font-size", 11)
+                    .set("fill", theme.muted()),
             );
-            if self.cell_text {
-                g = g.add(
-                    Text::new(cell.text.clone())
-                        .set("x", x + cell_w / 2)
-                        .set("y", y + cell_h / 2)
-                        .set("fill", text_on(&cell.fill)),
-                );
-            }
-            cells = cells.add(g);
         }
-        doc = doc.add(cells).add(
-            Rectangle::new()
-                .set("x", grid_x)
-                .set("y", grid_y)
-                .set("width", grid_w)
-                .set("height", grid_h)
-                .set("fill", "none")
-                .set("stroke", theme.foreground())
-                .set("stroke-width", 1.5),
-        );
-
-        let mut legend = Group::new().set("class", "legend").add(
-            Text::new(self.legend_title.clone())
-                .set("x", MARGIN)
-                .set("y", legend_y + 11)
-                .set("font-size", 11)
-                .set("fill", theme.muted()),
-        );
-        let mut x = MARGIN + legend_title_w;
-        for (fill, label) in &self.legend {
+        for ((fill, label), (x, line)) in self.legend.iter().zip(placed) {
+            let y = legend_y + 20 * line;
             legend = legend
                 .add(
                     Rectangle::new()
                         .set("x", x)
-                        .set("y", legend_y)
+                        .set("y", y)
                         .set("width", 14)
                         .set("height", 14)
                         .set("fill", fill.clone())
@@ -269,24 +336,155 @@ impl Grid {
                 )
                 .add(
                     Text::new(label.clone())
-                        .set("x", x + 20)
-                        .set("y", legend_y + 11)
+                        .set("x", x + 19)
+                        .set("y", y + 11)
                         .set("font-size", 11)
                         .set("fill", theme.foreground()),
                 );
-            x += text_width(label, 7) + 34;
         }
         doc = doc.add(legend);
-        if let Some(note) = &self.note {
-            doc = doc.add(
-                Text::new(note.clone())
+        let mut notes = Group::new().set("class", "notes");
+        for (k, n) in self.notes.iter().enumerate() {
+            notes = notes.add(
+                Text::new(n.clone())
                     .set("x", MARGIN)
-                    .set("y", legend_y + legend_h + 14)
+                    .set("y", notes_y + 18 * k + 12)
                     .set("font-size", 11)
-                    .set("fill", theme.muted())
+                    .set("fill", theme.foreground())
                     .set("class", "note"),
             );
         }
-        doc.to_string()
+        doc.add(notes).to_string()
+    }
+
+    fn panel_svg(&self, p: &Panel, x0: usize, y0: usize, m: &Metrics, theme: Theme) -> Group {
+        let header_w = p.header_w(m, self.cell_text);
+        let label_h = if p.label.is_empty() { 0 } else { LABEL_H };
+        let grid_x = x0 + header_w;
+        let grid_y = y0 + label_h + p.header_h(self.cell_text);
+        let (cw, ch) = (m.cell_w, m.cell_h);
+        let mut g = Group::new()
+            .set("class", "panel")
+            .set("id", format!("panel-{}", p.id))
+            .set("data-panel", p.id.clone())
+            .set("data-rows", p.rows)
+            .set("data-cols", p.cols);
+        if !p.label.is_empty() {
+            g = g.add(
+                Text::new(p.label.clone())
+                    .set("class", "plabel")
+                    .set("x", grid_x)
+                    .set("y", y0 + 13),
+            );
+        }
+        let mut headers = Group::new().set("class", "headers");
+        let rstep = if self.cell_text {
+            1
+        } else {
+            row_stride(p.rows)
+        };
+        for (r, h) in p.row_headers.iter().enumerate().step_by(rstep) {
+            headers = headers.add(
+                Text::new(h.clone())
+                    .set("class", "hdr")
+                    .set("x", grid_x - 6)
+                    .set("y", grid_y + r * ch + ch / 2 + 4)
+                    .set("text-anchor", "end"),
+            );
+        }
+        let cstep = if self.cell_text {
+            1
+        } else {
+            row_stride(p.cols)
+        };
+        for (c, h) in p.col_headers.iter().enumerate().step_by(cstep) {
+            headers = headers.add(
+                Text::new(h.clone())
+                    .set("class", "hdr")
+                    .set("x", grid_x + c * cw + cw / 2)
+                    .set("y", grid_y - 7)
+                    .set("text-anchor", "middle"),
+            );
+        }
+        g = g.add(headers);
+        let mut cells = Group::new().set("class", "cells");
+        for (k, cell) in p.cells.iter().enumerate() {
+            let (r, c) = (k / p.cols.max(1), k % p.cols.max(1));
+            let (x, y) = (grid_x + c * cw, grid_y + r * ch);
+            let class = if cell.class.is_empty() {
+                "cell".to_string()
+            } else {
+                format!("cell {}", cell.class)
+            };
+            let mut cg = Group::new().set("class", class);
+            for (name, value) in &cell.data {
+                cg = cg.set(format!("data-{name}"), value.clone());
+            }
+            cg = cg.add(
+                Rectangle::new()
+                    .set("x", x)
+                    .set("y", y)
+                    .set("width", cw)
+                    .set("height", ch)
+                    .set("fill", cell.fill.clone()),
+            );
+            if self.cell_text && !cell.text.is_empty() {
+                let fg = text_on(&cell.fill);
+                match cell.text.split_once('\n') {
+                    None => {
+                        cg = cg.add(
+                            Text::new(cell.text.clone())
+                                .set("x", x + cw / 2)
+                                .set("y", y + ch / 2)
+                                .set("fill", fg),
+                        )
+                    }
+                    Some((a, b)) => {
+                        cg = cg.add(
+                            Text::new("")
+                                .set("x", x + cw / 2)
+                                .set("y", y + ch / 2)
+                                .set("fill", fg)
+                                .add(TSpan::new(a).set("x", x + cw / 2).set("y", y + ch / 2 - 7))
+                                .add(TSpan::new(b).set("x", x + cw / 2).set("y", y + ch / 2 + 7)),
+                        )
+                    }
+                }
+            }
+            cells = cells.add(cg);
+        }
+        g = g.add(cells);
+        // Mode boundaries, then the frame.
+        let mut lines = Group::new().set("class", "breaks");
+        for &c in &p.col_breaks {
+            lines = lines.add(
+                Rectangle::new()
+                    .set("x", grid_x + c * cw)
+                    .set("y", grid_y)
+                    .set("width", 1)
+                    .set("height", p.rows * ch)
+                    .set("fill", theme.foreground()),
+            );
+        }
+        for &r in &p.row_breaks {
+            lines = lines.add(
+                Rectangle::new()
+                    .set("x", grid_x)
+                    .set("y", grid_y + r * ch)
+                    .set("width", p.cols * cw)
+                    .set("height", 1)
+                    .set("fill", theme.foreground()),
+            );
+        }
+        g.add(lines).add(
+            Rectangle::new()
+                .set("x", grid_x)
+                .set("y", grid_y)
+                .set("width", p.cols * cw)
+                .set("height", p.rows * ch)
+                .set("fill", "none")
+                .set("stroke", theme.foreground())
+                .set("stroke-width", 1.5),
+        )
     }
 }

@@ -4,15 +4,17 @@
 //!
 //! Map of the crate:
 //! - text mode: [`print_script`] and [`print_one`], what `render --print` prints;
-//! - [`views`]: core values turned into grids — the layout view ([`views::layout_grid`]);
-//! - [`grid`]: the single SVG writer ([`grid::Grid::to_svg`]), with `data-*` attributes on
-//!   every cell for the page's hover inspector;
+//! - [`views`]: core values turned into figures — layout, swizzle, TV, MMA, copy and bank
+//!   views ([`views::figure`]);
+//! - [`grid`]: the single SVG writer ([`grid::Figure::to_svg`]), with `data-*` attributes
+//!   on every cell for the page's hover inspector;
 //! - [`render_svg`]: expression text in, SVG document out.
 
 pub mod grid;
 pub mod views;
 
 pub use grid::Theme;
+pub use views::{Highlight, Options, Palette, View};
 
 use cute_core::{format_result, Error, Result, Session, Value};
 use std::io::{self, Write};
@@ -34,17 +36,19 @@ pub fn eval_for_drawing(script: &str) -> Result<Value> {
     last.ok_or_else(|| Error::new("nothing to draw: the expression is empty"))
 }
 
-/// Evaluate `script` and draw its value as an SVG document (the layout view).
+/// Evaluate `script` and draw its value as an SVG document; the view is `opts.view` or the
+/// one the value implies.
 ///
 /// ```
-/// let svg = cute_render::render_svg("(4,8):(8,1)", cute_render::Theme::Light).unwrap();
+/// use cute_render::{render_svg, Options, Theme};
+/// let svg = render_svg("(4,8):(8,1)", &Options::default(), Theme::Light).unwrap();
 /// assert!(svg.starts_with("<svg"));
 /// assert_eq!(svg.matches("class=\"cell\"").count(), 32);
 /// ```
-pub fn render_svg(script: &str, theme: Theme) -> Result<String> {
+pub fn render_svg(script: &str, opts: &Options, theme: Theme) -> Result<String> {
     let value = eval_for_drawing(script)?;
     let title = script.trim().lines().last().unwrap_or("").trim();
-    Ok(views::layout_grid(title, &value)?.to_svg(theme))
+    Ok(views::figure(title, &value, opts)?.to_svg(theme))
 }
 
 /// Evaluate one expression and return the line `render --print` prints, and whether it failed.
@@ -83,4 +87,51 @@ pub fn print_script(src: &str, out: &mut impl Write) -> io::Result<usize> {
         }
     }
     Ok(failed)
+}
+
+/// Rasterise an SVG document (from [`render_svg`]) to PNG bytes at `scale` × its size,
+/// with the system's fonts (DejaVu Sans Mono on Debian).
+///
+/// ```
+/// use cute_render::{render_svg, svg_to_png, Options, Theme};
+/// let svg = render_svg("(2,2):(1,2)", &Options::default(), Theme::Light).unwrap();
+/// let png = svg_to_png(&svg, 1.0).unwrap();
+/// assert_eq!(&png[1..4], b"PNG");
+/// ```
+#[cfg(feature = "png")]
+pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>> {
+    use resvg::{tiny_skia, usvg};
+    let mut opt = usvg::Options::default();
+    opt.fontdb_mut().load_system_fonts();
+    if opt.fontdb.is_empty() {
+        return Err(Error::new(
+            "no fonts found for PNG text: install a font package (Debian: fonts-dejavu-core)",
+        ));
+    }
+    opt.font_family = "DejaVu Sans Mono".into();
+    let tree = usvg::Tree::from_str(svg, &opt)
+        .map_err(|e| Error::new(format!("the SVG does not parse: {e}")))?;
+    let size = tree
+        .size()
+        .to_int_size()
+        .scale_by(scale)
+        .ok_or_else(|| Error::new(format!("cannot scale the picture by {scale}")))?;
+    // 16384^2 RGBA is 1 GiB: refuse rather than exhaust memory.
+    if u64::from(size.width()) * u64::from(size.height()) > 12_000 * 12_000 {
+        return Err(Error::new(format!(
+            "the picture is {}x{} pixels, too large for PNG (draw it as SVG)",
+            size.width(),
+            size.height()
+        )));
+    }
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| Error::new("cannot allocate the PNG canvas"))?;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| Error::new(format!("PNG encoding failed: {e}")))
 }

@@ -1,6 +1,7 @@
 //! `render`: draw CuTe layouts, or (`--print`) evaluate CuTe expressions as text.
 
 use clap::Parser;
+use cute_render::View;
 use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
 
@@ -18,19 +19,45 @@ enum ThemeArg {
     Dark,
 }
 
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum ViewArg {
+    /// From the value: layout → layout, composed → swizzle, make_layout_tv → tv, MMA → mma,
+    /// copy → copy, bank_conflicts → banks.
+    Auto,
+    Layout,
+    Swizzle,
+    Tv,
+    Mma,
+    Copy,
+    Banks,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum PaletteArg {
+    /// CuTe's print_latex colours.
+    Cute,
+    /// Colour-blind-safe (Okabe–Ito, cividis).
+    Colorblind,
+}
+
 /// CuTe Layout Explorer's command line.
 #[derive(Parser, Debug)]
 #[command(
     name = "render",
     version,
     about = "Evaluate and draw NVIDIA CuTe layouts",
-    after_help = "Examples:\n  \
-        render layout.svg                                     # the default swizzled 8x32 tile\n  \
-        render --expr '(8,8):(8,1)' grid.svg                  # a layout\n  \
-        render --expr 'composition(Sw<3,4,3>, (8,64):(64,1))' --theme dark sw.svg\n  \
-        render --expr @script.txt out.svg                     # last line of a script\n  \
-        render --print 'logical_divide((4,2,3):(2,1,8), 4:2)'\n  \
-        echo 'L = (4,8):(8,1)\n  L(13)' | render --print -"
+    after_help = "Examples (the view is inferred from the value unless --view is given):\n\
+  layout   render layout.svg                                        # default: Sw<3,2,3> o 0 o (8,32):(32,1)\n\
+  \x20        render --expr '(8,8):(8,1)' --view layout grid.png\n\
+  swizzle  render --expr 'Sw<3,4,3> o 0 o (8,64):(64,1)' --bits 16 --bit-offset 72 sw.svg\n\
+  tv       render --expr 'make_layout_tv((4,32):(32,1), (4,8):(8,1))' --highlight-thread 5 tv.svg\n\
+  mma      render --expr 'make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))' --highlight-warp 1 mma.svg\n\
+  copy     render --expr 'make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN))' copy.svg\n\
+  banks    render --expr '(32,64):(64,1)' --bits 32 --access '(32,4):(1,32)' --instr LDS128 banks.svg\n\
+  \x20        render --expr 'bank_conflicts(Sw<3,2,4> o 0 o (32,64):(64,1), 32, (32,4):(1,32), LDS128)' banks.png\n\
+  scripts  render --expr @script.txt out.svg                        # the last line is drawn\n\
+  text     render --print 'logical_divide((4,2,3):(2,1,8), 4:2)'\n\
+  \x20        echo 'L = (4,8):(8,1)\n  L(13)' | render --print -"
 )]
 struct Cli {
     /// Evaluate EXPR and print the result in CuTe's format; `-` reads a script from stdin.
@@ -42,17 +69,57 @@ struct Cli {
     #[arg(long, value_name = "EXPR")]
     expr: Option<String>,
 
+    /// The view (inferred from the value by default).
+    #[arg(long, value_enum, default_value = "auto")]
+    view: ViewArg,
+
+    /// Element width in bits: bank colours of the layout/swizzle views, and --access.
+    #[arg(long, value_name = "BITS", default_value_t = 16)]
+    bits: u32,
+
+    /// Thread-value layout of an access: draws bank_conflicts(EXPR, BITS, ACCESS, INSTR).
+    #[arg(long, value_name = "TV", requires = "instr")]
+    access: Option<String>,
+
+    /// Instruction of --access: LDS32 LDS64 LDS128 STS32 STS64 STS128 LDSM_X1..X4[_T] STSM_X1..X4[_T].
+    #[arg(long, value_name = "INSTR", requires = "access")]
+    instr: Option<String>,
+
+    /// The offset whose swizzle bits the swizzle view spells out.
+    #[arg(long, value_name = "OFFSET")]
+    bit_offset: Option<i64>,
+
+    /// Emphasise one thread (TV, MMA, copy, bank views).
+    #[arg(long, value_name = "T", conflicts_with = "highlight_warp")]
+    highlight_thread: Option<i64>,
+
+    /// Emphasise one warp (threads 32W..32W+31).
+    #[arg(long, value_name = "W")]
+    highlight_warp: Option<i64>,
+
+    /// Warp whose instructions the bank view draws.
+    #[arg(long, value_name = "W", default_value_t = 0)]
+    warp: u32,
+
+    /// Colour scheme.
+    #[arg(long, value_enum, default_value = "cute")]
+    palette: PaletteArg,
+
     /// Colour theme of the picture.
     #[arg(long, value_enum, default_value = "light")]
     theme: ThemeArg,
 
-    /// Output file (.svg).
+    /// PNG pixels per SVG unit.
+    #[arg(long, value_name = "S", default_value_t = 2.0)]
+    scale: f32,
+
+    /// Output file: .svg or .png.
     #[arg(value_name = "OUTPUT")]
     output: Option<std::path::PathBuf>,
 }
 
 fn draw(cli: &Cli, output: &std::path::Path) -> Result<(), String> {
-    let expr = match cli.expr.as_deref() {
+    let mut expr = match cli.expr.as_deref() {
         None => DEFAULT_EXPR.to_string(),
         Some(e) => match e.strip_prefix('@') {
             Some(path) => std::fs::read_to_string(path)
@@ -60,21 +127,65 @@ fn draw(cli: &Cli, output: &std::path::Path) -> Result<(), String> {
             None => e.to_string(),
         },
     };
+    if let (Some(access), Some(instr)) = (&cli.access, &cli.instr) {
+        // The last line is the shared-memory layout; wrap it into the analysis.
+        let mut lines: Vec<&str> = expr.trim_end().lines().collect();
+        let smem = lines.pop().unwrap_or("").to_string();
+        let call = format!("bank_conflicts({smem}, {}, {access}, {instr})", cli.bits);
+        lines.push(&call);
+        expr = lines.join("\n");
+    }
     let theme = match cli.theme {
         ThemeArg::Light => cute_render::Theme::Light,
         ThemeArg::Dark => cute_render::Theme::Dark,
     };
-    match output.extension().and_then(|e| e.to_str()) {
-        Some(ext) if ext.eq_ignore_ascii_case("svg") => {}
+    let opts = cute_render::Options {
+        view: match cli.view {
+            ViewArg::Auto => View::Auto,
+            ViewArg::Layout => View::Layout,
+            ViewArg::Swizzle => View::Swizzle,
+            ViewArg::Tv => View::Tv,
+            ViewArg::Mma => View::Mma,
+            ViewArg::Copy => View::Copy,
+            ViewArg::Banks => View::Banks,
+        },
+        palette: match cli.palette {
+            PaletteArg::Cute => cute_render::Palette::Cute,
+            PaletteArg::Colorblind => cute_render::Palette::ColorBlind,
+        },
+        elem_bits: cli.bits,
+        bit_offset: cli.bit_offset,
+        highlight: match (cli.highlight_thread, cli.highlight_warp) {
+            (Some(t), _) => Some(cute_render::Highlight::Thread(t)),
+            (_, Some(w)) => Some(cute_render::Highlight::Warp(w)),
+            _ => None,
+        },
+        warp: cli.warp,
+    };
+    let ext = output
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(|e| e.to_ascii_lowercase());
+    let png = match ext.as_deref() {
+        Some("svg") => false,
+        Some("png") => true,
         _ => {
             return Err(format!(
-                "cannot tell the format of {}: use a .svg file name",
+                "cannot tell the format of {}: use a .svg or .png file name",
                 output.display()
             ))
         }
-    }
-    let svg = cute_render::render_svg(&expr, theme).map_err(|e| e.to_string())?;
-    std::fs::write(output, svg).map_err(|e| format!("cannot write {}: {e}", output.display()))
+    };
+    let svg = cute_render::render_svg(&expr, &opts, theme).map_err(|e| e.to_string())?;
+    let bytes = if png {
+        if !(cli.scale > 0.0 && cli.scale <= 8.0) {
+            return Err(format!("--scale {} must be in (0, 8]", cli.scale));
+        }
+        cute_render::svg_to_png(&svg, cli.scale).map_err(|e| e.to_string())?
+    } else {
+        svg.into_bytes()
+    };
+    std::fs::write(output, bytes).map_err(|e| format!("cannot write {}: {e}", output.display()))
 }
 
 fn main() -> ExitCode {

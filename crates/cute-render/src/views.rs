@@ -1,43 +1,315 @@
-//! Views: core values turned into [`Grid`]s.
+//! Views: core values turned into [`Figure`]s.
 //!
-//! - layout view ([`layout_grid`]): a layout or composed layout as a rank-2 grid of offsets
-//!   (rank 1 is one row; modes 1.. of higher ranks are grouped into columns), coloured by
-//!   offset with CuTe's 8-grey ramp.
+//! | view | value | picture |
+//! |---|---|---|
+//! | `layout` | layout, composed layout | rank-2 grid of offsets (rank 1: one row; modes 1.. grouped into columns), hierarchical headers and mode boundaries, CuTe's 8-grey ramp |
+//! | `swizzle` | composed layout | before/after grids (`a→b`), coloured by bank, and the swizzle's bit fields for one offset |
+//! | `tv` | `make_layout_tv(..)`, `(tile, tv)` | M×N grid, each cell `T#` over `V#`, coloured by thread |
+//! | `mma` | MMA atom, TiledMMA | A (M×K) left, B (K×N) on top, C (M×N) at the origin, as CuTe's print_latex |
+//! | `copy` | copy atom with a value type, TiledCopy | S and D side by side |
+//! | `banks` | `bank_conflicts(..)` | 32 banks × 4-byte word rows per instruction: which lane touches which word in which phase, conflicts outlined, wavefront summary |
 
-use crate::grid::{Cell, Grid};
+use crate::grid::{Cell, Figure, Panel};
+use cute_core::atom::{make_tiled_mma, Atom, TiledCopy, TiledMma};
+use cute_core::bank::{BankReport, BANKS, WORD_BYTES};
 use cute_core::int_tuple::idx2crd;
-use cute_core::{ComposedLayout, Error, IntTuple, Layout, Result, Value};
+use cute_core::{ComposedLayout, Error, IntTuple, Layout, Result, Swizzle, Value};
 
-/// Above this many cells the picture is an overview without per-cell text.
+/// Above this many cells a figure is an overview without per-cell text.
 pub const CELL_TEXT_CAP: usize = 16_384;
 /// Above this many cells nothing is drawn (the SVG would not be usable).
 pub const CELL_HARD_CAP: usize = 1 << 18;
+
+/// Which picture to draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// Inferred from the value: layout → layout, composed → swizzle, (tile, tv) → tv,
+    /// MMA → mma, copy → copy, bank analysis → banks.
+    Auto,
+    /// Offsets of a layout.
+    Layout,
+    /// A composed layout before and after its swizzle.
+    Swizzle,
+    /// A thread-value layout.
+    Tv,
+    /// A/B/C of an MMA.
+    Mma,
+    /// S/D of a copy.
+    Copy,
+    /// Shared-memory banks of an access.
+    Banks,
+}
+
+impl View {
+    /// Parse a view name.
+    pub fn parse(s: &str) -> Option<View> {
+        Some(match s {
+            "auto" => View::Auto,
+            "layout" => View::Layout,
+            "swizzle" => View::Swizzle,
+            "tv" => View::Tv,
+            "mma" => View::Mma,
+            "copy" => View::Copy,
+            "banks" => View::Banks,
+            _ => return None,
+        })
+    }
+}
+
+/// Colour schemes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Palette {
+    /// CuTe's print_latex colours (grey ramp, 8 pastels) and a hue wheel for banks.
+    Cute,
+    /// Colour-blind-safe: Okabe–Ito for threads and phases, cividis for banks.
+    ColorBlind,
+}
+
+/// One thread or one warp to emphasise; other cells are dimmed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Highlight {
+    /// Thread index.
+    Thread(i64),
+    /// Warp index (threads 32w..32w+31).
+    Warp(i64),
+}
+
+/// What to draw and how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// The view.
+    pub view: View,
+    /// Colour scheme.
+    pub palette: Palette,
+    /// Element width in bits for bank colouring in the layout and swizzle views.
+    pub elem_bits: u32,
+    /// Offset whose swizzle bits the swizzle view spells out (default: one that changes).
+    pub bit_offset: Option<i64>,
+    /// Emphasised thread or warp.
+    pub highlight: Option<Highlight>,
+    /// Warp whose instructions the bank view draws.
+    pub warp: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            view: View::Auto,
+            palette: Palette::Cute,
+            elem_bits: 16,
+            bit_offset: None,
+            highlight: None,
+            warp: 0,
+        }
+    }
+}
 
 /// CuTe print_latex's grey ramp for offsets (`black!00, black!40, black!20, …`), as RGB.
 const GREY_RAMP: [&str; 8] = [
     "#ffffff", "#999999", "#cccccc", "#666666", "#e6e6e6", "#808080", "#b3b3b3", "#4d4d4d",
 ];
+/// CuTe print_latex's 8 thread colours (TikzColor_TV).
+const TV_PASTELS: [&str; 8] = [
+    "#afafff", "#afffaf", "#ffffaf", "#ffafaf", "#d2d2ff", "#d2ffd2", "#ffffd2", "#ffd2d2",
+];
+/// Okabe–Ito, lightened where black text must stay readable.
+const OKABE_ITO: [&str; 8] = [
+    "#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#bbbbbb",
+];
 
-/// Something that maps a linear index to an offset: a layout or a composed layout.
-enum Mapping<'a> {
-    Plain(&'a Layout),
-    Composed(&'a ComposedLayout),
-}
-
-impl Mapping<'_> {
-    fn layout(&self) -> &Layout {
+impl Palette {
+    fn thread(self, t: i64) -> String {
+        let k = t.rem_euclid(8) as usize;
         match self {
-            Mapping::Plain(l) => l,
-            Mapping::Composed(c) => &c.layout,
+            Palette::Cute => TV_PASTELS[k],
+            Palette::ColorBlind => OKABE_ITO[k],
+        }
+        .to_string()
+    }
+
+    fn bank(self, b: u64) -> String {
+        match self {
+            // A hue wheel with alternating lightness so neighbouring banks differ.
+            Palette::Cute => {
+                let h = (b * 360 / BANKS) as f64;
+                let l = if b.is_multiple_of(2) { 0.78 } else { 0.66 };
+                hsl(h, 0.65, l)
+            }
+            Palette::ColorBlind => cividis(b as f64 / (BANKS - 1) as f64),
         }
     }
-    fn offset(&self, i: i64) -> Result<i64> {
+
+    fn phase(self, p: usize) -> String {
         match self {
-            Mapping::Plain(l) => l.call_index(i),
-            Mapping::Composed(c) => c.call_index(i),
+            Palette::Cute => ["#afafff", "#afffaf", "#ffffaf", "#ffd2d2"][p % 4].to_string(),
+            Palette::ColorBlind => ["#56b4e9", "#e69f00", "#009e73", "#cc79a7"][p % 4].to_string(),
         }
     }
 }
+
+fn hsl(h: f64, s: f64, l: f64) -> String {
+    let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
+    let x = c * (1.0 - ((h / 60.0) % 2.0 - 1.0).abs());
+    let m = l - c / 2.0;
+    let (r, g, b) = match (h / 60.0) as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let to = |v: f64| ((v + m) * 255.0).round() as u8;
+    format!("#{:02x}{:02x}{:02x}", to(r), to(g), to(b))
+}
+
+/// The cividis colour map (blue → yellow, readable with any colour vision), by 5 stops.
+fn cividis(t: f64) -> String {
+    const STOPS: [(f64, f64, f64); 5] = [
+        (0.0, 34.0, 78.0),
+        (72.0, 82.0, 110.0),
+        (124.0, 123.0, 120.0),
+        (187.0, 170.0, 108.0),
+        (253.0, 231.0, 55.0),
+    ];
+    let x = t.clamp(0.0, 1.0) * 4.0;
+    let i = (x as usize).min(3);
+    let f = x - i as f64;
+    let (a, b) = (STOPS[i], STOPS[i + 1]);
+    let mix = |p: f64, q: f64| (p + (q - p) * f).round() as u8;
+    format!(
+        "#{:02x}{:02x}{:02x}",
+        mix(a.0, b.0),
+        mix(a.1, b.1),
+        mix(a.2, b.2)
+    )
+}
+
+/// The view a value gets when none is asked for.
+pub fn infer_view(value: &Value) -> View {
+    match value {
+        Value::Composed(_) => View::Swizzle,
+        Value::Tuple(vs) if vs.len() == 2 && matches!(vs[1], Value::Layout(_)) => View::Tv,
+        Value::Atom(a) if matches!(**a, Atom::Mma(_)) => View::Mma,
+        Value::TiledMma(_) => View::Mma,
+        Value::Atom(_) | Value::TiledCopy(_) => View::Copy,
+        Value::Banks(_) => View::Banks,
+        _ => View::Layout,
+    }
+}
+
+/// Draw `value` as a figure titled `title`.
+///
+/// ```
+/// use cute_render::views::{figure, Options};
+/// let v = cute_core::eval_line("(4,8):(8,1)").unwrap();
+/// let f = figure("(4,8):(8,1)", &v, &Options::default()).unwrap();
+/// let p = &f.panels[0].0;
+/// assert_eq!((p.rows, p.cols), (4, 8));
+/// assert_eq!(p.cells[1].text, "1");   // row 0, column 1
+/// assert_eq!(p.cells[8].text, "8");   // row 1, column 0
+/// ```
+pub fn figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
+    let view = match opts.view {
+        View::Auto => infer_view(value),
+        v => v,
+    };
+    match view {
+        View::Layout | View::Auto => layout_figure(title, value, opts),
+        View::Swizzle => match value {
+            Value::Composed(c) => swizzle_figure(title, c, opts),
+            v => Err(Error::new(format!(
+                "the swizzle view draws a composed layout (Sw<B,M,S> o 0 o L), got {}",
+                v.kind()
+            ))),
+        },
+        View::Tv => tv_figure(title, value, opts),
+        View::Mma => {
+            let m = match value {
+                Value::TiledMma(m) => (**m).clone(),
+                Value::Atom(a) => match &**a {
+                    Atom::Mma(a) => {
+                        make_tiled_mma(a, &Layout::col_major(IntTuple::ints(&[1, 1, 1]))?, &[])?
+                    }
+                    Atom::Copy(c) => {
+                        return Err(Error::new(format!(
+                            "{} is a copy atom: use the copy view",
+                            c.name
+                        )))
+                    }
+                },
+                v => {
+                    return Err(Error::new(format!(
+                        "the mma view draws an MMA atom or TiledMMA, got {}",
+                        v.kind()
+                    )))
+                }
+            };
+            mma_figure(title, &m, opts)
+        }
+        View::Copy => {
+            let c = match value {
+                Value::TiledCopy(c) => (**c).clone(),
+                Value::Atom(a) => match &**a {
+                    Atom::Copy(c) => {
+                        let c = if c.val_bits.is_some() {
+                            c.clone()
+                        } else {
+                            c.with_value_bits(16)?
+                        };
+                        let r = Atom::Copy(c.clone()).trait_value("RefLayout")?;
+                        let r = r.to_layout()?;
+                        let thr = r.mode(0)?.size()?;
+                        let val = r.mode(1)?.size()?;
+                        cute_core::atom::make_tiled_copy_impl(
+                            &c,
+                            Layout::col_major(IntTuple::ints(&[thr, val]))?,
+                            IntTuple::ints(&[thr, val]),
+                        )?
+                    }
+                    Atom::Mma(m) => {
+                        return Err(Error::new(format!(
+                            "{} is an MMA atom: use the mma view",
+                            m.name
+                        )))
+                    }
+                },
+                v => {
+                    return Err(Error::new(format!(
+                        "the copy view draws a copy atom or TiledCopy, got {}",
+                        v.kind()
+                    )))
+                }
+            };
+            copy_figure(title, &c, opts)
+        }
+        View::Banks => match value {
+            Value::Banks(b) => bank_figure(title, b, opts),
+            v => Err(Error::new(format!(
+                "the bank view draws bank_conflicts(...), got {}",
+                v.kind()
+            ))),
+        },
+    }
+}
+
+fn check_cells(n: i64) -> Result<bool> {
+    let n = usize::try_from(n).unwrap_or(usize::MAX);
+    if n > CELL_HARD_CAP {
+        return Err(Error::new(format!(
+            "{n} cells is too many to draw (limit {CELL_HARD_CAP})"
+        )));
+    }
+    Ok(n <= CELL_TEXT_CAP)
+}
+
+fn overview_note(n: usize) -> String {
+    format!("overview: {n} cells exceed {CELL_TEXT_CAP}, so cell text is left out (hover a cell for its values)")
+}
+
+// ---------------------------------------------------------------------------------------
+// Layout and swizzle views
+// ---------------------------------------------------------------------------------------
 
 fn header(i: usize, shape: &IntTuple) -> String {
     if shape.is_int() {
@@ -49,19 +321,117 @@ fn header(i: usize, shape: &IntTuple) -> String {
     }
 }
 
-/// The layout view of `value` (a layout or a composed layout), titled `title`.
-///
-/// ```
-/// let v = cute_core::eval_line("(4,8):(8,1)").unwrap();
-/// let g = cute_render::views::layout_grid("(4,8):(8,1)", &v).unwrap();
-/// assert_eq!((g.rows, g.cols), (4, 8));
-/// assert_eq!(g.cells[1].text, "1");   // row 0, column 1
-/// assert_eq!(g.cells[8].text, "8");   // row 1, column 0
-/// ```
-pub fn layout_grid(title: &str, value: &Value) -> Result<Grid> {
-    let map = match value {
-        Value::Layout(l) => Mapping::Plain(l),
-        Value::Composed(c) => Mapping::Composed(c),
+/// Where the innermost sub-mode of a grouped mode wraps: thicker lines there.
+fn breaks(shape: &IntTuple, n: usize) -> Vec<usize> {
+    match shape {
+        IntTuple::Tuple(ms) if ms.len() > 1 => match ms[0].size() {
+            Ok(k) if k > 1 && (k as usize) < n => (1..)
+                .map(|j| j * k as usize)
+                .take_while(|&b| b < n)
+                .collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// A layout's rows and columns: mode 0 down, the other modes across.
+fn row_col_shapes(layout: &Layout) -> (IntTuple, IntTuple) {
+    match layout.shape() {
+        IntTuple::Int(_) => (IntTuple::Int(1), layout.shape().clone()),
+        IntTuple::Tuple(modes) if modes.len() == 1 => (IntTuple::Int(1), modes[0].clone()),
+        IntTuple::Tuple(modes) => (
+            modes[0].clone(),
+            if modes.len() == 2 {
+                modes[1].clone()
+            } else {
+                IntTuple::Tuple(modes[1..].to_vec())
+            },
+        ),
+    }
+}
+
+struct Offsets<'a> {
+    layout: &'a Layout,
+    swizzle: Option<(Swizzle, i64)>,
+}
+
+impl Offsets<'_> {
+    fn pre(&self, i: i64) -> Result<i64> {
+        let o = self.layout.call_index(i)?;
+        Ok(match self.swizzle {
+            Some((_, off)) => o + off,
+            None => o,
+        })
+    }
+    fn post(&self, i: i64) -> Result<i64> {
+        let o = self.pre(i)?;
+        Ok(match self.swizzle {
+            Some((sw, _)) => sw.apply(o),
+            None => o,
+        })
+    }
+}
+
+fn bank_of(offset: i64, bits: u32) -> u64 {
+    ((offset.max(0) as u64 * u64::from(bits)) / 8 / WORD_BYTES) % BANKS
+}
+
+/// One grid of a layout's domain; `text(pre, post)` and `fill(pre, post)` pick the labels.
+fn offsets_panel(
+    id: &str,
+    label: &str,
+    map: &Offsets,
+    cell_text: bool,
+    bits: u32,
+    text: impl Fn(i64, i64) -> String,
+    fill: impl Fn(i64, i64) -> String,
+) -> Result<Panel> {
+    let (row_shape, col_shape) = row_col_shapes(map.layout);
+    let size = map.layout.size()?;
+    let rows = row_shape.size()?;
+    let cols = if rows == 0 { 0 } else { size / rows };
+    let (rows, cols) = (rows as usize, cols as usize);
+    let mut cells = Vec::with_capacity(rows * cols);
+    for r in 0..rows {
+        for c in 0..cols {
+            let idx = (r + rows * c) as i64;
+            let (a, b) = (map.pre(idx)?, map.post(idx)?);
+            let mut data = vec![
+                ("idx", idx.to_string()),
+                ("row", r.to_string()),
+                ("col", c.to_string()),
+                ("offset", b.to_string()),
+                ("bank", bank_of(b, bits).to_string()),
+            ];
+            if map.swizzle.is_some() {
+                data.push(("pre", a.to_string()));
+            }
+            cells.push(Cell {
+                text: if cell_text { text(a, b) } else { String::new() },
+                fill: fill(a, b),
+                class: String::new(),
+                data,
+            });
+        }
+    }
+    Ok(Panel {
+        id: id.to_string(),
+        label: label.to_string(),
+        rows,
+        cols,
+        row_headers: (0..rows).map(|r| header(r, &row_shape)).collect(),
+        col_headers: (0..cols).map(|c| header(c, &col_shape)).collect(),
+        cells,
+        col_breaks: breaks(&col_shape, cols),
+        row_breaks: breaks(&row_shape, rows),
+    })
+}
+
+fn layout_figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
+    let (layout, swizzle) = match value {
+        Value::Layout(l) => (l, None),
+        Value::Composed(c) => (&c.layout, Some((c.swizzle, c.offset))),
         v => {
             return Err(Error::new(format!(
                 "the layout view draws a layout or a composed layout, got {}",
@@ -69,68 +439,619 @@ pub fn layout_grid(title: &str, value: &Value) -> Result<Grid> {
             )))
         }
     };
-    let layout = map.layout();
     let size = layout.size()?;
-    let (row_shape, col_shape) = match layout.shape() {
-        IntTuple::Int(_) => (IntTuple::Int(1), layout.shape().clone()),
-        IntTuple::Tuple(modes) if modes.len() == 1 => (IntTuple::Int(1), modes[0].clone()),
-        IntTuple::Tuple(modes) => (
-            modes[0].clone(),
-            IntTuple::Tuple(modes[1..].to_vec()).unwrap(),
-        ),
+    let cell_text = check_cells(size)?;
+    let map = Offsets { layout, swizzle };
+    let what = if swizzle.is_some() {
+        "swizzled offset"
+    } else {
+        "offset"
     };
-    let rows = row_shape.size()?;
-    let cols = if rows == 0 { 0 } else { size / rows };
-    let cells_n = usize::try_from(rows.saturating_mul(cols)).unwrap_or(usize::MAX);
-    if cells_n > CELL_HARD_CAP {
-        return Err(Error::new(format!(
-            "{rows}x{cols} = {cells_n} cells is too many to draw (limit {CELL_HARD_CAP})"
-        )));
-    }
-    let (rows, cols) = (rows as usize, cols as usize);
-    let cell_text = cells_n <= CELL_TEXT_CAP;
-    let mut cells = Vec::with_capacity(cells_n);
-    for r in 0..rows {
-        for c in 0..cols {
-            let idx = (r + rows * c) as i64;
-            let off = map.offset(idx)?;
-            cells.push(Cell {
-                text: if cell_text {
-                    off.to_string()
-                } else {
-                    String::new()
-                },
-                fill: GREY_RAMP[off.rem_euclid(8) as usize].to_string(),
-                data: vec![
-                    ("idx", idx.to_string()),
-                    ("row", r.to_string()),
-                    ("col", c.to_string()),
-                    ("offset", off.to_string()),
-                ],
-            });
-        }
-    }
-    let what = match map {
-        Mapping::Plain(_) => "offset",
-        Mapping::Composed(_) => "swizzled offset",
-    };
-    Ok(Grid {
+    let panel = offsets_panel(
+        "layout",
+        "",
+        &map,
+        cell_text,
+        opts.elem_bits,
+        |_, b| b.to_string(),
+        |_, b| GREY_RAMP[b.rem_euclid(8) as usize].to_string(),
+    )?;
+    let (rows, cols) = (panel.rows, panel.cols);
+    Ok(Figure {
+        view: "layout",
         title: title.to_string(),
         subtitle: format!("{value}  ·  {rows}x{cols}, cell = {what}, colour = {what} mod 8"),
-        rows,
-        cols,
-        row_headers: (0..rows).map(|r| header(r, &row_shape)).collect(),
-        col_headers: (0..cols).map(|c| header(c, &col_shape)).collect(),
-        cells,
+        panels: vec![(panel, (0, 0))],
         legend_title: format!("{what} mod 8:"),
         legend: GREY_RAMP
             .iter()
             .enumerate()
             .map(|(k, g)| (g.to_string(), k.to_string()))
             .collect(),
-        note: (!cell_text).then(|| {
-            format!("overview: {cells_n} cells exceed {CELL_TEXT_CAP}, so cell text is left out")
-        }),
+        notes: if cell_text {
+            Vec::new()
+        } else {
+            vec![overview_note(size as usize)]
+        },
         cell_text,
+    })
+}
+
+fn swizzle_figure(title: &str, c: &ComposedLayout, opts: &Options) -> Result<Figure> {
+    let size = c.layout.size()?;
+    let cell_text = check_cells(size.saturating_mul(2))?;
+    let map = Offsets {
+        layout: &c.layout,
+        swizzle: Some((c.swizzle, c.offset)),
+    };
+    let bits = opts.elem_bits;
+    let pal = opts.palette;
+    let before = offsets_panel(
+        "before",
+        &format!("before: {} + {}", c.offset, c.layout),
+        &map,
+        cell_text,
+        bits,
+        |a, _| a.to_string(),
+        |a, _| pal.bank(bank_of(a, bits)),
+    )?;
+    let after = offsets_panel(
+        "after",
+        &format!("after: {}", c.swizzle),
+        &map,
+        cell_text,
+        bits,
+        |a, b| format!("{a}\u{2192}{b}"),
+        |_, b| pal.bank(bank_of(b, bits)),
+    )?;
+    let sw = c.swizzle;
+    // The offset to spell out: asked for, or the first one the swizzle moves.
+    let shown = match opts.bit_offset {
+        Some(o) => o,
+        None => (0..size.min(1 << 16))
+            .map(|i| map.pre(i))
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .find(|&a| sw.apply(a) != a)
+            .unwrap_or(0),
+    };
+    let bits_panel = bit_panel(sw, shown, pal);
+    let (b, m, s) = (sw.b, sw.m, sw.s);
+    let mut notes = vec![
+        format!(
+            "{sw}: yyy = bits [{}, {}) are XORed into zzz = bits [{m}, {}); base = the low {m} bits (2^{m} = {} elements) stay together",
+            m + s.max(0),
+            m + s.max(0) + b,
+            m + b,
+            1i64 << m.clamp(0, 62)
+        ),
+        format!(
+            "colour = bank of the offset for {bits}-bit elements (bank = offset*{bits}/32 mod 32); cells read 'before\u{2192}after'"
+        ),
+    ];
+    if !cell_text {
+        notes.push(overview_note(size as usize * 2));
+    }
+    Ok(Figure {
+        view: "swizzle",
+        title: title.to_string(),
+        subtitle: format!(
+            "{c}  ·  {}x{} before and after the swizzle, offset {shown} spelled out in bits",
+            before.rows, before.cols
+        ),
+        // Wide tiles stack vertically, tall ones sit side by side.
+        panels: if before.cols > 2 * before.rows {
+            vec![(before, (0, 0)), (after, (0, 1)), (bits_panel, (0, 2))]
+        } else {
+            vec![(before, (0, 0)), (after, (1, 0)), (bits_panel, (0, 1))]
+        },
+        legend_title: "bank:".into(),
+        legend: (0..BANKS)
+            .step_by(4)
+            .map(|k| (pal.bank(k), k.to_string()))
+            .collect(),
+        notes,
+        cell_text,
+    })
+}
+
+/// Two rows of bits (the offset, and after the swizzle), MSB first, coloured by field.
+fn bit_panel(sw: Swizzle, a: i64, pal: Palette) -> Panel {
+    let b = sw.apply(a);
+    let top = (sw.m + sw.s.abs() + sw.b)
+        .max(64 - (a.max(b).max(1) as u64).leading_zeros() as i64)
+        .clamp(1, 62);
+    let nbits = top as usize;
+    let field = |k: i64| -> (&'static str, String) {
+        let (zl, yl) = (sw.m, sw.m + sw.s);
+        if k < sw.m {
+            ("base", "#d9d9d9".into())
+        } else if (zl..zl + sw.b).contains(&k) {
+            ("zzz", pal.phase(0))
+        } else if (yl..yl + sw.b).contains(&k) {
+            ("yyy", pal.phase(1))
+        } else {
+            ("", "#ffffff".into())
+        }
+    };
+    let mut cells = Vec::new();
+    for (row, v) in [a, b].into_iter().enumerate() {
+        for col in 0..nbits {
+            let k = (nbits - 1 - col) as i64;
+            let bit = (v >> k) & 1;
+            let (f, fill) = field(k);
+            let flipped = row == 1 && ((a >> k) & 1) != bit;
+            cells.push(Cell {
+                text: bit.to_string(),
+                fill,
+                class: if flipped {
+                    "conflict".into()
+                } else {
+                    String::new()
+                },
+                data: vec![("bit", k.to_string()), ("field", f.to_string())],
+            });
+        }
+    }
+    Panel {
+        id: "bits".into(),
+        label: format!("offset {a} \u{2192} {b} in bits (yyy XOR into zzz; changed bits outlined)"),
+        rows: 2,
+        cols: nbits,
+        row_headers: vec![format!("{a}"), format!("{b}")],
+        col_headers: (0..nbits).map(|c| (nbits - 1 - c).to_string()).collect(),
+        cells,
+        col_breaks: Vec::new(),
+        row_breaks: Vec::new(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Thread-value views
+// ---------------------------------------------------------------------------------------
+
+fn dimmed(h: Option<Highlight>, t: i64) -> bool {
+    match h {
+        None => false,
+        Some(Highlight::Thread(x)) => t != x,
+        Some(Highlight::Warp(w)) => t.div_euclid(32) != w,
+    }
+}
+
+/// A (thread, value) → column-major index layout drawn over an M×N tile; `transpose`
+/// draws it N×M (B of an MMA: K rows, N columns).
+#[allow(clippy::too_many_arguments)]
+fn tv_panel(
+    id: &str,
+    label: &str,
+    tv: &Layout,
+    m: i64,
+    n: i64,
+    transpose: bool,
+    cell_text: bool,
+    opts: &Options,
+) -> Result<Panel> {
+    if tv.rank() != 2 {
+        return Err(Error::new(format!(
+            "a thread-value layout has rank 2 (thread, value), got {tv}"
+        )));
+    }
+    let (rows, cols) = if transpose { (n, m) } else { (m, n) };
+    let (rows, cols) = (rows as usize, cols as usize);
+    let threads = tv.mode(0)?.size()?;
+    let values = tv.mode(1)?.size()?;
+    if threads.saturating_mul(values) > CELL_HARD_CAP as i64 * 4 {
+        return Err(Error::new(format!(
+            "{threads} threads x {values} values is too many to draw"
+        )));
+    }
+    let mut cells: Vec<Cell> = (0..rows * cols)
+        .map(|k| Cell {
+            text: String::new(),
+            fill: "#ffffff".into(),
+            class: "empty".into(),
+            data: vec![
+                ("row", (k / cols).to_string()),
+                ("col", (k % cols).to_string()),
+            ],
+        })
+        .collect();
+    let size = m * n;
+    for t in 0..threads {
+        for v in 0..values {
+            let idx = tv.call_coord(&IntTuple::ints(&[t, v]))?;
+            if idx < 0 || idx >= size {
+                return Err(Error::new(format!(
+                    "thread {t} value {v} maps to {idx}, outside the {m}x{n} tile"
+                )));
+            }
+            let (r, c) = (idx % m, idx / m);
+            let (r, c) = if transpose { (c, r) } else { (r, c) };
+            let cell = &mut cells[r as usize * cols + c as usize];
+            if cell.class == "empty" {
+                cell.text = if cell_text {
+                    format!("T{t}\nV{v}")
+                } else {
+                    String::new()
+                };
+                cell.fill = opts.palette.thread(t);
+                cell.class = if dimmed(opts.highlight, t) {
+                    "dim".into()
+                } else {
+                    String::new()
+                };
+                cell.data.extend([
+                    ("idx", idx.to_string()),
+                    ("thread", t.to_string()),
+                    ("value", v.to_string()),
+                ]);
+            } else {
+                // Several (thread, value) pairs on one element (broadcast / duplicates).
+                match cell.data.iter_mut().find(|(k, _)| *k == "also") {
+                    Some((_, s)) => s.push_str(&format!(" T{t}V{v}")),
+                    None => cell.data.push(("also", format!("T{t}V{v}"))),
+                }
+            }
+        }
+    }
+    let (rn, cn) = if transpose { ("k", "n") } else { ("m", "n") };
+    let (rn, cn) = if id == "A" { ("m", "k") } else { (rn, cn) };
+    Ok(Panel {
+        id: id.to_string(),
+        label: label.to_string(),
+        rows,
+        cols,
+        row_headers: (0..rows).map(|r| format!("{rn}{r}")).collect(),
+        col_headers: (0..cols).map(|c| format!("{cn}{c}")).collect(),
+        cells,
+        col_breaks: Vec::new(),
+        row_breaks: Vec::new(),
+    })
+}
+
+fn thread_legend(threads: i64, pal: Palette) -> Vec<(String, String)> {
+    (0..threads.min(8))
+        .map(|t| (pal.thread(t), format!("T{t} (+8k)")))
+        .collect()
+}
+
+fn tv_notes(opts: &Options, cell_text: bool, cells: usize) -> Vec<String> {
+    let mut notes = vec!["cell = T# (thread) over V# (value); colour = thread mod 8".to_string()];
+    match opts.highlight {
+        Some(Highlight::Thread(t)) => notes.push(format!("thread {t} highlighted")),
+        Some(Highlight::Warp(w)) => notes.push(format!(
+            "warp {w} (threads {}..{}) highlighted",
+            32 * w,
+            32 * w + 31
+        )),
+        None => {}
+    }
+    if !cell_text {
+        notes.push(overview_note(cells));
+    }
+    notes
+}
+
+fn tile_mn(tiler: &IntTuple) -> Result<(i64, i64)> {
+    match tiler {
+        IntTuple::Int(m) => Ok((*m, 1)),
+        IntTuple::Tuple(ts) if ts.len() == 1 => Ok((ts[0].size()?, 1)),
+        IntTuple::Tuple(ts) if ts.len() == 2 => Ok((ts[0].size()?, ts[1].size()?)),
+        t => Err(Error::new(format!(
+            "a tile of rank 1 or 2 is drawn, got {t}"
+        ))),
+    }
+}
+
+fn tv_figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
+    let (tiler, tv) = match value {
+        Value::Tuple(vs) if vs.len() == 2 => (vs[0].to_int_tuple()?, vs[1].to_layout()?.clone()),
+        v => {
+            return Err(Error::new(format!(
+            "the TV view draws make_layout_tv(thr, val) or a (tile_shape, tv_layout) pair, got {}",
+            v.kind()
+        )))
+        }
+    };
+    let (m, n) = tile_mn(&tiler)?;
+    let cell_text = check_cells(m.saturating_mul(n))?;
+    let panel = tv_panel("tv", "", &tv, m, n, false, cell_text, opts)?;
+    let threads = tv.mode(0)?.size()?;
+    Ok(Figure {
+        view: "tv",
+        title: title.to_string(),
+        subtitle: format!(
+            "{tv} over a {m}x{n} tile  ·  {threads} threads x {} values",
+            tv.mode(1)?.size()?
+        ),
+        panels: vec![(panel, (0, 0))],
+        legend_title: "thread:".into(),
+        legend: thread_legend(threads, opts.palette),
+        notes: tv_notes(opts, cell_text, (m * n) as usize),
+        cell_text,
+    })
+}
+
+fn mma_figure(title: &str, mma: &TiledMma, opts: &Options) -> Result<Figure> {
+    let (m, n, k) = (mma.tile_size(0)?, mma.tile_size(1)?, mma.tile_size(2)?);
+    let total = m * n + m * k + n * k;
+    let cell_text = check_cells(total)?;
+    let a = tv_panel(
+        "A",
+        &format!("A ({m}x{k})"),
+        &mma.layout_a_tv()?,
+        m,
+        k,
+        false,
+        cell_text,
+        opts,
+    )?;
+    let b = tv_panel(
+        "B",
+        &format!("B ({k}x{n}, drawn K x N)"),
+        &mma.layout_b_tv()?,
+        n,
+        k,
+        true,
+        cell_text,
+        opts,
+    )?;
+    let c = tv_panel(
+        "C",
+        &format!("C ({m}x{n})"),
+        &mma.layout_c_tv()?,
+        m,
+        n,
+        false,
+        cell_text,
+        opts,
+    )?;
+    let threads = mma.thr_layout_vmnk.size()?;
+    Ok(Figure {
+        view: "mma",
+        title: title.to_string(),
+        subtitle: format!(
+            "{}  ·  tile {m}x{n}x{k}, {threads} threads, ThrLayoutVMNK {}",
+            mma.atom.name, mma.thr_layout_vmnk
+        ),
+        panels: vec![(b, (1, 0)), (a, (0, 1)), (c, (1, 1))],
+        legend_title: "thread:".into(),
+        legend: thread_legend(threads, opts.palette),
+        notes: tv_notes(opts, cell_text, total as usize),
+        cell_text,
+    })
+}
+
+fn copy_figure(title: &str, copy: &TiledCopy, opts: &Options) -> Result<Figure> {
+    let (m, n) = tile_mn(&copy.tiler)?;
+    let cell_text = check_cells(2 * m * n)?;
+    let s = tv_panel(
+        "S",
+        "S (source)",
+        &copy.layout_s_tv()?,
+        m,
+        n,
+        false,
+        cell_text,
+        opts,
+    )?;
+    let d = tv_panel(
+        "D",
+        "D (destination)",
+        &copy.layout_d_tv()?,
+        m,
+        n,
+        false,
+        cell_text,
+        opts,
+    )?;
+    let threads = copy.layout_tv.mode(0)?.size()?;
+    Ok(Figure {
+        view: "copy",
+        title: title.to_string(),
+        subtitle: format!(
+            "{} ({}-bit values)  ·  tile {m}x{n}, {threads} threads",
+            copy.atom.name,
+            copy.atom.val_bits.unwrap_or(0)
+        ),
+        panels: vec![(s, (0, 0)), (d, (1, 0))],
+        legend_title: "thread:".into(),
+        legend: thread_legend(threads, opts.palette),
+        notes: tv_notes(opts, cell_text, (2 * m * n) as usize),
+        cell_text,
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Bank view
+// ---------------------------------------------------------------------------------------
+
+/// Instructions drawn per figure (the summary covers all of them).
+pub const BANK_PANELS: usize = 4;
+
+fn bank_figure(title: &str, r: &BankReport, opts: &Options) -> Result<Figure> {
+    let warp = opts.warp;
+    let instrs: Vec<_> = r.instrs.iter().filter(|i| i.warp == warp).collect();
+    if instrs.is_empty() {
+        return Err(Error::new(format!(
+            "warp {warp} does not exist: the access has {} warp(s)",
+            r.warps()
+        )));
+    }
+    let mut panels = Vec::new();
+    let mut notes = Vec::new();
+    for (k, wi) in instrs.iter().take(BANK_PANELS).enumerate() {
+        // word -> (lanes, phase of the first lane)
+        let mut words: std::collections::BTreeMap<u64, (Vec<usize>, usize)> = Default::default();
+        for lane in 0..32 {
+            let Some(p) = wi.phase_of(lane) else { continue };
+            for (_, w) in wi.lane_words(lane, r.instr) {
+                words
+                    .entry(w)
+                    .or_insert_with(|| (Vec::new(), p))
+                    .0
+                    .push(lane);
+            }
+        }
+        // A bank conflicts within a phase when it holds more than one word there.
+        let mut per_phase_bank: std::collections::HashMap<(usize, u64), usize> = Default::default();
+        let mut phase_words: std::collections::HashMap<
+            (usize, u64),
+            std::collections::BTreeSet<u64>,
+        > = Default::default();
+        for lane in 0..32 {
+            let Some(p) = wi.phase_of(lane) else { continue };
+            for (b, w) in wi.lane_words(lane, r.instr) {
+                phase_words.entry((p, b)).or_default().insert(w);
+            }
+        }
+        for ((p, b), ws) in &phase_words {
+            per_phase_bank.insert((*p, *b), ws.len());
+        }
+        let rows: Vec<u64> = {
+            let mut rs: Vec<u64> = words.keys().map(|w| w / BANKS).collect();
+            rs.dedup();
+            rs
+        };
+        if rows.len() * 32 > CELL_HARD_CAP {
+            return Err(Error::new("too many shared-memory rows to draw"));
+        }
+        let mut cells = Vec::with_capacity(rows.len() * 32);
+        for &row in &rows {
+            for bank in 0..BANKS {
+                let w = row * BANKS + bank;
+                match words.get(&w) {
+                    None => cells.push(Cell {
+                        text: String::new(),
+                        fill: "#ffffff".into(),
+                        class: "empty".into(),
+                        data: vec![("bank", bank.to_string()), ("word", w.to_string())],
+                    }),
+                    Some((lanes, p)) => {
+                        let t0 = i64::from(warp) * 32 + lanes[0] as i64;
+                        let text = if lanes.len() == 1 {
+                            format!("T{t0}")
+                        } else {
+                            format!("T{t0}+{}", lanes.len() - 1)
+                        };
+                        let ways = per_phase_bank.get(&(*p, bank)).copied().unwrap_or(1);
+                        let mut class = Vec::new();
+                        if ways > 1 {
+                            class.push("conflict");
+                        }
+                        if lanes
+                            .iter()
+                            .all(|&l| dimmed(opts.highlight, i64::from(warp) * 32 + l as i64))
+                        {
+                            class.push("dim");
+                        }
+                        cells.push(Cell {
+                            text,
+                            fill: opts.palette.phase(*p),
+                            class: class.join(" "),
+                            data: vec![
+                                ("bank", bank.to_string()),
+                                ("word", w.to_string()),
+                                ("byte", (w * WORD_BYTES).to_string()),
+                                ("phase", p.to_string()),
+                                ("ways", ways.to_string()),
+                                (
+                                    "threads",
+                                    lanes
+                                        .iter()
+                                        .map(|&l| (i64::from(warp) * 32 + l as i64).to_string())
+                                        .collect::<Vec<_>>()
+                                        .join(" "),
+                                ),
+                            ],
+                        });
+                    }
+                }
+            }
+        }
+        let phases: Vec<String> = wi
+            .phases
+            .iter()
+            .map(|p| {
+                format!(
+                    "T{}-{}: {}",
+                    p.first_lane,
+                    p.first_lane + p.lanes - 1,
+                    p.wavefronts
+                )
+            })
+            .collect();
+        notes.push(format!(
+            "instruction {}: {} wavefronts, ideal {}{}  (phases {})",
+            wi.index,
+            wi.wavefronts,
+            wi.ideal,
+            if wi.wavefronts > wi.ideal {
+                format!(", {}-way conflict", wi.ways)
+            } else {
+                ", conflict-free".into()
+            },
+            phases.join(", ")
+        ));
+        panels.push((
+            Panel {
+                id: format!("i{}", wi.index),
+                label: format!("warp {warp}, instruction {}: {}", wi.index, r.instr),
+                rows: rows.len(),
+                cols: BANKS as usize,
+                row_headers: rows
+                    .iter()
+                    .map(|w| format!("B{}", w * BANKS * WORD_BYTES))
+                    .collect(),
+                col_headers: (0..BANKS).map(|b| b.to_string()).collect(),
+                cells,
+                col_breaks: Vec::new(),
+                row_breaks: Vec::new(),
+            },
+            (0, k),
+        ));
+    }
+    if instrs.len() > BANK_PANELS {
+        notes.push(format!(
+            "{} more instructions in this warp are summarised, not drawn",
+            instrs.len() - BANK_PANELS
+        ));
+    }
+    notes.push(format!(
+        "tile: {} warp(s) x {} instruction(s): {} wavefronts, ideal {}{}",
+        r.warps(),
+        r.per_warp,
+        r.wavefronts(),
+        r.ideal(),
+        if r.wavefronts() > r.ideal() {
+            format!(
+                " ({} extra, {}-way worst)",
+                r.wavefronts() - r.ideal(),
+                r.ways()
+            )
+        } else {
+            ", conflict-free".into()
+        }
+    ));
+    let nphases = r.instr.max_phases();
+    let mut legend: Vec<(String, String)> = (0..nphases)
+        .map(|p| (opts.palette.phase(p), format!("phase {p}")))
+        .collect();
+    legend.push((
+        "#ffffff".into(),
+        "red outline = bank conflict in that phase".into(),
+    ));
+    Ok(Figure {
+        view: "banks",
+        title: title.to_string(),
+        subtitle: format!(
+            "{} of {}-bit elements, {} per lane, over {}  ·  rows = 128-byte lines (B = byte address), columns = banks",
+            r.instr, r.elem_bits, r.vec, r.smem
+        ),
+        panels,
+        legend_title: "phase:".into(),
+        legend,
+        notes,
+        cell_text: true,
     })
 }

@@ -97,3 +97,28 @@ fn oracle_generated_cases() {
     let cases = load(&repo_root().join("crates/cute-core/tests/data/oracle-cases.jsonl"));
     check("oracle-cases.jsonl", &cases);
 }
+
+/// Atom traits, copy atoms with value types, TiledMMA A/B/C and TiledCopy S/D thread-value
+/// layouts, all printed by the real CuTe C++ headers (tools/oracle/atoms.py).
+#[test]
+fn atom_cases() {
+    let cases = load(&repo_root().join("crates/cute-core/tests/data/atom-cases.jsonl"));
+    assert!(
+        cases.len() >= 1000,
+        "atom corpus too small: {}",
+        cases.len()
+    );
+    check("atom-cases.jsonl", &cases);
+}
+
+/// Every atom of the table answers every one of its traits (the table parses).
+#[test]
+fn every_atom_in_the_table_parses() {
+    let mut n = 0;
+    for name in cute_core::atom::atom_names() {
+        let a = cute_core::atom::Atom::lookup(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(a.name(), name);
+        n += 1;
+    }
+    assert!(n >= 150, "only {n} atoms");
+}

@@ -1,27 +1,83 @@
-//! The layout view as SVG: well-formed XML, one cell per coordinate with the right data,
-//! escaped text, overview above the cell cap, and a snapshot of the default picture.
+//! Every view as SVG: well-formed XML that resvg rasterises, one cell per element with the
+//! right data attributes (checked against the core), escaped text, overviews above the cell
+//! cap, highlight and palette options, and an insta snapshot per view of the seeds' examples.
 
-use cute_render::{render_svg, Theme};
+use cute_core::{eval_line, IntTuple, Value};
+use cute_render::views::{figure, infer_view};
+use cute_render::{render_svg, svg_to_png, Highlight, Options, Palette, Theme, View};
+
+/// One example per view (the seeds' pictures).
+const EXAMPLES: &[(&str, &str)] = &[
+    ("layout", "(8,32):(32,1)"),
+    ("swizzle", "composition(Sw<3,2,3>, (8,32):(32,1))"),
+    ("tv", "make_layout_tv((4,8):(8,1), (2,2):(2,1))"),
+    ("mma", "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN)"),
+    (
+        "copy",
+        "make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN))",
+    ),
+    ("banks", "bank_conflicts(Sw<3,2,4> o 0 o (32,64):(64,1), 32, (32,4):(1,32), LDS128)"),
+];
+
+fn svg(expr: &str) -> String {
+    render_svg(expr, &Options::default(), Theme::Light).unwrap_or_else(|e| panic!("{expr}: {e}"))
+}
 
 fn parse(svg: &str) -> roxmltree::Document<'_> {
     roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not XML: {e}"))
 }
 
-fn cells<'a>(doc: &'a roxmltree::Document<'a>) -> Vec<roxmltree::Node<'a, 'a>> {
-    doc.descendants()
-        .filter(|n| n.attribute("class") == Some("cell"))
+fn cells<'a>(doc: &'a roxmltree::Document<'a>, panel: &str) -> Vec<roxmltree::Node<'a, 'a>> {
+    let p = doc
+        .descendants()
+        .find(|n| n.attribute("data-panel") == Some(panel))
+        .unwrap_or_else(|| panic!("no panel {panel}"));
+    p.descendants()
+        .filter(|n| {
+            n.attribute("class")
+                .is_some_and(|c| c.split(' ').next() == Some("cell"))
+        })
         .collect()
 }
 
+fn attr(n: &roxmltree::Node, a: &str) -> i64 {
+    n.attribute(a)
+        .unwrap_or_else(|| panic!("no {a}"))
+        .parse()
+        .unwrap()
+}
+
 #[test]
-fn cells_carry_index_and_offset() {
-    let svg = render_svg("(4,8):(8,1)", Theme::Light).unwrap();
-    let doc = parse(&svg);
-    let cells = cells(&doc);
+fn every_view_is_xml_and_rasterises() {
+    for (view, expr) in EXAMPLES {
+        let v = eval_line(expr).unwrap();
+        assert_eq!(
+            format!("{:?}", infer_view(&v)).to_lowercase(),
+            *view,
+            "{expr}"
+        );
+        let s = svg(expr);
+        let doc = parse(&s);
+        assert_eq!(doc.root_element().attribute("data-view"), Some(*view));
+        let png = svg_to_png(&s, 1.0).unwrap_or_else(|e| panic!("{view}: {e}"));
+        assert_eq!(&png[1..4], b"PNG");
+        let opts = Options {
+            palette: Palette::ColorBlind,
+            ..Options::default()
+        };
+        parse(&render_svg(expr, &opts, Theme::Dark).unwrap());
+    }
+}
+
+#[test]
+fn layout_cells_carry_index_and_offset() {
+    let s = svg("(4,8):(8,1)");
+    let doc = parse(&s);
+    let cells = cells(&doc, "layout");
     assert_eq!(cells.len(), 32);
     for c in &cells {
-        let idx: i64 = c.attribute("data-idx").unwrap().parse().unwrap();
-        let off: i64 = c.attribute("data-offset").unwrap().parse().unwrap();
+        let idx = attr(c, "data-idx");
+        let off = attr(c, "data-offset");
         let (row, col) = (idx % 4, idx / 4);
         assert_eq!(off, row * 8 + col, "idx {idx}");
         let text = c.descendants().find(|n| n.has_tag_name("text")).unwrap();
@@ -30,61 +86,292 @@ fn cells_carry_index_and_offset() {
 }
 
 #[test]
-fn swizzled_cells_show_swizzled_offsets() {
-    let svg = render_svg("composition(Sw<3,2,3>, (8,32):(32,1))", Theme::Dark).unwrap();
-    let doc = parse(&svg);
-    let c = cells(&doc)
+fn hierarchical_modes_draw_boundaries() {
+    let s = svg("(4,(2,4)):(2,(1,8))");
+    let doc = parse(&s);
+    let breaks = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("breaks"))
+        .unwrap();
+    // Column mode (2,4): a boundary after every 2 columns (3 of them).
+    assert_eq!(breaks.children().filter(|n| n.is_element()).count(), 3);
+    assert!(s.contains("\n3 (1,1)\n"), "hierarchical column header");
+}
+
+#[test]
+fn swizzle_view_shows_before_after_and_bits() {
+    let s = svg("composition(Sw<3,2,3>, (8,32):(32,1))");
+    let doc = parse(&s);
+    let c = cells(&doc, "after")
         .into_iter()
         .find(|c| c.attribute("data-row") == Some("1") && c.attribute("data-col") == Some("0"))
         .unwrap();
     // Row 1 starts at offset 32 = bit 5, which Sw<3,2,3> XORs into bit 2: 36.
     assert_eq!(c.attribute("data-offset"), Some("36"));
+    assert_eq!(c.attribute("data-pre"), Some("32"));
+    assert!(c
+        .descendants()
+        .any(|n| n.text().map(str::trim) == Some("32\u{2192}36")));
+    // 16-bit elements: offset 36 is byte 72, word 18, bank 18.
+    assert_eq!(c.attribute("data-bank"), Some("18"));
+    let bits = cells(&doc, "bits");
+    assert_eq!(bits.len(), 16); // 2 rows x 8 bits
+    let flipped: Vec<_> = bits
+        .iter()
+        .filter(|b| b.attribute("class") == Some("cell conflict"))
+        .map(|b| attr(b, "data-bit"))
+        .collect();
+    assert_eq!(flipped, vec![2]);
+}
+
+/// Every drawn (thread, value) is where the core's TV layout puts it.
+fn check_tv_panel(
+    doc: &roxmltree::Document,
+    panel: &str,
+    tv: &cute_core::Layout,
+    m: i64,
+    transpose: bool,
+) {
+    let cs = cells(doc, panel);
+    let mut drawn = 0;
+    for c in &cs {
+        if c.attribute("class") == Some("cell empty") {
+            continue;
+        }
+        let (t, v) = (attr(c, "data-thread"), attr(c, "data-value"));
+        let idx = tv.call_coord(&IntTuple::ints(&[t, v])).unwrap();
+        assert_eq!(attr(c, "data-idx"), idx);
+        let (r, col) = (idx % m, idx / m);
+        let (r, col) = if transpose { (col, r) } else { (r, col) };
+        assert_eq!(
+            (attr(c, "data-row"), attr(c, "data-col")),
+            (r, col),
+            "{panel} T{t}V{v}"
+        );
+        drawn += 1;
+    }
+    assert!(drawn > 0);
 }
 
 #[test]
-fn text_is_escaped() {
-    for hostile in [
-        "<script>alert(1)</script>",
-        "\"><img src=x onerror=alert(1)>",
-        "a & b 'q'",
-    ] {
-        let script = format!("L = (2,2):(1,2) # {hostile}\nL");
-        let svg = render_svg(&script, Theme::Light).unwrap();
-        parse(&svg);
-        assert!(!svg.contains("<script"), "{svg}");
-        assert!(!svg.contains("<img"), "{svg}");
+fn tv_view_places_every_thread_value() {
+    let expr = "make_layout_tv((4,8):(8,1), (2,2):(2,1))";
+    let v = eval_line(expr).unwrap();
+    let Value::Tuple(parts) = &v else { panic!() };
+    let tv = parts[1].to_layout().unwrap();
+    let doc_s = svg(expr);
+    let doc = parse(&doc_s);
+    check_tv_panel(&doc, "tv", tv, 8, false);
+    assert_eq!(cells(&doc, "tv").len(), 8 * 16);
+}
+
+#[test]
+fn mma_view_arranges_a_b_c_like_cute() {
+    let expr = "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN)";
+    let Value::TiledMma(m) = eval_line(expr).unwrap() else {
+        panic!()
+    };
+    let s = svg(expr);
+    let doc = parse(&s);
+    check_tv_panel(&doc, "A", &m.layout_a_tv().unwrap(), 16, false);
+    check_tv_panel(&doc, "B", &m.layout_b_tv().unwrap(), 8, true);
+    check_tv_panel(&doc, "C", &m.layout_c_tv().unwrap(), 16, false);
+    let panel = |id: &str| {
+        doc.descendants()
+            .find(|n| n.attribute("data-panel") == Some(id))
+            .unwrap()
+    };
+    let (a, b, c) = (panel("A"), panel("B"), panel("C"));
+    assert_eq!((attr(&a, "data-rows"), attr(&a, "data-cols")), (16, 8));
+    assert_eq!((attr(&b, "data-rows"), attr(&b, "data-cols")), (8, 8)); // K x N
+    assert_eq!((attr(&c, "data-rows"), attr(&c, "data-cols")), (16, 8));
+    // C at the origin: A to its left, B above it.
+    let x = |n: roxmltree::Node| -> f64 {
+        n.descendants()
+            .find(|r| r.has_tag_name("rect"))
+            .unwrap()
+            .attribute("x")
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let y = |n: roxmltree::Node| -> f64 {
+        n.descendants()
+            .find(|r| r.has_tag_name("rect"))
+            .unwrap()
+            .attribute("y")
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(x(a) < x(c) && y(b) < y(c), "A left of C, B above C");
+}
+
+#[test]
+fn copy_view_draws_source_and_destination() {
+    let expr = EXAMPLES[4].1;
+    let Value::TiledCopy(c) = eval_line(expr).unwrap() else {
+        panic!()
+    };
+    let s = svg(expr);
+    let doc = parse(&s);
+    check_tv_panel(&doc, "S", &c.layout_s_tv().unwrap(), 16, false);
+    check_tv_panel(&doc, "D", &c.layout_d_tv().unwrap(), 16, false);
+}
+
+#[test]
+fn bank_view_marks_conflicts_and_summarises() {
+    let plain = svg("bank_conflicts((32,64):(64,1), 32, (32,4):(1,32), LDS128)");
+    let doc = parse(&plain);
+    let cs = cells(&doc, "i0");
+    let used: Vec<_> = cs
+        .iter()
+        .filter(|c| c.attribute("data-threads").is_some())
+        .collect();
+    assert_eq!(used.len(), 128); // 32 lanes x 4 words
+    assert!(used
+        .iter()
+        .all(|c| c.attribute("class") == Some("cell conflict")));
+    for c in &used {
+        assert_eq!(attr(c, "data-bank"), attr(c, "data-word") % 32);
     }
-    // A title that is the expression itself, with markup in a comment-free binding name.
-    let svg = render_svg("(2,2):(1,2)", Theme::Light).unwrap();
-    let doc = parse(&svg);
-    let title = doc.descendants().find(|n| n.has_tag_name("title")).unwrap();
-    assert_eq!(title.text().map(str::trim), Some("(2,2):(1,2)"));
+    assert!(plain.contains("32 wavefronts, ideal 4"));
+    let swizzled = svg(EXAMPLES[5].1);
+    let doc = parse(&swizzled);
+    assert!(cells(&doc, "i0")
+        .iter()
+        .all(|c| !c.attribute("class").unwrap().contains("conflict")));
+    assert!(swizzled.contains("4 wavefronts, ideal 4, conflict-free"));
+}
+
+#[test]
+fn highlight_dims_every_other_thread() {
+    let opts = Options {
+        highlight: Some(Highlight::Thread(5)),
+        ..Options::default()
+    };
+    let s = render_svg(
+        "make_layout_tv((4,8):(8,1), (2,2):(2,1))",
+        &opts,
+        Theme::Light,
+    )
+    .unwrap();
+    let doc = parse(&s);
+    for c in cells(&doc, "tv") {
+        let dim = c.attribute("class") == Some("cell dim");
+        assert_eq!(dim, attr(&c, "data-thread") != 5);
+    }
+    let opts = Options {
+        highlight: Some(Highlight::Warp(1)),
+        ..Options::default()
+    };
+    let s = render_svg(
+        "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN, (2,1,1))",
+        &opts,
+        Theme::Light,
+    )
+    .unwrap();
+    let doc = parse(&s);
+    for c in cells(&doc, "C") {
+        assert_eq!(
+            c.attribute("class") == Some("cell dim"),
+            attr(&c, "data-thread") / 32 != 1
+        );
+    }
+}
+
+#[test]
+fn colour_blind_palette_changes_the_colours() {
+    let expr = EXAMPLES[2].1;
+    let cb = Options {
+        palette: Palette::ColorBlind,
+        ..Options::default()
+    };
+    let a = svg(expr);
+    let b = render_svg(expr, &cb, Theme::Light).unwrap();
+    assert!(a.contains("#afafff") && !b.contains("#afafff"));
+    assert!(b.contains("#e69f00"));
+}
+
+#[test]
+fn every_string_reaching_the_svg_is_escaped() {
+    // The only free text a user controls is the script: bindings and comments end up in
+    // the title; values, labels and notes are printed by the core. Put markup everywhere.
+    for (_, expr) in EXAMPLES {
+        for hostile in [
+            "<script>alert(1)</script>",
+            "\"><img src=x onerror=alert(1)>",
+            "a & b 'q' \"d\"",
+        ] {
+            let script = format!("X = 1 # {hostile}\n{expr} # {hostile}");
+            let s = render_svg(&script, &Options::default(), Theme::Light).unwrap();
+            let doc = parse(&s);
+            assert!(!s.contains("<script") && !s.contains("<img"), "{s}");
+            let title = doc.descendants().find(|n| n.has_tag_name("title")).unwrap();
+            assert!(
+                title.text().unwrap().contains(hostile),
+                "title keeps the text, escaped"
+            );
+        }
+    }
 }
 
 #[test]
 fn big_layouts_render_as_an_overview() {
-    let svg = render_svg("(256,256):(256,1)", Theme::Light).unwrap();
-    let doc = parse(&svg);
-    let cells = cells(&doc);
-    assert_eq!(cells.len(), 65536);
-    assert!(cells
-        .iter()
-        .all(|c| c.descendants().all(|n| !n.has_tag_name("text"))));
-    assert!(svg.contains("overview: 65536 cells"));
+    for expr in ["(256,256):(256,1)", "Sw<3,4,3> o 0 o (256,256):(256,1)"] {
+        let s = svg(expr);
+        let doc = parse(&s);
+        let n = doc
+            .descendants()
+            .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with("cell")))
+            .count();
+        assert!(n >= 65536, "{expr}: {n}");
+        assert!(doc
+            .descendants()
+            .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with("cell")))
+            .all(|c| c.descendants().all(|n| !n.has_tag_name("text"))));
+        assert!(
+            s.contains("overview: "),
+            "the picture says it is an overview"
+        );
+    }
 }
 
 #[test]
 fn bad_input_is_an_error_not_a_picture() {
-    let e = render_svg("(4,8):(8", Theme::Light).unwrap_err();
+    let o = Options::default();
+    let e = render_svg("(4,8):(8", &o, Theme::Light).unwrap_err();
     assert!(e.to_string().contains("column"), "{e}");
-    let e = render_svg("8", Theme::Light).unwrap_err();
+    let e = render_svg("8", &o, Theme::Light).unwrap_err();
     assert!(e.to_string().contains("layout view"), "{e}");
-    let e = render_svg("(4096,4096):(1,4096)", Theme::Light).unwrap_err();
+    let e = render_svg("(4096,4096):(1,4096)", &o, Theme::Light).unwrap_err();
     assert!(e.to_string().contains("too many"), "{e}");
+    for (view, expr) in [
+        (View::Swizzle, "(4,8):(8,1)"),
+        (View::Tv, "(4,8):(8,1)"),
+        (View::Mma, "(4,8):(8,1)"),
+        (View::Copy, "SM80_16x8x8_F16F16F16F16_TN"),
+        (View::Banks, "(4,8):(8,1)"),
+    ] {
+        let o = Options {
+            view,
+            ..Options::default()
+        };
+        let e = render_svg(expr, &o, Theme::Light).unwrap_err();
+        assert!(e.to_string().contains("view"), "{view:?}: {e}");
+    }
+    let o = Options {
+        warp: 3,
+        ..Options::default()
+    };
+    assert!(render_svg(EXAMPLES[5].1, &o, Theme::Light).is_err());
 }
 
 #[test]
-fn default_picture_snapshot() {
-    let svg = render_svg("composition(Sw<3,2,3>, (8,32):(32,1))", Theme::Light).unwrap();
-    insta::assert_snapshot!("default_swizzled_tile", svg);
+fn snapshots_of_every_view() {
+    for (view, expr) in EXAMPLES {
+        let v = eval_line(expr).unwrap();
+        let f = figure(expr, &v, &Options::default()).unwrap();
+        insta::assert_snapshot!(format!("view_{view}"), f.to_svg(Theme::Light));
+    }
 }

@@ -1,0 +1,641 @@
+#!/usr/bin/env python3
+"""Atom golden-data generator for CuTe Layout Explorer.
+
+Compiles C++ probes against the real CuTe headers (the "oracle", see
+/work/shared/tools/cute-oracle-setup.sh and README.md in this directory) and writes
+
+  crates/cute-core/src/atoms.tsv                 the MMA / copy atom trait table
+  crates/cute-core/tests/data/atom-cases.jsonl   golden cases {"op","expr","expect"}
+
+Every printed result has the `_` of static integers removed (`(_8,_32):(_32,_1)` ->
+`(8,32):(32,1)`).  Cases that fail to compile (static_assert etc.) are isolated and
+recorded as "error".  Deterministic: the case list is fixed (a seeded RNG picks a few
+permutations); nothing depends on time or machine.  Python 3, stdlib only.
+"""
+import argparse
+import concurrent.futures as cf
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+DEFAULT_TSV = os.path.join(REPO, "crates", "cute-core", "src", "atoms.tsv")
+DEFAULT_JSONL = os.path.join(REPO, "crates", "cute-core", "tests", "data", "atom-cases.jsonl")
+GEN_REL = "tools/oracle/atoms.py"
+
+R = random.Random(20250917)
+
+HEADERS = """#include <cstdio>
+#include <cute/tensor.hpp>
+#include <cute/atom/mma_atom.hpp>
+#include <cute/atom/mma_traits_sm70.hpp>
+#include <cute/atom/mma_traits_sm75.hpp>
+#include <cute/atom/mma_traits_sm80.hpp>
+#include <cute/atom/mma_traits_sm90_gmma.hpp>
+#include <cute/atom/copy_atom.hpp>
+#include <cute/atom/copy_traits_sm75.hpp>
+#include <cute/atom/copy_traits_sm90.hpp>
+using namespace cute;
+"""
+# CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED: the GMMA N not multiple of 16 (24, 40, ...) and
+# N > 128 except 192/256 live in mma_traits_sm90_gmma_ext.hpp, included only with it.
+DEFINES = ["-DCUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED"]
+
+# ----------------------------------------------------------------------------
+# atoms: NAME -> C++ operation type
+# ----------------------------------------------------------------------------
+MMA_SM8X = [
+    "SM80_16x8x8_F16F16F16F16_TN",
+    "SM80_16x8x16_F16F16F16F16_TN",
+    "SM80_16x8x8_F32F16F16F32_TN",
+    "SM80_16x8x16_F32F16F16F32_TN",
+    "SM80_16x8x8_F32BF16BF16F32_TN",
+    "SM80_16x8x16_F32BF16BF16F32_TN",
+    "SM80_16x8x4_F32TF32TF32F32_TN",
+    "SM80_16x8x8_F32TF32TF32F32_TN",
+    "SM80_16x8x16_S32S8S8S32_TN",
+    "SM80_16x8x32_S32S8S8S32_TN",
+    "SM80_16x8x16_S32U8U8S32_TN",
+    "SM80_16x8x32_S32U8U8S32_TN",
+    "SM80_8x8x4_F64F64F64F64_TN",
+    "SM75_16x8x8_F32F16F16F32_TN",
+    "SM70_8x8x4_F16F16F16F16_TN",
+    "SM70_8x8x4_F32F16F16F32_NT",
+]
+GMMA_N = list(range(8, 257, 8))
+GMMA_KINDS = ["F16F16F16_SS", "F32F16F16_SS", "F16F16F16_RS", "F32F16F16_RS"]
+MAJ = {"K": "GMMA::Major::K", "MN": "GMMA::Major::MN"}
+
+
+def gmma_name(n, kind):
+    return "SM90_64x%dx16_%s" % (n, kind)
+
+
+def gmma_cpp(n, kind, a="K", b="K"):
+    return "SM90_64x%dx16_%s<%s,%s>" % (n, kind, MAJ[a], MAJ[b])
+
+
+MMA = {}  # NAME -> C++ type (ordered)
+for _n in MMA_SM8X:
+    MMA[_n] = _n
+for _n in GMMA_N:
+    for _k in GMMA_KINDS:
+        MMA[gmma_name(_n, _k)] = gmma_cpp(_n, _k)
+
+COPY = {}
+for _n in ["SM75_U32x1_LDSM_N", "SM75_U32x2_LDSM_N", "SM75_U32x4_LDSM_N",
+           "SM75_U16x2_LDSM_T", "SM75_U16x4_LDSM_T", "SM75_U16x8_LDSM_T",
+           "SM90_U32x1_STSM_N", "SM90_U32x2_STSM_N", "SM90_U32x4_STSM_N",
+           "SM90_U16x2_STSM_T", "SM90_U16x4_STSM_T", "SM90_U16x8_STSM_T"]:
+    COPY[_n] = _n
+COPY["UniversalCopy_32"] = "UniversalCopy<uint32_t>"
+COPY["UniversalCopy_64"] = "UniversalCopy<uint64_t>"
+COPY["UniversalCopy_128"] = "UniversalCopy<uint128_t>"
+
+MMA_TRAITS = ["Shape_MNK", "ThrID", "ALayout", "BLayout", "CLayout"]
+COPY_TRAITS = ["ThrID", "SrcLayout", "DstLayout", "RefLayout"]
+COPY_ATOM_MEMBER = {"ThrID": "ThrID", "SrcLayout": "ValLayoutSrc", "DstLayout": "ValLayoutDst",
+                    "RefLayout": "ValLayoutRef"}
+BITS_T = {8: "uint8_t", 16: "uint16_t", 32: "uint32_t", 64: "uint64_t"}
+
+# ----------------------------------------------------------------------------
+# values: ints, tuples, Lay (layout), U (underscore); render to expr and C++
+# ----------------------------------------------------------------------------
+
+
+class U:
+    pass
+
+
+US = U()
+
+
+class Lay:
+    def __init__(self, shape, stride=None):
+        self.shape, self.stride = shape, stride  # stride None: column-major make_layout(shape)
+
+
+def ex(v):
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, U):
+        return "_"
+    if isinstance(v, tuple):
+        return "(" + ",".join(ex(x) for x in v) + ")"
+    if isinstance(v, Lay):
+        return ex(v.shape) if v.stride is None else ex(v.shape) + ":" + ex(v.stride)
+    raise TypeError(v)
+
+
+def cx(v, kind="shape"):
+    if isinstance(v, int):
+        return "Int<%d>{}" % v
+    if isinstance(v, U):
+        return "_"
+    if isinstance(v, tuple):
+        return "make_%s(%s)" % (kind, ",".join(cx(x, kind) for x in v))
+    if isinstance(v, Lay):
+        if v.stride is None:
+            return "make_layout(%s)" % cx(v.shape, "shape")
+        return "make_layout(%s,%s)" % (cx(v.shape, "shape"), cx(v.stride, "stride"))
+    raise TypeError(v)
+
+
+def cx_tile(items):
+    return "make_tile(%s)" % ",".join(cx(x) for x in items)
+
+
+def ex_tile(items):
+    return "(" + ",".join(ex(x) for x in items) + ")"
+
+
+# ----------------------------------------------------------------------------
+# compiling / running
+# ----------------------------------------------------------------------------
+ERROR = object()
+
+
+class Oracle:
+    def __init__(self, oracle_dir, jobs, tmp):
+        d = oracle_dir
+        self.inc = ["-I%s/nvcc/nvidia/cuda_nvcc/include" % d,
+                    "-I%s/cudart/nvidia/cuda_runtime/include" % d,
+                    "-I%s/cccl/nvidia/cuda_cccl/include" % d,
+                    "-I%s/cutlass/cutlass_library/source/include" % d]
+        self.jobs, self.tmp, self.n = jobs, tmp, 0
+        self.compiles = 0
+        self.errlog = []
+
+    def _src(self, cases):
+        line_of = {}
+        # one case per line, recording line numbers for error attribution
+        body = HEADERS.splitlines()
+        for cid, stmt in cases:
+            body.append("static void f%d(){ %s }" % (cid, stmt))
+            line_of[len(body)] = cid
+        body.append("int main(){")
+        for cid, _ in cases:
+            body.append('  printf("@@%d\\n"); f%d(); printf("\\n");' % (cid, cid))
+        body.append("  return 0;\n}")
+        return "\n".join(body) + "\n", line_of
+
+    def _compile(self, cases):
+        self.n += 1
+        self.compiles += 1
+        base = os.path.join(self.tmp, "probe%05d" % self.n)
+        src, line_of = self._src(cases)
+        with open(base + ".cpp", "w") as f:
+            f.write(src)
+        p = subprocess.run(["g++", "-std=c++17", "-O0", "-w"] + DEFINES + self.inc +
+                           [base + ".cpp", "-o", base], capture_output=True, text=True)
+        if p.returncode != 0:
+            return None, p.stderr, line_of, base
+        r = subprocess.run([base], capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            raise RuntimeError("probe %s exited %d" % (base, r.returncode))
+        out = {}
+        for chunk in r.stdout.split("@@")[1:]:
+            head, _, rest = chunk.partition("\n")
+            out[int(head)] = rest.strip("\n")
+        for suffix in ("", ".cpp"):
+            try:
+                os.remove(base + suffix)
+            except OSError:
+                pass
+        return out, None, line_of, base
+
+    def run(self, cases):
+        """cases: list of (id, stmt). Returns {id: output-str or ERROR}."""
+        if not cases:
+            return {}
+        out, err, line_of, base = self._compile(cases)
+        if out is not None:
+            return out
+        if len(cases) == 1:
+            first = next((l for l in err.splitlines() if "error" in l), err[:300])
+            self.errlog.append((cases[0][0], first.strip()))
+            return {cases[0][0]: ERROR}
+        fname = os.path.basename(base) + ".cpp"
+        cand = []
+        for m in re.finditer(re.escape(fname) + r":(\d+):", err):
+            cid = line_of.get(int(m.group(1)))
+            if cid is not None and cid not in cand:
+                cand.append(cid)
+        res = {}
+        confirmed = set()
+        bycid = dict(cases)
+        if cand and len(cand) < len(cases):
+            for cid, r in zip(cand, self._map(lambda c: self.run([(c, bycid[c])]), cand)):
+                res.update(r)
+                if r[cid] is ERROR:
+                    confirmed.add(cid)
+        if confirmed:
+            res.update(self.run([c for c in cases if c[0] not in res]))
+            return res
+        h = len(cases) // 2
+        a, b = self._map(self.run, [cases[:h], cases[h:]])
+        a.update(b)
+        return a
+
+    def _map(self, fn, items):
+        if self.jobs <= 1 or len(items) <= 1:
+            return [fn(x) for x in items]
+        with cf.ThreadPoolExecutor(self.jobs) as ex_:
+            return list(ex_.map(fn, items))
+
+    def run_batches(self, cases, batch):
+        chunks = [cases[i:i + batch] for i in range(0, len(cases), batch)]
+        res = {}
+        # parallelism at chunk level; nested recursion runs sequentially inside a worker
+        jobs, self.jobs = self.jobs, 1
+        try:
+            with cf.ThreadPoolExecutor(jobs) as pool:
+                for r in pool.map(self.run, chunks):
+                    res.update(r)
+        finally:
+            self.jobs = jobs
+        return res
+
+
+CLEAN = re.compile(r"^[0-9(),:\-]*$")
+
+
+def clean(s):
+    t = re.sub(r"_(?=-?\d)", "", s.strip())
+    return t if CLEAN.match(t) else None
+
+
+# ----------------------------------------------------------------------------
+# case lists
+# ----------------------------------------------------------------------------
+
+
+def table_cases():
+    """(key, stmt) for every trait of the table; plus the major-independence check."""
+    cs = []
+    for name, t in MMA.items():
+        for tr in MMA_TRAITS:
+            cs.append((("mma", name, tr), "print(typename MMA_Traits<%s>::%s{});" % (t, tr)))
+    for name, t in COPY.items():
+        for tr in COPY_TRAITS:
+            cs.append((("copy", name, tr), "print(typename Copy_Traits<%s>::%s{});" % (t, tr)))
+    # GMMA traits vs. major: all (A,B) majors for SS, B majors for RS (RS needs A K-major)
+    for n in GMMA_N:
+        for kind in GMMA_KINDS:
+            majors = [("MN", "MN"), ("K", "MN"), ("MN", "K")] if kind.endswith("SS") else \
+                [("K", "MN"), ("MN", "K")]
+            for a, b in majors:
+                for tr in MMA_TRAITS:
+                    cs.append((("major", gmma_name(n, kind), tr, a, b),
+                               "print(typename MMA_Traits<%s>::%s{});" % (gmma_cpp(n, kind, a, b), tr)))
+    return cs
+
+
+def copy_atom_cases():
+    cs = []
+    for name, t in COPY.items():
+        for bits, ty in BITS_T.items():
+            for tr in COPY_TRAITS:
+                e = "get(atom(%s, %d), %s)" % (name, bits, tr)
+                c = "print(typename Copy_Atom<%s,%s>::%s{});" % (t, ty, COPY_ATOM_MEMBER[tr])
+                cs.append(("copy_atom_trait", e, c, (name, bits)))
+    return cs
+
+
+TILED_MMA_ATOMS = [
+    "SM80_16x8x16_F16F16F16F16_TN", "SM80_16x8x8_F16F16F16F16_TN",
+    "SM80_16x8x16_F32BF16BF16F32_TN", "SM80_16x8x8_F32TF32TF32F32_TN",
+    "SM80_16x8x32_S32S8S8S32_TN", "SM80_8x8x4_F64F64F64F64_TN",
+    "SM75_16x8x8_F32F16F16F32_TN", "SM70_8x8x4_F16F16F16F16_TN", "SM70_8x8x4_F32F16F16F32_NT",
+    "SM90_64x64x16_F16F16F16_SS", "SM90_64x8x16_F32F16F16_SS", "SM90_64x24x16_F16F16F16_RS",
+    "SM90_64x128x16_F32F16F16_RS",
+]
+MNK = {}
+for _n in MMA:
+    m = re.match(r"SM\d+_(\d+)x(\d+)x(\d+)_", _n)
+    MNK[_n] = tuple(int(x) for x in m.groups())
+
+ATOM_LAYOUTS = [
+    Lay((1, 1, 1)), Lay((2, 1, 1)), Lay((1, 2, 1)), Lay((2, 2, 1)), Lay((4, 1, 1)), Lay((1, 4, 1)),
+    Lay((2, 4, 1)), Lay((4, 2, 1)), Lay((1, 1, 2)), Lay((2, 2, 2)),
+    Lay((2, 2, 1), (2, 1, 0)), Lay((2, 1, 1), (1, 0, 0)), Lay((4, 2, 1), (2, 1, 0)),
+    Lay((2, 2), (1, 2)), Lay((2, 2, 1), (1, 4, 0)), Lay((2, 4, 1), (4, 1, 0)),
+]
+
+
+def perm_layouts(size):
+    """Some bijective layouts of `size` (a power of two) for a permutation mode."""
+    out = [Lay(size, 1)]
+    if size >= 4:
+        out.append(Lay((2, size // 2), (size // 2, 1)))
+    if size >= 8:
+        out.append(Lay((size // 4, 2, 2), (1, size // 2, size // 4)))
+    if size >= 16:
+        out.append(Lay((4, size // 8, 2), (1, 8, 4)))
+    return out
+
+
+def tiled_mma_configs():
+    cfgs = []  # (name, atomlayout, perm-or-None)
+    for name in TILED_MMA_ATOMS:
+        gmma = name.startswith("SM90")
+        M, N, K = MNK[name]
+        if not gmma:
+            cfgs.append((name, Lay((1, 1, 1)), None))
+            cfgs.append((name, R.choice([Lay((2, 2, 1)), Lay((2, 2, 1)), R.choice(ATOM_LAYOUTS[4:])]), None))
+            tm, tn, tk = 2 * M, 2 * N, K
+            perms = [(tm, 2 * tn, tk), (US, 2 * tn, US),
+                     (US, R.choice(perm_layouts(2 * tn)[1:]), US),
+                     (R.choice(perm_layouts(tm)[1:]), US, 2 * tk)]
+            cfgs.append((name, Lay((2, 2, 1)), R.choice(perms)))
+        else:
+            cfgs.append((name, R.choice([Lay((1, 1, 1)), Lay((4, 1, 1))]), None))
+            cfgs.append((name, Lay((2, 1, 1)), R.choice([None, (2 * M, N, K), (2 * M, 2 * N, K)])))
+    A = "SM80_16x8x16_F16F16F16F16_TN"
+    # the brief's examples and a few more shapes of atom layout / permutation
+    cfgs += [
+        (A, Lay((2, 2, 1)), (32, 32, 16)),
+        (A, Lay((2, 2, 1)), (US, Lay((8, 4, 2), (1, 16, 8)), US)),
+        (A, Lay((2, 2, 1)), (US, Lay((16, 2), (1, 32)), US)),
+        (A, Lay((2, 2, 1), (2, 1, 0)), None),
+        (A, Lay((2, 1, 1), (1, 0, 0)), None),
+        (A, Lay((2, 2), (1, 2)), None),
+        (A, Lay((2, 2, 2)), None),
+        (A, Lay((1, 1, 2)), (16, 8, 32)),
+        (A, Lay((4, 2, 1), (2, 1, 0)), (64, 32, 16)),
+        (A, Lay((2, 2, 1), (1, 4, 0)), None),
+        (A, Lay((2, 2, 1)), (32, 32)),          # rank-2 permutation (C++ appends _)
+        (A, Lay((2, 2, 1)), (48, 16, 16)),      # M tile not a multiple of the atom tile
+        (A, Lay((2, 2, 1)), (16, 16, 16)),      # M tile smaller than the atom tile
+        (A, Lay((2, 2, 1)), (32, 24, 16)),
+        ("SM70_8x8x4_F16F16F16F16_TN", Lay((2, 2, 1)), (16, 32)),
+        ("SM70_8x8x4_F32F16F16F32_NT", Lay((2, 2, 1), (2, 1, 0)), (32, 32, 4)),
+        ("SM80_8x8x4_F64F64F64F64_TN", Lay((4, 2, 1)), (US, Lay((4, 4), (4, 1)), US)),
+    ]
+    seen, out = set(), []
+    for c in cfgs:
+        k = (c[0], ex(c[1]), None if c[2] is None else ex_tile(c[2]))
+        if k not in seen:
+            seen.add(k)
+            out.append(c)
+    return out
+
+
+def tiled_mma_cases():
+    cs = []
+    for name, al, perm in tiled_mma_configs():
+        op = MMA[name] + "{}"
+        if perm is None:
+            e = "make_tiled_mma(atom(%s), %s)" % (name, ex(al))
+            c = "make_tiled_mma(%s, %s)" % (op, cx(al))
+        else:
+            e = "make_tiled_mma(atom(%s), %s, %s)" % (name, ex(al), ex_tile(perm))
+            c = "make_tiled_mma(%s, %s, %s)" % (op, cx(al), cx_tile(perm))
+        for f in ["get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV"]:
+            cs.append(("tiled_mma", "%s(%s)" % (f, e), "print(%s.%s());" % (c, f), None))
+        cs.append(("tiled_mma", "tile_shape(%s)" % e,
+                   "auto m = %s; print(make_shape(tile_size<0>(m),tile_size<1>(m),tile_size<2>(m)));" % c,
+                   None))
+    return cs
+
+
+def tiled_copy_configs():
+    T = []
+    for pre in ["SM75", "SM90"]:
+        kindN = "LDSM_N" if pre == "SM75" else "STSM_N"
+        kindT = "LDSM_T" if pre == "SM75" else "STSM_T"
+        for x, v in [("x1", 2), ("x2", 4), ("x4", 8)]:  # v: 16-bit values per thread
+            nm = "%s_U32%s_%s" % (pre, x, kindN)
+            T.append((nm, 16, Lay((32, 1)), Lay((1, v))))
+            T.append(R.choice([(nm, 16, Lay((16, 2), (2, 1)), Lay((1, v))),
+                               (nm, 16, Lay((32, 4), (4, 1)), Lay((1, v))),
+                               (nm, 16, Lay((8, 4), (4, 1)), Lay((v, 1))),
+                               (nm, 32, Lay((32, 1)), Lay((1, v // 2))),
+                               (nm, 8, Lay((32, 1)), Lay((1, 2 * v)))]))
+        for x, v in [("x2", 2), ("x4", 4), ("x8", 8)]:
+            nm = "%s_U16%s_%s" % (pre, x, kindT)
+            T.append((nm, 16, Lay((32, 1)), Lay((v, 1))))
+            T.append(R.choice([(nm, 16, Lay((4, 8), (8, 1)), Lay((v, 1))),
+                               (nm, 16, Lay((32, 2), (2, 1)), Lay((1, v))),
+                               (nm, 8, Lay((32, 1)), Lay((2 * v, 1)))]))
+    # intended rejects (too few values / threads for the atom)
+    T += [
+        ("SM75_U32x4_LDSM_N", 16, Lay((32, 1)), Lay((1, 4))),
+        ("SM75_U32x2_LDSM_N", 16, Lay((16, 1)), Lay((1, 4))),
+        ("SM90_U16x8_STSM_T", 16, Lay((32, 1)), Lay((4, 1))),
+        ("SM75_U16x4_LDSM_T", 16, Lay((8, 2)), Lay((4, 1))),
+    ]
+    for name, w in [("UniversalCopy_32", 32), ("UniversalCopy_64", 64), ("UniversalCopy_128", 128)]:
+        for bits in [8, 16, 32, 64]:
+            if bits > w:
+                T.append((name, bits, Lay((32, 1)), Lay((1, 1))))
+                continue
+            v = w // bits
+            T.append(R.choice([(name, bits, Lay((32, 4), (4, 1)), Lay((1, v))),
+                               (name, bits, Lay((16, 8), (8, 1)), Lay((1, v))),
+                               (name, bits, Lay((32, 8)), Lay((v, 1)))]))
+        T.append((name, 16, Lay((4, 8), (1, 4)), Lay((2, w // 32), (w // 32, 1))))
+    T += [
+        ("UniversalCopy_128", 16, Lay((16, 8), (8, 1)), Lay((1, 8))),
+        ("UniversalCopy_128", 16, Lay((32, 8), (8, 1)), Lay((1, 8))),
+        ("UniversalCopy_128", 16, Lay((8, 32), (32, 1)), Lay((8, 1))),
+        ("UniversalCopy_128", 16, Lay((16, 8)), Lay((4, 2), (2, 1))),
+        ("UniversalCopy_128", 16, Lay((16, 8), (8, 1)), Lay((1, 4))),   # too few values
+        ("UniversalCopy_64", 8, Lay((8, 16), (16, 1)), Lay((1, 4))),    # too few values
+        ("UniversalCopy_32", 32, Lay(1), Lay(1)),
+        ("UniversalCopy_32", 32, Lay((32, 4)), Lay(1)),
+    ]
+    seen, out = set(), []
+    for c in T:
+        k = (c[0], c[1], ex(c[2]), ex(c[3]))
+        if k not in seen:
+            seen.add(k)
+            out.append(c)
+    return out
+
+
+def tiled_copy_cases():
+    cs = []
+    for name, bits, thr, val in tiled_copy_configs():
+        e = "make_tiled_copy(atom(%s, %d), %s, %s)" % (name, bits, ex(thr), ex(val))
+        c = "make_tiled_copy(Copy_Atom<%s,%s>{}, %s, %s)" % (COPY[name], BITS_T[bits], cx(thr), cx(val))
+        cs.append(("tiled_copy", "get_layoutS_TV(%s)" % e, "print(%s.get_layoutS_TV());" % c, None))
+        cs.append(("tiled_copy", "get_layoutD_TV(%s)" % e, "print(%s.get_layoutD_TV());" % c, None))
+        cs.append(("tiled_copy", "tile_shape(%s)" % e,
+                   "print(typename decltype(%s)::Tiler_MN{});" % c, None))
+    return cs
+
+
+# ----------------------------------------------------------------------------
+# main
+# ----------------------------------------------------------------------------
+
+
+def cutlass_version(oracle_dir):
+    p = os.path.join(oracle_dir, "cutlass/cutlass_library/source/include/cutlass/version.h")
+    v = {}
+    with open(p) as f:
+        for l in f:
+            m = re.match(r"#define CUTLASS_(MAJOR|MINOR|PATCH)\s+(\d+)", l)
+            if m:
+                v[m.group(1)] = m.group(2)
+    return "%s.%s.%s" % (v["MAJOR"], v["MINOR"], v["PATCH"])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
+    ap.add_argument("--tsv", default=DEFAULT_TSV)
+    ap.add_argument("--out", default=DEFAULT_JSONL)
+    ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--batch", type=int, default=120)
+    ap.add_argument("--max-copy-errors", type=int, default=1000,
+                    help="copy_atom_trait: (atom,bits) pairs that fail are kept (one SrcLayout case "
+                         "each) up to this many")
+    ap.add_argument("--keep-tmp", action="store_true")
+    ap.add_argument("--errlog")
+    a = ap.parse_args()
+
+    ver = cutlass_version(a.oracle_dir)
+    tmp = tempfile.mkdtemp(prefix="cute-atoms-")
+    O = Oracle(a.oracle_dir, a.j, tmp)
+    skipped = []
+    try:
+        # ---------------- 1. table ----------------
+        tc = table_cases()
+        ids = {i: k for i, (k, _) in enumerate(tc)}
+        res = O.run_batches([(i, s) for i, (_, s) in enumerate(tc)], a.batch)
+        val = {}
+        for i, k in ids.items():
+            r = res[i]
+            if r is ERROR:
+                val[k] = ERROR
+                continue
+            c = clean(r)
+            if c is None:
+                skipped.append(("table", k, r))
+            val[k] = c if c is not None else ERROR
+        # major-independence check
+        major_diffs = []
+        for k, v in val.items():
+            if k[0] == "major":
+                base = val[("mma", k[1], k[2])]
+                if v is ERROR or v != base:
+                    major_diffs.append((k, "error" if v is ERROR else v, base))
+        rows = []
+        for name in MMA:
+            vs = [val[("mma", name, tr)] for tr in MMA_TRAITS]
+            if any(x is ERROR for x in vs):
+                skipped.append(("table-row", name, ""))
+                continue
+            rows.append("mma\t%s\t%s" % (name, "\t".join("%s=%s" % (t, x) for t, x in zip(MMA_TRAITS, vs))))
+        for name in COPY:
+            vs = [val[("copy", name, tr)] for tr in COPY_TRAITS]
+            if any(x is ERROR for x in vs):
+                skipped.append(("table-row", name, ""))
+                continue
+            rows.append("copy\t%s\t%s" % (name, "\t".join("%s=%s" % (t, x) for t, x in zip(COPY_TRAITS, vs))))
+        hdr = [
+            "# CuTe atom traits, generated from the CuTe C++ headers of CUTLASS %s (nvidia-cutlass PyPI wheel)" % ver,
+            "# by %s (rerun: see tools/oracle/README.md); do not edit by hand." % GEN_REL,
+            "# Values are cute::print of the traits with the `_` of static integers removed.",
+            "# mma:  Shape_MNK ThrID ALayout BLayout CLayout of MMA_Traits<Op>",
+            "#       (SM90 GMMA NAME = SM90_64xNx16_..._SS/RS<GMMA::Major::K, GMMA::Major::K>;",
+            "#        the traits are the same for every major).",
+            "# copy: ThrID SrcLayout DstLayout RefLayout of Copy_Traits<Op> (in bits);",
+            "#       UniversalCopy_32/64/128 = UniversalCopy<uint32_t/uint64_t/uint128_t>.",
+            "# Format: kind<TAB>NAME<TAB>Trait=VALUE<TAB>...",
+        ]
+        os.makedirs(os.path.dirname(a.tsv), exist_ok=True)
+        with open(a.tsv, "w") as f:
+            f.write("\n".join(hdr + rows) + "\n")
+        print("wrote %s (%d atoms)" % (a.tsv, len(rows)), file=sys.stderr)
+        if major_diffs:
+            print("MAJOR DIFFERENCES: %d" % len(major_diffs), file=sys.stderr)
+            for d in major_diffs[:20]:
+                print("  ", d, file=sys.stderr)
+        else:
+            print("GMMA traits identical for all majors checked", file=sys.stderr)
+
+        lines = []
+        for name in MMA:
+            for tr in MMA_TRAITS:
+                v = val[("mma", name, tr)]
+                if v is not ERROR:
+                    lines.append({"op": "atom_trait", "expr": "get(atom(%s), %s)" % (name, tr), "expect": v})
+        for name in COPY:
+            for tr in COPY_TRAITS:
+                v = val[("copy", name, tr)]
+                if v is not ERROR:
+                    lines.append({"op": "atom_trait", "expr": "get(atom(%s), %s)" % (name, tr), "expect": v})
+
+        def flush():
+            os.makedirs(os.path.dirname(a.out), exist_ok=True)
+            with open(a.out + ".tmp", "w") as f:
+                for l in lines:
+                    f.write(json.dumps(l) + "\n")
+            os.replace(a.out + ".tmp", a.out)
+        flush()
+
+        # ---------------- 2..4. cases ----------------
+        def run_cases(cs):
+            r = O.run_batches([(i, c[2]) for i, c in enumerate(cs)], a.batch)
+            out = []
+            for i, (op, e, _, tag) in enumerate(cs):
+                if r[i] is ERROR:
+                    out.append((op, e, "error", tag))
+                else:
+                    c = clean(r[i])
+                    if c is None:
+                        skipped.append((op, e, r[i]))
+                        continue
+                    out.append((op, e, c, tag))
+            return out
+
+        ca = run_cases(copy_atom_cases())
+        bad = []
+        for op, e, v, tag in ca:
+            if v == "error" and tag not in bad:
+                bad.append(tag)
+        keep_bad = set(bad[:a.max_copy_errors])
+        for op, e, v, tag in ca:
+            if v == "error":
+                if tag in keep_bad and e.endswith("SrcLayout)"):
+                    lines.append({"op": op, "expr": e, "expect": v})
+            else:
+                lines.append({"op": op, "expr": e, "expect": v})
+        print("copy_atom_trait: failing (atom,bits): %s" % bad, file=sys.stderr)
+        flush()
+
+        for gen in (tiled_mma_cases, tiled_copy_cases):
+            for op, e, v, _ in run_cases(gen()):
+                lines.append({"op": op, "expr": e, "expect": v})
+            flush()
+
+        # summary
+        from collections import Counter
+        cnt = Counter((l["op"], l["expect"] == "error") for l in lines)
+        print("cases:", dict(cnt), "total", len(lines), "compiles", O.compiles, file=sys.stderr)
+        if skipped:
+            print("skipped (unclean output):", file=sys.stderr)
+            for s in skipped:
+                print("  ", s, file=sys.stderr)
+        if a.errlog:
+            with open(a.errlog, "w") as f:
+                for cid, msg in O.errlog:
+                    f.write("%s\t%s\n" % (cid, msg))
+    finally:
+        if not a.keep_tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print("tmp kept:", tmp, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
