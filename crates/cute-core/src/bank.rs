@@ -626,6 +626,13 @@ pub fn swizzle_search(
     tv: &Layout,
     instr: Instr,
 ) -> Result<Vec<Candidate>> {
+    // About 150 candidates are analysed: keep the whole search interactive.
+    let n = tv.size()?;
+    if n > SEARCH_MAX_ELEMENTS {
+        return Err(Error::new(format!(
+            "the access has {n} elements; a swizzle search handles at most {SEARCH_MAX_ELEMENTS} (search one tile)"
+        )));
+    }
     let none = bank_conflicts(&Smem::Plain(base.clone()), elem_bits, tv, instr)?;
     let mut out = vec![Candidate {
         label: "none".into(),

@@ -209,3 +209,56 @@ proptest! {
         prop_assert_eq!(eval_line(&composed).unwrap().to_string(), composed);
     }
 }
+
+/// Random warp addresses for an instruction: aligned, some lanes inactive.
+fn warp_addrs(align: u64) -> impl Strategy<Value = Vec<Option<u64>>> {
+    prop::collection::vec(prop::option::weighted(0.9, 0u64..512), 32)
+        .prop_map(move |v| v.into_iter().map(|a| a.map(|a| a * align)).collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Wavefronts are never below the ideal, the ideal is at least one per busy phase, and
+    /// ncu's conflict count is what lies above one wavefront per phase.
+    #[test]
+    fn bank_wavefronts_bound_the_ideal(a in warp_addrs(16), k in 0usize..6) {
+        use cute_core::bank::{analyze_warp, Instr};
+        let instr = [Instr::Lds(32), Instr::Lds(64), Instr::Lds(128), Instr::Sts(64), Instr::Sts(128),
+                     Instr::Ldsm { count: 4, trans: false }][k];
+        let r = analyze_warp(instr, &a).unwrap();
+        prop_assert!(r.wavefronts >= r.ideal);
+        prop_assert!(r.ideal as usize >= r.phases.len());
+        prop_assert_eq!(r.conflicts as usize, r.wavefronts as usize - r.phases.len());
+        prop_assert!(r.phases.len() <= instr.max_phases());
+    }
+
+    /// A 32-bit access costs the worst bank's number of distinct words, whatever the lane
+    /// order (one phase: lanes are interchangeable).
+    #[test]
+    fn lds32_cost_ignores_lane_order(a in warp_addrs(4), seed in any::<u64>()) {
+        use cute_core::bank::{analyze_warp, Instr};
+        let mut b = a.clone();
+        let n = b.len();
+        for i in 0..n { b.swap(i, (seed.rotate_left(i as u32) as usize) % n); }
+        let ra = analyze_warp(Instr::Lds(32), &a).unwrap();
+        let rb = analyze_warp(Instr::Lds(32), &b).unwrap();
+        prop_assert_eq!(ra.wavefronts, rb.wavefronts);
+    }
+
+    /// The best swizzle found is never worse than no swizzle.
+    #[test]
+    fn swizzle_search_never_loses(rows in 0u32..=3, cols in 2u32..=5, bits in 0usize..3) {
+        use cute_core::bank::{swizzle_search, Instr};
+        let (r, c) = (8i64 << rows, 8i64 << cols);
+        let base = Layout::new(IntTuple::ints(&[r, c]), IntTuple::ints(&[c, 1])).unwrap();
+        let eb = [8u32, 16, 32][bits];
+        // Thread t reads row t, one 32-bit word (32/eb elements along the row).
+        let vec = i64::from(32 / eb);
+        let tv = Layout::new(IntTuple::ints(&[r.min(32), vec]), IntTuple::ints(&[1, r])).unwrap();
+        let ranked = swizzle_search(&base, eb, &tv, Instr::Lds(32)).unwrap();
+        let none = ranked.iter().find(|c| c.label == "none").unwrap();
+        prop_assert!(ranked[0].wavefronts <= none.wavefronts);
+        prop_assert!(ranked.len() > 1, "some swizzle applies");
+    }
+}
