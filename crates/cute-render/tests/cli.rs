@@ -1,0 +1,115 @@
+//! The `render` binary end to end: default picture, SVG and PNG, every view flag, errors
+//! with columns and non-zero exits, unwritable paths.
+
+use std::process::Command;
+
+fn render(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_render"))
+        .args(args)
+        .output()
+        .expect("run render");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tmp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("cute-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+#[test]
+fn default_picture_is_the_swizzled_tile() {
+    let out = tmp("layout.svg");
+    let (ok, _, err) = render(&[&out]);
+    assert!(ok, "{err}");
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.contains("data-view=\"swizzle\""));
+    assert!(
+        svg.contains("composition(Sw&lt;3,2,3&gt;, (8,32):(32,1))"),
+        "the title is the default expression"
+    );
+}
+
+#[test]
+fn png_is_the_same_picture_rasterised() {
+    let out = tmp("mma.png");
+    let (ok, _, err) = render(&[
+        "--expr",
+        "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN)",
+        "--scale",
+        "1",
+        &out,
+    ]);
+    assert!(ok, "{err}");
+    let png = std::fs::read(&out).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+}
+
+#[test]
+fn every_view_flag_works() {
+    for (args, view) in [
+        (vec!["--expr", "(8,8):(8,1)", "--view", "layout"], "layout"),
+        (vec!["--expr", "Sw<3,4,3> o 0 o (8,64):(64,1)", "--bit-offset", "72"], "swizzle"),
+        (vec!["--expr", "make_layout_tv((4,32):(32,1), (4,8):(8,1))", "--highlight-thread", "5"], "tv"),
+        (vec!["--expr", "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))", "--highlight-warp", "1", "--palette", "colorblind"], "mma"),
+        (vec!["--expr", "make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN))", "--theme", "dark"], "copy"),
+        (vec!["--expr", "(32,64):(64,1)", "--bits", "32", "--access", "(32,4):(1,32)", "--instr", "LDS128"], "banks"),
+    ] {
+        let out = tmp(&format!("{view}.svg"));
+        let mut a = args.clone();
+        a.push(&out);
+        let (ok, _, err) = render(&a);
+        assert!(ok, "{view}: {err}");
+        let svg = std::fs::read_to_string(&out).unwrap();
+        assert!(svg.contains(&format!("data-view=\"{view}\"")), "{view}");
+        roxmltree::Document::parse(&svg).unwrap();
+    }
+}
+
+#[test]
+fn errors_say_what_and_where_and_exit_non_zero() {
+    let (ok, _, err) = render(&["--expr", "(4,8):(8", &tmp("x.svg")]);
+    assert!(!ok);
+    assert!(
+        err.starts_with("error: ") && err.contains("column"),
+        "{err}"
+    );
+    let (ok, _, err) = render(&["--expr", "(4,8):(8,1)", "/nonexistent-dir/x.svg"]);
+    assert!(!ok);
+    assert!(err.contains("cannot write /nonexistent-dir/x.svg"), "{err}");
+    let (ok, _, err) = render(&["--expr", "(4,8):(8,1)", &tmp("x.gif")]);
+    assert!(!ok);
+    assert!(err.contains(".svg or .png"), "{err}");
+    let (ok, _, err) = render(&["--expr", "(4,8):(8,1)", "--view", "mma", &tmp("x.svg")]);
+    assert!(!ok);
+    assert!(err.contains("mma view"), "{err}");
+    let (ok, _, err) = render(&["--expr", "@/nonexistent-file", &tmp("x.svg")]);
+    assert!(!ok);
+    assert!(err.contains("cannot read expression file"), "{err}");
+    let (ok, out, _) = render(&["--print", "bank_conflicts(8:1)"]);
+    assert!(!ok);
+    assert!(out.starts_with("error: "), "{out}");
+    let (ok, out, _) = render(&[
+        "--print",
+        "bank_conflicts((32,64):(64,1), 32, (32,4):(1,32), LDS128)",
+    ]);
+    assert!(ok);
+    assert!(out.contains("32 wavefronts, ideal 4"), "{out}");
+}
+
+#[test]
+fn help_has_an_example_for_every_view() {
+    let (ok, out, _) = render(&["--help"]);
+    assert!(ok);
+    for view in ["layout", "swizzle", "tv", "mma", "copy", "banks"] {
+        assert!(
+            out.lines()
+                .any(|l| l.trim_start().starts_with(view) && l.contains("render ")),
+            "{view}"
+        );
+    }
+}
