@@ -22,7 +22,47 @@ pub struct Cell {
     /// Extra classes (`conflict`, `dim`, `empty`, ...), space-separated.
     pub class: String,
     /// `data-NAME="VALUE"` attributes.
-    pub data: Vec<(&'static str, String)>,
+    pub data: Vec<(&'static str, Data)>,
+}
+
+/// A `data-*` value: mostly integers, which are written without an allocation each.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Data {
+    /// An integer.
+    Int(i64),
+    /// Text.
+    Text(String),
+}
+
+impl From<i64> for Data {
+    fn from(v: i64) -> Data {
+        Data::Int(v)
+    }
+}
+impl From<usize> for Data {
+    fn from(v: usize) -> Data {
+        Data::Int(v as i64)
+    }
+}
+impl From<u64> for Data {
+    fn from(v: u64) -> Data {
+        Data::Int(v as i64)
+    }
+}
+impl From<String> for Data {
+    fn from(v: String) -> Data {
+        Data::Text(v)
+    }
+}
+
+impl Data {
+    /// The value as it appears in the attribute.
+    pub fn text(&self) -> String {
+        match self {
+            Data::Int(v) => v.to_string(),
+            Data::Text(s) => s.clone(),
+        }
+    }
 }
 
 /// A grid of cells with row and column headers and a caption.
@@ -490,9 +530,16 @@ fn write_cells(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, text: bool
         }
         out.push('"');
         for (name, value) in &cell.data {
-            let _ = write!(out, " data-{name}=\"");
-            escape(&mut out, value);
-            out.push('"');
+            match value {
+                Data::Int(v) => {
+                    let _ = write!(out, " data-{name}=\"{v}\"");
+                }
+                Data::Text(t) => {
+                    let _ = write!(out, " data-{name}=\"");
+                    escape(&mut out, t);
+                    out.push('"');
+                }
+            }
         }
         if !text {
             let _ = write!(

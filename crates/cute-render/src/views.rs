@@ -9,7 +9,7 @@
 //! | `copy` | copy atom with a value type, TiledCopy | S and D side by side |
 //! | `banks` | `bank_conflicts(..)` | 32 banks × 4-byte word rows per instruction: which lane touches which word in which phase, conflicts outlined, wavefront summary |
 
-use crate::grid::{Cell, Figure, Panel};
+use crate::grid::{Cell, Data, Figure, Panel};
 use cute_core::atom::{make_tiled_mma, Atom, TiledCopy, TiledMma};
 use cute_core::bank::{BankReport, BANKS, WORD_BYTES};
 use cute_core::int_tuple::idx2crd;
@@ -398,14 +398,14 @@ fn offsets_panel(
             let idx = (r + rows * c) as i64;
             let (a, b) = (map.pre(idx)?, map.post(idx)?);
             let mut data = vec![
-                ("idx", idx.to_string()),
-                ("row", r.to_string()),
-                ("col", c.to_string()),
-                ("offset", b.to_string()),
-                ("bank", bank_of(b, bits).to_string()),
+                ("idx", Data::from(idx)),
+                ("row", Data::from(r)),
+                ("col", Data::from(c)),
+                ("offset", Data::from(b)),
+                ("bank", Data::from(bank_of(b, bits))),
             ];
             if map.swizzle.is_some() {
-                data.push(("pre", a.to_string()));
+                data.push(("pre", Data::from(a)));
             }
             cells.push(Cell {
                 text: if cell_text { text(a, b) } else { String::new() },
@@ -486,6 +486,8 @@ fn swizzle_figure(title: &str, c: &ComposedLayout, opts: &Options) -> Result<Fig
     };
     let bits = opts.elem_bits;
     let pal = opts.palette;
+    // 32 colours, computed once rather than per cell.
+    let bank_fill: Vec<String> = (0..BANKS).map(|b| pal.bank(b)).collect();
     let before = offsets_panel(
         "before",
         &format!("before: {} + {}", c.offset, c.layout),
@@ -493,7 +495,7 @@ fn swizzle_figure(title: &str, c: &ComposedLayout, opts: &Options) -> Result<Fig
         cell_text,
         bits,
         |a, _| a.to_string(),
-        |a, _| pal.bank(bank_of(a, bits)),
+        |a, _| bank_fill[bank_of(a, bits) as usize].clone(),
     )?;
     let after = offsets_panel(
         "after",
@@ -502,7 +504,7 @@ fn swizzle_figure(title: &str, c: &ComposedLayout, opts: &Options) -> Result<Fig
         cell_text,
         bits,
         |a, b| format!("{a}\u{2192}{b}"),
-        |_, b| pal.bank(bank_of(b, bits)),
+        |_, b| bank_fill[bank_of(b, bits) as usize].clone(),
     )?;
     let sw = c.swizzle;
     // The offset to spell out: asked for, or the first one the swizzle moves.
@@ -589,7 +591,7 @@ fn bit_panel(sw: Swizzle, a: i64, pal: Palette) -> Panel {
                 } else {
                     String::new()
                 },
-                data: vec![("bit", k.to_string()), ("field", f.to_string())],
+                data: vec![("bit", Data::from(k)), ("field", Data::Text(f.to_string()))],
             });
         }
     }
@@ -651,8 +653,8 @@ fn tv_panel(
             fill: "#ffffff".into(),
             class: "empty".into(),
             data: vec![
-                ("row", (k / cols).to_string()),
-                ("col", (k % cols).to_string()),
+                ("row", Data::from(k / cols)),
+                ("col", Data::from(k % cols)),
             ],
         })
         .collect();
@@ -681,15 +683,15 @@ fn tv_panel(
                     String::new()
                 };
                 cell.data.extend([
-                    ("idx", idx.to_string()),
-                    ("thread", t.to_string()),
-                    ("value", v.to_string()),
+                    ("idx", Data::from(idx)),
+                    ("thread", Data::from(t)),
+                    ("value", Data::from(v)),
                 ]);
             } else {
                 // Several (thread, value) pairs on one element (broadcast / duplicates).
                 match cell.data.iter_mut().find(|(k, _)| *k == "also") {
-                    Some((_, s)) => s.push_str(&format!(" T{t}V{v}")),
-                    None => cell.data.push(("also", format!("T{t}V{v}"))),
+                    Some((_, Data::Text(s))) => s.push_str(&format!(" T{t}V{v}")),
+                    _ => cell.data.push(("also", Data::Text(format!("T{t}V{v}")))),
                 }
             }
         }
@@ -925,7 +927,7 @@ fn bank_figure(title: &str, r: &BankReport, opts: &Options) -> Result<Figure> {
                         text: String::new(),
                         fill: "#ffffff".into(),
                         class: "empty".into(),
-                        data: vec![("bank", bank.to_string()), ("word", w.to_string())],
+                        data: vec![("bank", Data::from(bank)), ("word", Data::from(w))],
                     }),
                     Some((lanes, p)) => {
                         let t0 = i64::from(warp) * 32 + lanes[0] as i64;
@@ -950,18 +952,19 @@ fn bank_figure(title: &str, r: &BankReport, opts: &Options) -> Result<Figure> {
                             fill: opts.palette.phase(*p),
                             class: class.join(" "),
                             data: vec![
-                                ("bank", bank.to_string()),
-                                ("word", w.to_string()),
-                                ("byte", (w * WORD_BYTES).to_string()),
-                                ("phase", p.to_string()),
-                                ("ways", ways.to_string()),
+                                ("bank", Data::from(bank)),
+                                ("word", Data::from(w)),
+                                ("byte", Data::from(w * WORD_BYTES)),
+                                ("phase", Data::from(*p)),
+                                ("ways", Data::from(ways)),
                                 (
                                     "threads",
                                     lanes
                                         .iter()
                                         .map(|&l| (i64::from(warp) * 32 + l as i64).to_string())
                                         .collect::<Vec<_>>()
-                                        .join(" "),
+                                        .join(" ")
+                                        .into(),
                                 ),
                             ],
                         });
