@@ -127,7 +127,12 @@ def tl_cell_count(path):
 def ours_cells(path):
     text = Path(path).read_text()
     cells = {}
-    for m in re.finditer(r'<g class="cell"([^>]*)>', text):
+    # Cells are <g class="cell" ...> (with text) or <rect class="cell" .../> (overview); the
+    # swizzle view draws before/after panels: the "after" (or the only layout) panel counts.
+    panels = re.split(r'<g class="panel"', text)
+    body = next((p for p in panels if 'data-panel="after"' in p[:200]), None) or next(
+        p for p in panels if 'data-panel="layout"' in p[:200])
+    for m in re.finditer(r'<(?:g|rect) class="cell"([^>]*)>', body):
         attrs = dict(re.findall(r'data-(\w+)="(-?\d+)"', m.group(1)))
         cells[(int(attrs["row"]), int(attrs["col"]))] = int(attrs["offset"])
     return cells
