@@ -652,10 +652,7 @@ fn tv_panel(
             text: String::new(),
             fill: "#ffffff".into(),
             class: "empty".into(),
-            data: vec![
-                ("row", Data::from(k / cols)),
-                ("col", Data::from(k % cols)),
-            ],
+            data: vec![("row", Data::from(k / cols)), ("col", Data::from(k % cols))],
         })
         .collect();
     let size = m * n;
