@@ -10,6 +10,7 @@
 //! assert_eq!(v.to_string(), "((4,8),(2,2)):((32,1),(16,8))");
 //! ```
 
+use crate::bank::Instr;
 use crate::error::{Error, Result};
 use crate::int_tuple::{Coord, IntTuple};
 use crate::layout::{self as alg, Layout, Tiler};
@@ -54,27 +55,6 @@ pub struct MmaAtom {
     pub b: Layout,
     /// `CLayout`: (thr, val) → (m, n).
     pub c: Layout,
-}
-
-/// The shared-memory instruction a copy atom issues.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CopyInstr {
-    /// `ldmatrix .x{count}` (`trans` for `.trans`).
-    Ldsm {
-        /// Matrices per instruction: 1, 2 or 4.
-        count: u8,
-        /// `.trans`.
-        trans: bool,
-    },
-    /// `stmatrix .x{count}`.
-    Stsm {
-        /// Matrices per instruction: 1, 2 or 4.
-        count: u8,
-        /// `.trans`.
-        trans: bool,
-    },
-    /// A plain vector copy of this many bits per thread (`UniversalCopy<uintN_t>`).
-    Vector(u32),
 }
 
 /// A copy atom: `Copy_Traits<Op>` (layouts in bits), optionally with a value type as in
@@ -242,8 +222,9 @@ impl CopyAtom {
         })
     }
 
-    /// The shared-memory instruction this atom issues.
-    pub fn instr(&self) -> CopyInstr {
+    /// The shared-memory instruction this atom issues (a `UniversalCopy_N` as a load:
+    /// `bank_conflicts` takes an explicit store instruction).
+    pub fn instr(&self) -> Instr {
         let n = self.name.as_str();
         let count = if n.contains("x1_") || n.contains("U16x2") {
             1
@@ -254,16 +235,16 @@ impl CopyAtom {
         };
         let trans = n.ends_with("_T");
         if n.contains("LDSM") {
-            CopyInstr::Ldsm { count, trans }
+            Instr::Ldsm { count, trans }
         } else if n.contains("STSM") {
-            CopyInstr::Stsm { count, trans }
+            Instr::Stsm { count, trans }
         } else {
             let bits = n
                 .rsplit('_')
                 .next()
                 .and_then(|b| b.parse().ok())
                 .unwrap_or(32);
-            CopyInstr::Vector(bits)
+            Instr::Lds(bits)
         }
     }
 }

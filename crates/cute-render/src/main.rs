@@ -19,27 +19,6 @@ enum ThemeArg {
     Dark,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-enum ViewArg {
-    /// From the value: layout → layout, composed → swizzle, make_layout_tv → tv, MMA → mma,
-    /// copy → copy, bank_conflicts → banks.
-    Auto,
-    Layout,
-    Swizzle,
-    Tv,
-    Mma,
-    Copy,
-    Banks,
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-enum PaletteArg {
-    /// CuTe's print_latex colours.
-    Cute,
-    /// Colour-blind-safe (Okabe–Ito, cividis).
-    Colorblind,
-}
-
 /// CuTe Layout Explorer's command line.
 #[derive(Parser, Debug)]
 #[command(
@@ -69,9 +48,10 @@ struct Cli {
     #[arg(long, value_name = "EXPR")]
     expr: Option<String>,
 
-    /// The view (inferred from the value by default).
+    /// The view (`auto`: layout → layout, composed → swizzle, make_layout_tv → tv,
+    /// MMA → mma, copy → copy, bank_conflicts → banks).
     #[arg(long, value_enum, default_value = "auto")]
-    view: ViewArg,
+    view: View,
 
     /// Element width in bits: bank colours of the layout/swizzle views, and --access.
     #[arg(long, value_name = "BITS", default_value_t = 16)]
@@ -101,9 +81,9 @@ struct Cli {
     #[arg(long, value_name = "W", default_value_t = 0)]
     warp: u32,
 
-    /// Colour scheme.
+    /// Colour scheme: CuTe's print_latex colours, or colour-blind-safe (Okabe–Ito, cividis).
     #[arg(long, value_enum, default_value = "cute")]
-    palette: PaletteArg,
+    palette: cute_render::Palette,
 
     /// Colour theme of the picture.
     #[arg(long, value_enum, default_value = "light")]
@@ -140,19 +120,8 @@ fn draw(cli: &Cli, output: &std::path::Path) -> Result<(), String> {
         ThemeArg::Dark => cute_render::Theme::Dark,
     };
     let opts = cute_render::Options {
-        view: match cli.view {
-            ViewArg::Auto => View::Auto,
-            ViewArg::Layout => View::Layout,
-            ViewArg::Swizzle => View::Swizzle,
-            ViewArg::Tv => View::Tv,
-            ViewArg::Mma => View::Mma,
-            ViewArg::Copy => View::Copy,
-            ViewArg::Banks => View::Banks,
-        },
-        palette: match cli.palette {
-            PaletteArg::Cute => cute_render::Palette::Cute,
-            PaletteArg::Colorblind => cute_render::Palette::ColorBlind,
-        },
+        view: cli.view,
+        palette: cli.palette,
         elem_bits: cli.bits,
         bit_offset: cli.bit_offset,
         highlight: match (cli.highlight_thread, cli.highlight_warp) {

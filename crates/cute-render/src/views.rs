@@ -22,6 +22,7 @@ pub const CELL_HARD_CAP: usize = 1 << 18;
 
 /// Which picture to draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum View {
     /// Inferred from the value: layout → layout, composed → swizzle, (tile, tv) → tv,
     /// MMA → mma, copy → copy, bank analysis → banks.
@@ -58,10 +59,12 @@ impl View {
 
 /// Colour schemes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Palette {
     /// CuTe's print_latex colours (grey ramp, 8 pastels) and a hue wheel for banks.
     Cute,
     /// Colour-blind-safe: Okabe–Ito for threads and phases, cividis for banks.
+    #[cfg_attr(feature = "cli", value(name = "colorblind"))]
     ColorBlind,
 }
 

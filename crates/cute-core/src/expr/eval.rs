@@ -1,7 +1,7 @@
 //! Evaluation of parsed expressions: names, CuTe functions, applications.
 
 use super::parse::{strip_ns, Expr, Node};
-use crate::atom::{Atom, CopyInstr};
+use crate::atom::Atom;
 use crate::bank::{Instr, Smem};
 use crate::error::{Error, Result};
 use crate::int_tuple::{self, IntTuple};
@@ -116,8 +116,12 @@ fn eval_name(name: &str, env: &Env) -> Result<Value> {
         "true" | "True" | "true_type" => Ok(Value::Bool(true)),
         "false" | "False" | "false_type" => Ok(Value::Bool(false)),
         n if crate::atom::is_atom_name(n) => Ok(Value::Atom(Box::new(Atom::lookup(n)?))),
-        n if KEYWORDS.contains(&n) => Ok(Value::Keyword(
-            KEYWORDS.iter().find(|k| **k == n).expect("listed"),
+        n if KEYWORDS.contains(&n) || Instr::NAMES.contains(&n) => Ok(Value::Keyword(
+            KEYWORDS
+                .iter()
+                .chain(Instr::NAMES)
+                .find(|k| **k == n)
+                .expect("listed"),
         )),
         n if FUNCTIONS.contains(&n) => Err(Error::new(format!(
             "'{n}' is a function: call it with arguments, e.g. {n}(...)"
@@ -265,7 +269,8 @@ pub const FUNCTIONS: &[&str] = &[
     "swizzle_search",
 ];
 
-/// Names with a fixed meaning: atom traits, shared-memory instructions, element types.
+/// Names with a fixed meaning: atom traits and element types (instruction names are
+/// [`Instr::NAMES`]).
 pub const KEYWORDS: &[&str] = &[
     "Shape_MNK",
     "ThrID",
@@ -281,24 +286,6 @@ pub const KEYWORDS: &[&str] = &[
     "ValLayoutSrc",
     "ValLayoutDst",
     "ValLayoutRef",
-    "LDS32",
-    "LDS64",
-    "LDS128",
-    "STS32",
-    "STS64",
-    "STS128",
-    "LDSM_X1",
-    "LDSM_X2",
-    "LDSM_X4",
-    "LDSM_X1_T",
-    "LDSM_X2_T",
-    "LDSM_X4_T",
-    "STSM_X1",
-    "STSM_X2",
-    "STSM_X4",
-    "STSM_X1_T",
-    "STSM_X2_T",
-    "STSM_X4_T",
     "uint1_t",
     "int4_t",
     "uint4_t",
@@ -911,11 +898,7 @@ fn bank_args(args: &[Value]) -> Result<(&Value, u32, Layout, Instr)> {
         let bits = c.atom.val_bits.unwrap_or(0);
         let instr = match args.get(2) {
             Some(v) => instr_of(v)?,
-            None => match c.atom.instr() {
-                CopyInstr::Ldsm { count, trans } => Instr::Ldsm { count, trans },
-                CopyInstr::Stsm { count, trans } => Instr::Stsm { count, trans },
-                CopyInstr::Vector(b) => Instr::Lds(b),
-            },
+            None => c.atom.instr(),
         };
         let tv = if instr.is_store() {
             c.layout_d_tv()?
