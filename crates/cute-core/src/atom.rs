@@ -249,6 +249,13 @@ impl CopyAtom {
     }
 }
 
+impl MmaAtom {
+    /// `make_tiled_mma(atom)`: one atom, no permutation.
+    pub fn tiled(&self) -> Result<TiledMma> {
+        make_tiled_mma(self, &Layout::col_major(IntTuple::ints(&[1, 1, 1]))?, &[])
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // TiledMMA
 // ---------------------------------------------------------------------------------------

@@ -33,6 +33,15 @@ pub const WORD_BYTES: u64 = 4;
 /// Largest number of (thread, value) elements one analysis walks.
 pub const MAX_ELEMENTS: i64 = 1 << 20;
 
+/// The bank of element offset `offset` for `bits`-bit elements (negative offsets: bank 0).
+///
+/// ```
+/// assert_eq!(cute_core::bank::bank_of_offset(36, 16), 18);
+/// ```
+pub fn bank_of_offset(offset: i64, bits: u32) -> u64 {
+    ((offset.max(0) as u64 * u64::from(bits)) / 8 / WORD_BYTES) % BANKS
+}
+
 /// Largest access (threads x values) a swizzle search analyses.
 pub const SEARCH_MAX_ELEMENTS: i64 = 1 << 16;
 

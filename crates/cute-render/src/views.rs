@@ -10,8 +10,8 @@
 //! | `banks` | `bank_conflicts(..)` | 32 banks × 4-byte word rows per instruction: which lane touches which word in which phase, conflicts outlined, wavefront summary |
 
 use crate::grid::{Cell, Data, Figure, Panel};
-use cute_core::atom::{make_tiled_mma, Atom, TiledCopy, TiledMma};
-use cute_core::bank::{BankReport, BANKS, WORD_BYTES};
+use cute_core::atom::{Atom, TiledCopy, TiledMma};
+use cute_core::bank::{bank_of_offset, BankReport, BANKS, WORD_BYTES};
 use cute_core::int_tuple::idx2crd;
 use cute_core::{ComposedLayout, Error, IntTuple, Layout, Result, Swizzle, Value};
 
@@ -231,9 +231,7 @@ pub fn figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
             let m = match value {
                 Value::TiledMma(m) => (**m).clone(),
                 Value::Atom(a) => match &**a {
-                    Atom::Mma(a) => {
-                        make_tiled_mma(a, &Layout::col_major(IntTuple::ints(&[1, 1, 1]))?, &[])?
-                    }
+                    Atom::Mma(a) => a.tiled()?,
                     Atom::Copy(c) => {
                         return Err(Error::new(format!(
                             "{} is a copy atom: use the copy view",
@@ -376,10 +374,6 @@ impl Offsets<'_> {
     }
 }
 
-fn bank_of(offset: i64, bits: u32) -> u64 {
-    ((offset.max(0) as u64 * u64::from(bits)) / 8 / WORD_BYTES) % BANKS
-}
-
 /// One grid of a layout's domain; `text(pre, post)` and `fill(pre, post)` pick the labels.
 fn offsets_panel(
     id: &str,
@@ -405,7 +399,7 @@ fn offsets_panel(
                 ("row", Data::from(r)),
                 ("col", Data::from(c)),
                 ("offset", Data::from(b)),
-                ("bank", Data::from(bank_of(b, bits))),
+                ("bank", Data::from(bank_of_offset(b, bits))),
             ];
             if map.swizzle.is_some() {
                 data.push(("pre", Data::from(a)));
@@ -498,7 +492,7 @@ fn swizzle_figure(title: &str, c: &ComposedLayout, opts: &Options) -> Result<Fig
         cell_text,
         bits,
         |a, _| a.to_string(),
-        |a, _| bank_fill[bank_of(a, bits) as usize].clone(),
+        |a, _| bank_fill[bank_of_offset(a, bits) as usize].clone(),
     )?;
     let after = offsets_panel(
         "after",
@@ -507,7 +501,7 @@ fn swizzle_figure(title: &str, c: &ComposedLayout, opts: &Options) -> Result<Fig
         cell_text,
         bits,
         |a, b| format!("{a}\u{2192}{b}"),
-        |_, b| bank_fill[bank_of(b, bits) as usize].clone(),
+        |_, b| bank_fill[bank_of_offset(b, bits) as usize].clone(),
     )?;
     let sw = c.swizzle;
     // The offset to spell out: asked for, or the first one the swizzle moves.
@@ -624,7 +618,7 @@ fn dimmed(h: Option<Highlight>, t: i64) -> bool {
 }
 
 /// A (thread, value) → column-major index layout drawn over an M×N tile; `transpose`
-/// draws it N×M (B of an MMA: K rows, N columns).
+/// draws it N×M (B of an MMA: K rows, N columns); `axes` name the drawn rows and columns.
 #[allow(clippy::too_many_arguments)]
 fn tv_panel(
     id: &str,
@@ -633,6 +627,7 @@ fn tv_panel(
     m: i64,
     n: i64,
     transpose: bool,
+    axes: [&str; 2],
     cell_text: bool,
     opts: &Options,
 ) -> Result<Panel> {
@@ -696,8 +691,7 @@ fn tv_panel(
             }
         }
     }
-    let (rn, cn) = if transpose { ("k", "n") } else { ("m", "n") };
-    let (rn, cn) = if id == "A" { ("m", "k") } else { (rn, cn) };
+    let [rn, cn] = axes;
     Ok(Panel {
         id: id.to_string(),
         label: label.to_string(),
@@ -757,7 +751,7 @@ fn tv_figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
     };
     let (m, n) = tile_mn(&tiler)?;
     let cell_text = check_cells(m.saturating_mul(n))?;
-    let panel = tv_panel("tv", "", &tv, m, n, false, cell_text, opts)?;
+    let panel = tv_panel("tv", "", &tv, m, n, false, ["m", "n"], cell_text, opts)?;
     let threads = tv.mode(0)?.size()?;
     Ok(Figure {
         view: "tv",
@@ -785,6 +779,7 @@ fn mma_figure(title: &str, mma: &TiledMma, opts: &Options) -> Result<Figure> {
         m,
         k,
         false,
+        ["m", "k"],
         cell_text,
         opts,
     )?;
@@ -795,6 +790,7 @@ fn mma_figure(title: &str, mma: &TiledMma, opts: &Options) -> Result<Figure> {
         n,
         k,
         true,
+        ["k", "n"],
         cell_text,
         opts,
     )?;
@@ -805,6 +801,7 @@ fn mma_figure(title: &str, mma: &TiledMma, opts: &Options) -> Result<Figure> {
         m,
         n,
         false,
+        ["m", "n"],
         cell_text,
         opts,
     )?;
@@ -834,6 +831,7 @@ fn copy_figure(title: &str, copy: &TiledCopy, opts: &Options) -> Result<Figure> 
         m,
         n,
         false,
+        ["m", "n"],
         cell_text,
         opts,
     )?;
@@ -844,6 +842,7 @@ fn copy_figure(title: &str, copy: &TiledCopy, opts: &Options) -> Result<Figure> 
         m,
         n,
         false,
+        ["m", "n"],
         cell_text,
         opts,
     )?;
@@ -896,7 +895,6 @@ fn bank_figure(title: &str, r: &BankReport, opts: &Options) -> Result<Figure> {
             }
         }
         // A bank conflicts within a phase when it holds more than one word there.
-        let mut per_phase_bank: std::collections::HashMap<(usize, u64), usize> = Default::default();
         let mut phase_words: std::collections::HashMap<
             (usize, u64),
             std::collections::BTreeSet<u64>,
@@ -906,9 +904,6 @@ fn bank_figure(title: &str, r: &BankReport, opts: &Options) -> Result<Figure> {
             for (b, w) in wi.lane_words(lane, r.instr) {
                 phase_words.entry((p, b)).or_default().insert(w);
             }
-        }
-        for ((p, b), ws) in &phase_words {
-            per_phase_bank.insert((*p, *b), ws.len());
         }
         let rows: Vec<u64> = {
             let mut rs: Vec<u64> = words.keys().map(|w| w / BANKS).collect();
@@ -936,7 +931,7 @@ fn bank_figure(title: &str, r: &BankReport, opts: &Options) -> Result<Figure> {
                         } else {
                             format!("T{t0}+{}", lanes.len() - 1)
                         };
-                        let ways = per_phase_bank.get(&(*p, bank)).copied().unwrap_or(1);
+                        let ways = phase_words.get(&(*p, bank)).map_or(1, |ws| ws.len());
                         let mut class = Vec::new();
                         if ways > 1 {
                             class.push("conflict");

@@ -726,10 +726,10 @@ fn call_inner(name: &str, args: &[Value], kw: &[(&str, Value, usize)]) -> Result
                     )))
                 }
             };
-            let layout = match args.get(1) {
-                None => Layout::col_major(IntTuple::ints(&[1, 1, 1]))?,
-                Some(v) => as_layout(v)?,
+            let Some(layout) = args.get(1) else {
+                return Ok(Value::TiledMma(Box::new(atom.tiled()?)));
             };
+            let layout = as_layout(layout)?;
             let perm = match args.get(2) {
                 None => Vec::new(),
                 Some(Value::Tuple(vs)) => vs.iter().map(|v| v.to_tiler()).collect::<Result<_>>()?,
