@@ -1,0 +1,37 @@
+// A static file server for dist/ mounted under a sub-path (default /some/prefix/), as a
+// GitHub Pages project site is: the page must work from any prefix. Used by the
+// end-to-end tests and the page benchmark; `node e2e/serve.mjs [port]` serves by hand.
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json',
+};
+
+/** Serve `root` under `prefix` on 127.0.0.1:`port` (0 = any); resolves to the server. */
+export function serve(root, prefix = '/some/prefix/', port = 0) {
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (!url.pathname.startsWith(prefix)) { res.writeHead(404); res.end('outside the prefix'); return; }
+    let rel = normalize(decodeURIComponent(url.pathname.slice(prefix.length)));
+    if (rel === '.' || rel === '' || rel.endsWith('/')) rel = join(rel, 'index.html');
+    if (rel.startsWith('..')) { res.writeHead(403); res.end(); return; }
+    try {
+      let body = await readFile(join(root, rel));
+      const headers = { 'content-type': TYPES[extname(rel)] ?? 'application/octet-stream', 'cache-control': 'no-store' };
+      // Pages serves gzip; so does this, so first-paint numbers see realistic transfer sizes.
+      if ((req.headers['accept-encoding'] ?? '').includes('gzip')) { body = gzipSync(body); headers['content-encoding'] = 'gzip'; }
+      res.writeHead(200, headers);
+      res.end(body);
+    } catch { res.writeHead(404); res.end('not found'); }
+  });
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const s = await serve(new URL('../dist', import.meta.url).pathname, '/some/prefix/', Number(process.argv[2] ?? 8090));
+  console.log(`serving dist/ at http://127.0.0.1:${s.address().port}/some/prefix/`);
+}

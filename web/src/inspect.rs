@@ -1,0 +1,205 @@
+//! The hover inspector: a cell's `data-*` attributes (written by the renderer) turned into
+//! labelled rows, enriched from the drawn value (hierarchical coordinate, offset bits under
+//! the swizzle, bank and word). Pure: the page reads the attributes, this explains them.
+
+use cute_core::int_tuple::idx2crd;
+use cute_core::{IntTuple, Swizzle, Value};
+
+/// One inspector row: label and value.
+pub type Row = (String, String);
+
+/// What the drawn value contributes to explanations.
+#[derive(Clone, Debug, Default)]
+pub struct Context {
+    /// Shape of the drawn layout (for hierarchical coordinates).
+    pub shape: Option<IntTuple>,
+    /// Swizzle of a drawn composed layout (for its bit fields).
+    pub swizzle: Option<Swizzle>,
+    /// Element width in bits.
+    pub bits: u32,
+}
+
+impl Context {
+    /// The context of a drawn value.
+    pub fn of(value: &Value, bits: u32) -> Context {
+        let (shape, swizzle) = match value {
+            Value::Layout(l) => (Some(l.shape().clone()), None),
+            Value::Composed(c) => (Some(c.layout.shape().clone()), Some(c.swizzle)),
+            _ => (None, None),
+        };
+        Context {
+            shape,
+            swizzle,
+            bits,
+        }
+    }
+}
+
+fn get<'a>(data: &'a [(String, String)], k: &str) -> Option<&'a str> {
+    data.iter()
+        .find(|(key, _)| key == k)
+        .map(|(_, v)| v.as_str())
+}
+
+/// `offset` in binary, grouped by 4 from the right, at least `width` digits.
+fn binary(v: i64, width: usize) -> String {
+    let raw = format!("{:0width$b}", v.max(0));
+    let n = raw.len();
+    raw.chars()
+        .enumerate()
+        .flat_map(|(i, c)| {
+            let sep = i > 0 && (n - i).is_multiple_of(4);
+            sep.then_some('_').into_iter().chain(std::iter::once(c))
+        })
+        .collect()
+}
+
+/// Labels for the renderer's attribute names (unknown ones are shown as they are).
+const LABELS: &[(&str, &str)] = &[
+    ("panel", "panel"),
+    ("idx", "index"),
+    ("offset", "offset"),
+    ("pre", "offset before swizzle"),
+    ("bank", "bank"),
+    ("word", "word"),
+    ("byte", "byte"),
+    ("thread", "thread"),
+    ("value", "value"),
+    ("phase", "phase"),
+    ("ways", "conflict ways"),
+    ("threads", "lanes"),
+    ("bit", "bit"),
+    ("field", "field"),
+];
+
+/// Inspector rows for one cell's attributes (`data-` prefix removed, document order).
+///
+/// ```
+/// use cute_web::inspect::{rows, Context};
+/// let v = cute_core::eval_line("Sw<3,4,3> o 0 o (8,64):(64,1)").unwrap();
+/// let data: Vec<(String, String)> = [("panel", "after"), ("idx", "9"), ("row", "1"), ("col", "1"),
+///     ("offset", "65"), ("bank", "0"), ("pre", "65")]
+///     .iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+/// let r = rows(&data, &Context::of(&v, 16));
+/// let find = |k: &str| r.iter().find(|(l, _)| l == k).map(|(_, v)| v.clone());
+/// assert_eq!(find("coordinate").as_deref(), Some("(1,1)"));
+/// assert_eq!(find("flat (row, col)").as_deref(), Some("(1, 1)"));
+/// assert_eq!(find("word").as_deref(), Some("32 (bytes 128..131)"));
+/// ```
+pub fn rows(data: &[(String, String)], ctx: &Context) -> Vec<Row> {
+    let mut out: Vec<Row> = Vec::new();
+    let mut push = |k: &str, v: String| out.push((k.to_string(), v));
+    if let Some(p) = get(data, "panel") {
+        push("panel", p.to_string());
+    }
+    let idx = get(data, "idx").and_then(|v| v.parse::<i64>().ok());
+    if let (Some(i), Some(shape)) = (idx, &ctx.shape) {
+        let drawn_is_value = matches!(get(data, "panel"), Some("layout" | "before" | "after"));
+        if drawn_is_value {
+            if let Ok(c) = idx2crd(&IntTuple::Int(i), shape) {
+                push("coordinate", c.to_string());
+            }
+        }
+    }
+    if let (Some(r), Some(c)) = (get(data, "row"), get(data, "col")) {
+        push("flat (row, col)", format!("({r}, {c})"));
+    }
+    let offset = get(data, "offset").and_then(|v| v.parse::<i64>().ok());
+    let pre = get(data, "pre").and_then(|v| v.parse::<i64>().ok());
+    for (k, v) in data {
+        match k.as_str() {
+            "panel" | "row" | "col" => {}
+            "offset" | "pre" => {}
+            _ => {
+                let label = LABELS
+                    .iter()
+                    .find(|(n, _)| n == k)
+                    .map_or(k.as_str(), |(_, l)| l);
+                push(label, v.clone());
+            }
+        }
+    }
+    if let Some(o) = offset {
+        let width = ctx
+            .swizzle
+            .map_or(0, |s| (64 - s.bit_mask().leading_zeros()) as usize)
+            .max(64 - o.max(1).leading_zeros() as usize);
+        match (pre, ctx.swizzle) {
+            (Some(p), Some(s)) => {
+                push(
+                    "offset before swizzle",
+                    format!("{p} = 0b{}", binary(p, width)),
+                );
+                push("swizzled offset", format!("{o} = 0b{}", binary(o, width)));
+                push(
+                    "swizzle bits",
+                    format!(
+                        "yyy 0b{} → zzz 0b{} (Sw<{},{},{}>)",
+                        binary(s.yyy_mask(), width),
+                        binary(s.zzz_mask(), width),
+                        s.b,
+                        s.m,
+                        s.s
+                    ),
+                );
+            }
+            _ => push("offset", format!("{o} = 0b{}", binary(o, width))),
+        }
+        if get(data, "word").is_none() && ctx.bits > 0 {
+            let byte = o * i64::from(ctx.bits) / 8;
+            let word = byte.div_euclid(4);
+            push(
+                "word",
+                format!("{word} (bytes {}..{})", word * 4, word * 4 + 3),
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn binary_groups_by_four() {
+        assert_eq!(binary(0b1_0110_0001, 0), "1_0110_0001");
+        assert_eq!(binary(5, 8), "0000_0101");
+    }
+
+    #[test]
+    fn hierarchical_coordinate_of_a_nested_layout() {
+        let v = cute_core::eval_line("((2,4),8):((1,16),2)").unwrap();
+        let r = rows(
+            &data(&[("panel", "layout"), ("idx", "13"), ("offset", "0")]),
+            &Context::of(&v, 16),
+        );
+        assert!(
+            r.contains(&("coordinate".into(), "((1,2),1)".into())),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn tv_cell_shows_thread_and_value() {
+        let v = cute_core::eval_line("make_layout_tv((4,8):(8,1), (4,1):(1,0))").unwrap();
+        let r = rows(
+            &data(&[
+                ("panel", "tv"),
+                ("idx", "3"),
+                ("thread", "17"),
+                ("value", "2"),
+            ]),
+            &Context::of(&v, 16),
+        );
+        assert!(r.contains(&("thread".into(), "17".into())));
+        assert!(r.contains(&("value".into(), "2".into())));
+    }
+}

@@ -1,0 +1,18 @@
+//! # cute-web: CuTe Layout Explorer in the browser
+//!
+//! A thin Leptos shell over the core and the one renderer: state (URL) → `cute-core`
+//! (evaluate) → `cute-render` (SVG) → DOM.
+//!
+//! - [`state`]: the page's state and its readable URL query form;
+//! - [`form`]: form mode, fields written out as an expression;
+//! - [`presets`]: the preset menu;
+//! - [`inspect`]: the hover inspector's rows from a cell's `data-*` attributes;
+//! - [`app`]: the Leptos components and the DOM glue (wasm32 only).
+
+pub mod form;
+pub mod inspect;
+pub mod presets;
+pub mod state;
+
+#[cfg(target_arch = "wasm32")]
+pub mod app;

