@@ -122,7 +122,9 @@ pub fn rows(data: &[(String, String)], ctx: &Context) -> Vec<Row> {
     if let Some(o) = offset {
         let width = ctx
             .swizzle
-            .map_or(0, |s| (64 - s.bit_mask().leading_zeros()) as usize)
+            .map_or(0, |s| {
+                (64 - (s.yyy_mask() | s.zzz_mask()).leading_zeros()) as usize
+            })
             .max(64 - o.max(1).leading_zeros() as usize);
         match (pre, ctx.swizzle) {
             (Some(p), Some(s)) => {

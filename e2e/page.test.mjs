@@ -1,0 +1,264 @@
+// End-to-end tests: the release build (dist/, from `trunk build --release`) served under
+// /some/prefix/ and driven in Debian's headless Chromium through playwright-core.
+// Run: node --test e2e/   (scripts/test.sh builds dist/ first). Screenshots of the main
+// views land in e2e/out/ for a human to look at.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import { chromium } from 'playwright-core';
+import { serve } from './serve.mjs';
+
+const DIST = new URL('../dist', import.meta.url).pathname;
+const OUT = new URL('./out', import.meta.url).pathname;
+export const CHROMIUM_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu',
+  '--disable-dev-shm-usage', '--disable-background-networking'];
+
+let server, browser, base;
+
+before(async () => {
+  await mkdir(OUT, { recursive: true });
+  server = await serve(DIST);
+  base = `http://127.0.0.1:${server.address().port}/some/prefix/`;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS,
+  });
+});
+
+after(async () => {
+  // Always close, even after failures, or Chromium processes linger.
+  await browser?.close();
+  server?.close();
+});
+
+/** A fresh page that fails the test on any uncaught page error. */
+async function open(query = '', viewport = { width: 1400, height: 900 }) {
+  const ctx = await browser.newContext({ viewport, acceptDownloads: true });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); d.dismiss(); });
+  await page.goto(base + query);
+  await page.waitForSelector('#canvas svg, #draw-error', { timeout: 15000 });
+  return { page, ctx, errors };
+}
+
+/** Replace the editor's text as a user typing would (one input event). */
+async function typeExpr(page, text) {
+  const before = await page.locator('#status').textContent();
+  await page.fill('#editor', text);
+  // Wait until the drawing (or the error) reflects the new text.
+  await page.waitForFunction((t) => {
+    const title = document.querySelector('#canvas svg title');
+    return (title && title.textContent.trim() === t.trim().split('\n').pop().trim())
+      || document.querySelector('#draw-error');
+  }, text, { timeout: 15000 });
+  return before;
+}
+
+const cellData = (page, sel) => page.$$eval(sel, (cs) => cs.map((c) => ({ ...c.dataset })));
+
+test('typed expression: right number of cells and offsets, URL follows', async () => {
+  const { page, ctx, errors } = await open();
+  await typeExpr(page, '(4,8):(8,1)');
+  const cells = await cellData(page, '#panel-layout .cell');
+  assert.equal(cells.length, 32);
+  for (const c of cells) {
+    const i = Number(c.idx);
+    // Column-major index i = m + 4n of shape (4,8); offset = 8m + n.
+    assert.equal(Number(c.offset), 8 * (i % 4) + Math.floor(i / 4), `cell ${i}`);
+    assert.equal(Number(c.row), i % 4);
+  }
+  assert.match(decodeURIComponent(page.url()), /[?&]expr=\(4,8\):\(8,1\)/);
+  // A script: bindings carry, the last line is drawn, every line is printed.
+  await typeExpr(page, 'A = (8,64):(64,1)\nsize(A)\nlogical_divide(A, (4:1,16:1))');
+  assert.deepEqual(await page.$$eval('#results li code', (l) => l.map((e) => e.textContent)),
+    ['512', '((4,2),(16,4)):((64,256),(1,16))']);
+  assert.equal(await page.locator('#canvas svg .cell').count() >= 512, true);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('shared URL restores the whole state', async () => {
+  const q = '?expr=Sw%3C3,4,3%3E%20o%200%20o%20(8,64):(64,1)&view=swizzle&palette=colorblind&theme=dark&bits=32&zoom=1.50';
+  const { page, ctx, errors } = await open(q);
+  assert.equal(await page.inputValue('#editor'), 'Sw<3,4,3> o 0 o (8,64):(64,1)');
+  assert.equal(await page.inputValue('#view'), 'swizzle');
+  assert.equal(await page.inputValue('#palette'), 'colorblind');
+  assert.equal(await page.inputValue('#theme'), 'dark');
+  assert.equal(await page.inputValue('#bits'), '32');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  assert.equal(await page.getAttribute('#canvas svg', 'data-view'), 'swizzle');
+  assert.equal(await page.locator('#panel-after .cell').count(), 512);
+  assert.equal(await page.textContent('#zoom-level'), '150%');
+  // Sw<3,4,3>: offset 128 (row 2, col 0): yyy = bit 7 → zzz bit 4, 128 ^ 16 = 144.
+  const c = await cellData(page, '#panel-after .cell[data-pre="128"]');
+  assert.equal(c[0].offset, '144');
+  // The URL written back is the same state.
+  assert.equal(new URL(page.url()).search, q);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('hover shows bank and thread; click pins; highlight a thread', async () => {
+  // The seeds' 32x64 float tile read by columns: lane t reads row t, 8-way conflicts.
+  const expr = 'bank_conflicts((32,64):(64,1), 32, (32,4):(1,32), LDS128)';
+  const { page, ctx, errors } = await open(`?expr=${encodeURIComponent(expr)}`);
+  assert.equal(await page.getAttribute('#canvas svg', 'data-view'), 'banks');
+  const cell = page.locator('#canvas .cell[data-threads]').nth(5);
+  const d = await cell.evaluate((c) => ({ ...c.dataset }));
+  await cell.hover();
+  const row = (k) => page.locator(`#inspector dd[data-key="${k}"]`).first().textContent();
+  assert.equal(await row('bank'), d.bank);
+  assert.equal(await row('lanes'), d.threads);
+  // A swizzled tile: bank = (offset * 2 bytes / 4) mod 32 for 16-bit elements.
+  await typeExpr(page, 'Sw<3,4,3> o 0 o (8,64):(64,1)');
+  const after = page.locator('#panel-after .cell[data-pre="65"]');
+  await after.hover();
+  assert.equal(await row('swizzled offset'), '65 = 0b00_0100_0001');
+  assert.equal(await row('bank'), String(Math.floor((65 * 2) / 4) % 32));
+  assert.equal(await row('coordinate'), '(1,1)');
+  await after.click();
+  await page.locator('#panel-after .cell[data-pre="0"]').hover();
+  assert.equal(await row('swizzled offset'), '65 = 0b00_0100_0001', 'pinned cell stays');
+  // TV layout: pin a cell, highlight its thread → URL and dimmed cells.
+  await typeExpr(page, 'make_layout_tv((4,8):(8,1), (4,1):(1,0))');
+  const tv = page.locator('#canvas .cell[data-thread="9"]').first();
+  await tv.click();
+  assert.equal(await row('thread'), '9');
+  await page.click('#highlight-pinned');
+  await page.waitForFunction(() => document.querySelectorAll('#canvas .cell.dim').length > 0);
+  const lit = await page.$$eval('#canvas .cell:not(.dim)', (cs) => [...new Set(cs.map((c) => c.dataset.thread))]);
+  assert.deepEqual(lit, ['9']);
+  assert.match(page.url(), /[?&]hl=t9/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('export downloads a valid SVG and PNG of the current view', async () => {
+  const { page, ctx, errors } = await open('?expr=(4,8):(8,1)');
+  const [svgDl] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+  assert.equal(svgDl.suggestedFilename(), 'cute-auto.svg');
+  const svg = await readFile(await svgDl.path(), 'utf8');
+  assert.match(svg, /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.match(svg, /<\/svg>\s*$/);
+  assert.equal((svg.match(/class="cell"/g) ?? []).length, 32);
+  // The browser itself must accept it as an image.
+  const ok = await page.evaluate(async (text) => {
+    const img = new Image();
+    img.src = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
+    await img.decode();
+    return img.naturalWidth > 0;
+  }, svg);
+  assert.ok(ok);
+  const [pngDl] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
+  assert.equal(pngDl.suggestedFilename(), 'cute-auto.png');
+  const png = await readFile(await pngDl.path());
+  assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  assert.ok(png.length > 1000);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('bad expression: error with line and column, page stays alive', async () => {
+  const { page, ctx, errors } = await open('?expr=(4,8):(8,1)');
+  await page.fill('#editor', '(4,8):(8,1');
+  await page.waitForSelector('#editor-error');
+  assert.match(await page.textContent('#editor-error .where'), /line 1, column \d+/);
+  assert.equal(await page.getAttribute('#editor-error', 'data-col') !== '0', true);
+  await page.fill('#editor', 'A = (8,8):(8,1)\ncomposition(A, foo)');
+  await page.waitForFunction(() => document.querySelector('#editor-error')?.dataset.line === '2');
+  assert.match(await page.textContent('#editor-error .where'), /line 2, column 16/);
+  assert.ok(await page.isVisible('#draw-error'));
+  await typeExpr(page, '(2,2):(1,2)');
+  assert.equal(await page.locator('#panel-layout .cell').count(), 4);
+  assert.equal(await page.isVisible('#editor-error'), false);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('XSS corpus in every URL parameter runs nothing', async () => {
+  const payloads = [
+    '<script>window.__pwned=1</script>',
+    '"><img src=x onerror="window.__pwned=1">',
+    "'><svg/onload=window.__pwned=1>",
+    'javascript:window.__pwned=1',
+    '(2,2):(1,2) # <img src=x onerror="window.__pwned=1">',
+    '</title><script>window.__pwned=1</script>',
+  ];
+  const params = ['expr', 'view', 'palette', 'theme', 'bits', 'bit', 'hl', 'warp', 'mode',
+    'zoom', 'f.kind', 'f.shape', 'f.stride', 'f.B', 'f.elem', 'f.thr', 'f.val', 'f.instr', 'bogus'];
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const fired = [];
+  page.on('dialog', (d) => { fired.push(d.message()); d.dismiss(); });
+  page.on('pageerror', (e) => fired.push(e.message));
+  for (const p of params) {
+    for (const x of payloads) {
+      const q = `?${encodeURIComponent(p)}=${encodeURIComponent(x)}${p.startsWith('f.') ? '&mode=form' : ''}`;
+      await page.goto(base + q);
+      await page.waitForSelector('#canvas svg, #draw-error');
+      const st = await page.evaluate(() => ({
+        pwned: window.__pwned,
+        scripts: document.body.querySelectorAll('script').length,
+        imgs: document.querySelectorAll('img').length,
+        handlers: [...document.querySelectorAll('*')].filter((e) =>
+          [...e.attributes].some((a) => a.name.startsWith('on'))).length,
+      }));
+      assert.deepEqual(st, { pwned: undefined, scripts: 0, imgs: 0, handlers: 0 }, q);
+    }
+  }
+  assert.deepEqual(fired, []);
+  await ctx.close();
+});
+
+test('form mode writes the expression; views, overview, zoom, narrow screens', async () => {
+  const { page, ctx, errors } = await open();
+  await page.click('#mode-form');
+  await page.selectOption('#f-kind', 'banks');
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'banks');
+  assert.match(await page.textContent('#form-expr'), /^bank_conflicts\(Sw<3,3,3> o 0 o \(32,64\):\(64,1\), 16, /);
+  await page.selectOption('#f-kind', 'layout');
+  await page.fill('#f-shape', '(16,64)');
+  await page.locator('#f-B').fill('2');
+  await page.waitForFunction(() => document.querySelector('#form-expr')?.textContent === 'Sw<2,3,3> o 0 o (16,64):(64,1)');
+  await page.waitForFunction(() => document.querySelectorAll('#panel-after .cell').length === 1024);
+  assert.equal(await page.getAttribute('#canvas svg', 'data-view'), 'swizzle');
+  assert.match(decodeURIComponent(page.url()), /mode=form.*f\.shape=\(16,64\)/);
+  // Overview above the cell cap, and it says so.
+  await page.click('#mode-editor');
+  await typeExpr(page, '(256,256):(256,1)');
+  assert.ok(await page.isVisible('#overview'));
+  assert.equal(await page.locator('#canvas .cell').count(), 65536);
+  // Zoom changes the drawn size, not the drawing.
+  const w0 = await page.$eval('#canvas svg', (s) => s.getBoundingClientRect().width);
+  await page.click('#zoom-in');
+  const w1 = await page.$eval('#canvas svg', (s) => s.getBoundingClientRect().width);
+  assert.ok(Math.abs(w1 / w0 - 1.25) < 0.01, `${w0} → ${w1}`);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+  // 360 px wide: nothing but the canvas scrolls sideways.
+  const small = await open('?expr=(8,32):(32,1)', { width: 360, height: 740 });
+  const overflow = await small.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(overflow <= 360, `page is ${overflow}px wide`);
+  await small.page.screenshot({ path: `${OUT}/narrow-360.png` });
+  await small.ctx.close();
+});
+
+test('screenshots of the main views (for a human to look at)', async () => {
+  const views = {
+    swizzle: '?expr=Sw%3C3,4,3%3E%20o%200%20o%20(8,64):(64,1)&view=swizzle',
+    tv: '?expr=make_layout_tv((4,8):(8,1),%20(4,1):(1,0))',
+    mma: '?expr=atom(SM80_16x8x16_F16F16F16F16_TN)',
+    copy: '?expr=atom(SM75_U32x4_LDSM_N,%20half_t)',
+    banks: `?expr=${encodeURIComponent('bank_conflicts((32,64):(64,1), 32, (32,4):(1,32), LDS128)')}`,
+    search: `?expr=${encodeURIComponent('swizzle_search((32,64):(64,1), 16, make_layout_tv((32,1):(1,0), (1,8):(0,1)), LDS128)')}`,
+    algebra: '?expr=composition((6,2):(8,2),%20(4,3):(3,1))',
+    dark: '?expr=(8,32):(32,1)&theme=dark&palette=colorblind',
+  };
+  for (const [name, q] of Object.entries(views)) {
+    const { page, ctx, errors } = await open(q);
+    await page.screenshot({ path: `${OUT}/${name}.png` });
+    assert.deepEqual(errors, [], name);
+    await ctx.close();
+  }
+});
