@@ -192,8 +192,9 @@ impl Panel {
     }
     fn size(&self, m: &Metrics, cell_text: bool) -> (usize, usize) {
         let label_h = if self.label.is_empty() { 0 } else { LABEL_H };
-        let w =
-            (self.header_w(m, cell_text) + self.cols * m.cell_w).max(text_width(&self.label, 8));
+        // The caption starts above the grid, right of the row headers.
+        let header_w = self.header_w(m, cell_text);
+        let w = header_w + (self.cols * m.cell_w).max(text_width(&self.label, 8));
         let h = label_h + self.header_h(cell_text) + self.rows * m.cell_h;
         (w, h)
     }

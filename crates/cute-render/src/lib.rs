@@ -4,18 +4,20 @@
 //!
 //! Map of the crate:
 //! - text mode: [`print_script`] and [`print_one`], what `render --print` prints;
-//! - [`views`]: core values turned into figures — layout, swizzle, TV, MMA, copy and bank
-//!   views ([`views::figure`]);
+//! - [`views`]: core values turned into figures — layout, swizzle, TV, MMA, copy, bank,
+//!   swizzle-search and algebra views ([`views::figure_with_call`]);
 //! - [`grid`]: the single SVG writer ([`grid::Figure::to_svg`]), with `data-*` attributes
 //!   on every cell for the page's hover inspector;
-//! - [`render_svg`]: expression text in, SVG document out.
+//! - [`render_svg`]: expression text in, SVG document out ([`render_figure`]: the figure
+//!   before it is written).
 
 pub mod grid;
 pub mod views;
 
-pub use grid::Theme;
+pub use grid::{Figure, Theme};
 pub use views::{Highlight, Options, Palette, View};
 
+use cute_core::expr::Call;
 use cute_core::{format_result, Error, Result, Session, Value};
 use std::io::{self, Write};
 
@@ -26,14 +28,48 @@ use std::io::{self, Write};
 /// assert_eq!(v.to_string(), "32:1");
 /// ```
 pub fn eval_for_drawing(script: &str) -> Result<Value> {
+    Ok(eval_script(script, View::Layout)?.0)
+}
+
+/// The value a script draws and, where `view` may need it (the algebra view, or the auto
+/// view of a layout), the top-level call of the line that computed it.
+fn eval_script(script: &str, view: View) -> Result<(Value, Option<Call>)> {
     let mut session = Session::default();
     let mut last = None;
     for line in script.lines() {
         if let Some(r) = session.eval(line) {
-            last = Some(r?);
+            let value = r?;
+            let want_call = match view {
+                View::Algebra => true,
+                View::Auto => matches!(value, Value::Layout(_)),
+                _ => false,
+            };
+            // A line with a value is no binding: the bindings are those its call saw.
+            let call = if want_call {
+                session.call_operands(line)
+            } else {
+                None
+            };
+            last = Some((value, call));
         }
     }
     last.ok_or_else(|| Error::new("nothing to draw: the expression is empty"))
+}
+
+/// Evaluate `script` and build the figure of its value: the view is `opts.view` or the one
+/// the value (and, for the algebra view, the drawn line's call) implies.
+///
+/// ```
+/// use cute_render::{render_figure, Options};
+/// let f = render_figure("A = (4,8):(8,1)\ncomposition(A, (2,4):(4,1))", &Options::default()).unwrap();
+/// assert_eq!(f.view, "algebra");
+/// assert_eq!(f.panels.len(), 3); // A, B and the result
+/// assert_eq!(f.panels[2].0.label, "composition(A, B) = (2,4):(1,8)");
+/// ```
+pub fn render_figure(script: &str, opts: &Options) -> Result<Figure> {
+    let (value, call) = eval_script(script, opts.view)?;
+    let title = script.trim().lines().last().unwrap_or("").trim();
+    views::figure_with_call(title, &value, call.as_ref(), opts)
 }
 
 /// Evaluate `script` and draw its value as an SVG document; the view is `opts.view` or the
@@ -46,9 +82,7 @@ pub fn eval_for_drawing(script: &str) -> Result<Value> {
 /// assert_eq!(svg.matches("class=\"cell\"").count(), 32);
 /// ```
 pub fn render_svg(script: &str, opts: &Options, theme: Theme) -> Result<String> {
-    let value = eval_for_drawing(script)?;
-    let title = script.trim().lines().last().unwrap_or("").trim();
-    Ok(views::figure(title, &value, opts)?.to_svg(theme))
+    Ok(render_figure(script, opts)?.to_svg(theme))
 }
 
 /// Evaluate one expression and return the line `render --print` prints, and whether it failed.

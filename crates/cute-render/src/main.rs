@@ -34,6 +34,10 @@ enum ThemeArg {
   copy     render --expr 'make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN))' copy.svg\n\
   banks    render --expr '(32,64):(64,1)' --bits 32 --access '(32,4):(1,32)' --instr LDS128 banks.svg\n\
   \x20        render --expr 'bank_conflicts(Sw<3,2,4> o 0 o (32,64):(64,1), 32, (32,4):(1,32), LDS128)' banks.png\n\
+  search   render --expr 'swizzle_search((32,64):(64,1), 32, (32,4):(1,32), LDS128)' search.svg\n\
+  \x20        render --expr '(32,64):(64,1)' --bits 32 --access '(32,4):(1,32)' --instr LDS128 --view search search.png\n\
+  algebra  render --expr 'composition((4,8):(8,1), (2,4):(4,1))' algebra.svg   # operands and result\n\
+  \x20        render --expr 'logical_divide((4,2,3):(2,1,8), 4:2)' --view layout result.svg\n\
   scripts  render --expr @script.txt out.svg                        # the last line is drawn\n\
   text     render --print 'logical_divide((4,2,3):(2,1,8), 4:2)'\n\
   \x20        echo 'L = (4,8):(8,1)\n  L(13)' | render --print -"
@@ -49,7 +53,8 @@ struct Cli {
     expr: Option<String>,
 
     /// The view (`auto`: layout → layout, composed → swizzle, make_layout_tv → tv,
-    /// MMA → mma, copy → copy, bank_conflicts → banks).
+    /// MMA → mma, copy → copy, bank_conflicts → banks, swizzle_search → search, a layout
+    /// from composition/complement/a divide/a product/an inverse/coalesce/filter → algebra).
     #[arg(long, value_enum, default_value = "auto")]
     view: View,
 
@@ -57,7 +62,8 @@ struct Cli {
     #[arg(long, value_name = "BITS", default_value_t = 16)]
     bits: u32,
 
-    /// Thread-value layout of an access: draws bank_conflicts(EXPR, BITS, ACCESS, INSTR).
+    /// Thread-value layout of an access: draws bank_conflicts(EXPR, BITS, ACCESS, INSTR)
+    /// (with `--view search`: swizzle_search(EXPR, BITS, ACCESS, INSTR)).
     #[arg(long, value_name = "TV", requires = "instr")]
     access: Option<String>,
 
@@ -111,7 +117,12 @@ fn draw(cli: &Cli, output: &std::path::Path) -> Result<(), String> {
         // The last line is the shared-memory layout; wrap it into the analysis.
         let mut lines: Vec<&str> = expr.trim_end().lines().collect();
         let smem = lines.pop().unwrap_or("").to_string();
-        let call = format!("bank_conflicts({smem}, {}, {access}, {instr})", cli.bits);
+        // `--view search` ranks swizzles of it for the access instead.
+        let f = match cli.view {
+            View::Search => "swizzle_search",
+            _ => "bank_conflicts",
+        };
+        let call = format!("{f}({smem}, {}, {access}, {instr})", cli.bits);
         lines.push(&call);
         expr = lines.join("\n");
     }

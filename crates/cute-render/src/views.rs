@@ -8,10 +8,13 @@
 //! | `mma` | MMA atom, TiledMMA | A (M×K) left, B (K×N) on top, C (M×N) at the origin, as CuTe's print_latex |
 //! | `copy` | copy atom with a value type, TiledCopy | S and D side by side |
 //! | `banks` | `bank_conflicts(..)` | 32 banks × 4-byte word rows per instruction: which lane touches which word in which phase, conflicts outlined, wavefront summary |
+//! | `search` | `swizzle_search(..)` | ranked table, one row per candidate (best first, at most [`SEARCH_ROWS`]): candidate, wavefronts, ideal, conflicts, × ideal, padding; coloured best (green / yellow) to worst (red / blue) |
+//! | `algebra` | a call of one of [`ALGEBRA_OPS`] | each layout operand (`A = …`, `B = …`; a tiler one panel per layout mode) and the result (`composition(A, B) = …`) side by side, as offset grids; other operands as notes |
 
 use crate::grid::{Cell, Data, Figure, Panel};
 use cute_core::atom::{Atom, TiledCopy, TiledMma};
-use cute_core::bank::{bank_of_offset, BankReport, BANKS, WORD_BYTES};
+use cute_core::bank::{bank_of_offset, BankReport, Candidate, BANKS, WORD_BYTES};
+use cute_core::expr::Call;
 use cute_core::int_tuple::idx2crd;
 use cute_core::{ComposedLayout, Error, IntTuple, Layout, Result, Swizzle, Value};
 
@@ -39,21 +42,59 @@ pub enum View {
     Copy,
     /// Shared-memory banks of an access.
     Banks,
+    /// The ranking of a swizzle search.
+    Search,
+    /// The operands and the result of an algebra operation, side by side.
+    Algebra,
 }
 
 impl View {
-    /// Parse a view name.
+    /// Every view, in menu order (`auto` first).
+    ///
+    /// ```
+    /// use cute_render::View;
+    /// for v in View::ALL {
+    ///     assert_eq!(View::parse(v.name()), Some(*v));
+    /// }
+    /// assert_eq!(View::ALL.len(), 9);
+    /// ```
+    pub const ALL: &'static [View] = &[
+        View::Auto,
+        View::Layout,
+        View::Swizzle,
+        View::Tv,
+        View::Mma,
+        View::Copy,
+        View::Banks,
+        View::Search,
+        View::Algebra,
+    ];
+
+    /// The view's name: what [`View::parse`] reads, `--view` takes and a figure's
+    /// `data-view` says.
+    ///
+    /// ```
+    /// use cute_render::View;
+    /// assert_eq!(View::Algebra.name(), "algebra");
+    /// assert_eq!(View::parse("search"), Some(View::Search));
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Auto => "auto",
+            View::Layout => "layout",
+            View::Swizzle => "swizzle",
+            View::Tv => "tv",
+            View::Mma => "mma",
+            View::Copy => "copy",
+            View::Banks => "banks",
+            View::Search => "search",
+            View::Algebra => "algebra",
+        }
+    }
+
+    /// Parse a view name (the inverse of [`View::name`]).
     pub fn parse(s: &str) -> Option<View> {
-        Some(match s {
-            "auto" => View::Auto,
-            "layout" => View::Layout,
-            "swizzle" => View::Swizzle,
-            "tv" => View::Tv,
-            "mma" => View::Mma,
-            "copy" => View::Copy,
-            "banks" => View::Banks,
-            _ => return None,
-        })
+        View::ALL.iter().copied().find(|v| v.name() == s)
     }
 }
 
@@ -121,6 +162,39 @@ const OKABE_ITO: [&str; 8] = [
 ];
 
 impl Palette {
+    /// Every palette, in menu order.
+    pub const ALL: &'static [Palette] = &[Palette::Cute, Palette::ColorBlind];
+
+    /// The palette's name: `cute` or `colorblind` (what `--palette` takes).
+    ///
+    /// ```
+    /// use cute_render::Palette;
+    /// assert_eq!(Palette::ColorBlind.name(), "colorblind");
+    /// assert_eq!(Palette::parse("cute"), Some(Palette::Cute));
+    /// assert_eq!(Palette::parse("CB"), None);
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Palette::Cute => "cute",
+            Palette::ColorBlind => "colorblind",
+        }
+    }
+
+    /// Parse a palette name (the inverse of [`Palette::name`]).
+    pub fn parse(s: &str) -> Option<Palette> {
+        Palette::ALL.iter().copied().find(|p| p.name() == s)
+    }
+
+    /// The colour of a quality from `t = 0` (best) to `t = 1` (worst): green → yellow →
+    /// red, or (colour-blind) cividis from yellow (best) to dark blue (worst).
+    fn quality(self, t: f64) -> String {
+        let t = t.clamp(0.0, 1.0);
+        match self {
+            Palette::Cute => hsl(120.0 * (1.0 - t), 0.6, 0.72),
+            Palette::ColorBlind => cividis(1.0 - t),
+        }
+    }
+
     fn thread(self, t: i64) -> String {
         let k = t.rem_euclid(8) as usize;
         match self {
@@ -188,9 +262,37 @@ fn cividis(t: f64) -> String {
     )
 }
 
-/// The view a value gets when none is asked for.
+/// The operations the algebra view draws (a call of one of these on the drawn line).
+pub const ALGEBRA_OPS: &[&str] = &[
+    "composition",
+    "complement",
+    "logical_divide",
+    "zipped_divide",
+    "tiled_divide",
+    "flat_divide",
+    "logical_product",
+    "zipped_product",
+    "tiled_product",
+    "flat_product",
+    "blocked_product",
+    "raked_product",
+    "right_inverse",
+    "left_inverse",
+    "coalesce",
+    "filter",
+];
+
+/// The view a value gets when none is asked for (see [`infer_view_of_call`] for the
+/// algebra view, which also needs the drawn line's call).
+///
+/// ```
+/// use cute_render::{views::infer_view, View};
+/// let v = cute_core::eval_line("swizzle_search((32,64):(64,1), 32, (32,4):(1,32), LDS128)").unwrap();
+/// assert_eq!(infer_view(&v), View::Search);
+/// ```
 pub fn infer_view(value: &Value) -> View {
     match value {
+        Value::Ranked(_) => View::Search,
         Value::Composed(_) => View::Swizzle,
         Value::Tuple(vs) if vs.len() == 2 && matches!(vs[1], Value::Layout(_)) => View::Tv,
         Value::Atom(a) if matches!(**a, Atom::Mma(_)) => View::Mma,
@@ -201,7 +303,28 @@ pub fn infer_view(value: &Value) -> View {
     }
 }
 
-/// Draw `value` as a figure titled `title`.
+/// The view a value gets when none is asked for, knowing the drawn line's call: a layout
+/// computed by a call of one of [`ALGEBRA_OPS`] gets the algebra view; otherwise
+/// [`infer_view`].
+///
+/// ```
+/// use cute_core::Session;
+/// use cute_render::{views::infer_view_of_call, View};
+/// let s = Session::default();
+/// let line = "logical_divide((4,2,3):(2,1,8), 4:2)";
+/// let v = cute_core::eval_line(line).unwrap();
+/// assert_eq!(infer_view_of_call(&v, s.call_operands(line).as_ref()), View::Algebra);
+/// assert_eq!(infer_view_of_call(&v, None), View::Layout);
+/// ```
+pub fn infer_view_of_call(value: &Value, call: Option<&Call>) -> View {
+    match (value, call) {
+        (Value::Layout(_), Some(c)) if ALGEBRA_OPS.contains(&c.name.as_str()) => View::Algebra,
+        _ => infer_view(value),
+    }
+}
+
+/// Draw `value` as a figure titled `title` (no call known: the algebra view is an error;
+/// see [`figure_with_call`]).
 ///
 /// ```
 /// use cute_render::views::{figure, Options};
@@ -213,8 +336,32 @@ pub fn infer_view(value: &Value) -> View {
 /// assert_eq!(p.cells[8].text, "8");   // row 1, column 0
 /// ```
 pub fn figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
+    figure_with_call(title, value, None, opts)
+}
+
+/// Draw `value`, the result of the line whose top-level call is `call` (from
+/// [`cute_core::Session::call_operands`]), as a figure titled `title`. The call is what
+/// the algebra view draws beside the result.
+///
+/// ```
+/// use cute_core::Session;
+/// use cute_render::views::{figure_with_call, Options};
+/// let line = "composition((4,8):(8,1), (2,4):(4,1))";
+/// let v = cute_core::eval_line(line).unwrap();
+/// let call = Session::default().call_operands(line);
+/// let f = figure_with_call(line, &v, call.as_ref(), &Options::default()).unwrap();
+/// assert_eq!(f.view, "algebra");
+/// let ids: Vec<&str> = f.panels.iter().map(|(p, _)| p.id.as_str()).collect();
+/// assert_eq!(ids, ["A", "B", "result"]);
+/// ```
+pub fn figure_with_call(
+    title: &str,
+    value: &Value,
+    call: Option<&Call>,
+    opts: &Options,
+) -> Result<Figure> {
     let view = match opts.view {
-        View::Auto => infer_view(value),
+        View::Auto => infer_view_of_call(value, call),
         v => v,
     };
     match view {
@@ -289,6 +436,27 @@ pub fn figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
             v => Err(Error::new(format!(
                 "the bank view draws bank_conflicts(...), got {}",
                 v.kind()
+            ))),
+        },
+        View::Search => match value {
+            Value::Ranked(cs) => search_figure(title, cs, opts),
+            v => Err(Error::new(format!(
+                "the search view draws swizzle_search(...), got {}",
+                v.kind()
+            ))),
+        },
+        View::Algebra => match call {
+            Some(c) if ALGEBRA_OPS.contains(&c.name.as_str()) => {
+                algebra_figure(title, c, value, opts)
+            }
+            Some(c) => Err(Error::new(format!(
+                "the algebra view draws a call of {}; the line calls {}",
+                ALGEBRA_OPS.join(", "),
+                c.name
+            ))),
+            None => Err(Error::new(format!(
+                "the algebra view draws the operands and result of a call of {}; the drawn line is not such a call",
+                ALGEBRA_OPS.join(", ")
             ))),
         },
     }
@@ -425,6 +593,35 @@ fn offsets_panel(
     })
 }
 
+/// The layout view's grid: cell = (swizzled) offset, colour = offset mod 8 in CuTe's grey
+/// ramp.
+fn grey_panel(
+    id: &str,
+    label: &str,
+    layout: &Layout,
+    swizzle: Option<(Swizzle, i64)>,
+    cell_text: bool,
+    opts: &Options,
+) -> Result<Panel> {
+    offsets_panel(
+        id,
+        label,
+        &Offsets { layout, swizzle },
+        cell_text,
+        opts.elem_bits,
+        |_, b| b.to_string(),
+        |_, b| GREY_RAMP[b.rem_euclid(8) as usize].to_string(),
+    )
+}
+
+fn grey_legend() -> Vec<(String, String)> {
+    GREY_RAMP
+        .iter()
+        .enumerate()
+        .map(|(k, g)| (g.to_string(), k.to_string()))
+        .collect()
+}
+
 fn layout_figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
     let (layout, swizzle) = match value {
         Value::Layout(l) => (l, None),
@@ -438,21 +635,12 @@ fn layout_figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
     };
     let size = layout.size()?;
     let cell_text = check_cells(size)?;
-    let map = Offsets { layout, swizzle };
     let what = if swizzle.is_some() {
         "swizzled offset"
     } else {
         "offset"
     };
-    let panel = offsets_panel(
-        "layout",
-        "",
-        &map,
-        cell_text,
-        opts.elem_bits,
-        |_, b| b.to_string(),
-        |_, b| GREY_RAMP[b.rem_euclid(8) as usize].to_string(),
-    )?;
+    let panel = grey_panel("layout", "", layout, swizzle, cell_text, opts)?;
     let (rows, cols) = (panel.rows, panel.cols);
     Ok(Figure {
         view: "layout",
@@ -460,11 +648,7 @@ fn layout_figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
         subtitle: format!("{value}  ·  {rows}x{cols}, cell = {what}, colour = {what} mod 8"),
         panels: vec![(panel, (0, 0))],
         legend_title: format!("{what} mod 8:"),
-        legend: GREY_RAMP
-            .iter()
-            .enumerate()
-            .map(|(k, g)| (g.to_string(), k.to_string()))
-            .collect(),
+        legend: grey_legend(),
         notes: if cell_text {
             Vec::new()
         } else {
@@ -1052,4 +1236,395 @@ fn bank_figure(title: &str, r: &BankReport, opts: &Options) -> Result<Figure> {
         notes,
         cell_text: true,
     })
+}
+
+// ---------------------------------------------------------------------------------------
+// Search view
+// ---------------------------------------------------------------------------------------
+
+/// Candidates drawn by the search view (the rest are counted in a note).
+pub const SEARCH_ROWS: usize = 64;
+
+/// The search view's columns: header, and the `data-field` of its cells.
+const SEARCH_COLUMNS: [(&str, &str); 6] = [
+    ("candidate", "candidate"),
+    ("wavefronts", "wavefronts"),
+    ("ideal", "ideal"),
+    ("conflicts", "conflicts"),
+    ("x ideal", "ratio"),
+    ("smem +", "extra-elems"),
+];
+
+fn search_figure(title: &str, cs: &[Candidate], opts: &Options) -> Result<Figure> {
+    if cs.is_empty() {
+        return Err(Error::new("the search view has no candidates to draw"));
+    }
+    let shown = cs.len().min(SEARCH_ROWS);
+    let cols = SEARCH_COLUMNS.len();
+    let cell_text = check_cells((shown * cols) as i64)?;
+    let best = cs.iter().map(|c| c.wavefronts).min().unwrap_or(0);
+    let worst = cs.iter().map(|c| c.wavefronts).max().unwrap_or(0);
+    // 0 = the fewest wavefronts of the search, 1 = the most, on a log scale (conflicts
+    // multiply: 2-way, 4-way, ...).
+    let (lo, hi) = ((best.max(1) as f64).ln(), (worst.max(1) as f64).ln());
+    let quality = |w: u64| {
+        if hi > lo {
+            ((w.max(1) as f64).ln() - lo) / (hi - lo)
+        } else {
+            0.0
+        }
+    };
+    let ratio = |c: &Candidate| {
+        if c.ideal > 0 {
+            format!("{:.2}", c.wavefronts as f64 / c.ideal as f64)
+        } else {
+            "-".to_string()
+        }
+    };
+    let mut cells = Vec::with_capacity(shown * cols);
+    for (k, c) in cs[..shown].iter().enumerate() {
+        let fill = opts.palette.quality(quality(c.wavefronts));
+        let conflicts = c.wavefronts.saturating_sub(c.ideal);
+        let smem = c.smem.to_string();
+        for (j, (_, field)) in SEARCH_COLUMNS.iter().enumerate() {
+            let text = match j {
+                0 => c.label.clone(),
+                1 => c.wavefronts.to_string(),
+                2 => c.ideal.to_string(),
+                3 => conflicts.to_string(),
+                4 => ratio(c),
+                _ if c.extra_elems > 0 => format!("+{}", c.extra_elems),
+                _ => "0".to_string(),
+            };
+            cells.push(Cell {
+                text: if cell_text { text } else { String::new() },
+                fill: fill.clone(),
+                class: String::new(),
+                data: vec![
+                    ("row", Data::from(k)),
+                    ("col", Data::from(j)),
+                    ("field", Data::Text(field.to_string())),
+                    ("rank", Data::from(k + 1)),
+                    ("candidate", Data::Text(c.label.clone())),
+                    ("wavefronts", Data::from(c.wavefronts)),
+                    ("ideal", Data::from(c.ideal)),
+                    ("conflicts", Data::from(conflicts)),
+                    ("ratio", Data::Text(ratio(c))),
+                    ("extra-elems", Data::from(c.extra_elems)),
+                    ("smem", Data::Text(smem.clone())),
+                ],
+            });
+        }
+    }
+    let panel = Panel {
+        id: "ranking".into(),
+        label: format!(
+            "{} candidates, fewest wavefronts first{}",
+            cs.len(),
+            if shown < cs.len() {
+                format!(" (best {shown} drawn)")
+            } else {
+                String::new()
+            }
+        ),
+        rows: shown,
+        cols,
+        row_headers: (1..=shown).map(|r| format!("#{r}")).collect(),
+        col_headers: SEARCH_COLUMNS.iter().map(|(h, _)| h.to_string()).collect(),
+        cells,
+        col_breaks: vec![1],
+        row_breaks: Vec::new(),
+    };
+    let top = &cs[0];
+    let base = cs.iter().find(|c| c.label == "none");
+    let mut notes = vec![format!(
+        "best: {} (#1): {} wavefronts, ideal {}{}",
+        top.smem,
+        top.wavefronts,
+        top.ideal,
+        match top.wavefronts.saturating_sub(top.ideal) {
+            0 => ", conflict-free".to_string(),
+            n => format!(", {n} extra"),
+        }
+    )];
+    if let Some((rank, none)) = cs.iter().enumerate().find(|(_, c)| c.label == "none") {
+        notes.push(format!(
+            "no swizzle (#{}): {} wavefronts, {:.2} x the best",
+            rank + 1,
+            none.wavefronts,
+            none.wavefronts as f64 / top.wavefronts.max(1) as f64
+        ));
+    }
+    notes.push(
+        "conflicts = wavefronts beyond the ideal; x ideal = wavefronts / ideal; smem + = elements of padding; ties: no padding first, shorter names first"
+            .to_string(),
+    );
+    if shown < cs.len() {
+        notes.push(format!(
+            "{} more candidates (#{}..#{}) are not drawn",
+            cs.len() - shown,
+            shown + 1,
+            cs.len()
+        ));
+    }
+    if !cell_text {
+        notes.push(overview_note(shown * cols));
+    }
+    // Five legend stops from the best to the worst wavefront count.
+    let mut legend: Vec<(String, String)> = Vec::new();
+    if hi > lo {
+        for k in 0..5 {
+            let t = f64::from(k) / 4.0;
+            let w = (lo + (hi - lo) * t).exp().round();
+            let tag = match k {
+                0 => " (best)",
+                4 => " (worst)",
+                _ => "",
+            };
+            legend.push((opts.palette.quality(t), format!("{w}{tag}")));
+        }
+    } else {
+        legend.push((opts.palette.quality(0.0), format!("{best} (all equal)")));
+    }
+    Ok(Figure {
+        view: "search",
+        title: title.to_string(),
+        subtitle: format!(
+            "swizzles, no swizzle and row paddings of {} ranked by total wavefronts  ·  colour = wavefronts (log scale), best to worst",
+            base.map_or_else(|| top.smem.to_string(), |b| b.smem.to_string())
+        ),
+        panels: vec![(panel, (0, 0))],
+        legend_title: "wavefronts:".into(),
+        legend,
+        notes,
+        cell_text,
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Algebra view
+// ---------------------------------------------------------------------------------------
+
+/// What an algebra operation computes, in one line (CuTe's definitions).
+fn op_meaning(name: &str, nargs: usize) -> &'static str {
+    match (name, nargs) {
+        ("composition", 3) => "composition(Sw, O, L): the swizzle Sw applied to O + L(i)",
+        ("composition", _) => {
+            "composition(A, B)(i) = A(B(i)): B's offsets index into A (a tiler B: mode by mode)"
+        }
+        ("complement", 1) => {
+            "complement(A): where copies of A start so that together they cover [0, cosize(A))"
+        }
+        ("complement", _) => {
+            "complement(A, M): where copies of A start so that together they cover [0, M)"
+        }
+        ("logical_divide", _) => {
+            "logical_divide(A, B) = composition(A, (B, complement(B, size(A)))): mode 0 = the tile B selects, mode 1 = across tiles"
+        }
+        ("zipped_divide", _) => {
+            "zipped_divide(A, B): logical_divide with the tile modes gathered in mode 0, the rest in mode 1"
+        }
+        ("tiled_divide", _) => {
+            "tiled_divide(A, B): zipped_divide with the rest modes unpacked into modes 1.."
+        }
+        ("flat_divide", _) => "flat_divide(A, B): zipped_divide with every mode unpacked",
+        ("logical_product", _) => {
+            "logical_product(A, B) = (A, composition(complement(A, size(A)*cosize(B)), B)): mode 0 = A, mode 1 = where B places copies of A"
+        }
+        ("zipped_product", _) => {
+            "zipped_product(A, B): logical_product mode by mode, the tile modes in mode 0, the rest in mode 1"
+        }
+        ("tiled_product", _) => {
+            "tiled_product(A, B): zipped_product with the rest modes unpacked into modes 1.."
+        }
+        ("flat_product", _) => "flat_product(A, B): zipped_product with every mode unpacked",
+        ("blocked_product", _) => {
+            "blocked_product(A, B): copies of A as blocks arranged by B; mode i = (A_i, B_i), A fastest"
+        }
+        ("raked_product", _) => {
+            "raked_product(A, B): copies of A interleaved (raked) across B; mode i = (B_i, A_i), B fastest"
+        }
+        ("right_inverse", _) => "right_inverse(A) = R with A(R(i)) = i for every i < size(R)",
+        ("left_inverse", _) => "left_inverse(A) = L with L(A(i)) = i for every i < size(A)",
+        ("coalesce", 1) => "coalesce(A): the same function with the fewest modes",
+        ("coalesce", _) => "coalesce(A, P): coalesced within each mode of the profile P",
+        ("filter", _) => "filter(A): A without its stride-0 and size-1 modes, coalesced",
+        _ => "",
+    }
+}
+
+/// One grid of the algebra view before it is built.
+struct Operand<'a> {
+    id: String,
+    label: String,
+    layout: &'a Layout,
+    swizzle: Option<(Swizzle, i64)>,
+    size: usize,
+}
+
+impl<'a> Operand<'a> {
+    /// Whether `v` is drawn as a grid.
+    fn of_kind(v: &Value) -> bool {
+        matches!(v, Value::Layout(_) | Value::Composed(_))
+    }
+
+    /// The grid of `v`, or `None` when `v` is not a layout.
+    fn of(id: String, label: String, v: &'a Value) -> Result<Option<Operand<'a>>> {
+        let (layout, swizzle) = match v {
+            Value::Layout(l) => (l, None),
+            Value::Composed(c) => (&c.layout, Some((c.swizzle, c.offset))),
+            _ => return Ok(None),
+        };
+        let size = usize::try_from(layout.size()?).unwrap_or(usize::MAX);
+        Ok(Some(Operand {
+            id,
+            label,
+            layout,
+            swizzle,
+            size,
+        }))
+    }
+}
+
+/// `A`, `B`, `C`, ... for argument `k`.
+fn operand_name(k: usize) -> String {
+    match u8::try_from(k) {
+        Ok(k) if k < 26 => char::from(b'A' + k).to_string(),
+        _ => format!("X{k}"),
+    }
+}
+
+fn algebra_figure(title: &str, call: &Call, value: &Value, opts: &Options) -> Result<Figure> {
+    let names: Vec<String> = (0..call.args.len()).map(operand_name).collect();
+    let result_label = format!("{}({}) = {value}", call.name, names.join(", "));
+    let Some(result) = Operand::of("result".into(), result_label, value)? else {
+        return Err(Error::new(format!(
+            "the algebra view draws a layout result, got {}",
+            value.kind()
+        )));
+    };
+    if result.size > CELL_HARD_CAP {
+        return Err(Error::new(format!(
+            "{} cells is too many to draw (limit {CELL_HARD_CAP})",
+            result.size
+        )));
+    }
+    let mut notes = Vec::new();
+    let meaning = op_meaning(&call.name, call.args.len());
+    if !meaning.is_empty() {
+        notes.push(meaning.to_string());
+    }
+    // Operands are drawn while the whole figure stays under the cell cap; the others (and
+    // every operand that is not a layout) are described in notes.
+    let mut total = result.size;
+    let mut grids: Vec<Operand> = Vec::new();
+    for (name, arg) in names.iter().zip(&call.args) {
+        let v = match arg {
+            Ok(v) => v,
+            Err(e) => {
+                notes.push(format!("{name}: error: {e}"));
+                continue;
+            }
+        };
+        let mut group = Vec::new();
+        let mut too_big = Vec::new();
+        match v {
+            Value::Tuple(modes) if modes.iter().any(Operand::of_kind) => {
+                for (j, m) in modes.iter().enumerate() {
+                    let label = format!("{name}[{j}] = {m}");
+                    match Operand::of(format!("{name}{j}"), label.clone(), m) {
+                        Ok(Some(op)) => group.push(op),
+                        Ok(None) => {}
+                        Err(e) => notes.push(format!("{label}: not drawn: {e}")),
+                    }
+                }
+                notes.push(format!(
+                    "{name} = {v}: a tiler, one panel per layout mode {name}[i] (an integer mode n is n:1, _ keeps the mode)"
+                ));
+            }
+            v => match Operand::of(name.clone(), format!("{name} = {v}"), v) {
+                Ok(Some(op)) => group.push(op),
+                Ok(None) => notes.push(format!("{name} = {v} ({}, not drawn)", v.kind())),
+                Err(e) => notes.push(format!("{name} = {v}: not drawn: {e}")),
+            },
+        }
+        group.retain(|op| {
+            if total.saturating_add(op.size) <= CELL_HARD_CAP {
+                total += op.size;
+                true
+            } else {
+                too_big.push(format!("{} ({} cells)", op.label, op.size));
+                false
+            }
+        });
+        for t in too_big {
+            notes.push(format!("{t}: too many cells to draw beside the result"));
+        }
+        grids.extend(group);
+    }
+    grids.push(result);
+    let cell_text = check_cells(total as i64)?;
+    // Side by side while the figure stays readable; one grid per row otherwise.
+    let width: usize = grids.iter().map(|op| grid_cols(op.layout)).sum();
+    let side_by_side = cell_text && width <= 64;
+    let mut panels = Vec::new();
+    for op in &grids {
+        let mut panel = grey_panel(&op.id, &op.label, op.layout, op.swizzle, cell_text, opts)?;
+        add_coords(&mut panel, op.layout.shape());
+        let k = panels.len();
+        panels.push((panel, if side_by_side { (k, 0) } else { (0, k) }));
+    }
+    if !cell_text {
+        notes.push(overview_note(total));
+    }
+    let what = if grids.iter().any(|g| g.swizzle.is_some()) {
+        "(swizzled) offset"
+    } else {
+        "offset"
+    };
+    Ok(Figure {
+        view: "algebra",
+        title: title.to_string(),
+        subtitle: format!(
+            "{}: {} and the result {}  ·  cell = {what}, colour = {what} mod 8",
+            call.name,
+            if names.is_empty() {
+                "no operands".to_string()
+            } else {
+                format!("operands {}", names.join(", "))
+            },
+            if side_by_side {
+                "side by side"
+            } else {
+                "one above the other"
+            }
+        ),
+        panels,
+        legend_title: format!("{what} mod 8:"),
+        legend: grey_legend(),
+        notes,
+        cell_text,
+    })
+}
+
+/// Columns of a layout's grid (as [`offsets_panel`] draws it).
+fn grid_cols(layout: &Layout) -> usize {
+    let (rows, _) = row_col_shapes(layout);
+    match (layout.size(), rows.size()) {
+        (Ok(n), Ok(r)) if r > 0 => usize::try_from(n / r).unwrap_or(usize::MAX),
+        _ => 0,
+    }
+}
+
+/// `data-coord`: each cell's coordinate in the layout's own (hierarchical) shape.
+fn add_coords(panel: &mut Panel, shape: &IntTuple) {
+    for cell in &mut panel.cells {
+        let idx = cell.data.iter().find_map(|(k, v)| match (k, v) {
+            (&"idx", Data::Int(i)) => Some(*i),
+            _ => None,
+        });
+        if let Some(Ok(c)) = idx.map(|i| idx2crd(&IntTuple::Int(i), shape)) {
+            cell.data.push(("coord", Data::Text(c.to_string())));
+        }
+    }
 }

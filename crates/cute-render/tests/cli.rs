@@ -58,6 +58,11 @@ fn every_view_flag_works() {
         (vec!["--expr", "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))", "--highlight-warp", "1", "--palette", "colorblind"], "mma"),
         (vec!["--expr", "make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN))", "--theme", "dark"], "copy"),
         (vec!["--expr", "(32,64):(64,1)", "--bits", "32", "--access", "(32,4):(1,32)", "--instr", "LDS128"], "banks"),
+        (vec!["--expr", "swizzle_search((32,64):(64,1), 32, (32,4):(1,32), LDS128)", "--palette", "colorblind"], "search"),
+        (vec!["--expr", "(8,32):(32,1)", "--view", "search", "--bits", "32", "--access", "(8,4):(1,8)", "--instr", "LDS128"], "search"),
+        (vec!["--expr", "composition((4,8):(8,1), (2,4):(4,1))"], "algebra"),
+        (vec!["--expr", "logical_divide((4,2,3):(2,1,8), 4:2)", "--view", "algebra", "--theme", "dark"], "algebra"),
+        (vec!["--expr", "logical_divide((4,2,3):(2,1,8), 4:2)", "--view", "layout"], "layout"),
     ] {
         let out = tmp(&format!("{view}.svg"));
         let mut a = args.clone();
@@ -105,7 +110,9 @@ fn errors_say_what_and_where_and_exit_non_zero() {
 fn help_has_an_example_for_every_view() {
     let (ok, out, _) = render(&["--help"]);
     assert!(ok);
-    for view in ["layout", "swizzle", "tv", "mma", "copy", "banks"] {
+    for view in [
+        "layout", "swizzle", "tv", "mma", "copy", "banks", "search", "algebra",
+    ] {
         assert!(
             out.lines()
                 .any(|l| l.trim_start().starts_with(view) && l.contains("render ")),

@@ -2,9 +2,13 @@
 //! right data attributes (checked against the core), escaped text, overviews above the cell
 //! cap, highlight and palette options, and an insta snapshot per view of the seeds' examples.
 
-use cute_core::{eval_line, IntTuple, Value};
-use cute_render::views::{figure, infer_view};
-use cute_render::{render_svg, svg_to_png, Highlight, Options, Palette, Theme, View};
+use cute_core::bank::format_candidates;
+use cute_core::int_tuple::idx2crd;
+use cute_core::{eval_line, IntTuple, Layout, Session, Value};
+use cute_render::views::{infer_view_of_call, CELL_HARD_CAP, CELL_TEXT_CAP, SEARCH_ROWS};
+use cute_render::{
+    render_figure, render_svg, svg_to_png, Highlight, Options, Palette, Theme, View,
+};
 
 /// One example per view (the seeds' pictures).
 const EXAMPLES: &[(&str, &str)] = &[
@@ -17,6 +21,8 @@ const EXAMPLES: &[(&str, &str)] = &[
         "make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN))",
     ),
     ("banks", "bank_conflicts(Sw<3,2,4> o 0 o (32,64):(64,1), 32, (32,4):(1,32), LDS128)"),
+    ("search", "swizzle_search((8,32):(32,1), 32, (8,4):(1,8), LDS128)"),
+    ("algebra", "zipped_divide((4,6):(6,1), (2:1,3:1))"),
 ];
 
 fn svg(expr: &str) -> String {
@@ -51,8 +57,9 @@ fn attr(n: &roxmltree::Node, a: &str) -> i64 {
 fn every_view_is_xml_and_rasterises() {
     for (view, expr) in EXAMPLES {
         let v = eval_line(expr).unwrap();
+        let call = Session::default().call_operands(expr);
         assert_eq!(
-            format!("{:?}", infer_view(&v)).to_lowercase(),
+            infer_view_of_call(&v, call.as_ref()).name(),
             *view,
             "{expr}"
         );
@@ -352,6 +359,10 @@ fn bad_input_is_an_error_not_a_picture() {
         (View::Mma, "(4,8):(8,1)"),
         (View::Copy, "SM80_16x8x8_F16F16F16F16_TN"),
         (View::Banks, "(4,8):(8,1)"),
+        (View::Search, "(4,8):(8,1)"),
+        (View::Algebra, "(4,8):(8,1)"),
+        (View::Algebra, "size((4,8):(8,1))"),
+        (View::Algebra, "right_inverse(_)"),
     ] {
         let o = Options {
             view,
@@ -370,8 +381,345 @@ fn bad_input_is_an_error_not_a_picture() {
 #[test]
 fn snapshots_of_every_view() {
     for (view, expr) in EXAMPLES {
-        let v = eval_line(expr).unwrap();
-        let f = figure(expr, &v, &Options::default()).unwrap();
+        let f = render_figure(expr, &Options::default()).unwrap();
+        assert_eq!(f.view, *view);
         insta::assert_snapshot!(format!("view_{view}"), f.to_svg(Theme::Light));
     }
+}
+
+#[test]
+fn view_and_palette_names_round_trip() {
+    for v in View::ALL {
+        assert_eq!(View::parse(v.name()), Some(*v));
+    }
+    let names: Vec<&str> = View::ALL.iter().map(|v| v.name()).collect();
+    for (view, _) in EXAMPLES {
+        assert!(names.contains(view), "{view}");
+    }
+    for p in Palette::ALL {
+        assert_eq!(Palette::parse(p.name()), Some(*p));
+    }
+    assert_eq!(View::parse("Algebra"), None);
+    assert_eq!(Palette::parse(""), None);
+}
+
+fn panel<'a>(doc: &'a roxmltree::Document<'a>, id: &str) -> roxmltree::Node<'a, 'a> {
+    doc.descendants()
+        .find(|n| n.attribute("data-panel") == Some(id))
+        .unwrap_or_else(|| panic!("no panel {id}"))
+}
+
+fn panel_ids(doc: &roxmltree::Document) -> Vec<String> {
+    doc.descendants()
+        .filter_map(|n| n.attribute("data-panel").map(str::to_string))
+        .collect()
+}
+
+/// The top-left corner of a panel's first cell.
+fn corner(p: roxmltree::Node) -> (f64, f64) {
+    let r = p
+        .descendants()
+        .find(|n| n.has_tag_name("rect"))
+        .expect("a cell");
+    let at = |a: &str| r.attribute(a).unwrap().parse::<f64>().unwrap();
+    (at("x"), at("y"))
+}
+
+/// Every cell of a drawn layout panel holds the core's offset and coordinate of its index,
+/// and the panel holds every index once.
+fn check_layout_panel(doc: &roxmltree::Document, id: &str, layout: &Layout) {
+    let cs = cells(doc, id);
+    assert_eq!(cs.len() as i64, layout.size().unwrap(), "{id}");
+    let mut seen: Vec<i64> = cs.iter().map(|c| attr(c, "data-idx")).collect();
+    seen.sort();
+    assert!(
+        seen.iter().copied().eq(0..cs.len() as i64),
+        "{id}: every index once"
+    );
+    for c in &cs {
+        let idx = attr(c, "data-idx");
+        assert_eq!(
+            attr(c, "data-offset"),
+            layout.call_index(idx).unwrap(),
+            "{id} idx {idx}"
+        );
+        let crd = idx2crd(&IntTuple::Int(idx), layout.shape()).unwrap();
+        assert_eq!(c.attribute("data-coord"), Some(crd.to_string().as_str()));
+    }
+}
+
+#[test]
+fn algebra_view_draws_operands_and_result_side_by_side() {
+    let expr = "composition((4,8):(8,1), (2,4):(4,1))";
+    let s = svg(expr);
+    let doc = parse(&s);
+    assert_eq!(doc.root_element().attribute("data-view"), Some("algebra"));
+    assert_eq!(panel_ids(&doc), ["A", "B", "result"]);
+    let a: Layout = "(4,8):(8,1)".parse().unwrap();
+    let b: Layout = "(2,4):(4,1)".parse().unwrap();
+    let r = eval_line(expr).unwrap();
+    let r = r.to_layout().unwrap();
+    assert_eq!(r.to_string(), "(2,4):(1,8)");
+    check_layout_panel(&doc, "A", &a);
+    check_layout_panel(&doc, "B", &b);
+    check_layout_panel(&doc, "result", r);
+    // composition(A, B)(i) = A(B(i)), cell by cell.
+    for c in cells(&doc, "result") {
+        let i = attr(&c, "data-idx");
+        assert_eq!(
+            attr(&c, "data-offset"),
+            a.call_index(b.call_index(i).unwrap()).unwrap()
+        );
+    }
+    // Captions, one row, left to right.
+    for label in [
+        "A = (4,8):(8,1)",
+        "B = (2,4):(4,1)",
+        "composition(A, B) = (2,4):(1,8)",
+    ] {
+        assert!(
+            doc.descendants()
+                .any(|n| n.attribute("class") == Some("plabel")
+                    && n.text().map(str::trim) == Some(label)),
+            "{label}"
+        );
+    }
+    let (pa, pb, pr) = (
+        corner(panel(&doc, "A")),
+        corner(panel(&doc, "B")),
+        corner(panel(&doc, "result")),
+    );
+    assert!(pa.0 < pb.0 && pb.0 < pr.0, "{pa:?} {pb:?} {pr:?}");
+    assert!(s.contains("A(B(i))"), "the note says what composition is");
+    // Light and dark, both palettes, rasterised.
+    for theme in [Theme::Light, Theme::Dark] {
+        for palette in [Palette::Cute, Palette::ColorBlind] {
+            let o = Options {
+                palette,
+                ..Options::default()
+            };
+            let s = render_svg(expr, &o, theme).unwrap();
+            parse(&s);
+            assert_eq!(&svg_to_png(&s, 1.0).unwrap()[1..4], b"PNG");
+        }
+    }
+}
+
+#[test]
+fn algebra_view_draws_tilers_per_mode_and_notes_other_operands() {
+    let s = svg("zipped_divide((8,16):(16,1), (2:1,4:1))");
+    let doc = parse(&s);
+    assert_eq!(panel_ids(&doc), ["A", "B0", "B1", "result"]);
+    check_layout_panel(&doc, "B0", &"2:1".parse().unwrap());
+    check_layout_panel(&doc, "B1", &"4:1".parse().unwrap());
+    let r = eval_line("zipped_divide((8,16):(16,1), (2:1,4:1))").unwrap();
+    check_layout_panel(&doc, "result", r.to_layout().unwrap());
+    assert!(s.contains("B = (2:1,4:1): a tiler"), "tiler note");
+
+    // An integer operand is a note, never a failure.
+    let s = svg("complement((2,2):(1,6), 24)");
+    let doc = parse(&s);
+    assert_eq!(panel_ids(&doc), ["A", "result"]);
+    assert!(s.contains("B = 24 (an integer, not drawn)"), "{s}");
+    let s = svg("logical_divide((4,2,3):(2,1,8), (2,_))");
+    assert!(s.contains("not drawn"));
+    // One operand: right_inverse.
+    let doc_s = svg("right_inverse((4,(2,4)):(2,(1,8)))");
+    let doc = parse(&doc_s);
+    assert_eq!(panel_ids(&doc), ["A", "result"]);
+}
+
+#[test]
+fn algebra_operands_are_the_bindings_the_call_saw() {
+    // The drawn line is the composition (bindings print nothing); A is rebound after it.
+    let script = "A = (4,8):(8,1)\nB = (2,4):(4,1)\ncomposition(A, B) # tile\nA = 2:1";
+    let s = render_svg(script, &Options::default(), Theme::Light).unwrap();
+    let doc = parse(&s);
+    assert_eq!(panel_ids(&doc), ["A", "B", "result"]);
+    check_layout_panel(&doc, "A", &"(4,8):(8,1)".parse().unwrap());
+    // A bound function name is an application, not a call: `L(13)` is an integer.
+    let e = render_svg(
+        "coalesce = (4,8):(8,1)\ncoalesce(_, 1)",
+        &Options {
+            view: View::Algebra,
+            ..Options::default()
+        },
+        Theme::Light,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("algebra view"), "{e}");
+}
+
+#[test]
+fn explicit_layout_view_draws_only_the_result() {
+    let o = Options {
+        view: View::Layout,
+        ..Options::default()
+    };
+    let s = render_svg("composition((4,8):(8,1), (2,4):(4,1))", &o, Theme::Light).unwrap();
+    let doc = parse(&s);
+    assert_eq!(doc.root_element().attribute("data-view"), Some("layout"));
+    assert_eq!(panel_ids(&doc), ["layout"]);
+    // Composed results keep the swizzle view in auto; the algebra view draws them on request.
+    assert!(svg("composition(Sw<3,2,3>, (8,32):(32,1))").contains("data-view=\"swizzle\""));
+    let o = Options {
+        view: View::Algebra,
+        ..Options::default()
+    };
+    let s = render_svg("composition(Sw<3,2,3>, (8,32):(32,1))", &o, Theme::Light).unwrap();
+    let doc = parse(&s);
+    assert_eq!(panel_ids(&doc), ["B", "result"]);
+    assert!(s.contains("A = Sw&lt;3,2,3&gt; (a swizzle, not drawn)"));
+    let c = cells(&doc, "result")
+        .into_iter()
+        .find(|c| attr(c, "data-idx") == 1)
+        .unwrap();
+    assert_eq!((attr(&c, "data-pre"), attr(&c, "data-offset")), (32, 36));
+}
+
+#[test]
+fn algebra_cell_caps_count_every_panel() {
+    // 2 x 16,384 cells: over the text cap together, so an overview, one panel per row.
+    let s = svg("logical_divide((128,128):(128,1), (8:1,8:1))");
+    let doc = parse(&s);
+    let n = doc
+        .descendants()
+        .filter(|n| {
+            n.attribute("class")
+                .is_some_and(|c| c.split(' ').next() == Some("cell"))
+        })
+        .count();
+    assert_eq!(n, 2 * 16_384 + 16);
+    assert!(n > CELL_TEXT_CAP);
+    assert!(s.contains("overview: "));
+    assert!(doc.descendants().all(|n| !n.has_tag_name("tspan")));
+    // Stacked: the result starts below A's last row.
+    let a_bottom = cells(&doc, "A")
+        .iter()
+        .map(|c| c.attribute("y").unwrap().parse::<f64>().unwrap())
+        .fold(0.0, f64::max);
+    let pr = corner(panel(&doc, "result"));
+    assert!(pr.1 > a_bottom, "stacked: {a_bottom} {pr:?}");
+    // A at the hard cap by itself: left out (with a note), the rest drawn.
+    let s = svg("composition((512,512):(512,1), (2,2):(1,512))");
+    let doc = parse(&s);
+    assert_eq!(panel_ids(&doc), ["B", "result"]);
+    assert!(s.contains(&format!(
+        "A = (512,512):(512,1) ({CELL_HARD_CAP} cells): too many cells to draw beside the result"
+    )));
+}
+
+/// The search of the cap test: 68 candidates.
+const BIG_SEARCH: &str = "swizzle_search((32,64):(64,1), 32, (32,4):(1,32), LDS128)";
+
+#[test]
+fn search_view_ranks_every_candidate() {
+    let expr = EXAMPLES[6].1;
+    let Value::Ranked(cs) = eval_line(expr).unwrap() else {
+        panic!()
+    };
+    assert!(cs.len() <= SEARCH_ROWS);
+    let s = svg(expr);
+    let doc = parse(&s);
+    let p = panel(&doc, "ranking");
+    assert_eq!(attr(&p, "data-rows"), cs.len() as i64);
+    let cols = attr(&p, "data-cols");
+    let all = cells(&doc, "ranking");
+    assert_eq!(all.len() as i64, cs.len() as i64 * cols);
+    // The first row is the best candidate, as format_candidates ranks it.
+    let first = format_candidates(&cs, 1);
+    let (label, rest) = first.split_once(": ").unwrap();
+    let w: i64 = rest.split(' ').next().unwrap().parse().unwrap();
+    for c in all.iter().filter(|c| attr(c, "data-row") == 0) {
+        assert_eq!(c.attribute("data-candidate"), Some(label));
+        assert_eq!(attr(c, "data-rank"), 1);
+        assert_eq!(attr(c, "data-wavefronts"), w);
+    }
+    // Every cell carries its candidate's numbers; rows follow the ranking.
+    for c in &all {
+        let k = attr(c, "data-row") as usize;
+        let cand = &cs[k];
+        assert_eq!(attr(c, "data-rank"), k as i64 + 1);
+        assert_eq!(c.attribute("data-candidate"), Some(cand.label.as_str()));
+        assert_eq!(attr(c, "data-wavefronts"), cand.wavefronts as i64);
+        assert_eq!(attr(c, "data-ideal"), cand.ideal as i64);
+        assert_eq!(
+            attr(c, "data-conflicts"),
+            (cand.wavefronts - cand.ideal) as i64
+        );
+        assert_eq!(attr(c, "data-extra-elems"), cand.extra_elems);
+        assert_eq!(
+            c.attribute("data-smem"),
+            Some(cand.smem.to_string().as_str())
+        );
+    }
+    let text = |row: i64, field: &str| -> String {
+        let c = all
+            .iter()
+            .find(|c| attr(c, "data-row") == row && c.attribute("data-field") == Some(field))
+            .unwrap();
+        c.descendants()
+            .find(|n| n.has_tag_name("text"))
+            .and_then(|t| t.text())
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(text(0, "candidate"), label);
+    assert_eq!(text(0, "wavefronts"), w.to_string());
+    assert!(!s.contains("more candidates"));
+    let best = format!("best: {} (#1)", cs[0].smem);
+    assert!(
+        doc.descendants()
+            .any(|n| n.attribute("class") == Some("note")
+                && n.text().is_some_and(|t| t.trim().starts_with(&best))),
+        "{best}"
+    );
+}
+
+#[test]
+fn search_view_caps_rows_and_colours_by_quality() {
+    let Value::Ranked(cs) = eval_line(BIG_SEARCH).unwrap() else {
+        panic!()
+    };
+    assert!(cs.len() > SEARCH_ROWS);
+    let s = svg(BIG_SEARCH);
+    let doc = parse(&s);
+    assert_eq!(
+        attr(&panel(&doc, "ranking"), "data-rows"),
+        SEARCH_ROWS as i64
+    );
+    assert!(s.contains(&format!(
+        "{} more candidates (#{}..#{}) are not drawn",
+        cs.len() - SEARCH_ROWS,
+        SEARCH_ROWS + 1,
+        cs.len()
+    )));
+    let fill = |s: &str, rank: usize| -> String {
+        let doc = parse(s);
+        let c = cells(&doc, "ranking")
+            .into_iter()
+            .find(|c| attr(c, "data-rank") == rank as i64)
+            .unwrap();
+        c.descendants()
+            .find(|n| n.has_tag_name("rect"))
+            .unwrap()
+            .attribute("fill")
+            .unwrap()
+            .to_string()
+    };
+    // Best and worst drawn rows differ; the colour-blind ramp is cividis (yellow = best).
+    let worst_drawn = SEARCH_ROWS;
+    assert_eq!(
+        cs[worst_drawn - 1].wavefronts,
+        cs.iter().map(|c| c.wavefronts).max().unwrap()
+    );
+    assert_ne!(fill(&s, 1), fill(&s, worst_drawn));
+    let cb = Options {
+        palette: Palette::ColorBlind,
+        ..Options::default()
+    };
+    let s_cb = render_svg(BIG_SEARCH, &cb, Theme::Dark).unwrap();
+    assert_eq!(fill(&s_cb, 1), "#fde737");
+    assert_eq!(fill(&s_cb, worst_drawn), "#00224e");
+    assert_ne!(fill(&s, 1), fill(&s_cb, 1));
 }

@@ -40,14 +40,29 @@ pub struct Session {
     env: Env,
 }
 
+/// A line's top-level function call: the function's name and each positional argument's
+/// value, evaluated against a session's bindings ([`Session::call_operands`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    /// The function's name as written, without a `cute::` / `cute.` prefix.
+    pub name: String,
+    /// Each positional argument's value, or its error, in order.
+    pub args: Vec<Result<Value>>,
+}
+
+/// The code of a line: everything before its `#` comment.
+fn code_of(line: &str) -> &str {
+    match line.find('#') {
+        Some(i) => &line[..i],
+        None => line,
+    }
+}
+
 impl Session {
     /// Evaluate one line. `None` for blank lines, comments and successful bindings;
     /// otherwise the value or the error of that line.
     pub fn eval(&mut self, line: &str) -> Option<Result<Value>> {
-        let code = match line.find('#') {
-            Some(i) => &line[..i],
-            None => line,
-        };
+        let code = code_of(line);
         // Positions are byte columns inside; users count characters.
         let to_chars = |mut e: crate::Error| {
             e.col = e.col.map(|c| parse::char_column(code, c));
@@ -66,6 +81,58 @@ impl Session {
             },
         };
         Some(result.map_err(to_chars))
+    }
+
+    /// The operands of `line`'s top-level call: when the line (an expression, or the right
+    /// side of a `NAME = expr` binding) is a call `f(a, b, ...)` of a function (not of a bound
+    /// name, which is an application), its name and each argument evaluated against the
+    /// current bindings. `None` for anything else (blank lines, comments, literals, `A o B`,
+    /// `L(i)`, templates, syntax errors). The session is not changed; whether `f` exists or
+    /// accepts these arguments is not checked (evaluate the line for that). Keyword arguments
+    /// (`make_layout(s, stride=d)`) are not included.
+    ///
+    /// ```
+    /// use cute_core::Session;
+    /// let mut s = Session::default();
+    /// s.eval("A = (4,8):(8,1)");
+    /// let c = s.call_operands("R = cute::composition(A, (2,4):(4,1))  # tile").unwrap();
+    /// assert_eq!(c.name, "composition");
+    /// let args: Vec<String> = c.args.iter().map(|a| a.as_ref().unwrap().to_string()).collect();
+    /// assert_eq!(args, ["(4,8):(8,1)", "(2,4):(4,1)"]);
+    /// // An argument that fails is reported in its place.
+    /// let c = s.call_operands("logical_divide(A, size(B))").unwrap();
+    /// assert!(c.args[0].is_ok() && c.args[1].is_err());
+    /// // Not a call: a literal, an application of a layout, a composition chain.
+    /// assert!(s.call_operands("(4,8):(8,1)").is_none());
+    /// assert!(s.call_operands("A(3)").is_none());
+    /// assert!(s.call_operands("A o (2,4):(4,1)").is_none());
+    /// ```
+    pub fn call_operands(&self, line: &str) -> Option<Call> {
+        let code = code_of(line);
+        let node = match parse::parse_line(code).ok()? {
+            Line::Empty => return None,
+            Line::Expr(node) | Line::Bind(_, node) => node,
+        };
+        let parse::Expr::Call { name, args, .. } = &node.expr else {
+            return None;
+        };
+        // `f(x)` with `f` bound is an application of that value, as in `eval`.
+        if self.env.get(name).is_some() {
+            return None;
+        }
+        let args = args
+            .iter()
+            .map(|a| {
+                eval::eval(a, &self.env).map_err(|mut e| {
+                    e.col = e.col.map(|c| parse::char_column(code, c));
+                    e
+                })
+            })
+            .collect();
+        Some(Call {
+            name: parse::strip_ns(name).to_string(),
+            args,
+        })
     }
 
     /// The bindings made so far.
@@ -116,5 +183,98 @@ pub fn format_result(r: &Result<Value>) -> String {
     match r {
         Ok(v) => v.to_string(),
         Err(e) => format!("error: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(s: &Session, line: &str) -> Option<(String, Vec<String>)> {
+        s.call_operands(line).map(|c| {
+            let args = c
+                .args
+                .iter()
+                .map(|a| match a {
+                    Ok(v) => v.to_string(),
+                    Err(e) => format!("error: {e}"),
+                })
+                .collect();
+            (c.name, args)
+        })
+    }
+
+    #[test]
+    fn call_operands_of_calls_and_bindings() {
+        let mut s = Session::default();
+        assert!(s.eval("A = (4,2,3):(2,1,8)").is_none());
+        let (name, args) = names(&s, "logical_divide(A, 4:2)").unwrap();
+        assert_eq!(name, "logical_divide");
+        assert_eq!(args, ["(4,2,3):(2,1,8)", "4:2"]);
+        // The right side of a binding, C++ spellings, a tiler of layouts, no arguments.
+        let (name, args) = names(&s, "R = cute.zipped_divide(A, (2:1, Int<3>{}))").unwrap();
+        assert_eq!((name.as_str(), args.len()), ("zipped_divide", 2));
+        assert_eq!(args[1], "(2:1,3)");
+        assert_eq!(names(&s, "foo()").unwrap(), ("foo".to_string(), vec![]));
+        // The session is not changed by asking.
+        assert!(s.env().get("R").is_none());
+        // An argument's error names its column in characters.
+        let (_, args) = names(&s, "complement(A, size(B))").unwrap();
+        assert!(args[1].contains("unknown name 'B'") && args[1].contains("column 20"));
+    }
+
+    #[test]
+    fn call_operands_is_none_for_everything_else() {
+        let mut s = Session::default();
+        s.eval("L = (4,8):(8,1)");
+        for line in [
+            "",
+            "   ",
+            "# composition(L, L)",
+            "(4,8):(8,1)",
+            "L",
+            "L(13)",
+            "L(_, 2)",
+            "L o 4:1",
+            "Sw<3,4,3> o 0 o (8,64):(64,1)",
+            "Sw<3,4,3>",
+            "composition(L, L)(3)",
+            "L = ",
+            "composition(L, L",
+            "composition(L, L))",
+            "composition(L; L)",
+            "composition(L, L) extra",
+            "x = y = composition(L, L)",
+        ] {
+            assert!(s.call_operands(line).is_none(), "{line:?}");
+        }
+        // A bound name applied is an application, as `eval` treats it.
+        s.eval("coalesce = (4,8):(8,1)");
+        assert!(s.call_operands("coalesce(3)").is_none());
+    }
+
+    #[test]
+    fn call_operands_survives_hostile_lines() {
+        let s = Session::default();
+        let deep = format!("size({}1{})", "(".repeat(200), ")".repeat(200));
+        assert!(s.call_operands(&deep).is_none(), "too deep to parse");
+        let nested = format!("size({}1{})", "size(".repeat(40), ")".repeat(40));
+        let (_, args) = names(&s, &nested).unwrap();
+        assert_eq!(args, ["1"]);
+        let huge = format!("composition({})", "9".repeat(40));
+        assert!(s.call_operands(&huge).is_none(), "literal out of range");
+        let wide = format!("make_shape({})", vec!["2"; 5000].join(","));
+        let (_, args) = names(&s, &wide).unwrap();
+        assert_eq!(args.len(), 5000);
+        let big = format!("coalesce(make_shape({}))", vec!["2"; 5000].join(","));
+        let (_, args) = names(&s, &big).unwrap();
+        assert!(args[0].starts_with("error: value too large"), "{}", args[0]);
+        let long = format!("size({})", "1".repeat(MAX_LINE_BYTES));
+        assert!(s.call_operands(&long).is_none());
+        for odd in ["composition(（4,8）)", "size(\u{0})", "f(<script>)", "é(1)"] {
+            assert!(s.call_operands(odd).is_none(), "{odd:?}");
+        }
+        let (name, _) = names(&s, "size(1) # </text><script>").unwrap();
+        assert_eq!(name, "size");
     }
 }
