@@ -68,7 +68,9 @@ impl Data {
 /// A grid of cells with row and column headers and a caption.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Panel {
-    /// Stable id (`layout`, `before`, `after`, `bits`, `A`, `B`, `C`, `S`, `D`, `i0`, ...).
+    /// Stable id (`layout`, `before`, `after`, `bits`, `A`, `B`, `C`, `S`, `D`, `i0`, ...,
+    /// `ranking`; the algebra view's operands `A`, `B`, tiler modes `B0`, `B1`, ..., and
+    /// `result`).
     pub id: String,
     /// Caption drawn above the panel (may be empty).
     pub label: String,
@@ -91,7 +93,8 @@ pub struct Panel {
 /// A whole picture.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Figure {
-    /// The view's name (`layout`, `swizzle`, `tv`, `mma`, `copy`, `banks`).
+    /// The view's name (`layout`, `swizzle`, `tv`, `mma`, `copy`, `banks`, `search`,
+    /// `algebra`: [`crate::View::name`]).
     pub view: &'static str,
     /// Title line (the expression).
     pub title: String,
