@@ -6,9 +6,10 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "toolchain"
-installed_targets=$(rustup target list --installed)
-grep -qx wasm32-unknown-unknown <<<"$installed_targets" || rustup target add wasm32-unknown-unknown
+step "toolchain, web tools (trunk, wasm-bindgen-cli, binaryen, playwright-core), chromium"
+source scripts/tools.sh
+need_web_tools
+need_browser
 installed_components=$(rustup component list --installed)
 grep -q '^clippy' <<<"$installed_components" || rustup component add clippy
 grep -q '^rustfmt' <<<"$installed_components" || rustup component add rustfmt
@@ -22,10 +23,10 @@ cargo fmt --all --check
 
 step "clippy (native crates, and the web app for wasm32)"
 cargo clippy --workspace --exclude cute-web --all-targets --locked -- -D warnings
-cargo clippy -p cute-web --target wasm32-unknown-unknown --locked -- -D warnings
+cargo clippy -p cute-web --target wasm32-unknown-unknown --all-targets --locked -- -D warnings
 
-step "tests (golden data, property tests, hostile inputs, SVG, doctests)"
-cargo test --workspace --exclude cute-web --locked
+step "tests (golden data, property tests, hostile inputs, SVG, web state/form/inspector, doctests)"
+cargo test --workspace --locked
 
 step "golden pass counts per op (CuTe C++ reference and oracle data)"
 cargo test -q -p cute-render --test golden --locked -- --nocapture
@@ -38,6 +39,15 @@ cargo build -p cute-core --target wasm32-unknown-unknown --release --locked
 step "render --print smoke test"
 out=$(cargo run -q --release --locked --bin render -- --print 'logical_divide((4,2,3):(2,1,8), 4:2)')
 [ "$out" = "((2,2),(2,3)):((4,1),(2,8))" ] || { echo "error: render --print gave '$out'"; exit 1; }
+
+step "wasm-bindgen-test: the page mounted in headless Chromium (chromedriver)"
+cargo test -p cute-web --target wasm32-unknown-unknown --test browser --locked
+
+step "release build of the page (trunk build --release → dist/)"
+trunk build --release
+
+step "end-to-end: dist/ served under /some/prefix/, driven in headless Chromium"
+node --test e2e/
 
 echo
 echo "all checks passed"

@@ -255,13 +255,17 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         let (lines, first) = evaluate(&expr);
         printed.set(lines);
         line_error.set(first);
-        match cute_render::render_svg(&expr, &opts, th) {
-            Ok(svg) => {
+        let t1 = now();
+        match cute_render::render_figure(&expr, &opts) {
+            Ok(fig) => {
+                let t2 = now();
+                let svg = fig.to_svg(th);
+                let t3 = now();
                 if let Ok(v) = cute_render::eval_for_drawing(&expr) {
                     context.set_value(Context::of(&v, opts.elem_bits));
                 }
                 natural.set(natural_size(&svg));
-                overview.set(svg.contains("class=\"note\"") && svg.contains("overview:"));
+                overview.set(fig.notes.iter().any(|n| n.starts_with("overview:")));
                 if let Some(div) = canvas.get_untracked() {
                     div.set_inner_html(&svg);
                     let _ = div.class_list().remove_1("stale");
@@ -271,7 +275,14 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                 draw_error.set(None);
                 inspector.set(Vec::new());
                 pinned.set(false);
-                status.set(format!("drawn in {:.1} ms", now() - t0));
+                let t4 = now();
+                status.set(format!(
+                    "evaluate {:.1} ms · figure {:.1} ms · SVG {:.1} ms · DOM {:.1} ms",
+                    t1 - t0,
+                    t2 - t1,
+                    t3 - t2,
+                    t4 - t3
+                ));
             }
             Err(e) => {
                 draw_error.set(Some(e.to_string()));
@@ -495,10 +506,11 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                         <span>"Colours"</span>
                         <select
                             id="palette"
-                            prop:value=move || state::palette_name(state.with(|s| s.palette))
+                            prop:value=move || state.with(|s| s.palette.name())
                             on:change=move |e| {
-                                let p = if event_target_value(&e) == "colorblind" { Palette::ColorBlind } else { Palette::Cute };
-                                state.update(|s| s.palette = p)
+                                if let Some(p) = Palette::parse(&event_target_value(&e)) {
+                                    state.update(|s| s.palette = p)
+                                }
                             }
                         >
                             <option value="cute">"CuTe"</option>

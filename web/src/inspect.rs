@@ -70,6 +70,14 @@ const LABELS: &[(&str, &str)] = &[
     ("threads", "lanes"),
     ("bit", "bit"),
     ("field", "field"),
+    ("rank", "rank"),
+    ("candidate", "candidate"),
+    ("wavefronts", "wavefronts"),
+    ("ideal", "ideal wavefronts"),
+    ("conflicts", "extra wavefronts"),
+    ("ratio", "× ideal"),
+    ("extra-elems", "padding elements"),
+    ("smem", "shared memory"),
 ];
 
 /// Inspector rows for one cell's attributes (`data-` prefix removed, document order).
@@ -93,7 +101,10 @@ pub fn rows(data: &[(String, String)], ctx: &Context) -> Vec<Row> {
         push("panel", p.to_string());
     }
     let idx = get(data, "idx").and_then(|v| v.parse::<i64>().ok());
-    if let (Some(i), Some(shape)) = (idx, &ctx.shape) {
+    if let Some(c) = get(data, "coord") {
+        // Algebra panels carry the coordinate in their own operand's shape.
+        push("coordinate", c.to_string());
+    } else if let (Some(i), Some(shape)) = (idx, &ctx.shape) {
         let drawn_is_value = matches!(get(data, "panel"), Some("layout" | "before" | "after"));
         if drawn_is_value {
             if let Ok(c) = idx2crd(&IntTuple::Int(i), shape) {
@@ -108,7 +119,7 @@ pub fn rows(data: &[(String, String)], ctx: &Context) -> Vec<Row> {
     let pre = get(data, "pre").and_then(|v| v.parse::<i64>().ok());
     for (k, v) in data {
         match k.as_str() {
-            "panel" | "row" | "col" => {}
+            "panel" | "row" | "col" | "coord" => {}
             "offset" | "pre" => {}
             _ => {
                 let label = LABELS

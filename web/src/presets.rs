@@ -45,8 +45,8 @@ pub const PRESETS: &[Preset] = &[
     p("SM80 smem", "half_t K-major atom Sw<3,3,3> o (8,64):(64,1)", "composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{})", "swizzle"),
     p("SM80 smem", "half_t 32-wide atom Sw<2,3,3> o (8,32):(32,1)", "composition(Swizzle<2,3,3>{}, Layout<Shape<_8,_32>,Stride<_32,_1>>{})", "swizzle"),
     p("SM80 smem", "tile_to_shape: 128x64 from the 8x64 atom", "A = Sw<3,3,3> o 0 o (8,64):(64,1)\nblocked_product(A, (16,1):(1,0))", "swizzle"),
-    p("SM80 smem", "ldmatrix A operand: bank conflicts, no swizzle", "M = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))\nbank_conflicts((64,64):(64,1), make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), M))", "banks"),
-    p("SM80 smem", "ldmatrix A operand under Sw<3,3,3>", "M = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))\nbank_conflicts(Sw<3,3,3> o 0 o (64,64):(64,1), make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), M))", "banks"),
+    p("SM80 smem", "ldmatrix of A (32x16 of 64-wide rows): 8-way", "M = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))\nbank_conflicts((32,16):(64,1), make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), M))", "banks"),
+    p("SM80 smem", "ldmatrix of A under Sw<3,3,3>: conflict-free", "M = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))\nbank_conflicts(Sw<3,3,3> o 0 o (32,16):(64,1), make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), M))", "banks"),
     // ldmatrix / stmatrix atoms.
     p("ldmatrix", "SM75_U32x4_LDSM_N (x4)", "atom(SM75_U32x4_LDSM_N, half_t)", "copy"),
     p("ldmatrix", "SM75_U16x8_LDSM_T (x4, transposed)", "atom(SM75_U16x8_LDSM_T, half_t)", "copy"),
@@ -80,10 +80,7 @@ mod tests {
             let (mut s, _) = crate::state::State::from_query("");
             s.expr = p.expr.to_string();
             s.view = p.view.to_string();
-            if cute_render::View::parse(p.view).is_none() {
-                // A view the renderer does not know yet draws in the auto view.
-                s.view = "auto".into();
-            }
+            assert!(cute_render::View::parse(p.view).is_some(), "{}", p.view);
             let r = cute_render::render_svg(&s.expr, &s.options(), cute_render::Theme::Light);
             assert!(r.is_ok(), "{}: {:?}", p.label, r.err());
         }

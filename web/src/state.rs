@@ -10,17 +10,9 @@ use cute_render::{Highlight, Options, Palette, Theme, View};
 /// CuTe's `Sw<3,2,3>`, as `render layout.svg` draws it.
 pub const DEFAULT_EXPR: &str = "composition(Sw<3,2,3>, (8,32):(32,1))";
 
-/// View names in menu order (those the renderer knows).
-pub const VIEW_NAMES: &[&str] = &[
-    "auto", "layout", "swizzle", "tv", "mma", "copy", "banks", "search", "algebra",
-];
-
-/// The views this build's renderer can draw, by name.
+/// The renderer's view names, in menu order.
 pub fn view_names() -> impl Iterator<Item = &'static str> {
-    VIEW_NAMES
-        .iter()
-        .copied()
-        .filter(|n| View::parse(n).is_some())
+    View::ALL.iter().map(|v| v.name())
 }
 
 /// Light, dark, or whatever the system prefers.
@@ -64,22 +56,6 @@ impl ThemeChoice {
     }
 }
 
-/// The URL spelling of a palette.
-pub fn palette_name(p: Palette) -> &'static str {
-    match p {
-        Palette::Cute => "cute",
-        Palette::ColorBlind => "colorblind",
-    }
-}
-
-fn parse_palette(s: &str) -> Option<Palette> {
-    match s {
-        "cute" => Some(Palette::Cute),
-        "colorblind" => Some(Palette::ColorBlind),
-        _ => None,
-    }
-}
-
 /// Editor or form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -94,7 +70,7 @@ pub enum Mode {
 pub struct State {
     /// The expression or script (`expr`).
     pub expr: String,
-    /// The view name (`view`), one of [`VIEW_NAMES`].
+    /// The view name (`view`), one of [`view_names`].
     pub view: String,
     /// Colour scheme (`palette`).
     pub palette: Palette,
@@ -168,7 +144,7 @@ impl State {
                 }
                 "expr" => s.expr = v.to_string(),
                 "view" if View::parse(v).is_some() => s.view = v.to_string(),
-                "palette" => match parse_palette(v) {
+                "palette" => match Palette::parse(v) {
                     Some(p) => s.palette = p,
                     None => bad(k, v, "expected cute or colorblind"),
                 },
@@ -233,7 +209,7 @@ impl State {
             q.add("view", &self.view);
         }
         if self.palette != d.palette {
-            q.add("palette", palette_name(self.palette));
+            q.add("palette", self.palette.name());
         }
         if self.theme != d.theme {
             q.add("theme", self.theme.name());

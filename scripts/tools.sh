@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Sourced by serve.sh and test.sh: installs whatever the web page's build and tests need
+# and is missing, from package registries only. Idempotent; a no-op when all is there.
+#   need_web_tools      wasm32 target, trunk, wasm-bindgen-cli, npm tools (binaryen, playwright-core)
+#   need_browser        Debian's chromium + chromium-driver (browser tests)
+# Versions must agree: the wasm-bindgen pin in web/Cargo.toml (and Cargo.lock), the CLI
+# (wasm-bindgen and wasm-bindgen-test-runner) and Trunk.toml's [tools] wasm_bindgen.
+
+TRUNK_VERSION=0.21.14        # 0.22 needs a newer rustc
+WASM_BINDGEN_VERSION=0.2.130
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+export TRUNK_SKIP_VERSION_CHECK=true
+
+need_web_tools() {
+  rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+  if ! trunk --version 2>/dev/null | grep -q "$TRUNK_VERSION"; then
+    echo "installing trunk $TRUNK_VERSION (about 18 minutes on 2 cores)"
+    cargo install --locked trunk --version "$TRUNK_VERSION"
+  fi
+  if ! wasm-bindgen --version 2>/dev/null | grep -q "$WASM_BINDGEN_VERSION" ||
+     ! command -v wasm-bindgen-test-runner >/dev/null; then
+    echo "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 9 minutes on 2 cores)"
+    # Without --locked: its own lock file pins crates that no longer build on this rustc.
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  fi
+  # binaryen 132 from npm: Debian's binaryen 108 silently breaks the page (it never mounts).
+  if ! node_modules/.bin/wasm-opt --version 2>/dev/null | grep -q "version 132" ||
+     [ ! -d node_modules/playwright-core ]; then
+    command -v npm >/dev/null || { apt-get update -qq && apt-get install -y -qq nodejs npm; }
+    npm ci --no-audit --no-fund
+  fi
+}
+
+need_browser() {
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
+  fi
+  export CHROMEDRIVER=/usr/bin/chromedriver
+  export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+}
