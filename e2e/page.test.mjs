@@ -42,17 +42,15 @@ async function open(query = '', viewport = { width: 1400, height: 900 }) {
   return { page, ctx, errors };
 }
 
-/** Replace the editor's text as a user typing would (one input event). */
+/** Replace the editor's text as a user typing would (one input event); wait until the
+ * drawing shows it (a valid expression: its last line is the SVG's title). */
 async function typeExpr(page, text) {
-  const before = await page.locator('#status').textContent();
   await page.fill('#editor', text);
-  // Wait until the drawing (or the error) reflects the new text.
   await page.waitForFunction((t) => {
     const title = document.querySelector('#canvas svg title');
-    return (title && title.textContent.trim() === t.trim().split('\n').pop().trim())
-      || document.querySelector('#draw-error');
+    return title && title.textContent.trim() === t.trim().split('\n').pop().trim()
+      && !document.querySelector('#draw-error');
   }, text, { timeout: 15000 });
-  return before;
 }
 
 const cellData = (page, sel) => page.$$eval(sel, (cs) => cs.map((c) => ({ ...c.dataset })));
@@ -227,8 +225,16 @@ test('form mode writes the expression; views, overview, zoom, narrow screens', a
   // Overview above the cell cap, and it says so.
   await page.click('#mode-editor');
   await typeExpr(page, '(256,256):(256,1)');
+  // The form chose the swizzle view; a plain layout is drawn in its own view, with a note.
+  assert.match(await page.textContent('#view-note'), /drawn in the layout view/);
   assert.ok(await page.isVisible('#overview'));
-  assert.equal(await page.locator('#canvas .cell').count(), 65536);
+  // Overview cells are paths; hovering the grid still inspects the cell under the pointer.
+  assert.equal(await page.locator('#canvas .cell').count(), 0);
+  const hit = await page.locator('#panel-layout .hit').boundingBox();
+  await page.mouse.move(hit.x + (5.5 / 256) * hit.width, hit.y + (3.5 / 256) * hit.height);
+  const row = (k) => page.locator(`#inspector dd[data-key="${k}"]`).first().textContent();
+  assert.equal(await row('flat (row, col)'), '(3, 5)');
+  assert.match(await row('offset'), new RegExp(`^${3 * 256 + 5} = `));
   // Zoom changes the drawn size, not the drawing.
   const w0 = await page.$eval('#canvas svg', (s) => s.getBoundingClientRect().width);
   await page.click('#zoom-in');

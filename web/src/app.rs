@@ -116,6 +116,35 @@ fn cell_data(
     Some((cell, data))
 }
 
+/// The cell under the pointer in an overview, where cells are paths without attributes:
+/// the panel's transparent hit rectangle gives row and column, the figure the attributes.
+fn hit_data(
+    e: &web_sys::MouseEvent,
+    fig: &Option<cute_render::Figure>,
+) -> Option<Vec<(String, String)>> {
+    let el: web_sys::Element = e.target()?.dyn_into().ok()?;
+    if !el.class_list().contains("hit") {
+        return None;
+    }
+    let panel = el.closest(".panel").ok()??;
+    let id = panel.get_attribute("data-panel")?;
+    let rows: f64 = panel.get_attribute("data-rows")?.parse().ok()?;
+    let cols: f64 = panel.get_attribute("data-cols")?.parse().ok()?;
+    let r = el.get_bounding_client_rect();
+    let fx = (f64::from(e.client_x()) - r.left()) / r.width();
+    let fy = (f64::from(e.client_y()) - r.top()) / r.height();
+    let (col, row) = ((fx * cols).floor(), (fy * rows).floor());
+    if !(0.0..cols).contains(&col) || !(0.0..rows).contains(&row) {
+        return None;
+    }
+    let mut data = vec![("panel".to_string(), id.clone())];
+    data.extend(
+        fig.as_ref()?
+            .cell_data_at(&id, row as usize, col as usize)?,
+    );
+    Some(data)
+}
+
 /// Offer `bytes` as a download named `name`.
 fn download(bytes: &JsValue, mime: &str, name: &str) -> Result<(), JsValue> {
     let parts = js_sys::Array::of1(bytes);
@@ -218,12 +247,14 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
     let draw_error = RwSignal::new(None::<String>);
     let status = RwSignal::new(String::new());
     let overview = RwSignal::new(false);
+    let view_note = RwSignal::new(None::<String>);
     let natural = RwSignal::new((0.0f64, 0.0f64));
     let inspector = RwSignal::new(Vec::<Row>::new());
     let pinned = RwSignal::new(false);
     let copied = RwSignal::new(false);
     let last_svg = StoredValue::new(String::new());
     let context = StoredValue::new(Context::default());
+    let figure = StoredValue::new(None::<cute_render::Figure>);
     let scheduled = StoredValue::new(false);
     let canvas = NodeRef::<leptos::html::Div>::new();
 
@@ -256,7 +287,28 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         printed.set(lines);
         line_error.set(first);
         let t1 = now();
-        match cute_render::render_figure(&expr, &opts) {
+        // A view chosen for an earlier expression may not fit the new value: draw it in
+        // the view the value implies and say so, rather than showing nothing.
+        let drawn = match cute_render::render_figure(&expr, &opts) {
+            Err(e) if opts.view != cute_render::View::Auto => {
+                let auto = cute_render::Options {
+                    view: cute_render::View::Auto,
+                    ..opts.clone()
+                };
+                match cute_render::render_figure(&expr, &auto) {
+                    Ok(f) => {
+                        view_note.set(Some(format!("{}; drawn in the {} view", e.msg, f.view)));
+                        Ok(f)
+                    }
+                    Err(_) => Err(e),
+                }
+            }
+            r => {
+                view_note.set(None);
+                r
+            }
+        };
+        match drawn {
             Ok(fig) => {
                 let t2 = now();
                 let svg = fig.to_svg(th);
@@ -265,13 +317,14 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                     context.set_value(Context::of(&v, opts.elem_bits));
                 }
                 natural.set(natural_size(&svg));
-                overview.set(fig.notes.iter().any(|n| n.starts_with("overview:")));
+                overview.set(!fig.cell_text);
                 if let Some(div) = canvas.get_untracked() {
                     div.set_inner_html(&svg);
                     let _ = div.class_list().remove_1("stale");
                 }
                 apply_zoom();
                 last_svg.set_value(svg);
+                figure.set_value(Some(fig));
                 draw_error.set(None);
                 inspector.set(Vec::new());
                 pinned.set(false);
@@ -336,8 +389,21 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
             inspector.set(context.with_value(|c| inspect::rows(&data, c)));
         }
     };
+    let on_hit_move = move |e: ev::MouseEvent| {
+        if pinned.get_untracked() {
+            return;
+        }
+        if let Some(data) = figure.with_value(|f| hit_data(&e, f)) {
+            inspector.set(context.with_value(|c| inspect::rows(&data, c)));
+        }
+    };
     let on_click = move |e: ev::MouseEvent| {
         if dragged.get_value() {
+            return;
+        }
+        if let Some(data) = figure.with_value(|f| hit_data(&e, f)) {
+            inspector.set(context.with_value(|c| inspect::rows(&data, c)));
+            pinned.set(true);
             return;
         }
         if let Some(div) = canvas.get_untracked() {
@@ -627,6 +693,9 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                             <span class="badge" id="overview">"overview: too many cells for cell text; hover for values"</span>
                         </Show>
                     </div>
+                    <Show when=move || view_note.with(|e| e.is_some())>
+                        <p class="view-note" id="view-note">{move || view_note.get().unwrap_or_default()}</p>
+                    </Show>
                     <Show when=move || draw_error.with(|e| e.is_some())>
                         <p class="draw-error" id="draw-error" role="alert">
                             {move || draw_error.get().unwrap_or_default()}
@@ -637,6 +706,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                         id="canvas"
                         node_ref=canvas
                         on:mouseover=on_over
+                        on:mousemove=on_hit_move
                         on:click=on_click
                         on:pointerdown=on_down
                         on:pointermove=on_move

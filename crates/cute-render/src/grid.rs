@@ -239,6 +239,36 @@ impl Figure {
         }
     }
 
+    /// The `data-*` attributes (names without `data-`) of the cell at `row`, `col` of the
+    /// panel `panel_id`, as the SVG writes them; how the page inspects overview cells,
+    /// which are drawn as paths without per-cell attributes.
+    ///
+    /// ```
+    /// use cute_render::{render_figure, Options};
+    /// let f = render_figure("(256,256):(256,1)", &Options::default()).unwrap();
+    /// let d = f.cell_data_at("layout", 3, 5).unwrap();
+    /// assert!(d.contains(&("offset".to_string(), (3 * 256 + 5).to_string())));
+    /// assert!(f.cell_data_at("layout", 256, 0).is_none());
+    /// ```
+    pub fn cell_data_at(
+        &self,
+        panel_id: &str,
+        row: usize,
+        col: usize,
+    ) -> Option<Vec<(String, String)>> {
+        let (p, _) = self.panels.iter().find(|(p, _)| p.id == panel_id)?;
+        if row >= p.rows || col >= p.cols {
+            return None;
+        }
+        let cell = p.cells.get(row * p.cols + col)?;
+        Some(
+            cell.data
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.text()))
+                .collect(),
+        )
+    }
+
     /// Render to an SVG document string.
     pub fn to_svg(&self, theme: Theme) -> String {
         let m = self.metrics();
@@ -326,7 +356,7 @@ impl Figure {
             .add(Style::new(format!(
                 "text{{font-family:{FONT};}} .cell rect{{stroke:#00000038;stroke-width:0.5}} \
                  .cell text{{font-size:11px;text-anchor:middle;dominant-baseline:central}} \
-                 .cell.dim{{opacity:0.22}} .cell.conflict rect{{stroke:#d00000;stroke-width:2}} \
+                 .cell.dim,.run.dim{{opacity:0.22}} .cell.conflict rect,.run.conflict{{stroke:#d00000;stroke-width:2}} \
                  .hdr{{font-size:10px;fill:{m}}} .plabel{{font-size:12px;font-weight:bold;fill:{f}}}",
                 m = theme.muted(),
                 f = theme.foreground()
@@ -519,15 +549,14 @@ fn escape(out: &mut String, s: &str) {
 /// With text, a cell is `<g class="cell" data-*><rect/><text/></g>`; in an overview it is
 /// a single `<rect class="cell" data-*/>`.
 fn write_cells(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, text: bool) -> String {
-    let mut out = String::with_capacity(p.cells.len() * if text { 200 } else { 140 });
+    if !text {
+        return write_runs(p, gx, gy, cw, ch);
+    }
+    let mut out = String::with_capacity(p.cells.len() * 200);
     for (k, cell) in p.cells.iter().enumerate() {
         let (r, c) = (k / p.cols.max(1), k % p.cols.max(1));
         let (x, y) = (gx + c * cw, gy + r * ch);
-        out.push_str(if text {
-            "<g class=\"cell"
-        } else {
-            "<rect class=\"cell"
-        });
+        out.push_str("<g class=\"cell");
         if !cell.class.is_empty() {
             out.push(' ');
             escape(&mut out, &cell.class);
@@ -544,15 +573,6 @@ fn write_cells(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, text: bool
                     out.push('"');
                 }
             }
-        }
-        if !text {
-            let _ = write!(
-                out,
-                " x=\"{x}\" y=\"{y}\" width=\"{cw}\" height=\"{ch}\" fill=\""
-            );
-            escape(&mut out, &cell.fill);
-            out.push_str("\"/>\n");
-            continue;
         }
         let _ = write!(
             out,
@@ -584,5 +604,67 @@ fn write_cells(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, text: bool
         }
         out.push_str("</g>\n");
     }
+    out
+}
+
+/// An overview's cells: one `<path class="run">` per (fill, class), each cell a subpath
+/// (horizontal neighbours of the same colour merged), then one transparent
+/// `<rect class="hit">` over the grid. Browsers parse, lay out and paint a few paths
+/// in milliseconds where 65,536 cell elements take half a second; the page finds the cell
+/// under the pointer from the hit rectangle and [`Figure::cell_data_at`].
+fn write_runs(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize) -> String {
+    let cols = p.cols.max(1);
+    let mut keys: Vec<(&str, &str)> = Vec::new();
+    let mut paths: Vec<String> = Vec::new();
+    let mut run: Option<(usize, usize, usize, usize)> = None; // (key, row, first col, len)
+    let flush = |run: Option<(usize, usize, usize, usize)>, paths: &mut Vec<String>| {
+        if let Some((k, r, c0, n)) = run {
+            let _ = write!(
+                paths[k],
+                "M{} {}h{}v{ch}h-{}z",
+                gx + c0 * cw,
+                gy + r * ch,
+                n * cw,
+                n * cw
+            );
+        }
+    };
+    for (i, cell) in p.cells.iter().enumerate() {
+        let (r, c) = (i / cols, i % cols);
+        let key = (cell.fill.as_str(), cell.class.as_str());
+        let k = match keys.iter().position(|x| *x == key) {
+            Some(k) => k,
+            None => {
+                keys.push(key);
+                paths.push(String::new());
+                keys.len() - 1
+            }
+        };
+        run = match run {
+            Some((rk, rr, c0, n)) if rk == k && rr == r && c0 + n == c => Some((rk, rr, c0, n + 1)),
+            prev => {
+                flush(prev, &mut paths);
+                Some((k, r, c, 1))
+            }
+        };
+    }
+    flush(run, &mut paths);
+    let mut out = String::with_capacity(paths.iter().map(|d| d.len() + 60).sum::<usize>() + 200);
+    for ((fill, class), d) in keys.iter().zip(&paths) {
+        out.push_str("<path class=\"run");
+        if !class.is_empty() {
+            out.push(' ');
+            escape(&mut out, class);
+        }
+        out.push_str("\" fill=\"");
+        escape(&mut out, fill);
+        let _ = writeln!(out, "\" d=\"{d}\"/>");
+    }
+    let _ = writeln!(
+        out,
+        "<rect class=\"hit\" x=\"{gx}\" y=\"{gy}\" width=\"{}\" height=\"{}\" fill=\"#000\" fill-opacity=\"0\"/>",
+        cols * cw,
+        p.rows * ch
+    );
     out
 }

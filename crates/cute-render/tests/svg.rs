@@ -328,15 +328,80 @@ fn big_layouts_render_as_an_overview() {
     for expr in ["(256,256):(256,1)", "Sw<3,4,3> o 0 o (256,256):(256,1)"] {
         let s = svg(expr);
         let doc = parse(&s);
-        let n = doc
+        // Cells are subpaths of a few coloured paths; one hit rectangle per panel.
+        let class = |n: &roxmltree::Node, c: &str| {
+            n.attribute("class")
+                .is_some_and(|x| x.split(' ').next() == Some(c))
+        };
+        assert_eq!(doc.descendants().filter(|n| class(n, "cell")).count(), 0);
+        let runs: Vec<_> = doc.descendants().filter(|n| class(n, "run")).collect();
+        assert!(
+            !runs.is_empty() && runs.len() <= 128,
+            "{expr}: {} paths",
+            runs.len()
+        );
+        let subpaths: usize = runs
+            .iter()
+            .map(|n| n.attribute("d").unwrap().matches('M').count())
+            .sum();
+        assert!((256..=65536 * 2).contains(&subpaths), "{expr}: {subpaths}");
+        // One hit rectangle per panel; the covered area is exactly the grid.
+        let f = cute_render::render_figure(expr, &Options::default()).unwrap();
+        let hits = doc.descendants().filter(|n| class(n, "hit")).count();
+        assert_eq!(hits, f.panels.len(), "{expr}");
+        let (p, _) = f
+            .panels
+            .iter()
+            .rev()
+            .find(|(p, _)| (p.rows, p.cols) == (256, 256))
+            .unwrap();
+        let area: usize = runs
+            .iter()
+            .filter(|n| {
+                n.ancestors()
+                    .any(|a| a.attribute("data-panel") == Some(p.id.as_str()))
+            })
+            .map(|n| {
+                let d = n.attribute("d").unwrap();
+                d.split('M')
+                    .skip(1)
+                    .map(|sub| {
+                        let w: usize = sub
+                            .split('h')
+                            .nth(1)
+                            .unwrap()
+                            .split('v')
+                            .next()
+                            .unwrap()
+                            .parse()
+                            .unwrap();
+                        let h: usize = sub
+                            .split('v')
+                            .nth(1)
+                            .unwrap()
+                            .split('h')
+                            .next()
+                            .unwrap()
+                            .parse()
+                            .unwrap();
+                        w * h
+                    })
+                    .sum::<usize>()
+            })
+            .sum();
+        let hit = doc
             .descendants()
-            .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with("cell")))
-            .count();
-        assert!(n >= 65536, "{expr}: {n}");
+            .find(|n| {
+                class(n, "hit")
+                    && n.ancestors()
+                        .any(|a| a.attribute("data-panel") == Some(p.id.as_str()))
+            })
+            .unwrap();
+        let wh = |k| hit.attribute(k).unwrap().parse::<usize>().unwrap();
+        assert_eq!(area, wh("width") * wh("height"), "{expr}");
         assert!(doc
             .descendants()
-            .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with("cell")))
-            .all(|c| c.descendants().all(|n| !n.has_tag_name("text"))));
+            .all(|n| !n.has_tag_name("text") || !n.ancestors().any(|a| class(&a, "cells"))));
         assert!(
             s.contains("overview: "),
             "the picture says it is an overview"
@@ -582,22 +647,24 @@ fn algebra_cell_caps_count_every_panel() {
     // 2 x 16,384 cells: over the text cap together, so an overview, one panel per row.
     let s = svg("logical_divide((128,128):(128,1), (8:1,8:1))");
     let doc = parse(&s);
-    let n = doc
-        .descendants()
-        .filter(|n| {
-            n.attribute("class")
-                .is_some_and(|c| c.split(' ').next() == Some("cell"))
-        })
-        .count();
+    // Overview: cells are looked up from the figure, not drawn one element each.
+    let f = cute_render::render_figure(
+        "logical_divide((128,128):(128,1), (8:1,8:1))",
+        &Options::default(),
+    )
+    .unwrap();
+    let n: usize = f.panels.iter().map(|(p, _)| p.cells.len()).sum();
     assert_eq!(n, 2 * 16_384 + 16);
     assert!(n > CELL_TEXT_CAP);
     assert!(s.contains("overview: "));
     assert!(doc.descendants().all(|n| !n.has_tag_name("tspan")));
     // Stacked: the result starts below A's last row.
-    let a_bottom = cells(&doc, "A")
-        .iter()
-        .map(|c| c.attribute("y").unwrap().parse::<f64>().unwrap())
-        .fold(0.0, f64::max);
+    let hit = panel(&doc, "A")
+        .descendants()
+        .find(|n| n.attribute("class") == Some("hit"))
+        .unwrap();
+    let at = |k: &str| hit.attribute(k).unwrap().parse::<f64>().unwrap();
+    let a_bottom = at("y") + at("height");
     let pr = corner(panel(&doc, "result"));
     assert!(pr.1 > a_bottom, "stacked: {a_bottom} {pr:?}");
     // A at the hard cap by itself: left out (with a note), the rest drawn.
