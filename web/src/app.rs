@@ -289,16 +289,16 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         let t1 = now();
         // A view chosen for an earlier expression may not fit the new value: draw it in
         // the view the value implies and say so, rather than showing nothing.
-        let drawn = match cute_render::render_figure(&expr, &opts) {
+        let drawn = match cute_render::render_value(&expr, &opts) {
             Err(e) if opts.view != cute_render::View::Auto => {
                 let auto = cute_render::Options {
                     view: cute_render::View::Auto,
                     ..opts.clone()
                 };
-                match cute_render::render_figure(&expr, &auto) {
-                    Ok(f) => {
+                match cute_render::render_value(&expr, &auto) {
+                    Ok((v, f)) => {
                         view_note.set(Some(format!("{}; drawn in the {} view", e.msg, f.view)));
-                        Ok(f)
+                        Ok((v, f))
                     }
                     Err(_) => Err(e),
                 }
@@ -309,13 +309,11 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
             }
         };
         match drawn {
-            Ok(fig) => {
+            Ok((value, fig)) => {
                 let t2 = now();
                 let svg = fig.to_svg(th);
                 let t3 = now();
-                if let Ok(v) = cute_render::eval_for_drawing(&expr) {
-                    context.set_value(Context::of(&v, opts.elem_bits));
-                }
+                context.set_value(Context::of(&value, opts.elem_bits));
                 natural.set(natural_size(&svg));
                 overview.set(!fig.cell_text);
                 if let Some(div) = canvas.get_untracked() {

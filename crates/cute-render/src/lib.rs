@@ -67,9 +67,23 @@ fn eval_script(script: &str, view: View) -> Result<(Value, Option<Call>)> {
 /// assert_eq!(f.panels[2].0.label, "composition(A, B) = (2,4):(1,8)");
 /// ```
 pub fn render_figure(script: &str, opts: &Options) -> Result<Figure> {
+    Ok(render_value(script, opts)?.1)
+}
+
+/// [`render_figure`], also returning the drawn value (the page explains hovered cells
+/// from it without evaluating the script again).
+///
+/// ```
+/// use cute_render::{render_value, Options};
+/// let (v, f) = render_value("(4,8):(8,1)", &Options::default()).unwrap();
+/// assert_eq!(v.to_string(), "(4,8):(8,1)");
+/// assert_eq!(f.view, "layout");
+/// ```
+pub fn render_value(script: &str, opts: &Options) -> Result<(Value, Figure)> {
     let (value, call) = eval_script(script, opts.view)?;
     let title = script.trim().lines().last().unwrap_or("").trim();
-    views::figure_with_call(title, &value, call.as_ref(), opts)
+    let fig = views::figure_with_call(title, &value, call.as_ref(), opts)?;
+    Ok((value, fig))
 }
 
 /// Evaluate `script` and draw its value as an SVG document; the view is `opts.view` or the
