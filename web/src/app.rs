@@ -587,12 +587,9 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                             id="theme"
                             prop:value=move || state.with(|s| s.theme.name())
                             on:change=move |e| {
-                                let t = match event_target_value(&e).as_str() {
-                                    "light" => ThemeChoice::Light,
-                                    "dark" => ThemeChoice::Dark,
-                                    _ => ThemeChoice::Auto,
-                                };
-                                state.update(|s| s.theme = t)
+                                if let Some(t) = ThemeChoice::parse(&event_target_value(&e)) {
+                                    state.update(|s| s.theme = t)
+                                }
                             }
                         >
                             <option value="auto">"system"</option>

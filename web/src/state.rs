@@ -36,7 +36,8 @@ impl ThemeChoice {
         }
     }
 
-    fn parse(s: &str) -> Option<Self> {
+    /// Parse the URL spelling ([`ThemeChoice::name`]).
+    pub fn parse(s: &str) -> Option<Self> {
         Some(match s {
             "auto" => ThemeChoice::Auto,
             "light" => ThemeChoice::Light,
