@@ -14,7 +14,6 @@ use crate::bank::Instr;
 use crate::error::{Error, Result};
 use crate::int_tuple::{Coord, IntTuple};
 use crate::layout::{self as alg, Layout, Tiler};
-use crate::value::Value;
 use std::fmt;
 
 /// The generated table: `kind<TAB>NAME<TAB>Trait=VALUE...` per line, `#` comments.
@@ -38,6 +37,15 @@ fn table_rows() -> impl Iterator<Item = (&'static str, &'static str, &'static st
 /// Whether `name` is a known atom (cheap: no parsing of its traits).
 pub fn is_atom_name(name: &str) -> bool {
     atom_names().any(|n| n == name)
+}
+
+/// The value of one atom trait: `Shape_MNK` is an int-tuple, every other trait a layout.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Trait {
+    /// `Shape_MNK`.
+    Shape(IntTuple),
+    /// A layout trait (`ThrID`, `ALayout`, `SrcLayout`, ...).
+    Layout(Layout),
 }
 
 /// An MMA atom: `MMA_Traits<Op>`.
@@ -85,11 +93,7 @@ pub enum Atom {
 }
 
 fn parse_layout(s: &str, what: &str) -> Result<Layout> {
-    match crate::expr::eval_line(s)? {
-        Value::Layout(l) => Ok(l),
-        // A rank-1 shape-only trait such as `32` never occurs, but be explicit.
-        v => Err(Error::new(format!("atom table: {what} is {}", v.kind()))),
-    }
+    crate::literal::layout(s).map_err(|e| Error::new(format!("atom table: {what}: {}", e.msg)))
 }
 
 impl Atom {
@@ -119,7 +123,7 @@ impl Atom {
         match kind {
             "mma" => Ok(Atom::Mma(MmaAtom {
                 name: name.to_string(),
-                shape_mnk: crate::expr::eval_line(get("Shape_MNK")?)?.to_int_tuple()?,
+                shape_mnk: crate::literal::int_tuple(get("Shape_MNK")?)?,
                 thr_id: parse_layout(get("ThrID")?, "ThrID")?,
                 a: parse_layout(get("ALayout")?, "ALayout")?,
                 b: parse_layout(get("BLayout")?, "BLayout")?,
@@ -145,23 +149,23 @@ impl Atom {
     }
 
     /// One trait by its C++ name (`Shape_MNK`, `ThrID`, `ALayout`, ..., `SrcLayout`, ...).
-    pub fn trait_value(&self, t: &str) -> Result<Value> {
+    pub fn trait_value(&self, t: &str) -> Result<Trait> {
         match self {
             Atom::Mma(m) => match t {
-                "Shape_MNK" => Ok(m.shape_mnk.clone().into()),
-                "ThrID" => Ok(m.thr_id.clone().into()),
-                "ALayout" | "LayoutA_TV" => Ok(m.a.clone().into()),
-                "BLayout" | "LayoutB_TV" => Ok(m.b.clone().into()),
-                "CLayout" | "LayoutC_TV" => Ok(m.c.clone().into()),
+                "Shape_MNK" => Ok(Trait::Shape(m.shape_mnk.clone())),
+                "ThrID" => Ok(Trait::Layout(m.thr_id.clone())),
+                "ALayout" | "LayoutA_TV" => Ok(Trait::Layout(m.a.clone())),
+                "BLayout" | "LayoutB_TV" => Ok(Trait::Layout(m.b.clone())),
+                "CLayout" | "LayoutC_TV" => Ok(Trait::Layout(m.c.clone())),
                 _ => Err(Error::new(format!(
                     "an MMA atom has Shape_MNK, ThrID, ALayout, BLayout and CLayout, not {t}"
                 ))),
             },
             Atom::Copy(c) => match t {
-                "ThrID" => Ok(c.thr_id.clone().into()),
-                "SrcLayout" | "ValLayoutSrc" => Ok(c.val_layout(&c.src)?.into()),
-                "DstLayout" | "ValLayoutDst" => Ok(c.val_layout(&c.dst)?.into()),
-                "RefLayout" | "ValLayoutRef" => Ok(c.val_layout(&c.ref_)?.into()),
+                "ThrID" => Ok(Trait::Layout(c.thr_id.clone())),
+                "SrcLayout" | "ValLayoutSrc" => Ok(Trait::Layout(c.val_layout(&c.src)?)),
+                "DstLayout" | "ValLayoutDst" => Ok(Trait::Layout(c.val_layout(&c.dst)?)),
+                "RefLayout" | "ValLayoutRef" => Ok(Trait::Layout(c.val_layout(&c.ref_)?)),
                 _ => Err(Error::new(format!(
                     "a copy atom has ThrID, SrcLayout, DstLayout and RefLayout, not {t}"
                 ))),
@@ -172,7 +176,7 @@ impl Atom {
 
 fn unknown_atom(name: &str) -> Error {
     let near = atom_names()
-        .filter(|n| n.starts_with(name) || crate::expr::edit_distance(n, name) <= 3)
+        .filter(|n| n.starts_with(name) || crate::error::edit_distance(n, name) <= 3)
         .take(3)
         .collect::<Vec<_>>();
     if near.is_empty() {
@@ -206,7 +210,7 @@ impl CopyAtom {
     }
 
     /// `recast_layout<uint1_t, T>(layout)`, or the layout in bits without a value type.
-    fn val_layout(&self, l: &Layout) -> Result<Layout> {
+    pub fn val_layout(&self, l: &Layout) -> Result<Layout> {
         match self.val_bits {
             None => Ok(l.clone()),
             Some(b) => alg::recast_layout(1, b, l),
@@ -381,7 +385,7 @@ impl TiledMma {
     /// thr_idx → (ThrV,ThrM,ThrN,ThrK).
     fn thridx_2_thrid(&self) -> Result<Layout> {
         let v = &self.thr_layout_vmnk;
-        let full = alg::make_layout(&[v.clone(), alg::complement1(v)?]);
+        let full = alg::make_layout(&[v.clone(), alg::complement(v, None)?]);
         let head = Layout::new(IntTuple::ints(&[v.size()?, 1]), IntTuple::ints(&[1, 0]))?;
         alg::composition(&head, &alg::right_inverse(&full)?)
     }
@@ -526,7 +530,7 @@ impl TiledCopy {
         )?;
         let zipped = alg::zip_layouts(&trg_tv.mode(0)?, &trg_tv.mode(1)?)?;
         let profile = IntTuple::Tuple(vec![IntTuple::Int(1), IntTuple::ints(&[1, 1])]);
-        let thrval2mn = alg::coalesce_by(&zipped, &profile)?;
+        let thrval2mn = alg::coalesce(&zipped, Some(&profile))?;
         let tv = alg::composition_tiler(
             t,
             &Tiler::Tuple(vec![Tiler::Layout(thrval2mn), Tiler::Under]),

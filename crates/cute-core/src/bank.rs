@@ -23,7 +23,7 @@
 use crate::error::{arith, Error, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
-use crate::swizzle::{ComposedLayout, Swizzle};
+use crate::swizzle::{AnyLayout, ComposedLayout, Swizzle};
 use std::fmt;
 
 /// Banks per shared-memory row.
@@ -39,7 +39,9 @@ pub const MAX_ELEMENTS: i64 = 1 << 20;
 /// assert_eq!(cute_core::bank::bank_of_offset(36, 16), 18);
 /// ```
 pub fn bank_of_offset(offset: i64, bits: u32) -> u64 {
-    ((offset.max(0) as u64 * u64::from(bits)) / 8 / WORD_BYTES) % BANKS
+    // u128: any i64 offset times any width fits, so no offset can wrap.
+    let word = offset.max(0) as u128 * u128::from(bits) / 8 / u128::from(WORD_BYTES);
+    (word % u128::from(BANKS)) as u64
 }
 
 /// Largest access (threads x values) a swizzle search analyses.
@@ -380,51 +382,11 @@ pub fn analyze_warp(instr: Instr, addrs: &[Option<u64>]) -> Result<WarpInstr> {
     })
 }
 
-/// A shared-memory layout in elements: plain or composed with a swizzle.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Smem {
-    /// A plain layout.
-    Plain(Layout),
-    /// `Sw o offset o L`.
-    Composed(ComposedLayout),
-}
-
-impl Smem {
-    fn inner(&self) -> &Layout {
-        match self {
-            Smem::Plain(l) => l,
-            Smem::Composed(c) => &c.layout,
-        }
-    }
-
-    /// Elements in the layout's domain.
-    pub fn size(&self) -> Result<i64> {
-        self.inner().size()
-    }
-
-    /// Element offset of domain index `i`.
-    pub fn offset(&self, i: i64) -> Result<i64> {
-        match self {
-            Smem::Plain(l) => l.call_index(i),
-            Smem::Composed(c) => c.call_index(i),
-        }
-    }
-}
-
-impl fmt::Display for Smem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Smem::Plain(l) => write!(f, "{l}"),
-            Smem::Composed(c) => write!(f, "{c}"),
-        }
-    }
-}
-
 /// The whole tile's analysis.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BankReport {
     /// The shared-memory layout.
-    pub smem: Smem,
+    pub smem: AnyLayout,
     /// Element width in bits.
     pub elem_bits: u32,
     /// The (thread, value) → domain-index layout.
@@ -470,15 +432,15 @@ impl BankReport {
 /// `lane_bits / elem_bits` consecutive values of a thread is moved with.
 ///
 /// ```
-/// use cute_core::{bank::{bank_conflicts, Instr, Smem}, Layout};
+/// use cute_core::{bank::{bank_conflicts, Instr}, swizzle::AnyLayout, Layout};
 /// // 32x64 floats row-major; 32 threads each read one column (thread t = column t).
-/// let smem = Smem::Plain("(32,64):(64,1)".parse().unwrap());
+/// let smem = AnyLayout::Layout("(32,64):(64,1)".parse().unwrap());
 /// let tv: Layout = "(32,32):(32,1)".parse().unwrap(); // thread t -> column t, value v -> row v
 /// let r = bank_conflicts(&smem, 32, &tv, Instr::Lds(32)).unwrap();
 /// assert_eq!((r.wavefronts(), r.ideal(), r.ways()), (32, 32, 1));
 /// ```
 pub fn bank_conflicts(
-    smem: &Smem,
+    smem: &AnyLayout,
     elem_bits: u32,
     tv: &Layout,
     instr: Instr,
@@ -508,6 +470,16 @@ pub fn bank_conflicts(
         )));
     }
     let vec = i64::from(lane_bits / elem_bits);
+    if let Some((_, crate::swizzle::Offset::SmemPtr { bits })) = smem.swizzle() {
+        // C++ make_tensor: "Expected a B-bit pointer type".
+        if bits != i64::from(elem_bits) {
+            return Err(Error::new(format!(
+                "the layout is for {bits}-bit elements (smem_ptr[{bits}b]), not {elem_bits}-bit ones"
+            )));
+        }
+    }
+    // Addresses as a tensor over the layout computes them: in elements.
+    let elems = smem.in_elements()?;
     if values % vec != 0 {
         return Err(Error::new(format!(
             "{instr} moves {vec} values of {elem_bits} bits per lane, but each thread has {values} values"
@@ -526,7 +498,7 @@ pub fn bank_conflicts(
                     continue;
                 }
                 *slot = Some(lane_address(
-                    smem,
+                    &elems,
                     elem_bits,
                     tv,
                     t,
@@ -559,7 +531,7 @@ pub fn bank_conflicts(
 /// aligned in shared memory, or the instruction cannot move them.
 #[allow(clippy::too_many_arguments)]
 fn lane_address(
-    smem: &Smem,
+    smem: &AnyLayout,
     elem_bits: u32,
     tv: &Layout,
     t: i64,
@@ -575,12 +547,12 @@ fn lane_address(
                 "thread {t} value {v} maps to index {i}, outside the shared-memory layout (size {dom})"
             )));
         }
-        smem.offset(i)
+        smem.call_index(i)
     };
     let base = at(v0)?;
     for k in 1..vec {
         let o = at(v0 + k)?;
-        if o != base + k {
+        if o != arith::add(base, k)? {
             return Err(Error::new(format!(
                 "{instr} needs {vec} contiguous elements per lane, but thread {t} values {v0}..{} sit at offsets {base}, .., {o} (value {})",
                 v0 + vec - 1,
@@ -609,7 +581,7 @@ pub struct Candidate {
     /// What was tried: `none`, `Sw<3,4,3>`, `pad +8`.
     pub label: String,
     /// The shared-memory layout it gives.
-    pub smem: Smem,
+    pub smem: AnyLayout,
     /// Total wavefronts over the tile.
     pub wavefronts: u64,
     /// Ideal wavefronts.
@@ -642,10 +614,10 @@ pub fn swizzle_search(
             "the access has {n} elements; a swizzle search handles at most {SEARCH_MAX_ELEMENTS} (search one tile)"
         )));
     }
-    let none = bank_conflicts(&Smem::Plain(base.clone()), elem_bits, tv, instr)?;
+    let none = bank_conflicts(&AnyLayout::Layout(base.clone()), elem_bits, tv, instr)?;
     let mut out = vec![Candidate {
         label: "none".into(),
-        smem: Smem::Plain(base.clone()),
+        smem: AnyLayout::Layout(base.clone()),
         wavefronts: none.wavefronts(),
         ideal: none.ideal(),
         extra_elems: 0,
@@ -662,7 +634,7 @@ pub fn swizzle_search(
                     continue;
                 }
                 let sw = Swizzle::new(b, m, s)?;
-                let smem = Smem::Composed(ComposedLayout::new(sw, 0, base.clone()));
+                let smem = AnyLayout::Composed(ComposedLayout::new(sw, 0, base.clone()));
                 if let Ok(r) = bank_conflicts(&smem, elem_bits, tv, instr) {
                     out.push(Candidate {
                         label: sw.to_string(),
@@ -704,11 +676,11 @@ fn padding_candidates(
         let mut d = stride.clone();
         d[row] = arith::add(d[row], pad)?;
         let l = Layout::new(IntTuple::ints(&shape), IntTuple::ints(&d))?;
-        if let Ok(r) = bank_conflicts(&Smem::Plain(l.clone()), elem_bits, tv, instr) {
+        if let Ok(r) = bank_conflicts(&AnyLayout::Layout(l.clone()), elem_bits, tv, instr) {
             out.push(Candidate {
                 label: format!("pad +{pad}"),
                 extra_elems: l.cosize()? - base.cosize()?,
-                smem: Smem::Plain(l),
+                smem: AnyLayout::Layout(l),
                 wavefronts: r.wavefronts(),
                 ideal: r.ideal(),
             });

@@ -58,6 +58,22 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 /// Result alias used throughout the core.
+/// Levenshtein distance over the first 64 characters (for "did you mean").
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().take(64).collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().take(64).enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The result of every fallible operation.
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// Checked 64-bit arithmetic: CuTe's static integers never wrap, and neither do we.

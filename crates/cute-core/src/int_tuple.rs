@@ -62,10 +62,7 @@ impl fmt::Display for IntTuple {
 impl std::str::FromStr for IntTuple {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        match crate::expr::eval_line(s)? {
-            crate::Value::Int(v) => Ok(Int(v)),
-            v => v.to_int_tuple(),
-        }
+        crate::literal::int_tuple(s)
     }
 }
 
@@ -712,12 +709,12 @@ pub fn crd2crd(coord: &IntTuple, src: &IntTuple, dst: &IntTuple) -> Result<IntTu
 /// assert_eq!(slice(&c, &t).unwrap().to_string(), "(4,8)");
 /// ```
 pub fn slice(coord: &Coord, t: &IntTuple) -> Result<IntTuple> {
-    select(coord, t, true)
+    select_by(coord, t, true)
 }
 
 /// CuTe's slice (`keep_under`) and dice: keep the elements of `t` paired with `_`, or with
 /// integers, concatenating the kept pieces; the top level is not wrapped.
-fn select(coord: &Coord, t: &IntTuple, keep_under: bool) -> Result<IntTuple> {
+fn select_by(coord: &Coord, t: &IntTuple, keep_under: bool) -> Result<IntTuple> {
     fn lift(coord: &Coord, t: &IntTuple, keep_under: bool, out: &mut Vec<IntTuple>) -> Result<()> {
         match coord {
             Coord::Under if keep_under => out.push(t.clone()),
@@ -758,7 +755,7 @@ fn select(coord: &Coord, t: &IntTuple, keep_under: bool) -> Result<IntTuple> {
 /// assert_eq!(dice(&c, &t).unwrap().to_string(), "(2)");
 /// ```
 pub fn dice(coord: &Coord, t: &IntTuple) -> Result<IntTuple> {
-    select(coord, t, false)
+    select_by(coord, t, false)
 }
 
 /// A coordinate that may hold `_` (CuTe's `Underscore`) for slicing.
@@ -809,4 +806,190 @@ impl Coord {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Tuple algorithms (`algorithm/tuple_algorithms.hpp`): an integer is a rank-1 "tuple".
+// ---------------------------------------------------------------------------------------
+
+fn items_of(t: &IntTuple) -> Vec<IntTuple> {
+    match t {
+        Tuple(ts) => ts.clone(),
+        Int(_) => vec![t.clone()],
+    }
+}
+
+/// CuTe `append<N>(t, x)`: `t` extended to rank `n` with copies of `x` (`n` ≥ rank).
+///
+/// ```
+/// use cute_core::{int_tuple::append, IntTuple};
+/// let t: IntTuple = "(2,3)".parse().unwrap();
+/// assert_eq!(append(&t, 4, &IntTuple::Int(1)).unwrap().to_string(), "(2,3,1,1)");
+/// ```
+pub fn append(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
+    let rank = t.rank();
+    if n < rank {
+        return Err(Error::new(format!(
+            "append: rank {n} is less than the rank {rank} of {t}"
+        )));
+    }
+    if n == rank {
+        return Ok(t.clone());
+    }
+    let mut items = items_of(t);
+    items.extend(std::iter::repeat_n(x.clone(), n - rank));
+    Ok(Tuple(items))
+}
+
+/// CuTe `prepend<N>(t, x)`: `t` extended to rank `n` with copies of `x` in front.
+pub fn prepend(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
+    let rank = t.rank();
+    if n < rank {
+        return Err(Error::new(format!(
+            "prepend: rank {n} is less than the rank {rank} of {t}"
+        )));
+    }
+    if n == rank {
+        return Ok(t.clone());
+    }
+    let mut items: Vec<IntTuple> = std::iter::repeat_n(x.clone(), n - rank).collect();
+    items.extend(items_of(t));
+    Ok(Tuple(items))
+}
+
+/// CuTe `replace<N>(t, x)`: mode `n` of `t` replaced by `x`.
+pub fn replace(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
+    match t {
+        Tuple(ts) if n < ts.len() => {
+            let mut ts = ts.clone();
+            ts[n] = x.clone();
+            Ok(Tuple(ts))
+        }
+        Int(_) if n == 0 => Ok(x.clone()),
+        _ => Err(Error::new(format!(
+            "replace: mode {n} is out of range for {t} of rank {}",
+            t.rank()
+        ))),
+    }
+}
+
+/// Check a mode range `[b, e)` of a rank-`rank` value (`e` of `None`: the rank).
+fn mode_range(what: &str, b: i64, e: Option<i64>, rank: usize) -> Result<(usize, usize)> {
+    let e = e.unwrap_or(rank as i64);
+    if b < 0 || e < b || e > rank as i64 {
+        return Err(Error::new(format!(
+            "{what}<{b},{e}>: range out of bounds for rank {rank}"
+        )));
+    }
+    Ok((b as usize, e as usize))
+}
+
+/// CuTe `take<B,E>(t)`: the modes `[b, e)` (`B < E`).
+///
+/// ```
+/// use cute_core::{int_tuple::take, IntTuple};
+/// let t: IntTuple = "(2,3,4)".parse().unwrap();
+/// assert_eq!(take(&t, 1, Some(3)).unwrap().to_string(), "(3,4)");
+/// ```
+pub fn take(t: &IntTuple, b: i64, e: Option<i64>) -> Result<IntTuple> {
+    let (b, e) = mode_range("take", b, e, t.rank())?;
+    if b == e {
+        return Err(Error::new(format!("take<{b},{e}>: empty range")));
+    }
+    Ok(Tuple(items_of(t)[b..e].to_vec()))
+}
+
+/// CuTe `group<B,E>(t)`: the modes `[b, e)` gathered into one mode.
+///
+/// ```
+/// use cute_core::{int_tuple::group, IntTuple};
+/// let t: IntTuple = "(2,3,4,5)".parse().unwrap();
+/// assert_eq!(group(&t, 1, Some(3)).unwrap().to_string(), "(2,(3,4),5)");
+/// ```
+pub fn group(t: &IntTuple, b: i64, e: Option<i64>) -> Result<IntTuple> {
+    let (b, e) = mode_range("group", b, e, t.rank())?;
+    let items = items_of(t);
+    let mut out = items[..b].to_vec();
+    if b < e {
+        out.push(Tuple(items[b..e].to_vec()));
+    }
+    out.extend_from_slice(&items[e..]);
+    Ok(Tuple(out))
+}
+
+/// CuTe `select<I...>(t)`: the modes `is`, in that order.
+pub fn select(t: &IntTuple, is: &[i64]) -> Result<IntTuple> {
+    let items = items_of(t);
+    let out = is
+        .iter()
+        .map(|&i| {
+            usize::try_from(i)
+                .ok()
+                .and_then(|i| items.get(i).cloned())
+                .ok_or_else(|| {
+                    Error::new(format!(
+                        "select: mode {i} is out of range for {t} of rank {}",
+                        items.len()
+                    ))
+                })
+        })
+        .collect::<Result<_>>()?;
+    Ok(Tuple(out))
+}
+
+/// CuTe `compact_order(shape, order)`: compact strides where the modes with smaller `order`
+/// come first (the product of the shapes of every smaller order is a mode's first stride).
+///
+/// ```
+/// use cute_core::{int_tuple::compact_order, IntTuple};
+/// let s: IntTuple = "(2,3,4,5)".parse().unwrap();
+/// let o: IntTuple = "(1,3,2,0)".parse().unwrap();
+/// assert_eq!(compact_order(&s, &o).unwrap().to_string(), "(5,40,10,1)");
+/// ```
+pub fn compact_order(shape: &IntTuple, order: &IntTuple) -> Result<IntTuple> {
+    // product_like(shape, order): the size of the shape under each leaf of the order.
+    fn product_like(s: &IntTuple, o: &IntTuple) -> Result<IntTuple> {
+        match (s, o) {
+            (Tuple(ss), Tuple(os)) => {
+                if ss.len() != os.len() {
+                    return Err(Error::new(format!(
+                        "compact_order: shape {s} and order {o} have different ranks"
+                    )));
+                }
+                Ok(Tuple(
+                    ss.iter()
+                        .zip(os)
+                        .map(|(a, b)| product_like(a, b))
+                        .collect::<Result<_>>()?,
+                ))
+            }
+            (s, Int(_)) => Ok(Int(s.size()?)),
+            (Int(_), Tuple(_)) => Err(Error::new(format!(
+                "compact_order: order {o} is deeper than shape {s}"
+            ))),
+        }
+    }
+    let ref_shape = product_like(shape, order)?.leaves();
+    let ref_order = order.leaves();
+    fn go(s: &IntTuple, o: &IntTuple, rs: &[i64], ro: &[i64]) -> Result<IntTuple> {
+        match (s, o) {
+            (Tuple(ss), Tuple(os)) => Ok(Tuple(
+                ss.iter()
+                    .zip(os)
+                    .map(|(a, b)| go(a, b, rs, ro))
+                    .collect::<Result<_>>()?,
+            )),
+            (s, Int(o)) => {
+                let mut start = 1i64;
+                for (&r, &ord) in rs.iter().zip(ro) {
+                    if ord < *o {
+                        start = arith::mul(start, r)?;
+                    }
+                }
+                compact_col_major(s, start)
+            }
+            _ => unreachable!("profiles checked by product_like"),
+        }
+    }
+    go(shape, order, &ref_shape, &ref_order)
 }

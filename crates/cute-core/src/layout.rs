@@ -34,10 +34,7 @@ impl fmt::Display for Layout {
 impl std::str::FromStr for Layout {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        match crate::expr::eval_line(s)? {
-            crate::Value::Layout(l) => Ok(l),
-            v => Err(Error::new(format!("expected a layout, got {}", v.kind()))),
-        }
+        crate::literal::layout(s)
     }
 }
 
@@ -347,15 +344,43 @@ fn flat_lists(layout: &Layout) -> Result<(Vec<i64>, Vec<i64>)> {
     Ok((fs, layout.stride.leaves()))
 }
 
-/// CuTe `coalesce(layout)`: merge modes that can be merged; same function on its domain,
-/// depth ≤ 1.
+/// CuTe `coalesce(layout[, profile])`: merge modes that can be merged (the same function on
+/// its domain); with a profile, only within each of its terminals (an integer or `_` there
+/// coalesces that whole mode).
 ///
 /// ```
-/// use cute_core::{layout::coalesce, Layout};
+/// use cute_core::{layout::coalesce, IntTuple, Layout};
 /// let l: Layout = "(2,(1,6)):(1,(6,2))".parse().unwrap();
-/// assert_eq!(coalesce(&l).unwrap().to_string(), "12:1");
+/// assert_eq!(coalesce(&l, None).unwrap().to_string(), "12:1");
+/// let l: Layout = "((2,4),(3,2)):((1,2),(8,24))".parse().unwrap();
+/// let p: IntTuple = "(1,1)".parse().unwrap();
+/// assert_eq!(coalesce(&l, Some(&p)).unwrap().to_string(), "(8,6):(1,8)");
 /// ```
-pub fn coalesce(layout: &Layout) -> Result<Layout> {
+pub fn coalesce(layout: &Layout, profile: Option<&IntTuple>) -> Result<Layout> {
+    match profile {
+        None | Some(Int(_)) => coalesce_all(layout),
+        Some(Tuple(ps)) => {
+            if ps.len() > layout.rank() {
+                return Err(Error::new(format!(
+                    "coalesce: profile {} has more modes than the layout (rank {})",
+                    Tuple(ps.clone()),
+                    layout.rank()
+                )));
+            }
+            let modes = layout.modes();
+            let mut out = Vec::with_capacity(modes.len());
+            for (i, m) in modes.iter().enumerate() {
+                out.push(match ps.get(i) {
+                    Some(p) => coalesce(m, Some(p))?,
+                    None => m.clone(),
+                });
+            }
+            Ok(make_layout(&out))
+        }
+    }
+}
+
+fn coalesce_all(layout: &Layout) -> Result<Layout> {
     let (fs, fd) = flat_lists(layout)?;
     let r = fs.len();
     bw_coalesce(&fs, &fd, fs[r - 1], fd[r - 1])
@@ -368,37 +393,6 @@ fn coalesce_x(layout: &Layout) -> Result<Layout> {
     let r = fs.len();
     let last = if fs[r - 1] == 1 { 2 } else { fs[r - 1] };
     bw_coalesce(&fs, &fd, last, fd[r - 1])
-}
-
-/// CuTe `coalesce(layout, profile)`: coalesce at the terminals of `profile`.
-///
-/// ```
-/// use cute_core::{layout::coalesce_by, IntTuple, Layout};
-/// let l: Layout = "((2,4),(3,2)):((1,2),(8,24))".parse().unwrap();
-/// let p: IntTuple = "(1,1)".parse().unwrap();
-/// assert_eq!(coalesce_by(&l, &p).unwrap().to_string(), "(8,6):(1,8)");
-/// ```
-pub fn coalesce_by(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
-    match profile {
-        Int(_) => coalesce(layout),
-        Tuple(ps) => {
-            if ps.len() > layout.rank() {
-                return Err(Error::new(format!(
-                    "coalesce: profile {profile} has more modes than the layout (rank {})",
-                    layout.rank()
-                )));
-            }
-            let modes = layout.modes();
-            let mut out = Vec::with_capacity(modes.len());
-            for (i, m) in modes.iter().enumerate() {
-                out.push(match ps.get(i) {
-                    Some(p) => coalesce_by(m, p)?,
-                    None => m.clone(),
-                });
-            }
-            Ok(make_layout(&out))
-        }
-    }
 }
 
 /// CuTe `filter_zeros`: size-1 for every stride-0 mode.
@@ -421,7 +415,7 @@ pub fn filter_zeros(layout: &Layout) -> Layout {
 /// assert_eq!(filter(&l).unwrap().to_string(), "4:4");
 /// ```
 pub fn filter(layout: &Layout) -> Result<Layout> {
-    coalesce(&filter_zeros(layout))
+    coalesce_all(&filter_zeros(layout))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -592,33 +586,26 @@ fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> 
     // make_shape(result_shape, rest_shape): rest appended as a final mode.
     shape_all = Tuple(vec![shape_all, Int(rest_shape)]);
     stride_all = Tuple(vec![stride_all, Int(rest_stride)]);
-    coalesce(&Layout::raw(shape_all, stride_all))
+    coalesce_all(&Layout::raw(shape_all, stride_all))
 }
 
-/// CuTe `complement(layout, cotarget)`: the layout of the offsets in `[0, cotarget)` that
-/// `layout` does not reach, ordered, so that `(layout, complement)` is a bijection.
+/// CuTe `complement(layout[, cotarget])`: the layout of the offsets in `[0, cotarget)` that
+/// `layout` does not reach, ordered, so that `(layout, complement)` is a bijection; the
+/// cotarget defaults to `cosize(filter(layout))`.
 ///
 /// ```
 /// use cute_core::{layout::complement, IntTuple, Layout};
 /// let l: Layout = "(2,2):(1,6)".parse().unwrap();
-/// assert_eq!(complement(&l, &IntTuple::Int(24)).unwrap().to_string(), "(3,2):(2,12)");
-/// ```
-pub fn complement(layout: &Layout, cotarget: &IntTuple) -> Result<Layout> {
-    let f = filter(layout)?;
-    complement_impl(&f.shape, &f.stride, cotarget)
-}
-
-/// CuTe `complement(layout)`: with cotarget `cosize(filter(layout))`.
-///
-/// ```
-/// use cute_core::{layout::complement1, Layout};
+/// assert_eq!(complement(&l, Some(&IntTuple::Int(24))).unwrap().to_string(), "(3,2):(2,12)");
 /// let l: Layout = "(2,4):(1,6)".parse().unwrap();
-/// assert_eq!(complement1(&l).unwrap().to_string(), "3:2");
+/// assert_eq!(complement(&l, None).unwrap().to_string(), "3:2");
 /// ```
-pub fn complement1(layout: &Layout) -> Result<Layout> {
+pub fn complement(layout: &Layout, cotarget: Option<&IntTuple>) -> Result<Layout> {
     let f = filter(layout)?;
-    let cotarget = Int(f.cosize()?);
-    complement_impl(&f.shape, &f.stride, &cotarget)
+    match cotarget {
+        Some(t) => complement_impl(&f.shape, &f.stride, t),
+        None => complement_impl(&f.shape, &f.stride, &Int(f.cosize()?)),
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -641,7 +628,7 @@ fn exchange_sort_by_key(keys: &[i64]) -> Vec<usize> {
 }
 
 fn inverse_prep(layout: &Layout) -> Result<(Vec<i64>, Vec<i64>, Vec<i64>)> {
-    let c = coalesce(layout)?;
+    let c = coalesce_all(layout)?;
     let shape = c.shape.wrap().leaves();
     let stride = c.stride.wrap().leaves();
     let mut pre = Vec::with_capacity(shape.len() + 1);
@@ -672,7 +659,7 @@ pub fn right_inverse(layout: &Layout) -> Result<Layout> {
             curr = arith::mul(shape[i], stride[i])?;
         }
     }
-    coalesce(&Layout::raw(Tuple(rs), Tuple(rd)))
+    coalesce_all(&Layout::raw(Tuple(rs), Tuple(rd)))
 }
 
 /// CuTe `left_inverse` (quasi-inverse): `layout(R(layout(i))) == layout(i)`.
@@ -705,7 +692,7 @@ pub fn left_inverse(layout: &Layout) -> Result<Layout> {
     }
     let last = *order.last().expect("non-empty");
     rs.push(Int(shape[last]));
-    coalesce(&Layout::raw(Tuple(rs), Tuple(rd)))
+    coalesce_all(&Layout::raw(Tuple(rs), Tuple(rd)))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -723,8 +710,8 @@ pub fn left_inverse(layout: &Layout) -> Result<Layout> {
 pub fn logical_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
     match tiler {
         Tiler::Layout(t) => {
-            let target = coalesce(layout)?.shape;
-            let c = complement(t, &target)?;
+            let target = coalesce_all(layout)?.shape;
+            let c = complement(t, Some(&target))?;
             composition(layout, &make_layout(&[t.clone(), c]))
         }
         Tiler::Under => Ok(layout.clone()),
@@ -832,7 +819,7 @@ pub fn logical_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
     match tiler {
         Tiler::Layout(t) => {
             let target = arith::mul(block.size()?, t.cosize()?)?;
-            let c = complement(block, &Int(target))?;
+            let c = complement(block, Some(&Int(target)))?;
             Ok(make_layout(&[block.clone(), composition(&c, t)?]))
         }
         Tiler::Under => Ok(block.clone()),
@@ -1026,19 +1013,23 @@ fn gcd(a: i64, b: i64) -> i64 {
 /// assert_eq!(recast_layout(16, 32, &l).unwrap().to_string(), "(4,4):(4,1)");
 /// ```
 pub fn recast_layout(old_bits: i64, new_bits: i64, layout: &Layout) -> Result<Layout> {
+    match bit_ratio(old_bits, new_bits)? {
+        (1, 1) => Ok(layout.clone()),
+        (1, d) => downcast(d, layout),
+        (n, 1) => upcast(n, layout),
+        (n, d) => downcast(d, &upcast(n, layout)?),
+    }
+}
+
+/// `new_bits / old_bits` in lowest terms (CuTe's `trait_ratio` of the two widths).
+pub(crate) fn bit_ratio(old_bits: i64, new_bits: i64) -> Result<(i64, i64)> {
     if old_bits <= 0 || new_bits <= 0 {
         return Err(Error::new(format!(
             "recast_layout: element widths must be positive, got {old_bits} and {new_bits}"
         )));
     }
     let g = gcd(new_bits, old_bits);
-    let (num, den) = (new_bits / g, old_bits / g);
-    match (num, den) {
-        (1, 1) => Ok(layout.clone()),
-        (1, d) => downcast(d, layout),
-        (n, 1) => upcast(n, layout),
-        (n, d) => downcast(d, &upcast(n, layout)?),
-    }
+    Ok((new_bits / g, old_bits / g))
 }
 
 /// `make_layout_tv(thr, val)` exactly as CuTe's `make_tiled_copy` builds it:
@@ -1057,4 +1048,180 @@ pub fn make_layout_tv(thr: &Layout, val: &Layout) -> Result<(IntTuple, Layout)> 
         right_inverse(&layout_mn)?.with_shape(IntTuple::ints(&[thr.size()?, val.size()?]))?;
     let tiler = layout_mn.shape.product_each()?;
     Ok((tiler, layout_tv))
+}
+
+// ---------------------------------------------------------------------------------------
+// Mode algorithms, ordered layouts, tile_to_shape
+// ---------------------------------------------------------------------------------------
+
+/// A layout built from the same mode operation on its shape and its stride.
+fn on_modes(
+    layout: &Layout,
+    f: impl Fn(&IntTuple, &IntTuple) -> Result<IntTuple>,
+    x: &Layout,
+) -> Result<Layout> {
+    Layout::new(f(&layout.shape, &x.shape)?, f(&layout.stride, &x.stride)?)
+}
+
+/// CuTe `append<N>(layout, x = 1:0)`: `layout` extended to rank `n` with copies of `x`.
+///
+/// ```
+/// use cute_core::{layout::append, Layout};
+/// let l: Layout = "(8,64):(64,1)".parse().unwrap();
+/// assert_eq!(append(&l, 3, None).unwrap().to_string(), "(8,64,1):(64,1,0)");
+/// ```
+pub fn append(layout: &Layout, n: usize, x: Option<&Layout>) -> Result<Layout> {
+    let unit = Layout::raw(Int(1), Int(0));
+    on_modes(
+        layout,
+        |t, x| int_tuple::append(t, n, x),
+        x.unwrap_or(&unit),
+    )
+}
+
+/// CuTe `prepend<N>(layout, x = 1:0)`.
+pub fn prepend(layout: &Layout, n: usize, x: Option<&Layout>) -> Result<Layout> {
+    let unit = Layout::raw(Int(1), Int(0));
+    on_modes(
+        layout,
+        |t, x| int_tuple::prepend(t, n, x),
+        x.unwrap_or(&unit),
+    )
+}
+
+/// CuTe `replace<N>(layout, x)`: mode `n` replaced by `x`.
+pub fn replace(layout: &Layout, n: usize, x: &Layout) -> Result<Layout> {
+    on_modes(layout, |t, x| int_tuple::replace(t, n, x), x)
+}
+
+/// CuTe `take<B,E>(layout)`: the modes `[b, e)`.
+pub fn take(layout: &Layout, b: i64, e: Option<i64>) -> Result<Layout> {
+    on_modes(layout, |t, _| int_tuple::take(t, b, e), layout)
+}
+
+/// CuTe `group<B,E>(layout)`: the modes `[b, e)` gathered into one mode.
+///
+/// ```
+/// use cute_core::{layout::group, Layout};
+/// let l: Layout = "(2,3,4):(1,2,6)".parse().unwrap();
+/// assert_eq!(group(&l, 0, Some(2)).unwrap().to_string(), "((2,3),4):((1,2),6)");
+/// ```
+pub fn group(layout: &Layout, b: i64, e: Option<i64>) -> Result<Layout> {
+    on_modes(layout, |t, _| int_tuple::group(t, b, e), layout)
+}
+
+/// CuTe `select<I...>(layout)`: the modes `is`.
+pub fn select(layout: &Layout, is: &[i64]) -> Result<Layout> {
+    on_modes(layout, |t, _| int_tuple::select(t, is), layout)
+}
+
+/// The order of the modes of a compact layout: CuTe's `LayoutLeft`, `LayoutRight` or a `Step`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModeOrder {
+    /// `LayoutLeft` / `GenColMajor`: column-major.
+    ColMajor,
+    /// `LayoutRight` / `GenRowMajor`: row-major.
+    RowMajor,
+    /// A `Step`: smaller values are the faster (smaller-stride) modes.
+    Step(IntTuple),
+}
+
+/// CuTe `make_ordered_layout(shape, order)`: the compact layout whose modes are ordered by
+/// `order`.
+///
+/// ```
+/// use cute_core::{layout::{make_ordered_layout, ModeOrder}, IntTuple};
+/// let s: IntTuple = "(4,8,2)".parse().unwrap();
+/// let o = ModeOrder::Step("(1,0,2)".parse().unwrap());
+/// assert_eq!(make_ordered_layout(&s, &o).unwrap().to_string(), "(4,8,2):(8,1,32)");
+/// ```
+pub fn make_ordered_layout(shape: &IntTuple, order: &ModeOrder) -> Result<Layout> {
+    match order {
+        ModeOrder::ColMajor => Layout::col_major(shape.clone()),
+        ModeOrder::RowMajor => Layout::row_major(shape.clone()),
+        ModeOrder::Step(o) => Layout::new(shape.clone(), int_tuple::compact_order(shape, o)?),
+    }
+}
+
+/// CuTe `make_layout_like(layout)`: a compact layout of the same shape whose strides follow
+/// the order of `layout`'s strides (stride-0 modes stay stride 0).
+///
+/// ```
+/// use cute_core::{layout::make_layout_like, Layout};
+/// let l: Layout = "(2,2,2,2):(0,2,4,1)".parse().unwrap();
+/// assert_eq!(make_layout_like(&l).unwrap().to_string(), "(2,2,2,2):(0,2,4,1)");
+/// ```
+pub fn make_layout_like(layout: &Layout) -> Result<Layout> {
+    let filtered = filter_zeros(layout);
+    Layout::new(
+        layout.shape.clone(),
+        int_tuple::compact_order(&filtered.shape, &layout.stride)?,
+    )
+}
+
+/// CuTe `tile_to_shape(block, trg_shape, order)`: copies of `block` arranged (in `order`)
+/// to cover `trg_shape`, whose modes `block` must divide.
+///
+/// ```
+/// use cute_core::{layout::{tile_to_shape, ModeOrder}, IntTuple, Layout};
+/// let atom: Layout = "(8,64):(64,1)".parse().unwrap();
+/// let trg: IntTuple = "(128,64,3)".parse().unwrap();
+/// let l = tile_to_shape(&atom, &trg, &ModeOrder::ColMajor).unwrap();
+/// assert_eq!(l.to_string(), "((8,16),(64,1),(1,3)):((64,512),(1,0),(0,8192))");
+/// ```
+pub fn tile_to_shape(block: &Layout, trg_shape: &IntTuple, order: &ModeOrder) -> Result<Layout> {
+    let r = trg_shape.rank();
+    if block.rank() > r {
+        return Err(Error::new(format!(
+            "tile_to_shape: the rank of {block} ({}) is more than the rank of the target shape {trg_shape} ({r})",
+            block.rank()
+        )));
+    }
+    let padded = append(block, r, None)?;
+    let block_shape = padded.shape.product_each()?;
+    let target_shape = trg_shape.product_each()?;
+    let (bs, ts) = (block_shape.leaves(), target_shape.leaves());
+    if bs.iter().zip(&ts).any(|(b, t)| *b == 0 || t % b != 0) {
+        return Err(Error::new(format!(
+            "tile_to_shape: block shape {block_shape} does not divide the target shape {target_shape}"
+        )));
+    }
+    let product_shape = int_tuple::ceil_div(&target_shape, &block_shape)?;
+    blocked_product(&padded, &make_ordered_layout(&product_shape, order)?)
+}
+
+/// CuTe `max_common_layout(a, b)`: the largest layout `r` (a prefix of `right_inverse(b)`)
+/// with `a(b⁻¹(r(i))) = i` contiguous — the common vector of `a` and `b` as a layout of `b`.
+///
+/// ```
+/// use cute_core::{layout::max_common_layout, Layout};
+/// let a: Layout = "(8,4):(1,8)".parse().unwrap();
+/// let b: Layout = "(8,4):(1,16)".parse().unwrap();
+/// assert_eq!(max_common_layout(&a, &b).unwrap().to_string(), "8:1");
+/// ```
+pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
+    let inv_b = right_inverse(b)?;
+    let first = coalesce_all(&composition(a, &inv_b)?)?.mode(0)?;
+    if first.stride == Int(1) {
+        composition(&inv_b, &first)
+    } else {
+        Ok(Layout::raw(Int(1), Int(0)))
+    }
+}
+
+/// CuTe `max_common_vector(a, b)`: how many contiguous elements `a` and `b` agree on.
+///
+/// ```
+/// use cute_core::{layout::max_common_vector, Layout};
+/// let a: Layout = "(8,4):(1,8)".parse().unwrap();
+/// assert_eq!(max_common_vector(&a, &a).unwrap(), 32);
+/// ```
+pub fn max_common_vector(a: &Layout, b: &Layout) -> Result<i64> {
+    let common = coalesce_all(&composition(a, &right_inverse(b)?)?)?;
+    let first = common.mode(0)?;
+    Ok(if first.stride == Int(1) {
+        first.size()?
+    } else {
+        1
+    })
 }

@@ -35,6 +35,8 @@ pub mod error;
 pub mod expr;
 pub mod int_tuple;
 pub mod layout;
+pub mod literal;
+pub mod smem_atom;
 pub mod swizzle;
 pub mod value;
 

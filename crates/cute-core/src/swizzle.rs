@@ -77,6 +77,35 @@ impl Swizzle {
         self.bit_mask() << (self.m - self.s.min(0))
     }
 
+    /// CuTe `upcast<N>(swizzle)`: the same bits seen in units `N` times wider.
+    pub fn upcast(self, n: i64) -> Result<Swizzle> {
+        let log2 = log2_exact(n, "upcast")?;
+        let m = self.m - log2;
+        if m >= 0 {
+            Swizzle::new(self.b, m, self.s)
+        } else {
+            Swizzle::new((self.b + m).max(0), 0, self.s)
+        }
+    }
+
+    /// CuTe `downcast<N>(swizzle)`: the same bits seen in units `N` times narrower.
+    pub fn downcast(self, n: i64) -> Result<Swizzle> {
+        Swizzle::new(self.b, self.m + log2_exact(n, "downcast")?, self.s)
+    }
+
+    /// CuTe `recast_layout<uint_bit_t<OLD>, uint_bit_t<NEW>>(swizzle)`.
+    ///
+    /// ```
+    /// use cute_core::Swizzle;
+    /// let bytes = Swizzle::new(3, 4, 3).unwrap(); // 128B swizzle on byte addresses
+    /// assert_eq!(bytes.recast(8, 16).unwrap(), Swizzle::new(3, 3, 3).unwrap());
+    /// assert_eq!(bytes.recast(8, 4).unwrap(), Swizzle::new(3, 5, 3).unwrap());
+    /// ```
+    pub fn recast(self, old_bits: i64, new_bits: i64) -> Result<Swizzle> {
+        let (num, den) = crate::layout::bit_ratio(old_bits, new_bits)?;
+        self.upcast(num)?.downcast(den)
+    }
+
     /// `offset ^ shiftr(offset & yyy, S)`.
     pub fn apply(&self, offset: i64) -> i64 {
         let y = offset & self.yyy_mask();
@@ -86,6 +115,45 @@ impl Swizzle {
             y << (-self.s)
         };
         offset ^ moved
+    }
+}
+
+/// The offset of a composed layout: an integer, or CuTe's `smem_ptr_flag_bits<B>` — the
+/// stand-in for a shared-memory pointer of `B`-bit elements that the GMMA/UMMA atoms carry
+/// (its value is 0; it prints `smem_ptr[Bb](unset)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Offset {
+    /// An integer offset.
+    Int(i64),
+    /// `smem_ptr_flag_bits<bits>`: the swizzle acts on byte addresses of `bits`-bit elements.
+    SmemPtr {
+        /// Element width in bits.
+        bits: i64,
+    },
+}
+
+impl Offset {
+    /// The integer the offset adds (0 for the pointer flag, as in C++).
+    pub fn value(self) -> i64 {
+        match self {
+            Offset::Int(v) => v,
+            Offset::SmemPtr { .. } => 0,
+        }
+    }
+}
+
+impl fmt::Display for Offset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Offset::Int(v) => write!(f, "{v}"),
+            Offset::SmemPtr { bits } => write!(f, "smem_ptr[{bits}b](unset)"),
+        }
+    }
+}
+
+impl From<i64> for Offset {
+    fn from(v: i64) -> Offset {
+        Offset::Int(v)
     }
 }
 
@@ -106,7 +174,7 @@ pub struct ComposedLayout {
     /// The outer function (layout A).
     pub swizzle: Swizzle,
     /// The offset added between the layouts.
-    pub offset: i64,
+    pub offset: Offset,
     /// The inner layout (layout B), which defines the domain.
     pub layout: Layout,
 }
@@ -117,30 +185,199 @@ impl fmt::Display for ComposedLayout {
     }
 }
 
-/// What CuTe's `composition(swizzle, offset, layout)` gives: a composed layout, or the plain
-/// layout when the swizzle is the identity (`B == 0`) and the offset is 0, or when slicing
-/// lets the swizzle decay into the strides.
+/// A layout or a composed layout: what CuTe accepts wherever it takes "a layout", with one
+/// checked evaluation used by the language, the bank model and the renderer.
+///
+/// ```
+/// use cute_core::swizzle::{composition, AnyLayout};
+/// use cute_core::Swizzle;
+/// let l: cute_core::Layout = "(8,8):(8,1)".parse().unwrap();
+/// // The identity swizzle with offset 0 folds away, as CuTe's composition(Sw, 0, L) does.
+/// assert_eq!(composition(Swizzle::new(0, 4, 3).unwrap(), 0, l.clone()), AnyLayout::Layout(l));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Swizzled {
-    /// The swizzle folded away.
+pub enum AnyLayout {
+    /// A plain layout.
     Layout(Layout),
-    /// Still `Sw o offset o L`.
+    /// `Sw o offset o L`.
     Composed(ComposedLayout),
 }
 
-/// CuTe `composition(Swizzle, Offset, Layout)`: the identity swizzle with offset 0 is dropped.
-///
-/// ```
-/// use cute_core::swizzle::{composition3, Swizzled};
-/// use cute_core::Swizzle;
-/// let l: cute_core::Layout = "(8,8):(8,1)".parse().unwrap();
-/// assert_eq!(composition3(Swizzle::new(0, 4, 3).unwrap(), 0, l.clone()), Swizzled::Layout(l));
-/// ```
-pub fn composition3(swizzle: Swizzle, offset: i64, layout: Layout) -> Swizzled {
-    if swizzle.b == 0 && offset == 0 {
-        Swizzled::Layout(layout)
+impl fmt::Display for AnyLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyLayout::Layout(l) => write!(f, "{l}"),
+            AnyLayout::Composed(c) => write!(f, "{c}"),
+        }
+    }
+}
+
+impl From<Layout> for AnyLayout {
+    fn from(l: Layout) -> AnyLayout {
+        AnyLayout::Layout(l)
+    }
+}
+
+impl From<ComposedLayout> for AnyLayout {
+    fn from(c: ComposedLayout) -> AnyLayout {
+        AnyLayout::Composed(c)
+    }
+}
+
+impl AnyLayout {
+    /// The layout that defines the domain (the inner layout of a composed one).
+    pub fn inner(&self) -> &Layout {
+        match self {
+            AnyLayout::Layout(l) => l,
+            AnyLayout::Composed(c) => &c.layout,
+        }
+    }
+
+    /// The swizzle and offset, for a composed layout.
+    pub fn swizzle(&self) -> Option<(Swizzle, Offset)> {
+        match self {
+            AnyLayout::Layout(_) => None,
+            AnyLayout::Composed(c) => Some((c.swizzle, c.offset)),
+        }
+    }
+
+    /// Elements in the domain.
+    pub fn size(&self) -> Result<i64> {
+        self.inner().size()
+    }
+
+    /// The offset of linear index `i` before the swizzle: `offset + L(i)` (checked).
+    pub fn unswizzled(&self, i: i64) -> Result<i64> {
+        match self {
+            AnyLayout::Layout(l) => l.call_index(i),
+            AnyLayout::Composed(c) => arith::add(c.offset.value(), c.layout.call_index(i)?),
+        }
+    }
+
+    /// The offset of linear index `i` (swizzled for a composed layout).
+    pub fn call_index(&self, i: i64) -> Result<i64> {
+        match self {
+            AnyLayout::Layout(l) => l.call_index(i),
+            AnyLayout::Composed(c) => c.call_index(i),
+        }
+    }
+
+    /// The offset of a coordinate (swizzled for a composed layout).
+    pub fn call_coord(&self, crd: &IntTuple) -> Result<i64> {
+        match self {
+            AnyLayout::Layout(l) => l.call_coord(crd),
+            AnyLayout::Composed(c) => c.call_coord(crd),
+        }
+    }
+
+    /// A layout operation on the domain: applied to the inner layout of a composed one.
+    pub fn map_inner(&self, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<AnyLayout> {
+        match self {
+            AnyLayout::Layout(l) => Ok(AnyLayout::Layout(f(l)?)),
+            AnyLayout::Composed(c) => c.map_inner(f),
+        }
+    }
+
+    /// CuTe `upcast<N>` (`up`) or `downcast<N>`: a plain layout as
+    /// [`crate::layout::upcast`]; a composed layout with the pointer flag keeps its swizzle and
+    /// rescales the flag (`pointer_flagged.hpp`); any other composed layout rescales all three
+    /// parts (`layout_composed.hpp`).
+    ///
+    /// ```
+    /// use cute_core::swizzle::{AnyLayout, ComposedLayout, Offset};
+    /// use cute_core::Swizzle;
+    /// let bits = AnyLayout::Composed(ComposedLayout {
+    ///     swizzle: Swizzle::new(3, 4, 3).unwrap(),
+    ///     offset: Offset::SmemPtr { bits: 1 },
+    ///     layout: "(8,1024):(1024,1)".parse().unwrap(),
+    /// });
+    /// let half = bits.cast(16, true).unwrap();
+    /// assert_eq!(half.to_string(), "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)");
+    /// ```
+    pub fn cast(&self, n: i64, up: bool) -> Result<AnyLayout> {
+        let layout_cast = |l: &Layout| {
+            if up {
+                layout::upcast(n, l)
+            } else {
+                layout::downcast(n, l)
+            }
+        };
+        match self {
+            AnyLayout::Layout(l) => Ok(AnyLayout::Layout(layout_cast(l)?)),
+            AnyLayout::Composed(c) => {
+                let offset = match c.offset {
+                    Offset::SmemPtr { bits } if up => Offset::SmemPtr {
+                        bits: arith::mul(bits, n)?,
+                    },
+                    Offset::SmemPtr { bits } => {
+                        if n <= 0 || bits % n != 0 {
+                            return Err(Error::new(format!(
+                                "downcast<{n}> of smem_ptr[{bits}b]: {n} does not divide {bits}"
+                            )));
+                        }
+                        Offset::SmemPtr { bits: bits / n }
+                    }
+                    Offset::Int(o) if up => {
+                        if n <= 0 || o % n != 0 {
+                            return Err(Error::new(format!(
+                                "upcast<{n}> of offset {o}: {n} does not divide it"
+                            )));
+                        }
+                        Offset::Int(o / n)
+                    }
+                    Offset::Int(o) => Offset::Int(arith::mul(o, n)?),
+                };
+                let swizzle = match (c.offset, up) {
+                    (Offset::SmemPtr { .. }, _) => c.swizzle,
+                    (Offset::Int(_), true) => c.swizzle.upcast(n)?,
+                    (Offset::Int(_), false) => c.swizzle.downcast(n)?,
+                };
+                Ok(composition(swizzle, offset, layout_cast(&c.layout)?))
+            }
+        }
+    }
+
+    /// The layout in element units, as CuTe addresses a shared-memory tensor built on it
+    /// (`as_position_independent_swizzle_layout`): a composed layout whose offset is the
+    /// `smem_ptr[Bb]` flag has its byte-address swizzle recast to `B`-bit elements and
+    /// offset 0; anything else is returned as it is.
+    ///
+    /// ```
+    /// use cute_core::swizzle::{AnyLayout, ComposedLayout, Offset};
+    /// use cute_core::Swizzle;
+    /// let atom = ComposedLayout {
+    ///     swizzle: Swizzle::new(3, 4, 3).unwrap(),
+    ///     offset: Offset::SmemPtr { bits: 16 },
+    ///     layout: "(8,64):(64,1)".parse().unwrap(),
+    /// };
+    /// let e = AnyLayout::Composed(atom).in_elements().unwrap();
+    /// assert_eq!(e.to_string(), "Sw<3,3,3> o 0 o (8,64):(64,1)");
+    /// ```
+    pub fn in_elements(&self) -> Result<AnyLayout> {
+        match self {
+            AnyLayout::Composed(c) => match c.offset {
+                Offset::SmemPtr { bits } => {
+                    Ok(composition(c.swizzle.recast(8, bits)?, 0, c.layout.clone()))
+                }
+                Offset::Int(_) => Ok(self.clone()),
+            },
+            AnyLayout::Layout(_) => Ok(self.clone()),
+        }
+    }
+}
+
+/// CuTe `composition(Swizzle, Offset, Layout)`: the identity swizzle with offset 0 is dropped
+/// (the pointer flag is not an `Int<0>` to C++'s overload, so it is kept).
+pub fn composition(swizzle: Swizzle, offset: impl Into<Offset>, layout: Layout) -> AnyLayout {
+    let offset = offset.into();
+    if swizzle.b == 0 && offset == Offset::Int(0) {
+        AnyLayout::Layout(layout)
     } else {
-        Swizzled::Composed(ComposedLayout::new(swizzle, offset, layout))
+        AnyLayout::Composed(ComposedLayout {
+            swizzle,
+            offset,
+            layout,
+        })
     }
 }
 
@@ -149,13 +386,13 @@ impl ComposedLayout {
     pub fn new(swizzle: Swizzle, offset: i64, layout: Layout) -> ComposedLayout {
         ComposedLayout {
             swizzle,
-            offset,
+            offset: Offset::Int(offset),
             layout,
         }
     }
 
     fn finish(&self, inner: i64) -> Result<i64> {
-        Ok(self.swizzle.apply(arith::add(self.offset, inner)?))
+        Ok(self.swizzle.apply(arith::add(self.offset.value(), inner)?))
     }
 
     /// The swizzled offset of linear index `i`.
@@ -169,14 +406,14 @@ impl ComposedLayout {
     }
 
     /// `composition(composed, tiler)`: compose the inner layout.
-    pub fn compose(&self, tiler: &Tiler) -> Result<Swizzled> {
+    pub fn compose(&self, tiler: &Tiler) -> Result<AnyLayout> {
         self.map_inner(|l| layout::composition_tiler(l, tiler))
     }
 
     /// CuTe's `composition(A, O, op(B))`: a layout operation (divide, product, flatten, mode
     /// access…) applied to the inner layout.
-    pub fn map_inner(&self, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<Swizzled> {
-        Ok(composition3(self.swizzle, self.offset, f(&self.layout)?))
+    pub fn map_inner(&self, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<AnyLayout> {
+        Ok(composition(self.swizzle, self.offset, f(&self.layout)?))
     }
 
     /// CuTe `slice(coord, composed)`: where the sliced layout no longer touches both halves
@@ -189,9 +426,9 @@ impl ComposedLayout {
     /// let v = eval_line("composition(Sw<3,2,3>, (8,32):(32,1))(7,_)").unwrap();
     /// assert_eq!(v.to_string(), "((4,8)):((1,-4))");
     /// ```
-    pub fn slice(&self, c: &Coord) -> Result<Swizzled> {
+    pub fn slice(&self, c: &Coord) -> Result<AnyLayout> {
         if c.all_underscore() {
-            return Ok(composition3(
+            return Ok(composition(
                 self.swizzle,
                 self.offset,
                 self.layout.slice(c)?,
@@ -217,7 +454,7 @@ impl ComposedLayout {
         let diced_coord = c.diced();
         let diced_anti = layout::composition(&anti_zy, &diced)?;
         let diced_only = layout::composition(&only_zy, &diced)?;
-        let offset_only = self.offset ^ to_mixed_bits(&diced_only, &diced_coord)?;
+        let offset_only = self.offset.value() ^ to_mixed_bits(&diced_only, &diced_coord)?;
         // CuTe also forms the anti-zy offset; slice() drops it, but its checks still apply.
         diced_anti.call_coord(&diced_coord)?;
 
@@ -225,7 +462,7 @@ impl ComposedLayout {
         let active = sliced_only.call_index(arith::sub(sliced_only.size()?, 1)?)?;
         if active & !self.swizzle.apply(active) != 0 {
             // The slice still hits both Y and Z bits: not reducible.
-            return Ok(composition3(self.swizzle, offset_only, sliced));
+            return Ok(composition(self.swizzle, offset_only, sliced));
         }
         let z = self.swizzle.zzz_mask() & -self.swizzle.zzz_mask();
         let y = self.swizzle.yyy_mask() & -self.swizzle.yyy_mask();
@@ -242,11 +479,20 @@ impl ComposedLayout {
         stride.extend(hi);
         stride.push(size);
         let swizzle_layout = Layout::new(IntTuple::ints(&shape), IntTuple::ints(&stride))?;
-        Ok(Swizzled::Layout(layout::composition(
+        Ok(AnyLayout::Layout(layout::composition(
             &swizzle_layout,
             &sliced,
         )?))
     }
+}
+
+fn log2_exact(n: i64, what: &str) -> Result<i64> {
+    if n <= 0 || n.count_ones() != 1 {
+        return Err(Error::new(format!(
+            "{what}<{n}> of a swizzle: N must be a power of two"
+        )));
+    }
+    Ok(i64::from(n.trailing_zeros()))
 }
 
 /// CuTe `detail::make_swizzle_strides`: the stride of each swizzled bit of one group, given

@@ -46,6 +46,8 @@ pub enum Value {
     Swizzle(Swizzle),
     /// `Swizzle o offset o Layout`.
     Composed(ComposedLayout),
+    /// The offset of a composed layout when it is not an integer: `smem_ptr_flag_bits<B>`.
+    Offset(crate::swizzle::Offset),
     /// `LayoutLeft{}` / `LayoutRight{}`.
     Major(Major),
     /// A name with a fixed meaning: a trait (`ALayout`), an instruction (`LDS128`) or an
@@ -67,12 +69,14 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Int(v) => write!(f, "{v}"),
-            Value::Bool(b) => write!(f, "{b}"),
+            // C++ prints a static bool as 1 or 0.
+            Value::Bool(b) => write!(f, "{}", u8::from(*b)),
             Value::Under => f.write_str("_"),
             Value::Tuple(vs) => crate::int_tuple::write_tuple(f, vs),
             Value::Layout(l) => write!(f, "{l}"),
             Value::Swizzle(s) => write!(f, "{s}"),
             Value::Composed(c) => write!(f, "{c}"),
+            Value::Offset(o) => write!(f, "{o}"),
             Value::Major(Major::Left) => f.write_str("LayoutLeft"),
             Value::Major(Major::Right) => f.write_str("LayoutRight"),
             Value::Keyword(k) => f.write_str(k),
@@ -94,11 +98,20 @@ impl From<IntTuple> for Value {
     }
 }
 
-impl From<crate::swizzle::Swizzled> for Value {
-    fn from(s: crate::swizzle::Swizzled) -> Value {
+impl From<crate::swizzle::AnyLayout> for Value {
+    fn from(s: crate::swizzle::AnyLayout) -> Value {
         match s {
-            crate::swizzle::Swizzled::Layout(l) => Value::Layout(l),
-            crate::swizzle::Swizzled::Composed(c) => Value::Composed(c),
+            crate::swizzle::AnyLayout::Layout(l) => Value::Layout(l),
+            crate::swizzle::AnyLayout::Composed(c) => Value::Composed(c),
+        }
+    }
+}
+
+impl From<crate::atom::Trait> for Value {
+    fn from(t: crate::atom::Trait) -> Value {
+        match t {
+            crate::atom::Trait::Shape(s) => s.into(),
+            crate::atom::Trait::Layout(l) => Value::Layout(l),
         }
     }
 }
@@ -121,6 +134,7 @@ impl Value {
             Value::Layout(_) => "a layout",
             Value::Swizzle(_) => "a swizzle",
             Value::Composed(_) => "a composed layout",
+            Value::Offset(_) => "a pointer flag",
             Value::Major(_) => "a layout tag",
             Value::Keyword(_) => "a keyword",
             Value::Atom(a) => match **a {
@@ -192,6 +206,15 @@ impl Value {
         match self {
             Value::Int(v) => Ok(*v),
             v => Err(Error::new(format!("expected an integer, got {}", v.kind()))),
+        }
+    }
+
+    /// A layout or composed layout as one type (`None` for other values).
+    pub fn to_any_layout(&self) -> Option<crate::swizzle::AnyLayout> {
+        match self {
+            Value::Layout(l) => Some(l.clone().into()),
+            Value::Composed(c) => Some(c.clone().into()),
+            _ => None,
         }
     }
 

@@ -126,7 +126,7 @@ proptest! {
         let flat = full.flatten();
         let sub = Layout::new(IntTuple::Int(flat.shape().leaves()[keep]), IntTuple::Int(flat.stride().leaves()[keep])).unwrap();
         let target = full.size().unwrap() * k;
-        let c = alg::complement(&sub, &IntTuple::Int(target)).unwrap();
+        let c = alg::complement(&sub, Some(&IntTuple::Int(target))).unwrap();
         let a: HashSet<i64> = image(&sub).into_iter().collect();
         for (i, v) in image(&c).into_iter().enumerate().skip(1) {
             prop_assert!(!a.contains(&v), "complement hits {} at {}", v, i);
@@ -152,7 +152,7 @@ proptest! {
 
     #[test]
     fn coalesce_and_filter_preserve_the_function(l in pow2_layout()) {
-        let c = alg::coalesce(&l).unwrap();
+        let c = alg::coalesce(&l, None).unwrap();
         prop_assert!(c.depth() <= 1);
         prop_assert_eq!(c.size().unwrap(), l.size().unwrap());
         prop_assert_eq!(image(&c), image(&l));

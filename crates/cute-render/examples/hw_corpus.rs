@@ -5,7 +5,8 @@
 //!
 //! Run: `cargo run -p cute-render --example hw_corpus -- hw/patterns.txt > hw/corpus.jsonl`
 
-use cute_core::bank::{BankReport, Smem};
+use cute_core::bank::BankReport;
+use cute_core::swizzle::AnyLayout;
 use cute_core::{IntTuple, Value};
 use serde_json::{json, Value as Json};
 
@@ -18,11 +19,11 @@ fn tuple_json(t: &IntTuple) -> Json {
 
 fn record(name: &str, expr: &str, r: &BankReport) -> Json {
     let (layout, swizzle, offset) = match &r.smem {
-        Smem::Plain(l) => (l, Json::Null, 0),
-        Smem::Composed(c) => (
+        AnyLayout::Layout(l) => (l, Json::Null, 0),
+        AnyLayout::Composed(c) => (
             &c.layout,
             json!([c.swizzle.b, c.swizzle.m, c.swizzle.s]),
-            c.offset,
+            c.offset.value(),
         ),
     };
     let instrs: Vec<&cute_core::bank::WarpInstr> =

@@ -124,15 +124,12 @@ pub fn print_one(expr: &str) -> (String, bool) {
 /// assert_eq!(failed, 1);
 /// ```
 pub fn print_script(src: &str, out: &mut impl Write) -> io::Result<usize> {
-    let mut session = Session::default();
     let mut failed = 0;
-    for line in src.lines() {
-        if let Some(r) = session.eval(line) {
-            if r.is_err() {
-                failed += 1;
-            }
-            writeln!(out, "{}", format_result(&r))?;
+    for line in Session::default().run(src) {
+        if line.result.is_err() {
+            failed += 1;
         }
+        writeln!(out, "{}", format_result(&line.result))?;
     }
     Ok(failed)
 }

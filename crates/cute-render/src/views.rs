@@ -16,6 +16,7 @@ use cute_core::atom::{Atom, TiledCopy, TiledMma};
 use cute_core::bank::{bank_of_offset, BankReport, Candidate, BANKS, WORD_BYTES};
 use cute_core::expr::Call;
 use cute_core::int_tuple::idx2crd;
+use cute_core::swizzle::AnyLayout;
 use cute_core::{ComposedLayout, Error, IntTuple, Layout, Result, Swizzle, Value};
 
 /// Above this many cells a figure is an overview without per-cell text.
@@ -262,25 +263,20 @@ fn cividis(t: f64) -> String {
     )
 }
 
-/// The operations the algebra view draws (a call of one of these on the drawn line).
-pub const ALGEBRA_OPS: &[&str] = &[
-    "composition",
-    "complement",
-    "logical_divide",
-    "zipped_divide",
-    "tiled_divide",
-    "flat_divide",
-    "logical_product",
-    "zipped_product",
-    "tiled_product",
-    "flat_product",
-    "blocked_product",
-    "raked_product",
-    "right_inverse",
-    "left_inverse",
-    "coalesce",
-    "filter",
-];
+/// Whether the algebra view draws a call of `name` (the op table's `algebra` column).
+fn is_algebra_op(name: &str) -> bool {
+    cute_core::expr::lookup(name).is_some_and(|o| o.algebra)
+}
+
+/// The operations the algebra view draws, for messages.
+fn algebra_ops() -> String {
+    let names: Vec<&str> = cute_core::expr::OPS
+        .iter()
+        .filter(|o| o.algebra)
+        .map(|o| o.name)
+        .collect();
+    names.join(", ")
+}
 
 /// The view a value gets when none is asked for (see [`infer_view_of_call`] for the
 /// algebra view, which also needs the drawn line's call).
@@ -318,7 +314,7 @@ pub fn infer_view(value: &Value) -> View {
 /// ```
 pub fn infer_view_of_call(value: &Value, call: Option<&Call>) -> View {
     match (value, call) {
-        (Value::Layout(_), Some(c)) if ALGEBRA_OPS.contains(&c.name.as_str()) => View::Algebra,
+        (Value::Layout(_), Some(c)) if is_algebra_op(&c.name) => View::Algebra,
         _ => infer_view(value),
     }
 }
@@ -405,8 +401,7 @@ pub fn figure_with_call(
                         } else {
                             c.with_value_bits(16)?
                         };
-                        let r = Atom::Copy(c.clone()).trait_value("RefLayout")?;
-                        let r = r.to_layout()?;
+                        let r = c.val_layout(&c.ref_)?;
                         let thr = r.mode(0)?.size()?;
                         let val = r.mode(1)?.size()?;
                         cute_core::atom::make_tiled_copy_impl(
@@ -446,17 +441,17 @@ pub fn figure_with_call(
             ))),
         },
         View::Algebra => match call {
-            Some(c) if ALGEBRA_OPS.contains(&c.name.as_str()) => {
+            Some(c) if is_algebra_op(&c.name) => {
                 algebra_figure(title, c, value, opts)
             }
             Some(c) => Err(Error::new(format!(
                 "the algebra view draws a call of {}; the line calls {}",
-                ALGEBRA_OPS.join(", "),
+                algebra_ops(),
                 c.name
             ))),
             None => Err(Error::new(format!(
                 "the algebra view draws the operands and result of a call of {}; the drawn line is not such a call",
-                ALGEBRA_OPS.join(", ")
+                algebra_ops()
             ))),
         },
     }
@@ -520,40 +515,18 @@ fn row_col_shapes(layout: &Layout) -> (IntTuple, IntTuple) {
     }
 }
 
-struct Offsets<'a> {
-    layout: &'a Layout,
-    swizzle: Option<(Swizzle, i64)>,
-}
-
-impl Offsets<'_> {
-    fn pre(&self, i: i64) -> Result<i64> {
-        let o = self.layout.call_index(i)?;
-        Ok(match self.swizzle {
-            Some((_, off)) => o + off,
-            None => o,
-        })
-    }
-    fn post(&self, i: i64) -> Result<i64> {
-        let o = self.pre(i)?;
-        Ok(match self.swizzle {
-            Some((sw, _)) => sw.apply(o),
-            None => o,
-        })
-    }
-}
-
 /// One grid of a layout's domain; `text(pre, post)` and `fill(pre, post)` pick the labels.
 fn offsets_panel(
     id: &str,
     label: &str,
-    map: &Offsets,
+    map: &AnyLayout,
     cell_text: bool,
     bits: u32,
     text: impl Fn(i64, i64) -> String,
     fill: impl Fn(i64, i64) -> String,
 ) -> Result<Panel> {
-    let (row_shape, col_shape) = row_col_shapes(map.layout);
-    let size = map.layout.size()?;
+    let (row_shape, col_shape) = row_col_shapes(map.inner());
+    let size = map.size()?;
     let rows = row_shape.size()?;
     let cols = if rows == 0 { 0 } else { size / rows };
     let (rows, cols) = (rows as usize, cols as usize);
@@ -561,7 +534,7 @@ fn offsets_panel(
     for r in 0..rows {
         for c in 0..cols {
             let idx = (r + rows * c) as i64;
-            let (a, b) = (map.pre(idx)?, map.post(idx)?);
+            let (a, b) = (map.unswizzled(idx)?, map.call_index(idx)?);
             let mut data = vec![
                 ("idx", Data::from(idx)),
                 ("row", Data::from(r)),
@@ -569,7 +542,7 @@ fn offsets_panel(
                 ("offset", Data::from(b)),
                 ("bank", Data::from(bank_of_offset(b, bits))),
             ];
-            if map.swizzle.is_some() {
+            if map.swizzle().is_some() {
                 data.push(("pre", Data::from(a)));
             }
             cells.push(Cell {
@@ -598,15 +571,14 @@ fn offsets_panel(
 fn grey_panel(
     id: &str,
     label: &str,
-    layout: &Layout,
-    swizzle: Option<(Swizzle, i64)>,
+    layout: &AnyLayout,
     cell_text: bool,
     opts: &Options,
 ) -> Result<Panel> {
     offsets_panel(
         id,
         label,
-        &Offsets { layout, swizzle },
+        layout,
         cell_text,
         opts.elem_bits,
         |_, b| b.to_string(),
@@ -623,24 +595,22 @@ fn grey_legend() -> Vec<(String, String)> {
 }
 
 fn layout_figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
-    let (layout, swizzle) = match value {
-        Value::Layout(l) => (l, None),
-        Value::Composed(c) => (&c.layout, Some((c.swizzle, c.offset))),
-        v => {
-            return Err(Error::new(format!(
-                "the layout view draws a layout or a composed layout, got {}",
-                v.kind()
-            )))
-        }
+    let Some(layout) = value.to_any_layout() else {
+        return Err(Error::new(format!(
+            "the layout view draws a layout or a composed layout, got {}",
+            value.kind()
+        )));
     };
+    // Shared-memory atoms are drawn in elements, as a tensor over them is addressed.
+    let layout = layout.in_elements()?;
     let size = layout.size()?;
     let cell_text = check_cells(size)?;
-    let what = if swizzle.is_some() {
+    let what = if layout.swizzle().is_some() {
         "swizzled offset"
     } else {
         "offset"
     };
-    let panel = grey_panel("layout", "", layout, swizzle, cell_text, opts)?;
+    let panel = grey_panel("layout", "", &layout, cell_text, opts)?;
     let (rows, cols) = (panel.rows, panel.cols);
     Ok(Figure {
         view: "layout",
@@ -658,13 +628,15 @@ fn layout_figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
     })
 }
 
-fn swizzle_figure(title: &str, c: &ComposedLayout, opts: &Options) -> Result<Figure> {
+fn swizzle_figure(title: &str, original: &ComposedLayout, opts: &Options) -> Result<Figure> {
+    // Shared-memory atoms are drawn in elements, as a tensor over them is addressed.
+    let map = AnyLayout::Composed(original.clone()).in_elements()?;
+    let AnyLayout::Composed(c) = &map else {
+        // The swizzle is the identity in elements: nothing moves.
+        return layout_figure(title, &Value::Composed(original.clone()), opts);
+    };
     let size = c.layout.size()?;
     let cell_text = check_cells(size.saturating_mul(2))?;
-    let map = Offsets {
-        layout: &c.layout,
-        swizzle: Some((c.swizzle, c.offset)),
-    };
     let bits = opts.elem_bits;
     let pal = opts.palette;
     // 32 colours, computed once rather than per cell.
@@ -692,7 +664,7 @@ fn swizzle_figure(title: &str, c: &ComposedLayout, opts: &Options) -> Result<Fig
     let shown = match opts.bit_offset {
         Some(o) => o,
         None => (0..size.min(1 << 16))
-            .map(|i| map.pre(i))
+            .map(|i| map.unswizzled(i))
             .collect::<Result<Vec<_>>>()?
             .into_iter()
             .find(|&a| sw.apply(a) != a)
@@ -719,7 +691,7 @@ fn swizzle_figure(title: &str, c: &ComposedLayout, opts: &Options) -> Result<Fig
         view: "swizzle",
         title: title.to_string(),
         subtitle: format!(
-            "{c}  ·  {}x{} before and after the swizzle, offset {shown} spelled out in bits",
+            "{original}  ·  {}x{} before and after the swizzle, offset {shown} spelled out in bits",
             before.rows, before.cols
         ),
         // Wide tiles stack vertically, tall ones sit side by side.
@@ -1405,82 +1377,31 @@ fn search_figure(title: &str, cs: &[Candidate], opts: &Options) -> Result<Figure
 // Algebra view
 // ---------------------------------------------------------------------------------------
 
-/// What an algebra operation computes, in one line (CuTe's definitions).
-fn op_meaning(name: &str, nargs: usize) -> &'static str {
-    match (name, nargs) {
-        ("composition", 3) => "composition(Sw, O, L): the swizzle Sw applied to O + L(i)",
-        ("composition", _) => {
-            "composition(A, B)(i) = A(B(i)): B's offsets index into A (a tiler B: mode by mode)"
-        }
-        ("complement", 1) => {
-            "complement(A): where copies of A start so that together they cover [0, cosize(A))"
-        }
-        ("complement", _) => {
-            "complement(A, M): where copies of A start so that together they cover [0, M)"
-        }
-        ("logical_divide", _) => {
-            "logical_divide(A, B) = composition(A, (B, complement(B, size(A)))): mode 0 = the tile B selects, mode 1 = across tiles"
-        }
-        ("zipped_divide", _) => {
-            "zipped_divide(A, B): logical_divide with the tile modes gathered in mode 0, the rest in mode 1"
-        }
-        ("tiled_divide", _) => {
-            "tiled_divide(A, B): zipped_divide with the rest modes unpacked into modes 1.."
-        }
-        ("flat_divide", _) => "flat_divide(A, B): zipped_divide with every mode unpacked",
-        ("logical_product", _) => {
-            "logical_product(A, B) = (A, composition(complement(A, size(A)*cosize(B)), B)): mode 0 = A, mode 1 = where B places copies of A"
-        }
-        ("zipped_product", _) => {
-            "zipped_product(A, B): logical_product mode by mode, the tile modes in mode 0, the rest in mode 1"
-        }
-        ("tiled_product", _) => {
-            "tiled_product(A, B): zipped_product with the rest modes unpacked into modes 1.."
-        }
-        ("flat_product", _) => "flat_product(A, B): zipped_product with every mode unpacked",
-        ("blocked_product", _) => {
-            "blocked_product(A, B): copies of A as blocks arranged by B; mode i = (A_i, B_i), A fastest"
-        }
-        ("raked_product", _) => {
-            "raked_product(A, B): copies of A interleaved (raked) across B; mode i = (B_i, A_i), B fastest"
-        }
-        ("right_inverse", _) => "right_inverse(A) = R with A(R(i)) = i for every i < size(R)",
-        ("left_inverse", _) => "left_inverse(A) = L with L(A(i)) = i for every i < size(A)",
-        ("coalesce", 1) => "coalesce(A): the same function with the fewest modes",
-        ("coalesce", _) => "coalesce(A, P): coalesced within each mode of the profile P",
-        ("filter", _) => "filter(A): A without its stride-0 and size-1 modes, coalesced",
-        _ => "",
-    }
-}
-
 /// One grid of the algebra view before it is built.
-struct Operand<'a> {
+struct Operand {
     id: String,
     label: String,
-    layout: &'a Layout,
-    swizzle: Option<(Swizzle, i64)>,
+    layout: AnyLayout,
     size: usize,
 }
 
-impl<'a> Operand<'a> {
+impl Operand {
     /// Whether `v` is drawn as a grid.
     fn of_kind(v: &Value) -> bool {
         matches!(v, Value::Layout(_) | Value::Composed(_))
     }
 
     /// The grid of `v`, or `None` when `v` is not a layout.
-    fn of(id: String, label: String, v: &'a Value) -> Result<Option<Operand<'a>>> {
-        let (layout, swizzle) = match v {
-            Value::Layout(l) => (l, None),
-            Value::Composed(c) => (&c.layout, Some((c.swizzle, c.offset))),
-            _ => return Ok(None),
+    fn of(id: String, label: String, v: &Value) -> Result<Option<Operand>> {
+        let Some(layout) = v.to_any_layout() else {
+            return Ok(None);
         };
+        let layout = layout.in_elements()?;
         let size = usize::try_from(layout.size()?).unwrap_or(usize::MAX);
         Ok(Some(Operand {
             id,
             label,
             layout,
-            swizzle,
             size,
         }))
     }
@@ -1510,9 +1431,8 @@ fn algebra_figure(title: &str, call: &Call, value: &Value, opts: &Options) -> Re
         )));
     }
     let mut notes = Vec::new();
-    let meaning = op_meaning(&call.name, call.args.len());
-    if !meaning.is_empty() {
-        notes.push(meaning.to_string());
+    if let Some(op) = cute_core::expr::lookup(&call.name) {
+        notes.push(format!("{}{}: {}", op.name, op.params, op.meaning));
     }
     // Operands are drawn while the whole figure stays under the cell cap; the others (and
     // every operand that is not a layout) are described in notes.
@@ -1565,19 +1485,19 @@ fn algebra_figure(title: &str, call: &Call, value: &Value, opts: &Options) -> Re
     grids.push(result);
     let cell_text = check_cells(total as i64)?;
     // Side by side while the figure stays readable; one grid per row otherwise.
-    let width: usize = grids.iter().map(|op| grid_cols(op.layout)).sum();
+    let width: usize = grids.iter().map(|op| grid_cols(op.layout.inner())).sum();
     let side_by_side = cell_text && width <= 64;
     let mut panels = Vec::new();
     for op in &grids {
-        let mut panel = grey_panel(&op.id, &op.label, op.layout, op.swizzle, cell_text, opts)?;
-        add_coords(&mut panel, op.layout.shape());
+        let mut panel = grey_panel(&op.id, &op.label, &op.layout, cell_text, opts)?;
+        add_coords(&mut panel, op.layout.inner().shape());
         let k = panels.len();
         panels.push((panel, if side_by_side { (k, 0) } else { (0, k) }));
     }
     if !cell_text {
         notes.push(overview_note(total));
     }
-    let what = if grids.iter().any(|g| g.swizzle.is_some()) {
+    let what = if grids.iter().any(|g| g.layout.swizzle().is_some()) {
         "(swizzled) offset"
     } else {
         "offset"

@@ -2,11 +2,14 @@
 //! evaluate it against the algebra, print results in CuTe's format.
 
 mod eval;
+pub mod ops;
 mod parse;
+mod types;
 
-pub(crate) use eval::edit_distance;
-pub use eval::{Env, FUNCTIONS, KEYWORDS};
+pub use eval::Env;
+pub use ops::{function_names, lookup, Op, OPS};
 pub use parse::{MAX_LINE_BYTES, MAX_NESTING};
+pub use types::KEYWORDS;
 
 use crate::error::Result;
 use crate::value::Value;
@@ -50,19 +53,16 @@ pub struct Call {
     pub args: Vec<Result<Value>>,
 }
 
-/// The code of a line: everything before its `#` comment.
-fn code_of(line: &str) -> &str {
-    match line.find('#') {
-        Some(i) => &line[..i],
-        None => line,
-    }
-}
-
 impl Session {
     /// Evaluate one line. `None` for blank lines, comments and successful bindings;
     /// otherwise the value or the error of that line.
     pub fn eval(&mut self, line: &str) -> Option<Result<Value>> {
-        let code = code_of(line);
+        let code = parse::blank_comments(line);
+        self.eval_statement(&code)
+    }
+
+    /// Evaluate one statement whose comments are blanked.
+    fn eval_statement(&mut self, code: &str) -> Option<Result<Value>> {
         // Positions are byte columns inside; users count characters.
         let to_chars = |mut e: crate::Error| {
             e.col = e.col.map(|c| parse::char_column(code, c));
@@ -108,7 +108,8 @@ impl Session {
     /// assert!(s.call_operands("A o (2,4):(4,1)").is_none());
     /// ```
     pub fn call_operands(&self, line: &str) -> Option<Call> {
-        let code = code_of(line);
+        let code = parse::blank_comments(line);
+        let code = code.as_str();
         let node = match parse::parse_line(code).ok()? {
             Line::Empty => return None,
             Line::Expr(node) | Line::Bind(_, node) => node,
@@ -117,7 +118,12 @@ impl Session {
             return None;
         };
         // `f(x)` with `f` bound is an application of that value, as in `eval`.
-        if self.env.get(name).is_some() {
+        if self.env.get(name).is_some()
+            || name
+                .split('.')
+                .next()
+                .is_some_and(|f| self.env.get(f).is_some())
+        {
             return None;
         }
         let args = args
@@ -133,6 +139,51 @@ impl Session {
             name: parse::strip_ns(name).to_string(),
             args,
         })
+    }
+
+    /// Evaluate a block: statements end at `;` or at the end of a line whose brackets are
+    /// closed; `//`, `/* */` and `#` comments; one entry per statement with a value, at the
+    /// line it starts on (an error at the line and column it names).
+    ///
+    /// ```
+    /// use cute_core::Session;
+    /// let mut s = Session::default();
+    /// let out = s.run("constexpr int kStages = 3;  // C++\nusing Atom = decltype(\n  Layout<Shape<_8,_64>, Stride<_64,_1>>{});\ntile_to_shape(Atom{}, make_shape(Int<16>{}, Int<64>{}, Int<kStages>{}));");
+    /// assert_eq!(out.len(), 1);
+    /// assert_eq!(out[0].line, 4);
+    /// assert_eq!(out[0].result.as_ref().unwrap().to_string(), "((8,2),(64,1),(1,3)):((64,512),(1,0),(0,1024))");
+    /// ```
+    pub fn run(&mut self, src: &str) -> Vec<ScriptLine> {
+        let code = parse::blank_comments(src);
+        let mut out = Vec::new();
+        for span in parse::split_statements(&code) {
+            let text = &code[span.start..span.end];
+            let Some(result) = self.eval_statement(text) else {
+                continue;
+            };
+            // The line the statement starts on (its first non-blank byte), or the one its
+            // error names, with the error's column counted within that line.
+            let line_of = |abs: usize| code[..abs].matches('\n').count() + 1;
+            let (line, result) = match result {
+                Err(mut e) if e.col.is_some() => {
+                    let c = e.col.unwrap_or(1);
+                    let byte = text
+                        .char_indices()
+                        .nth(c - 1)
+                        .map_or(text.len(), |(b, _)| b);
+                    let abs = span.start + byte;
+                    let line_start = code[..abs].rfind('\n').map_or(0, |k| k + 1);
+                    e.col = Some(code[line_start..abs].chars().count() + 1);
+                    (line_of(abs), Err(e))
+                }
+                r => {
+                    let first = text.len() - text.trim_start().len();
+                    (line_of(span.start + first), r)
+                }
+            };
+            out.push(ScriptLine { line, result });
+        }
+        out
     }
 
     /// The bindings made so far.
@@ -160,16 +211,7 @@ pub struct ScriptLine {
 /// assert!(out[2].result.is_err());
 /// ```
 pub fn run_script(src: &str) -> Vec<ScriptLine> {
-    let mut s = Session::default();
-    src.lines()
-        .enumerate()
-        .filter_map(|(i, l)| {
-            s.eval(l).map(|result| ScriptLine {
-                line: i + 1,
-                result,
-            })
-        })
-        .collect()
+    Session::default().run(src)
 }
 
 /// The exact text `render --print` writes for one result: the value, or `error: …`.

@@ -3,6 +3,7 @@
 //! separate so that a syntax error is reported before any work is done.
 
 use crate::error::{Error, Result};
+use std::borrow::Cow;
 
 /// Deepest nesting of parentheses, template brackets and calls a line may have.
 pub const MAX_NESTING: usize = 64;
@@ -16,6 +17,8 @@ pub(crate) enum Tok<'a> {
     Ident(&'a str),
     Under,
     Punct(char),
+    /// `::`
+    Scope,
     End,
 }
 
@@ -39,6 +42,7 @@ fn describe(t: &Tok) -> String {
         Tok::Ident(s) => format!("'{s}'"),
         Tok::Under => "'_'".into(),
         Tok::Punct(c) => format!("'{c}'"),
+        Tok::Scope => "'::'".into(),
         Tok::End => "end of input".into(),
     }
 }
@@ -77,28 +81,8 @@ fn lex(src: &str) -> Result<Vec<Token<'_>>> {
         }
         if is_ident_byte(c) {
             let start = i;
-            loop {
-                while i < bytes.len() && is_ident_byte(bytes[i]) {
-                    i += 1;
-                }
-                let starts_name = |k: usize| {
-                    bytes
-                        .get(k)
-                        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
-                };
-                // Qualified names: `cute::make_layout`, `cute.make_layout`.
-                if bytes.get(i) == Some(&b':')
-                    && bytes.get(i + 1) == Some(&b':')
-                    && starts_name(i + 2)
-                {
-                    i += 2;
-                    continue;
-                }
-                if bytes.get(i) == Some(&b'.') && starts_name(i + 1) {
-                    i += 1;
-                    continue;
-                }
-                break;
+            while i < bytes.len() && is_ident_byte(bytes[i]) {
+                i += 1;
             }
             let text = &src[start..i];
             let tok = if text == "_" {
@@ -115,8 +99,17 @@ fn lex(src: &str) -> Result<Vec<Token<'_>>> {
             out.push(Token { tok, col });
             continue;
         }
+        if c == b':' && bytes.get(i + 1) == Some(&b':') {
+            out.push(Token {
+                tok: Tok::Scope,
+                col,
+            });
+            i += 2;
+            continue;
+        }
         match c {
-            b'(' | b')' | b',' | b':' | b'<' | b'>' | b'{' | b'}' | b'=' | b'-' | b'+' => {
+            b'(' | b')' | b',' | b':' | b'<' | b'>' | b'{' | b'}' | b'=' | b'-' | b'+' | b'*'
+            | b'/' | b'[' | b']' | b'.' | b';' | b'&' => {
                 out.push(Token {
                     tok: Tok::Punct(c as char),
                     col,
@@ -207,23 +200,30 @@ pub(crate) struct Node<'a> {
     pub col: usize,
 }
 
+/// A name as written, namespaces included (`cute::make_layout`, `cute.make_layout`).
+pub(crate) type Name<'a> = Cow<'a, str>;
+
+/// Positional and keyword arguments of a call.
+pub(crate) type Args<'a> = (Vec<Node<'a>>, Vec<(&'a str, Node<'a>)>);
+
 #[derive(Clone, Debug)]
 pub(crate) enum Expr<'a> {
     Int(i64),
     Under,
-    Name(&'a str),
+    Name(Name<'a>),
     Tuple(Vec<Node<'a>>),
     /// `SHAPE:STRIDE`
     Layout(Box<Node<'a>>, Box<Node<'a>>),
-    /// `name(args, kw=value)`
+    /// `name(args, kw=value)`, `name<targs>(args)`
     Call {
-        name: &'a str,
+        name: Name<'a>,
+        targs: Vec<Node<'a>>,
         args: Vec<Node<'a>>,
         kwargs: Vec<(&'a str, Node<'a>)>,
     },
-    /// `name<targs>` with optional `{}`: C++ types and `Sw<B,M,S>`.
+    /// `name<targs>` with optional `{}`: a C++ type's value (`Int<8>{}`, `Sw<B,M,S>`).
     Template {
-        name: &'a str,
+        name: Name<'a>,
         targs: Vec<Node<'a>>,
     },
     /// `f(args)` where `f` is a value (a layout literal, a template value, a call result).
@@ -231,12 +231,21 @@ pub(crate) enum Expr<'a> {
         f: Box<Node<'a>>,
         args: Vec<Node<'a>>,
     },
+    /// `x.name`, `x.name(args)` (a member call), `T::name` (a member type).
+    Member {
+        obj: Box<Node<'a>>,
+        name: &'a str,
+        call: Option<Args<'a>>,
+    },
+    /// `a + b`, `a - b`, `a * b`, `a / b` (static-integer arithmetic).
+    Binary {
+        op: char,
+        lhs: Box<Node<'a>>,
+        rhs: Box<Node<'a>>,
+    },
     /// `a o b [o c]`
     Compose(Vec<Node<'a>>),
 }
-
-/// Positional and keyword arguments of a call.
-type Args<'a> = (Vec<Node<'a>>, Vec<(&'a str, Node<'a>)>);
 
 struct Parser<'a> {
     toks: Vec<Token<'a>>,
@@ -244,34 +253,41 @@ struct Parser<'a> {
     depth: usize,
 }
 
-/// Names that take `<...>` template arguments.
-fn is_template_name(name: &str) -> bool {
-    matches!(
-        strip_ns(name),
-        "Int"
-            | "C"
-            | "Shape"
-            | "Stride"
-            | "Step"
-            | "Tile"
-            | "Coord"
-            | "Layout"
-            | "Swizzle"
-            | "Sw"
-            | "ComposedLayout"
-    )
-}
-
-/// Drop a `cute::` or `cute.` prefix.
+/// Drop namespace qualifiers that do not change the meaning (`cute::`, `cutlass::`,
+/// `cute.`, `cutlass.`, `SM90::`, ...); `GMMA::` / `UMMA::` are kept for the ops to read.
 pub(crate) fn strip_ns(name: &str) -> &str {
-    name.strip_prefix("cute::")
-        .or_else(|| name.strip_prefix("cute."))
-        .unwrap_or(name)
+    let mut n = name;
+    loop {
+        let next = [
+            "cute::",
+            "cutlass::",
+            "cute.",
+            "cutlass.",
+            "SM90::",
+            "SM100::",
+            "nvgpu.",
+            "warpgroup.",
+            "tcgen05.",
+            "cpasync.",
+            "utils.",
+            "sm90_utils.",
+            "sm100_utils.",
+        ]
+        .iter()
+        .find_map(|p| n.strip_prefix(p));
+        match next {
+            Some(rest) => n = rest,
+            None => return n,
+        }
+    }
 }
 
 impl<'a> Parser<'a> {
     fn peek(&self) -> &Tok<'a> {
         &self.toks[self.pos].tok
+    }
+    fn peek_at(&self, k: usize) -> Option<&Tok<'a>> {
+        self.toks.get(self.pos + k).map(|t| &t.tok)
     }
     fn col(&self) -> usize {
         self.toks[self.pos].col
@@ -315,17 +331,17 @@ impl<'a> Parser<'a> {
         self.depth -= 1;
     }
 
-    /// expr := postfix ('o' postfix)*
+    /// expr := additive ('o' additive)*
     fn expr(&mut self) -> Result<Node<'a>> {
-        let first = self.postfix()?;
-        if !matches!(self.peek(), Tok::Ident(s) if *s == "o") {
+        let first = self.additive()?;
+        if !matches!(self.peek(), Tok::Ident("o")) {
             return Ok(first);
         }
         let col = first.col;
         let mut parts = vec![first];
-        while matches!(self.peek(), Tok::Ident(s) if *s == "o") {
+        while matches!(self.peek(), Tok::Ident("o")) {
             self.next();
-            parts.push(self.postfix()?);
+            parts.push(self.additive()?);
         }
         Ok(Node {
             expr: Expr::Compose(parts),
@@ -333,29 +349,87 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// postfix := layout ('(' args ')')*
+    /// additive := term (('+' | '-') term)*
+    fn additive(&mut self) -> Result<Node<'a>> {
+        let mut lhs = self.term()?;
+        while let Tok::Punct(op @ ('+' | '-')) = *self.peek() {
+            self.next();
+            let rhs = self.term()?;
+            lhs = binary(op, lhs, rhs);
+        }
+        Ok(lhs)
+    }
+
+    /// term := postfix (('*' | '/') postfix)*
+    fn term(&mut self) -> Result<Node<'a>> {
+        let mut lhs = self.postfix()?;
+        while let Tok::Punct(op @ ('*' | '/')) = *self.peek() {
+            self.next();
+            let rhs = self.postfix()?;
+            lhs = binary(op, lhs, rhs);
+        }
+        Ok(lhs)
+    }
+
+    /// postfix := layout ('(' args ')' | '.' name ['(' args ')'] | '::' name [targs] ['{}'])*
     fn postfix(&mut self) -> Result<Node<'a>> {
         let mut node = self.layout()?;
-        while *self.peek() == Tok::Punct('(') {
+        let mut links = 0;
+        loop {
             let col = self.col();
-            self.enter()?;
-            self.next();
-            let (args, kwargs) = self.args()?;
-            self.leave();
-            if !kwargs.is_empty() {
-                return Err(Error::at(
-                    col,
-                    "keyword arguments are not allowed in an application",
-                ));
+            match *self.peek() {
+                Tok::Punct('(') => {
+                    self.next();
+                    let (args, kwargs) = self.args(')')?;
+                    if !kwargs.is_empty() {
+                        return Err(Error::at(
+                            col,
+                            "keyword arguments are not allowed in an application",
+                        ));
+                    }
+                    node = Node {
+                        expr: Expr::Apply {
+                            f: Box::new(node),
+                            args,
+                        },
+                        col,
+                    };
+                }
+                Tok::Punct('.') | Tok::Scope => {
+                    self.next();
+                    let name_tok = self.next();
+                    let Tok::Ident(name) = name_tok.tok else {
+                        return Err(Error::at(
+                            name_tok.col,
+                            format!(
+                                "expected a member name after '.' or '::', found {}",
+                                describe(&name_tok.tok)
+                            ),
+                        ));
+                    };
+                    let call = if *self.peek() == Tok::Punct('(') {
+                        self.next();
+                        Some(self.args(')')?)
+                    } else {
+                        self.skip_braces()?;
+                        None
+                    };
+                    node = Node {
+                        expr: Expr::Member {
+                            obj: Box::new(node),
+                            name,
+                            call,
+                        },
+                        col,
+                    };
+                }
+                _ => break,
             }
-            node = Node {
-                expr: Expr::Apply {
-                    f: Box::new(node),
-                    args,
-                },
-                col,
-            };
+            // Each link nests the node one level deeper: bound it like parentheses.
+            links += 1;
+            self.enter()?;
         }
+        self.depth -= links;
         Ok(node)
     }
 
@@ -374,6 +448,36 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// A name with its qualifiers: `a`, `cute::a`, `cute.nvgpu.a`, `GMMA::Major::K`.
+    fn qualified(&mut self, first: &'a str, col: usize) -> Result<Name<'a>> {
+        let is_link = |t: Option<&Tok>| matches!(t, Some(Tok::Scope | Tok::Punct('.')));
+        if !(is_link(self.peek_at(0)) && matches!(self.peek_at(1), Some(Tok::Ident(_)))) {
+            return Ok(Cow::Borrowed(first));
+        }
+        // Byte columns of the tokens make the written name a slice of the source.
+        let start = col;
+        let mut end_tok = self.pos;
+        while is_link(self.toks.get(end_tok).map(|t| &t.tok))
+            && matches!(
+                self.toks.get(end_tok + 1).map(|t| &t.tok),
+                Some(Tok::Ident(_))
+            )
+        {
+            end_tok += 2;
+        }
+        let mut name = String::from(first);
+        while self.pos < end_tok {
+            let link = self.next();
+            let Tok::Ident(seg) = self.next().tok else {
+                unreachable!("checked above")
+            };
+            name.push_str(if link.tok == Tok::Scope { "::" } else { "." });
+            name.push_str(seg);
+        }
+        let _ = start;
+        Ok(Cow::Owned(name))
+    }
+
     fn primary(&mut self) -> Result<Node<'a>> {
         let t = self.next();
         let col = t.col;
@@ -383,61 +487,78 @@ impl<'a> Parser<'a> {
                 self.skip_braces()?;
                 Expr::Under
             }
-            Tok::Punct('-') => match self.next().tok {
-                Tok::Int(v) => Expr::Int(signed(v, true, col)?),
+            Tok::Punct(sign @ ('-' | '+')) => match self.peek() {
+                Tok::Int(v) => {
+                    let v = *v;
+                    self.next();
+                    Expr::Int(signed(v, sign == '-', col)?)
+                }
+                _ if sign == '-' => {
+                    // `-x` of a value: 0 - x.
+                    self.enter()?;
+                    let operand = self.postfix()?;
+                    self.leave();
+                    return Ok(binary(
+                        '-',
+                        Node {
+                            expr: Expr::Int(0),
+                            col,
+                        },
+                        operand,
+                    ));
+                }
                 other => {
                     return Err(Error::at(
                         col,
-                        format!(
-                            "'-' must be followed by an integer, found {}",
-                            describe(&other)
-                        ),
+                        format!("'+' must be followed by a value, found {}", describe(other)),
                     ))
                 }
             },
-            Tok::Punct('+') => match self.next().tok {
-                Tok::Int(v) => Expr::Int(signed(v, false, col)?),
-                other => {
-                    return Err(Error::at(
-                        col,
-                        format!(
-                            "'+' must be followed by an integer, found {}",
-                            describe(&other)
-                        ),
-                    ))
-                }
-            },
-            Tok::Punct('(') => {
+            Tok::Punct(open @ ('(' | '[')) => {
                 self.enter()?;
-                let (items, kwargs) = self.args()?;
+                let (items, kwargs) = self.args(if open == '(' { ')' } else { ']' })?;
                 self.leave();
                 if !kwargs.is_empty() {
                     return Err(Error::at(col, "'=' is not allowed inside a tuple"));
                 }
                 Expr::Tuple(items)
             }
-            Tok::Ident(name) => {
-                if is_template_name(name) && *self.peek() == Tok::Punct('<') {
+            Tok::Ident("typename") => {
+                // `typename T::member{}`: the keyword adds nothing to the value.
+                return self.primary();
+            }
+            Tok::Ident("o") => {
+                return Err(Error::at(
+                    col,
+                    "the composition operator 'o' needs an operand on its left",
+                ))
+            }
+            Tok::Ident(first) => {
+                let name = self.qualified(first, col)?;
+                let mut targs = None;
+                if *self.peek() == Tok::Punct('<') {
                     self.next();
                     self.enter()?;
-                    let targs = self.template_args()?;
+                    targs = Some(self.template_args()?);
                     self.leave();
-                    self.skip_braces()?;
-                    Expr::Template { name, targs }
-                } else if *self.peek() == Tok::Punct('(') {
+                }
+                if *self.peek() == Tok::Punct('(') {
                     self.next();
                     self.enter()?;
-                    let (args, kwargs) = self.args()?;
+                    let (args, kwargs) = self.args(')')?;
                     self.leave();
-                    Expr::Call { name, args, kwargs }
-                } else if name == "o" {
-                    return Err(Error::at(
-                        col,
-                        "the composition operator 'o' needs an operand on its left",
-                    ));
+                    Expr::Call {
+                        name,
+                        targs: targs.unwrap_or_default(),
+                        args,
+                        kwargs,
+                    }
                 } else {
                     self.skip_braces()?;
-                    Expr::Name(name)
+                    match targs {
+                        Some(targs) => Expr::Template { name, targs },
+                        None => Expr::Name(name),
+                    }
                 }
             }
             other => {
@@ -474,20 +595,19 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Comma-separated expressions up to `)`; `name=expr` entries are keyword arguments.
-    fn args(&mut self) -> Result<Args<'a>> {
+    /// Comma-separated expressions up to `close`; `name=expr` entries are keyword arguments.
+    fn args(&mut self, close: char) -> Result<Args<'a>> {
         let mut args = Vec::new();
         let mut kwargs = Vec::new();
-        if self.eat(')') {
+        if self.eat(close) {
             return Ok((args, kwargs));
         }
         loop {
-            let is_kw = matches!(self.peek(), Tok::Ident(_))
-                && self.toks.get(self.pos + 1).map(|t| &t.tok) == Some(&Tok::Punct('='));
+            let is_kw =
+                matches!(self.peek(), Tok::Ident(_)) && self.peek_at(1) == Some(&Tok::Punct('='));
             if is_kw {
-                let name = match self.next().tok {
-                    Tok::Ident(s) => s,
-                    _ => unreachable!("checked"),
+                let Tok::Ident(name) = self.next().tok else {
+                    unreachable!("checked")
                 };
                 self.next();
                 kwargs.push((name, self.expr()?));
@@ -502,47 +622,117 @@ impl<'a> Parser<'a> {
             }
             if self.eat(',') {
                 // Python-style trailing comma: `(8,)`.
-                if self.eat(')') {
+                if self.eat(close) {
                     return Ok((args, kwargs));
                 }
                 continue;
             }
-            self.expect(')', "to close '('")?;
+            self.expect(
+                close,
+                &format!("to close '{}'", if close == ')' { '(' } else { '[' }),
+            )?;
             return Ok((args, kwargs));
         }
     }
 }
 
-/// A parsed line: a binding or an expression.
+fn binary<'a>(op: char, lhs: Node<'a>, rhs: Node<'a>) -> Node<'a> {
+    let col = lhs.col;
+    Node {
+        expr: Expr::Binary {
+            op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        },
+        col,
+    }
+}
+
+/// A parsed statement: a binding, an expression, or nothing to evaluate.
 pub(crate) enum Line<'a> {
+    /// Blank, or a statement with no value (`using namespace cute;`, `import cutlass`).
     Empty,
+    /// `NAME = expr`, `using NAME = TYPE`, `auto NAME = expr`, `constexpr int NAME = expr`.
     Bind(&'a str, Node<'a>),
     Expr(Node<'a>),
 }
 
-/// Parse one line of a script (comments already removed).
+/// Words that start a statement with no value to show.
+fn is_ignored_statement(toks: &[Token]) -> bool {
+    match (toks.first().map(|t| &t.tok), toks.get(1).map(|t| &t.tok)) {
+        (Some(Tok::Ident("using")), Some(Tok::Ident("namespace"))) => true,
+        (Some(Tok::Ident("import" | "from" | "namespace" | "pass")), _) => true,
+        // `using cute::Layout;`: a using-declaration, no `=`.
+        (Some(Tok::Ident("using")), _) => !toks.iter().any(|t| t.tok == Tok::Punct('=')),
+        _ => false,
+    }
+}
+
+/// Parse one statement (comments already blanked): an expression, a binding in any of the
+/// spellings of the spec, C++ (`using X = decltype(E);`, `auto x = E;`, `constexpr int k = 3;`,
+/// `TiledMMA mma = E;`) and Python (`x = E`), or a statement with no value.
 pub(crate) fn parse_line(src: &str) -> Result<Line<'_>> {
-    let toks = lex(src)?;
-    if toks.len() == 1 {
+    let mut toks = lex(src)?;
+    // A trailing `;` ends a C++ statement.
+    while toks.len() >= 2 && toks[toks.len() - 2].tok == Tok::Punct(';') {
+        let end = toks.pop().expect("End");
+        toks.pop();
+        toks.push(end);
+    }
+    if toks.len() == 1 || is_ignored_statement(&toks) {
         return Ok(Line::Empty);
+    }
+    if let Some(semi) = toks.iter().find(|t| t.tok == Tok::Punct(';')) {
+        return Err(Error::at(
+            semi.col,
+            "one statement per line: ';' ends a statement (put the next one on its own line)",
+        ));
+    }
+    // The declarator: everything before the first `=` outside brackets.
+    let mut depth = 0i64;
+    let mut eq = None;
+    for (k, t) in toks.iter().enumerate() {
+        match t.tok {
+            Tok::Punct('(' | '[' | '{' | '<') => depth += 1,
+            Tok::Punct(')' | ']' | '}' | '>') => depth -= 1,
+            Tok::Punct('=') if depth == 0 => {
+                eq = Some(k);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let mut start = 0;
+    let mut bind = None;
+    if let Some(k) = eq {
+        let name_tok = k.checked_sub(1).map(|i| toks[i]);
+        match name_tok.map(|t| t.tok) {
+            Some(Tok::Ident(name)) if name != "o" => {
+                let before = k.checked_sub(2).map(|i| toks[i].tok);
+                if matches!(before, Some(Tok::Punct('.') | Tok::Scope)) {
+                    return Err(Error::at(
+                        toks[k - 1].col,
+                        format!("'{name}' is a member: only plain names can be bound"),
+                    ));
+                }
+                bind = Some(name);
+                start = k + 1;
+            }
+            _ => {
+                return Err(Error::at(
+                    name_tok.map_or(toks[k].col, |t| t.col),
+                    "expected a name before '='",
+                ))
+            }
+        }
     }
     let mut p = Parser {
         toks,
-        pos: 0,
+        pos: start,
         depth: 0,
     };
-    let bind = match (&p.toks[0].tok, p.toks.get(1).map(|t| &t.tok)) {
-        (Tok::Ident(name), Some(Tok::Punct('='))) => Some((*name, p.toks[0].col)),
-        _ => None,
-    };
-    if let Some((name, col)) = &bind {
-        if name.contains(['.', ':']) || *name == "o" {
-            return Err(Error::at(
-                *col,
-                format!("'{name}' cannot be used as a name"),
-            ));
-        }
-        p.pos = 2;
+    if bind.is_none() && *p.peek() == Tok::Ident("return") {
+        p.next();
     }
     let node = p.expr()?;
     if *p.peek() != Tok::End {
@@ -555,7 +745,90 @@ pub(crate) fn parse_line(src: &str) -> Result<Line<'_>> {
         ));
     }
     Ok(match bind {
-        Some((name, _)) => Line::Bind(name, node),
+        Some(name) => Line::Bind(name, node),
         None => Line::Expr(node),
     })
+}
+
+/// One statement of a block: its byte range in the source (comments blanked).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// The source with every comment (`// …`, `/* … */`, `# …`) replaced by spaces, so that
+/// byte positions stay those of the original text.
+pub(crate) fn blank_comments(src: &str) -> String {
+    let b = src.as_bytes();
+    let mut out = b.to_vec();
+    let mut i = 0;
+    while i < b.len() {
+        let (from, to) = match b[i] {
+            b'#' => (i, memchr_nl(b, i)),
+            b'/' if b.get(i + 1) == Some(&b'/') => (i, memchr_nl(b, i)),
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let end = src[i + 2..].find("*/").map_or(b.len(), |k| i + 2 + k + 2);
+                (i, end)
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        for (k, byte) in out.iter_mut().enumerate().take(to).skip(from) {
+            // Keep newlines (line numbers); every other byte becomes a space.
+            if b[k] != b'\n' {
+                *byte = b' ';
+            }
+        }
+        i = to;
+    }
+    // Only ASCII spaces replaced whole UTF-8 sequences (every byte of them): still UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+fn memchr_nl(b: &[u8], from: usize) -> usize {
+    b[from..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(b.len(), |k| from + k)
+}
+
+/// Split a block (comments blanked) into statements: a statement ends at `;` or at the end
+/// of a line where every bracket is closed and the line does not end with `=`, `,`, an
+/// operator or a `\`.
+pub(crate) fn split_statements(src: &str) -> Vec<Span> {
+    let b = src.as_bytes();
+    let mut spans = Vec::new();
+    let mut depth = 0i64;
+    let mut start = 0;
+    let mut last = 0u8; // last non-space byte of the current statement
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'(' | b'[' | b'{' | b'<' => depth += 1,
+            b')' | b']' | b'}' | b'>' => depth -= 1,
+            _ => {}
+        }
+        let ends = match c {
+            b';' => depth <= 0,
+            b'\n' => depth <= 0 && !matches!(last, b'=' | b',' | b'\\' | b'+' | b'*' | b'/' | b'-'),
+            _ => false,
+        };
+        if ends {
+            spans.push(Span { start, end: i + 1 });
+            start = i + 1;
+            depth = 0;
+            last = 0;
+        } else if !c.is_ascii_whitespace() {
+            last = c;
+        }
+    }
+    if start < b.len() {
+        spans.push(Span {
+            start,
+            end: b.len(),
+        });
+    }
+    spans
 }

@@ -1,0 +1,1002 @@
+//! The op table: every function of the language is one row — its CuTe name, the other
+//! C++ / CuTeDSL spellings that mean it, its parameters, how C++ template arguments join
+//! them, one line of meaning, whether the algebra view draws it, and a short body that
+//! calls the algebra. Function lists, "did you mean", the algebra view's captions and the
+//! function table of `docs/expressions.md` all come from (or are tested against) [`OPS`].
+
+use super::types::bits_of;
+use crate::atom::{Atom, TiledCopy, TiledMma};
+use crate::bank::Instr;
+use crate::error::{edit_distance, Error, Result};
+use crate::int_tuple::{self, IntTuple};
+use crate::layout::{self as alg, Layout, ModeOrder, Tiler};
+use crate::swizzle::{self, AnyLayout, ComposedLayout, Swizzle};
+use crate::value::{Major, Value};
+
+/// How C++ template arguments (`f<A,B>(x, ...)`) join a call's positional arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Targs {
+    /// The function takes no template arguments.
+    No,
+    /// Before the arguments: `upcast<2>(L)` is `upcast(2, L)`.
+    Prepend,
+    /// After the first argument: `get<1,0>(L)` is `get(L, 1, 0)`; so is CuTeDSL's `mode=[1, 0]`.
+    Append,
+}
+
+/// Keyword arguments of a call: name, value, column.
+pub type Kwargs<'a> = [(&'a str, Value, usize)];
+
+/// One function of the language.
+pub struct Op {
+    /// CuTe's name.
+    pub name: &'static str,
+    /// Other spellings with the same meaning (C++ aliases, CuTeDSL attributes and names).
+    pub spellings: &'static [&'static str],
+    /// The parameters, as the docs show them.
+    pub params: &'static str,
+    /// How template arguments join the positional ones.
+    pub targs: Targs,
+    /// Fewest and most positional arguments (after joining template arguments).
+    pub arity: (usize, usize),
+    /// Accepted keyword arguments.
+    pub kwargs: &'static [&'static str],
+    /// What it computes, in one line.
+    pub meaning: &'static str,
+    /// Whether the algebra view draws its operands beside its result.
+    pub algebra: bool,
+    body: fn(&[Value], &Kwargs) -> Result<Value>,
+}
+
+impl Op {
+    /// Whether `name` (namespaces stripped) spells this op.
+    pub fn is_named(&self, name: &str) -> bool {
+        self.name == name || self.spellings.contains(&name)
+    }
+}
+
+/// The op spelled `name` (CuTe name or another spelling).
+pub fn lookup(name: &str) -> Option<&'static Op> {
+    OPS.iter().find(|o| o.is_named(name))
+}
+
+/// Every name the language calls a function (CuTe names, then other spellings).
+pub fn function_names() -> impl Iterator<Item = &'static str> {
+    OPS.iter()
+        .map(|o| o.name)
+        .chain(OPS.iter().flat_map(|o| o.spellings.iter().copied()))
+}
+
+/// Call op `name` with template arguments, positional and keyword arguments.
+pub(crate) fn call(name: &str, targs: &[Value], args: &[Value], kw: &Kwargs) -> Result<Value> {
+    let Some(op) = lookup(name) else {
+        return Err(unknown_function(name));
+    };
+    let ctx = |e: Error| {
+        if e.msg.starts_with(op.name) {
+            e
+        } else {
+            Error {
+                msg: format!("{}: {}", op.name, e.msg),
+                col: e.col,
+            }
+        }
+    };
+    let mut joined: Vec<Value>;
+    let mut kw_rest: Vec<(&str, Value, usize)> = Vec::new();
+    let mut modes: Vec<Value> = targs.to_vec();
+    for (k, v, col) in kw {
+        if *k == "mode" && op.targs == Targs::Append {
+            match v {
+                Value::Tuple(vs) => modes.extend(vs.iter().cloned()),
+                v => modes.push(v.clone()),
+            }
+        } else if kw_rest.iter().any(|(seen, _, _)| seen == k) {
+            return Err(Error::at(
+                *col,
+                format!("{}: keyword argument '{k}' given twice", op.name),
+            ));
+        } else if op.kwargs.contains(k) {
+            kw_rest.push((k, v.clone(), *col));
+        } else {
+            return Err(Error::at(
+                *col,
+                format!("{}: unexpected keyword argument '{k}'", op.name),
+            ));
+        }
+    }
+    let args = match (op.targs, modes.is_empty()) {
+        (_, true) => args,
+        (Targs::No, false) => {
+            return Err(Error::new(format!(
+                "{} takes no template arguments",
+                op.name
+            )))
+        }
+        (Targs::Prepend, false) => {
+            joined = modes;
+            joined.extend(args.iter().cloned());
+            &joined[..]
+        }
+        (Targs::Append, false) => {
+            joined = args.iter().take(1).cloned().collect();
+            joined.extend(modes);
+            joined.extend(args.iter().skip(1).cloned());
+            &joined[..]
+        }
+    };
+    let (lo, hi) = op.arity;
+    if args.len() < lo || args.len() > hi {
+        let want = if lo == hi {
+            format!("{lo} argument{}", if lo == 1 { "" } else { "s" })
+        } else if hi == usize::MAX {
+            format!("at least {lo} argument{}", if lo == 1 { "" } else { "s" })
+        } else {
+            format!("{lo} to {hi} arguments")
+        };
+        return Err(Error::new(format!(
+            "{}: expected {want} {}, got {}",
+            op.name,
+            op.params,
+            args.len()
+        )));
+    }
+    (op.body)(args, &kw_rest).map_err(ctx)
+}
+
+fn unknown_function(name: &str) -> Error {
+    let near = function_names()
+        .filter(|f| edit_distance(f, name) <= 2)
+        .min_by_key(|f| edit_distance(f, name));
+    match near {
+        Some(n) => Error::new(format!("unknown function '{name}' (did you mean '{n}'?)")),
+        None => Error::new(format!("unknown function '{name}'")),
+    }
+}
+
+const MANY: usize = usize::MAX;
+
+macro_rules! op {
+    ($name:literal $(| $alt:literal)*, $params:literal, $targs:ident, ($lo:expr, $hi:expr), [$($kw:literal),*], $algebra:literal, $meaning:literal, $body:expr) => {
+        Op {
+            name: $name,
+            spellings: &[$($alt),*],
+            params: $params,
+            targs: Targs::$targs,
+            arity: ($lo, $hi),
+            kwargs: &[$($kw),*],
+            meaning: $meaning,
+            algebra: $algebra,
+            body: $body,
+        }
+    };
+}
+
+fn int(v: i64) -> Result<Value> {
+    Ok(Value::Int(v))
+}
+
+/// A layout or composed layout argument.
+pub(crate) fn any_layout(v: &Value) -> Result<AnyLayout> {
+    match v {
+        Value::Layout(l) => Ok(AnyLayout::Layout(l.clone())),
+        Value::Composed(c) => Ok(AnyLayout::Composed(c.clone())),
+        v => Err(Error::new(format!(
+            "expected a layout or composed layout, got {}",
+            v.kind()
+        ))),
+    }
+}
+
+/// A layout operation on the domain of a layout or composed layout.
+fn on_layout(v: &Value, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<Value> {
+    Ok(any_layout(v)?.map_inner(f)?.into())
+}
+
+/// A non-negative index argument.
+fn index(v: &Value) -> Result<usize> {
+    let i = v.to_int()?;
+    usize::try_from(i).map_err(|_| Error::new(format!("index {i} is negative")))
+}
+
+fn ints(vs: &[Value]) -> Result<Vec<i64>> {
+    vs.iter().map(Value::to_int).collect()
+}
+
+/// `x` followed by mode indices: the mode they select (`size<0>(L)` is `size(get<0>(L))`).
+fn sub(args: &[Value]) -> Result<Value> {
+    let mut cur = args[0].clone();
+    for a in &args[1..] {
+        cur = get(&cur, index(a)?)?;
+    }
+    Ok(cur)
+}
+
+fn shape_of(v: &Value) -> Result<IntTuple> {
+    match v {
+        Value::Layout(l) => Ok(l.shape().clone()),
+        Value::Composed(c) => Ok(c.layout.shape().clone()),
+        v => v.to_int_tuple(),
+    }
+}
+
+/// A profile or coordinate argument with `_` read as 1 (a whole mode), as C++'s non-tuples.
+fn profile(v: &Value) -> Result<IntTuple> {
+    match v {
+        Value::Under => Ok(IntTuple::Int(1)),
+        Value::Tuple(vs) => Ok(IntTuple::Tuple(
+            vs.iter().map(profile).collect::<Result<_>>()?,
+        )),
+        v => v.to_int_tuple(),
+    }
+}
+
+/// A layout argument; an int-tuple is taken as `make_layout(shape)`.
+fn as_layout(v: &Value) -> Result<Layout> {
+    match v {
+        Value::Layout(l) => Ok(l.clone()),
+        v => Layout::col_major(v.to_int_tuple()?),
+    }
+}
+
+fn mode_order(v: Option<&Value>) -> Result<ModeOrder> {
+    Ok(match v {
+        None | Some(Value::Major(Major::Left)) => ModeOrder::ColMajor,
+        Some(Value::Major(Major::Right)) => ModeOrder::RowMajor,
+        Some(v) => ModeOrder::Step(v.to_int_tuple().map_err(|_| {
+            Error::new(format!(
+                "expected a mode order (a Step, LayoutLeft or LayoutRight), got {}",
+                v.kind()
+            ))
+        })?),
+    })
+}
+
+fn get(v: &Value, i: usize) -> Result<Value> {
+    match v {
+        Value::Layout(l) => Ok(l.mode(i)?.into()),
+        Value::Composed(c) => Ok(c.map_inner(|l| l.mode(i))?.into()),
+        Value::Tuple(vs) => vs.get(i).cloned().ok_or_else(|| {
+            Error::new(format!(
+                "index {i} out of range for a tuple of rank {}",
+                vs.len()
+            ))
+        }),
+        Value::Int(_) if i == 0 => Ok(v.clone()),
+        v => Err(Error::new(format!("cannot index {} with {i}", v.kind()))),
+    }
+}
+
+fn tiled_mma(v: &Value) -> Result<&TiledMma> {
+    match v {
+        Value::TiledMma(m) => Ok(m),
+        v => Err(Error::new(format!("expected a TiledMMA, got {}", v.kind()))),
+    }
+}
+
+fn tiled_copy(v: &Value) -> Result<&TiledCopy> {
+    match v {
+        Value::TiledCopy(c) => Ok(c),
+        v => Err(Error::new(format!(
+            "expected a TiledCopy, got {}",
+            v.kind()
+        ))),
+    }
+}
+
+/// `composition(a, b)`, for every pair of kinds C++ composes.
+pub(crate) fn composition(a: &Value, b: &Value) -> Result<Value> {
+    match (a, b) {
+        (Value::Swizzle(sw), Value::Layout(l)) => {
+            Ok(swizzle::composition(*sw, 0, l.clone()).into())
+        }
+        (Value::Composed(c), b) => Ok(c.compose(&b.to_tiler()?)?.into()),
+        (
+            Value::Layout(l),
+            b @ (Value::Layout(_) | Value::Int(_) | Value::Tuple(_) | Value::Under),
+        ) => Ok(Value::Layout(alg::composition_tiler(l, &b.to_tiler()?)?)),
+        // C++ folds the swizzle through: L o (Sw o 0 o B) = Sw' o 0 o (L o B), Sw' acting on
+        // L's image of the swizzle's bits.
+        (Value::Layout(l), Value::Composed(c)) => compose_layout_swizzled(l, c),
+        (a, b) => Err(Error::new(format!(
+            "cannot compose {} with {}",
+            a.kind(),
+            b.kind()
+        ))),
+    }
+}
+
+/// CuTe `composition(Layout, ComposedLayout<Swizzle,...>)` where `L` maps the swizzle's
+/// bits to bits (`make_swizzle<L(yyy), L(zzz)>`, `layout_composed.hpp`).
+fn compose_layout_swizzled(l: &Layout, c: &ComposedLayout) -> Result<Value> {
+    if c.offset.value() != 0 {
+        return Err(Error::new(format!(
+            "composing a layout with {c} requires offset 0 (CuTe: \"Require offset == 0.\")"
+        )));
+    }
+    let y = l.call_index(c.swizzle.yyy_mask())?;
+    let z = l.call_index(c.swizzle.zzz_mask())?;
+    let sw = swizzle_of_masks(y, z)?;
+    let inner = alg::composition(l, &c.layout)?;
+    Ok(swizzle::composition(sw, 0, inner).into())
+}
+
+/// CuTe `make_swizzle<Y, Z>()`: the swizzle with contiguous masks `y` (source) and `z`.
+fn swizzle_of_masks(y: i64, z: i64) -> Result<Swizzle> {
+    let bits = |m: i64| i64::from(m.count_ones());
+    if y == 0 && z == 0 {
+        return Swizzle::new(0, 0, 0);
+    }
+    let not_a_swizzle = || {
+        Error::new(format!(
+            "the layout does not map the swizzle's bits to a swizzle (masks {y:#b} and {z:#b})"
+        ))
+    };
+    if y <= 0 || z <= 0 || bits(y) != bits(z) {
+        return Err(not_a_swizzle());
+    }
+    let (ty, tz) = (i64::from(y.trailing_zeros()), i64::from(z.trailing_zeros()));
+    let sw = Swizzle::new(bits(y), ty.min(tz), ty - tz).map_err(|_| not_a_swizzle())?;
+    if sw.yyy_mask() | sw.zzz_mask() != y | z {
+        return Err(not_a_swizzle());
+    }
+    Ok(sw)
+}
+
+/// The language's functions, one row each.
+pub static OPS: &[Op] = &[
+    // --- queries -----------------------------------------------------------------------
+    op!("size", "(x[, modes...])", Append, (1, MANY), [], false,
+        "the number of elements of a shape, layout or tiled atom (of one mode with indices)",
+        |a, _| match sub(a)? {
+            Value::Layout(l) => int(l.size()?),
+            Value::Composed(c) => int(c.layout.size()?),
+            Value::TiledMma(m) => int(m.thr_layout_vmnk.size()?),
+            Value::TiledCopy(c) => int(c.layout_tv.mode(0)?.size()?),
+            v => int(v.to_int_tuple()?.size()?),
+        }),
+    op!("cosize", "(layout[, modes...])", Append, (1, MANY), [], false,
+        "the size of the codomain: the layout's largest offset + 1",
+        |a, _| int(any_layout(&sub(a)?)?.inner().cosize()?)),
+    op!("rank", "(x[, modes...])", Append, (1, MANY), [], false,
+        "the number of top-level modes",
+        |a, _| int(shape_of(&sub(a)?)?.rank() as i64)),
+    op!("depth", "(x[, modes...])", Append, (1, MANY), [], false,
+        "the nesting depth (an integer has depth 0)",
+        |a, _| match sub(a)? {
+            Value::Tuple(vs) if vs.is_empty() => Err(Error::new("depth of an empty tuple is not defined (C++ refuses it)")),
+            v => int(shape_of(&v)?.depth() as i64),
+        }),
+    op!("shape", "(x[, modes...])", Append, (1, MANY), [], false,
+        "the shape of a layout (of one mode with indices)",
+        |a, _| Ok(shape_of(&sub(a)?)?.into())),
+    op!("stride", "(layout[, modes...])", Append, (1, MANY), [], false,
+        "the stride of a layout (of one mode with indices)",
+        |a, _| Ok(any_layout(&sub(a)?)?.inner().stride().clone().into())),
+    op!("get", "(x, i...) | (atom, Trait)", Append, (2, MANY), [], false,
+        "mode i (then mode j of that, ...) of a tuple or layout, or a trait of an atom",
+        |a, _| match a {
+            [v, Value::Keyword(k)] => get_trait(v, k),
+            _ => sub(a),
+        }),
+    op!("layout", "(layout, i...)", Append, (1, MANY), [], false,
+        "mode i of a layout, as a layout",
+        |a, _| sub(a)),
+    op!("select", "(x, i...)", Append, (2, MANY), [], false,
+        "the modes i..., in that order",
+        |a, _| {
+            let is = ints(&a[1..])?;
+            match &a[0] {
+                v @ (Value::Layout(_) | Value::Composed(_)) => on_layout(v, |l| alg::select(l, &is)),
+                v => Ok(int_tuple::select(&v.to_int_tuple()?, &is)?.into()),
+            }
+        }),
+    op!("take", "(x, begin, end)", Append, (3, 3), [], false,
+        "the modes [begin, end)",
+        |a, _| {
+            let (b, e) = (a[1].to_int()?, a[2].to_int()?);
+            match &a[0] {
+                v @ (Value::Layout(_) | Value::Composed(_)) => on_layout(v, |l| alg::take(l, b, Some(e))),
+                v => Ok(int_tuple::take(&v.to_int_tuple()?, b, Some(e))?.into()),
+            }
+        }),
+    op!("group", "(x, begin, end)", Append, (3, 3), [], false,
+        "the modes [begin, end) gathered into one mode",
+        |a, _| {
+            let (b, e) = (a[1].to_int()?, a[2].to_int()?);
+            let e = if e == -1 { None } else { Some(e) };
+            match &a[0] {
+                v @ (Value::Layout(_) | Value::Composed(_)) => on_layout(v, |l| alg::group(l, b, e)),
+                v => Ok(int_tuple::group(&v.to_int_tuple()?, b, e)?.into()),
+            }
+        }),
+    op!("append", "(x, [rank,] [y])", Append, (1, 3), [], false,
+        "x extended to the given rank (one more by default) with copies of y (default 1:0)",
+        |a, _| extend(a, true)),
+    op!("prepend", "(x, [rank,] [y])", Append, (1, 3), [], false,
+        "x extended in front to the given rank (one more by default) with copies of y",
+        |a, _| extend(a, false)),
+    op!("replace", "(x, i, y)", Append, (3, 3), [], false,
+        "mode i of x replaced by y",
+        |a, _| {
+            let i = index(&a[1])?;
+            match (&a[0], &a[2]) {
+                (v @ (Value::Layout(_) | Value::Composed(_)), y) => {
+                    let y = as_layout(y)?;
+                    on_layout(v, |l| alg::replace(l, i, &y))
+                }
+                (v, y) => Ok(int_tuple::replace(&v.to_int_tuple()?, i, &y.to_int_tuple()?)?.into()),
+            }
+        }),
+    op!("flatten", "(x)", No, (1, 1), [], false,
+        "the same modes without nesting",
+        |a, _| match &a[0] {
+            v @ (Value::Layout(_) | Value::Composed(_)) => on_layout(v, |l| Ok(l.flatten())),
+            v => Ok(v.to_int_tuple()?.flatten().into()),
+        }),
+    op!("coalesce", "(layout[, profile])", No, (1, 2), [], true,
+        "the same function with the fewest modes (within each mode of a profile; `_` = a whole mode)",
+        |a, _| match a.get(1) {
+            None => on_layout(&a[0], |l| alg::coalesce(l, None)),
+            Some(p) => {
+                let p = profile(p)?;
+                on_layout(&a[0], |l| alg::coalesce(l, Some(&p)))
+            }
+        }),
+    op!("filter", "(layout)", No, (1, 1), [], true,
+        "the layout without its stride-0 and size-1 modes, coalesced",
+        |a, _| on_layout(&a[0], alg::filter)),
+    op!("filter_zeros", "(layout)", No, (1, 1), [], false,
+        "the layout with the shape of its stride-0 modes set to 1",
+        |a, _| on_layout(&a[0], |l| Ok(alg::filter_zeros(l)))),
+    // --- construction ------------------------------------------------------------------
+    op!("make_layout", "(shape[, stride | LayoutLeft | LayoutRight]) | (layouts...)", No, (1, MANY), ["stride"], false,
+        "a layout from a shape and strides (compact column-major by default), or layouts side by side",
+        make_layout),
+    op!("make_shape" | "make_stride" | "make_coord" | "make_step" | "make_tuple" | "make_tile" | "Shape" | "Stride" | "Step" | "Coord" | "Tile", "(x...)", No, (0, MANY), [], false,
+        "a tuple of its arguments",
+        |a, _| Ok(Value::Tuple(a.to_vec()))),
+    op!("make_ordered_layout", "(shape, order)", No, (2, 2), ["order"], false,
+        "the compact layout whose modes are ordered by order (a Step: smaller = faster)",
+        |a, kw| {
+            let order = kw.first().map(|k| &k.1).or(a.get(1));
+            Ok(alg::make_ordered_layout(&a[0].to_int_tuple()?, &mode_order(order)?)?.into())
+        }),
+    op!("make_layout_like", "(layout)", No, (1, 1), [], false,
+        "a compact layout of the same shape whose strides follow the order of the layout's strides",
+        |a, _| Ok(alg::make_layout_like(&as_layout(&a[0])?)?.into())),
+    op!("tile_to_shape", "(atom, shape[, order])", No, (2, 3), ["order"], false,
+        "copies of the atom arranged (in order: LayoutLeft by default, or a Step) to cover the shape",
+        |a, kw| {
+            let trg = a[1].to_int_tuple()?;
+            let order = mode_order(kw.first().map(|k| &k.1).or(a.get(2)))?;
+            on_layout(&a[0], |l| alg::tile_to_shape(l, &trg, &order))
+        }),
+    op!("make_swizzle" | "Swizzle" | "Sw", "(B, M, S)", No, (3, 3), [], false,
+        "the swizzle Sw<B,M,S>: XOR bits [M+S, M+S+B) into [M, M+B)",
+        |a, _| make_swizzle(a)),
+    op!("make_composed_layout", "(outer, offset, inner)", No, (3, 3), [], false,
+        "the composed layout outer o offset o inner, kept even when outer is the identity",
+        |a, _| Ok(Value::Composed(make_composed(a)?))),
+    op!("composition", "(A, B) | (Sw, offset, L)", No, (2, 3), [], true,
+        "composition(A, B)(i) = A(B(i)): B's offsets index into A (a tiler B: mode by mode)",
+        |a, _| {
+            if a.len() == 3 {
+                let c = make_composed(a)?;
+                return Ok(swizzle::composition(c.swizzle, c.offset, c.layout).into());
+            }
+            composition(&a[0], &a[1])
+        }),
+    op!("complement", "(layout[, cotarget])", No, (1, 2), [], true,
+        "where copies of the layout start so that together they cover [0, cotarget) (default cosize)",
+        |a, _| {
+            let l = any_layout(&a[0])?;
+            match a.get(1) {
+                None => Ok(alg::complement(l.inner(), None)?.into()),
+                Some(t) => Ok(alg::complement(l.inner(), Some(&t.to_int_tuple()?))?.into()),
+            }
+        }),
+    op!("right_inverse", "(layout)", No, (1, 1), [], true,
+        "R with A(R(i)) = i for every i < size(R)",
+        |a, _| match &a[0] {
+            Value::Under => Ok(Value::Under),
+            v => Ok(alg::right_inverse(plain(v)?)?.into()),
+        }),
+    op!("left_inverse", "(layout)", No, (1, 1), [], true,
+        "L with L(A(i)) = i for every i < size(A)",
+        |a, _| match &a[0] {
+            Value::Under => Ok(Value::Under),
+            v => Ok(alg::left_inverse(plain(v)?)?.into()),
+        }),
+    op!("logical_divide", "(layout, tiler)", No, (2, 2), [], true,
+        "composition(A, (B, complement(B, size(A)))): mode 0 = the tile B selects, mode 1 = across tiles",
+        |a, _| divide_or_product(a, alg::logical_divide)),
+    op!("zipped_divide", "(layout, tiler)", No, (2, 2), [], true,
+        "logical_divide with the tile modes gathered in mode 0, the rest in mode 1",
+        |a, _| divide_or_product(a, alg::zipped_divide)),
+    op!("tiled_divide", "(layout, tiler)", No, (2, 2), [], true,
+        "zipped_divide with the rest modes unpacked into modes 1..",
+        |a, _| divide_or_product(a, alg::tiled_divide)),
+    op!("flat_divide", "(layout, tiler)", No, (2, 2), [], true,
+        "zipped_divide with every mode unpacked",
+        |a, _| divide_or_product(a, alg::flat_divide)),
+    op!("logical_product", "(layout, tiler)", No, (2, 2), [], true,
+        "(A, composition(complement(A, size(A)*cosize(B)), B)): mode 0 = A, mode 1 = where B places copies of A",
+        |a, _| divide_or_product(a, alg::logical_product)),
+    op!("zipped_product", "(layout, tiler)", No, (2, 2), [], true,
+        "logical_product mode by mode, the tile modes in mode 0, the rest in mode 1",
+        |a, _| divide_or_product(a, alg::zipped_product)),
+    op!("tiled_product", "(layout, tiler)", No, (2, 2), [], true,
+        "zipped_product with the rest modes unpacked into modes 1..",
+        |a, _| divide_or_product(a, alg::tiled_product)),
+    op!("flat_product", "(layout, tiler)", No, (2, 2), [], true,
+        "zipped_product with every mode unpacked",
+        |a, _| divide_or_product(a, alg::flat_product)),
+    op!("blocked_product", "(layout, layout)", No, (2, 2), [], true,
+        "copies of A as blocks arranged by B; mode i = (A_i, B_i), A fastest",
+        |a, _| {
+            let b = as_layout(&a[1])?;
+            on_layout(&a[0], |x| alg::blocked_product(x, &b))
+        }),
+    op!("raked_product", "(layout, layout)", No, (2, 2), [], true,
+        "copies of A interleaved (raked) across B; mode i = (B_i, A_i), B fastest",
+        |a, _| {
+            let b = as_layout(&a[1])?;
+            on_layout(&a[0], |x| alg::raked_product(x, &b))
+        }),
+    op!("max_common_vector", "(A, B)", No, (2, 2), [], false,
+        "how many contiguous elements A and B agree on",
+        |a, _| int(alg::max_common_vector(plain(&a[0])?, plain(&a[1])?)?)),
+    op!("max_common_layout", "(A, B)", No, (2, 2), [], false,
+        "the layout of B's elements that A and B both hold contiguously",
+        |a, _| Ok(alg::max_common_layout(plain(&a[0])?, plain(&a[1])?)?.into())),
+    // --- coordinates -------------------------------------------------------------------
+    op!("idx2crd", "(idx, shape[, stride])", No, (2, 3), [], false,
+        "the coordinate of a linear index",
+        |a, _| {
+            let idx = a[0].to_int_tuple()?;
+            let shape = a[1].to_int_tuple()?;
+            match a.get(2) {
+                None => Ok(int_tuple::idx2crd(&idx, &shape)?.into()),
+                Some(d) => Ok(int_tuple::idx2crd_strided(&idx, &shape, &d.to_int_tuple()?)?.into()),
+            }
+        }),
+    op!("crd2idx", "(crd, shape[, stride])", No, (2, 3), [], false,
+        "the index (or offset, with strides) of a coordinate",
+        crd2idx),
+    op!("crd2crd", "(crd, src_shape, dst_shape)", No, (3, 3), [], false,
+        "a coordinate of one shape as a coordinate of another",
+        |a, _| Ok(int_tuple::crd2crd(&a[0].to_int_tuple()?, &a[1].to_int_tuple()?, &a[2].to_int_tuple()?)?.into())),
+    op!("slice", "(crd, x)", No, (2, 2), [], false,
+        "the sub-layout (or sub-tuple) where crd has `_`",
+        |a, _| match &a[1] {
+            v @ (Value::Layout(_) | Value::Composed(_)) => super::eval::apply(v, std::slice::from_ref(&a[0])),
+            v => Ok(int_tuple::slice(&a[0].to_coord()?, &v.to_int_tuple()?)?.into()),
+        }),
+    op!("dice", "(crd, x)", No, (2, 2), [], false,
+        "the sub-layout (or sub-tuple) where crd is not `_`",
+        |a, _| match &a[1] {
+            Value::Layout(l) => Ok(l.dice(&a[0].to_coord()?)?.into()),
+            v => Ok(int_tuple::dice(&a[0].to_coord()?, &v.to_int_tuple()?)?.into()),
+        }),
+    // --- int-tuple arithmetic ----------------------------------------------------------
+    op!("prefix_product", "(shape)", No, (1, 1), [], false,
+        "the exclusive prefix products (compact column-major strides)",
+        |a, _| Ok(int_tuple::prefix_product(&a[0].to_int_tuple()?)?.into())),
+    op!("shape_div", "(a, b)", No, (2, 2), [], false,
+        "a divided by b, mode by mode, CuTe's way",
+        |a, _| Ok(int_tuple::shape_div(&a[0].to_int_tuple()?, &a[1].to_int_tuple()?)?.into())),
+    op!("ceil_div", "(a, b)", No, (2, 2), [], false,
+        "a divided by b, rounded up, mode by mode",
+        |a, _| Ok(int_tuple::ceil_div(&a[0].to_int_tuple()?, &a[1].to_int_tuple()?)?.into())),
+    op!("product", "(shape)", No, (1, 1), [], false,
+        "the product of every integer",
+        |a, _| int(a[0].to_int_tuple()?.size()?)),
+    op!("product_each", "(shape)", No, (1, 1), [], false,
+        "the product of each top-level mode",
+        |a, _| Ok(a[0].to_int_tuple()?.product_each()?.into())),
+    op!("congruent", "(a, b)", No, (2, 2), [], false,
+        "whether a and b have the same profile (1 or 0, as C++ prints it)",
+        |a, _| Ok(Value::Bool(shape_of(&a[0])?.congruent(&shape_of(&a[1])?)))),
+    op!("weakly_congruent", "(a, b)", No, (2, 2), [], false,
+        "whether a's profile is a prefix of b's",
+        |a, _| Ok(Value::Bool(shape_of(&a[0])?.weakly_congruent(&shape_of(&a[1])?)))),
+    op!("compatible", "(a, b)", No, (2, 2), [], false,
+        "whether every coordinate of a is one of b",
+        |a, _| Ok(Value::Bool(shape_of(&a[0])?.compatible(&shape_of(&a[1])?)?))),
+    // --- element types -----------------------------------------------------------------
+    op!("upcast", "(N, layout)", Prepend, (2, 2), [], false,
+        "the layout seen in elements N times wider",
+        |a, _| cast(a, true)),
+    op!("downcast", "(N, layout)", Prepend, (2, 2), [], false,
+        "the layout seen in elements N times narrower",
+        |a, _| cast(a, false)),
+    op!("recast_layout", "(OLD, NEW, layout)", Prepend, (3, 3), [], false,
+        "the layout of OLD-type elements seen as NEW-type elements (bits or type names)",
+        |a, _| {
+            let (old, new) = (bits_of(&a[0])?, bits_of(&a[1])?);
+            Ok(alg::recast_layout(old, new, plain(&a[2])?)?.into())
+        }),
+    op!("as_position_independent_swizzle_layout", "(smem_layout)", No, (1, 1), [], false,
+        "a GMMA/UMMA smem layout in element units (its byte-address swizzle recast to elements)",
+        |a, _| Ok(any_layout(&a[0])?.in_elements()?.into())),
+    op!("make_smem_layout_atom", "(kind, element_type)", No, (2, 2), [], false,
+        "CuTeDSL: the GMMA/UMMA smem atom of a SmemLayoutAtomKind for an element type",
+        |a, _| {
+            let Value::Keyword(kind) = &a[0] else {
+                return Err(Error::new(format!("expected a SmemLayoutAtomKind, got {}", a[0].kind())));
+            };
+            super::types::smem_atom_of_kind(kind, bits_of(&a[1])?)
+        }),
+    // --- C++ spelling helpers ----------------------------------------------------------
+    op!("decltype", "(x)", No, (1, 1), [], false,
+        "the type of x: here, its value (`NAME{}` of a bound type is that value)",
+        |a, _| Ok(a[0].clone())),
+    op!("print" | "print_layout" | "print_latex" | "cute.printf", "(x)", No, (1, 1), [], false,
+        "x itself (C++'s printers show the value this line shows)",
+        |a, _| Ok(a[0].clone())),
+    op!("make_layout_tv", "(thr_layout, val_layout)", No, (2, 2), [], false,
+        "(tiler_mn, layout_tv) as make_tiled_copy builds them",
+        |a, _| {
+            let (tiler, tv) = alg::make_layout_tv(&as_layout(&a[0])?, &as_layout(&a[1])?)?;
+            Ok(Value::Tuple(vec![tiler.into(), tv.into()]))
+        }),
+    // --- atoms -------------------------------------------------------------------------
+    op!("atom", "(NAME[, element_type])", No, (1, 2), [], false,
+        "the CuTe traits of an MMA or copy atom (a copy atom recast to an element type)",
+        |a, _| atom_with_type(&a[0], a.get(1))),
+    op!("make_tiled_mma", "(atom[, layout[, permutation]])", No, (1, 3), [], false,
+        "the atom repeated over a layout of atoms, with an optional (M, N, K) permutation",
+        make_tiled_mma),
+    op!("make_tiled_copy", "(copy_atom, thr_layout[, val_layout])", No, (2, 3), [], false,
+        "the copy atom tiled over threads and values",
+        |a, _| {
+            let atom = copy_atom(&a[0])?;
+            let thr = as_layout(&a[1])?;
+            let val = match a.get(2) {
+                None => Layout::col_major(IntTuple::Int(1))?,
+                Some(v) => as_layout(v)?,
+            };
+            Ok(Value::TiledCopy(Box::new(crate::atom::make_tiled_copy(&atom, &thr, &val)?)))
+        }),
+    op!("make_tiled_copy_A", "(copy_atom, tiled_mma)", No, (2, 2), [], false,
+        "the copy atom tiled to the A operand of a TiledMMA", |a, _| tiled_copy_of(a, 'A')),
+    op!("make_tiled_copy_B", "(copy_atom, tiled_mma)", No, (2, 2), [], false,
+        "the copy atom tiled to the B operand of a TiledMMA", |a, _| tiled_copy_of(a, 'B')),
+    op!("make_tiled_copy_C", "(copy_atom, tiled_mma)", No, (2, 2), [], false,
+        "the copy atom tiled to the C operand of a TiledMMA", |a, _| tiled_copy_of(a, 'C')),
+    op!("get_layoutA_TV" | "tv_layout_A_tiled", "(tiled_mma)", No, (1, 1), [], false,
+        "(thread, value) -> (m, k) of the A operand", |a, _| Ok(tiled_mma(&a[0])?.layout_a_tv()?.into())),
+    op!("get_layoutB_TV" | "tv_layout_B_tiled", "(tiled_mma)", No, (1, 1), [], false,
+        "(thread, value) -> (n, k) of the B operand", |a, _| Ok(tiled_mma(&a[0])?.layout_b_tv()?.into())),
+    op!("get_layoutC_TV" | "tv_layout_C_tiled", "(tiled_mma)", No, (1, 1), [], false,
+        "(thread, value) -> (m, n) of the C operand", |a, _| Ok(tiled_mma(&a[0])?.layout_c_tv()?.into())),
+    op!("get_layoutS_TV" | "layout_src_tv_tiled", "(tiled_copy)", No, (1, 1), [], false,
+        "(thread, value) -> tile coordinate of the source", |a, _| Ok(tiled_copy(&a[0])?.layout_s_tv()?.into())),
+    op!("get_layoutD_TV" | "layout_dst_tv_tiled", "(tiled_copy)", No, (1, 1), [], false,
+        "(thread, value) -> tile coordinate of the destination", |a, _| Ok(tiled_copy(&a[0])?.layout_d_tv()?.into())),
+    op!("tile_shape" | "tiler_mn" | "shape_mnk", "(tiled_mma | tiled_copy)", No, (1, 1), [], false,
+        "the tile a TiledMMA (M, N, K) or TiledCopy covers",
+        |a, _| tile_shape(&a[0])),
+    op!("tile_size", "(tiled, i)", Append, (2, 2), [], false,
+        "mode i of the tile a TiledMMA or TiledCopy covers",
+        |a, _| get(&tile_shape(&a[0])?, index(&a[1])?)),
+    // --- shared memory -----------------------------------------------------------------
+    op!("bank_conflicts", "(smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
+        "the shared-memory bank model of an access: phases, wavefronts, conflicts",
+        |a, _| {
+            let (smem, bits, tv, instr) = bank_args(a)?;
+            Ok(Value::Banks(Box::new(crate::bank::bank_conflicts(&any_layout(smem)?, bits, &tv, instr)?)))
+        }),
+    op!("swizzle_search", "(smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
+        "every swizzle and row padding of the smem layout ranked by wavefronts",
+        |a, _| {
+            let (smem, bits, tv, instr) = bank_args(a)?;
+            let base = any_layout(smem)?.inner().clone();
+            Ok(Value::Ranked(crate::bank::swizzle_search(&base, bits, &tv, instr)?))
+        }),
+];
+
+/// A plain layout argument (no swizzle).
+fn plain(v: &Value) -> Result<&Layout> {
+    v.to_layout()
+}
+
+fn divide_or_product(a: &[Value], f: fn(&Layout, &Tiler) -> Result<Layout>) -> Result<Value> {
+    let tiler = a[1].to_tiler()?;
+    on_layout(&a[0], |l| f(l, &tiler))
+}
+
+/// `append(x[, n][, y])` / `prepend(...)`: an integer second argument is the rank.
+fn extend(a: &[Value], back: bool) -> Result<Value> {
+    let (n, y) = match a.get(1) {
+        Some(Value::Int(n)) => (Some(index(&Value::Int(*n))?), a.get(2)),
+        y => {
+            if a.len() > 2 {
+                return Err(Error::new("expected (x, [rank,] [y])"));
+            }
+            (None, y)
+        }
+    };
+    match &a[0] {
+        v @ (Value::Layout(_) | Value::Composed(_)) => {
+            let y = y.map(as_layout).transpose()?;
+            on_layout(v, |l| {
+                let n = n.unwrap_or(l.rank() + 1);
+                if back {
+                    alg::append(l, n, y.as_ref())
+                } else {
+                    alg::prepend(l, n, y.as_ref())
+                }
+            })
+        }
+        v => {
+            let t = v.to_int_tuple()?;
+            let y = match y {
+                Some(y) => y.to_int_tuple()?,
+                None => IntTuple::Int(1),
+            };
+            let n = n.unwrap_or(t.rank() + 1);
+            Ok(if back {
+                int_tuple::append(&t, n, &y)?
+            } else {
+                int_tuple::prepend(&t, n, &y)?
+            }
+            .into())
+        }
+    }
+}
+
+fn cast(a: &[Value], up: bool) -> Result<Value> {
+    let n = a[0]
+        .to_int()
+        .map_err(|e| Error::new(format!("the factor N: {}", e.msg)))?;
+    Ok(any_layout(&a[1])?.cast(n, up)?.into())
+}
+
+fn crd2idx(a: &[Value], _: &Kwargs) -> Result<Value> {
+    let c = a[0].to_int_tuple()?;
+    if let Value::Layout(l) = &a[1] {
+        if a.len() != 2 {
+            return Err(Error::new("with a layout: crd2idx(crd, layout)"));
+        }
+        return int(l.call_coord(&c)?);
+    }
+    let s = a[1].to_int_tuple()?;
+    match a.get(2) {
+        None => int(int_tuple::crd2idx_shape(&c, &s)?),
+        Some(d) => {
+            let d = d.to_int_tuple()?;
+            if !s.congruent(&d) && !d.is_int() {
+                return Err(Error::new(format!(
+                    "shape {s} and stride {d} are not congruent"
+                )));
+            }
+            int(int_tuple::crd2idx(&c, &s, &d)?)
+        }
+    }
+}
+
+fn tile_shape(v: &Value) -> Result<Value> {
+    match v {
+        Value::TiledMma(m) => Ok(m.tile_shape()?.into()),
+        Value::TiledCopy(c) => Ok(c.tiler.clone().into()),
+        v => Err(Error::new(format!(
+            "expected a TiledMMA or TiledCopy, got {}",
+            v.kind()
+        ))),
+    }
+}
+
+fn tiled_copy_of(a: &[Value], which: char) -> Result<Value> {
+    let atom = copy_atom(&a[0])?;
+    let m = tiled_mma(&a[1])?;
+    Ok(Value::TiledCopy(Box::new(
+        crate::atom::make_tiled_copy_operand(&atom, m, which)?,
+    )))
+}
+
+fn mma_atom(v: &Value) -> Result<crate::atom::MmaAtom> {
+    match v {
+        Value::Atom(a) => match &**a {
+            Atom::Mma(m) => Ok(m.clone()),
+            Atom::Copy(c) => Err(Error::new(format!(
+                "{} is a copy atom, not an MMA atom",
+                c.name
+            ))),
+        },
+        Value::TiledMma(m) => Ok(m.atom.clone()),
+        v => Err(Error::new(format!(
+            "expected an MMA atom, got {}",
+            v.kind()
+        ))),
+    }
+}
+
+fn make_tiled_mma(a: &[Value], _: &Kwargs) -> Result<Value> {
+    let atom = mma_atom(&a[0])?;
+    let Some(layout) = a.get(1) else {
+        return Ok(Value::TiledMma(Box::new(atom.tiled()?)));
+    };
+    let layout = as_layout(layout)?;
+    let perm = match a.get(2) {
+        None => Vec::new(),
+        Some(Value::Tuple(vs)) => vs.iter().map(|v| v.to_tiler()).collect::<Result<_>>()?,
+        Some(v) => {
+            return Err(Error::new(format!(
+                "the permutation is a tuple of up to 3 tilers (M, N, K), got {}",
+                v.kind()
+            )))
+        }
+    };
+    Ok(Value::TiledMma(Box::new(crate::atom::make_tiled_mma(
+        &atom, &layout, &perm,
+    )?)))
+}
+
+/// `atom(NAME[, T])`: a copy atom recast to `T`-bit values.
+pub(crate) fn atom_with_type(v: &Value, t: Option<&Value>) -> Result<Value> {
+    let a = match v {
+        Value::Atom(a) => (**a).clone(),
+        v => {
+            return Err(Error::new(format!(
+                "expected an atom name, got {}",
+                v.kind()
+            )))
+        }
+    };
+    match (a, t) {
+        (a, None) => Ok(Value::Atom(Box::new(a))),
+        (Atom::Copy(c), Some(t)) => Ok(Value::Atom(Box::new(Atom::Copy(
+            c.with_value_bits(bits_of(t)?)?,
+        )))),
+        (Atom::Mma(m), Some(_)) => Err(Error::new(format!(
+            "{} is an MMA atom: its value types are part of its name",
+            m.name
+        ))),
+    }
+}
+
+/// `make_swizzle(B, M, S)`.
+pub(crate) fn make_swizzle(a: &[Value]) -> Result<Value> {
+    Ok(Value::Swizzle(Swizzle::new(
+        a[0].to_int()?,
+        a[1].to_int()?,
+        a[2].to_int()?,
+    )?))
+}
+
+/// `make_composed_layout(Sw, OFFSET, L)` from three argument values.
+pub(crate) fn make_composed(a: &[Value]) -> Result<ComposedLayout> {
+    let sw = match &a[0] {
+        Value::Swizzle(s) => *s,
+        v => {
+            return Err(Error::new(format!(
+                "the outer function of a composed layout must be a swizzle here, got {}",
+                v.kind()
+            )))
+        }
+    };
+    let offset = match &a[1] {
+        Value::Offset(o) => *o,
+        v => swizzle::Offset::Int(v.to_int()?),
+    };
+    Ok(ComposedLayout {
+        swizzle: sw,
+        offset,
+        layout: a[2].to_layout()?.clone(),
+    })
+}
+
+fn make_layout(a: &[Value], kw: &Kwargs) -> Result<Value> {
+    if let Some((_, stride, _)) = kw.first() {
+        if a.len() != 1 {
+            return Err(Error::new("with stride=: make_layout(shape, stride=...)"));
+        }
+        return Ok(Layout::new(a[0].to_int_tuple()?, stride.to_int_tuple()?)?.into());
+    }
+    if a.iter().all(|v| matches!(v, Value::Layout(_))) {
+        let ls: Vec<Layout> = a
+            .iter()
+            .map(|v| v.to_layout().cloned())
+            .collect::<Result<_>>()?;
+        return Ok(alg::make_layout(&ls).into());
+    }
+    if a.len() > 2 {
+        return Err(Error::new(format!(
+            "expected (shape[, stride]) or layouts, got {} arguments",
+            a.len()
+        )));
+    }
+    let shape = a[0].to_int_tuple()?;
+    match a.get(1) {
+        None | Some(Value::Major(Major::Left)) => Ok(Layout::col_major(shape)?.into()),
+        Some(Value::Major(Major::Right)) => Ok(Layout::row_major(shape)?.into()),
+        Some(d) => Ok(Layout::new(shape, d.to_int_tuple()?)?.into()),
+    }
+}
+
+/// A trait of an atom (or of the atom of a tiled MMA / copy).
+pub(crate) fn get_trait(v: &Value, k: &str) -> Result<Value> {
+    let atom = match v {
+        Value::Atom(a) => (**a).clone(),
+        Value::TiledMma(m) => Atom::Mma(m.atom.clone()),
+        Value::TiledCopy(c) => Atom::Copy(c.atom.clone()),
+        v => return Err(Error::new(format!("{} has no trait {k}", v.kind()))),
+    };
+    atom.trait_value(k).map(Value::from)
+}
+
+fn copy_atom(v: &Value) -> Result<crate::atom::CopyAtom> {
+    match v {
+        Value::Atom(a) => match &**a {
+            Atom::Copy(c) => Ok(c.clone()),
+            Atom::Mma(m) => Err(Error::new(format!(
+                "{} is an MMA atom, not a copy atom",
+                m.name
+            ))),
+        },
+        v => Err(Error::new(format!(
+            "expected a copy atom, got {}",
+            v.kind()
+        ))),
+    }
+}
+fn bank_args(args: &[Value]) -> Result<(&Value, u32, Layout, Instr)> {
+    let instr_of = |v: &Value| -> Result<Instr> {
+        match v {
+            Value::Keyword(k) => Instr::parse(k).ok_or_else(|| {
+                Error::new(format!(
+                    "'{k}' is not an instruction (expected one of {})",
+                    Instr::NAMES.join(", ")
+                ))
+            }),
+            v => Err(Error::new(format!(
+                "expected an instruction ({}), got {}",
+                Instr::NAMES.join(", "),
+                v.kind()
+            ))),
+        }
+    };
+    if let Value::TiledCopy(c) = &args[1] {
+        if args.len() > 3 {
+            return Err(Error::new(
+                "with a TiledCopy: (smem, tiled_copy[, instruction])",
+            ));
+        }
+        let bits = c.atom.val_bits.unwrap_or(0);
+        let instr = match args.get(2) {
+            Some(v) => instr_of(v)?,
+            None => c.atom.instr(),
+        };
+        let tv = if instr.is_store() {
+            c.layout_d_tv()?
+        } else {
+            c.layout_s_tv()?
+        };
+        let bits = u32::try_from(bits).map_err(|_| Error::new("element width out of range"))?;
+        return Ok((&args[0], bits, tv, instr));
+    }
+    if args.len() != 4 {
+        return Err(Error::new(
+            "expected (smem_layout, element_bits, tv_layout, instruction) or (smem_layout, tiled_copy[, instruction])",
+        ));
+    }
+    let bits = bits_of(&args[1])?;
+    let bits = u32::try_from(bits)
+        .map_err(|_| Error::new(format!("element width {bits} is out of range")))?;
+    let tv = match &args[2] {
+        Value::Layout(l) => l.clone(),
+        // make_layout_tv's (tiler, layout_tv).
+        Value::Tuple(vs) if vs.len() == 2 && matches!(vs[1], Value::Layout(_)) => {
+            vs[1].to_layout()?.clone()
+        }
+        v => {
+            return Err(Error::new(format!(
+                "expected a (thread, value) layout, got {}",
+                v.kind()
+            )))
+        }
+    };
+    Ok((&args[0], bits, tv, instr_of(&args[3])?))
+}

@@ -1,0 +1,384 @@
+//! C++ and CuTeDSL names that denote values: element types, majors, layout tags, the
+//! class templates whose default-constructed value is a layout, swizzle, atom or tuple
+//! (`Int<8>{}`, `Layout<Shape<..>,Stride<..>>{}`, `GMMA::Layout_K_SW128_Atom<half_t>{}`,
+//! `MMA_Atom<SM80_...>{}`, `TiledMMA<...>{}`), and their member types.
+
+use super::ops::{self, any_layout};
+use crate::atom::Atom;
+use crate::bank::Instr;
+use crate::error::{Error, Result};
+use crate::layout::Layout;
+use crate::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
+use crate::swizzle::Offset;
+use crate::value::{Major, Value};
+
+/// Names with a fixed meaning: atom traits, element types and majors (instruction names
+/// are [`Instr::NAMES`]).
+pub const KEYWORDS: &[&str] = &[
+    "Shape_MNK",
+    "ThrID",
+    "ALayout",
+    "BLayout",
+    "CLayout",
+    "LayoutA_TV",
+    "LayoutB_TV",
+    "LayoutC_TV",
+    "SrcLayout",
+    "DstLayout",
+    "RefLayout",
+    "ValLayoutSrc",
+    "ValLayoutDst",
+    "ValLayoutRef",
+    "uint1_t",
+    "int4_t",
+    "uint4_t",
+    "int8_t",
+    "uint8_t",
+    "float_e4m3_t",
+    "float_e5m2_t",
+    "int16_t",
+    "uint16_t",
+    "half_t",
+    "bfloat16_t",
+    "int32_t",
+    "uint32_t",
+    "float",
+    "tfloat32_t",
+    "int64_t",
+    "uint64_t",
+    "double",
+    "uint128_t",
+    "Major::K",
+    "Major::MN",
+];
+
+/// CuTeDSL's element types and their C++ names.
+const DSL_TYPES: &[(&str, &str)] = &[
+    ("Float16", "half_t"),
+    ("BFloat16", "bfloat16_t"),
+    ("Float32", "float"),
+    ("TFloat32", "tfloat32_t"),
+    ("Float64", "double"),
+    ("Float8E4M3FN", "float_e4m3_t"),
+    ("Float8E5M2", "float_e5m2_t"),
+    ("Int8", "int8_t"),
+    ("Uint8", "uint8_t"),
+    ("Int16", "int16_t"),
+    ("Uint16", "uint16_t"),
+    ("Int32", "int32_t"),
+    ("Uint32", "uint32_t"),
+    ("Int64", "int64_t"),
+    ("Uint64", "uint64_t"),
+    ("Int4", "int4_t"),
+    ("Uint4", "uint4_t"),
+    ("int", "int32_t"),
+    ("bool", "uint8_t"),
+];
+
+/// Width in bits of an element type keyword.
+pub(crate) fn type_bits(k: &str) -> Option<i64> {
+    Some(match k {
+        "uint1_t" => 1,
+        "int4_t" | "uint4_t" => 4,
+        "int8_t" | "uint8_t" | "float_e4m3_t" | "float_e5m2_t" => 8,
+        "int16_t" | "uint16_t" | "half_t" | "bfloat16_t" => 16,
+        "int32_t" | "uint32_t" | "float" | "tfloat32_t" => 32,
+        "int64_t" | "uint64_t" | "double" => 64,
+        "uint128_t" => 128,
+        _ => return None,
+    })
+}
+
+/// An element width: an integer number of bits or a type name.
+pub(crate) fn bits_of(v: &Value) -> Result<i64> {
+    match v {
+        Value::Int(b) if *b > 0 => Ok(*b),
+        Value::Keyword(k) => {
+            type_bits(k).ok_or_else(|| Error::new(format!("'{k}' is not an element type")))
+        }
+        v => Err(Error::new(format!(
+            "expected an element width (bits, e.g. 16, or a type such as half_t), got {}",
+            match v {
+                Value::Int(b) => b.to_string(),
+                v => v.kind().to_string(),
+            }
+        ))),
+    }
+}
+
+fn keyword(k: &str) -> Option<&'static str> {
+    KEYWORDS
+        .iter()
+        .chain(Instr::NAMES)
+        .find(|n| **n == k)
+        .copied()
+}
+
+/// The last `::`/`.` segment of a name, and the one before it.
+fn tail(name: &str) -> (&str, Option<&str>) {
+    let mut parts = name.rsplit([':', '.']).filter(|p| !p.is_empty());
+    let last = parts.next().unwrap_or(name);
+    (last, parts.next())
+}
+
+/// The value of a plain (unbound) name: tags, keywords, types, atoms. `None` when the name
+/// means nothing here.
+pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
+    let (last, before) = tail(name);
+    let v = match (before, last) {
+        (_, "LayoutLeft" | "GenColMajor") => Value::Major(Major::Left),
+        (_, "LayoutRight" | "GenRowMajor") => Value::Major(Major::Right),
+        (_, "Underscore") => Value::Under,
+        (_, "true" | "True" | "true_type") => Value::Bool(true),
+        (_, "false" | "False" | "false_type") => Value::Bool(false),
+        (Some("Major"), "K") => Value::Keyword("Major::K"),
+        (Some("Major"), "MN") => Value::Keyword("Major::MN"),
+        (Some("SmemLayoutAtomKind"), kind) => match smem_kind(kind) {
+            Some(_) => Value::Keyword(SMEM_KINDS.iter().find(|k| **k == kind).expect("listed")),
+            None => {
+                return Some(Err(Error::new(format!(
+                    "unknown SmemLayoutAtomKind '{kind}'"
+                ))))
+            }
+        },
+        (_, n) if crate::atom::is_atom_name(n) => {
+            return Some(Atom::lookup(n).map(|a| Value::Atom(Box::new(a))))
+        }
+        (_, n) => {
+            match keyword(n).or_else(|| DSL_TYPES.iter().find(|(d, _)| *d == n).map(|(_, c)| *c)) {
+                Some(k) => Value::Keyword(keyword(k).expect("listed")),
+                None => return None,
+            }
+        }
+    };
+    Some(Ok(v))
+}
+
+const SMEM_KINDS: &[&str] = &[
+    "MN_INTER",
+    "MN_SW32",
+    "MN_SW64",
+    "MN_SW128",
+    "MN_SW128_32B",
+    "K_INTER",
+    "K_SW32",
+    "K_SW64",
+    "K_SW128",
+];
+
+fn smem_kind(kind: &str) -> Option<(AtomMajor, AtomSwizzle)> {
+    let (major, sw) = if let Some(sw) = kind.strip_prefix("MN_") {
+        (AtomMajor::MN, sw)
+    } else {
+        (AtomMajor::K, kind.strip_prefix("K_")?)
+    };
+    Some((major, AtomSwizzle::parse(sw)?))
+}
+
+/// CuTeDSL `make_smem_layout_atom(SmemLayoutAtomKind.KIND, dtype)`: the same value as C++'s
+/// `Layout_KIND_Atom<T>`.
+pub(crate) fn smem_atom_of_kind(kind: &str, bits: i64) -> Result<Value> {
+    let (major, sw) = smem_kind(kind)
+        .ok_or_else(|| Error::new(format!("unknown SmemLayoutAtomKind '{kind}'")))?;
+    Ok(smem_atom(major, sw, bits)?.into())
+}
+
+/// `Layout_{MN,K}_{INTER,SW32,SW64,SW128}_Atom`, `Layout_MN_SW128_32B_Atom`, or the
+/// `Layout_{INTER,SW32,SW64,SW128}_Atom<T, Major>` forms.
+fn smem_atom_template(name: &str, targs: &[Value]) -> Option<Result<Value>> {
+    let body = name.strip_prefix("Layout_")?.strip_suffix("_Atom")?;
+    let major_of = |v: &Value| match v {
+        Value::Keyword("Major::K") => Ok(AtomMajor::K),
+        Value::Keyword("Major::MN") => Ok(AtomMajor::MN),
+        v => Err(Error::new(format!(
+            "expected GMMA::Major::K or MN, got {}",
+            v.kind()
+        ))),
+    };
+    let parsed = match smem_kind(body) {
+        Some((major, sw)) => {
+            if targs.len() != 1 {
+                return Some(Err(Error::new(format!(
+                    "{name}<T> takes one element type, got {} template arguments",
+                    targs.len()
+                ))));
+            }
+            Ok((major, sw))
+        }
+        None => {
+            let sw = AtomSwizzle::parse(body)?;
+            if targs.len() != 2 {
+                return Some(Err(Error::new(format!(
+                    "{name}<T, Major> takes an element type and a major, got {} template arguments",
+                    targs.len()
+                ))));
+            }
+            major_of(&targs[1]).map(|m| (m, sw))
+        }
+    };
+    Some(parsed.and_then(|(major, sw)| Ok(smem_atom(major, sw, bits_of(&targs[0])?)?.into())))
+}
+
+fn arity(name: &str, targs: &[Value], lo: usize, hi: usize) -> Result<()> {
+    if targs.len() < lo || targs.len() > hi {
+        return Err(Error::new(format!(
+            "{name}<...>: expected {} template argument{}, got {}",
+            if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo} to {hi}")
+            },
+            if hi == 1 { "" } else { "s" },
+            targs.len()
+        )));
+    }
+    Ok(())
+}
+
+/// The value of a C++ class template with its arguments (`Name<targs>{}`).
+pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
+    let (last, _) = tail(name);
+    let ctx = |e: Error| Error {
+        msg: format!("{last}<...>: {}", e.msg),
+        col: e.col,
+    };
+    if let Some(v) = smem_atom_template(last, targs) {
+        return v.map_err(ctx);
+    }
+    match last {
+        "Int" | "C" | "Shape" | "Stride" | "Step" | "Coord" | "Tile" | "Layout" | "Swizzle"
+        | "Sw" | "ComposedLayout" | "smem_ptr_flag_bits" | "MMA_Atom" | "Copy_Atom"
+        | "MMA_Traits" | "Copy_Traits" | "UniversalCopy" | "TiledMMA" | "uint_bit_t" => {}
+        n if n.starts_with("SM90_") && n.contains("_SS")
+            || n.starts_with("SM90_") && n.contains("_RS") =>
+        {
+            return gmma_atom(n, targs).map_err(ctx)
+        }
+        n => {
+            return Err(Error::new(match ops::lookup(n) {
+                Some(_) => format!("'{n}' is a function: call it, e.g. {n}<...>(...)"),
+                None => format!("unknown type '{n}'"),
+            }))
+        }
+    }
+    (|| match last {
+        "Int" | "C" => {
+            arity(last, targs, 1, 1)?;
+            Ok(Value::Int(targs[0].to_int()?))
+        }
+        "uint_bit_t" => {
+            arity(last, targs, 1, 1)?;
+            let bits = targs[0].to_int()?;
+            KEYWORDS
+                .iter()
+                .find(|k| k.starts_with("uint") && type_bits(k) == Some(bits))
+                .map(|k| Value::Keyword(k))
+                .ok_or_else(|| Error::new(format!("no unsigned type of {bits} bits")))
+        }
+        "Shape" | "Stride" | "Step" | "Coord" => {
+            for t in targs {
+                t.to_int_tuple()?;
+            }
+            Ok(Value::Tuple(targs.to_vec()))
+        }
+        "Tile" => {
+            for t in targs {
+                t.to_tiler()?;
+            }
+            Ok(Value::Tuple(targs.to_vec()))
+        }
+        "Layout" => {
+            arity(last, targs, 1, 2)?;
+            let shape = targs[0].to_int_tuple()?;
+            match targs.get(1) {
+                None | Some(Value::Major(Major::Left)) => Ok(Layout::col_major(shape)?.into()),
+                Some(Value::Major(Major::Right)) => Ok(Layout::row_major(shape)?.into()),
+                Some(d) => Ok(Layout::new(shape, d.to_int_tuple()?)?.into()),
+            }
+        }
+        "Swizzle" | "Sw" => {
+            arity(last, targs, 2, 3)?;
+            if let [b, m] = targs {
+                // `Swizzle<B,M>`: SShift defaults to BBits.
+                return ops::make_swizzle(&[b.clone(), m.clone(), b.clone()]);
+            }
+            ops::make_swizzle(targs)
+        }
+        "smem_ptr_flag_bits" => {
+            arity(last, targs, 1, 1)?;
+            Ok(Value::Offset(Offset::SmemPtr {
+                bits: bits_of(&targs[0])?,
+            }))
+        }
+        "ComposedLayout" => {
+            arity(last, targs, 3, 3)?;
+            Ok(Value::Composed(ops::make_composed(targs)?))
+        }
+        "MMA_Atom" | "MMA_Traits" | "Copy_Traits" => {
+            arity(last, targs, 1, 1)?;
+            ops::atom_with_type(&targs[0], None)
+        }
+        "Copy_Atom" => {
+            arity(last, targs, 2, 2)?;
+            ops::atom_with_type(&targs[0], Some(&targs[1]))
+        }
+        "UniversalCopy" => {
+            arity(last, targs, 1, 2)?;
+            let bits = bits_of(&targs[0])?;
+            Atom::lookup(&format!("UniversalCopy_{bits}")).map(|a| Value::Atom(Box::new(a)))
+        }
+        "TiledMMA" => {
+            arity(last, targs, 1, 3)?;
+            ops::call("make_tiled_mma", &[], targs, &[])
+        }
+        _ => unreachable!("listed above"),
+    })()
+    .map_err(ctx)
+}
+
+/// `SM90_64xNx16_..._SS<GMMA::Major::A, GMMA::Major::B>`: the traits are the same for every
+/// major; C++ refuses an MN-major A read from registers (RS).
+fn gmma_atom(name: &str, targs: &[Value]) -> Result<Value> {
+    arity(name, targs, 0, 2)?;
+    for (t, which) in targs.iter().zip(["A", "B"]) {
+        match t {
+            Value::Keyword("Major::K") => {}
+            Value::Keyword("Major::MN") if which == "A" && name.ends_with("_RS") => {
+                return Err(Error::new(
+                    "an RS GMMA reads A from registers: A must be GMMA::Major::K",
+                ))
+            }
+            Value::Keyword("Major::MN") => {}
+            v => {
+                return Err(Error::new(format!(
+                    "expected GMMA::Major::K or GMMA::Major::MN for {which}, got {}",
+                    v.kind()
+                )))
+            }
+        }
+    }
+    Atom::lookup(name).map(|a| Value::Atom(Box::new(a)))
+}
+
+/// `T::member` of a type's value: atom traits, composed-layout parts.
+pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
+    match (v, member) {
+        (Value::Composed(c), "layout_a" | "LayoutA") => Ok(Value::Swizzle(c.swizzle)),
+        (Value::Composed(c), "layout_b" | "LayoutB") => Ok(Value::Layout(c.layout.clone())),
+        (Value::Composed(c), "offset") => Ok(Value::Offset(c.offset)),
+        (
+            v @ (Value::Layout(_) | Value::Composed(_)),
+            "shape" | "stride" | "size" | "cosize" | "rank" | "depth",
+        ) => ops::call(member, &[], std::slice::from_ref(v), &[]),
+        (Value::Atom(_) | Value::TiledMma(_) | Value::TiledCopy(_), k) if keyword(k).is_some() => {
+            ops::get_trait(v, k)
+        }
+        (v, m) => match ops::lookup(m) {
+            Some(_) => ops::call(m, &[], std::slice::from_ref(v), &[]),
+            None => {
+                let _ = any_layout;
+                Err(Error::new(format!("{} has no member '{m}'", v.kind())))
+            }
+        },
+    }
+}
