@@ -122,3 +122,84 @@ fn every_atom_in_the_table_parses() {
     }
     assert!(n >= 150, "only {n} atoms");
 }
+
+/// Pass counts of a corpus not yet fully supported: printed per op, and held at least at the
+/// count reached (a ratchet: a regression fails, progress raises the floor).
+fn check_at_least(name: &str, cases: &[Case], floor: usize) {
+    let script: String = cases.iter().map(|c| format!("{}\n", c.expr)).collect();
+    let mut out = Vec::new();
+    cute_render::print_script(&script, &mut out).expect("write to memory");
+    let out = String::from_utf8(out).expect("utf-8");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines.len(),
+        cases.len(),
+        "{name}: one output line per expression"
+    );
+    let mut per_op: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (c, got) in cases.iter().zip(&lines) {
+        let ok = if c.expect == "error" {
+            got.starts_with("error: ")
+        } else {
+            *got == c.expect
+        };
+        let e = per_op.entry(&c.op).or_default();
+        e.0 += usize::from(ok);
+        e.1 += 1;
+    }
+    let passed: usize = per_op.values().map(|v| v.0).sum();
+    let counts: Vec<String> = per_op
+        .iter()
+        .map(|(op, (p, n))| format!("{op} {p}/{n}"))
+        .collect();
+    println!(
+        "{name}: {passed}/{} pass ({})",
+        cases.len(),
+        counts.join(", ")
+    );
+    assert!(passed >= floor, "{name}: {passed} pass, fewer than {floor}");
+}
+
+/// C++ as pasted from kernels (tools/oracle/gen_paste.py): GMMA/UMMA atoms, tile_to_shape,
+/// template-argument calls, traits, composed overloads, static arithmetic.
+#[test]
+fn pasted_cpp_cases() {
+    let cases = load(&repo_root().join("crates/cute-core/tests/data/paste-cases.jsonl"));
+    check_at_least("paste-cases.jsonl", &cases, 1341);
+}
+
+/// Real multi-line snippets harvested from CUTLASS (tools/oracle/snippets.py): the block's
+/// last value equals what C++ prints.
+#[test]
+fn cutlass_snippets() {
+    let text =
+        std::fs::read_to_string(repo_root().join("crates/cute-core/tests/data/snippets.jsonl"))
+            .expect("snippets.jsonl");
+    let mut passed = Vec::new();
+    let mut total = 0;
+    for l in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(l).expect("valid JSON line");
+        let (name, code, expect) = (
+            v["name"].as_str().expect("name"),
+            v["code"].as_str().expect("code"),
+            v["expect"].as_str().expect("expect"),
+        );
+        total += 1;
+        if cute_core::eval_block(code).is_ok_and(|got| got.to_string() == expect) {
+            passed.push(name.to_string());
+        }
+    }
+    println!(
+        "snippets.jsonl: {}/{total} pass: {}",
+        passed.len(),
+        passed.join(", ")
+    );
+    assert!(total >= 40, "only {total} snippets");
+    assert!(
+        passed.len() >= SNIPPET_FLOOR,
+        "{} snippets pass, fewer than {SNIPPET_FLOOR}",
+        passed.len()
+    );
+}
+
+const SNIPPET_FLOOR: usize = 26;

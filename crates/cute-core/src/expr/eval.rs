@@ -102,6 +102,12 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             // `Int<8>()`, `Layout<...>()`: a type's value-initialisation; `Sw<3,4,3>(x)`:
             // a type's value applied.
             let takes_targs = op.is_some_and(|o| o.targs != ops::Targs::No);
+            if op.is_none() && (!args.is_empty() || !kwargs.is_empty()) {
+                // Not a function: a type applied (`Sw<3,4,3>(x)`) or an unknown name.
+                if targs.is_empty() {
+                    return ops::call(short, &[], &args_v, &[]);
+                }
+            }
             if kwargs.is_empty() && (op.is_none() || (!targs.is_empty() && !takes_targs)) {
                 let v = types::template(short, &targs_v)?;
                 return if args.is_empty() {
@@ -117,7 +123,11 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             types::template(strip_ns(name), &targs)
         }
         Expr::Apply { f, args } => {
-            let fv = eval(f, env)?;
+            let fv = match eval(f, env)? {
+                // `(L)(c)`: C++ parentheses around the applied value.
+                Value::Tuple(mut vs) if vs.len() == 1 => vs.pop().expect("one"),
+                v => v,
+            };
             let args = eval_all(args, env)?;
             apply(&fv, &args)
         }

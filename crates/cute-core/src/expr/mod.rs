@@ -41,6 +41,8 @@ pub fn eval_line(src: &str) -> Result<Value> {
 #[derive(Default, Debug, Clone)]
 pub struct Session {
     env: Env,
+    /// The value of the last statement that had one (a binding's value included).
+    last: Option<Value>,
 }
 
 /// A line's top-level function call: the function's name and each positional argument's
@@ -74,13 +76,23 @@ impl Session {
             Ok(Line::Expr(node)) => eval::eval(&node, &self.env),
             Ok(Line::Bind(name, node)) => match eval::eval(&node, &self.env) {
                 Ok(v) => {
+                    self.last = Some(v.clone());
                     self.env.bind(name, v);
                     return None;
                 }
                 Err(e) => Err(e),
             },
         };
+        if let Ok(v) = &result {
+            self.last = Some(v.clone());
+        }
         Some(result.map_err(to_chars))
+    }
+
+    /// The value of the last statement evaluated that had one, a binding's included
+    /// (`using SmemLayout = decltype(...);` as the last line of a pasted block).
+    pub fn last_value(&self) -> Option<&Value> {
+        self.last.as_ref()
     }
 
     /// The operands of `line`'s top-level call: when the line (an expression, or the right
@@ -212,6 +224,25 @@ pub struct ScriptLine {
 /// ```
 pub fn run_script(src: &str) -> Vec<ScriptLine> {
     Session::default().run(src)
+}
+
+/// Evaluate a pasted block and return the value it ends with (a binding's value when the
+/// block ends with `using X = ...;`), or the first error.
+///
+/// ```
+/// let v = cute_core::eval_block("using Atom = decltype(composition(Swizzle<3,3,3>{},\n    Layout<Shape<_8,_64>,Stride<_64,_1>>{}));").unwrap();
+/// assert_eq!(v.to_string(), "Sw<3,3,3> o 0 o (8,64):(64,1)");
+/// ```
+pub fn eval_block(src: &str) -> Result<Value> {
+    let mut s = Session::default();
+    for line in s.run(src) {
+        line.result.map_err(|mut e| {
+            e.msg = format!("line {}: {}", line.line, e.msg);
+            e
+        })?;
+    }
+    s.last
+        .ok_or_else(|| crate::Error::new("the block has no value (no expression or binding)"))
 }
 
 /// The exact text `render --print` writes for one result: the value, or `error: …`.

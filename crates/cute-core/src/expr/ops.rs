@@ -632,7 +632,7 @@ pub static OPS: &[Op] = &[
     op!("decltype", "(x)", No, (1, 1), [], false,
         "the type of x: here, its value (`NAME{}` of a bound type is that value)",
         |a, _| Ok(a[0].clone())),
-    op!("print" | "print_layout" | "print_latex" | "cute.printf", "(x)", No, (1, 1), [], false,
+    op!("print" | "print_layout" | "print_latex" | "printf", "(x)", No, (1, 1), [], false,
         "x itself (C++'s printers show the value this line shows)",
         |a, _| Ok(a[0].clone())),
     op!("make_layout_tv", "(thr_layout, val_layout)", No, (2, 2), [], false,

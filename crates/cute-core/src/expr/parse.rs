@@ -14,6 +14,8 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 pub(crate) enum Tok<'a> {
     /// Magnitude up to 2^63; the sign is applied (and range-checked) by the parser.
     Int(i128),
+    /// `_8`: CuTe's static-integer alias (the value).
+    Static(i128),
     Ident(&'a str),
     Under,
     Punct(char),
@@ -39,6 +41,7 @@ pub(crate) fn char_column(src: &str, byte_col: usize) -> usize {
 fn describe(t: &Tok) -> String {
     match t {
         Tok::Int(v) => format!("integer {v}"),
+        Tok::Static(v) => format!("'_{v}'"),
         Tok::Ident(s) => format!("'{s}'"),
         Tok::Under => "'_'".into(),
         Tok::Punct(c) => format!("'{c}'"),
@@ -92,7 +95,7 @@ fn lex(src: &str) -> Result<Vec<Token<'_>>> {
                 .filter(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
             {
                 // CuTe's static integer aliases: `_8`.
-                Tok::Int(parse_int(digits, col)?)
+                Tok::Static(parse_int(digits, col)?)
             } else {
                 Tok::Ident(text)
             };
@@ -251,7 +254,16 @@ struct Parser<'a> {
     toks: Vec<Token<'a>>,
     pos: usize,
     depth: usize,
+    /// Inside how many template argument lists (C++ types) the parser is.
+    in_targs: usize,
 }
+
+/// The static-integer aliases CuTe defines (`cute/numeric/integral_constant.hpp`).
+const STATIC_ALIASES: &[i128] = &[
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112,
+    120, 128, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248, 256, 384,
+    512, 768, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288,
+];
 
 /// Drop namespace qualifiers that do not change the meaning (`cute::`, `cutlass::`,
 /// `cute.`, `cutlass.`, `SM90::`, ...); `GMMA::` / `UMMA::` are kept for the ops to read.
@@ -483,6 +495,19 @@ impl<'a> Parser<'a> {
         let col = t.col;
         let expr = match t.tok {
             Tok::Int(v) => Expr::Int(signed(v, false, col)?),
+            Tok::Static(v) => {
+                // `_8{}` and `Shape<_8>` are C++, where only CuTe's aliases exist; the
+                // language's bare `_N` (the spec) is any integer.
+                let braced = *self.peek() == Tok::Punct('{');
+                self.skip_braces()?;
+                if (braced || self.in_targs > 0) && !STATIC_ALIASES.contains(&v) {
+                    return Err(Error::at(
+                        col,
+                        format!("CuTe defines no '_{v}' (write Int<{v}>{{}})"),
+                    ));
+                }
+                Expr::Int(signed(v, false, col)?)
+            }
             Tok::Under => {
                 self.skip_braces()?;
                 Expr::Under
@@ -539,7 +564,9 @@ impl<'a> Parser<'a> {
                 if *self.peek() == Tok::Punct('<') {
                     self.next();
                     self.enter()?;
+                    self.in_targs += 1;
                     targs = Some(self.template_args()?);
+                    self.in_targs -= 1;
                     self.leave();
                 }
                 if *self.peek() == Tok::Punct('(') {
@@ -730,6 +757,7 @@ pub(crate) fn parse_line(src: &str) -> Result<Line<'_>> {
         toks,
         pos: start,
         depth: 0,
+        in_targs: 0,
     };
     if bind.is_none() && *p.peek() == Tok::Ident("return") {
         p.next();
@@ -806,13 +834,16 @@ pub(crate) fn split_statements(src: &str) -> Vec<Span> {
     let mut last = 0u8; // last non-space byte of the current statement
     for (i, &c) in b.iter().enumerate() {
         match c {
-            b'(' | b'[' | b'{' | b'<' => depth += 1,
-            b')' | b']' | b'}' | b'>' => depth -= 1,
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
             _ => {}
         }
         let ends = match c {
             b';' => depth <= 0,
-            b'\n' => depth <= 0 && !matches!(last, b'=' | b',' | b'\\' | b'+' | b'*' | b'/' | b'-'),
+            b'\n' => {
+                depth <= 0
+                    && !matches!(last, b'=' | b',' | b'\\' | b'+' | b'*' | b'/' | b'-' | b'<')
+            }
             _ => false,
         };
         if ends {
