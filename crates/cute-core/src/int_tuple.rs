@@ -993,3 +993,30 @@ pub fn compact_order(shape: &IntTuple, order: &IntTuple) -> Result<IntTuple> {
     }
     go(shape, order, &ref_shape, &ref_order)
 }
+
+/// CuTe `unflatten(flat, profile)`: the modes of `flat` (one per leaf of `profile`) folded
+/// into `profile`'s nesting.
+///
+/// ```
+/// use cute_core::{int_tuple::unflatten, IntTuple};
+/// let t: IntTuple = "(2,3,4)".parse().unwrap();
+/// let p: IntTuple = "(1,(1,1))".parse().unwrap();
+/// assert_eq!(unflatten(&t, &p).unwrap().to_string(), "(2,(3,4))");
+/// ```
+pub fn unflatten(flat: &IntTuple, profile: &IntTuple) -> Result<IntTuple> {
+    let items = items_of(flat);
+    if items.len() != profile.leaf_count() {
+        return Err(Error::new(format!(
+            "unflatten: {flat} has {} modes, the profile {profile} {} leaves",
+            items.len(),
+            profile.leaf_count()
+        )));
+    }
+    fn go(p: &IntTuple, it: &mut std::vec::IntoIter<IntTuple>) -> IntTuple {
+        match p {
+            Int(_) => it.next().expect("counted"),
+            Tuple(ps) => Tuple(ps.iter().map(|q| go(q, it)).collect()),
+        }
+    }
+    Ok(go(profile, &mut items.into_iter()))
+}

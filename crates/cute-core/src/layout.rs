@@ -1225,3 +1225,64 @@ pub fn max_common_vector(a: &Layout, b: &Layout) -> Result<i64> {
         1
     })
 }
+
+/// CuTe `unflatten(layout, profile)`: a flat layout folded into the profile's nesting.
+pub fn unflatten(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
+    Layout::new(
+        int_tuple::unflatten(&layout.shape, profile)?,
+        int_tuple::unflatten(&layout.stride, profile)?,
+    )
+}
+
+/// CuTe `make_fragment_like(layout)`: a compact layout of the same shape whose mode 0 is
+/// column-major (stride-0 modes kept) and whose other modes follow the layout's stride order.
+///
+/// ```
+/// use cute_core::{layout::make_fragment_like, Layout};
+/// let l: Layout = "(4,32):(32,1)".parse().unwrap();
+/// assert_eq!(make_fragment_like(&l).unwrap().to_string(), "(4,(32)):(1,(4))");
+/// ```
+pub fn make_fragment_like(layout: &Layout) -> Result<Layout> {
+    let r = layout.rank();
+    if r <= 1 {
+        return Layout::col_major(layout.shape.clone());
+    }
+    let m0 = layout.mode(0)?;
+    let first = Layout::new(
+        m0.shape.clone(),
+        compact_col_major(&filter_zeros(&m0).shape, 1)?,
+    )?;
+    let rest = take(layout, 1, Some(r as i64))?;
+    let ordered = make_ordered_layout(&rest.shape, &ModeOrder::Step(rest.stride.clone()))?;
+    tiled_product(&first, &Tiler::Layout(ordered))
+}
+
+/// CuTe `nullspace(layout)`: the layout of the indices whose stride is 0 (`1:0` if none).
+///
+/// ```
+/// use cute_core::{layout::nullspace, Layout};
+/// let l: Layout = "(4,8):(0,1)".parse().unwrap();
+/// assert_eq!(nullspace(&l).unwrap().to_string(), "4:1");
+/// ```
+pub fn nullspace(layout: &Layout) -> Result<Layout> {
+    let flat_stride = layout.stride.leaves();
+    let flat_shape = layout.shape.leaves();
+    let zeros: Vec<usize> = (0..flat_stride.len())
+        .filter(|&i| flat_stride[i] == 0)
+        .collect();
+    if zeros.is_empty() {
+        return Ok(Layout::raw(Int(1), Int(0)));
+    }
+    let rstride = compact_col_major(&IntTuple::ints(&flat_shape), 1)?.leaves();
+    let unwrap = |v: Vec<i64>| {
+        if v.len() == 1 {
+            Int(v[0])
+        } else {
+            IntTuple::ints(&v)
+        }
+    };
+    Layout::new(
+        unwrap(zeros.iter().map(|&i| flat_shape[i]).collect()),
+        unwrap(zeros.iter().map(|&i| rstride[i]).collect()),
+    )
+}

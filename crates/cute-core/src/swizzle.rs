@@ -185,6 +185,45 @@ impl fmt::Display for ComposedLayout {
     }
 }
 
+/// CuTe `ComposedLayout<Layout, Offset, Layout>`: `c ↦ outer(offset + inner(c))`, what
+/// `make_composed_layout` builds when the outer function is a layout.
+///
+/// ```
+/// use cute_core::swizzle::LayoutComposition;
+/// let c = LayoutComposition { outer: "(2,8):(8,1)".parse().unwrap(), offset: 2, inner: "8:1".parse().unwrap() };
+/// assert_eq!(c.to_string(), "(2,8):(8,1) o 2 o 8:1");
+/// assert_eq!(c.call_index(1).unwrap(), 9); // outer(3) = 1*8 + 1*1
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutComposition {
+    /// The outer layout (A).
+    pub outer: Layout,
+    /// The offset added between the layouts.
+    pub offset: i64,
+    /// The inner layout (B), which defines the domain.
+    pub inner: Layout,
+}
+
+impl fmt::Display for LayoutComposition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} o {} o {}", self.outer, self.offset, self.inner)
+    }
+}
+
+impl LayoutComposition {
+    /// `outer(offset + inner(i))`.
+    pub fn call_index(&self, i: i64) -> Result<i64> {
+        self.outer
+            .call_index(arith::add(self.offset, self.inner.call_index(i)?)?)
+    }
+
+    /// `outer(offset + inner(c))`.
+    pub fn call_coord(&self, c: &IntTuple) -> Result<i64> {
+        self.outer
+            .call_index(arith::add(self.offset, self.inner.call_coord(c)?)?)
+    }
+}
+
 /// A layout or a composed layout: what CuTe accepts wherever it takes "a layout", with one
 /// checked evaluation used by the language, the bank model and the renderer.
 ///

@@ -46,6 +46,10 @@ pub enum Value {
     Swizzle(Swizzle),
     /// `Swizzle o offset o Layout`.
     Composed(ComposedLayout),
+    /// `make_identity_layout(shape)`: coordinates to themselves, with basis-vector strides.
+    Identity(IntTuple),
+    /// `make_composed_layout(L_outer, offset, L_inner)`: two layouts composed.
+    Composition(Box<crate::swizzle::LayoutComposition>),
     /// The offset of a composed layout when it is not an integer: `smem_ptr_flag_bits<B>`.
     Offset(crate::swizzle::Offset),
     /// `LayoutLeft{}` / `LayoutRight{}`.
@@ -77,6 +81,8 @@ impl fmt::Display for Value {
             Value::Swizzle(s) => write!(f, "{s}"),
             Value::Composed(c) => write!(f, "{c}"),
             Value::Offset(o) => write!(f, "{o}"),
+            Value::Composition(c) => write!(f, "{c}"),
+            Value::Identity(shape) => write_identity(f, shape),
             Value::Major(Major::Left) => f.write_str("LayoutLeft"),
             Value::Major(Major::Right) => f.write_str("LayoutRight"),
             Value::Keyword(k) => f.write_str(k),
@@ -86,6 +92,39 @@ impl fmt::Display for Value {
             Value::Banks(b) => write!(f, "{b}"),
             Value::Ranked(cs) => f.write_str(&crate::bank::format_candidates(cs, 8)),
         }
+    }
+}
+
+/// CuTe's print of `make_identity_layout(shape)`: a leaf at path `(i, j, ...)` has stride
+/// `1@…@j@i` (the basis vector of that coordinate); an integer shape is `N:1`.
+fn write_identity(f: &mut fmt::Formatter<'_>, shape: &IntTuple) -> fmt::Result {
+    fn basis(f: &mut fmt::Formatter<'_>, s: &IntTuple, path: &mut Vec<usize>) -> fmt::Result {
+        match s {
+            IntTuple::Int(_) => {
+                f.write_str("1")?;
+                for p in path.iter().rev() {
+                    write!(f, "@{p}")?;
+                }
+                Ok(())
+            }
+            IntTuple::Tuple(ts) => {
+                f.write_str("(")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    path.push(i);
+                    basis(f, t, path)?;
+                    path.pop();
+                }
+                f.write_str(")")
+            }
+        }
+    }
+    write!(f, "{shape}:")?;
+    match shape {
+        IntTuple::Int(_) => f.write_str("1"),
+        t => basis(f, t, &mut Vec::new()),
     }
 }
 
@@ -135,6 +174,8 @@ impl Value {
             Value::Swizzle(_) => "a swizzle",
             Value::Composed(_) => "a composed layout",
             Value::Offset(_) => "a pointer flag",
+            Value::Composition(_) => "a composition of layouts",
+            Value::Identity(_) => "an identity layout",
             Value::Major(_) => "a layout tag",
             Value::Keyword(_) => "a keyword",
             Value::Atom(a) => match **a {

@@ -147,16 +147,42 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
         }
         Expr::Binary { op, lhs, rhs } => {
             let (a, b) = (eval(lhs, env)?, eval(rhs, env)?);
-            let (x, y) = (
-                a.to_int().map_err(|e| Error::at(lhs.col, e.msg))?,
-                b.to_int().map_err(|e| Error::at(rhs.col, e.msg))?,
-            );
-            Ok(Value::Int(match op {
-                '+' => arith::add(x, y)?,
-                '-' => arith::sub(x, y)?,
-                '*' => arith::mul(x, y)?,
-                _ => arith::div(x, y)?,
-            }))
+            match op {
+                'E' => return Ok(Value::Bool(a == b)),
+                'N' => return Ok(Value::Bool(a != b)),
+                _ => {}
+            }
+            let int_of = |v: &Value, col: usize| match v {
+                Value::Bool(b) => Ok(i64::from(*b)),
+                v => v.to_int().map_err(|e| Error::at(col, e.msg)),
+            };
+            let (x, y) = (int_of(&a, lhs.col)?, int_of(&b, rhs.col)?);
+            let shift = |y: i64| {
+                u32::try_from(y)
+                    .ok()
+                    .filter(|s| *s < 63)
+                    .ok_or_else(|| Error::at(rhs.col, format!("shift by {y} is out of range")))
+            };
+            Ok(match op {
+                '+' => Value::Int(arith::add(x, y)?),
+                '-' => Value::Int(arith::sub(x, y)?),
+                '*' => Value::Int(arith::mul(x, y)?),
+                '/' => Value::Int(arith::div(x, y)?),
+                '%' => Value::Int(arith::rem(x, y)?),
+                '&' => Value::Int(x & y),
+                '^' => Value::Int(x ^ y),
+                '|' => Value::Int(x | y),
+                'l' => Value::Int(
+                    x.checked_shl(shift(y)?)
+                        .filter(|v| v >> shift(y).unwrap_or(0) == x)
+                        .ok_or_else(|| Error::new(format!("integer overflow: {x} << {y}")))?,
+                ),
+                'r' => Value::Int(x >> shift(y)?),
+                '<' => Value::Bool(x < y),
+                '>' => Value::Bool(x > y),
+                'L' => Value::Bool(x <= y),
+                _ => Value::Bool(x >= y),
+            })
         }
         Expr::Compose(parts) => {
             let vals = eval_all(parts, env)?;
@@ -289,6 +315,10 @@ pub(crate) fn apply(f: &Value, args: &[Value]) -> Result<Value> {
                 }))
             }
         }
+        Value::Composition(cl) => match coord_val.to_int_tuple()? {
+            IntTuple::Int(i) => Ok(Value::Int(cl.call_index(i)?)),
+            t => Ok(Value::Int(cl.call_coord(&t)?)),
+        },
         Value::Swizzle(sw) => match args {
             [Value::Int(x)] => Ok(Value::Int(sw.apply(*x))),
             _ => Err(Error::new("a swizzle is applied to one integer offset")),

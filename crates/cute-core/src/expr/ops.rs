@@ -24,6 +24,9 @@ pub enum Targs {
     Append,
 }
 
+/// The keyword under which a Prepend op learns how many template arguments it was given.
+const TARGS_GIVEN: &str = "<targs>";
+
 /// Keyword arguments of a call: name, value, column.
 pub type Kwargs<'a> = [(&'a str, Value, usize)];
 
@@ -114,6 +117,10 @@ pub(crate) fn call(name: &str, targs: &[Value], args: &[Value], kw: &Kwargs) -> 
             )))
         }
         (Targs::Prepend, false) => {
+            // How many leading arguments came as template arguments, for ops whose
+            // template and value arguments differ in meaning (`append<3>(L)`); the name
+            // cannot be written as a keyword.
+            kw_rest.push((TARGS_GIVEN, Value::Int(modes.len() as i64), 0));
             joined = modes;
             joined.extend(args.iter().cloned());
             &joined[..]
@@ -410,12 +417,12 @@ pub static OPS: &[Op] = &[
                 v => Ok(int_tuple::group(&v.to_int_tuple()?, b, e)?.into()),
             }
         }),
-    op!("append", "(x, [rank,] [y])", Append, (1, 3), [], false,
-        "x extended to the given rank (one more by default) with copies of y (default 1:0)",
-        |a, _| extend(a, true)),
-    op!("prepend", "(x, [rank,] [y])", Append, (1, 3), [], false,
-        "x extended in front to the given rank (one more by default) with copies of y",
-        |a, _| extend(a, false)),
+    op!("append", "(x[, y]) | append<rank>(x[, y])", Prepend, (1, 3), [], false,
+        "x extended by y (default 1:0), or to the template rank with copies of y",
+        |a, kw| extend(a, kw, true)),
+    op!("prepend", "(x[, y]) | prepend<rank>(x[, y])", Prepend, (1, 3), [], false,
+        "x extended in front by y (default 1:0), or to the template rank with copies of y",
+        |a, kw| extend(a, kw, false)),
     op!("replace", "(x, i, y)", Append, (3, 3), [], false,
         "mode i of x replaced by y",
         |a, _| {
@@ -477,7 +484,16 @@ pub static OPS: &[Op] = &[
         |a, _| make_swizzle(a)),
     op!("make_composed_layout", "(outer, offset, inner)", No, (3, 3), [], false,
         "the composed layout outer o offset o inner, kept even when outer is the identity",
-        |a, _| Ok(Value::Composed(make_composed(a)?))),
+        |a, _| match (&a[0], &a[1], &a[2]) {
+            (Value::Layout(outer), off, Value::Layout(inner)) => {
+                Ok(Value::Composition(Box::new(swizzle::LayoutComposition {
+                    outer: outer.clone(),
+                    offset: off.to_int()?,
+                    inner: inner.clone(),
+                })))
+            }
+            _ => Ok(Value::Composed(make_composed(a)?)),
+        }),
     op!("composition", "(A, B) | (Sw, offset, L)", No, (2, 3), [], true,
         "composition(A, B)(i) = A(B(i)): B's offsets index into A (a tiler B: mode by mode)",
         |a, _| {
@@ -498,16 +514,10 @@ pub static OPS: &[Op] = &[
         }),
     op!("right_inverse", "(layout)", No, (1, 1), [], true,
         "R with A(R(i)) = i for every i < size(R)",
-        |a, _| match &a[0] {
-            Value::Under => Ok(Value::Under),
-            v => Ok(alg::right_inverse(plain(v)?)?.into()),
-        }),
+        |a, _| inverse(&a[0], alg::right_inverse)),
     op!("left_inverse", "(layout)", No, (1, 1), [], true,
         "L with L(A(i)) = i for every i < size(A)",
-        |a, _| match &a[0] {
-            Value::Under => Ok(Value::Under),
-            v => Ok(alg::left_inverse(plain(v)?)?.into()),
-        }),
+        |a, _| inverse(&a[0], alg::left_inverse)),
     op!("logical_divide", "(layout, tiler)", No, (2, 2), [], true,
         "composition(A, (B, complement(B, size(A)))): mode 0 = the tile B selects, mode 1 = across tiles",
         |a, _| divide_or_product(a, alg::logical_divide)),
@@ -546,10 +556,10 @@ pub static OPS: &[Op] = &[
         }),
     op!("max_common_vector", "(A, B)", No, (2, 2), [], false,
         "how many contiguous elements A and B agree on",
-        |a, _| int(alg::max_common_vector(plain(&a[0])?, plain(&a[1])?)?)),
+        |a, _| max_common(a, true)),
     op!("max_common_layout", "(A, B)", No, (2, 2), [], false,
         "the layout of B's elements that A and B both hold contiguously",
-        |a, _| Ok(alg::max_common_layout(plain(&a[0])?, plain(&a[1])?)?.into())),
+        |a, _| max_common(a, false)),
     // --- coordinates -------------------------------------------------------------------
     op!("idx2crd", "(idx, shape[, stride])", No, (2, 3), [], false,
         "the coordinate of a linear index",
@@ -569,9 +579,14 @@ pub static OPS: &[Op] = &[
         |a, _| Ok(int_tuple::crd2crd(&a[0].to_int_tuple()?, &a[1].to_int_tuple()?, &a[2].to_int_tuple()?)?.into())),
     op!("slice", "(crd, x)", No, (2, 2), [], false,
         "the sub-layout (or sub-tuple) where crd has `_`",
-        |a, _| match &a[1] {
-            v @ (Value::Layout(_) | Value::Composed(_)) => super::eval::apply(v, std::slice::from_ref(&a[0])),
-            v => Ok(int_tuple::slice(&a[0].to_coord()?, &v.to_int_tuple()?)?.into()),
+        |a, _| {
+            let c = a[0].to_coord()?;
+            match &a[1] {
+                // Every mode fixed: the empty layout `():()`, as C++ slices.
+                Value::Layout(l) => Ok(l.slice(&c)?.into()),
+                Value::Composed(cl) => Ok(cl.slice(&c)?.into()),
+                v => Ok(int_tuple::slice(&c, &v.to_int_tuple()?)?.into()),
+            }
         }),
     op!("dice", "(crd, x)", No, (2, 2), [], false,
         "the sub-layout (or sub-tuple) where crd is not `_`",
@@ -604,6 +619,68 @@ pub static OPS: &[Op] = &[
     op!("compatible", "(a, b)", No, (2, 2), [], false,
         "whether every coordinate of a is one of b",
         |a, _| Ok(Value::Bool(shape_of(&a[0])?.compatible(&shape_of(&a[1])?)?))),
+    op!("make_fragment_like", "(layout)", No, (1, 1), [], false,
+        "a compact layout like the layout, mode 0 column-major (register fragments)",
+        |a, _| Ok(alg::make_fragment_like(&as_layout(&a[0])?)?.into())),
+    op!("nullspace", "(layout)", No, (1, 1), [], false,
+        "the layout of the indices the layout sends to offset 0 (its stride-0 modes)",
+        |a, _| Ok(alg::nullspace(plain(&a[0])?)?.into())),
+    op!("domain_offset", "(crd, layout)", No, (2, 2), [], false,
+        "(layout, layout(crd)): the layout and the offset of a coordinate in it",
+        |a, _| {
+            let l = plain(&a[1])?;
+            let off = l.call_coord(&a[0].to_int_tuple()?)?;
+            Ok(Value::Tuple(vec![l.clone().into(), Value::Int(off)]))
+        }),
+    op!("unflatten", "(x, profile)", No, (2, 2), [], false,
+        "a flat layout or tuple folded into the profile's nesting",
+        |a, _| {
+            let p = profile(&a[1])?;
+            match &a[0] {
+                v @ (Value::Layout(_) | Value::Composed(_)) => on_layout(v, |l| alg::unflatten(l, &p)),
+                v => Ok(int_tuple::unflatten(&v.to_int_tuple()?, &p)?.into()),
+            }
+        }),
+    op!("make_identity_layout", "(shape)", No, (1, 1), [], false,
+        "the layout from coordinates to themselves: strides are the basis vectors 1@i",
+        |a, _| Ok(Value::Identity(a[0].to_int_tuple()?))),
+    op!("evenly_divides", "(shape, tiler)", No, (2, 2), [], false,
+        "whether the tiler divides the shape mode by mode (1 or 0)",
+        |a, _| Ok(Value::Bool(evenly_divides(&shape_of(&a[0])?, &shape_of(&a[1])?)?))),
+    op!("gcd", "(a, b)", No, (2, 2), [], false, "the greatest common divisor",
+        |a, _| int(gcd(a[0].to_int()?, a[1].to_int()?))),
+    op!("lcm", "(a, b)", No, (2, 2), [], false, "the least common multiple",
+        |a, _| {
+            let (x, y) = (a[0].to_int()?, a[1].to_int()?);
+            let g = gcd(x, y);
+            if g == 0 {
+                return int(0);
+            }
+            int(crate::error::arith::mul(x / g, y)?.abs())
+        }),
+    op!("max", "(a, b...)", No, (1, MANY), [], false, "the largest integer",
+        |a, _| int(ints(a)?.into_iter().max().expect("arity"))),
+    op!("min", "(a, b...)", No, (1, MANY), [], false, "the smallest integer",
+        |a, _| int(ints(a)?.into_iter().min().expect("arity"))),
+    op!("abs", "(a)", No, (1, 1), [], false, "the absolute value",
+        |a, _| int(crate::error::arith::abs(a[0].to_int()?)?)),
+    op!("safe_div", "(a, b)", No, (2, 2), [], false, "a / b where b must divide a",
+        |a, _| {
+            let (x, y) = (a[0].to_int()?, a[1].to_int()?);
+            if y == 0 || x % y != 0 {
+                return Err(Error::new(format!("{y} does not divide {x}")));
+            }
+            int(x / y)
+        }),
+    op!("get_swizzle_portion", "(layout)", No, (1, 1), [], false,
+        "the swizzle of a composed layout (Sw<0,4,3> for a plain layout)",
+        |a, _| match any_layout(&a[0])? {
+            AnyLayout::Composed(c) => Ok(Value::Swizzle(c.swizzle)),
+            AnyLayout::Layout(_) => Ok(Value::Swizzle(Swizzle::new(0, 4, 3)?)),
+        }),
+    op!("get_nonswizzle_portion", "(layout)", No, (1, 1), [], false,
+        "the inner layout of a composed layout (a plain layout itself)",
+        |a, _| Ok(any_layout(&a[0])?.inner().clone().into())),
     // --- element types -----------------------------------------------------------------
     op!("upcast", "(N, layout)", Prepend, (2, 2), [], false,
         "the layout seen in elements N times wider",
@@ -619,7 +696,15 @@ pub static OPS: &[Op] = &[
         }),
     op!("as_position_independent_swizzle_layout", "(smem_layout)", No, (1, 1), [], false,
         "a GMMA/UMMA smem layout in element units (its byte-address swizzle recast to elements)",
-        |a, _| Ok(any_layout(&a[0])?.in_elements()?.into())),
+        |a, _| match &a[0] {
+            Value::Composed(c) if matches!(c.offset, swizzle::Offset::SmemPtr { .. }) => {
+                Ok(any_layout(&a[0])?.in_elements()?.into())
+            }
+            v => Err(Error::new(format!(
+                "expected a layout with the smem_ptr flag (a GMMA/UMMA smem atom), got {}",
+                v.kind()
+            ))),
+        }),
     op!("make_smem_layout_atom", "(kind, element_type)", No, (2, 2), [], false,
         "CuTeDSL: the GMMA/UMMA smem atom of a SmemLayoutAtomKind for an element type",
         |a, _| {
@@ -707,19 +792,57 @@ fn divide_or_product(a: &[Value], f: fn(&Layout, &Tiler) -> Result<Layout>) -> R
     on_layout(&a[0], |l| f(l, &tiler))
 }
 
-/// `append(x[, n][, y])` / `prepend(...)`: an integer second argument is the rank.
-fn extend(a: &[Value], back: bool) -> Result<Value> {
-    let (n, y) = match a.get(1) {
-        Some(Value::Int(n)) => (Some(index(&Value::Int(*n))?), a.get(2)),
-        y => {
-            if a.len() > 2 {
-                return Err(Error::new("expected (x, [rank,] [y])"));
+/// An inverse of a layout, or of a swizzled layout: `inv(Sw o 0 o L) = Sw' o 0 o inv(L)`,
+/// `Sw'` the swizzle on `inv(L)`'s image of the swizzle's bits (C++ moves the swizzle
+/// through the inverted layout the same way).
+fn inverse(v: &Value, f: fn(&Layout) -> Result<Layout>) -> Result<Value> {
+    match v {
+        Value::Under => Ok(Value::Under),
+        Value::Composed(c) => {
+            if c.offset != swizzle::Offset::Int(0) {
+                return Err(Error::new(format!(
+                    "the inverse of {c} needs offset 0 (a pointer flag or a shift has no inverse here)"
+                )));
             }
-            (None, y)
+            let inv = f(&c.layout)?;
+            let y = inv.call_index(c.swizzle.yyy_mask())?;
+            let z = inv.call_index(c.swizzle.zzz_mask())?;
+            let sw = swizzle_of_masks(y, z)?;
+            Ok(swizzle::composition(sw, 0, inv).into())
         }
+        v => Ok(f(plain(v)?)?.into()),
+    }
+}
+
+/// `append(x[, y])` / `append<N>(x[, y])` and `prepend(...)`.
+fn extend(a: &[Value], kw: &Kwargs, back: bool) -> Result<Value> {
+    let ranked = kw.iter().any(|(k, _, _)| *k == TARGS_GIVEN);
+    let (n, a) = if ranked {
+        (Some(index(&a[0])?), &a[1..])
+    } else {
+        (None, a)
     };
+    if a.is_empty() || a.len() > 2 {
+        return Err(Error::new("expected (x[, y]) or <rank>(x[, y])"));
+    }
+    let y = a.get(1);
     match &a[0] {
-        v @ (Value::Layout(_) | Value::Composed(_)) => {
+        // C++ appends to a composed layout as to any non-tuple: a tuple of it and copies of y.
+        c @ Value::Composed(_) => {
+            let n = n.unwrap_or(2);
+            let fill = match y {
+                Some(y) => y.clone(),
+                None => Value::Layout(Layout::new(IntTuple::Int(1), IntTuple::Int(0))?),
+            };
+            let mut items = vec![fill; n.saturating_sub(1)];
+            if back {
+                items.insert(0, c.clone());
+            } else {
+                items.push(c.clone());
+            }
+            Ok(Value::Tuple(items))
+        }
+        v @ Value::Layout(_) => {
             let y = y.map(as_layout).transpose()?;
             on_layout(v, |l| {
                 let n = n.unwrap_or(l.rank() + 1);
@@ -999,4 +1122,58 @@ fn bank_args(args: &[Value]) -> Result<(&Value, u32, Layout, Instr)> {
         }
     };
     Ok((&args[0], bits, tv, instr_of(&args[3])?))
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    i64::try_from(a).unwrap_or(i64::MAX)
+}
+
+/// CuTe `evenly_divides(shape, tiler)`: mode by mode for a tuple tiler (a tiler of more modes
+/// than the shape does not divide it); otherwise `size(b) * size(ceil_div(a, b)) == size(a)`.
+fn evenly_divides(a: &IntTuple, b: &IntTuple) -> Result<bool> {
+    match b {
+        IntTuple::Tuple(bs) => {
+            if bs.len() > a.rank() {
+                return Ok(false);
+            }
+            for (i, bi) in bs.iter().enumerate() {
+                if !evenly_divides(a.get(i)?, bi)? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        }
+        IntTuple::Int(_) => {
+            let q = int_tuple::ceil_div(a, b)?.size()?;
+            Ok(crate::error::arith::mul(b.size()?, q)? == a.size()?)
+        }
+    }
+}
+
+/// CuTe's `max_common_vector` (`vector`) / `max_common_layout` over layouts and swizzled
+/// composed layouts (`swizzle_layout.hpp`): a swizzle keeps only its `2^M` base contiguous.
+fn max_common(a: &[Value], vector: bool) -> Result<Value> {
+    let (x, y) = (any_layout(&a[0])?, any_layout(&a[1])?);
+    let base = |l: &AnyLayout| l.swizzle().map(|(sw, _)| 1i64 << sw.m);
+    let (bx, by) = (base(&x), base(&y));
+    let same_swizzle = x.swizzle().map(|s| s.0) == y.swizzle().map(|s| s.0);
+    let cap = match (bx, by) {
+        (Some(_), Some(_)) if same_swizzle => None,
+        (Some(p), Some(q)) => Some(p.min(q)),
+        (p, q) => p.or(q),
+    };
+    if vector {
+        let v = alg::max_common_vector(x.inner(), y.inner())?;
+        return int(cap.map_or(v, |c| v.min(c)));
+    }
+    let common = alg::max_common_layout(x.inner(), y.inner())?;
+    Ok(match cap {
+        Some(c) if c < common.size()? => alg::composition_tiler(&common, &Tiler::Int(c))?,
+        _ => common,
+    }
+    .into())
 }

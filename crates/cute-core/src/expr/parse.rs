@@ -112,7 +112,7 @@ fn lex(src: &str) -> Result<Vec<Token<'_>>> {
         }
         match c {
             b'(' | b')' | b',' | b':' | b'<' | b'>' | b'{' | b'}' | b'=' | b'-' | b'+' | b'*'
-            | b'/' | b'[' | b']' | b'.' | b';' | b'&' => {
+            | b'/' | b'[' | b']' | b'.' | b';' | b'&' | b'%' | b'^' | b'|' | b'!' => {
                 out.push(Token {
                     tok: Tok::Punct(c as char),
                     col,
@@ -361,23 +361,55 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// additive := term (('+' | '-') term)*
-    fn additive(&mut self) -> Result<Node<'a>> {
-        let mut lhs = self.term()?;
-        while let Tok::Punct(op @ ('+' | '-')) = *self.peek() {
-            self.next();
-            let rhs = self.term()?;
-            lhs = binary(op, lhs, rhs);
-        }
-        Ok(lhs)
+    /// The binary operator at the cursor: its code, its tokens and its C++ precedence.
+    /// `<` and `>` compare (or shift) only outside template arguments.
+    fn binary_op(&self) -> Option<(char, usize, u8)> {
+        let Tok::Punct(c) = *self.peek() else {
+            return None;
+        };
+        // A second character only counts when it follows without a space.
+        let next = match self.toks.get(self.pos + 1) {
+            Some(t) if t.col == self.col() + 1 => match t.tok {
+                Tok::Punct(n) => Some(n),
+                _ => None,
+            },
+            _ => None,
+        };
+        let cmp = self.in_targs == 0;
+        Some(match (c, next) {
+            ('*' | '/' | '%', _) => (c, 1, 10),
+            ('+' | '-', _) => (c, 1, 9),
+            ('<', Some('<')) if cmp => ('l', 2, 8),
+            ('>', Some('>')) if cmp => ('r', 2, 8),
+            ('<', Some('=')) if cmp => ('L', 2, 7),
+            ('>', Some('=')) if cmp => ('G', 2, 7),
+            ('<' | '>', _) if cmp => (c, 1, 7),
+            ('=', Some('=')) => ('E', 2, 6),
+            ('!', Some('=')) => ('N', 2, 6),
+            ('&', _) => ('&', 1, 5),
+            ('^', _) => ('^', 1, 4),
+            ('|', _) => ('|', 1, 3),
+            _ => return None,
+        })
     }
 
-    /// term := postfix (('*' | '/') postfix)*
-    fn term(&mut self) -> Result<Node<'a>> {
+    /// additive := postfix (OP postfix)*, by C++ precedence (all left-associative).
+    fn additive(&mut self) -> Result<Node<'a>> {
+        self.binary(0)
+    }
+
+    fn binary(&mut self, min_prec: u8) -> Result<Node<'a>> {
         let mut lhs = self.postfix()?;
-        while let Tok::Punct(op @ ('*' | '/')) = *self.peek() {
-            self.next();
-            let rhs = self.postfix()?;
+        while let Some((op, len, prec)) = self.binary_op() {
+            if prec < min_prec {
+                break;
+            }
+            for _ in 0..len {
+                self.next();
+            }
+            self.enter()?;
+            let rhs = self.binary(prec + 1)?;
+            self.leave();
             lhs = binary(op, lhs, rhs);
         }
         Ok(lhs)
@@ -558,6 +590,14 @@ impl<'a> Parser<'a> {
                     "the composition operator 'o' needs an operand on its left",
                 ))
             }
+            // `cute::_32{}`: a namespaced static-integer alias.
+            Tok::Ident("cute" | "cutlass")
+                if *self.peek() == Tok::Scope
+                    && matches!(self.peek_at(1), Some(Tok::Static(_))) =>
+            {
+                self.next();
+                return self.primary();
+            }
             Tok::Ident(first) => {
                 let name = self.qualified(first, col)?;
                 let mut targs = None;
@@ -722,7 +762,15 @@ pub(crate) fn parse_line(src: &str) -> Result<Line<'_>> {
         match t.tok {
             Tok::Punct('(' | '[' | '{' | '<') => depth += 1,
             Tok::Punct(')' | ']' | '}' | '>') => depth -= 1,
-            Tok::Punct('=') if depth == 0 => {
+            // `=`, not `==`, `!=`, `<=` or `>=`.
+            Tok::Punct('=')
+                if depth == 0
+                    && toks.get(k + 1).map(|t| t.tok) != Some(Tok::Punct('='))
+                    && !matches!(
+                        k.checked_sub(1).map(|i| toks[i].tok),
+                        Some(Tok::Punct('=' | '!' | '<' | '>'))
+                    ) =>
+            {
                 eq = Some(k);
                 break;
             }

@@ -83,8 +83,8 @@ pub(crate) fn type_bits(k: &str) -> Option<i64> {
         "int8_t" | "uint8_t" | "float_e4m3_t" | "float_e5m2_t" => 8,
         "int16_t" | "uint16_t" | "half_t" | "bfloat16_t" => 16,
         "int32_t" | "uint32_t" | "float" | "tfloat32_t" => 32,
-        "int64_t" | "uint64_t" | "double" => 64,
-        "uint128_t" => 128,
+        "int64_t" | "uint64_t" | "double" | "complex<float>" => 64,
+        "uint128_t" | "complex<double>" => 128,
         _ => return None,
     })
 }
@@ -185,7 +185,9 @@ pub(crate) fn smem_atom_of_kind(kind: &str, bits: i64) -> Result<Value> {
 
 /// `Layout_{MN,K}_{INTER,SW32,SW64,SW128}_Atom`, `Layout_MN_SW128_32B_Atom`, or the
 /// `Layout_{INTER,SW32,SW64,SW128}_Atom<T, Major>` forms.
-fn smem_atom_template(name: &str, targs: &[Value]) -> Option<Result<Value>> {
+fn smem_atom_template(full: &str, targs: &[Value]) -> Option<Result<Value>> {
+    let (name, _) = tail(full);
+    let umma = full.starts_with("UMMA::");
     let body = name.strip_prefix("Layout_")?.strip_suffix("_Atom")?;
     let major_of = |v: &Value| match v {
         Value::Keyword("Major::K") => Ok(AtomMajor::K),
@@ -207,6 +209,11 @@ fn smem_atom_template(name: &str, targs: &[Value]) -> Option<Result<Value>> {
         }
         None => {
             let sw = AtomSwizzle::parse(body)?;
+            if umma {
+                return Some(Err(Error::new(format!(
+                    "UMMA has no {name}<T, Major> (GMMA::{name} has; UMMA::Layout_{{MN,K}}_*_Atom<T> are the UMMA spellings)"
+                ))));
+            }
             if targs.len() != 2 {
                 return Some(Err(Error::new(format!(
                     "{name}<T, Major> takes an element type and a major, got {} template arguments",
@@ -242,13 +249,15 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
         msg: format!("{last}<...>: {}", e.msg),
         col: e.col,
     };
-    if let Some(v) = smem_atom_template(last, targs) {
+    if let Some(v) = smem_atom_template(name, targs) {
         return v.map_err(ctx);
     }
     match last {
         "Int" | "C" | "Shape" | "Stride" | "Step" | "Coord" | "Tile" | "Layout" | "Swizzle"
         | "Sw" | "ComposedLayout" | "smem_ptr_flag_bits" | "MMA_Atom" | "Copy_Atom"
-        | "MMA_Traits" | "Copy_Traits" | "UniversalCopy" | "TiledMMA" | "uint_bit_t" => {}
+        | "MMA_Traits" | "Copy_Traits" | "UniversalCopy" | "TiledMMA" | "uint_bit_t"
+        | "complex" | "is_static" | "is_static_v" | "is_layout" | "is_tuple" | "is_integral"
+        | "is_composed_layout" => {}
         n if n.starts_with("SM90_") && n.contains("_SS")
             || n.starts_with("SM90_") && n.contains("_RS") =>
         {
@@ -274,6 +283,29 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
                 .find(|k| k.starts_with("uint") && type_bits(k) == Some(bits))
                 .map(|k| Value::Keyword(k))
                 .ok_or_else(|| Error::new(format!("no unsigned type of {bits} bits")))
+        }
+        "complex" => {
+            arity(last, targs, 1, 1)?;
+            match bits_of(&targs[0])? {
+                32 => Ok(Value::Keyword("complex<float>")),
+                64 => Ok(Value::Keyword("complex<double>")),
+                b => Err(Error::new(format!(
+                    "complex of a {b}-bit type is not an element type here"
+                ))),
+            }
+        }
+        // Type traits of the value's type; everything here is static.
+        "is_static" | "is_static_v" | "is_layout" | "is_tuple" | "is_integral"
+        | "is_composed_layout" => {
+            arity(last, targs, 1, 1)?;
+            let v = &targs[0];
+            Ok(Value::Bool(match last {
+                "is_layout" => matches!(v, Value::Layout(_)),
+                "is_composed_layout" => matches!(v, Value::Composed(_)),
+                "is_tuple" => matches!(v, Value::Tuple(_)),
+                "is_integral" => matches!(v, Value::Int(_) | Value::Bool(_)),
+                _ => is_static(v),
+            }))
         }
         "Shape" | "Stride" | "Step" | "Coord" => {
             for t in targs {
@@ -336,10 +368,25 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
     .map_err(ctx)
 }
 
+/// Whether a value is a compile-time constant in C++: everything but the dynamic `int`-like
+/// type names standing for run-time integers.
+fn is_static(v: &Value) -> bool {
+    match v {
+        Value::Keyword(k) => type_bits(k).is_none(),
+        Value::Tuple(vs) => vs.iter().all(is_static),
+        _ => true,
+    }
+}
+
 /// `SM90_64xNx16_..._SS<GMMA::Major::A, GMMA::Major::B>`: the traits are the same for every
-/// major; C++ refuses an MN-major A read from registers (RS).
+/// major; C++ refuses an MN-major A read from registers (RS). The `_TN` families take no
+/// majors (`<>`).
 fn gmma_atom(name: &str, targs: &[Value]) -> Result<Value> {
-    arity(name, targs, 0, 2)?;
+    if name.ends_with("_TN") {
+        arity(name, targs, 0, 0)?;
+    } else {
+        arity(name, targs, 2, 2)?;
+    }
     for (t, which) in targs.iter().zip(["A", "B"]) {
         match t {
             Value::Keyword("Major::K") => {}
