@@ -49,9 +49,69 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
     match &node.expr {
         Expr::Int(v) => Ok(Value::Int(*v)),
         Expr::Under => Ok(Value::Under),
-        Expr::Tuple(items) => Ok(Value::Tuple(
-            items.iter().map(|n| eval(n, env)).collect::<Result<_>>()?,
+        Expr::Tuple(items) => Ok(Value::Tuple(eval_all(items, env)?)),
+        Expr::Splat(_) => Err(Error::new(
+            "'*' unpacks a tuple only inside a call or a tuple",
         )),
+        Expr::Ternary { cond, then, other } => {
+            let c = match eval(cond, env)? {
+                Value::Bool(b) => b,
+                Value::Int(v) => v != 0,
+                v => {
+                    return Err(Error::at(
+                        cond.col,
+                        format!(
+                            "a condition must be a boolean or an integer, got {}",
+                            v.kind()
+                        ),
+                    ))
+                }
+            };
+            eval(if c { then } else { other }, env)
+        }
+        Expr::Index { obj, lo, hi, slice } => {
+            let o = eval(obj, env)?;
+            let items = match &o {
+                Value::Tuple(vs) => vs.clone(),
+                v => {
+                    return Err(Error::at(
+                        node.col,
+                        format!(
+                            "cannot subscript {} (only tuples; for a mode write get(x, i))",
+                            v.kind()
+                        ),
+                    ))
+                }
+            };
+            let n = items.len() as i64;
+            let at = |node: &Option<Box<Node>>, default: i64| -> Result<i64> {
+                match node {
+                    None => Ok(default),
+                    Some(nd) => {
+                        let i = eval(nd, env)?.to_int()?;
+                        // Python: negative indices count from the end.
+                        Ok(if i < 0 { i.saturating_add(n) } else { i })
+                    }
+                }
+            };
+            if *slice {
+                let (a, b) = (at(lo, 0)?.clamp(0, n), at(hi, n)?.clamp(0, n));
+                Ok(Value::Tuple(
+                    items[a as usize..(b.max(a)) as usize].to_vec(),
+                ))
+            } else {
+                let i = at(lo, 0)?;
+                usize::try_from(i)
+                    .ok()
+                    .and_then(|i| items.get(i).cloned())
+                    .ok_or_else(|| {
+                        Error::new(format!(
+                            "index {i} is out of range for {} of rank {n}",
+                            o.kind()
+                        ))
+                    })
+            }
+        }
         Expr::Name(name) => eval_name(name, env),
         Expr::Layout(s, d) => {
             // Fast path: literal int-tuples need no intermediate Values.
@@ -97,7 +157,12 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             for (k, n) in kwargs {
                 kw.push((*k, eval(n, env)?, n.col));
             }
-            let short = strip_ns(name);
+            // CuTeDSL spellings whose arguments differ from C++'s.
+            let short = match name.as_ref() {
+                "cute.recast_layout" => "dsl_recast_layout",
+                "math.log2" => "log2",
+                n => strip_ns(n),
+            };
             let op = ops::lookup(short);
             // `Int<8>()`, `Layout<...>()`: a type's value-initialisation; `Sw<3,4,3>(x)`:
             // a type's value applied.
@@ -178,6 +243,11 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
                         .ok_or_else(|| Error::new(format!("integer overflow: {x} << {y}")))?,
                 ),
                 'r' => Value::Int(x >> shift(y)?),
+                'f' => Value::Int(
+                    arith::div(x, y)?
+                        .checked_sub(i64::from(y != 0 && x % y != 0 && ((x < 0) != (y < 0))))
+                        .unwrap_or(i64::MIN),
+                ),
                 '<' => Value::Bool(x < y),
                 '>' => Value::Bool(x > y),
                 'L' => Value::Bool(x <= y),
@@ -219,7 +289,17 @@ fn int_tuple_literal(node: &Node<'_>) -> Option<IntTuple> {
 }
 
 fn eval_all(nodes: &[Node], env: &Env) -> Result<Vec<Value>> {
-    nodes.iter().map(|n| eval(n, env)).collect()
+    let mut out = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        match &n.expr {
+            Expr::Splat(inner) => match eval(inner, env)? {
+                Value::Tuple(vs) => out.extend(vs),
+                v => out.push(v),
+            },
+            _ => out.push(eval(n, env)?),
+        }
+    }
+    Ok(out)
 }
 
 fn eval_name(name: &str, env: &Env) -> Result<Value> {

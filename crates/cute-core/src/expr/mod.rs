@@ -59,21 +59,37 @@ impl Session {
     /// Evaluate one line. `None` for blank lines, comments and successful bindings;
     /// otherwise the value or the error of that line.
     pub fn eval(&mut self, line: &str) -> Option<Result<Value>> {
-        let code = parse::blank_comments(line);
-        self.eval_statement(&code)
+        let dialect = parse::dialect(line);
+        let code = parse::blank_comments(line, dialect);
+        self.eval_statement(&code, dialect)
     }
 
     /// Evaluate one statement whose comments are blanked.
-    fn eval_statement(&mut self, code: &str) -> Option<Result<Value>> {
+    fn eval_statement(&mut self, code: &str, dialect: parse::Dialect) -> Option<Result<Value>> {
         // Positions are byte columns inside; users count characters.
         let to_chars = |mut e: crate::Error| {
             e.col = e.col.map(|c| parse::char_column(code, c));
             e
         };
-        let result = match parse::parse_line(code) {
+        let result = match parse::parse_line(code, dialect) {
             Err(e) => Err(e),
             Ok(Line::Empty) => return None,
             Ok(Line::Expr(node)) => eval::eval(&node, &self.env),
+            Ok(Line::BindMany(names, node)) => match eval::eval(&node, &self.env) {
+                Ok(Value::Tuple(vs)) if vs.len() == names.len() => {
+                    for (n, v) in names.iter().zip(vs) {
+                        self.last = Some(v.clone());
+                        self.env.bind(n, v);
+                    }
+                    return None;
+                }
+                Ok(v) => Err(crate::Error::new(format!(
+                    "cannot unpack {} into {} names",
+                    v.kind(),
+                    names.len()
+                ))),
+                Err(e) => Err(e),
+            },
             Ok(Line::Bind(name, node)) => match eval::eval(&node, &self.env) {
                 Ok(v) => {
                     self.last = Some(v.clone());
@@ -120,11 +136,12 @@ impl Session {
     /// assert!(s.call_operands("A o (2,4):(4,1)").is_none());
     /// ```
     pub fn call_operands(&self, line: &str) -> Option<Call> {
-        let code = parse::blank_comments(line);
+        let dialect = parse::dialect(line);
+        let code = parse::blank_comments(line, dialect);
         let code = code.as_str();
-        let node = match parse::parse_line(code).ok()? {
+        let node = match parse::parse_line(code, dialect).ok()? {
             Line::Empty => return None,
-            Line::Expr(node) | Line::Bind(_, node) => node,
+            Line::Expr(node) | Line::Bind(_, node) | Line::BindMany(_, node) => node,
         };
         let parse::Expr::Call { name, args, .. } = &node.expr else {
             return None;
@@ -166,11 +183,18 @@ impl Session {
     /// assert_eq!(out[0].result.as_ref().unwrap().to_string(), "((8,2),(64,1),(1,3)):((64,512),(1,0),(0,1024))");
     /// ```
     pub fn run(&mut self, src: &str) -> Vec<ScriptLine> {
-        let code = parse::blank_comments(src);
+        let dialect = parse::dialect(src);
+        let code = parse::blank_comments(src, dialect);
         let mut out = Vec::new();
         for span in parse::split_statements(&code) {
             let text = &code[span.start..span.end];
-            let Some(result) = self.eval_statement(text) else {
+            // `//` was decided for the whole block; C++ grouping statement by statement (a
+            // script may mix C++ lines with the spec's `(8):(1)`).
+            let stmt_dialect = match dialect {
+                parse::Dialect::Python => dialect,
+                _ => parse::dialect(text),
+            };
+            let Some(result) = self.eval_statement(text, stmt_dialect) else {
                 continue;
             };
             // The line the statement starts on (its first non-blank byte), or the one its

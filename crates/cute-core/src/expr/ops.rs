@@ -88,26 +88,52 @@ pub(crate) fn call(name: &str, targs: &[Value], args: &[Value], kw: &Kwargs) -> 
     let mut joined: Vec<Value>;
     let mut kw_rest: Vec<(&str, Value, usize)> = Vec::new();
     let mut modes: Vec<Value> = targs.to_vec();
+    // Keyword arguments name positional parameters (`op.kwargs`, in order).
+    let mut by_name: Vec<Option<Value>> = args.iter().cloned().map(Some).collect();
     for (k, v, col) in kw {
         if *k == "mode" && op.targs == Targs::Append {
             match v {
                 Value::Tuple(vs) => modes.extend(vs.iter().cloned()),
                 v => modes.push(v.clone()),
             }
-        } else if kw_rest.iter().any(|(seen, _, _)| seen == k) {
-            return Err(Error::at(
-                *col,
-                format!("{}: keyword argument '{k}' given twice", op.name),
-            ));
-        } else if op.kwargs.contains(k) {
-            kw_rest.push((k, v.clone(), *col));
-        } else {
+            continue;
+        }
+        let Some(idx) = op.kwargs.iter().position(|n| n == k) else {
             return Err(Error::at(
                 *col,
                 format!("{}: unexpected keyword argument '{k}'", op.name),
             ));
+        };
+        if by_name.len() <= idx {
+            by_name.resize(idx + 1, None);
         }
+        if by_name[idx].is_some() {
+            return Err(Error::at(
+                *col,
+                format!("{}: argument '{k}' given twice", op.name),
+            ));
+        }
+        by_name[idx] = Some(v.clone());
     }
+    let named: Vec<Value>;
+    let args = if by_name.len() > args.len() {
+        named = by_name
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| {
+                v.ok_or_else(|| {
+                    Error::new(format!(
+                        "{}: argument '{}' is missing",
+                        op.name,
+                        op.kwargs.get(i).copied().unwrap_or("?")
+                    ))
+                })
+            })
+            .collect::<Result<_>>()?;
+        &named[..]
+    } else {
+        args
+    };
     let args = match (op.targs, modes.is_empty()) {
         (_, true) => args,
         (Targs::No, false) => {
@@ -457,31 +483,28 @@ pub static OPS: &[Op] = &[
         "the layout with the shape of its stride-0 modes set to 1",
         |a, _| on_layout(&a[0], |l| Ok(alg::filter_zeros(l)))),
     // --- construction ------------------------------------------------------------------
-    op!("make_layout", "(shape[, stride | LayoutLeft | LayoutRight]) | (layouts...)", No, (1, MANY), ["stride"], false,
+    op!("make_layout", "(shape[, stride | LayoutLeft | LayoutRight]) | (layouts...)", No, (1, MANY), ["shape", "stride"], false,
         "a layout from a shape and strides (compact column-major by default), or layouts side by side",
         make_layout),
     op!("make_shape" | "make_stride" | "make_coord" | "make_step" | "make_tuple" | "make_tile" | "Shape" | "Stride" | "Step" | "Coord" | "Tile", "(x...)", No, (0, MANY), [], false,
         "a tuple of its arguments",
         |a, _| Ok(Value::Tuple(a.to_vec()))),
-    op!("make_ordered_layout", "(shape, order)", No, (2, 2), ["order"], false,
+    op!("make_ordered_layout", "(shape, order)", No, (2, 2), ["shape", "order"], false,
         "the compact layout whose modes are ordered by order (a Step: smaller = faster)",
-        |a, kw| {
-            let order = kw.first().map(|k| &k.1).or(a.get(1));
-            Ok(alg::make_ordered_layout(&a[0].to_int_tuple()?, &mode_order(order)?)?.into())
-        }),
+        |a, _| Ok(alg::make_ordered_layout(&a[0].to_int_tuple()?, &mode_order(a.get(1))?)?.into())),
     op!("make_layout_like", "(layout)", No, (1, 1), [], false,
         "a compact layout of the same shape whose strides follow the order of the layout's strides",
         |a, _| Ok(alg::make_layout_like(&as_layout(&a[0])?)?.into())),
-    op!("tile_to_shape", "(atom, shape[, order])", No, (2, 3), ["order"], false,
+    op!("tile_to_shape", "(atom, shape[, order])", No, (2, 3), ["atom", "trg_shape", "order"], false,
         "copies of the atom arranged (in order: LayoutLeft by default, or a Step) to cover the shape",
-        |a, kw| {
+        |a, _| {
             let trg = a[1].to_int_tuple()?;
-            let order = mode_order(kw.first().map(|k| &k.1).or(a.get(2)))?;
+            let order = mode_order(a.get(2))?;
             on_layout(&a[0], |l| alg::tile_to_shape(l, &trg, &order))
         }),
     op!("make_swizzle" | "Swizzle" | "Sw", "(B, M, S)", No, (3, 3), [], false,
         "the swizzle Sw<B,M,S>: XOR bits [M+S, M+S+B) into [M, M+B)",
-        |a, _| make_swizzle(a)),
+        |a, _| dsl_make_swizzle(a)),
     op!("make_composed_layout", "(outer, offset, inner)", No, (3, 3), [], false,
         "the composed layout outer o offset o inner, kept even when outer is the identity",
         |a, _| match (&a[0], &a[1], &a[2]) {
@@ -588,6 +611,9 @@ pub static OPS: &[Op] = &[
                 v => Ok(int_tuple::slice(&c, &v.to_int_tuple()?)?.into()),
             }
         }),
+        op!("slice_", "(x, crd)", No, (2, 2), [], false,
+        "CuTeDSL's slice: the sub-layout (or sub-tuple) where crd has None",
+        |a, _| call("slice", &[], &[a[1].clone(), a[0].clone()], &[])),
     op!("dice", "(crd, x)", No, (2, 2), [], false,
         "the sub-layout (or sub-tuple) where crd is not `_`",
         |a, _| match &a[1] {
@@ -705,6 +731,47 @@ pub static OPS: &[Op] = &[
                 v.kind()
             ))),
         }),
+        op!("log2", "(x)", No, (1, 1), [], false,
+        "log2 of a power of two (Python's int(math.log2(x)))",
+        |a, _| {
+            let x = a[0].to_int()?;
+            if x <= 0 || x.count_ones() != 1 {
+                return Err(Error::new(format!("log2 of {x}: not a power of two (only exact values are computed)")));
+            }
+            int(i64::from(x.trailing_zeros()))
+        }),
+    op!("int", "(x)", No, (1, 1), [], false, "Python's int() of an integer or boolean",
+        |a, _| match &a[0] {
+            Value::Bool(b) => int(i64::from(*b)),
+            v => int(v.to_int()?),
+        }),
+    op!("get_smem_layout_atom", "(layout_enum, dtype, major_size)", No, (3, 3), ["layout", "element_type", "major_mode_size"], false,
+        "CuTeDSL sm90_utils: the widest SmemLayoutAtomKind whose contiguous bits divide the major mode",
+        |a, _| super::types::dsl_atom_kind(&a[0], &a[1], a[2].to_int()?)),
+    op!("is_k_major_a" | "is_k_major_b" | "is_n_major_c", "(layout_enum)", No, (1, 1), [], false,
+        "CuTeDSL LayoutEnum: whether it is ROW_MAJOR (K-major A/B, N-major C)",
+        |a, _| Ok(Value::Bool(matches!(a[0], Value::Keyword("LayoutEnum.ROW_MAJOR"))))),
+    op!("is_m_major_a" | "is_n_major_b" | "is_m_major_c", "(layout_enum)", No, (1, 1), [], false,
+        "CuTeDSL LayoutEnum: whether it is COL_MAJOR (M-major A/C, N-major B)",
+        |a, _| Ok(Value::Bool(matches!(a[0], Value::Keyword("LayoutEnum.COL_MAJOR"))))),
+    op!("sm90_mma_major_mode" | "mma_major_mode", "(layout_enum)", No, (1, 1), [], false,
+        "CuTeDSL LayoutEnum: the operand major mode (ROW_MAJOR = K, COL_MAJOR = MN)",
+        |a, _| Ok(Value::Keyword(if matches!(a[0], Value::Keyword("LayoutEnum.ROW_MAJOR")) { "Major::K" } else { "Major::MN" }))),
+    op!("dsl_recast_layout", "(new_bits, old_bits, layout)", No, (3, 3), [], false,
+        "CuTeDSL's cute.recast_layout: recast_layout with the widths the other way round",
+        |a, _| call("recast_layout", &[], &[a[1].clone(), a[0].clone(), a[2].clone()], &[])),
+    op!("sizeof", "(T)", No, (1, 1), [], false,
+        "the size of an element type in bytes",
+        |a, _| int(bits_of(&a[0])? / 8)),
+    op!("make_smem_layout_a", "(layout_enum, tile_mnk, dtype, stages)", No, (4, 4), ["a_layout", "mma_tiler_mnk", "a_dtype", "num_stages"], false,
+        "CuTeDSL sm90_utils: the staged smem layout of A for a Hopper GEMM tile",
+        |a, _| super::types::dsl_smem_layout('a', a)),
+    op!("make_smem_layout_b", "(layout_enum, tile_mnk, dtype, stages)", No, (4, 4), ["b_layout", "mma_tiler_mnk", "b_dtype", "num_stages"], false,
+        "CuTeDSL sm90_utils: the staged smem layout of B for a Hopper GEMM tile",
+        |a, _| super::types::dsl_smem_layout('b', a)),
+    op!("make_smem_layout_epi", "(dtype, layout_enum, epi_tile, stages)", No, (4, 4), ["epi_dtype", "epi_layout", "epi_tile", "epi_stage"], false,
+        "CuTeDSL sm90_utils: the staged smem layout of the epilogue tile",
+        |a, _| super::types::dsl_smem_layout('c', a)),
     op!("make_smem_layout_atom", "(kind, element_type)", No, (2, 2), [], false,
         "CuTeDSL: the GMMA/UMMA smem atom of a SmemLayoutAtomKind for an element type",
         |a, _| {
@@ -730,7 +797,7 @@ pub static OPS: &[Op] = &[
     op!("atom", "(NAME[, element_type])", No, (1, 2), [], false,
         "the CuTe traits of an MMA or copy atom (a copy atom recast to an element type)",
         |a, _| atom_with_type(&a[0], a.get(1))),
-    op!("make_tiled_mma", "(atom[, layout[, permutation]])", No, (1, 3), [], false,
+    op!("make_tiled_mma", "(atom[, layout[, permutation]])", No, (1, 3), ["op", "atom_layout_mnk", "permutation_mnk"], false,
         "the atom repeated over a layout of atoms, with an optional (M, N, K) permutation",
         make_tiled_mma),
     op!("make_tiled_copy", "(copy_atom, thr_layout[, val_layout])", No, (2, 3), [], false,
@@ -989,6 +1056,14 @@ pub(crate) fn make_swizzle(a: &[Value]) -> Result<Value> {
     )?))
 }
 
+/// CuTeDSL `make_swizzle(b, m, s)`: the identity (`b == 0`) is always `Sw<0,4,3>`.
+fn dsl_make_swizzle(a: &[Value]) -> Result<Value> {
+    if a[0].to_int()? == 0 {
+        return Ok(Value::Swizzle(Swizzle::new(0, 4, 3)?));
+    }
+    make_swizzle(a)
+}
+
 /// `make_composed_layout(Sw, OFFSET, L)` from three argument values.
 pub(crate) fn make_composed(a: &[Value]) -> Result<ComposedLayout> {
     let sw = match &a[0] {
@@ -1011,13 +1086,7 @@ pub(crate) fn make_composed(a: &[Value]) -> Result<ComposedLayout> {
     })
 }
 
-fn make_layout(a: &[Value], kw: &Kwargs) -> Result<Value> {
-    if let Some((_, stride, _)) = kw.first() {
-        if a.len() != 1 {
-            return Err(Error::new("with stride=: make_layout(shape, stride=...)"));
-        }
-        return Ok(Layout::new(a[0].to_int_tuple()?, stride.to_int_tuple()?)?.into());
-    }
+fn make_layout(a: &[Value], _: &Kwargs) -> Result<Value> {
     if a.iter().all(|v| matches!(v, Value::Layout(_))) {
         let ls: Vec<Layout> = a
             .iter()

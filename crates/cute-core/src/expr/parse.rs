@@ -112,7 +112,7 @@ fn lex(src: &str) -> Result<Vec<Token<'_>>> {
         }
         match c {
             b'(' | b')' | b',' | b':' | b'<' | b'>' | b'{' | b'}' | b'=' | b'-' | b'+' | b'*'
-            | b'/' | b'[' | b']' | b'.' | b';' | b'&' | b'%' | b'^' | b'|' | b'!' => {
+            | b'/' | b'[' | b']' | b'.' | b';' | b'&' | b'%' | b'^' | b'|' | b'!' | b'?' => {
                 out.push(Token {
                     tok: Tok::Punct(c as char),
                     col,
@@ -248,6 +248,21 @@ pub(crate) enum Expr<'a> {
     },
     /// `a o b [o c]`
     Compose(Vec<Node<'a>>),
+    /// `c ? a : b`, `a if c else b`
+    Ternary {
+        cond: Box<Node<'a>>,
+        then: Box<Node<'a>>,
+        other: Box<Node<'a>>,
+    },
+    /// Python `t[i]` or `t[lo:hi]`.
+    Index {
+        obj: Box<Node<'a>>,
+        lo: Option<Box<Node<'a>>>,
+        hi: Option<Box<Node<'a>>>,
+        slice: bool,
+    },
+    /// Python `*t` in a call or tuple: t's elements in place.
+    Splat(Box<Node<'a>>),
 }
 
 struct Parser<'a> {
@@ -256,6 +271,62 @@ struct Parser<'a> {
     depth: usize,
     /// Inside how many template argument lists (C++ types) the parser is.
     in_targs: usize,
+    /// In the first branch of `?:`, where `:` separates the branches.
+    no_colon: bool,
+    /// Whether the last argument list ended with `,` (Python's `(x,)`).
+    trailing_comma: bool,
+    /// The language the block is written in.
+    dialect: Dialect,
+}
+
+/// The language a block is written in: the spec's (where `(8)` is a 1-tuple), C++ or
+/// Python (where parentheses group and `(8,)` is a 1-tuple, and `//` divides in Python).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    Spec,
+    Cpp,
+    Python,
+}
+
+/// Whether `src` writes a layout the spec's way, `SHAPE:STRIDE` (`8:1`, `(4,8):(8,1)`),
+/// which Python never does outside `[...]` subscripts.
+fn has_layout_literal(src: &str) -> bool {
+    let b = src.as_bytes();
+    let mut square = 0i32;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'[' => square += 1,
+            b']' => square -= 1,
+            b':' if square <= 0 => {
+                let before = b[..i].iter().rev().find(|c| !c.is_ascii_whitespace());
+                let after = b[i + 1..].iter().find(|c| !c.is_ascii_whitespace());
+                let left = before.is_some_and(|c| *c == b')' || c.is_ascii_digit());
+                let right = after.is_some_and(|c| *c == b'(' || *c == b'-' || c.is_ascii_digit());
+                if left && right {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The dialect of a block: C++ when it has C++'s punctuation (`;`, `::`), Python when it
+/// uses CuTeDSL's modules or Python's words, the spec's language otherwise.
+pub(crate) fn dialect(src: &str) -> Dialect {
+    // `{}` alone is not enough: the spec's language writes `LayoutRight{}` beside `(8)`.
+    if src.contains(';') || src.contains("::") {
+        Dialect::Cpp
+    } else if ["cute.", "cutlass.", "utils.", "None", " if ", "//"]
+        .iter()
+        .any(|k| src.contains(k))
+        && !has_layout_literal(src)
+    {
+        Dialect::Python
+    } else {
+        Dialect::Spec
+    }
 }
 
 /// The static-integer aliases CuTe defines (`cute/numeric/integral_constant.hpp`).
@@ -345,6 +416,45 @@ impl<'a> Parser<'a> {
 
     /// expr := additive ('o' additive)*
     fn expr(&mut self) -> Result<Node<'a>> {
+        let value = self.compose()?;
+        match *self.peek() {
+            // Python: `a if c else b`.
+            Tok::Ident("if") => {
+                self.next();
+                self.enter()?;
+                let cond = self.compose()?;
+                if *self.peek() != Tok::Ident("else") {
+                    return Err(Error::at(
+                        self.col(),
+                        format!(
+                            "expected 'else' after 'if', found {}",
+                            describe(self.peek())
+                        ),
+                    ));
+                }
+                self.next();
+                let other = self.expr()?;
+                self.leave();
+                Ok(ternary(cond, value, other))
+            }
+            // C++: `c ? a : b` (a layout in a branch needs parentheses).
+            Tok::Punct('?') => {
+                self.next();
+                self.enter()?;
+                let saved = std::mem::replace(&mut self.no_colon, true);
+                let then = self.compose()?;
+                self.no_colon = saved;
+                self.expect(':', "between the branches of '?'")?;
+                let other = self.expr()?;
+                self.leave();
+                Ok(ternary(value, then, other))
+            }
+            _ => Ok(value),
+        }
+    }
+
+    /// compose := additive ('o' additive)*
+    fn compose(&mut self) -> Result<Node<'a>> {
         let first = self.additive()?;
         if !matches!(self.peek(), Tok::Ident("o")) {
             return Ok(first);
@@ -377,6 +487,8 @@ impl<'a> Parser<'a> {
         };
         let cmp = self.in_targs == 0;
         Some(match (c, next) {
+            // Python's floor division (a `//` that is not a comment: see blank_comments).
+            ('/', Some('/')) => ('f', 2, 10),
             ('*' | '/' | '%', _) => (c, 1, 10),
             ('+' | '-', _) => (c, 1, 9),
             ('<', Some('<')) if cmp => ('l', 2, 8),
@@ -439,6 +551,33 @@ impl<'a> Parser<'a> {
                         col,
                     };
                 }
+                // Python subscripts: `t[1]`, `t[:2]`, `t[1:]`.
+                Tok::Punct('[') => {
+                    self.next();
+                    let saved = std::mem::replace(&mut self.no_colon, true);
+                    let lo = if matches!(self.peek(), Tok::Punct(':' | ']')) {
+                        None
+                    } else {
+                        Some(Box::new(self.expr()?))
+                    };
+                    let slice = self.eat(':');
+                    let hi = if slice && *self.peek() != Tok::Punct(']') {
+                        Some(Box::new(self.expr()?))
+                    } else {
+                        None
+                    };
+                    self.no_colon = saved;
+                    self.expect(']', "to close '['")?;
+                    node = Node {
+                        expr: Expr::Index {
+                            obj: Box::new(node),
+                            lo,
+                            hi,
+                            slice,
+                        },
+                        col,
+                    };
+                }
                 Tok::Punct('.') | Tok::Scope => {
                     self.next();
                     let name_tok = self.next();
@@ -480,7 +619,7 @@ impl<'a> Parser<'a> {
     /// layout := primary (':' primary)?
     fn layout(&mut self) -> Result<Node<'a>> {
         let shape = self.primary()?;
-        if *self.peek() != Tok::Punct(':') {
+        if *self.peek() != Tok::Punct(':') || self.no_colon {
             return Ok(shape);
         }
         self.next();
@@ -573,10 +712,20 @@ impl<'a> Parser<'a> {
             },
             Tok::Punct(open @ ('(' | '[')) => {
                 self.enter()?;
-                let (items, kwargs) = self.args(if open == '(' { ')' } else { ']' })?;
+                self.trailing_comma = false;
+                let (mut items, kwargs) = self.args(if open == '(' { ')' } else { ']' })?;
                 self.leave();
                 if !kwargs.is_empty() {
                     return Err(Error::at(col, "'=' is not allowed inside a tuple"));
+                }
+                // C++ and Python parentheses group: `(x)` is x there, `(x,)` a 1-tuple.
+                let grouping = self.dialect != Dialect::Spec
+                    && open == '('
+                    && items.len() == 1
+                    && !self.trailing_comma
+                    && !matches!(items[0].expr, Expr::Splat(_));
+                if grouping {
+                    return Ok(items.pop().expect("one item"));
                 }
                 Expr::Tuple(items)
             }
@@ -664,14 +813,22 @@ impl<'a> Parser<'a> {
 
     /// Comma-separated expressions up to `close`; `name=expr` entries are keyword arguments.
     fn args(&mut self, close: char) -> Result<Args<'a>> {
+        let saved = std::mem::replace(&mut self.no_colon, false);
+        let r = self.args_inner(close);
+        self.no_colon = saved;
+        r
+    }
+
+    fn args_inner(&mut self, close: char) -> Result<Args<'a>> {
         let mut args = Vec::new();
         let mut kwargs = Vec::new();
         if self.eat(close) {
             return Ok((args, kwargs));
         }
         loop {
-            let is_kw =
-                matches!(self.peek(), Tok::Ident(_)) && self.peek_at(1) == Some(&Tok::Punct('='));
+            let is_kw = matches!(self.peek(), Tok::Ident(_))
+                && self.peek_at(1) == Some(&Tok::Punct('='))
+                && self.peek_at(2) != Some(&Tok::Punct('='));
             if is_kw {
                 let Tok::Ident(name) = self.next().tok else {
                     unreachable!("checked")
@@ -685,11 +842,23 @@ impl<'a> Parser<'a> {
                         "positional argument after a keyword argument",
                     ));
                 }
-                args.push(self.expr()?);
+                // Python's `*t`: the elements of t in place.
+                if *self.peek() == Tok::Punct('*') {
+                    let col = self.col();
+                    self.next();
+                    let inner = self.expr()?;
+                    args.push(Node {
+                        expr: Expr::Splat(Box::new(inner)),
+                        col,
+                    });
+                } else {
+                    args.push(self.expr()?);
+                }
             }
             if self.eat(',') {
                 // Python-style trailing comma: `(8,)`.
                 if self.eat(close) {
+                    self.trailing_comma = true;
                     return Ok((args, kwargs));
                 }
                 continue;
@@ -700,6 +869,18 @@ impl<'a> Parser<'a> {
             )?;
             return Ok((args, kwargs));
         }
+    }
+}
+
+fn ternary<'a>(cond: Node<'a>, then: Node<'a>, other: Node<'a>) -> Node<'a> {
+    let col = cond.col;
+    Node {
+        expr: Expr::Ternary {
+            cond: Box::new(cond),
+            then: Box::new(then),
+            other: Box::new(other),
+        },
+        col,
     }
 }
 
@@ -721,6 +902,8 @@ pub(crate) enum Line<'a> {
     Empty,
     /// `NAME = expr`, `using NAME = TYPE`, `auto NAME = expr`, `constexpr int NAME = expr`.
     Bind(&'a str, Node<'a>),
+    /// Python `a, b = expr`: the elements of a tuple.
+    BindMany(Vec<&'a str>, Node<'a>),
     Expr(Node<'a>),
 }
 
@@ -738,7 +921,7 @@ fn is_ignored_statement(toks: &[Token]) -> bool {
 /// Parse one statement (comments already blanked): an expression, a binding in any of the
 /// spellings of the spec, C++ (`using X = decltype(E);`, `auto x = E;`, `constexpr int k = 3;`,
 /// `TiledMMA mma = E;`) and Python (`x = E`), or a statement with no value.
-pub(crate) fn parse_line(src: &str) -> Result<Line<'_>> {
+pub(crate) fn parse_line(src: &str, dialect: Dialect) -> Result<Line<'_>> {
     let mut toks = lex(src)?;
     // A trailing `;` ends a C++ statement.
     while toks.len() >= 2 && toks[toks.len() - 2].tok == Tok::Punct(';') {
@@ -779,7 +962,34 @@ pub(crate) fn parse_line(src: &str) -> Result<Line<'_>> {
     }
     let mut start = 0;
     let mut bind = None;
+    let mut many = None;
     if let Some(k) = eq {
+        // `a, b = ...`: names separated by commas.
+        let targets: Vec<Token> = toks[..k].to_vec();
+        let commas = targets.iter().filter(|t| t.tok == Tok::Punct(',')).count();
+        if commas > 0 {
+            let names: Option<Vec<&str>> = targets
+                .iter()
+                .enumerate()
+                .map(|(i, t)| match (i % 2, t.tok) {
+                    (0, Tok::Ident(n)) => Some(Some(n)),
+                    (1, Tok::Punct(',')) => Some(None),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()
+                .map(|v| v.into_iter().flatten().collect());
+            match names {
+                Some(names) if targets.len() % 2 == 1 => many = Some(names),
+                _ => {
+                    return Err(Error::at(
+                        toks[0].col,
+                        "expected names separated by ',' before '='",
+                    ))
+                }
+            }
+        }
+    }
+    if let (Some(k), None) = (eq, &many) {
         let name_tok = k.checked_sub(1).map(|i| toks[i]);
         match name_tok.map(|t| t.tok) {
             Some(Tok::Ident(name)) if name != "o" => {
@@ -806,9 +1016,15 @@ pub(crate) fn parse_line(src: &str) -> Result<Line<'_>> {
         pos: start,
         depth: 0,
         in_targs: 0,
+        no_colon: false,
+        trailing_comma: false,
+        dialect,
     };
     if bind.is_none() && *p.peek() == Tok::Ident("return") {
         p.next();
+    }
+    if let (Some(k), Some(_)) = (eq, &many) {
+        p.pos = k + 1;
     }
     let node = p.expr()?;
     if *p.peek() != Tok::End {
@@ -820,9 +1036,10 @@ pub(crate) fn parse_line(src: &str) -> Result<Line<'_>> {
             ),
         ));
     }
-    Ok(match bind {
-        Some(name) => Line::Bind(name, node),
-        None => Line::Expr(node),
+    Ok(match (bind, many) {
+        (_, Some(names)) => Line::BindMany(names, node),
+        (Some(name), None) => Line::Bind(name, node),
+        (None, None) => Line::Expr(node),
     })
 }
 
@@ -835,14 +1052,20 @@ pub(crate) struct Span {
 
 /// The source with every comment (`// …`, `/* … */`, `# …`) replaced by spaces, so that
 /// byte positions stay those of the original text.
-pub(crate) fn blank_comments(src: &str) -> String {
+pub(crate) fn blank_comments(src: &str, dialect: Dialect) -> String {
+    // Python (CuTeDSL) divides with `//`; C++ comments with it.
+    let python = dialect == Dialect::Python;
     let b = src.as_bytes();
     let mut out = b.to_vec();
     let mut i = 0;
     while i < b.len() {
         let (from, to) = match b[i] {
             b'#' => (i, memchr_nl(b, i)),
-            b'/' if b.get(i + 1) == Some(&b'/') => (i, memchr_nl(b, i)),
+            b'/' if b.get(i + 1) == Some(&b'/') && !python => (i, memchr_nl(b, i)),
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i += 2;
+                continue;
+            }
             b'/' if b.get(i + 1) == Some(&b'*') => {
                 let end = src[i + 2..].find("*/").map_or(b.len(), |k| i + 2 + k + 2);
                 (i, end)

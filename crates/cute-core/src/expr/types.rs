@@ -50,6 +50,10 @@ pub const KEYWORDS: &[&str] = &[
     "uint128_t",
     "Major::K",
     "Major::MN",
+    "complex<float>",
+    "complex<double>",
+    "LayoutEnum.ROW_MAJOR",
+    "LayoutEnum.COL_MAJOR",
 ];
 
 /// CuTeDSL's element types and their C++ names.
@@ -128,7 +132,12 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
     let v = match (before, last) {
         (_, "LayoutLeft" | "GenColMajor") => Value::Major(Major::Left),
         (_, "LayoutRight" | "GenRowMajor") => Value::Major(Major::Right),
-        (_, "Underscore") => Value::Under,
+        (_, "Underscore" | "None") => Value::Under,
+        (_, "smem_ptr_flag") => Value::Offset(Offset::SmemPtr { bits: 1 }),
+        (Some("LayoutEnum"), "ROW_MAJOR") => Value::Keyword("LayoutEnum.ROW_MAJOR"),
+        (Some("LayoutEnum"), "COL_MAJOR") => Value::Keyword("LayoutEnum.COL_MAJOR"),
+        (Some("OperandMajorMode"), "K") => Value::Keyword("Major::K"),
+        (Some("OperandMajorMode"), "MN") => Value::Keyword("Major::MN"),
         (_, "true" | "True" | "true_type") => Value::Bool(true),
         (_, "false" | "False" | "false_type") => Value::Bool(false),
         (Some("Major"), "K") => Value::Keyword("Major::K"),
@@ -180,7 +189,14 @@ fn smem_kind(kind: &str) -> Option<(AtomMajor, AtomSwizzle)> {
 pub(crate) fn smem_atom_of_kind(kind: &str, bits: i64) -> Result<Value> {
     let (major, sw) = smem_kind(kind)
         .ok_or_else(|| Error::new(format!("unknown SmemLayoutAtomKind '{kind}'")))?;
-    Ok(smem_atom(major, sw, bits)?.into())
+    // CuTeDSL's atom carries offset 0 where C++'s carries the smem_ptr flag.
+    Ok(match smem_atom(major, sw, bits)? {
+        crate::swizzle::AnyLayout::Composed(mut c) => {
+            c.offset = Offset::Int(0);
+            Value::Composed(c)
+        }
+        l => l.into(),
+    })
 }
 
 /// `Layout_{MN,K}_{INTER,SW32,SW64,SW128}_Atom`, `Layout_MN_SW128_32B_Atom`, or the
@@ -257,7 +273,8 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
         | "Sw" | "ComposedLayout" | "smem_ptr_flag_bits" | "MMA_Atom" | "Copy_Atom"
         | "MMA_Traits" | "Copy_Traits" | "UniversalCopy" | "TiledMMA" | "uint_bit_t"
         | "complex" | "is_static" | "is_static_v" | "is_layout" | "is_tuple" | "is_integral"
-        | "is_composed_layout" => {}
+        | "is_composed_layout" | "conditional_t" | "conditional" | "is_same_v" | "is_same"
+        | "sizeof_bits" | "sizeof_bits_v" | "uint_byte_t" => {}
         n if n.starts_with("SM90_") && n.contains("_SS")
             || n.starts_with("SM90_") && n.contains("_RS") =>
         {
@@ -283,6 +300,38 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
                 .find(|k| k.starts_with("uint") && type_bits(k) == Some(bits))
                 .map(|k| Value::Keyword(k))
                 .ok_or_else(|| Error::new(format!("no unsigned type of {bits} bits")))
+        }
+        "conditional_t" | "conditional" => {
+            arity(last, targs, 3, 3)?;
+            let c = match &targs[0] {
+                Value::Bool(b) => *b,
+                Value::Int(v) => *v != 0,
+                v => {
+                    return Err(Error::new(format!(
+                        "the condition must be a boolean, got {}",
+                        v.kind()
+                    )))
+                }
+            };
+            Ok(targs[if c { 1 } else { 2 }].clone())
+        }
+        "is_same_v" | "is_same" => {
+            arity(last, targs, 2, 2)?;
+            Ok(Value::Bool(targs[0] == targs[1]))
+        }
+        "sizeof_bits" | "sizeof_bits_v" => {
+            arity(last, targs, 1, 1)?;
+            Ok(Value::Int(bits_of(&targs[0])?))
+        }
+        "uint_byte_t" => {
+            arity(last, targs, 1, 1)?;
+            let bytes = targs[0].to_int()?;
+            let bits = bytes.checked_mul(8).unwrap_or(0);
+            KEYWORDS
+                .iter()
+                .find(|k| k.starts_with("uint") && type_bits(k) == Some(bits))
+                .map(|k| Value::Keyword(k))
+                .ok_or_else(|| Error::new(format!("no unsigned type of {bytes} bytes")))
         }
         "complex" => {
             arity(last, targs, 1, 1)?;
@@ -413,6 +462,14 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
         (Value::Composed(c), "layout_a" | "LayoutA") => Ok(Value::Swizzle(c.swizzle)),
         (Value::Composed(c), "layout_b" | "LayoutB") => Ok(Value::Layout(c.layout.clone())),
         (Value::Composed(c), "offset") => Ok(Value::Offset(c.offset)),
+        // CuTeDSL names the parts of a composed layout inner (the swizzle) and outer.
+        (Value::Composed(c), "inner") => Ok(Value::Swizzle(c.swizzle)),
+        (Value::Composed(c), "outer") => Ok(Value::Layout(c.layout.clone())),
+        (Value::Keyword(k), "width") => type_bits(k)
+            .map(Value::Int)
+            .ok_or_else(|| Error::new(format!("'{k}' is not an element type"))),
+        // C++ `Trait<...>::value` of a value computed here.
+        (v @ (Value::Bool(_) | Value::Int(_)), "value") => Ok(v.clone()),
         (
             v @ (Value::Layout(_) | Value::Composed(_)),
             "shape" | "stride" | "size" | "cosize" | "rank" | "depth",
@@ -428,4 +485,91 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
             }
         },
     }
+}
+
+/// CuTeDSL `sm90_utils.get_smem_layout_atom(layout, dtype, major_size)`: the widest swizzle
+/// kind whose contiguous bits (1024, 512, 256) divide the major mode's bits.
+pub(crate) fn dsl_atom_kind(layout: &Value, dtype: &Value, major: i64) -> Result<Value> {
+    let row = match layout {
+        Value::Keyword("LayoutEnum.ROW_MAJOR") => true,
+        Value::Keyword("LayoutEnum.COL_MAJOR") => false,
+        v => {
+            return Err(Error::new(format!(
+                "expected a LayoutEnum, got {}",
+                v.kind()
+            )))
+        }
+    };
+    if major <= 0 || major % 8 != 0 {
+        return Err(Error::new(format!(
+            "the major mode size {major} must be a positive multiple of 8"
+        )));
+    }
+    let major_bits = major
+        .checked_mul(bits_of(dtype)?)
+        .ok_or_else(|| Error::new("the major mode is too large"))?;
+    let sw = [(1024, "SW128"), (512, "SW64"), (256, "SW32")]
+        .iter()
+        .find(|(b, _)| major_bits % b == 0)
+        .map_or("INTER", |(_, n)| n);
+    let kind = format!("{}_{sw}", if row { "K" } else { "MN" });
+    Ok(Value::Keyword(
+        SMEM_KINDS
+            .iter()
+            .find(|k| **k == kind)
+            .expect("every kind is listed"),
+    ))
+}
+
+/// CuTeDSL `sm90_utils.make_smem_layout_{a,b,epi}` (`cutlass/utils/hopper_helpers.py`): the
+/// widest swizzle atom whose contiguous bits divide the major mode, tiled over the operand's
+/// tile with the stages appended. `which`: `a`, `b` or `c` (epilogue).
+pub(crate) fn dsl_smem_layout(which: char, a: &[Value]) -> Result<Value> {
+    let (layout, tile, dtype, stages) = match which {
+        'c' => (&a[1], &a[2], &a[0], &a[3]),
+        _ => (&a[0], &a[1], &a[2], &a[3]),
+    };
+    let row = match layout {
+        Value::Keyword("LayoutEnum.ROW_MAJOR") => true,
+        Value::Keyword("LayoutEnum.COL_MAJOR") => false,
+        v => {
+            return Err(Error::new(format!(
+                "expected a LayoutEnum, got {}",
+                v.kind()
+            )))
+        }
+    };
+    let bits = bits_of(dtype)?;
+    let Value::Tuple(t) = tile else {
+        return Err(Error::new(format!(
+            "expected a tile tuple, got {}",
+            tile.kind()
+        )));
+    };
+    let mode = |i: usize| -> Result<Value> {
+        t.get(i)
+            .cloned()
+            .ok_or_else(|| Error::new(format!("the tile has no mode {i}")))
+    };
+    let size = |i: usize| -> Result<i64> { mode(i)?.to_int_tuple()?.size() };
+    // The operand's modes and its contiguous (major) mode.
+    let (mut trg, major) = match which {
+        'a' => (
+            vec![mode(0)?, mode(2)?],
+            if row { size(2)? } else { size(0)? },
+        ),
+        'b' => (
+            vec![mode(1)?, mode(2)?],
+            if row { size(2)? } else { size(1)? },
+        ),
+        _ => (t.clone(), if row { size(1)? } else { size(0)? }),
+    };
+    let Value::Keyword(kind) = dsl_atom_kind(layout, dtype, major)? else {
+        unreachable!("a kind keyword")
+    };
+    let atom = smem_atom_of_kind(kind, bits)?;
+    trg.push(stages.clone());
+    let order: [i64; 3] = if row { [0, 1, 2] } else { [1, 0, 2] };
+    let order = Value::Tuple(order.iter().map(|o| Value::Int(*o)).collect());
+    ops::call("tile_to_shape", &[], &[atom, Value::Tuple(trg), order], &[])
 }
