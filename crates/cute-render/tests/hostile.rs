@@ -113,3 +113,32 @@ fn fuzz_findings_replay() {
     }
     assert!(n >= 1, "no fuzz findings to replay");
 }
+
+/// The C++ / CuTeDSL lines of the corpus (after its marker comment) are parse or evaluation
+/// errors that name a column: unclosed templates and `decltype(`, wrong template arity,
+/// unknown types and atoms, rejected majors, 10,000-deep nesting.
+#[test]
+fn pasted_code_errors_name_a_column() {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../cute-core/tests/data/bad-inputs.txt"),
+    )
+    .expect("corpus");
+    let marker = "# C++ and CuTeDSL spellings";
+    let start = text.find(marker).expect("marker line");
+    let lines: Vec<&str> = text[start..]
+        .lines()
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert!(
+        lines.len() >= 50,
+        "only {} C++/DSL hostile lines",
+        lines.len()
+    );
+    for line in lines {
+        let (out, ok) = cute_render::print_one(line);
+        assert!(!ok, "{line:.80} -> {out:.80}");
+        assert!(out.contains("(column "), "{line:.80} -> {out:.120}");
+    }
+}

@@ -83,11 +83,10 @@ impl Session {
                     }
                     return None;
                 }
-                Ok(v) => Err(crate::Error::new(format!(
-                    "cannot unpack {} into {} names",
-                    v.kind(),
-                    names.len()
-                ))),
+                Ok(v) => Err(crate::Error::at(
+                    node.col,
+                    format!("cannot unpack {} into {} names", v.kind(), names.len()),
+                )),
                 Err(e) => Err(e),
             },
             Ok(Line::Bind(name, node)) => match eval::eval(&node, &self.env) {
@@ -203,10 +202,13 @@ impl Session {
             let (line, result) = match result {
                 Err(mut e) if e.col.is_some() => {
                     let c = e.col.unwrap_or(1);
+                    // "End of input" points just past the statement's last character, not
+                    // into the next line.
                     let byte = text
                         .char_indices()
                         .nth(c - 1)
-                        .map_or(text.len(), |(b, _)| b);
+                        .map_or(text.len(), |(b, _)| b)
+                        .min(text.trim_end().len());
                     let abs = span.start + byte;
                     let line_start = code[..abs].rfind('\n').map_or(0, |k| k + 1);
                     e.col = Some(code[line_start..abs].chars().count() + 1);

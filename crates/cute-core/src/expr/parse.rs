@@ -102,6 +102,12 @@ fn lex(src: &str) -> Result<Vec<Token<'_>>> {
             out.push(Token { tok, col });
             continue;
         }
+        if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
+            return Err(Error::at(
+                col,
+                "a '/*' comment that is never closed with '*/'",
+            ));
+        }
         if c == b':' && bytes.get(i + 1) == Some(&b':') {
             out.push(Token {
                 tok: Tok::Scope,
@@ -907,13 +913,38 @@ pub(crate) enum Line<'a> {
     Expr(Node<'a>),
 }
 
+/// Words that cannot be bound: the composition operator and C++/Python keywords.
+fn is_reserved(name: &str) -> bool {
+    matches!(
+        name,
+        "o" | "using"
+            | "auto"
+            | "const"
+            | "constexpr"
+            | "static"
+            | "int"
+            | "bool"
+            | "typename"
+            | "decltype"
+            | "return"
+            | "if"
+            | "else"
+            | "None"
+            | "True"
+            | "False"
+    )
+}
+
 /// Words that start a statement with no value to show.
 fn is_ignored_statement(toks: &[Token]) -> bool {
     match (toks.first().map(|t| &t.tok), toks.get(1).map(|t| &t.tok)) {
         (Some(Tok::Ident("using")), Some(Tok::Ident("namespace"))) => true,
         (Some(Tok::Ident("import" | "from" | "namespace" | "pass")), _) => true,
-        // `using cute::Layout;`: a using-declaration, no `=`.
-        (Some(Tok::Ident("using")), _) => !toks.iter().any(|t| t.tok == Tok::Punct('=')),
+        // `using cute::Layout;`: a using-declaration (a qualified name, no `=`).
+        (Some(Tok::Ident("using")), _) => {
+            !toks.iter().any(|t| t.tok == Tok::Punct('='))
+                && toks.iter().any(|t| t.tok == Tok::Scope)
+        }
         _ => false,
     }
 }
@@ -931,6 +962,12 @@ pub(crate) fn parse_line(src: &str, dialect: Dialect) -> Result<Line<'_>> {
     }
     if toks.len() == 1 || is_ignored_statement(&toks) {
         return Ok(Line::Empty);
+    }
+    if toks[0].tok == Tok::Ident("using") && !toks.iter().any(|t| t.tok == Tok::Punct('=')) {
+        return Err(Error::at(
+            toks.get(2).map_or(toks[0].col, |t| t.col),
+            "expected '=' in 'using NAME = TYPE'",
+        ));
     }
     if let Some(semi) = toks.iter().find(|t| t.tok == Tok::Punct(';')) {
         return Err(Error::at(
@@ -992,7 +1029,7 @@ pub(crate) fn parse_line(src: &str, dialect: Dialect) -> Result<Line<'_>> {
     if let (Some(k), None) = (eq, &many) {
         let name_tok = k.checked_sub(1).map(|i| toks[i]);
         match name_tok.map(|t| t.tok) {
-            Some(Tok::Ident(name)) if name != "o" => {
+            Some(Tok::Ident(name)) if !is_reserved(name) => {
                 let before = k.checked_sub(2).map(|i| toks[i].tok);
                 if matches!(before, Some(Tok::Punct('.') | Tok::Scope)) {
                     return Err(Error::at(
@@ -1066,10 +1103,14 @@ pub(crate) fn blank_comments(src: &str, dialect: Dialect) -> String {
                 i += 2;
                 continue;
             }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                let end = src[i + 2..].find("*/").map_or(b.len(), |k| i + 2 + k + 2);
-                (i, end)
-            }
+            b'/' if b.get(i + 1) == Some(&b'*') => match src[i + 2..].find("*/") {
+                Some(k) => (i, i + 2 + k + 2),
+                // Left in place: the parser then names the stray `/` with its column.
+                None => {
+                    i += 1;
+                    continue;
+                }
+            },
             _ => {
                 i += 1;
                 continue;
