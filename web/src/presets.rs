@@ -41,6 +41,16 @@ pub const PRESETS: &[Preset] = &[
     p("Swizzle atoms (16-bit)", "64B: Sw<2,4,3> o (8,32):(32,1)", "Sw<2,4,3> o 0 o (8,32):(32,1)", "swizzle"),
     p("Swizzle atoms (16-bit)", "128B: Sw<3,4,3> o (8,64):(64,1)", "Sw<3,4,3> o 0 o (8,64):(64,1)", "swizzle"),
     p("Swizzle atoms (16-bit)", "128B MN-major: Sw<3,4,3> o (64,8):(1,64)", "Sw<3,4,3> o 0 o (64,8):(1,64)", "swizzle"),
+    // Hopper/Blackwell smem layouts as CUTLASS builds them: tile_to_shape of a GMMA/UMMA
+    // atom over (BLK_M, BLK_K, Stages), drawn in elements (the swizzle acts on bytes).
+    p("Hopper/Blackwell smem", "GMMA K-major SW128, half_t: 128x64x3", "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(Int<128>{}, Int<64>{}, Int<3>{}))", "swizzle"),
+    p("Hopper/Blackwell smem", "GMMA K-major SW64, half_t: 128x32x3", "tile_to_shape(GMMA::Layout_K_SW64_Atom<half_t>{}, make_shape(Int<128>{}, Int<32>{}, Int<3>{}))", "swizzle"),
+    p("Hopper/Blackwell smem", "GMMA K-major SW32, half_t: 128x16x3", "tile_to_shape(GMMA::Layout_K_SW32_Atom<half_t>{}, make_shape(Int<128>{}, Int<16>{}, Int<3>{}))", "swizzle"),
+    p("Hopper/Blackwell smem", "GMMA MN-major SW128, half_t: 128x64x3 (Step<_2,_1,_3>)", "tile_to_shape(GMMA::Layout_MN_SW128_Atom<half_t>{}, make_shape(Int<128>{}, Int<64>{}, Int<3>{}), Step<_2,_1,_3>{})", "swizzle"),
+    p("Hopper/Blackwell smem", "GMMA MN-major SW64, half_t: 128x64x3 (Step<_2,_1,_3>)", "tile_to_shape(GMMA::Layout_MN_SW64_Atom<half_t>{}, make_shape(Int<128>{}, Int<64>{}, Int<3>{}), Step<_2,_1,_3>{})", "swizzle"),
+    p("Hopper/Blackwell smem", "GMMA MN-major SW32, half_t: 128x64x3 (Step<_2,_1,_3>)", "tile_to_shape(GMMA::Layout_MN_SW32_Atom<half_t>{}, make_shape(Int<128>{}, Int<64>{}, Int<3>{}), Step<_2,_1,_3>{})", "swizzle"),
+    p("Hopper/Blackwell smem", "UMMA MN-major SW128_32B, float: 128x32", "tile_to_shape(UMMA::Layout_MN_SW128_32B_Atom<float>{}, make_shape(Int<128>{}, Int<32>{}))", "swizzle"),
+    p("Hopper/Blackwell smem", "Pasted block: Hopper GEMM smem A (C++)", "// a mainloop's shared memory, as the kernel writes it\nusing Element = cutlass::half_t;\nconstexpr int kStages = 4;\nusing SmemLayoutAtomA = GMMA::Layout_K_SW128_Atom<Element>;\nusing SmemLayoutA = decltype(tile_to_shape(SmemLayoutAtomA{},\n    make_shape(Int<128>{}, Int<64>{}, Int<kStages>{})));", "swizzle"),
     // SM80 smem layouts from CUTLASS's default GEMM configurations.
     p("SM80 smem", "half_t K-major atom Sw<3,3,3> o (8,64):(64,1)", "composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{})", "swizzle"),
     p("SM80 smem", "half_t 32-wide atom Sw<2,3,3> o (8,32):(32,1)", "composition(Swizzle<2,3,3>{}, Layout<Shape<_8,_32>,Stride<_32,_1>>{})", "swizzle"),

@@ -28,32 +28,46 @@ use std::io::{self, Write};
 /// assert_eq!(v.to_string(), "32:1");
 /// ```
 pub fn eval_for_drawing(script: &str) -> Result<Value> {
-    Ok(eval_script(script, View::Layout)?.0)
+    Ok(eval_script(script, View::Layout)?.value)
 }
 
 /// The value a script draws and, where `view` may need it (the algebra view, or the auto
 /// view of a layout), the top-level call of the line that computed it.
-fn eval_script(script: &str, view: View) -> Result<(Value, Option<Call>)> {
+struct Drawn {
+    value: Value,
+    call: Option<Call>,
+    /// The drawn statement as one line (a multi-line statement's whitespace collapsed).
+    title: String,
+}
+
+fn eval_script(script: &str, view: View) -> Result<Drawn> {
     let mut session = Session::default();
-    let mut last = None;
-    for line in script.lines() {
-        if let Some(r) = session.eval(line) {
-            let value = r?;
-            let want_call = match view {
-                View::Algebra => true,
-                View::Auto => matches!(value, Value::Layout(_)),
-                _ => false,
-            };
-            // A line with a value is no binding: the bindings are those its call saw.
-            let call = if want_call {
-                session.call_operands(line)
-            } else {
-                None
-            };
-            last = Some((value, call));
-        }
+    session.track_operands();
+    // A pasted block: the first error stops the drawing; the last value is drawn, a
+    // binding's included (`using SmemLayout = decltype(...);`).
+    if let Some(bad) = session.run(script).into_iter().find(|l| l.result.is_err()) {
+        return Err(bad.result.expect_err("an error"));
     }
-    last.ok_or_else(|| Error::new("nothing to draw: the expression is empty"))
+    let value = session
+        .last_value()
+        .cloned()
+        .ok_or_else(|| Error::new("nothing to draw: the expression is empty"))?;
+    let want_call = match view {
+        View::Algebra => true,
+        View::Auto => matches!(value, Value::Layout(_)),
+        _ => false,
+    };
+    let call = if want_call {
+        session.last_call_operands()
+    } else {
+        None
+    };
+    let title = session
+        .last_statement()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    Ok(Drawn { value, call, title })
 }
 
 /// Evaluate `script` and build the figure of its value: the view is `opts.view` or the one
@@ -80,10 +94,9 @@ pub fn render_figure(script: &str, opts: &Options) -> Result<Figure> {
 /// assert_eq!(f.view, "layout");
 /// ```
 pub fn render_value(script: &str, opts: &Options) -> Result<(Value, Figure)> {
-    let (value, call) = eval_script(script, opts.view)?;
-    let title = script.trim().lines().last().unwrap_or("").trim();
-    let fig = views::figure_with_call(title, &value, call.as_ref(), opts)?;
-    Ok((value, fig))
+    let d = eval_script(script, opts.view)?;
+    let fig = views::figure_with_call(&d.title, &d.value, d.call.as_ref(), opts)?;
+    Ok((d.value, fig))
 }
 
 /// Evaluate `script` and draw its value as an SVG document; the view is `opts.view` or the

@@ -596,8 +596,9 @@ fn algebra_view_draws_tilers_per_mode_and_notes_other_operands() {
 
 #[test]
 fn algebra_operands_are_the_bindings_the_call_saw() {
-    // The drawn line is the composition (bindings print nothing); A is rebound after it.
-    let script = "A = (4,8):(8,1)\nB = (2,4):(4,1)\ncomposition(A, B) # tile\nA = 2:1";
+    // The drawn statement is the last with a value, a binding included; its call saw A
+    // before the statement rebinds it.
+    let script = "A = (4,8):(8,1)\nB = (2,4):(4,1)\nA = composition(A, B) # tile";
     let s = render_svg(script, &Options::default(), Theme::Light).unwrap();
     let doc = parse(&s);
     assert_eq!(panel_ids(&doc), ["A", "B", "result"]);

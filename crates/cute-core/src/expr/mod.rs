@@ -43,6 +43,13 @@ pub struct Session {
     env: Env,
     /// The value of the last statement that had one (a binding's value included).
     last: Option<Value>,
+    /// The source of that statement, as written (comments included).
+    last_text: String,
+    /// Counts the statements that set `last` (a statement compares it before and after).
+    last_gen: u64,
+    /// With [`Session::track_operands`]: the bindings before the last statement.
+    before_last: Option<Env>,
+    track: bool,
 }
 
 /// A line's top-level function call: the function's name and each positional argument's
@@ -79,6 +86,7 @@ impl Session {
                 Ok(Value::Tuple(vs)) if vs.len() == names.len() => {
                     for (n, v) in names.iter().zip(vs) {
                         self.last = Some(v.clone());
+                        self.last_gen += 1;
                         self.env.bind(n, v);
                     }
                     return None;
@@ -92,6 +100,7 @@ impl Session {
             Ok(Line::Bind(name, node)) => match eval::eval(&node, &self.env) {
                 Ok(v) => {
                     self.last = Some(v.clone());
+                    self.last_gen += 1;
                     self.env.bind(name, v);
                     return None;
                 }
@@ -100,8 +109,33 @@ impl Session {
         };
         if let Ok(v) = &result {
             self.last = Some(v.clone());
+            self.last_gen += 1;
         }
         Some(result.map_err(to_chars))
+    }
+
+    /// The source of the statement that gave [`Session::last_value`] (possibly several
+    /// lines, comments included).
+    pub fn last_statement(&self) -> &str {
+        &self.last_text
+    }
+
+    /// Keep the bindings as they were before the last statement with a value, so that
+    /// [`Session::last_call_operands`] can evaluate its call's operands as the call saw them
+    /// (the page and the renderer draw them; a plain run needs no copies).
+    pub fn track_operands(&mut self) {
+        self.track = true;
+    }
+
+    /// [`Session::call_operands`] of the last statement with a value, against the bindings
+    /// it saw (needs [`Session::track_operands`] before the run).
+    pub fn last_call_operands(&self) -> Option<Call> {
+        let env = self.before_last.as_ref()?;
+        let seen = Session {
+            env: env.clone(),
+            ..Session::default()
+        };
+        seen.call_operands(&self.last_text)
     }
 
     /// The value of the last statement evaluated that had one, a binding's included
@@ -193,7 +227,18 @@ impl Session {
                 parse::Dialect::Python => dialect,
                 _ => parse::dialect(text),
             };
-            let Some(result) = self.eval_statement(text, stmt_dialect) else {
+            let gen = self.last_gen;
+            let env_before = self.track.then(|| self.env.clone());
+            let result = self.eval_statement(text, stmt_dialect);
+            if self.last_gen != gen {
+                self.last_text = src[span.start..span.end]
+                    .trim()
+                    .trim_end_matches(';')
+                    .trim()
+                    .to_string();
+                self.before_last = env_before;
+            }
+            let Some(result) = result else {
                 continue;
             };
             // The line the statement starts on (its first non-blank byte), or the one its
