@@ -115,7 +115,7 @@ impl Session {
     }
 
     /// The source of the statement that gave [`Session::last_value`] (possibly several
-    /// lines, comments included).
+    /// lines, comments included); kept with [`Session::track_operands`].
     pub fn last_statement(&self) -> &str {
         &self.last_text
     }
@@ -219,18 +219,23 @@ impl Session {
         let dialect = parse::dialect(src);
         let code = parse::blank_comments(src, dialect);
         let mut out = Vec::new();
+        // Newlines before the current statement (counted as the statements go by).
+        let mut lines_before = 0;
+        let mut counted_to = 0;
         for span in parse::split_statements(&code) {
+            lines_before += code[counted_to..span.start].matches('\n').count();
+            counted_to = span.start;
             let text = &code[span.start..span.end];
             // `//` was decided for the whole block; C++ grouping statement by statement (a
             // script may mix C++ lines with the spec's `(8):(1)`).
             let stmt_dialect = match dialect {
-                parse::Dialect::Python => dialect,
-                _ => parse::dialect(text),
+                parse::Dialect::Cpp => parse::dialect(text),
+                _ => dialect,
             };
             let gen = self.last_gen;
             let env_before = self.track.then(|| self.env.clone());
             let result = self.eval_statement(text, stmt_dialect);
-            if self.last_gen != gen {
+            if self.track && self.last_gen != gen {
                 self.last_text = src[span.start..span.end]
                     .trim()
                     .trim_end_matches(';')
@@ -243,7 +248,8 @@ impl Session {
             };
             // The line the statement starts on (its first non-blank byte), or the one its
             // error names, with the error's column counted within that line.
-            let line_of = |abs: usize| code[..abs].matches('\n').count() + 1;
+            let line_of =
+                |abs: usize| lines_before + code[span.start..abs].matches('\n').count() + 1;
             let (line, result) = match result {
                 Err(mut e) if e.col.is_some() => {
                     let c = e.col.unwrap_or(1);

@@ -60,7 +60,21 @@ impl Op {
 
 /// The op spelled `name` (CuTe name or another spelling).
 pub fn lookup(name: &str) -> Option<&'static Op> {
-    OPS.iter().find(|o| o.is_named(name))
+    // Every call looks its name up: index the table once.
+    static INDEX: std::sync::OnceLock<std::collections::HashMap<&'static str, &'static Op>> =
+        std::sync::OnceLock::new();
+    INDEX
+        .get_or_init(|| {
+            let mut m = std::collections::HashMap::new();
+            for o in OPS {
+                for n in std::iter::once(&o.name).chain(o.spellings) {
+                    m.entry(*n).or_insert(o);
+                }
+            }
+            m
+        })
+        .get(name)
+        .copied()
 }
 
 /// Every name the language calls a function (CuTe names, then other spellings).
@@ -89,7 +103,10 @@ pub(crate) fn call(name: &str, targs: &[Value], args: &[Value], kw: &Kwargs) -> 
     let mut kw_rest: Vec<(&str, Value, usize)> = Vec::new();
     let mut modes: Vec<Value> = targs.to_vec();
     // Keyword arguments name positional parameters (`op.kwargs`, in order).
-    let mut by_name: Vec<Option<Value>> = args.iter().cloned().map(Some).collect();
+    let mut by_name: Vec<Option<Value>> = Vec::new();
+    if !kw.is_empty() {
+        by_name = args.iter().cloned().map(Some).collect();
+    }
     for (k, v, col) in kw {
         if *k == "mode" && op.targs == Targs::Append {
             match v {
