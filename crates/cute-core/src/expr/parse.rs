@@ -350,6 +350,10 @@ pub(crate) fn strip_ns(name: &str) -> &str {
         let next = [
             "cute::",
             "cutlass::",
+            "std::",
+            "gemm::",
+            "collective::",
+            "detail::",
             "cute.",
             "cutlass.",
             "SM90::",

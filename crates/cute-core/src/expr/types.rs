@@ -573,3 +573,43 @@ pub(crate) fn dsl_smem_layout(which: char, a: &[Value]) -> Result<Value> {
     let order = Value::Tuple(order.iter().map(|o| Value::Int(*o)).collect());
     ops::call("tile_to_shape", &[], &[atom, Value::Tuple(trg), order], &[])
 }
+
+/// CUTLASS `detail::ss_smem_selector<Major, Element, BLK_MN, BLK_K>()`
+/// (`gemm/collective/builders/sm90_common.inl`): for an MN-major operand the widest
+/// `Layout_MN_SW*_Atom` whose M/N extent divides BLK_MN, for K-major the widest
+/// `Layout_K_SW*_Atom` whose K extent divides BLK_K; C++ refuses a tile no atom divides.
+pub(crate) fn ss_smem_selector(a: &[Value]) -> Result<Value> {
+    let major = match &a[0] {
+        Value::Keyword("Major::K") => AtomMajor::K,
+        Value::Keyword("Major::MN") => AtomMajor::MN,
+        v => {
+            return Err(Error::new(format!(
+                "expected GMMA::Major::K or MN, got {}",
+                v.kind()
+            )))
+        }
+    };
+    let bits = bits_of(&a[1])?;
+    let blk = match major {
+        AtomMajor::MN => a[2].to_int()?,
+        AtomMajor::K => a[3].to_int()?,
+    };
+    for sw in [
+        AtomSwizzle::Sw128,
+        AtomSwizzle::Sw64,
+        AtomSwizzle::Sw32,
+        AtomSwizzle::Inter,
+    ] {
+        let atom = smem_atom(major, sw, bits)?;
+        let extent = match major {
+            AtomMajor::MN => atom.inner().mode(0)?.size()?,
+            AtomMajor::K => atom.inner().mode(1)?.size()?,
+        };
+        if extent > 0 && blk % extent == 0 {
+            return Ok(atom.into());
+        }
+    }
+    Err(Error::new(format!(
+        "no GMMA smem atom divides the tile extent {blk} (C++: \"BLK_MN/BLK_K must be a multiple of 64\")"
+    )))
+}
