@@ -29,7 +29,7 @@ step "tests (golden data, property tests, hostile inputs, SVG, web state/form/in
 cargo test --workspace --locked
 
 step "golden pass counts per op (CuTe C++ reference and oracle data)"
-cargo test -q -p cute-render --test golden --locked -- --nocapture
+cargo test -q -p cute-core --test golden --locked -- --nocapture
 
 step "the core is pure: no dependencies, builds for wasm32"
 deps=$(cargo tree -p cute-core -e normal --prefix none --locked | sort -u | wc -l)

@@ -41,7 +41,9 @@ pub mod swizzle;
 pub mod value;
 
 pub use error::{Error, Result};
-pub use expr::{eval_block, eval_line, format_result, run_script, ScriptLine, Session};
+pub use expr::{
+    eval_block, eval_line, format_result, print_one, print_script, run_script, ScriptLine, Session,
+};
 pub use int_tuple::IntTuple;
 pub use layout::Layout;
 pub use swizzle::{ComposedLayout, Swizzle};

@@ -112,23 +112,10 @@ pub fn render_svg(script: &str, opts: &Options, theme: Theme) -> Result<String> 
     Ok(render_figure(script, opts)?.to_svg(theme))
 }
 
-/// Evaluate one expression and return the line `render --print` prints, and whether it failed.
-///
-/// ```
-/// let (text, ok) = cute_render::print_one("coalesce((2,4):(1,2))");
-/// assert_eq!(text, "8:1");
-/// assert!(ok);
-/// ```
-pub fn print_one(expr: &str) -> (String, bool) {
-    let mut session = Session::default();
-    match session.eval(expr) {
-        Some(r) => (format_result(&r), r.is_ok()),
-        None => ("error: empty expression".to_string(), false),
-    }
-}
+pub use cute_core::print_one;
 
-/// Evaluate a script line by line into `out` (one output line per evaluated line,
-/// bindings carried, evaluation continues after errors). Returns the number of failed lines.
+/// Evaluate a script into `out`, one line per statement with a value or an error
+/// ([`cute_core::print_script`]); returns the number of failed lines.
 ///
 /// ```
 /// let mut out = Vec::new();
@@ -138,11 +125,9 @@ pub fn print_one(expr: &str) -> (String, bool) {
 /// ```
 pub fn print_script(src: &str, out: &mut impl Write) -> io::Result<usize> {
     let mut failed = 0;
-    for line in Session::default().run(src) {
-        if line.result.is_err() {
-            failed += 1;
-        }
-        writeln!(out, "{}", format_result(&line.result))?;
+    for (line, ok) in cute_core::print_script(src) {
+        failed += usize::from(!ok);
+        writeln!(out, "{line}")?;
     }
     Ok(failed)
 }

@@ -7,7 +7,7 @@ mod parse;
 mod types;
 
 pub use eval::Env;
-pub use ops::{function_names, lookup, Op, OPS};
+pub use ops::{function_names, lookup, Op, Targs, OPS};
 pub use parse::{MAX_LINE_BYTES, MAX_NESTING};
 pub use types::KEYWORDS;
 
@@ -320,6 +320,34 @@ pub fn eval_block(src: &str) -> Result<Value> {
     }
     s.last
         .ok_or_else(|| crate::Error::new("the block has no value (no expression or binding)"))
+}
+
+/// Evaluate one expression: the line `render --print` prints for it, and whether it failed.
+///
+/// ```
+/// assert_eq!(cute_core::print_one("coalesce((2,4):(1,2))"), ("8:1".to_string(), true));
+/// ```
+pub fn print_one(expr: &str) -> (String, bool) {
+    match Session::default().eval(expr) {
+        Some(r) => (format_result(&r), r.is_ok()),
+        None => ("error: empty expression".to_string(), false),
+    }
+}
+
+/// Evaluate a script: the lines `render --print -` prints (one per statement with a value
+/// or an error), each with whether it failed.
+///
+/// ```
+/// let out = cute_core::print_script("A = 8:1\nsize(A)\nfoo(1)");
+/// assert_eq!(out[0], ("8".to_string(), true));
+/// assert!(!out[1].1);
+/// ```
+pub fn print_script(src: &str) -> Vec<(String, bool)> {
+    Session::default()
+        .run(src)
+        .iter()
+        .map(|l| (format_result(&l.result), l.result.is_ok()))
+        .collect()
 }
 
 /// The exact text `render --print` writes for one result: the value, or `error: …`.

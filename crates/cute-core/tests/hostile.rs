@@ -22,7 +22,7 @@ fn every_bad_line_is_a_clear_error() {
     );
     let mut bad = Vec::new();
     for (i, line) in lines.iter().enumerate() {
-        let got = panic::catch_unwind(|| cute_render::print_one(line));
+        let got = panic::catch_unwind(|| cute_core::print_one(line));
         match got {
             Err(_) => bad.push(format!("line {}: PANIC on {line:.80}", i + 1)),
             Ok((text, ok)) => {
@@ -50,7 +50,7 @@ fn parse_errors_name_the_column() {
         ("size(8:1 8:1)", 10),
         ("(4,8)：(8,1)", 6),
     ] {
-        let (text, ok) = cute_render::print_one(src);
+        let (text, ok) = cute_core::print_one(src);
         assert!(!ok, "{src}");
         assert!(
             text.ends_with(&format!("(column {col})")),
@@ -70,7 +70,7 @@ fn heavy_valid_lines_answer_exactly() {
         let (expr, expect) = line
             .split_once('\t')
             .unwrap_or_else(|| panic!("no tab in {line}"));
-        let (got, _) = cute_render::print_one(expr);
+        let (got, _) = cute_core::print_one(expr);
         assert_eq!(got, expect, "{expr}");
         n += 1;
     }
@@ -80,9 +80,9 @@ fn heavy_valid_lines_answer_exactly() {
 #[test]
 fn every_listed_function_is_implemented() {
     for f in cute_core::expr::function_names() {
-        let (text, ok) = cute_render::print_one(&format!("{f}()"));
+        let (text, ok) = cute_core::print_one(&format!("{f}()"));
         assert!(text.starts_with("error: ") || ok, "{f}() -> {text}");
-        let (text, _) = cute_render::print_one(&format!(
+        let (text, _) = cute_core::print_one(&format!(
             "{f}(8:1, 8:1, 8:1, 8:1, 8:1, 8:1, 8:1, 8:1, 8:1, 8:1)"
         ));
         assert!(!text.contains("unknown function"), "{f} -> {text}");
@@ -102,12 +102,8 @@ fn fuzz_findings_replay() {
         }
         let bytes = std::fs::read(&path).expect("readable");
         let src = String::from_utf8_lossy(&bytes);
-        let mut out = Vec::new();
-        let run =
-            panic::catch_unwind(move || cute_render::print_script(&src, &mut out).map(|_| out));
-        let out = run
-            .unwrap_or_else(|_| panic!("panic on {}", path.display()))
-            .expect("in memory");
+        let run = panic::catch_unwind(move || cute_core::print_script(&src));
+        let out = run.unwrap_or_else(|_| panic!("panic on {}", path.display()));
         assert!(!out.is_empty(), "{} produced no output", path.display());
         n += 1;
     }
@@ -137,7 +133,7 @@ fn pasted_code_errors_name_a_column() {
         lines.len()
     );
     for line in lines {
-        let (out, ok) = cute_render::print_one(line);
+        let (out, ok) = cute_core::print_one(line);
         assert!(!ok, "{line:.80} -> {out:.80}");
         assert!(out.contains("(column "), "{line:.80} -> {out:.120}");
     }

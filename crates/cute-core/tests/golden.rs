@@ -39,10 +39,8 @@ fn load(path: &PathBuf) -> Vec<Case> {
 fn check(name: &str, cases: &[Case]) {
     assert!(!cases.is_empty(), "{name}: no cases");
     let script: String = cases.iter().map(|c| format!("{}\n", c.expr)).collect();
-    let mut out = Vec::new();
-    cute_render::print_script(&script, &mut out).expect("write to memory");
-    let out = String::from_utf8(out).expect("utf-8");
-    let lines: Vec<&str> = out.lines().collect();
+    let printed = cute_core::print_script(&script);
+    let lines: Vec<&str> = printed.iter().map(|(l, _)| l.as_str()).collect();
     assert_eq!(
         lines.len(),
         cases.len(),
@@ -127,10 +125,8 @@ fn every_atom_in_the_table_parses() {
 /// count reached (a ratchet: a regression fails, progress raises the floor).
 fn check_at_least(name: &str, cases: &[Case], floor: usize) {
     let script: String = cases.iter().map(|c| format!("{}\n", c.expr)).collect();
-    let mut out = Vec::new();
-    cute_render::print_script(&script, &mut out).expect("write to memory");
-    let out = String::from_utf8(out).expect("utf-8");
-    let lines: Vec<&str> = out.lines().collect();
+    let printed = cute_core::print_script(&script);
+    let lines: Vec<&str> = printed.iter().map(|(l, _)| l.as_str()).collect();
     assert_eq!(
         lines.len(),
         cases.len(),
