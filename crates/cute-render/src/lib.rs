@@ -18,7 +18,7 @@ pub use grid::{Figure, Theme};
 pub use views::{Highlight, Options, Palette, View};
 
 use cute_core::expr::Call;
-use cute_core::{format_result, Error, Result, Session, Value};
+use cute_core::{Error, Result, Session, Value};
 use std::io::{self, Write};
 
 /// The value a script draws: the result of its last evaluated line.
