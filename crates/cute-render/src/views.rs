@@ -360,6 +360,12 @@ pub fn figure_with_call(
         View::Auto => infer_view_of_call(value, call),
         v => v,
     };
+    // The title is the user's text: XML cannot carry control characters, even escaped.
+    let title: String = title
+        .chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect();
+    let title = title.as_str();
     match view {
         View::Layout | View::Auto => layout_figure(title, value, opts),
         View::Swizzle => match value {
@@ -503,6 +509,8 @@ fn breaks(shape: &IntTuple, n: usize) -> Vec<usize> {
 fn row_col_shapes(layout: &Layout) -> (IntTuple, IntTuple) {
     match layout.shape() {
         IntTuple::Int(_) => (IntTuple::Int(1), layout.shape().clone()),
+        // The empty layout `():()` has one cell.
+        IntTuple::Tuple(modes) if modes.is_empty() => (IntTuple::Int(1), IntTuple::Int(1)),
         IntTuple::Tuple(modes) if modes.len() == 1 => (IntTuple::Int(1), modes[0].clone()),
         IntTuple::Tuple(modes) => (
             modes[0].clone(),
@@ -873,8 +881,8 @@ fn tv_notes(opts: &Options, cell_text: bool, cells: usize) -> Vec<String> {
         Some(Highlight::Thread(t)) => notes.push(format!("thread {t} highlighted")),
         Some(Highlight::Warp(w)) => notes.push(format!(
             "warp {w} (threads {}..{}) highlighted",
-            32 * w,
-            32 * w + 31
+            32 * i128::from(w),
+            32 * i128::from(w) + 31
         )),
         None => {}
     }
