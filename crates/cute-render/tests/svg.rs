@@ -791,3 +791,46 @@ fn search_view_caps_rows_and_colours_by_quality() {
     assert_eq!(fill(&s_cb, worst_drawn), "#00224e");
     assert_ne!(fill(&s, 1), fill(&s_cb, 1));
 }
+
+/// Inputs the renderer's fuzzer flagged (`render-*` in the core's fuzz corpus): every view,
+/// both themes, extreme highlights — a figure or an error, never a panic, and every SVG
+/// parses as XML.
+#[test]
+fn fuzz_findings_draw_in_every_view() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../cute-core/tests/data/fuzz");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("fuzz corpus") {
+        let path = entry.expect("entry").path();
+        if !path
+            .file_name()
+            .and_then(|f| f.to_str())
+            .is_some_and(|f| f.starts_with("render-"))
+        {
+            continue;
+        }
+        let src = String::from_utf8_lossy(&std::fs::read(&path).expect("readable")).into_owned();
+        for view in View::ALL {
+            for highlight in [
+                None,
+                Some(Highlight::Warp(i64::MAX)),
+                Some(Highlight::Thread(i64::MIN)),
+            ] {
+                for theme in [Theme::Light, Theme::Dark] {
+                    let opts = Options {
+                        view: *view,
+                        highlight,
+                        ..Options::default()
+                    };
+                    let r = std::panic::catch_unwind(|| render_svg(&src, &opts, theme));
+                    let r = r.unwrap_or_else(|_| panic!("panic on {} in {view:?}", path.display()));
+                    if let Ok(svg) = r {
+                        roxmltree::Document::parse(&svg)
+                            .unwrap_or_else(|e| panic!("{}: {view:?}: {e}", path.display()));
+                    }
+                }
+            }
+        }
+        n += 1;
+    }
+    assert!(n >= 3, "only {n} renderer findings");
+}
