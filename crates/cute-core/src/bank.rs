@@ -451,6 +451,11 @@ pub fn bank_conflicts(
         )));
     }
     let lane_bits = instr.lane_bits();
+    if ![32, 64, 128].contains(&lane_bits) {
+        return Err(Error::new(format!(
+            "{instr}: {lane_bits}-bit shared-memory accesses are not modelled (measured on the H100: 32/64/128-bit LDS/STS, ldmatrix, stmatrix)"
+        )));
+    }
     if elem_bits > lane_bits {
         return Err(Error::new(format!(
             "{instr} moves {lane_bits} bits per lane: {elem_bits}-bit elements do not fit"

@@ -1179,7 +1179,7 @@ fn bank_args(args: &[Value]) -> Result<(&Value, u32, Layout, Instr)> {
         let bits = c.atom.val_bits.unwrap_or(0);
         let instr = match args.get(2) {
             Some(v) => instr_of(v)?,
-            None => c.atom.instr(),
+            None => c.atom.instr()?,
         };
         let tv = if instr.is_store() {
             c.layout_d_tv()?
