@@ -602,10 +602,18 @@ fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> 
 /// ```
 pub fn complement(layout: &Layout, cotarget: Option<&IntTuple>) -> Result<Layout> {
     let f = filter(layout)?;
-    match cotarget {
-        Some(t) => complement_impl(&f.shape, &f.stride, t),
-        None => complement_impl(&f.shape, &f.stride, &Int(f.cosize()?)),
+    let c = match cotarget {
+        Some(t) => complement_impl(&f.shape, &f.stride, t)?,
+        None => complement_impl(&f.shape, &f.stride, &Int(f.cosize()?))?,
+    };
+    // A negative stride can make C++ print a negative shape; shapes here are >= 0.
+    if c.shape.leaves().iter().any(|&s| s < 0) {
+        return Err(Error::new(format!(
+            "complement of {layout} would have the negative shape {} (a shape entry is >= 0)",
+            c.shape
+        )));
     }
+    Ok(c)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -161,7 +161,7 @@ fn check_at_least(name: &str, cases: &[Case], floor: usize) {
 #[test]
 fn pasted_cpp_cases() {
     let cases = load(&repo_root().join("crates/cute-core/tests/data/paste-cases.jsonl"));
-    check_at_least("paste-cases.jsonl", &cases, 1590);
+    check_at_least("paste-cases.jsonl", &cases, 1666);
 }
 
 /// Real multi-line snippets harvested from CUTLASS (tools/oracle/snippets.py): the block's

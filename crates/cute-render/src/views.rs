@@ -534,6 +534,12 @@ fn offsets_panel(
     fill: impl Fn(i64, i64) -> String,
 ) -> Result<Panel> {
     let (row_shape, col_shape) = row_col_shapes(map.inner());
+    if map.inner().shape().leaves().iter().any(|&s| s < 0) {
+        return Err(Error::new(format!(
+            "cannot draw {}: a shape entry is negative",
+            map.inner()
+        )));
+    }
     let size = map.size()?;
     let rows = row_shape.size()?;
     let cols = if rows == 0 { 0 } else { size / rows };

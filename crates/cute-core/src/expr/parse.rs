@@ -350,7 +350,6 @@ pub(crate) fn strip_ns(name: &str) -> &str {
         let next = [
             "cute::",
             "cutlass::",
-            "std::",
             "gemm::",
             "collective::",
             "detail::",
