@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Write a libFuzzer seed corpus for the fuzz targets: one file per test case.
+
+Sources (paths relative to the repository root):
+  crates/cute-core/tests/data/*.jsonl     the "expr" and "code" fields
+  ../shared/reference/cute-cases.jsonl    the "expr" field (skipped if absent)
+  crates/cute-core/tests/data/bad-inputs.txt   one hostile line per file
+  crates/cute-core/tests/data/fuzz/*      earlier findings (README excluded)
+
+Usage: fuzz/seed_corpus.py OUT_DIR     (files are named by the SHA-1 of their content,
+as libFuzzer names its own, so re-running is idempotent and duplicates collapse)
+"""
+import glob
+import hashlib
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MAX_LEN = 4096  # longer seeds are truncated by -max_len anyway
+
+
+def cases():
+    data = os.path.join(ROOT, "crates/cute-core/tests/data")
+    jsonl = sorted(glob.glob(os.path.join(data, "*.jsonl")))
+    jsonl.append(os.path.join(ROOT, "../shared/reference/cute-cases.jsonl"))
+    for path in jsonl:
+        if not os.path.exists(path):
+            print(f"skipping {path} (absent)", file=sys.stderr)
+            continue
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    obj = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                for key in ("expr", "code"):
+                    v = obj.get(key)
+                    if isinstance(v, str) and v.strip():
+                        yield v
+    bad = os.path.join(data, "bad-inputs.txt")
+    if os.path.exists(bad):
+        with open(bad, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    yield line.rstrip("\n")
+    for path in glob.glob(os.path.join(data, "fuzz", "*")):
+        if os.path.basename(path) != "README":
+            with open(path, encoding="utf-8", errors="replace") as f:
+                yield f.read()
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    n = 0
+    for text in cases():
+        b = text.encode("utf-8")[:MAX_LEN]
+        name = hashlib.sha1(b).hexdigest()
+        p = os.path.join(out, name)
+        if not os.path.exists(p):
+            with open(p, "wb") as f:
+                f.write(b)
+            n += 1
+    print(f"{n} new seed files in {out}")
+
+
+if __name__ == "__main__":
+    main()
