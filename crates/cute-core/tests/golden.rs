@@ -35,17 +35,26 @@ fn load(path: &PathBuf) -> Vec<Case> {
         .collect()
 }
 
-/// Runs all cases as one script through `print_script` and checks every line.
-fn check(name: &str, cases: &[Case]) {
-    assert!(!cases.is_empty(), "{name}: no cases");
+/// All cases as one script through `print_script` (the `render --print -` path): one
+/// printed line per case.
+fn printed(name: &str, cases: &[Case]) -> Vec<String> {
     let script: String = cases.iter().map(|c| format!("{}\n", c.expr)).collect();
-    let printed = cute_core::print_script(&script);
-    let lines: Vec<&str> = printed.iter().map(|(l, _)| l.as_str()).collect();
+    let lines: Vec<String> = cute_core::print_script(&script)
+        .into_iter()
+        .map(|(l, _)| l)
+        .collect();
     assert_eq!(
         lines.len(),
         cases.len(),
         "{name}: one output line per expression"
     );
+    lines
+}
+
+/// Runs all cases as one script through `print_script` and checks every line.
+fn check(name: &str, cases: &[Case]) {
+    assert!(!cases.is_empty(), "{name}: no cases");
+    let lines = printed(name, cases);
 
     let mut per_op: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut failures = Vec::new();
@@ -124,14 +133,7 @@ fn every_atom_in_the_table_parses() {
 /// Pass counts of a corpus not yet fully supported: printed per op, and held at least at the
 /// count reached (a ratchet: a regression fails, progress raises the floor).
 fn check_at_least(name: &str, cases: &[Case], floor: usize) {
-    let script: String = cases.iter().map(|c| format!("{}\n", c.expr)).collect();
-    let printed = cute_core::print_script(&script);
-    let lines: Vec<&str> = printed.iter().map(|(l, _)| l.as_str()).collect();
-    assert_eq!(
-        lines.len(),
-        cases.len(),
-        "{name}: one output line per expression"
-    );
+    let lines = printed(name, cases);
     let mut per_op: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for (c, got) in cases.iter().zip(&lines) {
         let ok = if c.expect == "error" {

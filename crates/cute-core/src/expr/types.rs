@@ -487,19 +487,22 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
     }
 }
 
+/// CuTeDSL `LayoutEnum`: whether it is ROW_MAJOR (else COL_MAJOR).
+fn is_row_major(layout: &Value) -> Result<bool> {
+    match layout {
+        Value::Keyword("LayoutEnum.ROW_MAJOR") => Ok(true),
+        Value::Keyword("LayoutEnum.COL_MAJOR") => Ok(false),
+        v => Err(Error::new(format!(
+            "expected a LayoutEnum, got {}",
+            v.kind()
+        ))),
+    }
+}
+
 /// CuTeDSL `sm90_utils.get_smem_layout_atom(layout, dtype, major_size)`: the widest swizzle
 /// kind whose contiguous bits (1024, 512, 256) divide the major mode's bits.
 pub(crate) fn dsl_atom_kind(layout: &Value, dtype: &Value, major: i64) -> Result<Value> {
-    let row = match layout {
-        Value::Keyword("LayoutEnum.ROW_MAJOR") => true,
-        Value::Keyword("LayoutEnum.COL_MAJOR") => false,
-        v => {
-            return Err(Error::new(format!(
-                "expected a LayoutEnum, got {}",
-                v.kind()
-            )))
-        }
-    };
+    let row = is_row_major(layout)?;
     if major <= 0 || major % 8 != 0 {
         return Err(Error::new(format!(
             "the major mode size {major} must be a positive multiple of 8"
@@ -529,16 +532,7 @@ pub(crate) fn dsl_smem_layout(which: char, a: &[Value]) -> Result<Value> {
         'c' => (&a[1], &a[2], &a[0], &a[3]),
         _ => (&a[0], &a[1], &a[2], &a[3]),
     };
-    let row = match layout {
-        Value::Keyword("LayoutEnum.ROW_MAJOR") => true,
-        Value::Keyword("LayoutEnum.COL_MAJOR") => false,
-        v => {
-            return Err(Error::new(format!(
-                "expected a LayoutEnum, got {}",
-                v.kind()
-            )))
-        }
-    };
+    let row = is_row_major(layout)?;
     let bits = bits_of(dtype)?;
     let Value::Tuple(t) = tile else {
         return Err(Error::new(format!(
