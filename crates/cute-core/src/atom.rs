@@ -63,6 +63,10 @@ pub struct MmaAtom {
     pub b: Layout,
     /// `CLayout`: (thr, val) → (m, n).
     pub c: Layout,
+    /// Whether A and B are read MN-major (the `Major` template arguments of GMMA/UMMA atoms;
+    /// every other atom reads both K-major). The traits do not depend on it; the CuTeDSL
+    /// smem helpers that take a tiled MMA do.
+    pub mn_major: [bool; 2],
 }
 
 /// A copy atom: `Copy_Traits<Op>` (layouts in bits), optionally with a value type as in
@@ -128,6 +132,7 @@ impl Atom {
                 a: parse_layout(get("ALayout")?, "ALayout")?,
                 b: parse_layout(get("BLayout")?, "BLayout")?,
                 c: parse_layout(get("CLayout")?, "CLayout")?,
+                mn_major: [false, false],
             })),
             _ => Ok(Atom::Copy(CopyAtom {
                 name: name.to_string(),
@@ -261,6 +266,63 @@ impl CopyAtom {
 }
 
 impl MmaAtom {
+    /// `MMA_Traits<SM100_MMA_*<A, B, C, M, N, ...>>` of a `tcgen05.mma` (UMMA) atom, as
+    /// `mma_traits_sm100.hpp` defines them: K is 256 bits of the A type; one CTA issues it
+    /// (`ThrID` 1) or a CTA pair (`2x1SM`: `ThrID` 2, each CTA holding half of M and of N).
+    ///
+    /// ```
+    /// use cute_core::atom::MmaAtom;
+    /// let a = MmaAtom::umma("SM100_MMA_F16BF16_2x1SM_SS".into(), 16, 256, 128, true).unwrap();
+    /// assert_eq!(a.shape_mnk.to_string(), "(256,128,16)");
+    /// assert_eq!(a.a.to_string(), "(2,(128,16)):(128,(1,256))");
+    /// ```
+    pub fn umma(name: String, a_bits: i64, m: i64, n: i64, two_sm: bool) -> Result<MmaAtom> {
+        if a_bits <= 0 || 256 % a_bits != 0 {
+            return Err(Error::new(format!(
+                "{name}: a {a_bits}-bit A type does not divide the 256-bit K of tcgen05.mma"
+            )));
+        }
+        let cta = if two_sm { 2 } else { 1 };
+        if m <= 0 || n <= 0 || m % cta != 0 || n % cta != 0 {
+            return Err(Error::new(format!(
+                "{name}: M = {m} and N = {n} must be positive{}",
+                if two_sm {
+                    " and even (each CTA of the pair holds half)"
+                } else {
+                    ""
+                }
+            )));
+        }
+        let k = 256 / a_bits;
+        let (hm, hn) = (m / cta, n / cta);
+        let lay = |s: String| crate::literal::layout(&s);
+        let thr = if two_sm { hm } else { 0 };
+        let thr_n = if two_sm { hn } else { 0 };
+        Ok(MmaAtom {
+            shape_mnk: IntTuple::ints(&[m, n, k]),
+            thr_id: Layout::col_major(IntTuple::Int(cta))?,
+            a: lay(format!("({cta},({hm},{k})):({thr},(1,{m}))"))?,
+            b: lay(format!("({cta},({hn},{k})):({thr_n},(1,{n}))"))?,
+            c: lay(format!("({cta},({hm},{n})):({thr},(1,{m}))"))?,
+            name,
+            mn_major: [false, false],
+        })
+    }
+
+    /// `MMA_Traits<UniversalFMA<D, A, B, C>>`: one thread, one multiply-add.
+    pub fn universal_fma(name: String) -> Result<MmaAtom> {
+        let one = crate::literal::layout("(1,1):(0,0)")?;
+        Ok(MmaAtom {
+            name,
+            shape_mnk: IntTuple::ints(&[1, 1, 1]),
+            thr_id: Layout::col_major(IntTuple::Int(1))?,
+            a: one.clone(),
+            b: one.clone(),
+            c: one,
+            mn_major: [false, false],
+        })
+    }
+
     /// `make_tiled_mma(atom)`: one atom, no permutation.
     pub fn tiled(&self) -> Result<TiledMma> {
         make_tiled_mma(self, &Layout::col_major(IntTuple::ints(&[1, 1, 1]))?, &[])
@@ -411,6 +473,32 @@ impl TiledMma {
             &l,
             &Tiler::Tuple(vec![Tiler::Layout(self.thridx_2_thrid()?), Tiler::Under]),
         )
+    }
+
+    /// CuTe `partition_shape_A/B/C(tiled_mma, shape)`: the shape of one thread's fragment of
+    /// a tile of `shape` (`(M,K,...)`, `(N,K,...)` or `(M,N,...)`): `(FrgV, RestX, RestY, ...)`.
+    ///
+    /// ```
+    /// use cute_core::eval_line;
+    /// let v = eval_line("partition_shape_C(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1)), (64,64))");
+    /// assert_eq!(v.unwrap().to_string(), "((2,2),2,4)");
+    /// ```
+    pub fn partition_shape(&self, which: char, shape: &IntTuple) -> Result<IntTuple> {
+        let dummy = Layout::col_major(shape.clone())?;
+        if dummy.rank() < 2 {
+            return Err(Error::new(format!(
+                "partition_shape_{which}: the shape {shape} must have at least two modes"
+            )));
+        }
+        let (modes, atom_tv) = match which {
+            'A' => ((0, 2), &self.atom.a),
+            'B' => ((1, 2), &self.atom.b),
+            _ => ((0, 1), &self.atom.c),
+        };
+        let tv = self.thrfrg(&dummy, modes, atom_tv)?;
+        let rest = Coord::Tuple(vec![Coord::Under; dummy.rank()]);
+        let c = Coord::Tuple(vec![Coord::Int(0), Coord::Tuple(vec![Coord::Under, rest])]);
+        Ok(tv.slice(&c)?.shape().clone())
     }
 
     /// CuTe `get_layoutC_TV()`: (thr_idx, val) → (m, n) column-major index.

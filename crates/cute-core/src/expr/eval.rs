@@ -45,6 +45,23 @@ fn bound_path<'n>(name: &'n str, env: &Env) -> Option<(Value, Vec<&'n str>)> {
     (!rest.is_empty()).then(|| (v.clone(), rest))
 }
 
+/// C++ refuses a class template without its arguments as a template argument
+/// (`MMA_Traits<SM90_64x64x8_F32TF32TF32_SS_TN>`: it needs `<>`).
+fn check_type_args(targs: &[Node]) -> Result<()> {
+    for t in targs {
+        if let Expr::Name(n) = &t.expr {
+            let s = strip_ns(n);
+            if super::families::is_class_template(s) {
+                return Err(Error::at(
+                    t.col,
+                    format!("{s} is a class template: give its template arguments ({s}<...>)"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
     match &node.expr {
         Expr::Int(v) => Ok(Value::Int(*v)),
@@ -152,6 +169,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
                 }
                 return Ok(cur);
             }
+            check_type_args(targs)?;
             let targs_v = eval_all(targs, env)?;
             let mut kw = Vec::with_capacity(kwargs.len());
             for (k, n) in kwargs {
@@ -175,6 +193,8 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             }
             if kwargs.is_empty() && (op.is_none() || (!targs.is_empty() && !takes_targs)) {
                 let v = types::template(short, &targs_v)?;
+                // A value of the type is made: the op struct's own checks apply.
+                super::families::check_instance(&v)?;
                 return if args.is_empty() {
                     Ok(v)
                 } else {
@@ -183,9 +203,14 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             }
             ops::call(short, &targs_v, &args_v, &kw)
         }
-        Expr::Template { name, targs } => {
+        Expr::Template { name, targs, made } => {
+            check_type_args(targs)?;
             let targs = eval_all(targs, env)?;
-            types::template(strip_ns(name), &targs)
+            let v = types::template(strip_ns(name), &targs)?;
+            if *made {
+                super::families::check_instance(&v)?;
+            }
+            Ok(v)
         }
         Expr::Apply { f, args } => {
             let fv = match eval(f, env)? {

@@ -2,6 +2,7 @@
 //! evaluate it against the algebra, print results in CuTe's format.
 
 mod eval;
+mod families;
 pub mod ops;
 mod parse;
 mod types;

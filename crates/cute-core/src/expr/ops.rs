@@ -853,6 +853,61 @@ pub static OPS: &[Op] = &[
     op!("tile_size", "(tiled, i)", Append, (2, 2), [], false,
         "mode i of the tile a TiledMMA or TiledCopy covers",
         |a, _| get(&tile_shape(&a[0])?, index(&a[1])?)),
+    op!("get_thr_layout_vmnk" | "ThrLayoutVMNK" | "thr_layout_vmnk", "(tiled_mma)", No, (1, 1), [], false,
+        "(ThrV, ThrM, ThrN, ThrK) -> thread index: the atom's threads tiled over the atom layout",
+        |a, _| Ok(tiled_mma(&a[0])?.thr_layout_vmnk.clone().into())),
+    op!("AtomThrID" | "thr_id", "(tiled_mma | mma_atom)", No, (1, 1), [], false,
+        "the atom's ThrID: its threads (SM80), warpgroup (GMMA) or CTAs (UMMA: 1, or 2 for 2x1SM)",
+        |a, _| match &a[0] {
+            Value::Atom(at) => match &**at {
+                Atom::Mma(m) => Ok(m.thr_id.clone().into()),
+                Atom::Copy(c) => Ok(c.thr_id.clone().into()),
+            },
+            v => Ok(tiled_mma(v)?.atom.thr_id.clone().into()),
+        }),
+    op!("partition_shape_A", "(tiled_mma, shape_mk)", No, (2, 2), [], false,
+        "the shape of one thread's A fragment of an (M, K, ...) tile: (FrgV, RestM, RestK, ...)",
+        |a, _| Ok(tiled_mma(&a[0])?.partition_shape('A', &a[1].to_int_tuple()?)?.into())),
+    op!("partition_shape_B", "(tiled_mma, shape_nk)", No, (2, 2), [], false,
+        "the shape of one thread's B fragment of an (N, K, ...) tile: (FrgV, RestN, RestK, ...)",
+        |a, _| Ok(tiled_mma(&a[0])?.partition_shape('B', &a[1].to_int_tuple()?)?.into())),
+    op!("partition_shape_C", "(tiled_mma, shape_mn)", No, (2, 2), [], false,
+        "the shape of one thread's C fragment of an (M, N, ...) tile: (FrgV, RestM, RestN, ...)",
+        |a, _| Ok(tiled_mma(&a[0])?.partition_shape('C', &a[1].to_int_tuple()?)?.into())),
+    op!("UMMA::tile_to_mma_shape", "(atom, mma_tile_shape[, order])", No, (2, 3), [], false,
+        "CuTe C++: an MN smem atom tiled to ((MMA_M, MMA_N), M_MMAs, N_MMAs, ...) as the SM100 examples build it",
+        tile_to_mma_shape),
+    op!("tile_to_mma_shape", "(atom, mma_tile_shape[, order])", No, (2, 3), ["atom", "mma_tile_shape", "order"], false,
+        "CuTeDSL tcgen05: UMMA::tile_to_mma_shape coalesced to the profile of the MMA tile shape",
+        |a, k| {
+            let tiled = tile_to_mma_shape(a, k)?;
+            call("coalesce", &[], &[tiled, a[1].clone()], &[])
+        }),
+    op!("ss_op_selector" | "GMMA::ss_op_selector", "<A, B, C, TileShape_MNK[, MajorA, MajorB]>()", Prepend, (4, 6), [], false,
+        "CUTLASS's SM90 GMMA (A and B in smem) of the widest N dividing the tile",
+        |a, _| super::families::gmma_op_selector(false, a)),
+    op!("rs_op_selector" | "GMMA::rs_op_selector", "<A, B, C, TileShape_MNK[, MajorA, MajorB]>()", Prepend, (4, 6), [], false,
+        "CUTLASS's SM90 GMMA (A in registers) of the widest N dividing the tile",
+        |a, _| super::families::gmma_op_selector(true, a)),
+    op!("sm100_make_trivial_tiled_mma", "<A, B, Acc, TileShape_MNK, ClusterShape_MNK, MajorA, MajorB, ScheduleTag>()", Prepend, (8, 10), [], false,
+        "CUTLASS's SM100 builder: a 1-SM or 2-SM UMMA TiledMMA for the tile, cluster and schedule",
+        |a, _| super::families::sm100_trivial_tiled_mma(a)),
+    op!("make_trivial_tiled_mma", "(a_dtype[, b_dtype], a_major, b_major, acc_dtype, cta_group, mma_tiler_mn[, a_source])", No, (6, 8),
+        ["a_dtype", "b_dtype", "a_leading_mode", "b_leading_mode", "acc_dtype", "cta_group", "mma_tiler_mn", "a_source"], false,
+        "CuTeDSL sm100_utils: the UMMA TiledMMA (one or two CTAs) of the types and MMA tile",
+        |a, _| super::families::dsl_trivial_tiled_mma(a)),
+    op!("MmaUniversalOp", "(dtype)", No, (1, 1), [], false,
+        "CuTeDSL: UniversalFMA, one thread's multiply-add",
+        |a, _| super::families::dsl_universal_op(a)),
+    op!("MmaF16BF16Op", "(ab_dtype, acc_dtype, shape_mnk[, cta_group, a_src, a_major, b_major])", No, (3, 7), [], false,
+        "CuTeDSL: the SM80 mma.sync (warp.) or SM100 tcgen05.mma (tcgen05., 7 arguments) of 16-bit types",
+        |a, _| super::families::dsl_f16bf16_op(a)),
+    op!("MmaTF32Op", "(shape_mnk, cta_group, a_src, a_major, b_major)", No, (5, 5), [], false,
+        "CuTeDSL: the SM100 tcgen05.mma of TF32",
+        |a, _| super::families::dsl_tf32_op(a)),
+    op!("MmaI8Op", "(ab_dtype, shape_mnk, cta_group, a_src, a_major, b_major)", No, (6, 6), [], false,
+        "CuTeDSL: the SM100 tcgen05.mma of 8-bit integers",
+        |a, _| super::families::dsl_i8_op(a)),
     // --- shared memory -----------------------------------------------------------------
     op!("bank_conflicts", "(smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
         "the shared-memory bank model of an access: phases, wavefronts, conflicts",
@@ -1042,6 +1097,38 @@ fn make_tiled_mma(a: &[Value], _: &Kwargs) -> Result<Value> {
     Ok(Value::TiledMma(Box::new(crate::atom::make_tiled_mma(
         &atom, &layout, &perm,
     )?)))
+}
+
+/// CuTe `UMMA::tile_to_mma_shape(atom, ((MMA_M, MMA_N), M_MMAs, N_MMAs, ...)[, order])`:
+/// `tile_to_shape` over `((MMA_M, M_MMAs), (MMA_N, N_MMAs), ...)`, then `tiled_divide` by
+/// `(MMA_M, MMA_N)`.
+fn tile_to_mma_shape(a: &[Value], _: &Kwargs) -> Result<Value> {
+    let s = a[1].to_int_tuple()?;
+    let (IntTuple::Tuple(modes), true) = (&s, s.rank() >= 3) else {
+        return Err(Error::new(format!(
+            "the MMA tile shape must be ((MMA_M, MMA_N), M_MMAs, N_MMAs, ...), got {s}"
+        )));
+    };
+    let mma = &modes[0];
+    if mma.rank() != 2 || mma.is_int() {
+        return Err(Error::new(format!(
+            "mode 0 of the MMA tile shape must be (MMA_M, MMA_N), got {mma}"
+        )));
+    }
+    let mut mn = vec![
+        IntTuple::Tuple(vec![mma.get(0)?.clone(), modes[1].clone()]),
+        IntTuple::Tuple(vec![mma.get(1)?.clone(), modes[2].clone()]),
+    ];
+    mn.extend(modes[3..].iter().cloned());
+    let mut args = vec![a[0].clone(), IntTuple::Tuple(mn).into()];
+    args.extend(a.get(2).cloned());
+    let tiled = call("tile_to_shape", &[], &args, &[])?;
+    call(
+        "tiled_divide",
+        &[],
+        &[tiled, mma.product_each()?.into()],
+        &[],
+    )
 }
 
 /// `atom(NAME[, T])`: a copy atom recast to `T`-bit values.

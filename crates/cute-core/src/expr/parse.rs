@@ -234,6 +234,9 @@ pub(crate) enum Expr<'a> {
     Template {
         name: Name<'a>,
         targs: Vec<Node<'a>>,
+        /// `{}` follows: a value of the type is made (the op structs' checks apply), not
+        /// only the type named (`MMA_Traits<Op>`).
+        made: bool,
     },
     /// `f(args)` where `f` is a value (a layout literal, a template value, a call result).
     Apply {
@@ -359,6 +362,7 @@ pub(crate) fn strip_ns(name: &str) -> &str {
             "SM100::",
             "nvgpu.",
             "warpgroup.",
+            "warp.",
             "tcgen05.",
             "cpasync.",
             "utils.",
@@ -779,9 +783,10 @@ impl<'a> Parser<'a> {
                         kwargs,
                     }
                 } else {
+                    let made = *self.peek() == Tok::Punct('{');
                     self.skip_braces()?;
                     match targs {
-                        Some(targs) => Expr::Template { name, targs },
+                        Some(targs) => Expr::Template { name, targs, made },
                         None => Expr::Name(name),
                     }
                 }

@@ -56,6 +56,13 @@ pub const KEYWORDS: &[&str] = &[
     "LayoutEnum.COL_MAJOR",
 ];
 
+/// CUTLASS's kernel and epilogue schedule tags (a list taken from the headers).
+fn schedule_tag(name: &str) -> Option<&'static str> {
+    include_str!("../schedule_tags.txt")
+        .lines()
+        .find(|l| !l.starts_with('#') && *l == name)
+}
+
 /// CuTeDSL's element types and their C++ names.
 const DSL_TYPES: &[(&str, &str)] = &[
     ("Float16", "half_t"),
@@ -91,6 +98,14 @@ pub(crate) fn type_bits(k: &str) -> Option<i64> {
         "uint128_t" | "complex<double>" => 128,
         _ => return None,
     })
+}
+
+/// The C++ name of an element type value (`half_t`), or the value as printed.
+pub(crate) fn type_name(v: &Value) -> String {
+    match v {
+        Value::Keyword(k) => k.to_string(),
+        v => v.to_string(),
+    }
 }
 
 /// An element width: an integer number of bits or a type name.
@@ -140,6 +155,13 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         (Some("OperandMajorMode"), "MN") => Value::Keyword("Major::MN"),
         (_, "true" | "True" | "true_type") => Value::Bool(true),
         (_, "false" | "False" | "false_type") => Value::Bool(false),
+        (Some("CtaGroup"), "ONE") => Value::Keyword("CtaGroup.ONE"),
+        (Some("CtaGroup"), "TWO") => Value::Keyword("CtaGroup.TWO"),
+        (Some("OperandSource"), "SMEM") => Value::Keyword("OperandSource.SMEM"),
+        (Some("OperandSource"), "TMEM") => Value::Keyword("OperandSource.TMEM"),
+        (Some("ScaleIn"), "One") => Value::Keyword("ScaleIn::One"),
+        (Some("ScaleIn"), "Neg") => Value::Keyword("ScaleIn::Neg"),
+        (_, n) if schedule_tag(n).is_some() => Value::Keyword(schedule_tag(n).expect("listed")),
         (Some("Major"), "K") => Value::Keyword("Major::K"),
         (Some("Major"), "MN") => Value::Keyword("Major::MN"),
         (Some("SmemLayoutAtomKind"), kind) => match smem_kind(kind) {
@@ -266,6 +288,9 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
         col: e.col,
     };
     if let Some(v) = smem_atom_template(name, targs) {
+        return v.map_err(ctx);
+    }
+    if let Some(v) = super::families::template(last, targs) {
         return v.map_err(ctx);
     }
     match last {
@@ -431,6 +456,11 @@ fn is_static(v: &Value) -> bool {
 /// major; C++ refuses an MN-major A read from registers (RS). The `_TN` families take no
 /// majors (`<>`).
 fn gmma_atom(name: &str, targs: &[Value]) -> Result<Value> {
+    if !super::families::is_class_template(name) {
+        return Err(Error::new(format!(
+            "{name} is not a template (the integer GMMAs take no arguments): write {name}{{}}"
+        )));
+    }
     if name.ends_with("_TN") {
         arity(name, targs, 0, 0)?;
     } else {
@@ -438,13 +468,9 @@ fn gmma_atom(name: &str, targs: &[Value]) -> Result<Value> {
     }
     for (t, which) in targs.iter().zip(["A", "B"]) {
         match t {
-            Value::Keyword("Major::K") => {}
-            Value::Keyword("Major::MN") if which == "A" && name.ends_with("_RS") => {
-                return Err(Error::new(
-                    "an RS GMMA reads A from registers: A must be GMMA::Major::K",
-                ))
-            }
-            Value::Keyword("Major::MN") => {}
+            // An MN-major A of an RS GMMA is refused by C++ only where the instruction is
+            // issued (`fma`), not by its traits.
+            Value::Keyword("Major::K" | "Major::MN") => {}
             v => {
                 return Err(Error::new(format!(
                     "expected GMMA::Major::K or GMMA::Major::MN for {which}, got {}",
@@ -453,7 +479,13 @@ fn gmma_atom(name: &str, targs: &[Value]) -> Result<Value> {
             }
         }
     }
-    Atom::lookup(name).map(|a| Value::Atom(Box::new(a)))
+    let mut atom = Atom::lookup(name)?;
+    if let Atom::Mma(m) = &mut atom {
+        for (i, t) in targs.iter().enumerate() {
+            m.mn_major[i] = matches!(t, Value::Keyword("Major::MN"));
+        }
+    }
+    Ok(Value::Atom(Box::new(atom)))
 }
 
 /// `T::member` of a type's value: atom traits, composed-layout parts.
@@ -528,6 +560,9 @@ pub(crate) fn dsl_atom_kind(layout: &Value, dtype: &Value, major: i64) -> Result
 /// widest swizzle atom whose contiguous bits divide the major mode, tiled over the operand's
 /// tile with the stages appended. `which`: `a`, `b` or `c` (epilogue).
 pub(crate) fn dsl_smem_layout(which: char, a: &[Value]) -> Result<Value> {
+    if let (Value::TiledMma(m), 'a' | 'b') = (&a[0], which) {
+        return super::families::dsl_sm100_smem_layout(which, m, a);
+    }
     let (layout, tile, dtype, stages) = match which {
         'c' => (&a[1], &a[2], &a[0], &a[3]),
         _ => (&a[0], &a[1], &a[2], &a[3]),
