@@ -67,6 +67,18 @@ pub enum Value {
     Banks(Box<BankReport>),
     /// `swizzle_search(...)`: alternatives, best first.
     Ranked(Vec<Candidate>),
+    /// A CUTLASS mainloop dispatch policy with its members
+    /// (`MainloopSm80CpAsyncUnpredicated<3>::Stages` is 3).
+    Policy(Box<Policy>),
+}
+
+/// A CUTLASS dispatch policy: its spelling and the members the language evaluates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Policy {
+    /// `Name<args>` as written.
+    pub name: String,
+    /// Member name and value (`Stages`, `ClusterShape`, `Schedule`).
+    pub members: Vec<(String, Value)>,
 }
 
 impl fmt::Display for Value {
@@ -91,6 +103,7 @@ impl fmt::Display for Value {
             Value::TiledCopy(c) => write!(f, "{c}"),
             Value::Banks(b) => write!(f, "{b}"),
             Value::Ranked(cs) => f.write_str(&crate::bank::format_candidates(cs, 8)),
+            Value::Policy(p) => f.write_str(&p.name),
         }
     }
 }
@@ -186,6 +199,7 @@ impl Value {
             Value::TiledCopy(_) => "a TiledCopy",
             Value::Banks(_) => "a bank analysis",
             Value::Ranked(_) => "a swizzle ranking",
+            Value::Policy(_) => "a dispatch policy",
         }
     }
 
@@ -204,6 +218,11 @@ impl Value {
             Value::Tuple(vs) => Ok(IntTuple::Tuple(
                 vs.iter().map(|v| v.to_int_tuple()).collect::<Result<_>>()?,
             )),
+            Value::Keyword(k) if k.starts_with("int") || k.starts_with("uint") => {
+                Err(Error::new(format!(
+                    "expected an int-tuple, got the run-time integer type {k} (a dynamic integer has no value here: write the integer, or Int<N>{{}})"
+                )))
+            }
             v => Err(Error::new(format!(
                 "expected an int-tuple, got {}",
                 v.kind()

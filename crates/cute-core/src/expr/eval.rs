@@ -37,11 +37,15 @@ pub(crate) fn eval(node: &Node<'_>, env: &Env) -> Result<Value> {
 
 /// A dotted name whose first segment is bound: `tiled_mma.get_layoutA_TV` is a member of
 /// the value `tiled_mma`. Returns the value and the member names.
-fn bound_path<'n>(name: &'n str, env: &Env) -> Option<(Value, Vec<&'n str>)> {
-    let mut parts = name.split('.');
+fn bound_path(name: &str, env: &Env) -> Option<(Value, Vec<String>)> {
+    // `T::member` of a bound type (`using T = ...;`) reads like `t.member`.
+    let first_end = name.find(['.', ':'])?;
+    env.get(&name[..first_end])?;
+    let norm = name.replace("::", ".");
+    let mut parts = norm.split('.');
     let first = parts.next()?;
     let v = env.get(first)?;
-    let rest: Vec<&str> = parts.collect();
+    let rest: Vec<String> = parts.map(String::from).collect();
     (!rest.is_empty()).then(|| (v.clone(), rest))
 }
 
@@ -244,6 +248,10 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             }
             let int_of = |v: &Value, col: usize| match v {
                 Value::Bool(b) => Ok(i64::from(*b)),
+                // `(a == b)` in the spec's dialect is a 1-tuple: parentheses around a scalar.
+                Value::Tuple(vs) if vs.len() == 1 && matches!(vs[0], Value::Bool(_)) => {
+                    Ok(i64::from(vs[0] == Value::Bool(true)))
+                }
                 v => v.to_int().map_err(|e| Error::at(col, e.msg)),
             };
             let (x, y) = (int_of(&a, lhs.col)?, int_of(&b, rhs.col)?);
@@ -273,6 +281,9 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
                         .checked_sub(i64::from(y != 0 && x % y != 0 && ((x < 0) != (y < 0))))
                         .unwrap_or(i64::MIN),
                 ),
+                'A' => Value::Bool(x != 0 && y != 0),
+                'O' => Value::Bool(x != 0 || y != 0),
+                'n' => Value::Bool(x == 0),
                 '<' => Value::Bool(x < y),
                 '>' => Value::Bool(x > y),
                 'L' => Value::Bool(x <= y),
@@ -334,7 +345,7 @@ fn eval_name(name: &str, env: &Env) -> Result<Value> {
     if let Some((obj, path)) = bound_path(name, env) {
         let mut cur = obj;
         for m in path {
-            cur = types::member_type(&cur, m)?;
+            cur = types::member_type(&cur, &m)?;
         }
         return Ok(cur);
     }

@@ -146,6 +146,12 @@ fn cp_async(name: &str, cache: &str, targs: &[Value]) -> Result<Value> {
 fn universal_fma(targs: &[Value]) -> Result<Value> {
     arity("UniversalFMA", targs, 1, 4)?;
     for t in targs {
+        if !matches!(t, Value::Keyword(_)) {
+            return Err(Error::new(format!(
+                "UniversalFMA takes element types, got {}",
+                t.kind()
+            )));
+        }
         bits_of(t)?;
     }
     let names: Vec<String> = targs.iter().map(type_name).collect();
@@ -268,7 +274,7 @@ pub(crate) fn dsl_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
     let (ta, tb, rest) = if matches!(a.get(1), Some(Value::Keyword("Major::K" | "Major::MN"))) {
         (&a[0], &a[0], &a[1..])
     } else {
-        (&a[0], &a[1], &a.get(2..).unwrap_or(&[])[..])
+        (&a[0], &a[1], a.get(2..).unwrap_or(&[]))
     };
     arity("make_trivial_tiled_mma", rest, 5, 6)?;
     if type_name(ta) != type_name(tb) {
@@ -607,4 +613,67 @@ pub(crate) fn dsl_sm100_smem_layout(
         &[atom, IntTuple::Tuple(staged).into(), order],
         &[],
     )
+}
+
+/// A CUTLASS mainloop dispatch policy (`dispatch_policies.tsv`, generated from the headers)
+/// with its template arguments bound: members that are a parameter take its value (or its
+/// default), members that name no parameter are evaluated; others are left out.
+pub(crate) fn policy(name: &str, targs: &[Value]) -> Option<Result<Value>> {
+    let row = include_str!("../dispatch_policies.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .find(|l| l.split('\t').next() == Some(name))?;
+    let mut cols = row.split('\t').skip(1);
+    let params: Vec<&str> = cols
+        .next()
+        .unwrap_or("")
+        .split(';')
+        .filter(|p| !p.is_empty())
+        .collect();
+    let members = cols.next().unwrap_or("");
+    Some((|| {
+        if targs.len() > params.len() {
+            return Err(Error::new(format!(
+                "{name} takes at most {} template arguments, got {}",
+                params.len(),
+                targs.len()
+            )));
+        }
+        let mut bound: Vec<(&str, Value)> = Vec::new();
+        for (i, p) in params.iter().enumerate() {
+            let (pname, default) = match p.split_once('=') {
+                Some((n, d)) => (n, Some(d)),
+                None => (*p, None),
+            };
+            let v = match (targs.get(i), default) {
+                (Some(v), _) => v.clone(),
+                (None, Some(d)) => super::eval_line(d)?,
+                (None, None) => {
+                    return Err(Error::new(format!(
+                        "{name} needs its template argument {pname}"
+                    )))
+                }
+            };
+            bound.push((pname, v));
+        }
+        let mut out = Vec::new();
+        for m in members.split(';').filter(|m| !m.is_empty()) {
+            let Some((mname, text)) = m.split_once('=') else {
+                continue;
+            };
+            let v = match bound.iter().find(|(p, _)| *p == text) {
+                Some((_, v)) => Some(v.clone()),
+                None if !bound.iter().any(|(p, _)| text.contains(p)) => super::eval_line(text).ok(),
+                None => None,
+            };
+            if let Some(v) = v {
+                out.push((mname.to_string(), v));
+            }
+        }
+        let args: Vec<String> = targs.iter().map(type_name).collect();
+        Ok(Value::Policy(Box::new(crate::value::Policy {
+            name: format!("{name}<{}>", args.join(",")),
+            members: out,
+        })))
+    })())
 }

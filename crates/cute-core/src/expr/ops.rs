@@ -780,6 +780,20 @@ pub static OPS: &[Op] = &[
     op!("ss_smem_selector", "<Major, Element, BLK_MN, BLK_K>()", Prepend, (4, 4), [], false,
         "CUTLASS's SM90 collective builder: the widest GMMA smem atom whose width divides the tile",
         |a, _| super::types::ss_smem_selector(a)),
+    op!("is_major", "<I, Stride>()", Prepend, (2, 2), [], false,
+        "CUTLASS gemm::detail::is_major: whether the first stride of mode I is the static 1 (1 or 0)",
+        |a, _| {
+            let mut m = match &a[1] {
+                Value::Tuple(vs) => vs.get(index(&a[0])?).cloned().ok_or_else(|| {
+                    Error::new(format!("the stride has no mode {}", index(&a[0]).unwrap_or(0)))
+                })?,
+                v => v.clone(),
+            };
+            while let Value::Tuple(vs) = m {
+                m = vs.into_iter().next().unwrap_or(Value::Int(0));
+            }
+            Ok(Value::Bool(m == Value::Int(1)))
+        }),
     op!("sizeof", "(T)", No, (1, 1), [], false,
         "the size of an element type in bytes",
         |a, _| int(bits_of(&a[0])? / 8)),

@@ -511,6 +511,8 @@ impl<'a> Parser<'a> {
             ('<' | '>', _) if cmp => (c, 1, 7),
             ('=', Some('=')) => ('E', 2, 6),
             ('!', Some('=')) => ('N', 2, 6),
+            ('&', Some('&')) => ('A', 2, 2),
+            ('|', Some('|')) => ('O', 2, 1),
             ('&', _) => ('&', 1, 5),
             ('^', _) => ('^', 1, 4),
             ('|', _) => ('|', 1, 3),
@@ -696,6 +698,17 @@ impl<'a> Parser<'a> {
                 self.skip_braces()?;
                 Expr::Under
             }
+            // C++ logical not (of a predicate or an integer).
+            Tok::Punct('!') if *self.peek() != Tok::Punct('=') => {
+                self.enter()?;
+                let inner = self.postfix()?;
+                self.leave();
+                let zero = Node {
+                    expr: Expr::Int(0),
+                    col,
+                };
+                return Ok(binary('n', inner, zero));
+            }
             Tok::Punct(sign @ ('-' | '+')) => match self.peek() {
                 Tok::Int(v) => {
                     let v = *v;
@@ -741,6 +754,10 @@ impl<'a> Parser<'a> {
                     return Ok(items.pop().expect("one item"));
                 }
                 Expr::Tuple(items)
+            }
+            // `::cutlass::...`: the global namespace qualifier.
+            Tok::Scope if matches!(self.peek(), Tok::Ident(_)) => {
+                return self.primary();
             }
             Tok::Ident("typename") => {
                 // `typename T::member{}`: the keyword adds nothing to the value.
@@ -1162,7 +1179,21 @@ pub(crate) fn split_statements(src: &str) -> Vec<Span> {
             b';' => depth <= 0,
             b'\n' => {
                 depth <= 0
-                    && !matches!(last, b'=' | b',' | b'\\' | b'+' | b'*' | b'/' | b'-' | b'<')
+                    && !matches!(
+                        last,
+                        b'=' | b','
+                            | b'\\'
+                            | b'+'
+                            | b'*'
+                            | b'/'
+                            | b'-'
+                            | b'<'
+                            | b'|'
+                            | b'&'
+                            | b'%'
+                            | b'^'
+                            | b'?'
+                    )
             }
             _ => false,
         };

@@ -293,6 +293,9 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
     if let Some(v) = super::families::template(last, targs) {
         return v.map_err(ctx);
     }
+    if let Some(v) = super::families::policy(last, targs) {
+        return v.map_err(ctx);
+    }
     match last {
         "Int" | "C" | "Shape" | "Stride" | "Step" | "Coord" | "Tile" | "Layout" | "Swizzle"
         | "Sw" | "ComposedLayout" | "smem_ptr_flag_bits" | "MMA_Atom" | "Copy_Atom"
@@ -382,9 +385,17 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
             }))
         }
         "Shape" | "Stride" | "Step" | "Coord" => {
-            for t in targs {
-                t.to_int_tuple()?;
+            // A run-time integer type (`Stride<_1, int64_t>`, as kernels spell StrideA)
+            // stays a type: `is_static`, `is_major` and `rank` read it; the algebra needs
+            // values and refuses it.
+            fn check(v: &Value) -> Result<()> {
+                match v {
+                    Value::Keyword(k) if is_dynamic_int(k) => Ok(()),
+                    Value::Tuple(vs) => vs.iter().try_for_each(check),
+                    v => v.to_int_tuple().map(|_| ()),
+                }
             }
+            targs.iter().try_for_each(check)?;
             Ok(Value::Tuple(targs.to_vec()))
         }
         "Tile" => {
@@ -440,6 +451,11 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
         _ => unreachable!("listed above"),
     })()
     .map_err(ctx)
+}
+
+/// An integer type standing for a run-time integer (`int`, `int64_t`, ...).
+pub(crate) fn is_dynamic_int(k: &str) -> bool {
+    (k.starts_with("int") || k.starts_with("uint")) && type_bits(k).is_some_and(|b| b >= 8)
 }
 
 /// Whether a value is a compile-time constant in C++: everything but the dynamic `int`-like
@@ -500,6 +516,19 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
         (Value::Keyword(k), "width") => type_bits(k)
             .map(Value::Int)
             .ok_or_else(|| Error::new(format!("'{k}' is not an element type"))),
+        (Value::Policy(p), m) => p
+            .members
+            .iter()
+            .find(|(n, _)| n == m)
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| {
+                let known: Vec<&str> = p.members.iter().map(|(n, _)| n.as_str()).collect();
+                Error::new(format!(
+                    "{} has no member '{m}' here (known: {})",
+                    p.name,
+                    known.join(", ")
+                ))
+            }),
         // C++ `Trait<...>::value` of a value computed here.
         (v @ (Value::Bool(_) | Value::Int(_)), "value") => Ok(v.clone()),
         (
