@@ -3,28 +3,13 @@
 //! (`SM80_CP_ASYNC_CACHEALWAYS<uint128_t>`), `UniversalFMA<T>`, CUTLASS's GMMA op selectors
 //! and SM100 builder, and the CuTeDSL `Mma*Op` constructors that name the same atoms.
 
-use super::types::{bits_of, type_name};
+use super::types::{arity, bits_of, type_name, widest_swizzle};
 use crate::atom::{Atom, MmaAtom};
 use crate::error::{Error, Result};
 use crate::value::Value;
 
 fn atom(a: MmaAtom) -> Value {
     Value::Atom(Box::new(Atom::Mma(a)))
-}
-
-fn arity(name: &str, args: &[Value], lo: usize, hi: usize) -> Result<()> {
-    if args.len() < lo || args.len() > hi {
-        let want = if lo == hi {
-            format!("{lo}")
-        } else {
-            format!("{lo} to {hi}")
-        };
-        return Err(Error::new(format!(
-            "{name} takes {want} arguments, got {}",
-            args.len()
-        )));
-    }
-    Ok(())
 }
 
 /// `GMMA::Major::K` → false, `GMMA::Major::MN` → true.
@@ -276,7 +261,12 @@ pub(crate) fn dsl_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
     } else {
         (&a[0], &a[1], a.get(2..).unwrap_or(&[]))
     };
-    arity("make_trivial_tiled_mma", rest, 5, 6)?;
+    if !(5..=6).contains(&rest.len()) {
+        return Err(Error::new(format!(
+            "make_trivial_tiled_mma takes (a_dtype[, b_dtype], a_major, b_major, acc_dtype, cta_group, mma_tiler_mn[, a_source]), got {} arguments",
+            a.len()
+        )));
+    }
     if type_name(ta) != type_name(tb) {
         return Err(Error::new(format!(
             "make_trivial_tiled_mma: A and B types differ ({} and {}): the F8F6F4 family is not modelled yet",
@@ -323,7 +313,6 @@ pub(crate) fn dsl_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
 /// one, or for `KernelScheduleAuto` when the cluster's M is even and the tile's M a multiple
 /// of 128; else a 1-SM UMMA.
 pub(crate) fn sm100_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
-    arity("sm100_make_trivial_tiled_mma", a, 8, 10)?;
     let tile = a[3].to_int_tuple()?;
     let cluster = a[4].to_int_tuple()?;
     let tag = match &a[7] {
@@ -395,7 +384,6 @@ pub(crate) fn gmma_op_selector(rs: bool, a: &[Value]) -> Result<Value> {
     } else {
         "ss_op_selector"
     };
-    arity(what, a, 4, 6)?;
     let tile = a[3].to_int_tuple()?;
     if tile.rank() != 3 {
         return Err(Error::new(format!(
@@ -590,11 +578,7 @@ pub(crate) fn dsl_sm100_smem_layout(
             "the major mode ({major} elements of {bits} bits) must be a multiple of 8 elements and 128 bits"
         )));
     }
-    let sw = [(1024, "SW128"), (512, "SW64"), (256, "SW32")]
-        .iter()
-        .find(|(b, _)| major_bits % b == 0)
-        .map_or("INTER", |(_, n)| n);
-    let kind = match (mn_major, sw) {
+    let kind = match (mn_major, widest_swizzle(major_bits)) {
         (true, "SW128") if bits == 32 => "MN_SW128_32B".to_string(),
         (true, sw) => format!("MN_{sw}"),
         (false, sw) => format!("K_{sw}"),

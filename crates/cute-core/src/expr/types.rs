@@ -264,7 +264,7 @@ fn smem_atom_template(full: &str, targs: &[Value]) -> Option<Result<Value>> {
     Some(parsed.and_then(|(major, sw)| Ok(smem_atom(major, sw, bits_of(&targs[0])?)?.into())))
 }
 
-fn arity(name: &str, targs: &[Value], lo: usize, hi: usize) -> Result<()> {
+pub(crate) fn arity(name: &str, targs: &[Value], lo: usize, hi: usize) -> Result<()> {
     if targs.len() < lo || targs.len() > hi {
         return Err(Error::new(format!(
             "{name}<...>: expected {} template argument{}, got {}",
@@ -572,17 +572,26 @@ pub(crate) fn dsl_atom_kind(layout: &Value, dtype: &Value, major: i64) -> Result
     let major_bits = major
         .checked_mul(bits_of(dtype)?)
         .ok_or_else(|| Error::new("the major mode is too large"))?;
-    let sw = [(1024, "SW128"), (512, "SW64"), (256, "SW32")]
-        .iter()
-        .find(|(b, _)| major_bits % b == 0)
-        .map_or("INTER", |(_, n)| n);
-    let kind = format!("{}_{sw}", if row { "K" } else { "MN" });
+    let kind = format!(
+        "{}_{}",
+        if row { "K" } else { "MN" },
+        widest_swizzle(major_bits)
+    );
     Ok(Value::Keyword(
         SMEM_KINDS
             .iter()
             .find(|k| **k == kind)
             .expect("every kind is listed"),
     ))
+}
+
+/// The widest GMMA/UMMA swizzle whose contiguous bits (1024, 512, 256; else the 128-bit
+/// interleave) divide a major mode of `major_bits`, as the CuTeDSL helpers choose it.
+pub(crate) fn widest_swizzle(major_bits: i64) -> &'static str {
+    [(1024, "SW128"), (512, "SW64"), (256, "SW32")]
+        .iter()
+        .find(|(b, _)| major_bits % b == 0)
+        .map_or("INTER", |(_, n)| n)
 }
 
 /// CuTeDSL `sm90_utils.make_smem_layout_{a,b,epi}` (`cutlass/utils/hopper_helpers.py`): the
