@@ -26,6 +26,9 @@ pub(crate) fn is_mn_major(v: &Value, which: &str) -> Result<bool> {
 
 /// The value of a class template of one of these families, or `None` if `name` is not one.
 pub(crate) fn template(name: &str, targs: &[Value]) -> Option<Result<Value>> {
+    if !name.starts_with("SM") && name != "UniversalFMA" {
+        return None;
+    }
     if name.starts_with("SM100_MMA_") {
         return Some(umma_template(name, targs));
     }

@@ -161,7 +161,11 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         (Some("OperandSource"), "TMEM") => Value::Keyword("OperandSource.TMEM"),
         (Some("ScaleIn"), "One") => Value::Keyword("ScaleIn::One"),
         (Some("ScaleIn"), "Neg") => Value::Keyword("ScaleIn::Neg"),
-        (_, n) if schedule_tag(n).is_some() => Value::Keyword(schedule_tag(n).expect("listed")),
+        (_, n) if (n.starts_with("Kernel") || n.starts_with("Epilogue"))
+            && schedule_tag(n).is_some() =>
+        {
+            Value::Keyword(schedule_tag(n).expect("listed"))
+        }
         (Some("Major"), "K") => Value::Keyword("Major::K"),
         (Some("Major"), "MN") => Value::Keyword("Major::MN"),
         (Some("SmemLayoutAtomKind"), kind) => match smem_kind(kind) {
@@ -293,8 +297,10 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
     if let Some(v) = super::families::template(last, targs) {
         return v.map_err(ctx);
     }
-    if let Some(v) = super::families::policy(last, targs) {
-        return v.map_err(ctx);
+    if last.starts_with("Mainloop") {
+        if let Some(v) = super::families::policy(last, targs) {
+            return v.map_err(ctx);
+        }
     }
     match last {
         "Int" | "C" | "Shape" | "Stride" | "Step" | "Coord" | "Tile" | "Layout" | "Swizzle"
