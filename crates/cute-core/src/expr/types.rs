@@ -161,8 +161,9 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         (Some("OperandSource"), "TMEM") => Value::Keyword("OperandSource.TMEM"),
         (Some("ScaleIn"), "One") => Value::Keyword("ScaleIn::One"),
         (Some("ScaleIn"), "Neg") => Value::Keyword("ScaleIn::Neg"),
-        (_, n) if (n.starts_with("Kernel") || n.starts_with("Epilogue"))
-            && schedule_tag(n).is_some() =>
+        (_, n)
+            if (n.starts_with("Kernel") || n.starts_with("Epilogue"))
+                && schedule_tag(n).is_some() =>
         {
             Value::Keyword(schedule_tag(n).expect("listed"))
         }
