@@ -859,10 +859,13 @@ class Oracle:
             self.counter += 1
             return os.path.join(self.workdir, "probe%05d" % self.counter)
 
+    # The translation unit's prelude (includes, helpers); subclasses may extend it.
+    prelude = PRELUDE
+
     def compile_run(self, batch):
         """Returns (compiled_ok, {id: raw_output}, stderr, crashed_id_or_None)."""
         base = self._name()
-        lines = PRELUDE.strip("\n").split("\n")
+        lines = self.prelude.strip("\n").split("\n")
         linemap = {}
         for c in batch:
             lines.append('static void f%d(){ std::printf("@@%d\\n"); std::fflush(stdout); print(%s); '
@@ -871,7 +874,7 @@ class Oracle:
         lines.append("int main(){")
         for c in batch:
             lines.append("  f%d();" % c["id"])
-        lines.append("  return 0;\n}")
+        lines.append('  std::printf("@@end\\n");\n  return 0;\n}')
         src = base + ".cpp"
         with open(src, "w") as f:
             f.write("\n".join(lines) + "\n")
@@ -891,22 +894,27 @@ class Oracle:
             out, rc = r.stdout, r.returncode
         except subprocess.TimeoutExpired as e:
             out, rc = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or ""), -1
-        res, cur = {}, None
-        for ln in out.split("\n"):
-            if ln.startswith("@@"):
-                cur = int(ln[2:])
-                res[cur] = None
-            elif cur is not None and res[cur] is None:
-                res[cur] = ln
-        crashed = None
-        if rc != 0:
-            crashed = cur
+        res, crashed = self.read_output(out, rc)
         for f2 in (base, src):
             try:
                 os.remove(f2)
             except OSError:
                 pass
         return True, res, "", crashed
+
+    def read_output(self, out, rc):
+        """The first printed line of each case (`@@id` markers); on a non-zero exit the last
+        case started is the one that crashed."""
+        res, cur = {}, None
+        for ln in out.split("\n"):
+            if ln == "@@end":
+                cur = None
+            elif ln.startswith("@@"):
+                cur = int(ln[2:])
+                res[cur] = None
+            elif cur is not None and res[cur] is None:
+                res[cur] = ln
+        return res, (cur if rc != 0 else None)
 
     def solve(self, batch, results):
         """Fill results[id] = raw string | ('error', msg) | ('crash',)."""

@@ -1306,42 +1306,15 @@ CATEGORIES = [
 # C++ driver (gen.Oracle with our prelude, extra flags and multi-line capture)
 # ----------------------------------------------------------------------------
 class PasteOracle(gen.Oracle):
+    prelude = PRELUDE
+
     def __init__(self, oracle_dir, workdir):
         super().__init__(oracle_dir, workdir)
         self.inc = self.inc + CXXFLAGS
 
-    def compile_run(self, batch):
-        import subprocess
-        base = self._name()
-        lines = PRELUDE.strip("\n").split("\n")
-        linemap = {}
-        for c in batch:
-            lines.append('static void f%d(){ std::printf("@@%d\\n"); std::fflush(stdout); print(%s); '
-                         'std::printf("\\n"); std::fflush(stdout); }' % (c["id"], c["id"], c["cpp"]))
-            linemap[len(lines)] = c["id"]
-        lines.append("int main(){")
-        for c in batch:
-            lines.append("  f%d();" % c["id"])
-        lines.append('  std::printf("@@end\\n");\n  return 0;\n}')
-        src = base + ".cpp"
-        with open(src, "w") as fh:
-            fh.write("\n".join(lines) + "\n")
-        cmd = ["g++", "-std=c++17", "-w", "-O0"] + self.inc + [src, "-o", base]
-        with self.lock:
-            self.compiles += 1
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        if p.returncode != 0:
-            bad = set()
-            for m in re.finditer(re.escape(os.path.basename(src)) + r":(\d+):", p.stderr):
-                ln = int(m.group(1))
-                if ln in linemap:
-                    bad.add(linemap[ln])
-            return False, bad, p.stderr, None
-        try:
-            r = subprocess.run([base], capture_output=True, text=True, timeout=60)
-            out, rc = r.stdout, r.returncode
-        except subprocess.TimeoutExpired as e:
-            out, rc = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or ""), -1
+    def read_output(self, out, rc):
+        """Every printed line of each case (multi-line prints kept); output that ends inside
+        a case (no `@@end`) means that case crashed."""
         res, cur, buf = {}, None, []
         for ln in out.split("\n"):
             if ln.startswith("@@"):
@@ -1356,12 +1329,7 @@ class PasteOracle(gen.Oracle):
             crashed = cur
         elif rc != 0:
             crashed = max(res) if res else None
-        for f2 in (base, src):
-            try:
-                os.remove(f2)
-            except OSError:
-                pass
-        return True, res, "", crashed
+        return res, crashed
 
 
 RX_SW = re.compile(r"Sw<-?\d+,-?\d+,-?\d+>")
