@@ -40,13 +40,10 @@ pub(crate) fn eval(node: &Node<'_>, env: &Env) -> Result<Value> {
 fn bound_path(name: &str, env: &Env) -> Option<(Value, Vec<String>)> {
     // `T::member` of a bound type (`using T = ...;`) reads like `t.member`.
     let first_end = name.find(['.', ':'])?;
-    env.get(&name[..first_end])?;
-    let norm = name.replace("::", ".");
-    let mut parts = norm.split('.');
-    let first = parts.next()?;
-    let v = env.get(first)?;
-    let rest: Vec<String> = parts.map(String::from).collect();
-    (!rest.is_empty()).then(|| (v.clone(), rest))
+    let v = env.get(&name[..first_end])?;
+    let rest = name[first_end..].replace("::", ".");
+    let members = rest[1..].split('.').map(String::from).collect();
+    Some((v.clone(), members))
 }
 
 /// C++ refuses a class template without its arguments as a template argument

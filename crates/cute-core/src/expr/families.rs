@@ -3,25 +3,19 @@
 //! (`SM80_CP_ASYNC_CACHEALWAYS<uint128_t>`), `UniversalFMA<T>`, CUTLASS's GMMA op selectors
 //! and SM100 builder, and the CuTeDSL `Mma*Op` constructors that name the same atoms.
 
-use super::types::{arity, bits_of, type_name, widest_swizzle};
+use super::types::{arity, bits_of, major_of, type_name, widest_swizzle};
 use crate::atom::{Atom, MmaAtom};
 use crate::error::{Error, Result};
+use crate::smem_atom::AtomMajor;
 use crate::value::Value;
 
 fn atom(a: MmaAtom) -> Value {
     Value::Atom(Box::new(Atom::Mma(a)))
 }
 
-/// `GMMA::Major::K` → false, `GMMA::Major::MN` → true.
+/// Whether the major given for `which` is MN (`GMMA::Major::MN`, `UMMA::Major::MN`).
 pub(crate) fn is_mn_major(v: &Value, which: &str) -> Result<bool> {
-    match v {
-        Value::Keyword("Major::K") => Ok(false),
-        Value::Keyword("Major::MN") => Ok(true),
-        v => Err(Error::new(format!(
-            "expected Major::K or Major::MN for {which}, got {}",
-            v.kind()
-        ))),
-    }
+    Ok(major_of(v, which)? == AtomMajor::MN)
 }
 
 /// The value of a class template of one of these families, or `None` if `name` is not one.

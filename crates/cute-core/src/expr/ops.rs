@@ -783,10 +783,12 @@ pub static OPS: &[Op] = &[
     op!("is_major", "<I, Stride>()", Prepend, (2, 2), [], false,
         "CUTLASS gemm::detail::is_major: whether the first stride of mode I is the static 1 (1 or 0)",
         |a, _| {
+            let i = index(&a[0])?;
             let mut m = match &a[1] {
-                Value::Tuple(vs) => vs.get(index(&a[0])?).cloned().ok_or_else(|| {
-                    Error::new(format!("the stride has no mode {}", index(&a[0]).unwrap_or(0)))
-                })?,
+                Value::Tuple(vs) => vs
+                    .get(i)
+                    .cloned()
+                    .ok_or_else(|| Error::new(format!("the stride has no mode {i}")))?,
                 v => v.clone(),
             };
             while let Value::Tuple(vs) = m {

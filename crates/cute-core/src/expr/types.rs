@@ -226,20 +226,25 @@ pub(crate) fn smem_atom_of_kind(kind: &str, bits: i64) -> Result<Value> {
     })
 }
 
+/// `GMMA::Major::K` / `UMMA::Major::MN` (or CuTeDSL's `OperandMajorMode`) given for `which`.
+pub(crate) fn major_of(v: &Value, which: &str) -> Result<AtomMajor> {
+    match v {
+        Value::Keyword("Major::K") => Ok(AtomMajor::K),
+        Value::Keyword("Major::MN") => Ok(AtomMajor::MN),
+        v => Err(Error::new(format!(
+            "expected Major::K or Major::MN for {which}, got {}",
+            v.kind()
+        ))),
+    }
+}
+
 /// `Layout_{MN,K}_{INTER,SW32,SW64,SW128}_Atom`, `Layout_MN_SW128_32B_Atom`, or the
 /// `Layout_{INTER,SW32,SW64,SW128}_Atom<T, Major>` forms.
 fn smem_atom_template(full: &str, targs: &[Value]) -> Option<Result<Value>> {
     let (name, _) = tail(full);
     let umma = full.starts_with("UMMA::");
     let body = name.strip_prefix("Layout_")?.strip_suffix("_Atom")?;
-    let major_of = |v: &Value| match v {
-        Value::Keyword("Major::K") => Ok(AtomMajor::K),
-        Value::Keyword("Major::MN") => Ok(AtomMajor::MN),
-        v => Err(Error::new(format!(
-            "expected GMMA::Major::K or MN, got {}",
-            v.kind()
-        ))),
-    };
+    let major_of = |v: &Value| major_of(v, "the atom");
     let parsed = match smem_kind(body) {
         Some((major, sw)) => {
             if targs.len() != 1 {
@@ -489,23 +494,13 @@ fn gmma_atom(name: &str, targs: &[Value]) -> Result<Value> {
     } else {
         arity(name, targs, 2, 2)?;
     }
-    for (t, which) in targs.iter().zip(["A", "B"]) {
-        match t {
-            // An MN-major A of an RS GMMA is refused by C++ only where the instruction is
-            // issued (`fma`), not by its traits.
-            Value::Keyword("Major::K" | "Major::MN") => {}
-            v => {
-                return Err(Error::new(format!(
-                    "expected GMMA::Major::K or GMMA::Major::MN for {which}, got {}",
-                    v.kind()
-                )))
-            }
-        }
-    }
+    // The traits take any majors; an RS op with an MN-major A is refused only where a
+    // value of it is made (`families::check_instance`), as C++ does.
     let mut atom = Atom::lookup(name)?;
-    if let Atom::Mma(m) = &mut atom {
-        for (i, t) in targs.iter().enumerate() {
-            m.mn_major[i] = matches!(t, Value::Keyword("Major::MN"));
+    for (i, (t, which)) in targs.iter().zip(["A", "B"]).enumerate() {
+        let mn = super::families::is_mn_major(t, which)?;
+        if let Atom::Mma(m) = &mut atom {
+            m.mn_major[i] = mn;
         }
     }
     Ok(Value::Atom(Box::new(atom)))
@@ -653,16 +648,7 @@ pub(crate) fn dsl_smem_layout(which: char, a: &[Value]) -> Result<Value> {
 /// `Layout_MN_SW*_Atom` whose M/N extent divides BLK_MN, for K-major the widest
 /// `Layout_K_SW*_Atom` whose K extent divides BLK_K; C++ refuses a tile no atom divides.
 pub(crate) fn ss_smem_selector(a: &[Value]) -> Result<Value> {
-    let major = match &a[0] {
-        Value::Keyword("Major::K") => AtomMajor::K,
-        Value::Keyword("Major::MN") => AtomMajor::MN,
-        v => {
-            return Err(Error::new(format!(
-                "expected GMMA::Major::K or MN, got {}",
-                v.kind()
-            )))
-        }
-    };
+    let major = major_of(&a[0], "the operand")?;
     let bits = bits_of(&a[1])?;
     let blk = match major {
         AtomMajor::MN => a[2].to_int()?,
