@@ -1,8 +1,10 @@
 //! The expression language of `shared/spec/expressions.md`: parse a line or a script,
 //! evaluate it against the algebra, print results in CuTe's format.
 
+mod block;
 mod eval;
 mod families;
+mod lex;
 pub mod ops;
 mod parse;
 mod types;
@@ -67,16 +69,16 @@ impl Session {
     /// Evaluate one line. `None` for blank lines, comments and successful bindings;
     /// otherwise the value or the error of that line.
     pub fn eval(&mut self, line: &str) -> Option<Result<Value>> {
-        let dialect = parse::dialect(line);
-        let code = parse::blank_comments(line, dialect);
+        let dialect = block::dialect(line);
+        let code = block::blank_comments(line, dialect);
         self.eval_statement(&code, dialect)
     }
 
     /// Evaluate one statement whose comments are blanked.
-    fn eval_statement(&mut self, code: &str, dialect: parse::Dialect) -> Option<Result<Value>> {
+    fn eval_statement(&mut self, code: &str, dialect: block::Dialect) -> Option<Result<Value>> {
         // Positions are byte columns inside; users count characters.
         let to_chars = |mut e: crate::Error| {
-            e.col = e.col.map(|c| parse::char_column(code, c));
+            e.col = e.col.map(|c| lex::char_column(code, c));
             e
         };
         let result = match parse::parse_line(code, dialect) {
@@ -170,8 +172,8 @@ impl Session {
     /// assert!(s.call_operands("A o (2,4):(4,1)").is_none());
     /// ```
     pub fn call_operands(&self, line: &str) -> Option<Call> {
-        let dialect = parse::dialect(line);
-        let code = parse::blank_comments(line, dialect);
+        let dialect = block::dialect(line);
+        let code = block::blank_comments(line, dialect);
         let code = code.as_str();
         let node = match parse::parse_line(code, dialect).ok()? {
             Line::Empty => return None,
@@ -193,7 +195,7 @@ impl Session {
             .iter()
             .map(|a| {
                 eval::eval(a, &self.env).map_err(|mut e| {
-                    e.col = e.col.map(|c| parse::char_column(code, c));
+                    e.col = e.col.map(|c| lex::char_column(code, c));
                     e
                 })
             })
@@ -217,20 +219,20 @@ impl Session {
     /// assert_eq!(out[0].result.as_ref().unwrap().to_string(), "((8,2),(64,1),(1,3)):((64,512),(1,0),(0,1024))");
     /// ```
     pub fn run(&mut self, src: &str) -> Vec<ScriptLine> {
-        let dialect = parse::dialect(src);
-        let code = parse::blank_comments(src, dialect);
+        let dialect = block::dialect(src);
+        let code = block::blank_comments(src, dialect);
         let mut out = Vec::new();
         // Newlines before the current statement (counted as the statements go by).
         let mut lines_before = 0;
         let mut counted_to = 0;
-        for span in parse::split_statements(&code) {
+        for span in block::split_statements(&code) {
             lines_before += code[counted_to..span.start].matches('\n').count();
             counted_to = span.start;
             let text = &code[span.start..span.end];
             // `//` was decided for the whole block; C++ grouping statement by statement (a
             // script may mix C++ lines with the spec's `(8):(1)`).
             let stmt_dialect = match dialect {
-                parse::Dialect::Cpp => parse::dialect(text),
+                block::Dialect::Cpp => block::dialect(text),
                 _ => dialect,
             };
             let gen = self.last_gen;

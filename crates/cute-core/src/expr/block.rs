@@ -1,0 +1,162 @@
+//! Blocks of pasted code before parsing: which language they are written in (the spec's,
+//! C++ or CuTeDSL Python), comments blanked in place, and the split into statements.
+
+/// The language a block is written in: the spec's (where `(8)` is a 1-tuple), C++ or
+/// Python (where parentheses group and `(8,)` is a 1-tuple, and `//` divides in Python).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    Spec,
+    Cpp,
+    Python,
+}
+
+/// Whether `src` writes a layout the spec's way, `SHAPE:STRIDE` (`8:1`, `(4,8):(8,1)`),
+/// which Python never does outside `[...]` subscripts.
+fn has_layout_literal(src: &str) -> bool {
+    let b = src.as_bytes();
+    let mut square = 0i32;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'[' => square += 1,
+            b']' => square -= 1,
+            b':' if square <= 0 => {
+                let before = b[..i].iter().rev().find(|c| !c.is_ascii_whitespace());
+                let after = b[i + 1..].iter().find(|c| !c.is_ascii_whitespace());
+                let left = before.is_some_and(|c| *c == b')' || c.is_ascii_digit());
+                let right = after.is_some_and(|c| *c == b'(' || *c == b'-' || c.is_ascii_digit());
+                if left && right {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The dialect of a block: C++ when it has C++'s punctuation (`;`, `::`), Python when it
+/// uses CuTeDSL's modules or Python's words, the spec's language otherwise.
+pub(crate) fn dialect(src: &str) -> Dialect {
+    // `{}` alone is not enough: the spec's language writes `LayoutRight{}` beside `(8)`.
+    if src.contains(';') || src.contains("::") {
+        Dialect::Cpp
+    } else if ["cute.", "cutlass.", "utils.", "None", " if ", "//"]
+        .iter()
+        .any(|k| src.contains(k))
+        && !has_layout_literal(src)
+    {
+        Dialect::Python
+    } else {
+        Dialect::Spec
+    }
+}
+
+/// One statement of a block: its byte range in the source (comments blanked).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// The source with every comment (`// …`, `/* … */`, `# …`) replaced by spaces, so that
+/// byte positions stay those of the original text.
+pub(crate) fn blank_comments(src: &str, dialect: Dialect) -> String {
+    // Python (CuTeDSL) divides with `//`; C++ comments with it.
+    let python = dialect == Dialect::Python;
+    let b = src.as_bytes();
+    let mut out = b.to_vec();
+    let mut i = 0;
+    while i < b.len() {
+        let (from, to) = match b[i] {
+            b'#' => (i, memchr_nl(b, i)),
+            b'/' if b.get(i + 1) == Some(&b'/') && !python => (i, memchr_nl(b, i)),
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i += 2;
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => match src[i + 2..].find("*/") {
+                Some(k) => (i, i + 2 + k + 2),
+                // Left in place: the parser then names the stray `/` with its column.
+                None => {
+                    i += 1;
+                    continue;
+                }
+            },
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        for (k, byte) in out.iter_mut().enumerate().take(to).skip(from) {
+            // Keep newlines (line numbers); every other byte becomes a space.
+            if b[k] != b'\n' {
+                *byte = b' ';
+            }
+        }
+        i = to;
+    }
+    // Only ASCII spaces replaced whole UTF-8 sequences (every byte of them): still UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+fn memchr_nl(b: &[u8], from: usize) -> usize {
+    b[from..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(b.len(), |k| from + k)
+}
+
+/// Split a block (comments blanked) into statements: a statement ends at `;` or at the end
+/// of a line where every bracket is closed and the line does not end with `=`, `,`, an
+/// operator or a `\`.
+pub(crate) fn split_statements(src: &str) -> Vec<Span> {
+    let b = src.as_bytes();
+    let mut spans = Vec::new();
+    let mut depth = 0i64;
+    let mut start = 0;
+    let mut last = 0u8; // last non-space byte of the current statement
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+        let ends = match c {
+            b';' => depth <= 0,
+            b'\n' => {
+                depth <= 0
+                    && !matches!(
+                        last,
+                        b'=' | b','
+                            | b'\\'
+                            | b'+'
+                            | b'*'
+                            | b'/'
+                            | b'-'
+                            | b'<'
+                            | b'|'
+                            | b'&'
+                            | b'%'
+                            | b'^'
+                            | b'?'
+                    )
+            }
+            _ => false,
+        };
+        if ends {
+            spans.push(Span { start, end: i + 1 });
+            start = i + 1;
+            depth = 0;
+            last = 0;
+        } else if !c.is_ascii_whitespace() {
+            last = c;
+        }
+    }
+    if start < b.len() {
+        spans.push(Span {
+            start,
+            end: b.len(),
+        });
+    }
+    spans
+}
