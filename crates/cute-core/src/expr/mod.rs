@@ -1,6 +1,7 @@
 //! The expression language of `shared/spec/expressions.md`: parse a line or a script,
 //! evaluate it against the algebra, print results in CuTe's format.
 
+mod atom_args;
 mod block;
 mod eval;
 mod families;

@@ -4,9 +4,12 @@
 //! calls the algebra. Function lists, "did you mean", the algebra view's captions and the
 //! function table of `docs/expressions.md` all come from (or are tested against) [`OPS`].
 
+use super::atom_args::{
+    atom_with_type, bank_args, copy_atom, get_trait, make_tiled_mma, tile_shape, tiled_copy,
+    tiled_copy_of, tiled_mma,
+};
 use super::types::bits_of;
-use crate::atom::{Atom, TiledCopy, TiledMma};
-use crate::bank::Instr;
+use crate::atom::Atom;
 use crate::error::{edit_distance, Error, Result};
 use crate::int_tuple::{self, IntTuple};
 use crate::layout::{self as alg, Layout, ModeOrder, Tiler};
@@ -282,7 +285,7 @@ fn profile(v: &Value) -> Result<IntTuple> {
 }
 
 /// A layout argument; an int-tuple is taken as `make_layout(shape)`.
-fn as_layout(v: &Value) -> Result<Layout> {
+pub(crate) fn as_layout(v: &Value) -> Result<Layout> {
     match v {
         Value::Layout(l) => Ok(l.clone()),
         v => Layout::col_major(v.to_int_tuple()?),
@@ -314,23 +317,6 @@ fn get(v: &Value, i: usize) -> Result<Value> {
         }),
         Value::Int(_) if i == 0 => Ok(v.clone()),
         v => Err(Error::new(format!("cannot index {} with {i}", v.kind()))),
-    }
-}
-
-fn tiled_mma(v: &Value) -> Result<&TiledMma> {
-    match v {
-        Value::TiledMma(m) => Ok(m),
-        v => Err(Error::new(format!("expected a TiledMMA, got {}", v.kind()))),
-    }
-}
-
-fn tiled_copy(v: &Value) -> Result<&TiledCopy> {
-    match v {
-        Value::TiledCopy(c) => Ok(c),
-        v => Err(Error::new(format!(
-            "expected a TiledCopy, got {}",
-            v.kind()
-        ))),
     }
 }
 
@@ -1058,63 +1044,6 @@ fn crd2idx(a: &[Value], _: &Kwargs) -> Result<Value> {
     }
 }
 
-fn tile_shape(v: &Value) -> Result<Value> {
-    match v {
-        Value::TiledMma(m) => Ok(m.tile_shape()?.into()),
-        Value::TiledCopy(c) => Ok(c.tiler.clone().into()),
-        v => Err(Error::new(format!(
-            "expected a TiledMMA or TiledCopy, got {}",
-            v.kind()
-        ))),
-    }
-}
-
-fn tiled_copy_of(a: &[Value], which: char) -> Result<Value> {
-    let atom = copy_atom(&a[0])?;
-    let m = tiled_mma(&a[1])?;
-    Ok(Value::TiledCopy(Box::new(
-        crate::atom::make_tiled_copy_operand(&atom, m, which)?,
-    )))
-}
-
-fn mma_atom(v: &Value) -> Result<crate::atom::MmaAtom> {
-    match v {
-        Value::Atom(a) => match &**a {
-            Atom::Mma(m) => Ok(m.clone()),
-            Atom::Copy(c) => Err(Error::new(format!(
-                "{} is a copy atom, not an MMA atom",
-                c.name
-            ))),
-        },
-        Value::TiledMma(m) => Ok(m.atom.clone()),
-        v => Err(Error::new(format!(
-            "expected an MMA atom, got {}",
-            v.kind()
-        ))),
-    }
-}
-
-fn make_tiled_mma(a: &[Value], _: &Kwargs) -> Result<Value> {
-    let atom = mma_atom(&a[0])?;
-    let Some(layout) = a.get(1) else {
-        return Ok(Value::TiledMma(Box::new(atom.tiled()?)));
-    };
-    let layout = as_layout(layout)?;
-    let perm = match a.get(2) {
-        None => Vec::new(),
-        Some(Value::Tuple(vs)) => vs.iter().map(|v| v.to_tiler()).collect::<Result<_>>()?,
-        Some(v) => {
-            return Err(Error::new(format!(
-                "the permutation is a tuple of up to 3 tilers (M, N, K), got {}",
-                v.kind()
-            )))
-        }
-    };
-    Ok(Value::TiledMma(Box::new(crate::atom::make_tiled_mma(
-        &atom, &layout, &perm,
-    )?)))
-}
-
 /// CuTe `UMMA::tile_to_mma_shape(atom, ((MMA_M, MMA_N), M_MMAs, N_MMAs, ...)[, order])`:
 /// `tile_to_shape` over `((MMA_M, M_MMAs), (MMA_N, N_MMAs), ...)`, then `tiled_divide` by
 /// `(MMA_M, MMA_N)`.
@@ -1145,29 +1074,6 @@ fn tile_to_mma_shape(a: &[Value], _: &Kwargs) -> Result<Value> {
         &[tiled, mma.product_each()?.into()],
         &[],
     )
-}
-
-/// `atom(NAME[, T])`: a copy atom recast to `T`-bit values.
-pub(crate) fn atom_with_type(v: &Value, t: Option<&Value>) -> Result<Value> {
-    let a = match v {
-        Value::Atom(a) => (**a).clone(),
-        v => {
-            return Err(Error::new(format!(
-                "expected an atom name, got {}",
-                v.kind()
-            )))
-        }
-    };
-    match (a, t) {
-        (a, None) => Ok(Value::Atom(Box::new(a))),
-        (Atom::Copy(c), Some(t)) => Ok(Value::Atom(Box::new(Atom::Copy(
-            c.with_value_bits(bits_of(t)?)?,
-        )))),
-        (Atom::Mma(m), Some(_)) => Err(Error::new(format!(
-            "{} is an MMA atom: its value types are part of its name",
-            m.name
-        ))),
-    }
 }
 
 /// `make_swizzle(B, M, S)`.
@@ -1229,91 +1135,6 @@ fn make_layout(a: &[Value], _: &Kwargs) -> Result<Value> {
         Some(Value::Major(Major::Right)) => Ok(Layout::row_major(shape)?.into()),
         Some(d) => Ok(Layout::new(shape, d.to_int_tuple()?)?.into()),
     }
-}
-
-/// A trait of an atom (or of the atom of a tiled MMA / copy).
-pub(crate) fn get_trait(v: &Value, k: &str) -> Result<Value> {
-    let atom = match v {
-        Value::Atom(a) => (**a).clone(),
-        Value::TiledMma(m) => Atom::Mma(m.atom.clone()),
-        Value::TiledCopy(c) => Atom::Copy(c.atom.clone()),
-        v => return Err(Error::new(format!("{} has no trait {k}", v.kind()))),
-    };
-    atom.trait_value(k).map(Value::from)
-}
-
-fn copy_atom(v: &Value) -> Result<crate::atom::CopyAtom> {
-    match v {
-        Value::Atom(a) => match &**a {
-            Atom::Copy(c) => Ok(c.clone()),
-            Atom::Mma(m) => Err(Error::new(format!(
-                "{} is an MMA atom, not a copy atom",
-                m.name
-            ))),
-        },
-        v => Err(Error::new(format!(
-            "expected a copy atom, got {}",
-            v.kind()
-        ))),
-    }
-}
-fn bank_args(args: &[Value]) -> Result<(&Value, u32, Layout, Instr)> {
-    let instr_of = |v: &Value| -> Result<Instr> {
-        match v {
-            Value::Keyword(k) => Instr::parse(k).ok_or_else(|| {
-                Error::new(format!(
-                    "'{k}' is not an instruction (expected one of {})",
-                    Instr::NAMES.join(", ")
-                ))
-            }),
-            v => Err(Error::new(format!(
-                "expected an instruction ({}), got {}",
-                Instr::NAMES.join(", "),
-                v.kind()
-            ))),
-        }
-    };
-    if let Value::TiledCopy(c) = &args[1] {
-        if args.len() > 3 {
-            return Err(Error::new(
-                "with a TiledCopy: (smem, tiled_copy[, instruction])",
-            ));
-        }
-        let bits = c.atom.val_bits.unwrap_or(0);
-        let instr = match args.get(2) {
-            Some(v) => instr_of(v)?,
-            None => c.atom.instr()?,
-        };
-        let tv = if instr.is_store() {
-            c.layout_d_tv()?
-        } else {
-            c.layout_s_tv()?
-        };
-        let bits = u32::try_from(bits).map_err(|_| Error::new("element width out of range"))?;
-        return Ok((&args[0], bits, tv, instr));
-    }
-    if args.len() != 4 {
-        return Err(Error::new(
-            "expected (smem_layout, element_bits, tv_layout, instruction) or (smem_layout, tiled_copy[, instruction])",
-        ));
-    }
-    let bits = bits_of(&args[1])?;
-    let bits = u32::try_from(bits)
-        .map_err(|_| Error::new(format!("element width {bits} is out of range")))?;
-    let tv = match &args[2] {
-        Value::Layout(l) => l.clone(),
-        // make_layout_tv's (tiler, layout_tv).
-        Value::Tuple(vs) if vs.len() == 2 && matches!(vs[1], Value::Layout(_)) => {
-            vs[1].to_layout()?.clone()
-        }
-        v => {
-            return Err(Error::new(format!(
-                "expected a (thread, value) layout, got {}",
-                v.kind()
-            )))
-        }
-    };
-    Ok((&args[0], bits, tv, instr_of(&args[3])?))
 }
 
 fn gcd(a: i64, b: i64) -> i64 {

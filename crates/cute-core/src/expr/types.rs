@@ -445,11 +445,11 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
         }
         "MMA_Atom" | "MMA_Traits" | "Copy_Traits" => {
             arity(last, targs, 1, 1)?;
-            ops::atom_with_type(&targs[0], None)
+            super::atom_args::atom_with_type(&targs[0], None)
         }
         "Copy_Atom" => {
             arity(last, targs, 2, 2)?;
-            ops::atom_with_type(&targs[0], Some(&targs[1]))
+            super::atom_args::atom_with_type(&targs[0], Some(&targs[1]))
         }
         "UniversalCopy" => {
             arity(last, targs, 1, 2)?;
@@ -538,7 +538,7 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
             "shape" | "stride" | "size" | "cosize" | "rank" | "depth",
         ) => ops::call(member, &[], std::slice::from_ref(v), &[]),
         (Value::Atom(_) | Value::TiledMma(_) | Value::TiledCopy(_), k) if keyword(k).is_some() => {
-            ops::get_trait(v, k)
+            super::atom_args::get_trait(v, k)
         }
         (v, m) => match ops::lookup(m) {
             Some(_) => ops::call(m, &[], std::slice::from_ref(v), &[]),
