@@ -1286,6 +1286,100 @@ def g_dynamic():
         CASES[-1]["pair"] = k
 
 
+# ---------------------------------------------------------------- mixed static/dynamic
+RD = random.Random(SEED + 7)
+
+
+def rd_int(v, dyn_p):
+    """A leaf: a plain int (dynamic in C++) with probability dyn_p, else a static spelling."""
+    if RD.random() < dyn_p:
+        return str(v)
+    return "%s{}" % alias_name(v) if v in ALIAS and RD.random() < 0.7 else "Int<%d>{}" % v
+
+
+def rd_tuple(vals, kind, dyn_p):
+    if isinstance(vals, (list, tuple)):
+        return "make_%s(%s)" % (kind, ", ".join(rd_tuple(x, kind, dyn_p) for x in vals))
+    return rd_int(vals, dyn_p)
+
+
+def rd_shape(max_modes=3, nest=True):
+    n = RD.randint(1, max_modes)
+    out = []
+    for _ in range(n):
+        if nest and RD.random() < 0.2:
+            out.append([RD.choice([1, 2, 4]) for _ in range(2)])
+        else:
+            out.append(RD.choice([1, 2, 2, 3, 4, 4, 8, 16]))
+    return out
+
+
+def rd_flat(t):
+    return [x for y in t for x in (y if isinstance(y, list) else [y])]
+
+
+def rd_like(t, leaves):
+    it = iter(leaves)
+    return [[next(it) for _ in y] if isinstance(y, list) else next(it) for y in t]
+
+
+def rd_layout(dyn_p, compact_p=0.5):
+    """make_layout(shape[, stride]) with each leaf static or dynamic."""
+    sh = rd_shape()
+    if RD.random() < compact_p:
+        return "make_layout(%s)" % rd_tuple(sh, "shape", dyn_p), sh
+    flat = rd_flat(sh)
+    # a random permutation of compact strides, sometimes a 0 stride
+    order = list(range(len(flat)))
+    RD.shuffle(order)
+    st, cur = [0] * len(flat), 1
+    for i in order:
+        st[i] = 0 if RD.random() < 0.1 else cur
+        cur *= flat[i]
+    return "make_layout(%s, %s)" % (rd_tuple(sh, "shape", dyn_p), rd_tuple(rd_like(sh, st), "stride", dyn_p)), sh
+
+
+def g_dynamic_random(n):
+    fns = [
+        lambda p: "coalesce(%s)" % rd_layout(p)[0],
+        lambda p: "filter(%s)" % rd_layout(p, 0.2)[0],
+        lambda p: "filter_zeros(%s)" % rd_layout(p, 0.2)[0],
+        lambda p: "composition(%s, %s)" % (rd_layout(p)[0], rd_layout(p)[0]),
+        lambda p: "composition(%s, make_layout(%s, %s))" % (rd_layout(p)[0], rd_int(RD.choice([2, 4, 8]), p), rd_int(RD.choice([1, 2]), p)),
+        lambda p: "complement(%s, %s)" % (rd_layout(p, 0.3)[0], rd_int(RD.choice([32, 64, 128]), p)),
+        lambda p: "complement(%s)" % rd_layout(p, 0.3)[0],
+        lambda p: "right_inverse(%s)" % rd_layout(p, 0.3)[0],
+        lambda p: "left_inverse(%s)" % rd_layout(p, 0.3)[0],
+        lambda p: "logical_divide(%s, make_layout(%s))" % (rd_layout(p)[0], rd_int(RD.choice([2, 4]), p)),
+        lambda p: "zipped_divide(make_layout(%s), make_shape(%s, %s))" % (
+            rd_tuple([RD.choice([8, 16]), RD.choice([8, 16])], "shape", p), rd_int(RD.choice([2, 4]), p), rd_int(RD.choice([2, 4]), p)),
+        lambda p: "logical_product(%s, %s)" % (rd_layout(p)[0], rd_layout(p)[0]),
+        lambda p: "blocked_product(%s, %s)" % (rd_layout(p)[0], rd_layout(p)[0]),
+        lambda p: "raked_product(%s, %s)" % (rd_layout(p)[0], rd_layout(p)[0]),
+        lambda p: "tile_to_shape(make_layout(%s), make_shape(%s, %s))" % (
+            rd_tuple([RD.choice([2, 4, 8]), RD.choice([2, 4, 8])], "shape", p), rd_int(RD.choice([16, 32, 48]), p), rd_int(RD.choice([16, 32, 64]), p)),
+        lambda p: "max_common_vector(%s, %s)" % (rd_layout(p)[0], rd_layout(p)[0]),
+        lambda p: "max_common_layout(%s, %s)" % (rd_layout(p)[0], rd_layout(p)[0]),
+        lambda p: "upcast<%d>(%s)" % (RD.choice([2, 4]), rd_layout(p, 0.3)[0]),
+        lambda p: "downcast<%d>(%s)" % (RD.choice([2, 4]), rd_layout(p, 0.3)[0]),
+        lambda p: "make_layout_like(%s)" % rd_layout(p, 0.2)[0],
+        lambda p: "make_fragment_like(%s)" % rd_layout(p, 0.2)[0],
+        lambda p: "nullspace(%s)" % rd_layout(p, 0.1)[0],
+        lambda p: "size(%s)" % rd_layout(p)[0],
+        lambda p: "cosize(%s)" % rd_layout(p, 0.2)[0],
+        lambda p: "shape_div(%s, %s)" % (rd_tuple([RD.choice([4, 8, 16]), RD.choice([4, 8])], "shape", p),
+                                         rd_tuple([RD.choice([2, 3, 4]), RD.choice([2, 4])], "shape", p)),
+        lambda p: "ceil_div(%s, %s)" % (rd_tuple([RD.choice([100, 128]), RD.choice([60, 64])], "shape", p),
+                                        rd_tuple([RD.choice([16, 32]), RD.choice([16, 32])], "shape", p)),
+        lambda p: "product_each(%s)" % rd_tuple(rd_shape(), "shape", p),
+        lambda p: "make_ordered_layout(%s, Step<_1,_0,_2>{})" % rd_tuple([RD.choice([1, 2, 4]) for _ in range(3)], "shape", p),
+    ]
+    for k in range(n):
+        f = fns[k % len(fns)]
+        e = f(RD.choice([0.3, 0.6, 1.0]))
+        add("dyn_" + e.split("(")[0].split("<")[0], e, None)
+
+
 # ----------------------------------------------------------------------------
 CATEGORIES = [
     ("smem_atom", g_smem_atom),
@@ -1299,6 +1393,7 @@ CATEGORIES = [
     ("traits", g_traits),
     ("errors", g_errors),
     ("dynamic", g_dynamic),
+    ("dynamic_random", lambda: g_dynamic_random(420)),
 ]
 
 
@@ -1447,9 +1542,13 @@ def main():
                 keep_twin.add(tw)
         for c in keep_dyn:
             dyn_rows.append({"op": c["op"], "expr": c["expr"], "expect": expect[c["id"]]})
+        # mixed static/dynamic cases: all of them (a C++ statement each in the test)
+        for c in selected:
+            if c["op"].startswith("dyn_") and expect.get(c["id"]) is not None:
+                dyn_rows.append({"op": c["op"], "expr": c["expr"], "expect": expect[c["id"]]})
         order = []
         for c in selected:
-            if c["op"] == "dynamic" or (c["op"] == "static_twin" and c["id"] not in keep_twin):
+            if c["op"] == "dynamic" or c["op"].startswith("dyn_") or (c["op"] == "static_twin" and c["id"] not in keep_twin):
                 continue
             e = expect.get(c["id"])
             if e is None:

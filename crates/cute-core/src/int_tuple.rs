@@ -1,7 +1,10 @@
 //! IntTuple: an integer or a tuple of IntTuples (CuTe `int_tuple.hpp`, `stride.hpp`).
 //!
-//! All integers behave like CuTe's *static* integers: shape-1 modes and stride-0 modes are
-//! recognised by value, exactly as `is_constant<1, T>` does for `_1`.
+//! A leaf is a static integer (C++ `_8`, `Int<8>{}`: its value is part of the type) or a
+//! dynamic one (C++ `int`: known only at run time). The value is known either way; the
+//! distinction decides CuTe's `if constexpr` branches (`is_constant<1, T>` is true for `_1`
+//! only, coalesce merges only modes whose merge condition is static, ...), and
+//! arithmetic carries it as CuTe's `integral_constant` operators do ([`Num`]).
 
 use crate::error::{arith, Error, Result};
 use std::fmt;
@@ -16,15 +19,152 @@ use std::fmt;
 /// assert_eq!(t.depth(), 2);
 /// assert_eq!(t.to_string(), "(2,(3,4))");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug)]
 pub enum IntTuple {
-    /// A leaf integer.
+    /// A static leaf integer (`_8`, `Int<8>{}`, and every integer of the spec's literals).
     Int(i64),
+    /// A dynamic leaf integer (C++ `int`: `make_shape(8, 32)`); prints as `Int`.
+    Dyn(i64),
     /// A tuple; `(8)` is a 1-tuple and differs from `8`.
     Tuple(Vec<IntTuple>),
 }
 
-use IntTuple::{Int, Tuple};
+use IntTuple::{Dyn, Int, Tuple};
+
+/// Equality is C++'s `==` on values: `_8 == 8`. The kinds are compared with
+/// [`IntTuple::is_static`] or [`Num::is_const`] where C++ branches on them.
+impl PartialEq for IntTuple {
+    fn eq(&self, other: &IntTuple) -> bool {
+        match (self, other) {
+            (Tuple(a), Tuple(b)) => a == b,
+            (Tuple(_), _) | (_, Tuple(_)) => false,
+            (a, b) => a.as_int() == b.as_int(),
+        }
+    }
+}
+
+impl Eq for IntTuple {}
+
+impl std::hash::Hash for IntTuple {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        match self {
+            Tuple(ts) => {
+                h.write_u8(1);
+                ts.hash(h);
+            }
+            leaf => {
+                h.write_u8(0);
+                leaf.as_int().hash(h);
+            }
+        }
+    }
+}
+
+/// A leaf integer with C++'s static/dynamic distinction, and CuTe's arithmetic on it: an
+/// operation on two static integers is static, one with a dynamic operand is dynamic,
+/// except `_0 * x`, `x * _0`, `_0 / x`, `_0 % x`, `x % _1` (static `_0` for any `x`).
+///
+/// ```
+/// use cute_core::int_tuple::Num;
+/// let (s, d) = (Num::fixed(4), Num::dynamic(8));
+/// assert!(s.mul(s).unwrap().is_static());
+/// assert!(!s.mul(d).unwrap().is_static());
+/// assert!(Num::fixed(0).mul(d).unwrap().is_const(0));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Num {
+    /// The value.
+    pub v: i64,
+    /// Static (`_8`) rather than dynamic (`int`).
+    pub fixed: bool,
+}
+
+// `mul`/`div`/`rem`/`add` are checked (they return `Result`), so they are not the operator
+// traits.
+#[allow(clippy::should_implement_trait)]
+impl Num {
+    /// A static integer.
+    pub fn fixed(v: i64) -> Num {
+        Num { v, fixed: true }
+    }
+    /// A dynamic integer.
+    pub fn dynamic(v: i64) -> Num {
+        Num { v, fixed: false }
+    }
+    /// `is_static<T>`.
+    pub fn is_static(self) -> bool {
+        self.fixed
+    }
+    /// `is_constant<n, T>`: static and equal to `n`.
+    pub fn is_const(self, n: i64) -> bool {
+        self.fixed && self.v == n
+    }
+    /// The leaf of this integer.
+    pub fn leaf(self) -> IntTuple {
+        if self.fixed {
+            Int(self.v)
+        } else {
+            Dyn(self.v)
+        }
+    }
+    fn with(self, o: Num, v: i64) -> Num {
+        Num {
+            v,
+            fixed: self.fixed && o.fixed,
+        }
+    }
+    /// `a * b`.
+    pub fn mul(self, o: Num) -> Result<Num> {
+        if self.is_const(0) || o.is_const(0) {
+            return Ok(Num::fixed(0));
+        }
+        Ok(self.with(o, arith::mul(self.v, o.v)?))
+    }
+    /// `a / b` (C++ truncation).
+    pub fn div(self, o: Num) -> Result<Num> {
+        if self.is_const(0) && o.v != 0 {
+            return Ok(Num::fixed(0));
+        }
+        Ok(self.with(o, arith::div(self.v, o.v)?))
+    }
+    /// `a % b`.
+    pub fn rem(self, o: Num) -> Result<Num> {
+        if (self.is_const(0) && o.v != 0) || o.is_const(1) || o.is_const(-1) {
+            return Ok(Num::fixed(0));
+        }
+        Ok(self.with(o, arith::rem(self.v, o.v)?))
+    }
+    /// `a + b`.
+    pub fn add(self, o: Num) -> Result<Num> {
+        Ok(self.with(o, arith::add(self.v, o.v)?))
+    }
+    /// `cute::ceil_div(a, b)`.
+    pub fn ceil_div(self, o: Num) -> Result<Num> {
+        Ok(self.with(o, arith::ceil_div(self.v, o.v)?))
+    }
+    /// `cute::min(a, b)`.
+    pub fn min(self, o: Num) -> Num {
+        self.with(o, self.v.min(o.v))
+    }
+    /// `cute::abs`.
+    pub fn abs(self) -> Result<Num> {
+        Ok(Num {
+            v: arith::abs(self.v)?,
+            fixed: self.fixed,
+        })
+    }
+    /// `cute::signum`.
+    pub fn signum(self) -> Num {
+        Num {
+            v: arith::signum(self.v),
+            fixed: self.fixed,
+        }
+    }
+    /// `a == b` known at compile time to be true (`is_constant<true, decltype(a == b)>`).
+    pub fn static_eq(self, o: Num) -> bool {
+        self.fixed && o.fixed && self.v == o.v
+    }
+}
 
 impl From<i64> for IntTuple {
     fn from(v: i64) -> Self {
@@ -53,7 +193,7 @@ pub(crate) fn write_tuple<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[
 impl fmt::Display for IntTuple {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Int(v) => write!(f, "{v}"),
+            Int(v) | Dyn(v) => write!(f, "{v}"),
             Tuple(ts) => write_tuple(f, ts),
         }
     }
@@ -74,26 +214,53 @@ impl IntTuple {
 
     /// `true` for a leaf integer.
     pub fn is_int(&self) -> bool {
-        matches!(self, Int(_))
+        matches!(self, Int(_) | Dyn(_))
     }
 
-    /// The integer of a leaf, `None` for tuples.
+    /// The integer of a leaf (static or dynamic), `None` for tuples.
     pub fn as_int(&self) -> Option<i64> {
         match self {
-            Int(v) => Some(*v),
+            Int(v) | Dyn(v) => Some(*v),
             Tuple(_) => None,
         }
     }
 
-    /// `is_constant<N, T>`: a leaf equal to `n`.
+    /// The integer of a leaf with its static/dynamic kind, `None` for tuples.
+    pub fn num(&self) -> Option<Num> {
+        match self {
+            Int(v) => Some(Num::fixed(*v)),
+            Dyn(v) => Some(Num::dynamic(*v)),
+            Tuple(_) => None,
+        }
+    }
+
+    /// `is_constant<N, T>`: a static leaf equal to `n`.
     pub(crate) fn is_const(&self, n: i64) -> bool {
         matches!(self, Int(v) if *v == n)
+    }
+
+    /// CuTe `is_static`: every leaf static.
+    pub fn is_static(&self) -> bool {
+        match self {
+            Int(_) => true,
+            Dyn(_) => false,
+            Tuple(ts) => ts.iter().all(|t| t.is_static()),
+        }
+    }
+
+    /// The same tuple with every leaf dynamic (C++ `int` where the tuple's integers
+    /// were written as plain integers).
+    pub fn to_dynamic(&self) -> IntTuple {
+        match self {
+            Int(v) | Dyn(v) => Dyn(*v),
+            Tuple(ts) => Tuple(ts.iter().map(|t| t.to_dynamic()).collect()),
+        }
     }
 
     /// CuTe `rank`: number of top-level modes (1 for an integer).
     pub fn rank(&self) -> usize {
         match self {
-            Int(_) => 1,
+            Int(_) | Dyn(_) => 1,
             Tuple(ts) => ts.len(),
         }
     }
@@ -101,7 +268,7 @@ impl IntTuple {
     /// CuTe `depth`: 0 for an integer, 1 + max depth of the elements for a tuple.
     pub fn depth(&self) -> usize {
         match self {
-            Int(_) => 0,
+            Int(_) | Dyn(_) => 0,
             Tuple(ts) => 1 + ts.iter().map(|t| t.depth()).max().unwrap_or(0),
         }
     }
@@ -109,17 +276,27 @@ impl IntTuple {
     /// CuTe `size` / `product`: the product of all leaves (1 for `()`).
     pub fn size(&self) -> Result<i64> {
         match self {
-            Int(v) => Ok(*v),
+            Int(v) | Dyn(v) => Ok(*v),
             Tuple(ts) => ts
                 .iter()
                 .try_fold(1i64, |acc, t| arith::mul(acc, t.size()?)),
         }
     }
 
+    /// CuTe `size` with its kind: static when every leaf is (or a leaf is `_0`).
+    pub fn size_num(&self) -> Result<Num> {
+        match self {
+            Tuple(ts) => ts
+                .iter()
+                .try_fold(Num::fixed(1), |acc, t| acc.mul(t.size_num()?)),
+            leaf => Ok(leaf.num().expect("leaf")),
+        }
+    }
+
     /// CuTe `sum` of all leaves.
     pub fn sum(&self) -> Result<i64> {
         match self {
-            Int(v) => Ok(*v),
+            Int(v) | Dyn(v) => Ok(*v),
             Tuple(ts) => ts.iter().try_fold(0i64, |acc, t| arith::add(acc, t.sum()?)),
         }
     }
@@ -127,7 +304,7 @@ impl IntTuple {
     /// The number of leaves.
     pub fn leaf_count(&self) -> usize {
         match self {
-            Int(_) => 1,
+            Int(_) | Dyn(_) => 1,
             Tuple(ts) => ts.iter().map(|t| t.leaf_count()).sum(),
         }
     }
@@ -135,7 +312,7 @@ impl IntTuple {
     /// The number of parts: every integer and every tuple (empty ones included).
     pub fn node_count(&self) -> usize {
         match self {
-            Int(_) => 1,
+            Int(_) | Dyn(_) => 1,
             Tuple(ts) => 1 + ts.iter().map(|t| t.node_count()).sum::<usize>(),
         }
     }
@@ -149,15 +326,33 @@ impl IntTuple {
 
     fn collect_leaves(&self, out: &mut Vec<i64>) {
         match self {
-            Int(v) => out.push(*v),
+            Int(v) | Dyn(v) => out.push(*v),
             Tuple(ts) => ts.iter().for_each(|t| t.collect_leaves(out)),
         }
+    }
+
+    /// The leaves in order, with their kinds.
+    pub fn leaf_nums(&self) -> Vec<Num> {
+        fn go(t: &IntTuple, out: &mut Vec<Num>) {
+            match t {
+                Tuple(ts) => ts.iter().for_each(|t| go(t, out)),
+                leaf => out.push(leaf.num().expect("leaf")),
+            }
+        }
+        let mut out = Vec::new();
+        go(self, &mut out);
+        out
+    }
+
+    /// A flat tuple of these integers.
+    pub fn nums(v: &[Num]) -> Self {
+        Tuple(v.iter().map(|n| n.leaf()).collect())
     }
 
     /// CuTe `get<i>`: element `i` of a tuple; `get<0>` of an integer is the integer.
     pub fn get(&self, i: usize) -> Result<&IntTuple> {
         match self {
-            Int(_) if i == 0 => Ok(self),
+            Int(_) | Dyn(_) if i == 0 => Ok(self),
             Tuple(ts) if i < ts.len() => Ok(&ts[i]),
             _ => Err(Error::new(format!(
                 "index {i} out of range for {self} of rank {}",
@@ -169,7 +364,7 @@ impl IntTuple {
     /// The elements as a slice: an integer is its own single mode.
     pub(crate) fn modes(&self) -> Vec<IntTuple> {
         match self {
-            Int(_) => vec![self.clone()],
+            Int(_) | Dyn(_) => vec![self.clone()],
             Tuple(ts) => ts.clone(),
         }
     }
@@ -177,15 +372,15 @@ impl IntTuple {
     /// CuTe `flatten`: a tuple of depth ≤ 1; an integer stays an integer.
     pub fn flatten(&self) -> IntTuple {
         match self {
-            Int(_) => self.clone(),
-            Tuple(_) => IntTuple::ints(&self.leaves()),
+            Int(_) | Dyn(_) => self.clone(),
+            Tuple(_) => IntTuple::nums(&self.leaf_nums()),
         }
     }
 
     /// CuTe `wrap`: an integer becomes a 1-tuple; tuples are unchanged.
     pub fn wrap(self) -> IntTuple {
         match self {
-            Int(_) => Tuple(vec![self]),
+            Int(_) | Dyn(_) => Tuple(vec![self]),
             t => t,
         }
     }
@@ -250,19 +445,19 @@ impl IntTuple {
     /// ```
     pub fn congruent(&self, other: &IntTuple) -> bool {
         match (self, other) {
-            (Int(_), Int(_)) => true,
             (Tuple(a), Tuple(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.congruent(y))
             }
-            _ => false,
+            (Tuple(_), _) | (_, Tuple(_)) => false,
+            _ => true,
         }
     }
 
     /// CuTe `weakly_congruent(a, b)`: `a` is a coarsening of `b`'s profile.
     pub fn weakly_congruent(&self, other: &IntTuple) -> bool {
         match (self, other) {
-            (Int(_), _) => true,
-            (Tuple(_), Int(_)) => false,
+            (Int(_) | Dyn(_), _) => true,
+            (Tuple(_), Int(_) | Dyn(_)) => false,
             (Tuple(a), Tuple(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.weakly_congruent(y))
             }
@@ -279,8 +474,8 @@ impl IntTuple {
     /// ```
     pub fn compatible(&self, other: &IntTuple) -> Result<bool> {
         Ok(match (self, other) {
-            (Int(a), b) => *a == b.size()?,
-            (Tuple(_), Int(_)) => false,
+            (Int(a) | Dyn(a), b) => *a == b.size()?,
+            (Tuple(_), Int(_) | Dyn(_)) => false,
             (Tuple(a), Tuple(b)) => {
                 if a.len() != b.len() {
                     return Ok(false);
@@ -298,7 +493,7 @@ impl IntTuple {
     /// A tuple of the same profile with every leaf set to `v` (CuTe `repeat_like`).
     pub fn repeat_like(&self, v: i64) -> IntTuple {
         match self {
-            Int(_) => Int(v),
+            Int(_) | Dyn(_) => Int(v),
             Tuple(ts) => Tuple(ts.iter().map(|t| t.repeat_like(v)).collect()),
         }
     }
@@ -306,8 +501,8 @@ impl IntTuple {
     /// Rebuild `self`'s profile from the leaves `flat` (CuTe `unflatten`).
     pub fn unflatten_like(&self, flat: &mut impl Iterator<Item = i64>) -> IntTuple {
         match self {
-            Int(_) => Int(flat.next().unwrap_or(0)),
             Tuple(ts) => Tuple(ts.iter().map(|t| t.unflatten_like(flat)).collect()),
+            _ => Int(flat.next().unwrap_or(0)),
         }
     }
 
@@ -316,7 +511,7 @@ impl IntTuple {
         Ok(Tuple(
             self.modes()
                 .iter()
-                .map(|m| m.size().map(Int))
+                .map(|m| m.size_num().map(Num::leaf))
                 .collect::<Result<_>>()?,
         ))
     }
@@ -348,16 +543,23 @@ pub fn shape_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
                     .collect::<Result<_>>()?,
             ))
         }
-        (Tuple(ta), Int(_)) => fold_division(ta, b, shape_div),
-        (Int(_), Tuple(_)) => shape_div(a, &Int(b.size()?)),
-        (Int(x), Int(y)) => {
-            let (x, y) = (*x, *y);
-            if y == 0 || (x % y != 0 && (x == 0 || y % x != 0)) {
+        (Tuple(ta), _) => fold_division(ta, b, shape_div),
+        (_, Tuple(_)) => shape_div(a, &b.size_num()?.leaf()),
+        (_, _) => {
+            let (x, y) = (a.num().expect("leaf"), b.num().expect("leaf"));
+            // C++ checks divisibility only when both are static (a static_assert).
+            if y.v == 0
+                || (x.is_static()
+                    && y.is_static()
+                    && x.v % y.v != 0
+                    && (x.v == 0 || y.v % x.v != 0))
+            {
                 return Err(Error::new(format!(
-                    "shape_div: divisibility condition violated ({x} and {y} do not divide each other)"
+                    "shape_div: divisibility condition violated ({} and {} do not divide each other)",
+                    x.v, y.v
                 )));
             }
-            Ok(Int(arith::ceil_div(x, y)?))
+            Ok(x.ceil_div(y)?.leaf())
         }
     }
 }
@@ -399,9 +601,13 @@ pub fn ceil_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
                     .collect::<Result<_>>()?,
             ))
         }
-        (Tuple(ta), Int(_)) => fold_division(ta, b, ceil_div),
-        (Int(_), Tuple(_)) => ceil_div(a, &Int(b.size()?)),
-        (Int(x), Int(y)) => Ok(Int(arith::ceil_div(*x, *y)?)),
+        (Tuple(ta), _) => fold_division(ta, b, ceil_div),
+        (_, Tuple(_)) => ceil_div(a, &b.size_num()?.leaf()),
+        (_, _) => Ok(a
+            .num()
+            .expect("leaf")
+            .ceil_div(b.num().expect("leaf"))?
+            .leaf()),
     }
 }
 
@@ -413,9 +619,9 @@ pub fn ceil_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
 /// assert_eq!(prefix_product(&a).unwrap().to_string(), "(1,(2,6))");
 /// ```
 pub fn prefix_product(a: &IntTuple) -> Result<IntTuple> {
-    fn go(a: &IntTuple, init: i64) -> Result<(IntTuple, i64)> {
+    fn go(a: &IntTuple, init: Num) -> Result<(IntTuple, Num)> {
         match a {
-            Int(v) => Ok((Int(init), arith::mul(init, *v)?)),
+            Int(_) | Dyn(_) => Ok((init.leaf(), init.mul(a.num().expect("leaf"))?)),
             Tuple(ts) => {
                 let mut cur = init;
                 let mut out = Vec::with_capacity(ts.len());
@@ -428,21 +634,32 @@ pub fn prefix_product(a: &IntTuple) -> Result<IntTuple> {
             }
         }
     }
-    Ok(go(a, 1)?.0)
+    Ok(go(a, Num::fixed(1))?.0)
 }
 
-/// CuTe `compact_major<LayoutLeft>(shape, current)`: column-major strides; shape-1 modes
-/// get stride 0, as CuTe does for `_1`.
+/// One leaf of CuTe's `compact_major`: `_0` for a static `_1` (a dynamic 1 keeps its
+/// stride, as in C++), the running product otherwise.
+fn compact_leaf(s: &IntTuple, cur: &mut Num) -> Result<IntTuple> {
+    if s.is_const(1) {
+        return Ok(Int(0));
+    }
+    let d = *cur;
+    *cur = cur.mul(s.num().expect("leaf"))?;
+    Ok(d.leaf())
+}
+
+/// CuTe `compact_major<LayoutLeft>(shape, current)`: column-major strides; static shape-1
+/// modes get stride 0, as CuTe does for `_1`.
 pub fn compact_col_major(shape: &IntTuple, current: i64) -> Result<IntTuple> {
-    fn go(s: &IntTuple, cur: &mut i64) -> Result<IntTuple> {
+    compact_col_major_num(shape, Num::fixed(current))
+}
+
+/// [`compact_col_major`] from a start that may be dynamic.
+pub fn compact_col_major_num(shape: &IntTuple, current: Num) -> Result<IntTuple> {
+    fn go(s: &IntTuple, cur: &mut Num) -> Result<IntTuple> {
         match s {
-            Int(1) => Ok(Int(0)),
-            Int(v) => {
-                let d = *cur;
-                *cur = arith::mul(*cur, *v)?;
-                Ok(Int(d))
-            }
             Tuple(ts) => Ok(Tuple(ts.iter().map(|t| go(t, cur)).collect::<Result<_>>()?)),
+            leaf => compact_leaf(leaf, cur),
         }
     }
     let mut cur = current;
@@ -451,14 +668,9 @@ pub fn compact_col_major(shape: &IntTuple, current: i64) -> Result<IntTuple> {
 
 /// CuTe `compact_major<LayoutRight>(shape)`: row-major strides.
 pub fn compact_row_major(shape: &IntTuple, current: i64) -> Result<IntTuple> {
-    fn go(s: &IntTuple, cur: &mut i64) -> Result<IntTuple> {
+    fn go(s: &IntTuple, cur: &mut Num) -> Result<IntTuple> {
         match s {
-            Int(1) => Ok(Int(0)),
-            Int(v) => {
-                let d = *cur;
-                *cur = arith::mul(*cur, *v)?;
-                Ok(Int(d))
-            }
+            Int(_) | Dyn(_) => compact_leaf(s, cur),
             Tuple(ts) => {
                 let mut out: Vec<IntTuple> =
                     ts.iter().rev().map(|t| go(t, cur)).collect::<Result<_>>()?;
@@ -467,7 +679,7 @@ pub fn compact_row_major(shape: &IntTuple, current: i64) -> Result<IntTuple> {
             }
         }
     }
-    let mut cur = current;
+    let mut cur = Num::fixed(current);
     go(shape, &mut cur)
 }
 
@@ -540,8 +752,8 @@ pub fn crd2idx(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<
 /// ```
 pub fn crd2idx_shape(coord: &IntTuple, shape: &IntTuple) -> Result<i64> {
     match (coord, shape) {
-        (Int(c), _) => Ok(*c),
-        (Tuple(_), Int(_)) => Err(Error::new(format!(
+        (Int(c) | Dyn(c), _) => Ok(*c),
+        (Tuple(_), Int(_) | Dyn(_)) => Err(Error::new(format!(
             "coordinate {coord} is deeper than shape {shape}"
         ))),
         (Tuple(c), Tuple(s)) => {
@@ -565,7 +777,7 @@ fn compact_col_major_full(shape: &IntTuple) -> Result<IntTuple> {
 fn compact_col_major_full_from(shape: &IntTuple, start: i64) -> Result<IntTuple> {
     fn go(s: &IntTuple, cur: &mut i64) -> Result<IntTuple> {
         match s {
-            Int(v) => {
+            Int(v) | Dyn(v) => {
                 let d = *cur;
                 *cur = arith::mul(*cur, *v)?;
                 Ok(Int(d))
@@ -599,11 +811,11 @@ pub fn idx2crd(idx: &IntTuple, shape: &IntTuple) -> Result<IntTuple> {
                     .collect::<Result<_>>()?,
             ))
         }
-        (Tuple(_), Int(_)) => Err(Error::new(format!(
+        (Tuple(_), Int(_) | Dyn(_)) => Err(Error::new(format!(
             "coordinate {idx} is deeper than shape {shape}"
         ))),
-        (Int(_), Int(_)) => Ok(idx.clone()),
-        (Int(v), Tuple(_)) => {
+        (Int(_) | Dyn(_), Int(_) | Dyn(_)) => Ok(idx.clone()),
+        (Int(v) | Dyn(v), Tuple(_)) => {
             // Split over the flattened shape; the final leaf keeps the remainder.
             let leaves = shape.leaves();
             let mut rest = *v;
@@ -641,7 +853,7 @@ pub fn idx2crd_strided(idx: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> R
     match (idx, shape, stride) {
         (Tuple(i), Tuple(s), Tuple(d)) => map3(i, s, d, idx2crd_strided).ok_or_else(mismatch)?,
         (Tuple(_), _, _) => Err(mismatch()),
-        (Int(_), Tuple(s), Tuple(d)) => {
+        (Int(_) | Dyn(_), Tuple(s), Tuple(d)) => {
             if s.len() != d.len() {
                 return Err(mismatch());
             }
@@ -652,13 +864,15 @@ pub fn idx2crd_strided(idx: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> R
                     .collect::<Result<_>>()?,
             ))
         }
-        (Int(_), Tuple(_), Int(d)) => {
+        (Int(_) | Dyn(_), Tuple(_), Int(d) | Dyn(d)) => {
             let d = compact_col_major_full_from(shape, *d)?;
             idx2crd_strided(idx, shape, &d)
         }
-        (Int(_), Int(1), Int(_)) => Ok(Int(0)),
-        (Int(i), Int(s), Int(d)) => Ok(Int(arith::rem(arith::div(*i, *d)?, *s)?)),
-        (Int(_), Int(_), Tuple(_)) => Err(mismatch()),
+        (Int(_) | Dyn(_), Int(1) | Dyn(1), Int(_) | Dyn(_)) => Ok(Int(0)),
+        (Int(i) | Dyn(i), Int(s) | Dyn(s), Int(d) | Dyn(d)) => {
+            Ok(Int(arith::rem(arith::div(*i, *d)?, *s)?))
+        }
+        (Int(_) | Dyn(_), Int(_) | Dyn(_), Tuple(_)) => Err(mismatch()),
     }
 }
 
@@ -815,7 +1029,7 @@ impl Coord {
 fn items_of(t: &IntTuple) -> Vec<IntTuple> {
     match t {
         Tuple(ts) => ts.clone(),
-        Int(_) => vec![t.clone()],
+        Int(_) | Dyn(_) => vec![t.clone()],
     }
 }
 
@@ -865,7 +1079,7 @@ pub fn replace(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
             ts[n] = x.clone();
             Ok(Tuple(ts))
         }
-        Int(_) if n == 0 => Ok(x.clone()),
+        Int(_) | Dyn(_) if n == 0 => Ok(x.clone()),
         _ => Err(Error::new(format!(
             "replace: mode {n} is out of range for {t} of rank {}",
             t.rank()
@@ -963,15 +1177,33 @@ pub fn compact_order(shape: &IntTuple, order: &IntTuple) -> Result<IntTuple> {
                         .collect::<Result<_>>()?,
                 ))
             }
-            (s, Int(_)) => Ok(Int(s.size()?)),
-            (Int(_), Tuple(_)) => Err(Error::new(format!(
+            (s, Int(_) | Dyn(_)) => Ok(s.size_num()?.leaf()),
+            (Int(_) | Dyn(_), Tuple(_)) => Err(Error::new(format!(
                 "compact_order: order {o} is deeper than shape {s}"
             ))),
         }
     }
-    let ref_shape = product_like(shape, order)?.leaves();
-    let ref_order = order.leaves();
-    fn go(s: &IntTuple, o: &IntTuple, rs: &[i64], ro: &[i64]) -> Result<IntTuple> {
+    let ref_shape = product_like(shape, order)?.leaf_nums();
+    // C++ ranks a dynamic order entry after every static one, by position.
+    let flat_order = order.leaf_nums();
+    let max_static = flat_order
+        .iter()
+        .filter(|o| o.is_static())
+        .map(|o| o.v)
+        .fold(0, i64::max);
+    let ref_order: Vec<i64> = flat_order
+        .iter()
+        .zip(1i64..)
+        .map(|(o, i)| {
+            if o.is_static() {
+                o.v
+            } else {
+                max_static.saturating_add(i)
+            }
+        })
+        .collect();
+    let order = &order.unflatten_like(&mut ref_order.iter().copied());
+    fn go(s: &IntTuple, o: &IntTuple, rs: &[Num], ro: &[i64]) -> Result<IntTuple> {
         match (s, o) {
             (Tuple(ss), Tuple(os)) => Ok(Tuple(
                 ss.iter()
@@ -979,14 +1211,14 @@ pub fn compact_order(shape: &IntTuple, order: &IntTuple) -> Result<IntTuple> {
                     .map(|(a, b)| go(a, b, rs, ro))
                     .collect::<Result<_>>()?,
             )),
-            (s, Int(o)) => {
-                let mut start = 1i64;
+            (s, Int(o) | Dyn(o)) => {
+                let mut start = Num::fixed(1);
                 for (&r, &ord) in rs.iter().zip(ro) {
                     if ord < *o {
-                        start = arith::mul(start, r)?;
+                        start = start.mul(r)?;
                     }
                 }
-                compact_col_major(s, start)
+                compact_col_major_num(s, start)
             }
             _ => unreachable!("profiles checked by product_like"),
         }
@@ -1014,7 +1246,7 @@ pub fn unflatten(flat: &IntTuple, profile: &IntTuple) -> Result<IntTuple> {
     }
     fn go(p: &IntTuple, it: &mut std::vec::IntoIter<IntTuple>) -> IntTuple {
         match p {
-            Int(_) => it.next().expect("counted"),
+            Int(_) | Dyn(_) => it.next().expect("counted"),
             Tuple(ps) => Tuple(ps.iter().map(|q| go(q, it)).collect()),
         }
     }

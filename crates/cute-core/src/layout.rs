@@ -5,10 +5,10 @@
 //! output structure, so printed results match CuTe character for character.
 
 use crate::error::{arith, Error, Result};
-use crate::int_tuple::{self, compact_col_major, compact_row_major, Coord, IntTuple};
+use crate::int_tuple::{self, compact_col_major, compact_row_major, Coord, IntTuple, Num};
 use std::fmt;
 
-use IntTuple::{Int, Tuple};
+use IntTuple::{Dyn, Int, Tuple};
 
 /// A CuTe layout: a shape and a congruent stride, a function from coordinates to offsets.
 ///
@@ -150,6 +150,19 @@ impl Layout {
             acc = arith::add(acc, arith::mul(arith::sub(s, 1)?, arith::abs(d)?)?)?;
         }
         arith::add(acc, 1)
+    }
+
+    /// CuTe `cosize` with its kind: `layout(size - _1) + _1` is static when every mode
+    /// with a non-`_0` stride has a static stride and the shape is static.
+    pub fn cosize_num(&self) -> Result<Num> {
+        let v = self.cosize()?;
+        let shape_static = self.shape.is_static();
+        let fixed = self
+            .stride
+            .leaf_nums()
+            .iter()
+            .all(|d| d.is_const(0) || (d.is_static() && shape_static));
+        Ok(Num { v, fixed })
     }
 
     /// CuTe `get<i>(layout)`: mode `i` as a layout (mode 0 of a rank-1 integer layout is itself).
@@ -306,21 +319,21 @@ fn by_mode(
 
 /// CuTe's `bw_coalesce`: walk the flat modes right to left, merging where
 /// `s_i * d_i == d_{i+1}`, skipping size-1 modes.
-fn bw_coalesce(fs: &[i64], fd: &[i64], init_shape: i64, init_stride: i64) -> Result<Layout> {
+fn bw_coalesce(fs: &[Num], fd: &[Num], init_shape: Num, init_stride: Num) -> Result<Layout> {
     // The result is kept front-first; while it has one mode it is an integer, as in CuTe.
     let mut shape = vec![init_shape];
     let mut stride = vec![init_stride];
     for i in (0..fs.len().saturating_sub(1)).rev() {
         let (s, d) = (fs[i], fd[i]);
-        if s == 1 {
+        if s.is_const(1) {
             continue;
         }
-        if shape.len() == 1 && shape[0] == 1 {
+        if shape.len() == 1 && shape[0].is_const(1) {
             // Replace a size-1 result with anything.
             (shape[0], stride[0]) = (s, d);
-        } else if arith::mul(s, d)? == stride[0] {
-            // Merge: the modes are contiguous.
-            shape[0] = arith::mul(s, shape[0])?;
+        } else if shape[0].is_static() && s.mul(d)?.static_eq(stride[0]) {
+            // Merge: the modes are contiguous, and C++ can tell at compile time.
+            shape[0] = s.mul(shape[0])?;
             stride[0] = d;
         } else {
             shape.insert(0, s);
@@ -328,20 +341,20 @@ fn bw_coalesce(fs: &[i64], fd: &[i64], init_shape: i64, init_stride: i64) -> Res
         }
     }
     Ok(match shape.len() {
-        1 if shape[0] == 1 => Layout::raw(Int(1), Int(0)),
-        1 => Layout::raw(Int(shape[0]), Int(stride[0])),
-        _ => Layout::raw(IntTuple::ints(&shape), IntTuple::ints(&stride)),
+        1 if shape[0].is_const(1) => Layout::raw(Int(1), Int(0)),
+        1 => Layout::raw(shape[0].leaf(), stride[0].leaf()),
+        _ => Layout::raw(IntTuple::nums(&shape), IntTuple::nums(&stride)),
     })
 }
 
-fn flat_lists(layout: &Layout) -> Result<(Vec<i64>, Vec<i64>)> {
-    let fs = layout.shape.leaves();
+fn flat_lists(layout: &Layout) -> Result<(Vec<Num>, Vec<Num>)> {
+    let fs = layout.shape.leaf_nums();
     if fs.is_empty() {
         return Err(Error::new(format!(
             "cannot coalesce the empty layout {layout}"
         )));
     }
-    Ok((fs, layout.stride.leaves()))
+    Ok((fs, layout.stride.leaf_nums()))
 }
 
 /// CuTe `coalesce(layout[, profile])`: merge modes that can be merged (the same function on
@@ -358,7 +371,7 @@ fn flat_lists(layout: &Layout) -> Result<(Vec<i64>, Vec<i64>)> {
 /// ```
 pub fn coalesce(layout: &Layout, profile: Option<&IntTuple>) -> Result<Layout> {
     match profile {
-        None | Some(Int(_)) => coalesce_all(layout),
+        None | Some(Int(_) | Dyn(_)) => coalesce_all(layout),
         Some(Tuple(ps)) => {
             if ps.len() > layout.rank() {
                 return Err(Error::new(format!(
@@ -391,7 +404,11 @@ fn coalesce_all(layout: &Layout) -> Result<Layout> {
 fn coalesce_x(layout: &Layout) -> Result<Layout> {
     let (fs, fd) = flat_lists(layout)?;
     let r = fs.len();
-    let last = if fs[r - 1] == 1 { 2 } else { fs[r - 1] };
+    let last = if fs[r - 1].is_const(1) {
+        Num::fixed(2)
+    } else {
+        fs[r - 1]
+    };
     bw_coalesce(&fs, &fd, last, fd[r - 1])
 }
 
@@ -432,27 +449,20 @@ fn composition_impl(lhs: &Layout, rs: &IntTuple, rd: &IntTuple) -> Result<Layout
             .collect::<Result<Vec<_>>>()?;
         return Ok(make_layout(&parts));
     }
-    let (rs, rd) = match (rs, rd) {
-        (Int(s), Int(d)) => (*s, *d),
-        _ => {
-            return Err(Error::new(
-                "composition: shape and stride are not congruent",
-            ))
-        }
+    let (Some(rs), Some(rd)) = (rs.num(), rd.num()) else {
+        return Err(Error::new(
+            "composition: shape and stride are not congruent",
+        ));
     };
-    if rd == 0 {
-        return Ok(Layout::raw(Int(rs), Int(0)));
+    if rd.is_const(0) {
+        return Ok(Layout::raw(rs.leaf(), rd.leaf()));
     }
     let (ls, ld) = match (&lhs.shape, &lhs.stride) {
-        (Int(_), Int(d)) => return Ok(Layout::raw(Int(rs), Int(arith::mul(rd, *d)?))),
-        (Tuple(s), Tuple(d)) => (
-            s.iter()
-                .map(|x| x.as_int().expect("flat"))
-                .collect::<Vec<_>>(),
-            d.iter()
-                .map(|x| x.as_int().expect("flat"))
-                .collect::<Vec<_>>(),
-        ),
+        (Tuple(_), Tuple(_)) => (lhs.shape.leaf_nums(), lhs.stride.leaf_nums()),
+        (s, d) if s.is_int() && d.is_int() => {
+            let d = d.num().expect("leaf");
+            return Ok(Layout::raw(rs.leaf(), rd.mul(d)?.leaf()));
+        }
         _ => unreachable!("congruent"),
     };
     let r = ls.len();
@@ -462,44 +472,53 @@ fn composition_impl(lhs: &Layout, rs: &IntTuple, rd: &IntTuple) -> Result<Layout
     let mut rest_stride = rd;
     for i in 0..r.saturating_sub(1) {
         let (cs, cd) = (ls[i], ld[i]);
-        if !(arith::rem(rest_stride, cs)? == 0 || rest_stride < cs) {
+        // C++ checks the divisibility conditions only where both sides are static.
+        if cs.is_static()
+            && rest_stride.is_static()
+            && !(arith::rem(rest_stride.v, cs.v)? == 0 || rest_stride.v < cs.v)
+        {
             return Err(Error::new(format!(
-                "composition: stride divisibility condition violated (stride {rest_stride} vs shape {cs} of the left layout {lhs})"
+                "composition: stride divisibility condition violated (stride {} vs shape {} of the left layout {lhs})",
+                rest_stride.v, cs.v
             )));
         }
-        let abs_rest = arith::abs(rest_stride)?;
-        let next_shape = arith::ceil_div(cs, abs_rest)?;
-        let next_stride = arith::mul(arith::ceil_div(abs_rest, cs)?, arith::signum(rest_stride))?;
-        if next_shape == 1 || rest_shape == 1 {
+        let abs_rest = rest_stride.abs()?;
+        let next_shape = cs.ceil_div(abs_rest)?;
+        let next_stride = abs_rest.ceil_div(cs)?.mul(rest_stride.signum())?;
+        if next_shape.is_const(1) || rest_shape.is_const(1) {
             rest_stride = next_stride;
             continue;
         }
         let new_shape = next_shape.min(rest_shape);
-        if arith::rem(rest_shape, new_shape)? != 0 {
+        if new_shape.is_static()
+            && rest_shape.is_static()
+            && arith::rem(rest_shape.v, new_shape.v)? != 0
+        {
             return Err(Error::new(format!(
-                "composition: shape divisibility condition violated ({rest_shape} is not divisible by {new_shape}, left layout {lhs})"
+                "composition: shape divisibility condition violated ({} is not divisible by {}, left layout {lhs})",
+                rest_shape.v, new_shape.v
             )));
         }
-        res_shape.push(Int(new_shape));
-        res_stride.push(Int(arith::mul(rest_stride, cd)?));
-        rest_shape = arith::div(rest_shape, new_shape)?;
+        res_shape.push(new_shape.leaf());
+        res_stride.push(rest_stride.mul(cd)?.leaf());
+        rest_shape = rest_shape.div(new_shape)?;
         rest_stride = next_stride;
     }
     let last_d = ld[r - 1];
     if res_shape.is_empty() {
         return Ok(Layout::raw(
-            Int(rest_shape),
-            Int(arith::mul(rest_stride, last_d)?),
+            rest_shape.leaf(),
+            rest_stride.mul(last_d)?.leaf(),
         ));
     }
-    if rest_shape == 1 {
+    if rest_shape.is_const(1) {
         return Ok(Layout::raw(
             Tuple(res_shape).unwrap(),
             Tuple(res_stride).unwrap(),
         ));
     }
-    res_shape.push(Int(rest_shape));
-    res_stride.push(Int(arith::mul(rest_stride, last_d)?));
+    res_shape.push(rest_shape.leaf());
+    res_stride.push(rest_stride.mul(last_d)?.leaf());
     Ok(Layout::raw(Tuple(res_shape), Tuple(res_stride)))
 }
 
@@ -544,28 +563,37 @@ pub fn composition_tiler(lhs: &Layout, tiler: &Tiler) -> Result<Layout> {
 fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> Result<Layout> {
     if stride.is_const(0) {
         // Irreducible rank-1 stride-0 layout.
-        return Layout::col_major(Int(cotarget.size()?));
+        return Layout::col_major(cotarget.size_num()?.leaf());
     }
     let mut sh = shape
         .modes()
         .iter()
-        .map(|x| x.as_int().expect("flat"))
+        .map(|x| x.num().expect("flat"))
         .collect::<Vec<_>>();
     let mut st = stride
         .modes()
         .iter()
-        .map(|x| x.as_int().expect("flat"))
+        .map(|x| x.num().expect("flat"))
         .collect::<Vec<_>>();
     let r = sh.len();
-    let mut res_shape: Vec<i64> = Vec::with_capacity(r + 1);
-    let mut res_stride: Vec<i64> = vec![1];
+    if r > 1 && st.iter().any(|d| !d.is_static()) {
+        return Err(Error::new(format!(
+            "complement: dynamic strides {stride} (C++ takes the complement of dynamic strides only for rank-1 layouts)"
+        )));
+    }
+    let mut res_shape: Vec<Num> = Vec::with_capacity(r + 1);
+    let mut res_stride: Vec<Num> = vec![Num::fixed(1)];
+    // C++'s static_assert: only a static zero is caught.
     let non_injective = || Error::new("complement: non-injective layout detected");
     for i in 0..r - 1 {
-        let min_stride = *st.iter().min().expect("non-empty");
-        let min_idx = st.iter().position(|&d| d == min_stride).expect("present");
-        let new_shape = arith::div(min_stride, res_stride[i])?;
-        let new_stride = arith::mul(min_stride, sh[min_idx])?;
-        if new_shape == 0 {
+        let min_stride = st.iter().copied().reduce(Num::min).expect("non-empty");
+        let min_idx = st
+            .iter()
+            .position(|d| d.v == min_stride.v)
+            .expect("present");
+        let new_shape = min_stride.div(res_stride[i])?;
+        let new_stride = min_stride.mul(sh[min_idx])?;
+        if new_shape.is_const(0) {
             return Err(non_injective());
         }
         sh.remove(min_idx);
@@ -573,19 +601,21 @@ fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> 
         res_shape.push(new_shape);
         res_stride.push(new_stride);
     }
-    let new_shape = arith::div(st[0], res_stride[r - 1])?;
-    if new_shape == 0 {
+    let new_shape = st[0].div(res_stride[r - 1])?;
+    if new_shape.is_const(0) {
         return Err(non_injective());
     }
     res_shape.push(new_shape);
-    let new_stride = arith::mul(st[0], sh[0])?;
-    let rest_shape = int_tuple::ceil_div(cotarget, &Int(new_stride))?.size()?;
-    let rest_stride = if rest_shape == 1 { 0 } else { new_stride };
-    let mut shape_all = IntTuple::ints(&res_shape);
-    let mut stride_all = IntTuple::ints(&res_stride);
+    let new_stride = st[0].mul(sh[0])?;
+    let rest_shape = int_tuple::ceil_div(cotarget, &new_stride.leaf())?.size_num()?;
+    let rest_stride = if rest_shape.is_const(1) {
+        Num::fixed(0)
+    } else {
+        new_stride
+    };
     // make_shape(result_shape, rest_shape): rest appended as a final mode.
-    shape_all = Tuple(vec![shape_all, Int(rest_shape)]);
-    stride_all = Tuple(vec![stride_all, Int(rest_stride)]);
+    let shape_all = Tuple(vec![IntTuple::nums(&res_shape), rest_shape.leaf()]);
+    let stride_all = Tuple(vec![IntTuple::nums(&res_stride), rest_stride.leaf()]);
     coalesce_all(&Layout::raw(shape_all, stride_all))
 }
 
@@ -604,7 +634,7 @@ pub fn complement(layout: &Layout, cotarget: Option<&IntTuple>) -> Result<Layout
     let f = filter(layout)?;
     let c = match cotarget {
         Some(t) => complement_impl(&f.shape, &f.stride, t)?,
-        None => complement_impl(&f.shape, &f.stride, &Int(f.cosize()?))?,
+        None => complement_impl(&f.shape, &f.stride, &f.cosize_num()?.leaf())?,
     };
     // A negative stride can make C++ print a negative shape; shapes here are >= 0.
     if c.shape.leaves().iter().any(|&s| s < 0) {
@@ -635,15 +665,15 @@ fn exchange_sort_by_key(keys: &[i64]) -> Vec<usize> {
     kv.into_iter().map(|(_, v)| v).collect()
 }
 
-fn inverse_prep(layout: &Layout) -> Result<(Vec<i64>, Vec<i64>, Vec<i64>)> {
+fn inverse_prep(layout: &Layout) -> Result<(Vec<Num>, Vec<Num>, Vec<Num>)> {
     let c = coalesce_all(layout)?;
-    let shape = c.shape.wrap().leaves();
-    let stride = c.stride.wrap().leaves();
+    let shape = c.shape.wrap().leaf_nums();
+    let stride = c.stride.wrap().leaf_nums();
     let mut pre = Vec::with_capacity(shape.len() + 1);
-    pre.push(1i64);
+    pre.push(Num::fixed(1));
     for s in &shape {
         let last = *pre.last().expect("non-empty");
-        pre.push(arith::mul(*s, last)?);
+        pre.push(s.mul(last)?);
     }
     Ok((shape, stride, pre))
 }
@@ -659,12 +689,18 @@ pub fn right_inverse(layout: &Layout) -> Result<Layout> {
     let (shape, stride, pre) = inverse_prep(layout)?;
     let mut rs = vec![Int(1)];
     let mut rd = vec![Int(0)];
-    let mut curr = 1i64;
-    for i in exchange_sort_by_key(&stride) {
-        if stride[i] == curr {
-            rs.push(Int(shape[i]));
-            rd.push(Int(pre[i]));
-            curr = arith::mul(shape[i], stride[i])?;
+    let mut curr = Num::fixed(1);
+    // C++ follows the static strides only (dynamic ones are filtered out before the sort).
+    let statics: Vec<usize> = (0..stride.len())
+        .filter(|&i| stride[i].is_static())
+        .collect();
+    let keys: Vec<i64> = statics.iter().map(|&i| stride[i].v).collect();
+    for k in exchange_sort_by_key(&keys) {
+        let i = statics[k];
+        if stride[i].static_eq(curr) {
+            rs.push(shape[i].leaf());
+            rd.push(pre[i].leaf());
+            curr = shape[i].mul(stride[i])?;
         }
     }
     coalesce_all(&Layout::raw(Tuple(rs), Tuple(rd)))
@@ -679,27 +715,34 @@ pub fn right_inverse(layout: &Layout) -> Result<Layout> {
 /// ```
 pub fn left_inverse(layout: &Layout) -> Result<Layout> {
     let (shape, stride, pre) = inverse_prep(layout)?;
+    if stride.iter().any(|d| !d.is_static()) {
+        return Err(Error::new(format!(
+            "left_inverse: requires static strides (C++ static_assert), {layout} has dynamic ones"
+        )));
+    }
     let mut rs: Vec<IntTuple> = Vec::new();
     let mut rd = vec![Int(0)];
-    let mut size = 1i64;
-    let order = exchange_sort_by_key(&stride);
+    let mut size = Num::fixed(1);
+    let keys: Vec<i64> = stride.iter().map(|d| d.v).collect();
+    let order = exchange_sort_by_key(&keys);
     for &i in &order {
         let d = stride[i];
-        if d == 0 {
+        if d.is_const(0) {
             continue;
         }
-        if arith::rem(d, size)? != 0 {
+        if size.is_static() && arith::rem(d.v, size.v)? != 0 {
             return Err(Error::new(format!(
-                "left_inverse: divisibility condition violated (stride {d} is not a multiple of {size}) for {layout}"
+                "left_inverse: divisibility condition violated (stride {} is not a multiple of {}) for {layout}",
+                d.v, size.v
             )));
         }
-        let s = arith::div(d, size)?;
-        size = arith::mul(size, s)?;
-        rs.push(Int(s));
-        rd.push(Int(pre[i]));
+        let s = d.div(size)?;
+        size = size.mul(s)?;
+        rs.push(s.leaf());
+        rd.push(pre[i].leaf());
     }
     let last = *order.last().expect("non-empty");
-    rs.push(Int(shape[last]));
+    rs.push(shape[last].leaf());
     coalesce_all(&Layout::raw(Tuple(rs), Tuple(rd)))
 }
 
@@ -826,8 +869,8 @@ pub fn flat_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
 pub fn logical_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
     match tiler {
         Tiler::Layout(t) => {
-            let target = arith::mul(block.size()?, t.cosize()?)?;
-            let c = complement(block, Some(&Int(target)))?;
+            let target = block.shape.size_num()?.mul(t.cosize_num()?)?;
+            let c = complement(block, Some(&target.leaf()))?;
             Ok(make_layout(&[block.clone(), composition(&c, t)?]))
         }
         Tiler::Under => Ok(block.clone()),
@@ -873,7 +916,7 @@ pub(crate) fn zip_layouts(a: &Layout, b: &Layout) -> Result<Layout> {
                         .collect(),
                 ))
             }
-            Int(_) => Ok(Tuple(vec![Tuple(vec![a.clone(), b.clone()])])),
+            Int(_) | Dyn(_) => Ok(Tuple(vec![Tuple(vec![a.clone(), b.clone()])])),
         }
     }
     Ok(Layout::raw(
@@ -949,17 +992,20 @@ pub fn upcast(n: i64, layout: &Layout) -> Result<Layout> {
                     .unzip();
                 Ok((Tuple(a), Tuple(b)))
             }
-            (Int(_), Int(0)) => Ok((s.clone(), d.clone())),
-            (Int(sv), Int(dv)) => {
+            (_, Int(0)) if s.is_int() => Ok((s.clone(), d.clone())),
+            // A dynamic stride is assumed divisible: `safe_div(stride, Int<N>{})`.
+            (_, Dyn(dv)) if s.is_int() => Ok((s.clone(), Dyn(*dv / n))),
+            (Int(_) | Dyn(_), Int(dv)) => {
+                let sv = s.num().expect("leaf");
                 if !(arith::rem(*dv, n)? == 0 || arith::rem(n, *dv)? == 0) {
                     return Err(Error::new(format!(
                         "upcast<{n}>: divisibility condition violated by stride {dv}"
                     )));
                 }
                 let ad = arith::abs(*dv)?;
-                let shape = arith::ceil_div(*sv, arith::ceil_div(n, ad)?)?;
+                let shape = sv.ceil_div(Num::fixed(arith::ceil_div(n, ad)?))?;
                 let stride = arith::mul(arith::signum(*dv), arith::ceil_div(ad, n)?)?;
-                Ok((Int(shape), Int(stride)))
+                Ok((shape.leaf(), Int(stride)))
             }
             _ => Err(Error::new("upcast: shape and stride are not congruent")),
         }
@@ -978,30 +1024,32 @@ pub fn upcast(n: i64, layout: &Layout) -> Result<Layout> {
 /// ```
 pub fn downcast(n: i64, layout: &Layout) -> Result<Layout> {
     check_cast_factor(n, "downcast")?;
-    if !layout.stride.leaves().contains(&1) {
+    // C++'s `has_int1<Stride>`: a static `_1` stride.
+    if !layout.stride.leaf_nums().iter().any(|d| d.is_const(1)) {
         return Err(Error::new(format!(
             "downcast<{n}>: requires adjacent elements (a stride-1 mode) in {layout}"
         )));
     }
     let mut out_s = Vec::new();
     let mut out_d = Vec::new();
+    let n = Num::fixed(n);
     for (s, d) in layout
         .shape
-        .leaves()
+        .leaf_nums()
         .into_iter()
-        .zip(layout.stride.leaves())
+        .zip(layout.stride.leaf_nums())
     {
-        if d == 1 || d == -1 {
-            out_s.push(arith::mul(s, n)?);
-            out_d.push(d);
+        if d.is_const(1) || d.is_const(-1) {
+            out_s.push(s.mul(n)?.leaf());
+            out_d.push(d.leaf());
         } else {
-            out_s.push(s);
-            out_d.push(arith::mul(d, n)?);
+            out_s.push(s.leaf());
+            out_d.push(d.mul(n)?.leaf());
         }
     }
     Ok(Layout::raw(
-        layout.shape.unflatten_like(&mut out_s.into_iter()),
-        layout.stride.unflatten_like(&mut out_d.into_iter()),
+        int_tuple::unflatten(&Tuple(out_s), &layout.shape)?,
+        int_tuple::unflatten(&Tuple(out_d), &layout.stride)?,
     ))
 }
 
@@ -1189,7 +1237,13 @@ pub fn tile_to_shape(block: &Layout, trg_shape: &IntTuple, order: &ModeOrder) ->
     let block_shape = padded.shape.product_each()?;
     let target_shape = trg_shape.product_each()?;
     let (bs, ts) = (block_shape.leaves(), target_shape.leaves());
-    if bs.iter().zip(&ts).any(|(b, t)| *b == 0 || t % b != 0) {
+    // C++ asserts the division only for a static target shape.
+    let checked = target_shape.is_static();
+    if bs
+        .iter()
+        .zip(&ts)
+        .any(|(b, t)| *b == 0 || (checked && t % b != 0))
+    {
         return Err(Error::new(format!(
             "tile_to_shape: block shape {block_shape} does not divide the target shape {target_shape}"
         )));
@@ -1210,7 +1264,8 @@ pub fn tile_to_shape(block: &Layout, trg_shape: &IntTuple, order: &ModeOrder) ->
 pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
     let inv_b = right_inverse(b)?;
     let first = coalesce_all(&composition(a, &inv_b)?)?.mode(0)?;
-    if first.stride == Int(1) {
+    // Only a static stride-1 first mode with a static shape counts, as in C++.
+    if first.stride.is_const(1) && first.shape.is_static() {
         composition(&inv_b, &first)
     } else {
         Ok(Layout::raw(Int(1), Int(0)))
@@ -1227,7 +1282,7 @@ pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 pub fn max_common_vector(a: &Layout, b: &Layout) -> Result<i64> {
     let common = coalesce_all(&composition(a, &right_inverse(b)?)?)?;
     let first = common.mode(0)?;
-    Ok(if first.stride == Int(1) {
+    Ok(if first.stride.is_const(1) && first.shape.is_static() {
         first.size()?
     } else {
         1
@@ -1252,7 +1307,7 @@ pub fn unflatten(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
 /// ```
 pub fn make_fragment_like(layout: &Layout) -> Result<Layout> {
     let r = layout.rank();
-    if r <= 1 {
+    if r <= 1 || !layout.shape.is_static() {
         return Layout::col_major(layout.shape.clone());
     }
     let m0 = layout.mode(0)?;
@@ -1273,24 +1328,22 @@ pub fn make_fragment_like(layout: &Layout) -> Result<Layout> {
 /// assert_eq!(nullspace(&l).unwrap().to_string(), "4:1");
 /// ```
 pub fn nullspace(layout: &Layout) -> Result<Layout> {
-    let flat_stride = layout.stride.leaves();
-    let flat_shape = layout.shape.leaves();
+    let flat_stride = layout.stride.leaf_nums();
+    let flat_shape = layout.shape.flatten();
+    // Static `_0` strides only (`is_constant_v<0, ...>`).
     let zeros: Vec<usize> = (0..flat_stride.len())
-        .filter(|&i| flat_stride[i] == 0)
+        .filter(|&i| flat_stride[i].is_const(0))
         .collect();
     if zeros.is_empty() {
         return Ok(Layout::raw(Int(1), Int(0)));
     }
-    let rstride = compact_col_major(&IntTuple::ints(&flat_shape), 1)?.leaves();
-    let unwrap = |v: Vec<i64>| {
-        if v.len() == 1 {
-            Int(v[0])
-        } else {
-            IntTuple::ints(&v)
-        }
+    let rstride = compact_col_major(&flat_shape, 1)?;
+    let pick = |t: &IntTuple| -> Result<IntTuple> {
+        let v = zeros
+            .iter()
+            .map(|&i| t.get(i).cloned())
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Tuple(v).unwrap())
     };
-    Layout::new(
-        unwrap(zeros.iter().map(|&i| flat_shape[i]).collect()),
-        unwrap(zeros.iter().map(|&i| rstride[i]).collect()),
-    )
+    Layout::new(pick(&flat_shape)?, pick(&rstride)?)
 }

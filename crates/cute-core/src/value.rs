@@ -32,8 +32,10 @@ pub enum Major {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
-    /// An integer.
+    /// A static integer (`_8`, `Int<8>{}`, the spec's and Python's integers).
     Int(i64),
+    /// A dynamic integer (a C++ `int`: `make_shape(8, 32)`); prints as `Int`.
+    Dyn(i64),
     /// A boolean (from predicates such as `congruent`).
     Bool(bool),
     /// `_`.
@@ -84,7 +86,7 @@ pub struct Policy {
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Value::Int(v) => write!(f, "{v}"),
+            Value::Int(v) | Value::Dyn(v) => write!(f, "{v}"),
             // C++ prints a static bool as 1 or 0.
             Value::Bool(b) => write!(f, "{}", u8::from(*b)),
             Value::Under => f.write_str("_"),
@@ -113,7 +115,7 @@ impl fmt::Display for Value {
 fn write_identity(f: &mut fmt::Formatter<'_>, shape: &IntTuple) -> fmt::Result {
     fn basis(f: &mut fmt::Formatter<'_>, s: &IntTuple, path: &mut Vec<usize>) -> fmt::Result {
         match s {
-            IntTuple::Int(_) => {
+            IntTuple::Int(_) | IntTuple::Dyn(_) => {
                 f.write_str("1")?;
                 for p in path.iter().rev() {
                     write!(f, "@{p}")?;
@@ -136,7 +138,7 @@ fn write_identity(f: &mut fmt::Formatter<'_>, shape: &IntTuple) -> fmt::Result {
     }
     write!(f, "{shape}:")?;
     match shape {
-        IntTuple::Int(_) => f.write_str("1"),
+        IntTuple::Int(_) | IntTuple::Dyn(_) => f.write_str("1"),
         t => basis(f, t, &mut Vec::new()),
     }
 }
@@ -145,6 +147,7 @@ impl From<IntTuple> for Value {
     fn from(t: IntTuple) -> Value {
         match t {
             IntTuple::Int(v) => Value::Int(v),
+            IntTuple::Dyn(v) => Value::Dyn(v),
             IntTuple::Tuple(ts) => Value::Tuple(ts.into_iter().map(Value::from).collect()),
         }
     }
@@ -178,7 +181,7 @@ impl Value {
     /// A short name of the kind of value, for error messages.
     pub fn kind(&self) -> &'static str {
         match self {
-            Value::Int(_) => "an integer",
+            Value::Int(_) | Value::Dyn(_) => "an integer",
             Value::Bool(_) => "a boolean",
             Value::Under => "'_'",
             Value::Tuple(vs) if vs.iter().all(|v| v.is_int_tuple()) => "an int-tuple",
@@ -205,7 +208,7 @@ impl Value {
 
     fn is_int_tuple(&self) -> bool {
         match self {
-            Value::Int(_) => true,
+            Value::Int(_) | Value::Dyn(_) => true,
             Value::Tuple(vs) => vs.iter().all(|v| v.is_int_tuple()),
             _ => false,
         }
@@ -215,6 +218,7 @@ impl Value {
     pub fn to_int_tuple(&self) -> Result<IntTuple> {
         match self {
             Value::Int(v) => Ok(IntTuple::Int(*v)),
+            Value::Dyn(v) => Ok(IntTuple::Dyn(*v)),
             Value::Tuple(vs) => Ok(IntTuple::Tuple(
                 vs.iter().map(|v| v.to_int_tuple()).collect::<Result<_>>()?,
             )),
@@ -235,6 +239,8 @@ impl Value {
         match self {
             Value::Layout(l) => Ok(Tiler::Layout(l.clone())),
             Value::Int(v) => Ok(Tiler::Int(*v)),
+            // C++ makes a run-time integer tiler `make_layout(n)`: `n:_1`.
+            Value::Dyn(v) => Ok(Tiler::Layout(Layout::col_major(IntTuple::Dyn(*v))?)),
             Value::Under => Ok(Tiler::Under),
             Value::Tuple(vs) => Ok(Tiler::Tuple(
                 vs.iter().map(|v| v.to_tiler()).collect::<Result<_>>()?,
@@ -249,7 +255,7 @@ impl Value {
     /// This value as a coordinate (integers, `_`, tuples of them).
     pub fn to_coord(&self) -> Result<Coord> {
         match self {
-            Value::Int(v) => Ok(Coord::Int(*v)),
+            Value::Int(v) | Value::Dyn(v) => Ok(Coord::Int(*v)),
             Value::Under => Ok(Coord::Under),
             Value::Tuple(vs) => Ok(Coord::Tuple(
                 vs.iter().map(|v| v.to_coord()).collect::<Result<_>>()?,
@@ -261,10 +267,19 @@ impl Value {
         }
     }
 
+    /// The value with every dynamic integer made static: C++'s `==` compares values only.
+    pub fn to_static(&self) -> Value {
+        match self {
+            Value::Dyn(v) => Value::Int(*v),
+            Value::Tuple(vs) => Value::Tuple(vs.iter().map(Value::to_static).collect()),
+            v => v.clone(),
+        }
+    }
+
     /// This value as an integer.
     pub fn to_int(&self) -> Result<i64> {
         match self {
-            Value::Int(v) => Ok(*v),
+            Value::Int(v) | Value::Dyn(v) => Ok(*v),
             v => Err(Error::new(format!("expected an integer, got {}", v.kind()))),
         }
     }

@@ -12,7 +12,7 @@ use serde_json::{json, Value as Json};
 
 fn tuple_json(t: &IntTuple) -> Json {
     match t {
-        IntTuple::Int(v) => json!(v),
+        IntTuple::Int(v) | IntTuple::Dyn(v) => json!(v),
         IntTuple::Tuple(ts) => Json::Array(ts.iter().map(tuple_json).collect()),
     }
 }

@@ -508,7 +508,7 @@ fn breaks(shape: &IntTuple, n: usize) -> Vec<usize> {
 /// A layout's rows and columns: mode 0 down, the other modes across.
 fn row_col_shapes(layout: &Layout) -> (IntTuple, IntTuple) {
     match layout.shape() {
-        IntTuple::Int(_) => (IntTuple::Int(1), layout.shape().clone()),
+        IntTuple::Int(_) | IntTuple::Dyn(_) => (IntTuple::Int(1), layout.shape().clone()),
         // The empty layout `():()` has one cell.
         IntTuple::Tuple(modes) if modes.is_empty() => (IntTuple::Int(1), IntTuple::Int(1)),
         IntTuple::Tuple(modes) if modes.len() == 1 => (IntTuple::Int(1), modes[0].clone()),
@@ -900,7 +900,7 @@ fn tv_notes(opts: &Options, cell_text: bool, cells: usize) -> Vec<String> {
 
 fn tile_mn(tiler: &IntTuple) -> Result<(i64, i64)> {
     match tiler {
-        IntTuple::Int(m) => Ok((*m, 1)),
+        IntTuple::Int(m) | IntTuple::Dyn(m) => Ok((*m, 1)),
         IntTuple::Tuple(ts) if ts.len() == 1 => Ok((ts[0].size()?, 1)),
         IntTuple::Tuple(ts) if ts.len() == 2 => Ok((ts[0].size()?, ts[1].size()?)),
         t => Err(Error::new(format!(

@@ -66,6 +66,7 @@ fn check_type_args(targs: &[Node]) -> Result<()> {
 fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
     match &node.expr {
         Expr::Int(v) => Ok(Value::Int(*v)),
+        Expr::Dyn(v) => Ok(Value::Dyn(*v)),
         Expr::Under => Ok(Value::Under),
         Expr::Tuple(items) => Ok(Value::Tuple(eval_all(items, env)?)),
         Expr::Splat(_) => Err(Error::new(
@@ -74,7 +75,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
         Expr::Ternary { cond, then, other } => {
             let c = match eval(cond, env)? {
                 Value::Bool(b) => b,
-                Value::Int(v) => v != 0,
+                Value::Int(v) | Value::Dyn(v) => v != 0,
                 v => {
                     return Err(Error::at(
                         cond.col,
@@ -239,10 +240,12 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
         Expr::Binary { op, lhs, rhs } => {
             let (a, b) = (eval(lhs, env)?, eval(rhs, env)?);
             match op {
-                'E' => return Ok(Value::Bool(a == b)),
-                'N' => return Ok(Value::Bool(a != b)),
+                // C++'s `==` compares values, static or not.
+                'E' => return Ok(Value::Bool(a.to_static() == b.to_static())),
+                'N' => return Ok(Value::Bool(a.to_static() != b.to_static())),
                 _ => {}
             }
+            let result_static = static_result(*op, &a, &b);
             let int_of = |v: &Value, col: usize| match v {
                 Value::Bool(b) => Ok(i64::from(*b)),
                 // `(a == b)` in the spec's dialect is a 1-tuple: parentheses around a scalar.
@@ -258,7 +261,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
                     .filter(|s| *s < 63)
                     .ok_or_else(|| Error::at(rhs.col, format!("shift by {y} is out of range")))
             };
-            Ok(match op {
+            let out = match op {
                 '+' => Value::Int(arith::add(x, y)?),
                 '-' => Value::Int(arith::sub(x, y)?),
                 '*' => Value::Int(arith::mul(x, y)?),
@@ -285,12 +288,29 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
                 '>' => Value::Bool(x > y),
                 'L' => Value::Bool(x <= y),
                 _ => Value::Bool(x >= y),
+            };
+            Ok(match out {
+                Value::Int(v) if !result_static => Value::Dyn(v),
+                v => v,
             })
         }
         Expr::Compose(parts) => {
             let vals = eval_all(parts, env)?;
             compose_chain(&vals)
         }
+    }
+}
+
+/// Whether C++'s `a OP b` is a static integer: both operands static, or one of the
+/// `integral_constant` special cases whose result is `_0` whatever the other operand.
+fn static_result(op: char, a: &Value, b: &Value) -> bool {
+    let is = |v: &Value, n: i64| matches!(v, Value::Int(x) if *x == n);
+    let fixed = |v: &Value| !matches!(v, Value::Dyn(_));
+    match op {
+        '*' | '&' if is(a, 0) || is(b, 0) => true,
+        '/' if is(a, 0) => true,
+        '%' if is(a, 0) || is(b, 1) || is(b, -1) => true,
+        _ => fixed(a) && fixed(b),
     }
 }
 
@@ -312,6 +332,7 @@ fn member_call(obj: &Value, name: &str, args: &[Value]) -> Result<Value> {
 fn int_tuple_literal(node: &Node<'_>) -> Option<IntTuple> {
     match &node.expr {
         Expr::Int(v) => Some(IntTuple::Int(*v)),
+        Expr::Dyn(v) => Some(IntTuple::Dyn(*v)),
         Expr::Tuple(items) => items
             .iter()
             .map(int_tuple_literal)
@@ -365,7 +386,9 @@ fn eval_name(name: &str, env: &Env) -> Result<Value> {
 
 /// `a o b` is `composition(a, b)`; `Sw o OFFSET o L` is a composed layout.
 fn compose_chain(vals: &[Value]) -> Result<Value> {
-    match vals {
+    // A composed layout's offset and an applied offset are values (C++ keeps no kind there).
+    let plain: Vec<Value> = vals.iter().map(Value::to_static).collect();
+    match plain.as_slice() {
         [Value::Swizzle(sw), Value::Int(off), Value::Layout(l)] => {
             return Ok(Value::Composed(ComposedLayout::new(*sw, *off, l.clone())));
         }
@@ -398,10 +421,11 @@ pub(crate) fn apply(f: &Value, args: &[Value]) -> Result<Value> {
             f.kind()
         )));
     }
+    // Coordinates are values: a run-time coordinate indexes as a static one does.
     let coord_val = if args.len() == 1 {
-        args[0].clone()
+        args[0].to_static()
     } else {
-        Value::Tuple(args.to_vec())
+        Value::Tuple(args.iter().map(Value::to_static).collect())
     };
     match f {
         Value::Layout(l) => {
@@ -432,8 +456,8 @@ pub(crate) fn apply(f: &Value, args: &[Value]) -> Result<Value> {
             IntTuple::Int(i) => Ok(Value::Int(cl.call_index(i)?)),
             t => Ok(Value::Int(cl.call_coord(&t)?)),
         },
-        Value::Swizzle(sw) => match args {
-            [Value::Int(x)] => Ok(Value::Int(sw.apply(*x))),
+        Value::Swizzle(sw) => match &coord_val {
+            Value::Int(x) => Ok(Value::Int(sw.apply(*x))),
             _ => Err(Error::new("a swizzle is applied to one integer offset")),
         },
         other => Err(Error::new(format!(

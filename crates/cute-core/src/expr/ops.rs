@@ -229,6 +229,11 @@ fn int(v: i64) -> Result<Value> {
     Ok(Value::Int(v))
 }
 
+/// An integer of the kind C++ computes (`size` of a dynamic shape is dynamic).
+fn num(n: int_tuple::Num) -> Result<Value> {
+    Ok(n.leaf().into())
+}
+
 /// A layout or composed layout argument.
 pub(crate) fn any_layout(v: &Value) -> Result<AnyLayout> {
     match v {
@@ -315,7 +320,7 @@ fn get(v: &Value, i: usize) -> Result<Value> {
                 vs.len()
             ))
         }),
-        Value::Int(_) if i == 0 => Ok(v.clone()),
+        Value::Int(_) | Value::Dyn(_) if i == 0 => Ok(v.clone()),
         v => Err(Error::new(format!("cannot index {} with {i}", v.kind()))),
     }
 }
@@ -329,7 +334,7 @@ pub(crate) fn composition(a: &Value, b: &Value) -> Result<Value> {
         (Value::Composed(c), b) => Ok(c.compose(&b.to_tiler()?)?.into()),
         (
             Value::Layout(l),
-            b @ (Value::Layout(_) | Value::Int(_) | Value::Tuple(_) | Value::Under),
+            b @ (Value::Layout(_) | Value::Int(_) | Value::Dyn(_) | Value::Tuple(_) | Value::Under),
         ) => Ok(Value::Layout(alg::composition_tiler(l, &b.to_tiler()?)?)),
         // C++ folds the swizzle through: L o (Sw o 0 o B) = Sw' o 0 o (L o B), Sw' acting on
         // L's image of the swizzle's bits.
@@ -385,15 +390,15 @@ pub static OPS: &[Op] = &[
     op!("size", "(x[, modes...])", Append, (1, MANY), [], false,
         "the number of elements of a shape, layout or tiled atom (of one mode with indices)",
         |a, _| match sub(a)? {
-            Value::Layout(l) => int(l.size()?),
-            Value::Composed(c) => int(c.layout.size()?),
+            Value::Layout(l) => num(l.shape().size_num()?),
+            Value::Composed(c) => num(c.layout.shape().size_num()?),
             Value::TiledMma(m) => int(m.thr_layout_vmnk.size()?),
             Value::TiledCopy(c) => int(c.layout_tv.mode(0)?.size()?),
-            v => int(v.to_int_tuple()?.size()?),
+            v => num(v.to_int_tuple()?.size_num()?),
         }),
     op!("cosize", "(layout[, modes...])", Append, (1, MANY), [], false,
         "the size of the codomain: the layout's largest offset + 1",
-        |a, _| int(any_layout(&sub(a)?)?.inner().cosize()?)),
+        |a, _| num(any_layout(&sub(a)?)?.inner().cosize_num()?)),
     op!("rank", "(x[, modes...])", Append, (1, MANY), [], false,
         "the number of top-level modes",
         |a, _| int(shape_of(&sub(a)?)?.rank() as i64)),
@@ -635,7 +640,7 @@ pub static OPS: &[Op] = &[
         |a, _| Ok(int_tuple::ceil_div(&a[0].to_int_tuple()?, &a[1].to_int_tuple()?)?.into())),
     op!("product", "(shape)", No, (1, 1), [], false,
         "the product of every integer",
-        |a, _| int(a[0].to_int_tuple()?.size()?)),
+        |a, _| num(a[0].to_int_tuple()?.size_num()?)),
     op!("product_each", "(shape)", No, (1, 1), [], false,
         "the product of each top-level mode",
         |a, _| Ok(a[0].to_int_tuple()?.product_each()?.into())),
@@ -696,10 +701,13 @@ pub static OPS: &[Op] = &[
     op!("safe_div", "(a, b)", No, (2, 2), [], false, "a / b where b must divide a",
         |a, _| {
             let (x, y) = (a[0].to_int()?, a[1].to_int()?);
-            if y == 0 || x % y != 0 {
+            // C++ checks only static operands (a static_assert); at run time it divides.
+            let fixed = matches!((&a[0], &a[1]), (Value::Int(_), Value::Int(_)));
+            if y == 0 || (fixed && x % y != 0) {
                 return Err(Error::new(format!("{y} does not divide {x}")));
             }
-            int(x / y)
+            let q = crate::error::arith::div(x, y)?;
+            Ok(if fixed { Value::Int(q) } else { Value::Dyn(q) })
         }),
     op!("get_swizzle_portion", "(layout)", No, (1, 1), [], false,
         "the swizzle of a composed layout (Sw<0,4,3> for a plain layout)",
@@ -1160,7 +1168,7 @@ fn evenly_divides(a: &IntTuple, b: &IntTuple) -> Result<bool> {
             }
             Ok(true)
         }
-        IntTuple::Int(_) => {
+        IntTuple::Int(_) | IntTuple::Dyn(_) => {
             let q = int_tuple::ceil_div(a, b)?.size()?;
             Ok(crate::error::arith::mul(b.size()?, q)? == a.size()?)
         }

@@ -27,7 +27,11 @@ pub(crate) type Args<'a> = (Vec<Node<'a>>, Vec<(&'a str, Node<'a>)>);
 
 #[derive(Clone, Debug)]
 pub(crate) enum Expr<'a> {
+    /// A static integer (`_8`, a template argument, the spec's and Python's integers).
     Int(i64),
+    /// A C++ integer literal where C++ makes it an `int` (a function argument, an
+    /// initializer): a dynamic integer.
+    Dyn(i64),
     Under,
     Name(Name<'a>),
     Tuple(Vec<Node<'a>>),
@@ -90,6 +94,9 @@ struct Parser<'a> {
     depth: usize,
     /// Inside how many template argument lists (C++ types) the parser is.
     in_targs: usize,
+    /// Inside the arguments of a C++ `make_shape`/`make_stride`/... call of a spec-dialect
+    /// line (where integers are C++ `int`s), outside the spec's own tuple literals.
+    in_make_args: usize,
     /// In the first branch of `?:`, where `:` separates the branches.
     no_colon: bool,
     /// Whether the last argument list ended with `,` (Python's `(x,)`).
@@ -398,7 +405,16 @@ impl<'a> Parser<'a> {
             return Ok(shape);
         }
         self.next();
-        let stride = self.primary()?;
+        let saved = std::mem::take(&mut self.in_make_args);
+        let stride = self.primary();
+        self.in_make_args = saved;
+        let (mut shape, mut stride) = (shape, stride?);
+        // The spec's `8:1` is static, also inside make_layout(...).
+        for n in [&mut shape, &mut stride] {
+            if let Expr::Dyn(v) = n.expr {
+                n.expr = Expr::Int(v);
+            }
+        }
         let col = shape.col;
         Ok(Node {
             expr: Expr::Layout(Box::new(shape), Box::new(stride)),
@@ -436,11 +452,27 @@ impl<'a> Parser<'a> {
         Ok(Cow::Owned(name))
     }
 
+    /// An integer literal: a C++ `int` (dynamic) where C++ makes one, static elsewhere
+    /// (template arguments, the spec's tuples and layouts, Python).
+    fn literal(&self, v: i64) -> Expr<'a> {
+        let dynamic = self.in_targs == 0
+            && match self.dialect {
+                Dialect::Cpp => true,
+                Dialect::Spec => self.in_make_args > 0,
+                Dialect::Python => false,
+            };
+        if dynamic {
+            Expr::Dyn(v)
+        } else {
+            Expr::Int(v)
+        }
+    }
+
     fn primary(&mut self) -> Result<Node<'a>> {
         let t = self.next();
         let col = t.col;
         let expr = match t.tok {
-            Tok::Int(v) => Expr::Int(signed(v, false, col)?),
+            Tok::Int(v) => self.literal(signed(v, false, col)?),
             Tok::Static(v) => {
                 // `_8{}` and `Shape<_8>` are C++, where only CuTe's aliases exist; the
                 // language's bare `_N` (the spec) is any integer.
@@ -473,7 +505,7 @@ impl<'a> Parser<'a> {
                 Tok::Int(v) => {
                     let v = *v;
                     self.next();
-                    Expr::Int(signed(v, sign == '-', col)?)
+                    self.literal(signed(v, sign == '-', col)?)
                 }
                 _ if sign == '-' => {
                     // `-x` of a value: 0 - x.
@@ -499,7 +531,15 @@ impl<'a> Parser<'a> {
             Tok::Punct(open @ ('(' | '[')) => {
                 self.enter()?;
                 self.trailing_comma = false;
-                let (mut items, kwargs) = self.args(if open == '(' { ')' } else { ']' })?;
+                // The spec's tuple literal: its integers are static, even in make_shape(...).
+                let saved = if self.dialect == Dialect::Spec {
+                    std::mem::take(&mut self.in_make_args)
+                } else {
+                    self.in_make_args
+                };
+                let parsed = self.args(if open == '(' { ')' } else { ']' });
+                self.in_make_args = saved;
+                let (mut items, kwargs) = parsed?;
                 self.leave();
                 if !kwargs.is_empty() {
                     return Err(Error::at(col, "'=' is not allowed inside a tuple"));
@@ -551,7 +591,19 @@ impl<'a> Parser<'a> {
                 if *self.peek() == Tok::Punct('(') {
                     self.next();
                     self.enter()?;
-                    let (args, kwargs) = self.args(')')?;
+                    // C++-only spellings; the spec's make_layout/make_tile keep its integers.
+                    let make = matches!(
+                        strip_ns(&name),
+                        "make_shape" | "make_stride" | "make_coord" | "make_step"
+                    );
+                    self.in_make_args += usize::from(make);
+                    // A call's arguments are values even inside template arguments
+                    // (`decltype(make_shape(4, 8))`), and `<`, `>` compare there, as in C++.
+                    let targs_depth = std::mem::take(&mut self.in_targs);
+                    let parsed = self.args(')');
+                    self.in_targs = targs_depth;
+                    self.in_make_args -= usize::from(make);
+                    let (args, kwargs) = parsed?;
                     self.leave();
                     Expr::Call {
                         name,
@@ -838,6 +890,7 @@ pub(crate) fn parse_line(src: &str, dialect: Dialect) -> Result<Line<'_>> {
         pos: start,
         depth: 0,
         in_targs: 0,
+        in_make_args: 0,
         no_colon: false,
         trailing_comma: false,
         dialect,

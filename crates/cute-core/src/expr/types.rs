@@ -111,7 +111,7 @@ pub(crate) fn type_name(v: &Value) -> String {
 /// An element width: an integer number of bits or a type name.
 pub(crate) fn bits_of(v: &Value) -> Result<i64> {
     match v {
-        Value::Int(b) if *b > 0 => Ok(*b),
+        Value::Int(b) | Value::Dyn(b) if *b > 0 => Ok(*b),
         Value::Keyword(k) => {
             type_bits(k).ok_or_else(|| Error::new(format!("'{k}' is not an element type")))
         }
@@ -345,7 +345,7 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
             arity(last, targs, 3, 3)?;
             let c = match &targs[0] {
                 Value::Bool(b) => *b,
-                Value::Int(v) => *v != 0,
+                Value::Int(v) | Value::Dyn(v) => *v != 0,
                 v => {
                     return Err(Error::new(format!(
                         "the condition must be a boolean, got {}",
@@ -392,7 +392,7 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
                 "is_layout" => matches!(v, Value::Layout(_)),
                 "is_composed_layout" => matches!(v, Value::Composed(_)),
                 "is_tuple" => matches!(v, Value::Tuple(_)),
-                "is_integral" => matches!(v, Value::Int(_) | Value::Bool(_)),
+                "is_integral" => matches!(v, Value::Int(_) | Value::Dyn(_) | Value::Bool(_)),
                 _ => is_static(v),
             }))
         }
@@ -476,6 +476,9 @@ fn is_static(v: &Value) -> bool {
     match v {
         Value::Keyword(k) => type_bits(k).is_none(),
         Value::Tuple(vs) => vs.iter().all(is_static),
+        Value::Dyn(_) => false,
+        Value::Layout(l) => l.shape().is_static() && l.stride().is_static(),
+        Value::Composed(c) => c.layout.shape().is_static() && c.layout.stride().is_static(),
         _ => true,
     }
 }
@@ -532,7 +535,7 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
                 ))
             }),
         // C++ `Trait<...>::value` of a value computed here.
-        (v @ (Value::Bool(_) | Value::Int(_)), "value") => Ok(v.clone()),
+        (v @ (Value::Bool(_) | Value::Int(_) | Value::Dyn(_)), "value") => Ok(v.clone()),
         (
             v @ (Value::Layout(_) | Value::Composed(_)),
             "shape" | "stride" | "size" | "cosize" | "rank" | "depth",
