@@ -637,6 +637,29 @@ pub fn prefix_product(a: &IntTuple) -> Result<IntTuple> {
     Ok(go(a, Num::fixed(1))?.0)
 }
 
+/// CuTe `coalesce(shape)` of an int-tuple: the flat leaves with each run of static (or of
+/// dynamic) leaves multiplied into one; a single leaf when one run remains.
+///
+/// ```
+/// use cute_core::int_tuple::{coalesce_shape, IntTuple};
+/// let t = IntTuple::Tuple(vec![IntTuple::Int(2), IntTuple::Int(4), IntTuple::Dyn(3)]);
+/// assert_eq!(coalesce_shape(&t).unwrap().to_string(), "(8,3)");
+/// ```
+pub fn coalesce_shape(t: &IntTuple) -> Result<IntTuple> {
+    let mut out: Vec<Num> = Vec::new();
+    for n in t.leaf_nums() {
+        match out.last_mut() {
+            Some(last) if last.is_static() == n.is_static() => *last = last.mul(n)?,
+            _ => out.push(n),
+        }
+    }
+    Ok(match out.as_slice() {
+        [] => Int(1),
+        [one] => one.leaf(),
+        _ => IntTuple::nums(&out),
+    })
+}
+
 /// One leaf of CuTe's `compact_major`: `_0` for a static `_1` (a dynamic 1 keeps its
 /// stride, as in C++), the running product otherwise.
 fn compact_leaf(s: &IntTuple, cur: &mut Num) -> Result<IntTuple> {

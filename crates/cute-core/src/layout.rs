@@ -563,7 +563,7 @@ pub fn composition_tiler(lhs: &Layout, tiler: &Tiler) -> Result<Layout> {
 fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> Result<Layout> {
     if stride.is_const(0) {
         // Irreducible rank-1 stride-0 layout.
-        return Layout::col_major(cotarget.size_num()?.leaf());
+        return Layout::col_major(int_tuple::coalesce_shape(cotarget)?);
     }
     let mut sh = shape
         .modes()
@@ -607,15 +607,12 @@ fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> 
     }
     res_shape.push(new_shape);
     let new_stride = st[0].mul(sh[0])?;
-    let rest_shape = int_tuple::ceil_div(cotarget, &new_stride.leaf())?.size_num()?;
-    let rest_stride = if rest_shape.is_const(1) {
-        Num::fixed(0)
-    } else {
-        new_stride
-    };
+    let rest_shape =
+        int_tuple::coalesce_shape(&int_tuple::ceil_div(cotarget, &new_stride.leaf())?)?;
+    let rest_stride = int_tuple::compact_col_major_num(&rest_shape, new_stride)?;
     // make_shape(result_shape, rest_shape): rest appended as a final mode.
-    let shape_all = Tuple(vec![IntTuple::nums(&res_shape), rest_shape.leaf()]);
-    let stride_all = Tuple(vec![IntTuple::nums(&res_stride), rest_stride.leaf()]);
+    let shape_all = Tuple(vec![IntTuple::nums(&res_shape), rest_shape]);
+    let stride_all = Tuple(vec![IntTuple::nums(&res_stride), rest_stride]);
     coalesce_all(&Layout::raw(shape_all, stride_all))
 }
 
@@ -1237,8 +1234,14 @@ pub fn tile_to_shape(block: &Layout, trg_shape: &IntTuple, order: &ModeOrder) ->
     let block_shape = padded.shape.product_each()?;
     let target_shape = trg_shape.product_each()?;
     let (bs, ts) = (block_shape.leaves(), target_shape.leaves());
-    // C++ asserts the division only for a static target shape.
+    // C++ asserts the division only for a static target shape, and cannot assert it (a
+    // compile error) when the block's shape is dynamic there.
     let checked = target_shape.is_static();
+    if checked && !block_shape.is_static() {
+        return Err(Error::new(format!(
+            "tile_to_shape: the static target shape {target_shape} needs a static block shape, got the dynamic {block_shape} (C++ cannot check the division)"
+        )));
+    }
     if bs
         .iter()
         .zip(&ts)

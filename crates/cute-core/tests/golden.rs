@@ -163,8 +163,31 @@ fn check_at_least(name: &str, cases: &[Case], floor: usize) {
 #[test]
 fn pasted_cpp_cases() {
     let cases = load(&repo_root().join("crates/cute-core/tests/data/paste-cases.jsonl"));
-    check_at_least("paste-cases.jsonl", &cases, 1708);
+    check_at_least("paste-cases.jsonl", &cases, 1710);
 }
+
+/// C++ integers of both kinds (tools/oracle/gen_paste.py, categories dynamic and
+/// dynamic_random): each expression is pasted as one C++ statement (`EXPR;`), where a plain
+/// integer is a run-time `int` and `_8{}` a static one, as in C++.
+#[test]
+fn dynamic_cpp_cases() {
+    let cases: Vec<Case> =
+        load(&repo_root().join("crates/cute-core/tests/data/paste-dynamic-cases.jsonl"))
+            .into_iter()
+            .map(|c| Case {
+                expr: format!("{};", c.expr),
+                ..c
+            })
+            .collect();
+    assert!(
+        cases.len() >= 400,
+        "dynamic corpus too small: {}",
+        cases.len()
+    );
+    check_at_least("paste-dynamic-cases.jsonl", &cases, DYNAMIC_FLOOR);
+}
+
+const DYNAMIC_FLOOR: usize = 455;
 
 /// Real multi-line snippets harvested from CUTLASS (tools/oracle/snippets.py): the block's
 /// last value equals what C++ prints.

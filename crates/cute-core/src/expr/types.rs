@@ -397,18 +397,20 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
             }))
         }
         "Shape" | "Stride" | "Step" | "Coord" => {
-            // A run-time integer type (`Stride<_1, int64_t>`, as kernels spell StrideA)
-            // stays a type: `is_static`, `is_major` and `rank` read it; the algebra needs
-            // values and refuses it.
-            fn check(v: &Value) -> Result<()> {
+            // A run-time integer type (`Stride<_1, int64_t>`, as kernels spell StrideA) is a
+            // dynamic integer; C++ value-initializes it to 0 (`Shape<int,int>{}` prints (0,0)).
+            fn value_of(v: &Value) -> Result<Value> {
                 match v {
-                    Value::Keyword(k) if is_dynamic_int(k) => Ok(()),
-                    Value::Tuple(vs) => vs.iter().try_for_each(check),
-                    v => v.to_int_tuple().map(|_| ()),
+                    Value::Keyword(k) if is_dynamic_int(k) => Ok(Value::Dyn(0)),
+                    Value::Tuple(vs) => Ok(Value::Tuple(
+                        vs.iter().map(value_of).collect::<Result<_>>()?,
+                    )),
+                    v => v.to_int_tuple().map(|_| v.clone()),
                 }
             }
-            targs.iter().try_for_each(check)?;
-            Ok(Value::Tuple(targs.to_vec()))
+            Ok(Value::Tuple(
+                targs.iter().map(value_of).collect::<Result<_>>()?,
+            ))
         }
         "Tile" => {
             for t in targs {
