@@ -7,9 +7,9 @@ use crate::error::{Error, Result};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Tok<'a> {
     /// Magnitude up to 2^63; the sign is applied (and range-checked) by the parser.
-    Int(i128),
+    Int(u64),
     /// `_8`: CuTe's static-integer alias (the value).
-    Static(i128),
+    Static(u64),
     Ident(&'a str),
     Under,
     Punct(char),
@@ -152,7 +152,7 @@ fn unexpected_char(c: char) -> String {
     format!("unexpected character {shown}{hint}")
 }
 
-fn parse_int(text: &str, col: usize) -> Result<i128> {
+fn parse_int(text: &str, col: usize) -> Result<u64> {
     let (digits, radix) = if let Some(h) = text.strip_prefix("0x").or(text.strip_prefix("0X")) {
         (h, 16)
     } else if let Some(b) = text.strip_prefix("0b").or(text.strip_prefix("0B")) {
@@ -179,12 +179,16 @@ fn parse_int(text: &str, col: usize) -> Result<i128> {
     if v > 1u64 << 63 {
         return Err(too_big());
     }
-    Ok(i128::from(v))
+    Ok(v)
 }
 
 /// A literal's value with its sign, checked against the i64 range.
-pub(crate) fn signed(v: i128, negative: bool, col: usize) -> Result<i64> {
-    let v = if negative { -v } else { v };
+pub(crate) fn signed(v: u64, negative: bool, col: usize) -> Result<i64> {
+    let v = if negative {
+        -i128::from(v)
+    } else {
+        i128::from(v)
+    };
     i64::try_from(v).map_err(|_| {
         Error::at(
             col,

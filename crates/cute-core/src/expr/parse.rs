@@ -106,7 +106,7 @@ struct Parser<'a> {
 }
 
 /// The static-integer aliases CuTe defines (`cute/numeric/integral_constant.hpp`).
-const STATIC_ALIASES: &[i128] = &[
+const STATIC_ALIASES: &[u64] = &[
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112,
     120, 128, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248, 256, 384,
     512, 768, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288,
@@ -234,6 +234,7 @@ impl<'a> Parser<'a> {
     }
 
     /// compose := additive ('o' additive)*
+    #[inline(always)]
     fn compose(&mut self) -> Result<Node<'a>> {
         let first = self.additive()?;
         if !matches!(self.peek(), Tok::Ident("o")) {
@@ -288,6 +289,7 @@ impl<'a> Parser<'a> {
     }
 
     /// additive := postfix (OP postfix)*, by C++ precedence (all left-associative).
+    #[inline(always)]
     fn additive(&mut self) -> Result<Node<'a>> {
         self.binary(0)
     }
@@ -399,6 +401,7 @@ impl<'a> Parser<'a> {
     }
 
     /// layout := primary (':' primary)?
+    #[inline(always)]
     fn layout(&mut self) -> Result<Node<'a>> {
         let shape = self.primary()?;
         if *self.peek() != Tok::Punct(':') || self.no_colon {
