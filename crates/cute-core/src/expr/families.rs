@@ -186,25 +186,136 @@ pub(crate) fn dsl_f16bf16_op(a: &[Value]) -> Result<Value> {
             let name = format!("SM80_16x8x{}_{acc}{ab}{ab}{acc}_TN", dims[2]);
             Atom::lookup(&name).map(|a| Value::Atom(Box::new(a)))
         }
-        7 => tcgen05_op("F16BF16", &a[0], &a[2..]),
+        6 => warpgroup_op(&a[0], &a[0], &a[1], &a[2..]),
+        7 => tcgen05_op("F16BF16", &a[0], &a[1], &a[2..]),
         n => Err(Error::new(format!(
-            "MmaF16BF16Op takes 3 arguments (warp: ab_dtype, acc_dtype, shape_mnk) or 7 (tcgen05: ..., cta_group, a_src, a_major, b_major), got {n}"
+            "MmaF16BF16Op takes 3 arguments (warp: ab_dtype, acc_dtype, shape_mnk), 6 (warpgroup: ..., a_src, a_major, b_major) or 7 (tcgen05: ..., cta_group, a_src, a_major, b_major), got {n}"
         ))),
     }
 }
 
 /// CuTeDSL `tcgen05.MmaTF32Op(shape_mnk, cta_group, a_src, a_major, b_major)`.
 pub(crate) fn dsl_tf32_op(a: &[Value]) -> Result<Value> {
-    tcgen05_op("TF32", &Value::Keyword("tfloat32_t"), a)
+    tcgen05_op(
+        "TF32",
+        &Value::Keyword("tfloat32_t"),
+        &Value::Keyword("float"),
+        a,
+    )
 }
 
-/// CuTeDSL `tcgen05.MmaI8Op(ab_dtype, shape_mnk, cta_group, a_src, a_major, b_major)`.
+/// CuTeDSL `tcgen05.MmaI8Op(ab_dtype, shape_mnk, cta_group, a_src, a_major, b_major)` and
+/// `warpgroup.MmaI8Op(a_dtype, b_dtype, acc_dtype, shape_mnk, a_src, a_major, b_major)`.
 pub(crate) fn dsl_i8_op(a: &[Value]) -> Result<Value> {
-    tcgen05_op("S8", &a[0], &a[1..])
+    if a.len() == 7 {
+        return warpgroup_op(&a[0], &a[1], &a[2], &a[3..]);
+    }
+    tcgen05_op("S8", &a[0], &Value::Keyword("int32_t"), &a[1..])
 }
 
-/// A tcgen05 op from `(shape_mnk, cta_group, a_src, a_major, b_major)`.
-fn tcgen05_op(family: &str, ab: &Value, a: &[Value]) -> Result<Value> {
+/// A CuTeDSL warpgroup op (`cute/nvgpu/warpgroup/mma.py`) from its types and
+/// `(shape_mnk, a_src, a_major, b_major)`: the SM90 GMMA it makes, with the DSL's checks
+/// (M is 64, N a multiple of 8 up to 256, K the instruction's; the types of each family).
+pub(crate) fn warpgroup_op(ta: &Value, tb: &Value, acc: &Value, rest: &[Value]) -> Result<Value> {
+    let [shape, src, maj_a, maj_b] = rest else {
+        return Err(Error::new(
+            "a warpgroup op takes (types..., shape_mnk, a_src, a_major, b_major)",
+        ));
+    };
+    let (a, b, c) = (letters(ta)?, letters(tb)?, letters(acc)?);
+    let fp8 = |t: &str| matches!(t, "E4M3" | "E5M2");
+    let int8 = |t: &str| matches!(t, "S8" | "U8");
+    let (k, tn) = match (a, b, c) {
+        ("F16", "F16", "F16" | "F32") | ("BF16", "BF16", "F32") => (16, false),
+        (x, y, "F16" | "F32") if fp8(x) && fp8(y) => (32, true),
+        (x, y, "S32") if int8(x) && int8(y) => (32, true),
+        _ => {
+            return Err(Error::new(format!(
+                "no warpgroup MMA for A = {a}, B = {b}, accumulator {c} (F16/BF16 with F16/F32, FP8 with F16/F32, 8-bit integers with Int32)"
+            )))
+        }
+    };
+    let s = shape.to_int_tuple()?;
+    let dims = s.leaves();
+    let (m, n) = match dims.as_slice() {
+        [m, n] => (*m, *n),
+        [m, n, kk] if *kk == k => (*m, *n),
+        [_, _, kk] => {
+            return Err(Error::new(format!(
+                "the warpgroup instruction's K is {k} for {a}, got {kk}"
+            )))
+        }
+        _ => {
+            return Err(Error::new(format!(
+                "expected a flat rank 2 or 3 instruction shape (M, N[, K]), got {s}"
+            )))
+        }
+    };
+    if m != 64 {
+        return Err(Error::new(format!("the warpgroup MMA's M is 64, got {m}")));
+    }
+    if !(8..=256).contains(&n) || n % 8 != 0 {
+        return Err(Error::new(format!(
+            "the warpgroup MMA's N is a multiple of 8 from 8 to 256, got {n}"
+        )));
+    }
+    let rs = match src {
+        Value::Keyword("OperandSource.SMEM") => false,
+        Value::Keyword("OperandSource.RMEM") => true,
+        v => {
+            return Err(Error::new(format!(
+                "expected OperandSource.SMEM or RMEM, got {}",
+                v.kind()
+            )))
+        }
+    };
+    let majors = [is_mn_major(maj_a, "A")?, is_mn_major(maj_b, "B")?];
+    if tn && (majors[0] || majors[1]) {
+        return Err(Error::new(format!(
+            "{a} x {b} GMMAs read K-major A and B only"
+        )));
+    }
+    if rs && majors[0] {
+        return Err(Error::new(
+            "a register-sourced A (OperandSource.RMEM) must be K-major",
+        ));
+    }
+    let name = format!(
+        "SM90_64x{n}x{k}_{c}{a}{b}_{}{}",
+        if rs { "RS" } else { "SS" },
+        if tn { "_TN" } else { "" }
+    );
+    let mut at = match Atom::lookup(&name)? {
+        Atom::Mma(m) => m,
+        Atom::Copy(c) => return Err(Error::new(format!("{} is a copy atom", c.name))),
+    };
+    at.mn_major = majors;
+    Ok(atom(at))
+}
+
+/// CuTeDSL `sm90_utils.make_trivial_tiled_mma(a_dtype, b_dtype, a_major, b_major, acc_dtype,
+/// atom_layout_mnk, tiler_mn[, a_source])` (`cutlass/utils/hopper_helpers.py`): the
+/// warpgroup op of the tile's (M, N) tiled over the atom layout.
+fn dsl_sm90_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
+    let (ta, tb, maj_a, maj_b, acc, atoms, tiler) =
+        (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]);
+    let src = a
+        .get(7)
+        .cloned()
+        .unwrap_or(Value::Keyword("OperandSource.SMEM"));
+    let op = warpgroup_op(
+        ta,
+        tb,
+        acc,
+        &[tiler.clone(), src, maj_a.clone(), maj_b.clone()],
+    )?;
+    let layout = crate::layout::Layout::col_major(atoms.to_int_tuple()?)?;
+    super::ops::call("make_tiled_mma", &[], &[op, Value::Layout(layout)], &[])
+}
+
+/// A tcgen05 op from `(shape_mnk, cta_group, a_src, a_major, b_major)`: the C++ atom
+/// (`SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, K, K>`), with the op's checks.
+fn tcgen05_op(family: &str, ab: &Value, acc: &Value, a: &[Value]) -> Result<Value> {
     let s = a[0].to_int_tuple()?;
     let dims = s.leaves();
     let [m, n, _k] = dims.as_slice() else {
@@ -226,16 +337,19 @@ fn tcgen05_op(family: &str, ab: &Value, a: &[Value]) -> Result<Value> {
     let majors = [is_mn_major(&a[3], "A")?, is_mn_major(&a[4], "B")?];
     let bits = bits_of(ab)?;
     let name = format!(
-        "SM100_MMA_{family}{}_{src}<{},{},{m},{n},{},{}>",
+        "SM100_MMA_{family}{}_{src}<{},{},{},{m},{n},{},{}>",
         if two_sm { "_2x1SM" } else { "" },
         type_name(ab),
         type_name(ab),
+        type_name(acc),
         if majors[0] { "MN" } else { "K" },
         if majors[1] { "MN" } else { "K" },
     );
     let mut at = MmaAtom::umma(name, bits, *m, *n, two_sm)?;
     at.mn_major = majors;
-    Ok(atom(at))
+    let v = atom(at);
+    check_instance(&v)?;
+    Ok(v)
 }
 
 fn cta_group(v: &Value) -> Result<bool> {
@@ -252,6 +366,10 @@ fn cta_group(v: &Value) -> Result<bool> {
 /// CuTeDSL `sm100_utils.make_trivial_tiled_mma(a_dtype[, b_dtype], a_major, b_major,
 /// acc_dtype, cta_group, mma_tiler_mn[, a_source])` (`cutlass/utils/blackwell_helpers.py`).
 pub(crate) fn dsl_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
+    // sm90_utils' form: an atom layout (a tuple) where sm100_utils has the CTA group.
+    if a.len() >= 7 && matches!(a[5], Value::Tuple(_)) {
+        return dsl_sm90_trivial_tiled_mma(a);
+    }
     // The legacy form has one A/B type: the second argument is then a major.
     let (ta, tb, rest) = if matches!(a.get(1), Some(Value::Keyword("Major::K" | "Major::MN"))) {
         (&a[0], &a[0], &a[1..])
@@ -271,7 +389,8 @@ pub(crate) fn dsl_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
             type_name(tb)
         )));
     }
-    let (a_major, b_major, _acc, group, tiler) = (&rest[0], &rest[1], &rest[2], &rest[3], &rest[4]);
+    let (a_major, b_major, acc_in, group, tiler) =
+        (&rest[0], &rest[1], &rest[2], &rest[3], &rest[4]);
     let src = rest
         .get(5)
         .cloned()
@@ -297,9 +416,16 @@ pub(crate) fn dsl_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
         ta.clone()
     };
     let shape = Value::Tuple(vec![Value::Int(*m), Value::Int(*n), Value::Int(k)]);
+    // The DSL's accumulator: TF32 and 8-bit integer MMAs accumulate in float / int32_t.
+    let acc = match family {
+        "TF32" => Value::Keyword("float"),
+        "S8" => Value::Keyword("int32_t"),
+        _ => acc_in.clone(),
+    };
     let op = tcgen05_op(
         family,
         &ab,
+        &acc,
         &[shape, group.clone(), src, a_major.clone(), b_major.clone()],
     )?;
     super::ops::call("make_tiled_mma", &[], &[op], &[])

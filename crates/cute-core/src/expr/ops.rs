@@ -118,7 +118,8 @@ pub(crate) fn call(name: &str, targs: &[Value], args: &[Value], kw: &Kwargs) -> 
             }
             continue;
         }
-        let Some(idx) = op.kwargs.iter().position(|n| n == k) else {
+        // `a|b`: a parameter whose name differs between the forms of an op.
+        let Some(idx) = op.kwargs.iter().position(|n| n.split('|').any(|n| n == *k)) else {
             return Err(Error::at(
                 *col,
                 format!("{}: unexpected keyword argument '{k}'", op.name),
@@ -902,21 +903,24 @@ pub static OPS: &[Op] = &[
     op!("sm100_make_trivial_tiled_mma", "<A, B, Acc, TileShape_MNK, ClusterShape_MNK, MajorA, MajorB, ScheduleTag>()", Prepend, (8, 10), [], false,
         "CUTLASS's SM100 builder: a 1-SM or 2-SM UMMA TiledMMA for the tile, cluster and schedule",
         |a, _| super::families::sm100_trivial_tiled_mma(a)),
-    op!("make_trivial_tiled_mma", "(a_dtype[, b_dtype], a_major, b_major, acc_dtype, cta_group, mma_tiler_mn[, a_source])", No, (6, 8),
-        ["a_dtype", "b_dtype", "a_leading_mode", "b_leading_mode", "acc_dtype", "cta_group", "mma_tiler_mn", "a_source"], false,
-        "CuTeDSL sm100_utils: the UMMA TiledMMA (one or two CTAs) of the types and MMA tile",
+    op!("make_trivial_tiled_mma", "(a_dtype[, b_dtype], a_major, b_major, acc_dtype, cta_group, mma_tiler_mn[, a_source]) | (a_dtype, b_dtype, a_major, b_major, acc_dtype, atom_layout_mnk, tiler_mn[, a_source])", No, (6, 8),
+        ["a_dtype", "b_dtype", "a_leading_mode", "b_leading_mode", "acc_dtype", "cta_group|atom_layout_mnk", "mma_tiler_mn|tiler_mn", "a_source"], false,
+        "CuTeDSL sm100_utils: the UMMA TiledMMA (one or two CTAs) of the types and MMA tile; sm90_utils: the GMMA TiledMMA of an atom layout",
         |a, _| super::families::dsl_trivial_tiled_mma(a)),
+    op!("MmaF8Op", "(a_dtype, b_dtype, acc_dtype, shape_mnk, a_src, a_major, b_major)", No, (7, 7), [], false,
+        "CuTeDSL warpgroup: the SM90 GMMA of 8-bit floats",
+        |a, _| super::families::warpgroup_op(&a[0], &a[1], &a[2], &a[3..])),
     op!("MmaUniversalOp", "(dtype)", No, (1, 1), [], false,
         "CuTeDSL: UniversalFMA, one thread's multiply-add",
         |a, _| super::families::dsl_universal_op(a)),
-    op!("MmaF16BF16Op", "(ab_dtype, acc_dtype, shape_mnk[, cta_group, a_src, a_major, b_major])", No, (3, 7), [], false,
-        "CuTeDSL: the SM80 mma.sync (warp.) or SM100 tcgen05.mma (tcgen05., 7 arguments) of 16-bit types",
+    op!("MmaF16BF16Op", "(ab_dtype, acc_dtype, shape_mnk[, a_src, a_major, b_major] | [, cta_group, a_src, a_major, b_major])", No, (3, 7), [], false,
+        "CuTeDSL: the SM80 mma.sync (warp., 3 arguments), SM90 GMMA (warpgroup., 6) or SM100 tcgen05.mma (tcgen05., 7) of 16-bit types",
         |a, _| super::families::dsl_f16bf16_op(a)),
     op!("MmaTF32Op", "(shape_mnk, cta_group, a_src, a_major, b_major)", No, (5, 5), [], false,
         "CuTeDSL: the SM100 tcgen05.mma of TF32",
         |a, _| super::families::dsl_tf32_op(a)),
-    op!("MmaI8Op", "(ab_dtype, shape_mnk, cta_group, a_src, a_major, b_major)", No, (6, 6), [], false,
-        "CuTeDSL: the SM100 tcgen05.mma of 8-bit integers",
+    op!("MmaI8Op", "(ab_dtype, shape_mnk, cta_group, a_src, a_major, b_major) | (a_dtype, b_dtype, acc_dtype, shape_mnk, a_src, a_major, b_major)", No, (6, 7), [], false,
+        "CuTeDSL: the SM100 tcgen05.mma (6 arguments) or SM90 GMMA (warpgroup., 7) of 8-bit integers",
         |a, _| super::families::dsl_i8_op(a)),
     // --- shared memory -----------------------------------------------------------------
     op!("bank_conflicts", "(smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,

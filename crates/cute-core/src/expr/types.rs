@@ -159,6 +159,7 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         (Some("CtaGroup"), "TWO") => Value::Keyword("CtaGroup.TWO"),
         (Some("OperandSource"), "SMEM") => Value::Keyword("OperandSource.SMEM"),
         (Some("OperandSource"), "TMEM") => Value::Keyword("OperandSource.TMEM"),
+        (Some("OperandSource"), "RMEM") => Value::Keyword("OperandSource.RMEM"),
         (Some("ScaleIn"), "One") => Value::Keyword("ScaleIn::One"),
         (Some("ScaleIn"), "Neg") => Value::Keyword("ScaleIn::Neg"),
         (_, n)
