@@ -61,14 +61,39 @@ impl Op {
     }
 }
 
+/// FNV-1a for the op index: the names are short and come from the table, so SipHash's
+/// resistance to chosen keys buys nothing and costs a third of every lookup.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type OpIndex =
+    std::collections::HashMap<&'static str, &'static Op, std::hash::BuildHasherDefault<Fnv>>;
+
 /// The op spelled `name` (CuTe name or another spelling).
 pub fn lookup(name: &str) -> Option<&'static Op> {
     // Every call looks its name up: index the table once.
-    static INDEX: std::sync::OnceLock<std::collections::HashMap<&'static str, &'static Op>> =
-        std::sync::OnceLock::new();
+    static INDEX: std::sync::OnceLock<OpIndex> = std::sync::OnceLock::new();
     INDEX
         .get_or_init(|| {
-            let mut m = std::collections::HashMap::new();
+            let mut m = OpIndex::default();
             for o in OPS {
                 for n in std::iter::once(&o.name).chain(o.spellings) {
                     m.entry(*n).or_insert(o);

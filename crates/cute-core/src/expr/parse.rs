@@ -711,7 +711,11 @@ impl<'a> Parser<'a> {
             }
             self.expect(
                 close,
-                &format!("to close '{}'", if close == ')' { '(' } else { '[' }),
+                if close == ')' {
+                    "to close '('"
+                } else {
+                    "to close '['"
+                },
             )?;
             return Ok((args, kwargs));
         }
