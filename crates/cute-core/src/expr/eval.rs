@@ -145,12 +145,13 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
                 .map_err(|e| Error::at(d.col, format!("layout stride: {}", e.msg)))?;
             Ok(Value::Layout(Layout::new(shape, stride)?))
         }
-        Expr::Call {
-            name,
-            targs,
-            args,
-            kwargs,
-        } => {
+        Expr::Call(call) => {
+            let super::parse::CallExpr {
+                name,
+                targs,
+                args,
+                kwargs,
+            } = &**call;
             if let Some(f) = env.get(name) {
                 if !kwargs.is_empty() || !targs.is_empty() {
                     return Err(Error::new(format!(
@@ -223,7 +224,8 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             let args = eval_all(args, env)?;
             apply(&fv, &args)
         }
-        Expr::Member { obj, name, call } => {
+        Expr::Member(member) => {
+            let super::parse::MemberExpr { obj, name, call } = &**member;
             let o = eval(obj, env)?;
             match call {
                 None => types::member_type(&o, name),

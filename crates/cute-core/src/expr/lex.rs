@@ -153,6 +153,12 @@ fn unexpected_char(c: char) -> String {
 }
 
 fn parse_int(text: &str, col: usize) -> Result<u64> {
+    // Most literals are a few decimal digits: no radix prefix, no overflow possible.
+    if text.len() <= 18 && text.bytes().all(|c| c.is_ascii_digit()) {
+        return Ok(text
+            .bytes()
+            .fold(0u64, |acc, c| acc * 10 + u64::from(c - b'0')));
+    }
     let (digits, radix) = if let Some(h) = text.strip_prefix("0x").or(text.strip_prefix("0X")) {
         (h, 16)
     } else if let Some(b) = text.strip_prefix("0b").or(text.strip_prefix("0B")) {

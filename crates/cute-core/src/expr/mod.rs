@@ -180,9 +180,10 @@ impl Session {
             Line::Empty => return None,
             Line::Expr(node) | Line::Bind(_, node) | Line::BindMany(_, node) => node,
         };
-        let parse::Expr::Call { name, args, .. } = &node.expr else {
+        let parse::Expr::Call(call) = &node.expr else {
             return None;
         };
+        let (name, args) = (&call.name, &call.args);
         // `f(x)` with `f` bound is an application of that value, as in `eval`.
         if self.env.get(name).is_some()
             || name

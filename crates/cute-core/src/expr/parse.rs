@@ -25,6 +25,23 @@ pub(crate) type Name<'a> = Cow<'a, str>;
 /// Positional and keyword arguments of a call.
 pub(crate) type Args<'a> = (Vec<Node<'a>>, Vec<(&'a str, Node<'a>)>);
 
+/// A call: `name<targs>(args, kw=value)`.
+#[derive(Clone, Debug)]
+pub(crate) struct CallExpr<'a> {
+    pub name: Name<'a>,
+    pub targs: Vec<Node<'a>>,
+    pub args: Vec<Node<'a>>,
+    pub kwargs: Vec<(&'a str, Node<'a>)>,
+}
+
+/// A member: `obj.name`, `obj.name(args)`, `T::name`.
+#[derive(Clone, Debug)]
+pub(crate) struct MemberExpr<'a> {
+    pub obj: Node<'a>,
+    pub name: &'a str,
+    pub call: Option<Args<'a>>,
+}
+
 #[derive(Clone, Debug)]
 pub(crate) enum Expr<'a> {
     /// A static integer (`_8`, a template argument, the spec's and Python's integers).
@@ -37,13 +54,9 @@ pub(crate) enum Expr<'a> {
     Tuple(Vec<Node<'a>>),
     /// `SHAPE:STRIDE`
     Layout(Box<Node<'a>>, Box<Node<'a>>),
-    /// `name(args, kw=value)`, `name<targs>(args)`
-    Call {
-        name: Name<'a>,
-        targs: Vec<Node<'a>>,
-        args: Vec<Node<'a>>,
-        kwargs: Vec<(&'a str, Node<'a>)>,
-    },
+    /// `name(args, kw=value)`, `name<targs>(args)` (boxed: the node stays small, and every
+    /// parse level moves it).
+    Call(Box<CallExpr<'a>>),
     /// `name<targs>` with optional `{}`: a C++ type's value (`Int<8>{}`, `Sw<B,M,S>`).
     Template {
         name: Name<'a>,
@@ -58,11 +71,7 @@ pub(crate) enum Expr<'a> {
         args: Vec<Node<'a>>,
     },
     /// `x.name`, `x.name(args)` (a member call), `T::name` (a member type).
-    Member {
-        obj: Box<Node<'a>>,
-        name: &'a str,
-        call: Option<Args<'a>>,
-    },
+    Member(Box<MemberExpr<'a>>),
     /// `a + b`, `a - b`, `a * b`, `a / b` (static-integer arithmetic).
     Binary {
         op: char,
@@ -382,11 +391,11 @@ impl<'a> Parser<'a> {
                         None
                     };
                     node = Node {
-                        expr: Expr::Member {
-                            obj: Box::new(node),
+                        expr: Expr::Member(Box::new(MemberExpr {
+                            obj: node,
                             name,
                             call,
-                        },
+                        })),
                         col,
                     };
                 }
@@ -608,12 +617,12 @@ impl<'a> Parser<'a> {
                     self.in_make_args -= usize::from(make);
                     let (args, kwargs) = parsed?;
                     self.leave();
-                    Expr::Call {
+                    Expr::Call(Box::new(CallExpr {
                         name,
                         targs: targs.unwrap_or_default(),
                         args,
                         kwargs,
-                    }
+                    }))
                 } else {
                     let made = *self.peek() == Tok::Punct('{');
                     self.skip_braces()?;
