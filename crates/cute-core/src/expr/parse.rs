@@ -674,6 +674,22 @@ impl<'a> Parser<'a> {
         r
     }
 
+    /// One argument: a lone integer literal (most of a tuple's entries) directly, anything
+    /// else through the whole grammar; the node is the same either way.
+    fn arg(&mut self, close: char) -> Result<Node<'a>> {
+        if let Tok::Int(v) = *self.peek() {
+            if matches!(self.peek_at(1), Some(Tok::Punct(c)) if *c == ',' || *c == close) {
+                let col = self.col();
+                self.next();
+                return Ok(Node {
+                    expr: self.literal(signed(v, false, col)?),
+                    col,
+                });
+            }
+        }
+        self.expr()
+    }
+
     fn args_inner(&mut self, close: char) -> Result<Args<'a>> {
         let mut args = Vec::new();
         let mut kwargs = Vec::new();
@@ -707,7 +723,7 @@ impl<'a> Parser<'a> {
                         col,
                     });
                 } else {
-                    args.push(self.expr()?);
+                    args.push(self.arg(close)?);
                 }
             }
             if self.eat(',') {
