@@ -56,74 +56,70 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token<'_>>> {
         )));
     }
     let bytes = src.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len() / 2 + 1);
+    // A token per byte at most (and the end): one allocation for any usual line.
+    let mut out = Vec::with_capacity((bytes.len() + 1).min(4096));
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
         let col = i + 1;
-        if matches!(c, b' ' | b'\t' | b'\r' | b'\n') {
-            i += 1;
-            continue;
-        }
-        if c.is_ascii_digit() {
-            let start = i;
-            while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+        // One match on the byte (a jump table), most frequent classes first.
+        let tok = match c {
+            b' ' | b'\t' | b'\r' | b'\n' => {
                 i += 1;
+                continue;
             }
-            out.push(Token {
-                tok: Tok::Int(parse_int(&src[start..i], col)?),
-                col,
-            });
-            continue;
-        }
-        if is_ident_byte(c) {
-            let start = i;
-            while i < bytes.len() && is_ident_byte(bytes[i]) {
-                i += 1;
-            }
-            let text = &src[start..i];
-            let tok = if text == "_" {
-                Tok::Under
-            } else if let Some(digits) = text
-                .strip_prefix('_')
-                .filter(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
-            {
-                // CuTe's static integer aliases: `_8`.
-                Tok::Static(parse_int(digits, col)?)
-            } else {
-                Tok::Ident(text)
-            };
-            out.push(Token { tok, col });
-            continue;
-        }
-        if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
-            return Err(Error::at(
-                col,
-                "a '/*' comment that is never closed with '*/'",
-            ));
-        }
-        if c == b':' && bytes.get(i + 1) == Some(&b':') {
-            out.push(Token {
-                tok: Tok::Scope,
-                col,
-            });
-            i += 2;
-            continue;
-        }
-        match c {
-            b'(' | b')' | b',' | b':' | b'<' | b'>' | b'{' | b'}' | b'=' | b'-' | b'+' | b'*'
-            | b'/' | b'[' | b']' | b'.' | b';' | b'&' | b'%' | b'^' | b'|' | b'!' | b'?' => {
+            b'0'..=b'9' => {
+                let start = i;
+                while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+                    i += 1;
+                }
                 out.push(Token {
-                    tok: Tok::Punct(c as char),
+                    tok: Tok::Int(parse_int(&src[start..i], col)?),
                     col,
                 });
+                continue;
+            }
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                let start = i;
+                while i < bytes.len() && is_ident_byte(bytes[i]) {
+                    i += 1;
+                }
+                let text = &src[start..i];
+                let tok = if text == "_" {
+                    Tok::Under
+                } else if let Some(digits) = text
+                    .strip_prefix('_')
+                    .filter(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+                {
+                    // CuTe's static integer aliases: `_8`.
+                    Tok::Static(parse_int(digits, col)?)
+                } else {
+                    Tok::Ident(text)
+                };
+                out.push(Token { tok, col });
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                return Err(Error::at(
+                    col,
+                    "a '/*' comment that is never closed with '*/'",
+                ));
+            }
+            b':' if bytes.get(i + 1) == Some(&b':') => {
                 i += 1;
+                Tok::Scope
+            }
+            b'(' | b')' | b',' | b':' | b'<' | b'>' | b'{' | b'}' | b'=' | b'-' | b'+' | b'*'
+            | b'/' | b'[' | b']' | b'.' | b';' | b'&' | b'%' | b'^' | b'|' | b'!' | b'?' => {
+                Tok::Punct(c as char)
             }
             _ => {
                 let ch = src[i..].chars().next().unwrap_or('?');
                 return Err(Error::at(col, unexpected_char(ch)));
             }
-        }
+        };
+        out.push(Token { tok, col });
+        i += 1;
     }
     out.push(Token {
         tok: Tok::End,

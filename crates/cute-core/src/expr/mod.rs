@@ -54,6 +54,8 @@ pub struct Session {
     /// With [`Session::track_operands`]: the bindings before the last statement.
     before_last: Option<Env>,
     track: bool,
+    /// Keep no copy of the last value (`print_script` prints each result and draws none).
+    forget_last: bool,
 }
 
 /// A line's top-level function call: the function's name and each positional argument's
@@ -89,8 +91,7 @@ impl Session {
             Ok(Line::BindMany(names, node)) => match eval::eval(&node, &self.env) {
                 Ok(Value::Tuple(vs)) if vs.len() == names.len() => {
                     for (n, v) in names.iter().zip(vs) {
-                        self.last = Some(v.clone());
-                        self.last_gen += 1;
+                        self.remember(&v);
                         self.env.bind(n, v);
                     }
                     return None;
@@ -103,8 +104,7 @@ impl Session {
             },
             Ok(Line::Bind(name, node)) => match eval::eval(&node, &self.env) {
                 Ok(v) => {
-                    self.last = Some(v.clone());
-                    self.last_gen += 1;
+                    self.remember(&v);
                     self.env.bind(name, v);
                     return None;
                 }
@@ -112,10 +112,17 @@ impl Session {
             },
         };
         if let Ok(v) = &result {
-            self.last = Some(v.clone());
-            self.last_gen += 1;
+            self.remember(v);
         }
         Some(result.map_err(to_chars))
+    }
+
+    /// `v` is now the last value.
+    fn remember(&mut self, v: &Value) {
+        if !self.forget_last {
+            self.last = Some(v.clone());
+        }
+        self.last_gen += 1;
     }
 
     /// The source of the statement that gave [`Session::last_value`] (possibly several
@@ -348,8 +355,11 @@ pub fn print_one(expr: &str) -> (String, bool) {
 /// assert!(!out[1].1);
 /// ```
 pub fn print_script(src: &str) -> Vec<(String, bool)> {
-    Session::default()
-        .run(src)
+    Session {
+        forget_last: true,
+        ..Session::default()
+    }
+    .run(src)
         .iter()
         .map(|l| (format_result(&l.result), l.result.is_ok()))
         .collect()
