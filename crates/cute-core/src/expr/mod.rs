@@ -360,9 +360,9 @@ pub fn print_script(src: &str) -> Vec<(String, bool)> {
         ..Session::default()
     }
     .run(src)
-        .iter()
-        .map(|l| (format_result(&l.result), l.result.is_ok()))
-        .collect()
+    .iter()
+    .map(|l| (format_result(&l.result), l.result.is_ok()))
+    .collect()
 }
 
 /// The exact text `render --print` writes for one result: the value, or `error: …`.

@@ -274,7 +274,11 @@ pub(crate) fn any_layout(v: &Value) -> Result<AnyLayout> {
 
 /// A layout operation on the domain of a layout or composed layout.
 fn on_layout(v: &Value, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<Value> {
-    Ok(any_layout(v)?.map_inner(f)?.into())
+    match v {
+        // No copy of the operand: the operation reads it.
+        Value::Layout(l) => Ok(Value::Layout(f(l)?)),
+        v => Ok(any_layout(v)?.map_inner(f)?.into()),
+    }
 }
 
 /// A non-negative index argument.
@@ -288,12 +292,25 @@ fn ints(vs: &[Value]) -> Result<Vec<i64>> {
 }
 
 /// `x` followed by mode indices: the mode they select (`size<0>(L)` is `size(get<0>(L))`).
-fn sub(args: &[Value]) -> Result<Value> {
-    let mut cur = args[0].clone();
+fn sub(args: &[Value]) -> Result<std::borrow::Cow<'_, Value>> {
+    // Without mode indices, the value itself (no copy).
+    let mut cur = std::borrow::Cow::Borrowed(&args[0]);
     for a in &args[1..] {
-        cur = get(&cur, index(a)?)?;
+        cur = std::borrow::Cow::Owned(get(&cur, index(a)?)?);
     }
     Ok(cur)
+}
+
+/// The layout of a layout or composed layout (its inner layout), borrowed.
+fn inner_layout(v: &Value) -> Result<&Layout> {
+    match v {
+        Value::Layout(l) => Ok(l),
+        Value::Composed(c) => Ok(&c.layout),
+        v => Err(Error::new(format!(
+            "expected a layout or composed layout, got {}",
+            v.kind()
+        ))),
+    }
 }
 
 fn shape_of(v: &Value) -> Result<IntTuple> {
@@ -415,7 +432,7 @@ pub static OPS: &[Op] = &[
     // --- queries -----------------------------------------------------------------------
     op!("size", "(x[, modes...])", Append, (1, MANY), [], false,
         "the number of elements of a shape, layout or tiled atom (of one mode with indices)",
-        |a, _| match sub(a)? {
+        |a, _| match &*sub(a)? {
             Value::Layout(l) => num(l.shape().size_num()?),
             Value::Composed(c) => num(c.layout.shape().size_num()?),
             Value::TiledMma(m) => int(m.thr_layout_vmnk.size()?),
@@ -424,31 +441,31 @@ pub static OPS: &[Op] = &[
         }),
     op!("cosize", "(layout[, modes...])", Append, (1, MANY), [], false,
         "the size of the codomain: the layout's largest offset + 1",
-        |a, _| num(any_layout(&sub(a)?)?.inner().cosize_num()?)),
+        |a, _| num(inner_layout(&*sub(a)?)?.cosize_num()?)),
     op!("rank", "(x[, modes...])", Append, (1, MANY), [], false,
         "the number of top-level modes",
-        |a, _| int(shape_of(&sub(a)?)?.rank() as i64)),
+        |a, _| int(shape_of(&*sub(a)?)?.rank() as i64)),
     op!("depth", "(x[, modes...])", Append, (1, MANY), [], false,
         "the nesting depth (an integer has depth 0)",
-        |a, _| match sub(a)? {
+        |a, _| match &*sub(a)? {
             Value::Tuple(vs) if vs.is_empty() => Err(Error::new("depth of an empty tuple is not defined (C++ refuses it)")),
-            v => int(shape_of(&v)?.depth() as i64),
+            v => int(shape_of(v)?.depth() as i64),
         }),
     op!("shape", "(x[, modes...])", Append, (1, MANY), [], false,
         "the shape of a layout (of one mode with indices)",
-        |a, _| Ok(shape_of(&sub(a)?)?.into())),
+        |a, _| Ok(shape_of(&*sub(a)?)?.into())),
     op!("stride", "(layout[, modes...])", Append, (1, MANY), [], false,
         "the stride of a layout (of one mode with indices)",
-        |a, _| Ok(any_layout(&sub(a)?)?.inner().stride().clone().into())),
+        |a, _| Ok(inner_layout(&*sub(a)?)?.stride().clone().into())),
     op!("get", "(x, i...) | (atom, Trait)", Append, (2, MANY), [], false,
         "mode i (then mode j of that, ...) of a tuple or layout, or a trait of an atom",
         |a, _| match a {
             [v, Value::Keyword(k)] => get_trait(v, k),
-            _ => sub(a),
+            _ => Ok(sub(a)?.into_owned()),
         }),
     op!("layout", "(layout, i...)", Append, (1, MANY), [], false,
         "mode i of a layout, as a layout",
-        |a, _| sub(a)),
+        |a, _| Ok(sub(a)?.into_owned())),
     op!("select", "(x, i...)", Append, (2, MANY), [], false,
         "the modes i..., in that order",
         |a, _| {
