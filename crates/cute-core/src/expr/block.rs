@@ -60,7 +60,11 @@ pub(crate) struct Span {
 
 /// The source with every comment (`// …`, `/* … */`, `# …`) replaced by spaces, so that
 /// byte positions stay those of the original text.
-pub(crate) fn blank_comments(src: &str, dialect: Dialect) -> String {
+pub(crate) fn blank_comments(src: &str, dialect: Dialect) -> std::borrow::Cow<'_, str> {
+    // Most scripts have no comment: nothing to copy.
+    if !src.bytes().any(|c| c == b'#' || c == b'/') {
+        return std::borrow::Cow::Borrowed(src);
+    }
     // Python (CuTeDSL) divides with `//`; C++ comments with it.
     let python = dialect == Dialect::Python;
     let b = src.as_bytes();
@@ -96,7 +100,7 @@ pub(crate) fn blank_comments(src: &str, dialect: Dialect) -> String {
         i = to;
     }
     // Only ASCII spaces replaced whole UTF-8 sequences (every byte of them): still UTF-8.
-    String::from_utf8(out).unwrap_or_default()
+    std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_default())
 }
 
 fn memchr_nl(b: &[u8], from: usize) -> usize {
@@ -119,7 +123,14 @@ pub(crate) fn split_statements(src: &str) -> Vec<Span> {
         match c {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
-            _ => {}
+            b';' | b'\n' => {}
+            // Neither a bracket nor an end: only the last non-space byte changes.
+            _ => {
+                if !c.is_ascii_whitespace() {
+                    last = c;
+                }
+                continue;
+            }
         }
         let ends = match c {
             b';' => depth <= 0,

@@ -182,7 +182,7 @@ impl Session {
     pub fn call_operands(&self, line: &str) -> Option<Call> {
         let dialect = block::dialect(line);
         let code = block::blank_comments(line, dialect);
-        let code = code.as_str();
+        let code: &str = &code;
         let node = match parse::parse_line(code, dialect).ok()? {
             Line::Empty => return None,
             Line::Expr(node) | Line::Bind(_, node) | Line::BindMany(_, node) => node,
