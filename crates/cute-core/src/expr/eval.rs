@@ -39,7 +39,7 @@ pub(crate) fn eval(node: &Node<'_>, env: &Env) -> Result<Value> {
 /// the value `tiled_mma`. Returns the value and the member names.
 fn bound_path(name: &str, env: &Env) -> Option<(Value, Vec<String>)> {
     // `T::member` of a bound type (`using T = ...;`) reads like `t.member`.
-    let first_end = name.find(['.', ':'])?;
+    let first_end = name.bytes().position(|c| c == b'.' || c == b':')?;
     let v = env.get(&name[..first_end])?;
     let rest = name[first_end..].replace("::", ".");
     let members = rest[1..].split('.').map(String::from).collect();
@@ -204,7 +204,10 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
                     apply(&v, &args_v)
                 };
             }
-            ops::call(short, &targs_v, &args_v, &kw)
+            match op {
+                Some(op) => ops::call_op(op, &targs_v, &args_v, &kw),
+                None => ops::call(short, &targs_v, &args_v, &kw),
+            }
         }
         Expr::Template { name, targs, made } => {
             check_type_args(targs)?;

@@ -117,6 +117,11 @@ pub(crate) fn call(name: &str, targs: &[Value], args: &[Value], kw: &Kwargs) -> 
     let Some(op) = lookup(name) else {
         return Err(unknown_function(name));
     };
+    call_op(op, targs, args, kw)
+}
+
+/// Call `op` (already looked up) with template, positional and keyword arguments.
+pub(crate) fn call_op(op: &Op, targs: &[Value], args: &[Value], kw: &Kwargs) -> Result<Value> {
     let ctx = |e: Error| {
         if e.msg.starts_with(op.name) {
             e

@@ -124,6 +124,10 @@ const STATIC_ALIASES: &[u64] = &[
 /// Drop namespace qualifiers that do not change the meaning (`cute::`, `cutlass::`,
 /// `cute.`, `cutlass.`, `SM90::`, ...); `GMMA::` / `UMMA::` are kept for the ops to read.
 pub(crate) fn strip_ns(name: &str) -> &str {
+    // Every qualifier ends in `::` or `.`.
+    if !name.bytes().any(|c| c == b':' || c == b'.') {
+        return name;
+    }
     let mut n = name;
     loop {
         let next = [
