@@ -62,7 +62,8 @@ pub(crate) struct Span {
 /// byte positions stay those of the original text.
 pub(crate) fn blank_comments(src: &str, dialect: Dialect) -> std::borrow::Cow<'_, str> {
     // Most scripts have no comment: nothing to copy.
-    if !src.bytes().any(|c| c == b'#' || c == b'/') {
+    // (`contains` of one char is a word-at-a-time memchr.)
+    if !src.contains('#') && !src.contains('/') {
         return std::borrow::Cow::Borrowed(src);
     }
     // Python (CuTeDSL) divides with `//`; C++ comments with it.
@@ -118,49 +119,45 @@ pub(crate) fn split_statements(src: &str) -> Vec<Span> {
     let mut spans = Vec::new();
     let mut depth = 0i64;
     let mut start = 0;
-    let mut last = 0u8; // last non-space byte of the current statement
     for (i, &c) in b.iter().enumerate() {
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            b';' | b'\n' => {}
-            // Neither a bracket nor an end: only the last non-space byte changes.
-            _ => {
-                if !c.is_ascii_whitespace() {
-                    last = c;
-                }
+        let ends = match c {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
                 continue;
             }
-        }
-        let ends = match c {
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                continue;
+            }
             b';' => depth <= 0,
+            // The statement's last non-space byte before the newline decides whether it
+            // goes on (looked up only here, not tracked byte by byte).
             b'\n' => {
                 depth <= 0
                     && !matches!(
-                        last,
-                        b'=' | b','
-                            | b'\\'
-                            | b'+'
-                            | b'*'
-                            | b'/'
-                            | b'-'
-                            | b'<'
-                            | b'|'
-                            | b'&'
-                            | b'%'
-                            | b'^'
-                            | b'?'
+                        b[start..i].iter().rev().find(|c| !c.is_ascii_whitespace()),
+                        Some(
+                            b'=' | b','
+                                | b'\\'
+                                | b'+'
+                                | b'*'
+                                | b'/'
+                                | b'-'
+                                | b'<'
+                                | b'|'
+                                | b'&'
+                                | b'%'
+                                | b'^'
+                                | b'?'
+                        )
                     )
             }
-            _ => false,
+            _ => continue,
         };
         if ends {
             spans.push(Span { start, end: i + 1 });
             start = i + 1;
             depth = 0;
-            last = 0;
-        } else if !c.is_ascii_whitespace() {
-            last = c;
         }
     }
     if start < b.len() {
