@@ -185,15 +185,36 @@ pub(crate) fn write_tuple<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[
         if i > 0 {
             f.write_str(",")?;
         }
-        write!(f, "{t}")?;
+        // Directly, not through `write!`: printing is most of `render --print`'s work.
+        t.fmt(f)?;
     }
     f.write_str(")")
+}
+
+/// An integer in decimal, without the formatting machinery (see [`write_tuple`]).
+pub(crate) fn write_int(f: &mut fmt::Formatter<'_>, v: i64) -> fmt::Result {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut n = v.unsigned_abs();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    f.write_str(std::str::from_utf8(&buf[i..]).unwrap_or_default())
 }
 
 impl fmt::Display for IntTuple {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Int(v) | Dyn(v) => write!(f, "{v}"),
+            Int(v) | Dyn(v) => write_int(f, *v),
             Tuple(ts) => write_tuple(f, ts),
         }
     }

@@ -27,7 +27,9 @@ pub struct Layout {
 
 impl fmt::Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.shape, self.stride)
+        fmt::Display::fmt(&self.shape, f)?;
+        f.write_str(":")?;
+        fmt::Display::fmt(&self.stride, f)
     }
 }
 

@@ -86,12 +86,12 @@ pub struct Policy {
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Value::Int(v) | Value::Dyn(v) => write!(f, "{v}"),
+            Value::Int(v) | Value::Dyn(v) => crate::int_tuple::write_int(f, *v),
             // C++ prints a static bool as 1 or 0.
             Value::Bool(b) => write!(f, "{}", u8::from(*b)),
             Value::Under => f.write_str("_"),
             Value::Tuple(vs) => crate::int_tuple::write_tuple(f, vs),
-            Value::Layout(l) => write!(f, "{l}"),
+            Value::Layout(l) => fmt::Display::fmt(l, f),
             Value::Swizzle(s) => write!(f, "{s}"),
             Value::Composed(c) => write!(f, "{c}"),
             Value::Offset(o) => write!(f, "{o}"),
