@@ -1380,6 +1380,23 @@ def g_dynamic_random(n):
         add("dyn_" + e.split("(")[0].split("<")[0], e, None)
 
 
+def g_dynamic_slices(n):
+    """Slices of swizzled layouts at run-time (plain int) and static coordinates."""
+    rs = random.Random(SEED + 11)
+    for _ in range(n):
+        b_, m_, s_ = rs.choice([(3, 3, 3), (2, 3, 3), (3, 4, 3), (2, 4, 3), (1, 4, 3), (3, 2, 3), (2, 1, 4)])
+        rows, cols = rs.choice([(8, 64), (8, 32), (16, 64), (4, 64), (8, 128)])
+        if rs.random() < 0.5:
+            lay = "Layout<Shape<Int<%d>,Int<%d>>,Stride<Int<%d>,_1>>{}" % (rows, cols, cols)
+        else:
+            lay = "Layout<Shape<Int<%d>,Int<%d>>,Stride<_1,Int<%d>>>{}" % (rows, cols, rows)
+        def c(limit):
+            k = rs.randrange(limit)
+            return str(k) if rs.random() < 0.7 else "Int<%d>{}" % k
+        coord = rs.choice(["_, %s" % c(cols), "%s, _" % c(rows)])
+        add("dyn_slice_composed", "composition(Swizzle<%d,%d,%d>{}, %s)(%s)" % (b_, m_, s_, lay, coord), None)
+
+
 # ----------------------------------------------------------------------------
 CATEGORIES = [
     ("smem_atom", g_smem_atom),
@@ -1394,6 +1411,7 @@ CATEGORIES = [
     ("errors", g_errors),
     ("dynamic", g_dynamic),
     ("dynamic_random", lambda: g_dynamic_random(420)),
+    ("dynamic_slices", lambda: g_dynamic_slices(60)),
 ]
 
 

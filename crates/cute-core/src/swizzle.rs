@@ -1,7 +1,7 @@
 //! Swizzle<B,M,S> and ComposedLayout (`swizzle.hpp`, `layout_composed.hpp`).
 
 use crate::error::{arith, Error, Result};
-use crate::int_tuple::{Coord, IntTuple};
+use crate::int_tuple::{Coord, IntTuple, Num};
 use crate::layout::{self, Layout, Tiler};
 use std::fmt;
 
@@ -466,6 +466,22 @@ impl ComposedLayout {
     /// assert_eq!(v.to_string(), "((4,8)):((1,-4))");
     /// ```
     pub fn slice(&self, c: &Coord) -> Result<AnyLayout> {
+        self.slice_dynamic(c, &[])
+    }
+
+    /// [`ComposedLayout::slice`] where `dynamic[i]` says whether the `i`-th fixed coordinate
+    /// (in order) is a run-time integer: C++ then cannot know the swizzle bits it sets, and
+    /// the strides it would pick by them stay dynamic (`conditional_return` of a run-time
+    /// condition), so the swizzle's bit modes are not merged.
+    ///
+    /// ```
+    /// use cute_core::{int_tuple::Coord, swizzle::ComposedLayout, Layout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), 0, "(8,64):(64,1)".parse::<Layout>().unwrap());
+    /// let at = Coord::Tuple(vec![Coord::Under, Coord::Int(0)]);
+    /// assert_eq!(c.slice(&at).unwrap().to_string(), "(8):(72)");
+    /// assert_eq!(c.slice_dynamic(&at, &[true]).unwrap().to_string(), "((2,2,2)):((72,144,288))");
+    /// ```
+    pub fn slice_dynamic(&self, c: &Coord, dynamic: &[bool]) -> Result<AnyLayout> {
         if c.all_underscore() {
             return Ok(composition(
                 self.swizzle,
@@ -494,6 +510,17 @@ impl ComposedLayout {
         let diced_anti = layout::composition(&anti_zy, &diced)?;
         let diced_only = layout::composition(&only_zy, &diced)?;
         let offset_only = self.offset.value() ^ to_mixed_bits(&diced_only, &diced_coord)?;
+        // The bits of the offset a run-time coordinate may set (MixedBits' dynamic field).
+        let unknown = if dynamic.iter().any(|d| *d) {
+            dynamic_bits(
+                &diced_coord,
+                diced_only.shape(),
+                diced_only.stride(),
+                &mut dynamic.iter(),
+            )?
+        } else {
+            0
+        };
         // CuTe also forms the anti-zy offset; slice() drops it, but its checks still apply.
         diced_anti.call_coord(&diced_coord)?;
 
@@ -505,19 +532,19 @@ impl ComposedLayout {
         }
         let z = self.swizzle.zzz_mask() & -self.swizzle.zzz_mask();
         let y = self.swizzle.yyy_mask() & -self.swizzle.yyy_mask();
-        let lo = swizzle_strides(z < y, z, y, offset_only, b);
-        let hi = swizzle_strides(z > y, z, y, offset_only, b);
+        let lo = swizzle_strides(z < y, z, y, offset_only, unknown, b);
+        let hi = swizzle_strides(z > y, z, y, offset_only, unknown, b);
         let mut shape = vec![1i64 << m];
         shape.extend(std::iter::repeat_n(2, b as usize));
         shape.push(1 << (sa - b));
         shape.extend(std::iter::repeat_n(2, b as usize));
         shape.push(1);
-        let mut stride = vec![1i64];
+        let mut stride = vec![Num::fixed(1)];
         stride.extend(lo);
-        stride.push(1 << (m + b));
+        stride.push(Num::fixed(1 << (m + b)));
         stride.extend(hi);
-        stride.push(size);
-        let swizzle_layout = Layout::new(IntTuple::ints(&shape), IntTuple::ints(&stride))?;
+        stride.push(Num::fixed(size));
+        let swizzle_layout = Layout::new(IntTuple::ints(&shape), IntTuple::nums(&stride))?;
         Ok(AnyLayout::Layout(layout::composition(
             &swizzle_layout,
             &sliced,
@@ -535,23 +562,72 @@ fn log2_exact(n: i64, what: &str) -> Result<i64> {
 }
 
 /// CuTe `detail::make_swizzle_strides`: the stride of each swizzled bit of one group, given
-/// which partner bits the offset already has set.
-fn swizzle_strides(z_group: bool, z: i64, y: i64, offset: i64, b: i64) -> Vec<i64> {
+/// which partner bits the offset already has set; dynamic where the bit tested is one a
+/// run-time coordinate may set (`unknown`).
+fn swizzle_strides(z_group: bool, z: i64, y: i64, offset: i64, unknown: i64, b: i64) -> Vec<Num> {
     (0..b)
         .map(|i| {
-            if z_group {
-                if offset & (y << i) == 0 {
-                    z << i
-                } else {
-                    -(z << i)
-                }
-            } else if offset & (z << i) == 0 {
-                (y + z) << i
+            let (bit, set, clear) = if z_group {
+                (y << i, -(z << i), z << i)
             } else {
-                (y - z) << i
+                (z << i, (y - z) << i, (y + z) << i)
+            };
+            let v = if offset & bit == 0 { clear } else { set };
+            Num {
+                v,
+                fixed: unknown & bit == 0,
             }
         })
         .collect()
+}
+
+/// The dynamic field of CuTe's `to_mixed_bits`: for each run-time coordinate (`dynamic`,
+/// in the order of the coordinate's leaves), every bit its part of the layout can set,
+/// `(shape - 1) * stride` of each leaf.
+fn dynamic_bits(
+    coord: &IntTuple,
+    shape: &IntTuple,
+    stride: &IntTuple,
+    dynamic: &mut std::slice::Iter<'_, bool>,
+) -> Result<i64> {
+    match (coord, shape, stride) {
+        (IntTuple::Tuple(cs), IntTuple::Tuple(ss), IntTuple::Tuple(ds))
+            if cs.len() == ss.len() && ss.len() == ds.len() =>
+        {
+            let mut acc = 0;
+            for ((c, s), d) in cs.iter().zip(ss).zip(ds) {
+                acc |= dynamic_bits(c, s, d, dynamic)?;
+            }
+            Ok(acc)
+        }
+        (IntTuple::Tuple(cs), _, _) => {
+            // A coordinate finer than the layout's modes: any run-time leaf makes all of
+            // them unknown.
+            let any = cs.iter().map(|c| c.leaf_count()).sum::<usize>();
+            let dyn_any = dynamic.take(any).any(|d| *d);
+            if dyn_any {
+                field(shape, stride)
+            } else {
+                Ok(0)
+            }
+        }
+        _ => {
+            if dynamic.next().copied().unwrap_or(false) {
+                field(shape, stride)
+            } else {
+                Ok(0)
+            }
+        }
+    }
+}
+
+/// Every bit the offsets of `shape:stride` can set.
+fn field(shape: &IntTuple, stride: &IntTuple) -> Result<i64> {
+    let mut acc = 0;
+    for (s, d) in shape.leaves().into_iter().zip(stride.leaves()) {
+        acc |= arith::mul(arith::sub(s, 1)?, d)?;
+    }
+    Ok(acc)
 }
 
 /// CuTe `to_mixed_bits(layout, coord)` for static values: the XOR of `c_i * d_i` over the

@@ -276,6 +276,21 @@ impl Value {
         }
     }
 
+    /// For each integer of a coordinate, in order (`_` skipped): whether it is dynamic.
+    pub fn dynamic_leaves(&self) -> Vec<bool> {
+        fn go(v: &Value, out: &mut Vec<bool>) {
+            match v {
+                Value::Tuple(vs) => vs.iter().for_each(|v| go(v, out)),
+                Value::Dyn(_) => out.push(true),
+                Value::Under => {}
+                _ => out.push(false),
+            }
+        }
+        let mut out = Vec::new();
+        go(self, &mut out);
+        out
+    }
+
     /// This value as an integer.
     pub fn to_int(&self) -> Result<i64> {
         match self {

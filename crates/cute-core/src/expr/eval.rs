@@ -448,7 +448,8 @@ pub(crate) fn apply(f: &Value, args: &[Value]) -> Result<Value> {
         Value::Composed(cl) => {
             let c = coord_val.to_coord()?;
             if c.has_underscore() {
-                Ok(cl.slice(&c)?.into())
+                let kinds = Value::Tuple(args.to_vec()).dynamic_leaves();
+                Ok(cl.slice_dynamic(&c, &kinds)?.into())
             } else {
                 let c = coord_val.to_int_tuple()?;
                 Ok(Value::Int(match c {

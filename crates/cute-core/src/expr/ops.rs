@@ -663,7 +663,7 @@ pub static OPS: &[Op] = &[
             match &a[1] {
                 // Every mode fixed: the empty layout `():()`, as C++ slices.
                 Value::Layout(l) => Ok(l.slice(&c)?.into()),
-                Value::Composed(cl) => Ok(cl.slice(&c)?.into()),
+                Value::Composed(cl) => Ok(cl.slice_dynamic(&c, &a[0].dynamic_leaves())?.into()),
                 v => Ok(int_tuple::slice(&c, &v.to_int_tuple()?)?.into()),
             }
         }),
