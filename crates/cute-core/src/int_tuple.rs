@@ -752,10 +752,10 @@ pub fn crd2idx(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<
             }
             Ok(acc)
         }
-        (Tuple(_), Int(_), _) => Err(Error::new(format!(
+        (Tuple(_), Int(_) | Dyn(_), _) => Err(Error::new(format!(
             "coordinate {coord} is deeper than shape {shape}"
         ))),
-        (Int(c), Tuple(s), Tuple(d)) => {
+        (Int(c) | Dyn(c), Tuple(s), Tuple(d)) => {
             if s.len() != d.len() {
                 return Err(Error::new("crd2idx: shape and stride ranks differ"));
             }
@@ -779,7 +779,7 @@ pub fn crd2idx(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<
             }
             Ok(acc)
         }
-        (Int(c), Int(_), Int(d)) => arith::mul(*c, *d),
+        (Int(c) | Dyn(c), Int(_) | Dyn(_), Int(d) | Dyn(d)) => arith::mul(*c, *d),
         _ => Err(Error::new(format!(
             "shape {shape} and stride {stride} are not congruent"
         ))),

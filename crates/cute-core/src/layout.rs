@@ -232,7 +232,7 @@ impl Layout {
                 (Coord::Tuple(cs), Tuple(ss)) => {
                     cs.len() == ss.len() && cs.iter().zip(ss).all(|(a, b)| go(a, b))
                 }
-                (Coord::Tuple(_), Int(_)) => false,
+                (Coord::Tuple(_), Int(_) | Dyn(_)) => false,
                 _ => true,
             }
         }

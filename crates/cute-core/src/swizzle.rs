@@ -641,13 +641,20 @@ fn to_mixed_bits(l: &Layout, coord: &IntTuple) -> Result<i64> {
         )));
     }
     let mut acc = 0i64;
-    for ((s, d), ci) in l
+    for ((sn, dn), ci) in l
         .shape()
-        .leaves()
+        .leaf_nums()
         .into_iter()
-        .zip(l.stride().leaves())
+        .zip(l.stride().leaf_nums())
         .zip(c.leaves())
     {
+        let (s, d) = (sn.v, dn.v);
+        // C++ asserts a power of two on the static product (`decltype(shape*stride)::value`).
+        if !sn.mul(dn)?.is_static() {
+            return Err(Error::new(format!(
+                "slicing a swizzled layout needs a static shape*stride, got the run-time {s}*{d} (C++ refuses it)"
+            )));
+        }
         let sd = arith::mul(s, d)?;
         if sd != 0 && (sd < 0 || sd.count_ones() != 1) {
             return Err(Error::new(format!(

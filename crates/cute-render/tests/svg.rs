@@ -92,6 +92,34 @@ fn layout_cells_carry_index_and_offset() {
     }
 }
 
+/// A layout of C++ run-time integers (`make_shape(4, 8)` in a C++ block) draws as its
+/// static twin does: every cell, at the same offset.
+#[test]
+fn run_time_integer_layouts_draw_like_static_ones() {
+    for (dynamic, fixed) in [
+        (
+            "auto L = make_layout(make_shape(4, 8), make_stride(8, 1));",
+            "(4,8):(8,1)",
+        ),
+        (
+            "composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{})(_, 0);",
+            "(8):(72)",
+        ),
+    ] {
+        let offsets = |expr: &str| -> Vec<i64> {
+            let s = svg(expr);
+            let doc = parse(&s);
+            cells(&doc, "layout")
+                .iter()
+                .map(|c| attr(c, "data-offset"))
+                .collect()
+        };
+        let (oa, ob) = (offsets(dynamic), offsets(fixed));
+        assert!(!oa.is_empty(), "{dynamic}: no cells");
+        assert_eq!(oa, ob, "{dynamic} vs {fixed}");
+    }
+}
+
 #[test]
 fn hierarchical_modes_draw_boundaries() {
     let s = svg("(4,(2,4)):(2,(1,8))");
