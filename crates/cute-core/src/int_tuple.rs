@@ -193,6 +193,10 @@ pub(crate) fn write_tuple<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[
 
 /// An integer in decimal, without the formatting machinery (see [`write_tuple`]).
 pub(crate) fn write_int(f: &mut fmt::Formatter<'_>, v: i64) -> fmt::Result {
+    if (0..10).contains(&v) {
+        let d = v as usize;
+        return f.write_str(&"0123456789"[d..d + 1]);
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     let mut n = v.unsigned_abs();

@@ -44,6 +44,31 @@ pub(crate) fn describe(t: &Tok) -> String {
     }
 }
 
+const OTHER: u8 = 0;
+const SPACE: u8 = 1;
+const DIGIT: u8 = 2;
+const IDENT: u8 = 3;
+const PUNCT: u8 = 4;
+
+/// The lexer's class of every byte (non-ASCII bytes are `OTHER`: an error).
+static CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = match b {
+            b' ' | b'\t' | b'\r' | b'\n' => SPACE,
+            b'0'..=b'9' => DIGIT,
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => IDENT,
+            b'(' | b')' | b',' | b':' | b'<' | b'>' | b'{' | b'}' | b'=' | b'-' | b'+' | b'*'
+            | b'/' | b'[' | b']' | b'.' | b';' | b'&' | b'%' | b'^' | b'|' | b'!' | b'?' => PUNCT,
+            _ => OTHER,
+        };
+        c += 1;
+    }
+    t
+};
+
 fn is_ident_byte(b: u8) -> bool {
     b == b'_' || b.is_ascii_alphanumeric()
 }
@@ -62,13 +87,13 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token<'_>>> {
     while i < bytes.len() {
         let c = bytes[i];
         let col = i + 1;
-        // One match on the byte (a jump table), most frequent classes first.
-        let tok = match c {
-            b' ' | b'\t' | b'\r' | b'\n' => {
+        // One table lookup classifies the byte.
+        let tok = match CLASS[usize::from(c)] {
+            SPACE => {
                 i += 1;
                 continue;
             }
-            b'0'..=b'9' => {
+            DIGIT => {
                 let start = i;
                 while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
                     i += 1;
@@ -79,7 +104,7 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token<'_>>> {
                 });
                 continue;
             }
-            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+            IDENT => {
                 let start = i;
                 while i < bytes.len() && is_ident_byte(bytes[i]) {
                     i += 1;
@@ -99,20 +124,17 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token<'_>>> {
                 out.push(Token { tok, col });
                 continue;
             }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+            PUNCT if c == b'/' && bytes.get(i + 1) == Some(&b'*') => {
                 return Err(Error::at(
                     col,
                     "a '/*' comment that is never closed with '*/'",
                 ));
             }
-            b':' if bytes.get(i + 1) == Some(&b':') => {
+            PUNCT if c == b':' && bytes.get(i + 1) == Some(&b':') => {
                 i += 1;
                 Tok::Scope
             }
-            b'(' | b')' | b',' | b':' | b'<' | b'>' | b'{' | b'}' | b'=' | b'-' | b'+' | b'*'
-            | b'/' | b'[' | b']' | b'.' | b';' | b'&' | b'%' | b'^' | b'|' | b'!' | b'?' => {
-                Tok::Punct(c as char)
-            }
+            PUNCT => Tok::Punct(c as char),
             _ => {
                 let ch = src[i..].chars().next().unwrap_or('?');
                 return Err(Error::at(col, unexpected_char(ch)));
