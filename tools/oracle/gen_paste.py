@@ -1395,6 +1395,18 @@ def g_dynamic_slices(n):
             return str(k) if rs.random() < 0.7 else "Int<%d>{}" % k
         coord = rs.choice(["_, %s" % c(cols), "%s, _" % c(rows)])
         add("dyn_slice_composed", "composition(Swizzle<%d,%d,%d>{}, %s)(%s)" % (b_, m_, s_, lay, coord), None)
+    # A swizzled layout of run-time shape/stride cannot be sliced (C++ needs a static
+    # shape*stride); run-time layouts index as static ones do.
+    for e in ["composition(Swizzle<3,3,3>{}, make_layout(make_shape(8, 64), make_stride(64, 1)))(_, 3)",
+              "composition(Swizzle<2,3,3>{}, make_layout(make_shape(8, 32), make_stride(32, 1)))(5, _)",
+              "composition(Swizzle<3,3,3>{}, make_layout(make_shape(_8{}, _64{}), make_stride(64, _1{})))(_, 3)"]:
+        add("dyn_slice_composed", e, None)
+    for e in ["make_layout(make_shape(4, 8))(3, 5)", "make_layout(make_shape(4, 8), make_stride(8, 1))(13)",
+              "make_layout(make_shape(4, make_shape(2, 4)), make_stride(8, make_stride(1, 2)))(3, 5)",
+              "make_layout(make_shape(_4{}, 8), make_stride(8, _1{}))(make_coord(2, 7))",
+              "crd2idx(make_coord(1, 2), make_shape(4, 8), make_stride(8, 1))",
+              "idx2crd(13, make_shape(4, 8))"]:
+        add("dyn_index", e, None)
 
 
 # ----------------------------------------------------------------------------
