@@ -280,6 +280,19 @@ pub(crate) fn warpgroup_op(ta: &Value, tb: &Value, acc: &Value, rest: &[Value]) 
             "a register-sourced A (OperandSource.RMEM) must be K-major",
         ));
     }
+    sm90_gmma(n, k, [c, a, b], rs, tn, majors)
+}
+
+/// The SM90 GMMA `SM90_64x{N}x{K}_{C}{A}{B}_{SS|RS}[_TN]` (types as letters: `F32`,
+/// `F16`, ...) with these majors.
+fn sm90_gmma(
+    n: i64,
+    k: i64,
+    [c, a, b]: [&str; 3],
+    rs: bool,
+    tn: bool,
+    majors: [bool; 2],
+) -> Result<Value> {
     let name = format!(
         "SM90_64x{n}x{k}_{c}{a}{b}_{}{}",
         if rs { "RS" } else { "SS" },
@@ -569,17 +582,7 @@ pub(crate) fn gmma_op_selector(rs: bool, a: &[Value]) -> Result<Value> {
         .into_iter()
         .find(|n| tn % n == 0)
         .ok_or_else(|| Error::new(format!("{what}: Tile_N must be a multiple of 8, got {tn}")))?;
-    let name = format!(
-        "SM90_64x{n}x{k}_{tc}{ta}{tb}_{}{}",
-        if rs { "RS" } else { "SS" },
-        if tn_only { "_TN" } else { "" }
-    );
-    let mut at = match Atom::lookup(&name)? {
-        Atom::Mma(m) => m,
-        Atom::Copy(c) => return Err(Error::new(format!("{} is a copy atom", c.name))),
-    };
-    at.mn_major = [major_a, major_b];
-    Ok(atom(at))
+    sm90_gmma(n, k, [tc, ta, tb], rs, tn_only, [major_a, major_b])
 }
 
 /// The `static_assert`s of an op struct, which C++ checks when a value of it is made
