@@ -41,6 +41,17 @@ async fn mount(query: &str) -> Element {
     host
 }
 
+/// Settle until `sel` is there (a loaded machine may need more than one timer turn to
+/// run the page's effects); at most about 3 s.
+async fn wait_for(host: &Element, sel: &str) {
+    for _ in 0..100 {
+        if host.query_selector(sel).unwrap().is_some() {
+            return;
+        }
+        settle().await;
+    }
+}
+
 fn all(host: &Element, sel: &str) -> Vec<Element> {
     let list = host.query_selector_all(sel).unwrap();
     (0..list.length())
@@ -113,6 +124,7 @@ async fn hover_fills_the_inspector_without_redrawing() {
     let ev = web_sys::MouseEvent::new_with_mouse_event_init_dict("mouseover", &init).unwrap();
     cell.dispatch_event(&ev).unwrap();
     settle().await;
+    wait_for(&host, "#inspector dd[data-key=\"swizzled offset\"]").await;
     let dd = |k: &str| {
         one(&host, &format!("#inspector dd[data-key=\"{k}\"]"))
             .text_content()
