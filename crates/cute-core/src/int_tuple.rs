@@ -79,7 +79,7 @@ pub struct Num {
     pub fixed: bool,
 }
 
-// `mul`/`div`/`rem`/`add` are checked (they return `Result`), so they are not the operator
+// `mul`/`div`/`rem` are checked (they return `Result`), so they are not the operator
 // traits.
 #[allow(clippy::should_implement_trait)]
 impl Num {
@@ -133,10 +133,6 @@ impl Num {
             return Ok(Num::fixed(0));
         }
         Ok(self.with(o, arith::rem(self.v, o.v)?))
-    }
-    /// `a + b`.
-    pub fn add(self, o: Num) -> Result<Num> {
-        Ok(self.with(o, arith::add(self.v, o.v)?))
     }
     /// `cute::ceil_div(a, b)`.
     pub fn ceil_div(self, o: Num) -> Result<Num> {
@@ -270,15 +266,6 @@ impl IntTuple {
             Int(_) => true,
             Dyn(_) => false,
             Tuple(ts) => ts.iter().all(|t| t.is_static()),
-        }
-    }
-
-    /// The same tuple with every leaf dynamic (C++ `int` where the tuple's integers
-    /// were written as plain integers).
-    pub fn to_dynamic(&self) -> IntTuple {
-        match self {
-            Int(v) | Dyn(v) => Dyn(*v),
-            Tuple(ts) => Tuple(ts.iter().map(|t| t.to_dynamic()).collect()),
         }
     }
 
