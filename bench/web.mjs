@@ -1,6 +1,7 @@
-// Page benchmark (a scripted measurement, not a test): gzipped size of the wasm + js,
-// first paint of the default view on loopback, and edit → painted latency for 64x64 and
-// 256x256 layouts, in Debian's headless Chromium. Build first: `trunk build --release`.
+// Page benchmark (a scripted measurement, not a test): gzipped size of the wasm, js, css and
+// html; first paint of the default view and of a shared link on loopback; edit → painted
+// latency for layouts from 16x16 to 256x256 and swizzled layouts (two panels); hover →
+// inspector updated; in Debian's headless Chromium. Build first: `trunk build --release`.
 //
 //   node bench/web.mjs [--runs N]      (prints a table, writes bench/out/web.json)
 //
@@ -25,11 +26,13 @@ const p90 = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min
 // 1. Size.
 const files = await readdir(DIST);
 const size = {};
-for (const f of files.filter((f) => /\.(wasm|js)$/.test(f))) {
+for (const f of files.filter((f) => /\.(wasm|js|css|html)$/.test(f))) {
   const b = await readFile(`${DIST}/${f}`);
-  size[f.endsWith('.wasm') ? 'wasm' : 'js'] = { raw: b.length, gz: gzipSync(b, { level: 9 }).length };
+  const kind = f.split('.').pop();
+  const prev = size[kind] ?? { raw: 0, gz: 0 };
+  size[kind] = { raw: prev.raw + b.length, gz: prev.gz + gzipSync(b, { level: 9 }).length };
 }
-size.total_gz = (size.wasm?.gz ?? 0) + (size.js?.gz ?? 0);
+size.total_gz = ['wasm', 'js', 'css', 'html'].reduce((t, k) => t + (size[k]?.gz ?? 0), 0);
 
 const server = await serve(DIST);
 const base = `http://127.0.0.1:${server.address().port}/some/prefix/`;
@@ -78,22 +81,73 @@ try {
     ta.dispatchEvent(new Event('input', { bubbles: true }));
     setTimeout(() => resolve(NaN), 20000); // never hang the benchmark
   }), text);
-  for (const n of [64, 256]) {
-    const a = `(${n},${n}):(${n},1)`, b = `(${n},${n}):(1,${n})`;
+  const measure = async (key, a, b, runs) => {
     await edit(a); await edit(b); // warm-up
     const xs = [];
-    for (let i = 0; i < RUNS; i++) xs.push(await edit(i % 2 ? b : a)); // warm-up ended on b: every edit changes the text
-    const inner = await page.textContent('#status');
-    result[`edit_${n}x${n}`] = { median_ms: median(xs), p90_ms: p90(xs), min_ms: Math.min(...xs), last_status: inner };
-    console.error(n, JSON.stringify(result[`edit_${n}x${n}`]));
+    for (let i = 0; i < runs; i++) xs.push(await edit(i % 2 ? b : a)); // warm-up ended on b: every edit changes the text
+    result[key] = { median_ms: median(xs), p90_ms: p90(xs), min_ms: Math.min(...xs), last_status: await page.textContent('#status') };
+    console.error(key, JSON.stringify(result[key]));
+  };
+  for (const n of [16, 64, 128, 256]) {
+    await measure(`edit_${n}x${n}`, `(${n},${n}):(${n},1)`, `(${n},${n}):(1,${n})`, RUNS);
   }
-  // The seeds' swizzled view at 256x256 (two panels).
+  // Swizzled layouts: the swizzle view, two panels (before/after).
+  for (const [m, n, runs] of [[8, 64, RUNS], [64, 64, RUNS], [256, 256, Math.max(3, Math.floor(RUNS / 3))]]) {
+    await measure(`edit_swizzle_${m}x${n}`, `Sw<3,4,3> o 0 o (${m},${n}):(${n},1)`, `Sw<3,3,3> o 0 o (${m},${n}):(${n},1)`, runs);
+  }
+
+  // 4. Hover → inspector updated (the mutation of the inspector after a mousemove over a
+  // cell far from the last one), for a whole figure (cells are elements) and big ones.
+  for (const n of [16, 64, 256]) {
+    await edit(`(${n},${n}):(1,${n})`);
+    const xs = await page.evaluate(async ({ n, runs }) => {
+      const hit = document.querySelector('#panel-layout .hit') ?? document.querySelector('#panel-layout .cells');
+      const insp = document.querySelector('#inspector');
+      const out = [];
+      for (let i = 0; i < runs; i++) {
+        const r = hit.getBoundingClientRect();
+        const k = (i * 7 + 3) % n;
+        const x = r.left + ((k + 0.5) / n) * r.width, y = r.top + ((n - 1 - k + 0.5) / n) * r.height;
+        const target = document.elementFromPoint(x, y) ?? hit;
+        out.push(await new Promise((resolve) => {
+          const obs = new MutationObserver(() => { obs.disconnect(); resolve(performance.now() - t0); });
+          obs.observe(insp, { childList: true, subtree: true, characterData: true });
+          const t0 = performance.now();
+          for (const type of ['mouseover', 'mousemove']) {
+            target.dispatchEvent(new MouseEvent(type, { bubbles: true, clientX: x, clientY: y }));
+          }
+          setTimeout(() => { obs.disconnect(); resolve(NaN); }, 2000);
+        }));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return out;
+    }, { n, runs: RUNS });
+    result[`hover_${n}x${n}`] = { median_ms: median(xs), p90_ms: p90(xs), max_ms: Math.max(...xs) };
+  }
+
+  // 5. Open a shared link to a 64x64 swizzled layout → painted (fresh context, no cache).
   {
-    const a = 'Sw<3,4,3> o 0 o (256,256):(256,1)', b = 'Sw<3,3,3> o 0 o (256,256):(256,1)';
-    await edit(a); await edit(b);
     const xs = [];
-    for (let i = 0; i < Math.max(3, Math.floor(RUNS / 3)); i++) xs.push(await edit(i % 2 ? b : a)); // warm-up ended on b: every edit changes the text
-    result.edit_swizzle_256x256 = { median_ms: median(xs), p90_ms: p90(xs), min_ms: Math.min(...xs) };
+    const q = `?expr=${encodeURIComponent('Sw<3,4,3> o 0 o (64,64):(64,1)')}&view=swizzle`;
+    for (let i = 0; i < Math.max(5, Math.floor(RUNS / 2)); i++) {
+      const ctx = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+      const p = await ctx.newPage();
+      await p.addInitScript(() => {
+        window.__painted = new Promise((resolve) => {
+          const obs = new MutationObserver(() => {
+            if (document.querySelector('#canvas svg')) {
+              obs.disconnect();
+              requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0));
+            }
+          });
+          obs.observe(document, { childList: true, subtree: true });
+        });
+      });
+      await p.goto(base + q);
+      xs.push(await p.evaluate(() => window.__painted));
+      await ctx.close();
+    }
+    result.open_link_swizzle_64x64 = { median_ms: median(xs), p90_ms: p90(xs), min_ms: Math.min(...xs) };
   }
 } finally {
   await browser.close();
@@ -103,9 +157,11 @@ try {
 await mkdir(OUT, { recursive: true });
 await writeFile(`${OUT}/web.json`, JSON.stringify(result, null, 2));
 const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
-console.log(`wasm ${kb(size.wasm.raw)} raw / ${kb(size.wasm.gz)} gz, js ${kb(size.js.raw)} raw / ${kb(size.js.gz)} gz, total ${kb(size.total_gz)} gz (goal <= 150 KB)`);
+console.log(['wasm', 'js', 'css', 'html'].map((k) => `${k} ${kb(size[k]?.raw ?? 0)} raw / ${kb(size[k]?.gz ?? 0)} gz`).join(', ')
+  + `; total ${kb(size.total_gz)} gz (goal <= 150 KB)`);
 console.log(`first contentful paint ${result.first_contentful_paint_ms.toFixed(0)} ms, default view painted ${result.default_view_painted_ms.toFixed(0)} ms (loopback, median)`);
-for (const k of ['edit_64x64', 'edit_256x256', 'edit_swizzle_256x256']) {
-  const r = result[k];
-  console.log(`${k}: median ${r.median_ms.toFixed(1)} ms, p90 ${r.p90_ms.toFixed(1)} ms, min ${r.min_ms.toFixed(1)} ms${r.last_status ? ` (page: ${r.last_status})` : ''}`);
+for (const [k, r] of Object.entries(result)) {
+  if (!/^(edit|hover|open)_/.test(k)) continue;
+  const worst = r.p90_ms !== undefined ? `p90 ${r.p90_ms.toFixed(1)} ms` : '';
+  console.log(`${k}: median ${r.median_ms.toFixed(1)} ms, ${worst}${r.max_ms !== undefined ? `, max ${r.max_ms.toFixed(1)} ms` : ''}${r.last_status ? ` (page: ${r.last_status})` : ''}`);
 }

@@ -209,7 +209,7 @@ test('XSS corpus in every URL parameter runs nothing', async () => {
   await ctx.close();
 });
 
-test('form mode writes the expression; views, overview, zoom, narrow screens', async () => {
+test('form mode writes the expression; views, big layouts, zoom, narrow screens', async () => {
   const { page, ctx, errors } = await open();
   await page.click('#mode-form');
   await page.selectOption('#f-kind', 'banks');
@@ -219,16 +219,18 @@ test('form mode writes the expression; views, overview, zoom, narrow screens', a
   await page.fill('#f-shape', '(16,64)');
   await page.locator('#f-B').fill('2');
   await page.waitForFunction(() => document.querySelector('#form-expr')?.textContent === 'Sw<2,3,3> o 0 o (16,64):(64,1)');
-  await page.waitForFunction(() => document.querySelectorAll('#panel-after .cell').length === 1024);
+  await page.waitForFunction(() => {
+    const p = document.querySelector('#panel-after');
+    return p?.dataset.rows === '16' && p?.dataset.cols === '64';
+  });
   assert.equal(await page.getAttribute('#canvas svg', 'data-view'), 'swizzle');
   assert.match(decodeURIComponent(page.url()), /mode=form.*f\.shape=\(16,64\)/);
-  // Overview above the cell cap, and it says so.
+  // A big layout: the same view, labels painted only where they are on screen.
   await page.click('#mode-editor');
   await typeExpr(page, '(256,256):(256,1)');
   // The form chose the swizzle view; a plain layout is drawn in its own view, with a note.
   assert.match(await page.textContent('#view-note'), /drawn in the layout view/);
-  assert.ok(await page.isVisible('#overview'));
-  // Overview cells are paths; hovering the grid still inspects the cell under the pointer.
+  // Cells are paths; hovering the grid still inspects the cell under the pointer.
   assert.equal(await page.locator('#canvas .cell').count(), 0);
   const hit = await page.locator('#panel-layout .hit').boundingBox();
   await page.mouse.move(hit.x + (5.5 / 256) * hit.width, hit.y + (3.5 / 256) * hit.height);
@@ -248,6 +250,50 @@ test('form mode writes the expression; views, overview, zoom, narrow screens', a
   assert.ok(overflow <= 360, `page is ${overflow}px wide`);
   await small.page.screenshot({ path: `${OUT}/narrow-360.png` });
   await small.ctx.close();
+});
+
+test('big figures: labels where legible and in view, inspector and export whole', async () => {
+  const { page, ctx, errors } = await open('?expr=(256,256):(256,1)', { width: 1400, height: 900 });
+  const labels = () => page.$$eval('#panel-layout .labels text', (ts) => ts.map((t) => t.textContent));
+  const visible = await labels();
+  // The top-left cells are on screen at 100%; far fewer than all 65,536 are painted.
+  assert.ok(visible.includes('0') && visible.includes(String(3 * 256 + 5)), visible.slice(0, 9).join(','));
+  assert.ok(visible.length > 100 && visible.length < 5000, `${visible.length} labels`);
+  assert.ok(!visible.includes('65535'));
+  // Zoomed out until cells are too small to read: no labels; back in: labels again.
+  for (let i = 0; i < 4; i++) await page.click('#zoom-out');
+  await page.waitForFunction(() => document.querySelectorAll('#panel-layout .labels text').length === 0);
+  await page.click('#zoom-reset');
+  await page.waitForFunction(() => document.querySelectorAll('#panel-layout .labels text').length > 100);
+  // Scrolled to the far corner: its labels are painted.
+  await page.$eval('#canvas', (c) => { c.scrollLeft = c.scrollWidth; c.scrollTop = c.scrollHeight; });
+  await page.waitForFunction(() => [...document.querySelectorAll('#panel-layout .labels text')]
+    .some((t) => t.textContent === '65535'));
+  // The inspector reads the cell under the pointer anywhere in the grid.
+  const hit = await page.locator('#panel-layout .hit').boundingBox();
+  const vp = await page.locator('#canvas').boundingBox();
+  const cx = vp.x + vp.width - 60, cy = vp.y + vp.height - 60;
+  const col = Math.floor(((cx - hit.x) / hit.width) * 256), rw = Math.floor(((cy - hit.y) / hit.height) * 256);
+  await page.mouse.move(cx, cy);
+  const row = (k) => page.locator(`#inspector dd[data-key="${k}"]`).first().textContent();
+  assert.equal(await row('flat (row, col)'), `(${rw}, ${col})`);
+  assert.match(await row('offset'), new RegExp(`^${rw * 256 + col} = `));
+  // Hovered and pinned cells are outlined, at the cell's place in the SVG.
+  await page.mouse.click(cx, cy);
+  const outline = await page.$eval('#panel-layout', (p) => {
+    const h = p.querySelector('.hit'), pin = p.querySelector('rect.pin');
+    const n = (e, k) => Number(e.getAttribute(k));
+    return { vis: pin.getAttribute('visibility'), col: (n(pin, 'x') - n(h, 'x')) / n(pin, 'width'),
+      row: (n(pin, 'y') - n(h, 'y')) / n(pin, 'height') };
+  });
+  assert.deepEqual(outline, { vis: 'visible', col, row: rw });
+  // Export is the whole picture: every cell with its label.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+  const svg = await readFile(await dl.path(), 'utf8');
+  assert.equal((svg.match(/class="cell"/g) ?? []).length, 65536);
+  for (const v of [0, 777, 65535]) assert.ok(svg.includes(`>${v}</text>`), `label ${v}`);
+  assert.deepEqual(errors, []);
+  await ctx.close();
 });
 
 test('screenshots of the main views (for a human to look at)', async () => {

@@ -32,9 +32,9 @@ const OVERVIEW_CELLS: i64 = 24_576;
 
 /// Whether the known bug `name` is to be steered around (`CUTE_FUZZ_SKIP_KNOWN`):
 /// - `warp-overflow`: `Highlight::Warp(w)` with |w| > 2^58 overflows `32 * w` in
-///   `views::tv_notes` (views.rs:876), so warps are kept within ±2^40;
-/// - `rank0-layout`: a layout of shape `()` indexes `modes[0]` in `views::row_col_shapes`
-///   (views.rs:508), so values holding one are not drawn;
+///   `views::tv::tv_notes`, so warps are kept within ±2^40;
+/// - `rank0-layout`: a layout of shape `()` indexes `modes[0]` in `views::layout::row_col_shapes`
+///   so values holding one are not drawn;
 /// - `xml-control-char`: control characters of the script (U+0001..U+001F but tab, CR,
 ///   LF) reach the SVG's title unescaped, which XML forbids, so that parse error is let
 ///   through.
@@ -213,6 +213,11 @@ fn options(seed: u64, view: View) -> Options {
             })),
         },
         warp: WARPS[pick(26, WARPS.len())],
+        cell_text_cap: if pick(30, 4) == 0 {
+            cute_render::views::CELL_HARD_CAP
+        } else {
+            cute_render::views::CELL_TEXT_CAP
+        },
     }
 }
 

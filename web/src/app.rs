@@ -8,9 +8,11 @@ use crate::form::{self, Kind};
 use crate::inspect::{self, Context, Row};
 use crate::presets::PRESETS;
 use crate::state::{self, Mode, State, ThemeChoice, ZOOM_MAX, ZOOM_MIN};
+use cute_render::grid::{Detail, PanelBox};
 use cute_render::{Highlight, Palette, Theme};
 use leptos::ev;
 use leptos::prelude::*;
+use std::ops::Range;
 use std::time::Duration;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -35,12 +37,16 @@ pub struct LineError {
     pub src: String,
 }
 
-/// Evaluate every line for the results pane; the first error for the editor.
-fn evaluate(script: &str) -> (Vec<Printed>, Option<LineError>) {
-    let lines: Vec<&str> = script.lines().collect();
+/// The results pane's lines and the editor's first error, from the one evaluation of the
+/// script ([`cute_render::evaluate`]).
+fn printed_lines(
+    script: &str,
+    lines: &[cute_core::ScriptLine],
+) -> (Vec<Printed>, Option<LineError>) {
+    let src: Vec<&str> = script.lines().collect();
     let mut first = None;
-    let printed = cute_core::run_script(script)
-        .into_iter()
+    let printed = lines
+        .iter()
         .map(|l| {
             let error = l.result.as_ref().err().map(|e| (e.col, e.msg.clone()));
             if let (None, Some((col, msg))) = (&first, &error) {
@@ -48,7 +54,7 @@ fn evaluate(script: &str) -> (Vec<Printed>, Option<LineError>) {
                     line: l.line,
                     col: *col,
                     msg: msg.clone(),
-                    src: lines.get(l.line - 1).unwrap_or(&"").to_string(),
+                    src: src.get(l.line - 1).unwrap_or(&"").to_string(),
                 });
             }
             Printed {
@@ -59,6 +65,29 @@ fn evaluate(script: &str) -> (Vec<Printed>, Option<LineError>) {
         })
         .collect();
     (printed, first)
+}
+
+/// Figures with more cells than this are drawn as fills, their labels painted only where
+/// they are on screen and legible ([`Detail::Fills`]); smaller ones whole, one element per
+/// cell (cheap at this size, and each cell carries its own `data-*`).
+const WHOLE_CELLS: usize = 2048;
+
+/// Labels are painted once a cell is at least this tall on screen (px): 11px text at a
+/// zoom of 1/2 or more.
+const LEGIBLE_CELL_PX: f64 = 12.0;
+
+/// The cells of `b` within the visible rectangle `view` (SVG units: x0, y0, x1, y1).
+fn visible_cells(b: &PanelBox, view: (f64, f64, f64, f64)) -> (Range<usize>, Range<usize>) {
+    let span = |lo: f64, hi: f64, origin: usize, cell: usize, n: usize| {
+        let cell = cell.max(1) as f64;
+        let a = ((lo - origin as f64) / cell).floor().clamp(0.0, n as f64) as usize;
+        let z = ((hi - origin as f64) / cell).ceil().clamp(0.0, n as f64) as usize;
+        a..z.max(a)
+    };
+    (
+        span(view.1, view.3, b.y, b.cell_h, b.rows),
+        span(view.0, view.2, b.x, b.cell_w, b.cols),
+    )
 }
 
 fn window() -> web_sys::Window {
@@ -116,12 +145,14 @@ fn cell_data(
     Some((cell, data))
 }
 
-/// The cell under the pointer in an overview, where cells are paths without attributes:
+/// The cell under the pointer in a big figure, where cells are paths without attributes:
 /// the panel's transparent hit rectangle gives row and column, the figure the attributes.
+/// Also the panel's element, row and column, for the outline that marks the cell.
+#[allow(clippy::type_complexity)]
 fn hit_data(
     e: &web_sys::MouseEvent,
     fig: &Option<cute_render::Figure>,
-) -> Option<Vec<(String, String)>> {
+) -> Option<(Vec<(String, String)>, (web_sys::Element, usize, usize))> {
     let el: web_sys::Element = e.target()?.dyn_into().ok()?;
     if !el.class_list().contains("hit") {
         return None;
@@ -137,12 +168,40 @@ fn hit_data(
     if !(0.0..cols).contains(&col) || !(0.0..rows).contains(&row) {
         return None;
     }
+    let (row, col) = (row as usize, col as usize);
     let mut data = vec![("panel".to_string(), id.clone())];
-    data.extend(
-        fig.as_ref()?
-            .cell_data_at(&id, row as usize, col as usize)?,
-    );
-    Some(data)
+    data.extend(fig.as_ref()?.cell_data_at(&id, row, col)?);
+    Some((data, (panel, row, col)))
+}
+
+/// Show the panel's `rect.{class}` outline (drawn hidden by the renderer) over one cell.
+fn outline_cell(panel: &web_sys::Element, class: &str, row: usize, col: usize, boxes: &[PanelBox]) {
+    // One outline of each kind in the whole figure.
+    if let Some(Ok(all)) = panel
+        .closest("svg")
+        .ok()
+        .flatten()
+        .map(|svg| svg.query_selector_all(&format!("rect.{class}")))
+    {
+        for i in 0..all.length() {
+            if let Some(el) = all
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            {
+                let _ = el.set_attribute("visibility", "hidden");
+            }
+        }
+    }
+    let id = panel.get_attribute("data-panel").unwrap_or_default();
+    let (Some(b), Ok(Some(rect))) = (
+        boxes.iter().find(|b| b.id == id),
+        panel.query_selector(&format!("rect.{class}")),
+    ) else {
+        return;
+    };
+    let _ = rect.set_attribute("x", &(b.x + col * b.cell_w).to_string());
+    let _ = rect.set_attribute("y", &(b.y + row * b.cell_h).to_string());
+    let _ = rect.set_attribute("visibility", "visible");
 }
 
 /// Offer `bytes` as a download named `name`.
@@ -246,13 +305,15 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
     let line_error = RwSignal::new(None::<LineError>);
     let draw_error = RwSignal::new(None::<String>);
     let status = RwSignal::new(String::new());
-    let overview = RwSignal::new(false);
     let view_note = RwSignal::new(None::<String>);
     let natural = RwSignal::new((0.0f64, 0.0f64));
     let inspector = RwSignal::new(Vec::<Row>::new());
     let pinned = RwSignal::new(false);
     let copied = RwSignal::new(false);
-    let last_svg = StoredValue::new(String::new());
+    // Big figures: each panel's box and the label ranges painted now (rows, cols).
+    let boxes = StoredValue::new(Vec::<PanelBox>::new());
+    let painted = StoredValue::new(Vec::<(Range<usize>, Range<usize>)>::new());
+    let labels_queued = StoredValue::new(false);
     let context = StoredValue::new(Context::default());
     let figure = StoredValue::new(None::<cute_render::Figure>);
     let scheduled = StoredValue::new(false);
@@ -278,51 +339,98 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         }
     };
 
+    // Paint the labels of the cells in view (big figures only): on drawing, zoom and scroll.
+    let update_labels = move || {
+        labels_queued.set_value(false);
+        if boxes.with_value(Vec::is_empty) {
+            return;
+        }
+        let Some(div) = canvas.get_untracked() else {
+            return;
+        };
+        let Some(svg) = div.first_element_child() else {
+            return;
+        };
+        let (cr, sr) = (
+            div.get_bounding_client_rect(),
+            svg.get_bounding_client_rect(),
+        );
+        let (w, _) = natural.get_untracked();
+        let z = if w > 0.0 { sr.width() / w } else { 1.0 };
+        if z <= 0.0 {
+            return;
+        }
+        let view = (
+            (cr.left() - sr.left()) / z,
+            (cr.top() - sr.top()) / z,
+            (cr.right() - sr.left()) / z,
+            (cr.bottom() - sr.top()) / z,
+        );
+        figure.with_value(|f| {
+            let Some(f) = f else {
+                return;
+            };
+            boxes.with_value(|bs| {
+                for (i, b) in bs.iter().enumerate() {
+                    let want = if b.cell_h as f64 * z >= LEGIBLE_CELL_PX {
+                        visible_cells(b, view)
+                    } else {
+                        (0..0, 0..0)
+                    };
+                    if painted.with_value(|p| p.get(i) == Some(&want)) {
+                        continue;
+                    }
+                    let sel = format!("#panel-{} .labels", b.id);
+                    if let Ok(Some(g)) = svg.query_selector(&sel) {
+                        g.set_inner_html(&f.labels_svg(i, want.0.clone(), want.1.clone()));
+                    }
+                    painted.update_value(|p| {
+                        if let Some(slot) = p.get_mut(i) {
+                            *slot = want;
+                        }
+                    });
+                }
+            });
+        });
+    };
+    // At most one label update per frame, however many scroll events arrive.
+    let queue_labels = move || {
+        if labels_queued.get_value() || boxes.with_value(Vec::is_empty) {
+            return;
+        }
+        labels_queued.set_value(true);
+        request_animation_frame(update_labels);
+    };
+
     let draw = move || {
         scheduled.set_value(false);
         let (expr, opts) = render_key.get_untracked();
         let th = theme.get_untracked();
         let t0 = now();
-        let (lines, first) = evaluate(&expr);
+        let evaluated = cute_render::evaluate(&expr);
+        let (lines, first) = printed_lines(&expr, &evaluated.lines);
         printed.set(lines);
         line_error.set(first);
         let t1 = now();
-        // A view chosen for an earlier expression may not fit the new value: draw it in
-        // the view the value implies and say so, rather than showing nothing.
-        let drawn = match cute_render::render_value(&expr, &opts) {
-            Err(e) if opts.view != cute_render::View::Auto => {
-                let auto = cute_render::Options {
-                    view: cute_render::View::Auto,
-                    ..opts.clone()
-                };
-                match cute_render::render_value(&expr, &auto) {
-                    Ok((v, f)) => {
-                        view_note.set(Some(format!("{}; drawn in the {} view", e.msg, f.view)));
-                        Ok((v, f))
-                    }
-                    Err(_) => Err(e),
-                }
-            }
-            r => {
-                view_note.set(None);
-                r
-            }
-        };
-        match drawn {
-            Ok((value, fig)) => {
+        match evaluated.figure(&opts) {
+            Ok((value, fig, note)) => {
+                view_note.set(note);
                 let t2 = now();
-                let svg = fig.to_svg(th);
+                let big = fig.cell_text && fig.cell_count() > WHOLE_CELLS;
+                let svg = fig.to_svg_with(th, if big { Detail::Fills } else { Detail::Full });
                 let t3 = now();
                 context.set_value(Context::of(&value, opts.elem_bits));
                 natural.set(natural_size(&svg));
-                overview.set(!fig.cell_text);
                 if let Some(div) = canvas.get_untracked() {
                     div.set_inner_html(&svg);
                     let _ = div.class_list().remove_1("stale");
                 }
-                apply_zoom();
-                last_svg.set_value(svg);
+                let b = if big { fig.panel_boxes() } else { Vec::new() };
+                painted.set_value(vec![(0..0, 0..0); b.len()]);
+                boxes.set_value(b);
                 figure.set_value(Some(fig));
+                apply_zoom();
+                update_labels();
                 draw_error.set(None);
                 inspector.set(Vec::new());
                 pinned.set(false);
@@ -357,6 +465,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
     Effect::new(move |_| {
         state.with(|s| s.zoom);
         apply_zoom();
+        queue_labels();
     });
     Effect::new(move |_| {
         let q = state.with(|s| s.to_query());
@@ -391,7 +500,8 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         if pinned.get_untracked() {
             return;
         }
-        if let Some(data) = figure.with_value(|f| hit_data(&e, f)) {
+        if let Some((data, (panel, row, col))) = figure.with_value(|f| hit_data(&e, f)) {
+            boxes.with_value(|b| outline_cell(&panel, "focus", row, col, b));
             inspector.set(context.with_value(|c| inspect::rows(&data, c)));
         }
     };
@@ -399,19 +509,23 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         if dragged.get_value() {
             return;
         }
-        if let Some(data) = figure.with_value(|f| hit_data(&e, f)) {
+        if let Some((data, (panel, row, col))) = figure.with_value(|f| hit_data(&e, f)) {
+            boxes.with_value(|b| outline_cell(&panel, "pin", row, col, b));
             inspector.set(context.with_value(|c| inspect::rows(&data, c)));
             pinned.set(true);
             return;
         }
         if let Some(div) = canvas.get_untracked() {
-            if let Ok(list) = div.query_selector_all(".cell.pinned") {
+            if let Ok(list) = div.query_selector_all(".cell.pinned, rect.pin") {
                 for i in 0..list.length() {
                     if let Some(el) = list
                         .item(i)
                         .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
                     {
                         let _ = el.class_list().remove_1("pinned");
+                        if el.class_list().contains("pin") {
+                            let _ = el.set_attribute("visibility", "hidden");
+                        }
                     }
                 }
             }
@@ -478,21 +592,20 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
     };
 
     // --- toolbar actions -----------------------------------------------------------------
+    // Exports are the whole picture, every cell's text included, whatever the page paints.
+    let whole_svg =
+        move || figure.with_value(|f| f.as_ref().map(|f| f.to_svg(theme.get_untracked())));
     let export_svg = move |_| {
         let name = export_name(&state.with_untracked(|s| s.view.clone()), "svg");
-        last_svg.with_value(|svg| {
-            if !svg.is_empty() {
-                let _ = download(&JsValue::from_str(svg), "image/svg+xml", &name);
-            }
-        });
+        if let Some(svg) = whole_svg() {
+            let _ = download(&JsValue::from_str(&svg), "image/svg+xml", &name);
+        }
     };
     let export_png_click = move |_| {
         let name = export_name(&state.with_untracked(|s| s.view.clone()), "png");
-        last_svg.with_value(|svg| {
-            if !svg.is_empty() {
-                let _ = export_png(svg, name);
-            }
-        });
+        if let Some(svg) = whole_svg() {
+            let _ = export_png(&svg, name);
+        }
     };
     let copy_link = move |_| {
         let href = window().location().href().unwrap_or_default();
@@ -684,9 +797,6 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                         <button id="zoom-fit" on:click=fit>"fit"</button>
                         <button id="zoom-reset" on:click=move |_| set_zoom(1.0)>"100%"</button>
                         <span class="status" id="status">{move || status.get()}</span>
-                        <Show when=move || overview.get()>
-                            <span class="badge" id="overview">"overview: too many cells for cell text; hover for values"</span>
-                        </Show>
                     </div>
                     <Show when=move || view_note.with(|e| e.is_some())>
                         <p class="view-note" id="view-note">{move || view_note.get().unwrap_or_default()}</p>
@@ -707,6 +817,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                         on:pointermove=on_move
                         on:pointerup=on_up
                         on:wheel=on_wheel
+                        on:scroll=move |_| queue_labels()
                     ></div>
                     <aside class="inspector" id="inspector" aria-live="polite">
                         <div class="inspector-head">

@@ -250,6 +250,8 @@ impl State {
             bit_offset: self.bit_offset,
             highlight: self.highlight,
             warp: self.warp,
+            // The page paints only the labels in view (grid::Detail::Fills).
+            cell_text_cap: cute_render::views::CELL_HARD_CAP,
         }
     }
 }

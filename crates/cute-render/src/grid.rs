@@ -112,6 +112,46 @@ pub struct Figure {
     pub cell_text: bool,
 }
 
+/// How much of a figure [`Figure::to_svg_with`] spells out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// Everything: each cell a `<g class="cell" data-*>` with its rect and text.
+    Full,
+    /// The same picture without cell text: fills as one path per colour, grid lines, a
+    /// transparent hit rectangle per panel, an empty `<g class="labels">` that
+    /// [`Figure::labels_svg`] fills for the cells in view, and hidden one-cell outlines
+    /// (`rect.focus`, `rect.pin`) for the page to place on the hovered and pinned cell.
+    /// How the page draws big figures: browsers paint a few paths fast, but every text node
+    /// costs.
+    Fills,
+}
+
+/// Where a panel's grid of cells lies in the SVG ([`Figure::panel_boxes`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PanelBox {
+    /// The panel's id.
+    pub id: String,
+    /// Left edge of the first column.
+    pub x: usize,
+    /// Top edge of the first row.
+    pub y: usize,
+    /// Cell width.
+    pub cell_w: usize,
+    /// Cell height.
+    pub cell_h: usize,
+    /// Rows of cells.
+    pub rows: usize,
+    /// Columns of cells.
+    pub cols: usize,
+}
+
+struct Slots {
+    col_x: Vec<usize>,
+    row_y: Vec<usize>,
+    col_w: Vec<usize>,
+    row_h: Vec<usize>,
+}
+
 /// Colours of the page around the grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Theme {
@@ -193,6 +233,14 @@ impl Panel {
             16
         }
     }
+    /// Top-left corner of the grid of cells for a panel placed at (`x0`, `y0`).
+    fn grid_origin(&self, x0: usize, y0: usize, m: &Metrics, cell_text: bool) -> (usize, usize) {
+        let label_h = if self.label.is_empty() { 0 } else { LABEL_H };
+        (
+            x0 + self.header_w(m, cell_text),
+            y0 + label_h + self.header_h(cell_text),
+        )
+    }
     fn size(&self, m: &Metrics, cell_text: bool) -> (usize, usize) {
         let label_h = if self.label.is_empty() { 0 } else { LABEL_H };
         // The caption starts above the grid, right of the row headers.
@@ -269,10 +317,8 @@ impl Figure {
         )
     }
 
-    /// Render to an SVG document string.
-    pub fn to_svg(&self, theme: Theme) -> String {
-        let m = self.metrics();
-        // Slot grid: column widths and row heights.
+    /// Slot grid: the x of each slot column and the y of each slot row, and their sizes.
+    fn slots(&self, m: &Metrics) -> Slots {
         let ncols = self
             .panels
             .iter()
@@ -288,7 +334,7 @@ impl Figure {
         let mut col_w = vec![0; ncols];
         let mut row_h = vec![0; nrows];
         for (p, (c, r)) in &self.panels {
-            let (w, h) = p.size(&m, self.cell_text);
+            let (w, h) = p.size(m, self.cell_text);
             col_w[*c] = col_w[*c].max(w);
             row_h[*r] = row_h[*r].max(h);
         }
@@ -308,6 +354,76 @@ impl Figure {
                 Some(here)
             })
             .collect();
+        Slots {
+            col_x,
+            row_y,
+            col_w,
+            row_h,
+        }
+    }
+
+    /// Where each panel's grid of cells lies in the SVG's coordinates, in panel order: what
+    /// the page needs to find the cells in view (and the cell under the pointer).
+    ///
+    /// ```
+    /// use cute_render::{render_figure, Options};
+    /// let f = render_figure("(4,8):(8,1)", &Options::default()).unwrap();
+    /// let b = &f.panel_boxes()[0];
+    /// assert_eq!((b.id.as_str(), b.rows, b.cols), ("layout", 4, 8));
+    /// assert!(b.cell_w > 0 && b.cell_h > 0);
+    /// ```
+    pub fn panel_boxes(&self) -> Vec<PanelBox> {
+        let m = self.metrics();
+        let slots = self.slots(&m);
+        self.panels
+            .iter()
+            .map(|(p, (c, r))| {
+                let (gx, gy) = p.grid_origin(slots.col_x[*c], slots.row_y[*r], &m, self.cell_text);
+                PanelBox {
+                    id: p.id.clone(),
+                    x: gx,
+                    y: gy,
+                    cell_w: m.cell_w,
+                    cell_h: m.cell_h,
+                    rows: p.rows,
+                    cols: p.cols,
+                }
+            })
+            .collect()
+    }
+
+    /// The number of cells of all panels together.
+    pub fn cell_count(&self) -> usize {
+        self.panels.iter().map(|(p, _)| p.cells.len()).sum()
+    }
+
+    /// Render to an SVG document string: the whole, self-contained picture (every cell's
+    /// text where the figure has cell text). What export and the `render` CLI write.
+    pub fn to_svg(&self, theme: Theme) -> String {
+        self.to_svg_with(theme, Detail::Full)
+    }
+
+    /// Render to an SVG document string at a level of detail: [`Detail::Fills`] writes the
+    /// same picture, at the same coordinates, without cell text, for [`Figure::labels_svg`]
+    /// to fill in where the cells are on screen and legible.
+    ///
+    /// ```
+    /// use cute_render::{grid::Detail, render_figure, Options, Theme};
+    /// let f = render_figure("(64,64):(64,1)", &Options::default()).unwrap();
+    /// let svg = f.to_svg_with(Theme::Light, Detail::Fills);
+    /// assert_eq!(svg.matches("class=\"labels\"").count(), 1);
+    /// assert!(!svg.contains(">4095<"));
+    /// assert!(f.to_svg(Theme::Light).contains(">4095<"));
+    /// ```
+    pub fn to_svg_with(&self, theme: Theme, detail: Detail) -> String {
+        let m = self.metrics();
+        let Slots {
+            col_x,
+            row_y,
+            col_w,
+            row_h,
+        } = self.slots(&m);
+        let (ncols, nrows) = (col_w.len(), row_h.len());
         let body_w = col_w.iter().sum::<usize>() + GAP * ncols.saturating_sub(1);
         let body_h = row_h.iter().sum::<usize>() + GAP * nrows.saturating_sub(1);
         let legend_y = MARGIN + TITLE_H + body_h + 14;
@@ -357,9 +473,16 @@ impl Figure {
                 "text{{font-family:{FONT};}} .cell rect{{stroke:#00000038;stroke-width:0.5}} \
                  .cell text{{font-size:11px;text-anchor:middle;dominant-baseline:central}} \
                  .cell.dim,.run.dim{{opacity:0.22}} .cell.conflict rect,.run.conflict{{stroke:#d00000;stroke-width:2}} \
-                 .hdr{{font-size:10px;fill:{m}}} .plabel{{font-size:12px;font-weight:bold;fill:{f}}}",
+                 .hdr{{font-size:10px;fill:{m}}} .plabel{{font-size:12px;font-weight:bold;fill:{f}}}{fills}",
                 m = theme.muted(),
-                f = theme.foreground()
+                f = theme.foreground(),
+                fills = if detail == Detail::Fills && self.cell_text {
+                    " .labels,.focus,.pin{pointer-events:none} \
+                     .labels text{font-size:11px;text-anchor:middle;dominant-baseline:central} \
+                     .labels .dim{opacity:0.22} .gridlines{stroke:#00000038;stroke-width:0.5;fill:none}"
+                } else {
+                    ""
+                }
             )))
             .add(
                 Rectangle::new()
@@ -385,7 +508,7 @@ impl Figure {
                     .set("class", "subtitle"),
             );
         for (p, (c, r)) in &self.panels {
-            doc = doc.add(self.panel_svg(p, col_x[*c], row_y[*r], &m, theme));
+            doc = doc.add(self.panel_svg(p, col_x[*c], row_y[*r], &m, theme, detail));
         }
 
         let mut legend = Group::new().set("class", "legend");
@@ -433,11 +556,16 @@ impl Figure {
         doc.add(notes).to_string()
     }
 
-    fn panel_svg(&self, p: &Panel, x0: usize, y0: usize, m: &Metrics, theme: Theme) -> Group {
-        let header_w = p.header_w(m, self.cell_text);
-        let label_h = if p.label.is_empty() { 0 } else { LABEL_H };
-        let grid_x = x0 + header_w;
-        let grid_y = y0 + label_h + p.header_h(self.cell_text);
+    fn panel_svg(
+        &self,
+        p: &Panel,
+        x0: usize,
+        y0: usize,
+        m: &Metrics,
+        theme: Theme,
+        detail: Detail,
+    ) -> Group {
+        let (grid_x, grid_y) = p.grid_origin(x0, y0, m, self.cell_text);
         let (cw, ch) = (m.cell_w, m.cell_h);
         let mut g = Group::new()
             .set("class", "panel")
@@ -485,14 +613,28 @@ impl Figure {
         g = g.add(headers);
         let cells = Group::new()
             .set("class", "cells")
-            .add(Blob::new(write_cells(
-                p,
-                grid_x,
-                grid_y,
-                cw,
-                ch,
-                self.cell_text,
-            )));
+            .add(Blob::new(match (self.cell_text, detail) {
+                (true, Detail::Full) => write_cells(p, grid_x, grid_y, cw, ch),
+                (true, Detail::Fills) => {
+                    let mut out = write_runs(p, grid_x, grid_y, cw, ch, false);
+                    write_grid_lines(&mut out, p, grid_x, grid_y, cw, ch);
+                    out.push_str("<g class=\"labels\"></g>\n");
+                    // Outlines the page moves to the hovered and the pinned cell.
+                    for class in ["focus", "pin"] {
+                        let _ = writeln!(
+                            out,
+                            "<rect class=\"{class}\" x=\"{grid_x}\" y=\"{grid_y}\" width=\"{cw}\" height=\"{ch}\" fill=\"none\" visibility=\"hidden\"/>"
+                        );
+                    }
+                    write_hit(&mut out, p, grid_x, grid_y, cw, ch);
+                    out
+                }
+                (false, _) => {
+                    let mut out = write_runs(p, grid_x, grid_y, cw, ch, true);
+                    write_hit(&mut out, p, grid_x, grid_y, cw, ch);
+                    out
+                }
+            }));
         g = g.add(cells);
         // Mode boundaries, then the frame.
         let mut lines = Group::new().set("class", "breaks");
@@ -543,15 +685,11 @@ fn escape(out: &mut String, s: &str) {
     }
 }
 
-/// The cells of a panel as SVG markup. Cells are the bulk of every picture (65,536 of them
-/// in a 256x256 overview), so they are written directly into one string — with every text
-/// and attribute escaped — instead of as one `svg` crate node each, which is ~5x slower.
-/// With text, a cell is `<g class="cell" data-*><rect/><text/></g>`; in an overview it is
-/// a single `<rect class="cell" data-*/>`.
-fn write_cells(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, text: bool) -> String {
-    if !text {
-        return write_runs(p, gx, gy, cw, ch);
-    }
+/// The cells of a panel as SVG markup. Cells are the bulk of every picture, so they are
+/// written directly into one string — with every text and attribute escaped — instead of as
+/// one `svg` crate node each, which is ~5x slower. A cell is
+/// `<g class="cell" data-*><rect/><text/></g>`.
+fn write_cells(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize) -> String {
     let mut out = String::with_capacity(p.cells.len() * 200);
     for (k, cell) in p.cells.iter().enumerate() {
         let (r, c) = (k / p.cols.max(1), k % p.cols.max(1));
@@ -580,39 +718,114 @@ fn write_cells(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, text: bool
         );
         escape(&mut out, &cell.fill);
         out.push_str("\"/>");
-        if !cell.text.is_empty() {
-            let (tx, ty) = (x + cw / 2, y + ch / 2);
-            let fg = text_on(&cell.fill);
-            match cell.text.split_once('\n') {
-                None => {
-                    let _ = write!(out, "<text x=\"{tx}\" y=\"{ty}\" fill=\"{fg}\">");
-                    escape(&mut out, &cell.text);
-                    out.push_str("</text>");
-                }
-                Some((a, b)) => {
-                    let _ = write!(
-                        out,
-                        "<text x=\"{tx}\" y=\"{ty}\" fill=\"{fg}\"><tspan x=\"{tx}\" y=\"{}\">",
-                        ty - 7
-                    );
-                    escape(&mut out, a);
-                    let _ = write!(out, "</tspan><tspan x=\"{tx}\" y=\"{}\">", ty + 7);
-                    escape(&mut out, b);
-                    out.push_str("</tspan></text>");
-                }
-            }
-        }
+        write_label(&mut out, cell, x + cw / 2, y + ch / 2, "");
         out.push_str("</g>\n");
     }
     out
 }
 
-/// An overview's cells: one `<path class="run">` per (fill, class), each cell a subpath
-/// (horizontal neighbours of the same colour merged), then one transparent
-/// `<rect class="hit">` over the grid. Browsers parse, lay out and paint a few paths
-/// in milliseconds where 65,536 cell elements take half a second; the page finds the cell
-/// under the pointer from the hit rectangle and [`Figure::cell_data_at`].
-fn write_runs(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize) -> String {
+/// A cell's text centred at (`tx`, `ty`), in the colour that reads on its fill; `class`
+/// (the cell's classes, for labels drawn outside their cell's group) may be empty.
+fn write_label(out: &mut String, cell: &Cell, tx: usize, ty: usize, class: &str) {
+    if cell.text.is_empty() {
+        return;
+    }
+    let fg = text_on(&cell.fill);
+    let _ = write!(out, "<text x=\"{tx}\" y=\"{ty}\" fill=\"{fg}\"");
+    if !class.is_empty() {
+        out.push_str(" class=\"");
+        escape(out, class);
+        out.push('"');
+    }
+    out.push('>');
+    match cell.text.split_once('\n') {
+        None => escape(out, &cell.text),
+        Some((a, b)) => {
+            let _ = write!(out, "<tspan x=\"{tx}\" y=\"{}\">", ty - 7);
+            escape(out, a);
+            let _ = write!(out, "</tspan><tspan x=\"{tx}\" y=\"{}\">", ty + 7);
+            escape(out, b);
+            out.push_str("</tspan>");
+        }
+    }
+    out.push_str("</text>");
+}
+
+impl Figure {
+    /// The text of the cells in `rows` x `cols` of panel number `panel` (clamped to the
+    /// panel), as [`Detail::Fills`] leaves it out: the markup for that panel's
+    /// `<g class="labels">`. Empty when the figure has no cell text.
+    ///
+    /// ```
+    /// use cute_render::{render_figure, Options};
+    /// let f = render_figure("(64,64):(64,1)", &Options::default()).unwrap();
+    /// let svg = f.labels_svg(0, 2..3, 5..7);
+    /// assert_eq!(svg.matches("<text").count(), 2);
+    /// assert!(svg.contains(">133<") && svg.contains(">134<"));
+    /// ```
+    pub fn labels_svg(
+        &self,
+        panel: usize,
+        rows: std::ops::Range<usize>,
+        cols: std::ops::Range<usize>,
+    ) -> String {
+        let Some(b) = self.panel_boxes().into_iter().nth(panel) else {
+            return String::new();
+        };
+        let p = &self.panels[panel].0;
+        if !self.cell_text {
+            return String::new();
+        }
+        let rows = rows.start.min(p.rows)..rows.end.min(p.rows);
+        let cols = cols.start.min(p.cols)..cols.end.min(p.cols);
+        let mut out = String::with_capacity(rows.len() * cols.len() * 64);
+        for r in rows {
+            for c in cols.clone() {
+                let Some(cell) = p.cells.get(r * p.cols + c) else {
+                    continue;
+                };
+                let (tx, ty) = (
+                    b.x + c * b.cell_w + b.cell_w / 2,
+                    b.y + r * b.cell_h + b.cell_h / 2,
+                );
+                write_label(&mut out, cell, tx, ty, &cell.class);
+            }
+        }
+        out
+    }
+}
+
+/// Thin lines between the cells of a panel: one path (what each cell's rect stroke draws
+/// in [`Detail::Full`]).
+fn write_grid_lines(out: &mut String, p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize) {
+    let (w, h) = (p.cols * cw, p.rows * ch);
+    out.push_str("<path class=\"gridlines\" d=\"");
+    for r in 1..p.rows {
+        let _ = write!(out, "M{gx} {}h{w}", gy + r * ch);
+    }
+    for c in 1..p.cols {
+        let _ = write!(out, "M{} {gy}v{h}", gx + c * cw);
+    }
+    out.push_str("\"/>\n");
+}
+
+/// The transparent rectangle over a panel's grid that takes the pointer where cells are
+/// paths: the page finds the cell from the position and [`Figure::cell_data_at`].
+fn write_hit(out: &mut String, p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize) {
+    let _ = writeln!(
+        out,
+        "<rect class=\"hit\" x=\"{gx}\" y=\"{gy}\" width=\"{}\" height=\"{}\" fill=\"#000\" fill-opacity=\"0\"/>",
+        p.cols.max(1) * cw,
+        p.rows * ch
+    );
+}
+
+/// Cell fills as one `<path class="run">` per (fill, class), each cell a subpath;
+/// horizontal neighbours of the same colour are merged, and with `merge_marked` also those
+/// with classes (an overview: a conflict outline then frames the run, not each cell).
+/// Browsers parse, lay out and paint a few paths in milliseconds where 65,536 cell elements
+/// take half a second.
+fn write_runs(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, merge_marked: bool) -> String {
     let cols = p.cols.max(1);
     let mut keys: Vec<(&str, &str)> = Vec::new();
     let mut paths: Vec<String> = Vec::new();
@@ -641,7 +854,11 @@ fn write_runs(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize) -> String {
             }
         };
         run = match run {
-            Some((rk, rr, c0, n)) if rk == k && rr == r && c0 + n == c => Some((rk, rr, c0, n + 1)),
+            Some((rk, rr, c0, n))
+                if rk == k && rr == r && c0 + n == c && (merge_marked || key.1.is_empty()) =>
+            {
+                Some((rk, rr, c0, n + 1))
+            }
             prev => {
                 flush(prev, &mut paths);
                 Some((k, r, c, 1))
@@ -660,11 +877,5 @@ fn write_runs(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize) -> String {
         escape(&mut out, fill);
         let _ = writeln!(out, "\" d=\"{d}\"/>");
     }
-    let _ = writeln!(
-        out,
-        "<rect class=\"hit\" x=\"{gx}\" y=\"{gy}\" width=\"{}\" height=\"{}\" fill=\"#000\" fill-opacity=\"0\"/>",
-        cols * cw,
-        p.rows * ch
-    );
     out
 }

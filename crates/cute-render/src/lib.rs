@@ -28,11 +28,11 @@ use std::io::{self, Write};
 /// assert_eq!(v.to_string(), "32:1");
 /// ```
 pub fn eval_for_drawing(script: &str) -> Result<Value> {
-    Ok(eval_script(script, View::Layout)?.value)
+    Ok(eval_script(script)?.value)
 }
 
-/// The value a script draws and, where `view` may need it (the algebra view, or the auto
-/// view of a layout), the top-level call of the line that computed it.
+/// The value a script draws and the top-level call of the line that computed it (the
+/// algebra view draws its operands).
 struct Drawn {
     value: Value,
     call: Option<Call>,
@@ -40,34 +40,76 @@ struct Drawn {
     title: String,
 }
 
-fn eval_script(script: &str, view: View) -> Result<Drawn> {
+/// A script evaluated once: every statement's result (what the page's results pane lists)
+/// and what it draws (the last value, or the first error).
+pub struct Evaluated {
+    /// One entry per statement with a value or an error ([`cute_core::ScriptLine`]).
+    pub lines: Vec<cute_core::ScriptLine>,
+    drawn: Result<Drawn>,
+}
+
+/// Evaluate `script` once, for both its printed lines and its drawing.
+///
+/// ```
+/// use cute_render::{evaluate, Options};
+/// let e = evaluate("A = (4,8):(8,1)\nsize(A)\nA");
+/// assert_eq!(e.lines.len(), 2);
+/// let (v, f, note) = e.figure(&Options::default()).unwrap();
+/// assert_eq!((v.to_string(), f.view, note), ("(4,8):(8,1)".to_string(), "layout", None));
+/// ```
+pub fn evaluate(script: &str) -> Evaluated {
     let mut session = Session::default();
     session.track_operands();
+    let lines = session.run(script);
     // A pasted block: the first error stops the drawing; the last value is drawn, a
     // binding's included (`using SmemLayout = decltype(...);`).
-    if let Some(bad) = session.run(script).into_iter().find(|l| l.result.is_err()) {
-        return Err(bad.result.expect_err("an error"));
+    let drawn = match lines.iter().find_map(|l| l.result.as_ref().err()) {
+        Some(e) => Err(e.clone()),
+        None => session
+            .last_value()
+            .cloned()
+            .ok_or_else(|| Error::new("nothing to draw: the expression is empty"))
+            .map(|value| Drawn {
+                call: session.last_call_operands(),
+                value,
+                title: session
+                    .last_statement()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            }),
+    };
+    Evaluated { lines, drawn }
+}
+
+impl Evaluated {
+    /// The drawn value and its figure in `opts.view`. A view chosen for an earlier value
+    /// may not fit this one: then the figure is in the view the value implies, with a note
+    /// saying so (the view's own error when no view fits).
+    pub fn figure(&self, opts: &Options) -> Result<(Value, Figure, Option<String>)> {
+        let d = self.drawn.as_ref().map_err(Clone::clone)?;
+        match views::figure_with_call(&d.title, &d.value, d.call.as_ref(), opts) {
+            Ok(f) => Ok((d.value.clone(), f, None)),
+            Err(e) if opts.view != View::Auto => {
+                let auto = Options {
+                    view: View::Auto,
+                    ..opts.clone()
+                };
+                match views::figure_with_call(&d.title, &d.value, d.call.as_ref(), &auto) {
+                    Ok(f) => {
+                        let note = format!("{}; drawn in the {} view", e.msg, f.view);
+                        Ok((d.value.clone(), f, Some(note)))
+                    }
+                    Err(_) => Err(e),
+                }
+            }
+            Err(e) => Err(e),
+        }
     }
-    let value = session
-        .last_value()
-        .cloned()
-        .ok_or_else(|| Error::new("nothing to draw: the expression is empty"))?;
-    let want_call = match view {
-        View::Algebra => true,
-        View::Auto => matches!(value, Value::Layout(_)),
-        _ => false,
-    };
-    let call = if want_call {
-        session.last_call_operands()
-    } else {
-        None
-    };
-    let title = session
-        .last_statement()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    Ok(Drawn { value, call, title })
+}
+
+fn eval_script(script: &str) -> Result<Drawn> {
+    evaluate(script).drawn
 }
 
 /// Evaluate `script` and build the figure of its value: the view is `opts.view` or the one
@@ -94,7 +136,7 @@ pub fn render_figure(script: &str, opts: &Options) -> Result<Figure> {
 /// assert_eq!(f.view, "layout");
 /// ```
 pub fn render_value(script: &str, opts: &Options) -> Result<(Value, Figure)> {
-    let d = eval_script(script, opts.view)?;
+    let d = eval_script(script)?;
     let fig = views::figure_with_call(&d.title, &d.value, d.call.as_ref(), opts)?;
     Ok((d.value, fig))
 }

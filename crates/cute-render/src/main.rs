@@ -141,6 +141,7 @@ fn draw(cli: &Cli, output: &std::path::Path) -> Result<(), String> {
             _ => None,
         },
         warp: cli.warp,
+        ..Default::default()
     };
     let ext = output
         .extension()

@@ -862,3 +862,115 @@ fn fuzz_findings_draw_in_every_view() {
     }
     assert!(n >= 3, "only {n} renderer findings");
 }
+
+/// The page's level of detail: `Detail::Fills` is the same picture without cell text, and
+/// `labels_svg` over every cell gives back exactly the text the whole picture has, at the
+/// same places, for every view (one renderer, two levels of detail).
+#[test]
+fn fills_and_labels_add_up_to_the_whole_picture() {
+    use cute_render::grid::Detail;
+    let opts = Options {
+        cell_text_cap: CELL_HARD_CAP,
+        ..Options::default()
+    };
+    let mut examples: Vec<&str> = EXAMPLES.iter().map(|(_, e)| *e).collect();
+    examples.push("(128,128):(1,128)"); // above the files' text cap
+    examples.push("make_layout_tv((32,4):(4,1), (4,2):(2,1))");
+    for expr in examples {
+        let f = render_figure(expr, &opts).unwrap_or_else(|e| panic!("{expr}: {e}"));
+        assert!(f.cell_text, "{expr}");
+        // Every <text> inside a cell of the whole picture: (x, y, text).
+        let whole = f.to_svg(Theme::Light);
+        let doc = parse(&whole);
+        let key = |n: roxmltree::Node| {
+            let text: Vec<&str> = n
+                .descendants()
+                .filter(|t| t.is_text())
+                .filter_map(|t| t.text())
+                .collect();
+            (
+                n.attribute("x").unwrap().to_string(),
+                n.attribute("y").unwrap().to_string(),
+                n.attribute("fill").unwrap().to_string(),
+                text.join("\n"),
+            )
+        };
+        let mut want: Vec<_> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter(|n| {
+                n.parent()
+                    .and_then(|p| p.attribute("class"))
+                    .is_some_and(|c| c.split(' ').next() == Some("cell"))
+            })
+            .map(key)
+            .collect();
+        let fills = f.to_svg_with(Theme::Light, Detail::Fills);
+        let fdoc = parse(&fills);
+        assert!(
+            fdoc.descendants().all(|n| !n.has_tag_name("text")
+                || n.parent().and_then(|p| p.attribute("class")) != Some("cell")),
+            "{expr}: fills carry no cell text"
+        );
+        // Same size and same panel grids as the whole picture.
+        let root = |d: &roxmltree::Document| {
+            let r = d.root_element();
+            (
+                r.attribute("width").map(str::to_string),
+                r.attribute("height").map(str::to_string),
+            )
+        };
+        assert_eq!(root(&doc), root(&fdoc), "{expr}");
+        let boxes = f.panel_boxes();
+        for (i, b) in boxes.iter().enumerate() {
+            let labels = fdoc
+                .descendants()
+                .filter(|n| n.attribute("data-panel") == Some(b.id.as_str()))
+                .flat_map(|p| p.descendants())
+                .filter(|n| n.attribute("class") == Some("labels"))
+                .count();
+            assert_eq!(labels, 1, "{expr}: panel {} has one labels group", b.id);
+            if b.rows * b.cols > 0 && !f.panels[i].0.cells[0].text.is_empty() {
+                // The first cell's rect in the whole picture is at the box's corner.
+                let first = cells(&doc, &b.id)[0]
+                    .children()
+                    .find(|n| n.has_tag_name("rect"))
+                    .unwrap();
+                assert_eq!(
+                    (attr(&first, "x"), attr(&first, "y")),
+                    (b.x as i64, b.y as i64),
+                    "{expr}: panel {}",
+                    b.id
+                );
+            }
+        }
+        let all: String = (0..boxes.len())
+            .map(|i| f.labels_svg(i, 0..usize::MAX, 0..usize::MAX))
+            .collect();
+        let all = format!("<g>{all}</g>");
+        let ldoc = parse(&all);
+        let mut got: Vec<_> = ldoc
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .map(key)
+            .collect();
+        want.sort();
+        got.sort();
+        assert!(!want.is_empty(), "{expr}");
+        assert_eq!(want, got, "{expr}");
+    }
+    // A window of cells: exactly those, and dimmed cells keep their class.
+    let f = render_figure(
+        "make_layout_tv((32,4):(4,1), (4,2):(2,1))",
+        &Options {
+            highlight: Some(Highlight::Thread(3)),
+            ..opts.clone()
+        },
+    )
+    .unwrap();
+    let part = f.labels_svg(0, 1..3, 2..6);
+    assert_eq!(part.matches("<text").count(), 8);
+    assert!(part.contains("class=\"dim\""));
+    assert_eq!(f.labels_svg(0, 5..5, 0..9), "");
+    assert_eq!(f.labels_svg(99, 0..9, 0..9), "");
+}

@@ -1,0 +1,316 @@
+//! Layout, swizzle and swizzle-bit views: offset grids of a layout's domain.
+
+use super::palette::GREY_RAMP;
+use super::{check_cells, overview_note, Options, Palette};
+use crate::grid::{Cell, Data, Figure, Panel};
+use cute_core::bank::{bank_of_offset, BANKS};
+use cute_core::int_tuple::idx2crd;
+use cute_core::swizzle::AnyLayout;
+use cute_core::{ComposedLayout, Error, IntTuple, Layout, Result, Swizzle, Value};
+
+fn header(i: usize, shape: &IntTuple) -> String {
+    if shape.is_int() {
+        return i.to_string();
+    }
+    match idx2crd(&IntTuple::Int(i as i64), shape) {
+        Ok(c) => format!("{i} {c}"),
+        Err(_) => i.to_string(),
+    }
+}
+
+/// Where the innermost sub-mode of a grouped mode wraps: thicker lines there.
+fn breaks(shape: &IntTuple, n: usize) -> Vec<usize> {
+    match shape {
+        IntTuple::Tuple(ms) if ms.len() > 1 => match ms[0].size() {
+            Ok(k) if k > 1 && (k as usize) < n => (1..)
+                .map(|j| j * k as usize)
+                .take_while(|&b| b < n)
+                .collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// A layout's rows and columns: mode 0 down, the other modes across.
+fn row_col_shapes(layout: &Layout) -> (IntTuple, IntTuple) {
+    match layout.shape() {
+        IntTuple::Int(_) | IntTuple::Dyn(_) => (IntTuple::Int(1), layout.shape().clone()),
+        // The empty layout `():()` has one cell.
+        IntTuple::Tuple(modes) if modes.is_empty() => (IntTuple::Int(1), IntTuple::Int(1)),
+        IntTuple::Tuple(modes) if modes.len() == 1 => (IntTuple::Int(1), modes[0].clone()),
+        IntTuple::Tuple(modes) => (
+            modes[0].clone(),
+            if modes.len() == 2 {
+                modes[1].clone()
+            } else {
+                IntTuple::Tuple(modes[1..].to_vec())
+            },
+        ),
+    }
+}
+
+/// One grid of a layout's domain; `text(pre, post)` and `fill(pre, post)` pick the labels.
+fn offsets_panel(
+    id: &str,
+    label: &str,
+    map: &AnyLayout,
+    cell_text: bool,
+    bits: u32,
+    text: impl Fn(i64, i64) -> String,
+    fill: impl Fn(i64, i64) -> String,
+) -> Result<Panel> {
+    let (row_shape, col_shape) = row_col_shapes(map.inner());
+    if map.inner().shape().leaves().iter().any(|&s| s < 0) {
+        return Err(Error::new(format!(
+            "cannot draw {}: a shape entry is negative",
+            map.inner()
+        )));
+    }
+    let size = map.size()?;
+    let rows = row_shape.size()?;
+    let cols = if rows == 0 { 0 } else { size / rows };
+    let (rows, cols) = (rows as usize, cols as usize);
+    let mut cells = Vec::with_capacity(rows * cols);
+    for r in 0..rows {
+        for c in 0..cols {
+            let idx = (r + rows * c) as i64;
+            let (a, b) = (map.unswizzled(idx)?, map.call_index(idx)?);
+            let mut data = vec![
+                ("idx", Data::from(idx)),
+                ("row", Data::from(r)),
+                ("col", Data::from(c)),
+                ("offset", Data::from(b)),
+                ("bank", Data::from(bank_of_offset(b, bits))),
+            ];
+            if map.swizzle().is_some() {
+                data.push(("pre", Data::from(a)));
+            }
+            cells.push(Cell {
+                text: if cell_text { text(a, b) } else { String::new() },
+                fill: fill(a, b),
+                class: String::new(),
+                data,
+            });
+        }
+    }
+    Ok(Panel {
+        id: id.to_string(),
+        label: label.to_string(),
+        rows,
+        cols,
+        row_headers: (0..rows).map(|r| header(r, &row_shape)).collect(),
+        col_headers: (0..cols).map(|c| header(c, &col_shape)).collect(),
+        cells,
+        col_breaks: breaks(&col_shape, cols),
+        row_breaks: breaks(&row_shape, rows),
+    })
+}
+
+/// The layout view's grid: cell = (swizzled) offset, colour = offset mod 8 in CuTe's grey
+/// ramp.
+pub(super) fn grey_panel(
+    id: &str,
+    label: &str,
+    layout: &AnyLayout,
+    cell_text: bool,
+    opts: &Options,
+) -> Result<Panel> {
+    offsets_panel(
+        id,
+        label,
+        layout,
+        cell_text,
+        opts.elem_bits,
+        |_, b| b.to_string(),
+        |_, b| GREY_RAMP[b.rem_euclid(8) as usize].to_string(),
+    )
+}
+
+pub(super) fn grey_legend() -> Vec<(String, String)> {
+    GREY_RAMP
+        .iter()
+        .enumerate()
+        .map(|(k, g)| (g.to_string(), k.to_string()))
+        .collect()
+}
+
+pub(super) fn layout_figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
+    let Some(layout) = value.to_any_layout() else {
+        return Err(Error::new(format!(
+            "the layout view draws a layout or a composed layout, got {}",
+            value.kind()
+        )));
+    };
+    // Shared-memory atoms are drawn in elements, as a tensor over them is addressed.
+    let layout = layout.in_elements()?;
+    let size = layout.size()?;
+    let cell_text = check_cells(size, opts)?;
+    let what = if layout.swizzle().is_some() {
+        "swizzled offset"
+    } else {
+        "offset"
+    };
+    let panel = grey_panel("layout", "", &layout, cell_text, opts)?;
+    let (rows, cols) = (panel.rows, panel.cols);
+    Ok(Figure {
+        view: "layout",
+        title: title.to_string(),
+        subtitle: format!("{value}  ·  {rows}x{cols}, cell = {what}, colour = {what} mod 8"),
+        panels: vec![(panel, (0, 0))],
+        legend_title: format!("{what} mod 8:"),
+        legend: grey_legend(),
+        notes: if cell_text {
+            Vec::new()
+        } else {
+            vec![overview_note(size as usize, opts)]
+        },
+        cell_text,
+    })
+}
+
+pub(super) fn swizzle_figure(
+    title: &str,
+    original: &ComposedLayout,
+    opts: &Options,
+) -> Result<Figure> {
+    // Shared-memory atoms are drawn in elements, as a tensor over them is addressed.
+    let map = AnyLayout::Composed(original.clone()).in_elements()?;
+    let AnyLayout::Composed(c) = &map else {
+        // The swizzle is the identity in elements: nothing moves.
+        return layout_figure(title, &Value::Composed(original.clone()), opts);
+    };
+    let size = c.layout.size()?;
+    let cell_text = check_cells(size.saturating_mul(2), opts)?;
+    let bits = opts.elem_bits;
+    let pal = opts.palette;
+    // 32 colours, computed once rather than per cell.
+    let bank_fill: Vec<String> = (0..BANKS).map(|b| pal.bank(b)).collect();
+    let before = offsets_panel(
+        "before",
+        &format!("before: {} + {}", c.offset, c.layout),
+        &map,
+        cell_text,
+        bits,
+        |a, _| a.to_string(),
+        |a, _| bank_fill[bank_of_offset(a, bits) as usize].clone(),
+    )?;
+    let after = offsets_panel(
+        "after",
+        &format!("after: {}", c.swizzle),
+        &map,
+        cell_text,
+        bits,
+        |a, b| format!("{a}\u{2192}{b}"),
+        |_, b| bank_fill[bank_of_offset(b, bits) as usize].clone(),
+    )?;
+    let sw = c.swizzle;
+    // The offset to spell out: asked for, or the first one the swizzle moves.
+    let shown = match opts.bit_offset {
+        Some(o) => o,
+        None => (0..size.min(1 << 16))
+            .map(|i| map.unswizzled(i))
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .find(|&a| sw.apply(a) != a)
+            .unwrap_or(0),
+    };
+    let bits_panel = bit_panel(sw, shown, pal);
+    let (b, m, s) = (sw.b, sw.m, sw.s);
+    let mut notes = vec![
+        format!(
+            "{sw}: yyy = bits [{}, {}) are XORed into zzz = bits [{m}, {}); base = the low {m} bits (2^{m} = {} elements) stay together",
+            m + s.max(0),
+            m + s.max(0) + b,
+            m + b,
+            1i64 << m.clamp(0, 62)
+        ),
+        format!(
+            "colour = bank of the offset for {bits}-bit elements (bank = offset*{bits}/32 mod 32); cells read 'before\u{2192}after'"
+        ),
+    ];
+    if !cell_text {
+        notes.push(overview_note(size as usize * 2, opts));
+    }
+    Ok(Figure {
+        view: "swizzle",
+        title: title.to_string(),
+        subtitle: format!(
+            "{original}  ·  {}x{} before and after the swizzle, offset {shown} spelled out in bits",
+            before.rows, before.cols
+        ),
+        // Wide tiles stack vertically, tall ones sit side by side.
+        panels: if before.cols > 2 * before.rows {
+            vec![(before, (0, 0)), (after, (0, 1)), (bits_panel, (0, 2))]
+        } else {
+            vec![(before, (0, 0)), (after, (1, 0)), (bits_panel, (0, 1))]
+        },
+        legend_title: "bank:".into(),
+        legend: (0..BANKS)
+            .step_by(4)
+            .map(|k| (pal.bank(k), k.to_string()))
+            .collect(),
+        notes,
+        cell_text,
+    })
+}
+
+/// Two rows of bits (the offset, and after the swizzle), MSB first, coloured by field.
+fn bit_panel(sw: Swizzle, a: i64, pal: Palette) -> Panel {
+    let b = sw.apply(a);
+    let top = (sw.m + sw.s.abs() + sw.b)
+        .max(64 - (a.max(b).max(1) as u64).leading_zeros() as i64)
+        .clamp(1, 62);
+    let nbits = top as usize;
+    let field = |k: i64| -> (&'static str, String) {
+        let (zl, yl) = (sw.m, sw.m + sw.s);
+        if k < sw.m {
+            ("base", "#d9d9d9".into())
+        } else if (zl..zl + sw.b).contains(&k) {
+            ("zzz", pal.phase(0))
+        } else if (yl..yl + sw.b).contains(&k) {
+            ("yyy", pal.phase(1))
+        } else {
+            ("", "#ffffff".into())
+        }
+    };
+    let mut cells = Vec::new();
+    for (row, v) in [a, b].into_iter().enumerate() {
+        for col in 0..nbits {
+            let k = (nbits - 1 - col) as i64;
+            let bit = (v >> k) & 1;
+            let (f, fill) = field(k);
+            let flipped = row == 1 && ((a >> k) & 1) != bit;
+            cells.push(Cell {
+                text: bit.to_string(),
+                fill,
+                class: if flipped {
+                    "conflict".into()
+                } else {
+                    String::new()
+                },
+                data: vec![("bit", Data::from(k)), ("field", Data::Text(f.to_string()))],
+            });
+        }
+    }
+    Panel {
+        id: "bits".into(),
+        label: format!("offset {a} \u{2192} {b} in bits (yyy XOR into zzz; changed bits outlined)"),
+        rows: 2,
+        cols: nbits,
+        row_headers: vec![format!("{a}"), format!("{b}")],
+        col_headers: (0..nbits).map(|c| (nbits - 1 - c).to_string()).collect(),
+        cells,
+        col_breaks: Vec::new(),
+        row_breaks: Vec::new(),
+    }
+}
+
+/// Columns of a layout's grid (as [`offsets_panel`] draws it).
+pub(super) fn grid_cols(layout: &Layout) -> usize {
+    let (rows, _) = row_col_shapes(layout);
+    match (layout.size(), rows.size()) {
+        (Ok(n), Ok(r)) if r > 0 => usize::try_from(n / r).unwrap_or(usize::MAX),
+        _ => 0,
+    }
+}

@@ -1,0 +1,382 @@
+//! Views: core values turned into [`Figure`]s.
+//!
+//! | view | value | picture |
+//! |---|---|---|
+//! | `layout` | layout, composed layout | rank-2 grid of offsets (rank 1: one row; modes 1.. grouped into columns), hierarchical headers and mode boundaries, CuTe's 8-grey ramp |
+//! | `swizzle` | composed layout | before/after grids (`a→b`), coloured by bank, and the swizzle's bit fields for one offset |
+//! | `tv` | `make_layout_tv(..)`, `(tile, tv)` | M×N grid, each cell `T#` over `V#`, coloured by thread |
+//! | `mma` | MMA atom, TiledMMA | A (M×K) left, B (K×N) on top, C (M×N) at the origin, as CuTe's print_latex |
+//! | `copy` | copy atom with a value type, TiledCopy | S and D side by side |
+//! | `banks` | `bank_conflicts(..)` | 32 banks × 4-byte word rows per instruction: which lane touches which word in which phase, conflicts outlined, wavefront summary |
+//! | `search` | `swizzle_search(..)` | ranked table, one row per candidate (best first, at most [`SEARCH_ROWS`]): candidate, wavefronts, ideal, conflicts, × ideal, padding; coloured best (green / yellow) to worst (red / blue) |
+//! | `algebra` | a call of an op whose row in the op table (`cute_core::expr::OPS`) has `algebra` set | each layout operand (`A = …`, `B = …`; a tiler one panel per layout mode) and the result (`composition(A, B) = …`) side by side, as offset grids; other operands as notes |
+
+use crate::grid::Figure;
+use cute_core::atom::Atom;
+use cute_core::expr::Call;
+use cute_core::{Error, IntTuple, Layout, Result, Value};
+
+mod algebra;
+mod banks;
+mod layout;
+mod palette;
+mod search;
+mod tv;
+
+use algebra::algebra_figure;
+use banks::bank_figure;
+pub use banks::BANK_PANELS;
+use layout::{layout_figure, swizzle_figure};
+pub use palette::Palette;
+use search::search_figure;
+pub use search::SEARCH_ROWS;
+use tv::{copy_figure, mma_figure, tv_figure};
+
+/// Above this many cells a figure is an overview without per-cell text.
+pub const CELL_TEXT_CAP: usize = 16_384;
+/// Above this many cells nothing is drawn (the SVG would not be usable).
+pub const CELL_HARD_CAP: usize = 1 << 18;
+
+/// Which picture to draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum View {
+    /// Inferred from the value: layout → layout, composed → swizzle, (tile, tv) → tv,
+    /// MMA → mma, copy → copy, bank analysis → banks.
+    Auto,
+    /// Offsets of a layout.
+    Layout,
+    /// A composed layout before and after its swizzle.
+    Swizzle,
+    /// A thread-value layout.
+    Tv,
+    /// A/B/C of an MMA.
+    Mma,
+    /// S/D of a copy.
+    Copy,
+    /// Shared-memory banks of an access.
+    Banks,
+    /// The ranking of a swizzle search.
+    Search,
+    /// The operands and the result of an algebra operation, side by side.
+    Algebra,
+}
+
+impl View {
+    /// Every view, in menu order (`auto` first).
+    ///
+    /// ```
+    /// use cute_render::View;
+    /// for v in View::ALL {
+    ///     assert_eq!(View::parse(v.name()), Some(*v));
+    /// }
+    /// assert_eq!(View::ALL.len(), 9);
+    /// ```
+    pub const ALL: &'static [View] = &[
+        View::Auto,
+        View::Layout,
+        View::Swizzle,
+        View::Tv,
+        View::Mma,
+        View::Copy,
+        View::Banks,
+        View::Search,
+        View::Algebra,
+    ];
+
+    /// The view's name: what [`View::parse`] reads, `--view` takes and a figure's
+    /// `data-view` says.
+    ///
+    /// ```
+    /// use cute_render::View;
+    /// assert_eq!(View::Algebra.name(), "algebra");
+    /// assert_eq!(View::parse("search"), Some(View::Search));
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Auto => "auto",
+            View::Layout => "layout",
+            View::Swizzle => "swizzle",
+            View::Tv => "tv",
+            View::Mma => "mma",
+            View::Copy => "copy",
+            View::Banks => "banks",
+            View::Search => "search",
+            View::Algebra => "algebra",
+        }
+    }
+
+    /// Parse a view name (the inverse of [`View::name`]).
+    pub fn parse(s: &str) -> Option<View> {
+        View::ALL.iter().copied().find(|v| v.name() == s)
+    }
+}
+
+/// One thread or one warp to emphasise; other cells are dimmed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Highlight {
+    /// Thread index.
+    Thread(i64),
+    /// Warp index (threads 32w..32w+31).
+    Warp(i64),
+}
+
+/// What to draw and how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// The view.
+    pub view: View,
+    /// Colour scheme.
+    pub palette: Palette,
+    /// Element width in bits for bank colouring in the layout and swizzle views.
+    pub elem_bits: u32,
+    /// Offset whose swizzle bits the swizzle view spells out (default: one that changes).
+    pub bit_offset: Option<i64>,
+    /// Emphasised thread or warp.
+    pub highlight: Option<Highlight>,
+    /// Warp whose instructions the bank view draws.
+    pub warp: u32,
+    /// Above this many cells a figure is an overview without cell text (at most
+    /// [`CELL_HARD_CAP`]). [`CELL_TEXT_CAP`] for files; the page, which paints only the
+    /// labels in view ([`crate::grid::Detail::Fills`]), keeps text up to the hard cap.
+    pub cell_text_cap: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            view: View::Auto,
+            palette: Palette::Cute,
+            elem_bits: 16,
+            bit_offset: None,
+            highlight: None,
+            warp: 0,
+            cell_text_cap: CELL_TEXT_CAP,
+        }
+    }
+}
+
+/// Whether the algebra view draws a call of `name` (the op table's `algebra` column).
+fn is_algebra_op(name: &str) -> bool {
+    cute_core::expr::lookup(name).is_some_and(|o| o.algebra)
+}
+
+/// The operations the algebra view draws, for messages.
+fn algebra_ops() -> String {
+    let names: Vec<&str> = cute_core::expr::OPS
+        .iter()
+        .filter(|o| o.algebra)
+        .map(|o| o.name)
+        .collect();
+    names.join(", ")
+}
+
+/// The view a value gets when none is asked for (see [`infer_view_of_call`] for the
+/// algebra view, which also needs the drawn line's call).
+///
+/// ```
+/// use cute_render::{views::infer_view, View};
+/// let v = cute_core::eval_line("swizzle_search((32,64):(64,1), 32, (32,4):(1,32), LDS128)").unwrap();
+/// assert_eq!(infer_view(&v), View::Search);
+/// ```
+pub fn infer_view(value: &Value) -> View {
+    match value {
+        Value::Ranked(_) => View::Search,
+        Value::Composed(_) => View::Swizzle,
+        Value::Tuple(vs) if vs.len() == 2 && matches!(vs[1], Value::Layout(_)) => View::Tv,
+        Value::Atom(a) if matches!(**a, Atom::Mma(_)) => View::Mma,
+        Value::TiledMma(_) => View::Mma,
+        Value::Atom(_) | Value::TiledCopy(_) => View::Copy,
+        Value::Banks(_) => View::Banks,
+        _ => View::Layout,
+    }
+}
+
+/// The view a value gets when none is asked for, knowing the drawn line's call: a layout
+/// computed by a call of an algebra op (`algebra` set in its row of
+/// `cute_core::expr::OPS`) gets the algebra view; otherwise [`infer_view`].
+///
+/// ```
+/// use cute_core::Session;
+/// use cute_render::{views::infer_view_of_call, View};
+/// let s = Session::default();
+/// let line = "logical_divide((4,2,3):(2,1,8), 4:2)";
+/// let v = cute_core::eval_line(line).unwrap();
+/// assert_eq!(infer_view_of_call(&v, s.call_operands(line).as_ref()), View::Algebra);
+/// assert_eq!(infer_view_of_call(&v, None), View::Layout);
+/// ```
+pub fn infer_view_of_call(value: &Value, call: Option<&Call>) -> View {
+    match (value, call) {
+        (Value::Layout(_), Some(c)) if is_algebra_op(&c.name) => View::Algebra,
+        _ => infer_view(value),
+    }
+}
+
+/// Draw `value` as a figure titled `title` (no call known: the algebra view is an error;
+/// see [`figure_with_call`]).
+///
+/// ```
+/// use cute_render::views::{figure, Options};
+/// let v = cute_core::eval_line("(4,8):(8,1)").unwrap();
+/// let f = figure("(4,8):(8,1)", &v, &Options::default()).unwrap();
+/// let p = &f.panels[0].0;
+/// assert_eq!((p.rows, p.cols), (4, 8));
+/// assert_eq!(p.cells[1].text, "1");   // row 0, column 1
+/// assert_eq!(p.cells[8].text, "8");   // row 1, column 0
+/// ```
+pub fn figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
+    figure_with_call(title, value, None, opts)
+}
+
+/// Draw `value`, the result of the line whose top-level call is `call` (from
+/// [`cute_core::Session::call_operands`]), as a figure titled `title`. The call is what
+/// the algebra view draws beside the result.
+///
+/// ```
+/// use cute_core::Session;
+/// use cute_render::views::{figure_with_call, Options};
+/// let line = "composition((4,8):(8,1), (2,4):(4,1))";
+/// let v = cute_core::eval_line(line).unwrap();
+/// let call = Session::default().call_operands(line);
+/// let f = figure_with_call(line, &v, call.as_ref(), &Options::default()).unwrap();
+/// assert_eq!(f.view, "algebra");
+/// let ids: Vec<&str> = f.panels.iter().map(|(p, _)| p.id.as_str()).collect();
+/// assert_eq!(ids, ["A", "B", "result"]);
+/// ```
+pub fn figure_with_call(
+    title: &str,
+    value: &Value,
+    call: Option<&Call>,
+    opts: &Options,
+) -> Result<Figure> {
+    let view = match opts.view {
+        View::Auto => infer_view_of_call(value, call),
+        v => v,
+    };
+    // The title is the user's text: XML cannot carry control characters, even escaped.
+    let title: String = title
+        .chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect();
+    let title = title.as_str();
+    match view {
+        View::Layout | View::Auto => layout_figure(title, value, opts),
+        View::Swizzle => match value {
+            Value::Composed(c) => swizzle_figure(title, c, opts),
+            v => Err(Error::new(format!(
+                "the swizzle view draws a composed layout (Sw<B,M,S> o 0 o L), got {}",
+                v.kind()
+            ))),
+        },
+        View::Tv => tv_figure(title, value, opts),
+        View::Mma => {
+            let m = match value {
+                Value::TiledMma(m) => (**m).clone(),
+                Value::Atom(a) => match &**a {
+                    Atom::Mma(a) => a.tiled()?,
+                    Atom::Copy(c) => {
+                        return Err(Error::new(format!(
+                            "{} is a copy atom: use the copy view",
+                            c.name
+                        )))
+                    }
+                },
+                v => {
+                    return Err(Error::new(format!(
+                        "the mma view draws an MMA atom or TiledMMA, got {}",
+                        v.kind()
+                    )))
+                }
+            };
+            mma_figure(title, &m, opts)
+        }
+        View::Copy => {
+            let c = match value {
+                Value::TiledCopy(c) => (**c).clone(),
+                Value::Atom(a) => match &**a {
+                    Atom::Copy(c) => {
+                        let c = if c.val_bits.is_some() {
+                            c.clone()
+                        } else {
+                            c.with_value_bits(16)?
+                        };
+                        let r = c.val_layout(&c.ref_)?;
+                        let thr = r.mode(0)?.size()?;
+                        let val = r.mode(1)?.size()?;
+                        cute_core::atom::make_tiled_copy_impl(
+                            &c,
+                            Layout::col_major(IntTuple::ints(&[thr, val]))?,
+                            IntTuple::ints(&[thr, val]),
+                        )?
+                    }
+                    Atom::Mma(m) => {
+                        return Err(Error::new(format!(
+                            "{} is an MMA atom: use the mma view",
+                            m.name
+                        )))
+                    }
+                },
+                v => {
+                    return Err(Error::new(format!(
+                        "the copy view draws a copy atom or TiledCopy, got {}",
+                        v.kind()
+                    )))
+                }
+            };
+            copy_figure(title, &c, opts)
+        }
+        View::Banks => match value {
+            Value::Banks(b) => bank_figure(title, b, opts),
+            v => Err(Error::new(format!(
+                "the bank view draws bank_conflicts(...), got {}",
+                v.kind()
+            ))),
+        },
+        View::Search => match value {
+            Value::Ranked(cs) => search_figure(title, cs, opts),
+            v => Err(Error::new(format!(
+                "the search view draws swizzle_search(...), got {}",
+                v.kind()
+            ))),
+        },
+        View::Algebra => match call {
+            Some(c) if is_algebra_op(&c.name) => {
+                algebra_figure(title, c, value, opts)
+            }
+            Some(c) => Err(Error::new(format!(
+                "the algebra view draws a call of {}; the line calls {}",
+                algebra_ops(),
+                c.name
+            ))),
+            None => Err(Error::new(format!(
+                "the algebra view draws the operands and result of a call of {}; the drawn line is not such a call",
+                algebra_ops()
+            ))),
+        },
+    }
+}
+
+fn check_cells(n: i64, opts: &Options) -> Result<bool> {
+    let n = usize::try_from(n).unwrap_or(usize::MAX);
+    if n > CELL_HARD_CAP {
+        return Err(Error::new(format!(
+            "{n} cells is too many to draw (limit {CELL_HARD_CAP})"
+        )));
+    }
+    Ok(n <= opts.cell_text_cap)
+}
+
+fn overview_note(n: usize, opts: &Options) -> String {
+    format!(
+        "overview: {n} cells exceed {}, so cell text is left out (hover a cell for its values)",
+        opts.cell_text_cap
+    )
+}
+
+fn dimmed(h: Option<Highlight>, t: i64) -> bool {
+    match h {
+        None => false,
+        Some(Highlight::Thread(x)) => t != x,
+        Some(Highlight::Warp(w)) => t.div_euclid(32) != w,
+    }
+}

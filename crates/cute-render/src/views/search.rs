@@ -1,0 +1,165 @@
+//! Search view: the ranked table of a swizzle search.
+
+use super::{check_cells, overview_note, Options};
+use crate::grid::{Cell, Data, Figure, Panel};
+use cute_core::bank::Candidate;
+use cute_core::{Error, Result};
+
+/// Candidates drawn by the search view (the rest are counted in a note).
+pub const SEARCH_ROWS: usize = 64;
+
+/// The search view's columns: header, and the `data-field` of its cells.
+const SEARCH_COLUMNS: [(&str, &str); 6] = [
+    ("candidate", "candidate"),
+    ("wavefronts", "wavefronts"),
+    ("ideal", "ideal"),
+    ("conflicts", "conflicts"),
+    ("x ideal", "ratio"),
+    ("smem +", "extra-elems"),
+];
+
+pub(super) fn search_figure(title: &str, cs: &[Candidate], opts: &Options) -> Result<Figure> {
+    if cs.is_empty() {
+        return Err(Error::new("the search view has no candidates to draw"));
+    }
+    let shown = cs.len().min(SEARCH_ROWS);
+    let cols = SEARCH_COLUMNS.len();
+    let cell_text = check_cells((shown * cols) as i64, opts)?;
+    let best = cs.iter().map(|c| c.wavefronts).min().unwrap_or(0);
+    let worst = cs.iter().map(|c| c.wavefronts).max().unwrap_or(0);
+    // 0 = the fewest wavefronts of the search, 1 = the most, on a log scale (conflicts
+    // multiply: 2-way, 4-way, ...).
+    let (lo, hi) = ((best.max(1) as f64).ln(), (worst.max(1) as f64).ln());
+    let quality = |w: u64| {
+        if hi > lo {
+            ((w.max(1) as f64).ln() - lo) / (hi - lo)
+        } else {
+            0.0
+        }
+    };
+    let ratio = |c: &Candidate| {
+        if c.ideal > 0 {
+            format!("{:.2}", c.wavefronts as f64 / c.ideal as f64)
+        } else {
+            "-".to_string()
+        }
+    };
+    let mut cells = Vec::with_capacity(shown * cols);
+    for (k, c) in cs[..shown].iter().enumerate() {
+        let fill = opts.palette.quality(quality(c.wavefronts));
+        let conflicts = c.wavefronts.saturating_sub(c.ideal);
+        let smem = c.smem.to_string();
+        for (j, (_, field)) in SEARCH_COLUMNS.iter().enumerate() {
+            let text = match j {
+                0 => c.label.clone(),
+                1 => c.wavefronts.to_string(),
+                2 => c.ideal.to_string(),
+                3 => conflicts.to_string(),
+                4 => ratio(c),
+                _ if c.extra_elems > 0 => format!("+{}", c.extra_elems),
+                _ => "0".to_string(),
+            };
+            cells.push(Cell {
+                text: if cell_text { text } else { String::new() },
+                fill: fill.clone(),
+                class: String::new(),
+                data: vec![
+                    ("row", Data::from(k)),
+                    ("col", Data::from(j)),
+                    ("field", Data::Text(field.to_string())),
+                    ("rank", Data::from(k + 1)),
+                    ("candidate", Data::Text(c.label.clone())),
+                    ("wavefronts", Data::from(c.wavefronts)),
+                    ("ideal", Data::from(c.ideal)),
+                    ("conflicts", Data::from(conflicts)),
+                    ("ratio", Data::Text(ratio(c))),
+                    ("extra-elems", Data::from(c.extra_elems)),
+                    ("smem", Data::Text(smem.clone())),
+                ],
+            });
+        }
+    }
+    let panel = Panel {
+        id: "ranking".into(),
+        label: format!(
+            "{} candidates, fewest wavefronts first{}",
+            cs.len(),
+            if shown < cs.len() {
+                format!(" (best {shown} drawn)")
+            } else {
+                String::new()
+            }
+        ),
+        rows: shown,
+        cols,
+        row_headers: (1..=shown).map(|r| format!("#{r}")).collect(),
+        col_headers: SEARCH_COLUMNS.iter().map(|(h, _)| h.to_string()).collect(),
+        cells,
+        col_breaks: vec![1],
+        row_breaks: Vec::new(),
+    };
+    let top = &cs[0];
+    let base = cs.iter().find(|c| c.label == "none");
+    let mut notes = vec![format!(
+        "best: {} (#1): {} wavefronts, ideal {}{}",
+        top.smem,
+        top.wavefronts,
+        top.ideal,
+        match top.wavefronts.saturating_sub(top.ideal) {
+            0 => ", conflict-free".to_string(),
+            n => format!(", {n} extra"),
+        }
+    )];
+    if let Some((rank, none)) = cs.iter().enumerate().find(|(_, c)| c.label == "none") {
+        notes.push(format!(
+            "no swizzle (#{}): {} wavefronts, {:.2} x the best",
+            rank + 1,
+            none.wavefronts,
+            none.wavefronts as f64 / top.wavefronts.max(1) as f64
+        ));
+    }
+    notes.push(
+        "conflicts = wavefronts beyond the ideal; x ideal = wavefronts / ideal; smem + = elements of padding; ties: no padding first, shorter names first"
+            .to_string(),
+    );
+    if shown < cs.len() {
+        notes.push(format!(
+            "{} more candidates (#{}..#{}) are not drawn",
+            cs.len() - shown,
+            shown + 1,
+            cs.len()
+        ));
+    }
+    if !cell_text {
+        notes.push(overview_note(shown * cols, opts));
+    }
+    // Five legend stops from the best to the worst wavefront count.
+    let mut legend: Vec<(String, String)> = Vec::new();
+    if hi > lo {
+        for k in 0..5 {
+            let t = f64::from(k) / 4.0;
+            let w = (lo + (hi - lo) * t).exp().round();
+            let tag = match k {
+                0 => " (best)",
+                4 => " (worst)",
+                _ => "",
+            };
+            legend.push((opts.palette.quality(t), format!("{w}{tag}")));
+        }
+    } else {
+        legend.push((opts.palette.quality(0.0), format!("{best} (all equal)")));
+    }
+    Ok(Figure {
+        view: "search",
+        title: title.to_string(),
+        subtitle: format!(
+            "swizzles, no swizzle and row paddings of {} ranked by total wavefronts  ·  colour = wavefronts (log scale), best to worst",
+            base.map_or_else(|| top.smem.to_string(), |b| b.smem.to_string())
+        ),
+        panels: vec![(panel, (0, 0))],
+        legend_title: "wavefronts:".into(),
+        legend,
+        notes,
+        cell_text,
+    })
+}

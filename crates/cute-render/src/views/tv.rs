@@ -1,0 +1,252 @@
+//! Thread-value views: TV layouts, MMA (A, B, C) and copy (S, D) over their tiles.
+
+use super::{check_cells, dimmed, overview_note, Highlight, Options, Palette, CELL_HARD_CAP};
+use crate::grid::{Cell, Data, Figure, Panel};
+use cute_core::atom::{TiledCopy, TiledMma};
+use cute_core::{Error, IntTuple, Layout, Result, Value};
+
+/// A (thread, value) → column-major index layout drawn over an M×N tile; `transpose`
+/// draws it N×M (B of an MMA: K rows, N columns); `axes` name the drawn rows and columns.
+#[allow(clippy::too_many_arguments)]
+fn tv_panel(
+    id: &str,
+    label: &str,
+    tv: &Layout,
+    m: i64,
+    n: i64,
+    transpose: bool,
+    axes: [&str; 2],
+    cell_text: bool,
+    opts: &Options,
+) -> Result<Panel> {
+    if tv.rank() != 2 {
+        return Err(Error::new(format!(
+            "a thread-value layout has rank 2 (thread, value), got {tv}"
+        )));
+    }
+    let (rows, cols) = if transpose { (n, m) } else { (m, n) };
+    let (rows, cols) = (rows as usize, cols as usize);
+    let threads = tv.mode(0)?.size()?;
+    let values = tv.mode(1)?.size()?;
+    if threads.saturating_mul(values) > CELL_HARD_CAP as i64 * 4 {
+        return Err(Error::new(format!(
+            "{threads} threads x {values} values is too many to draw"
+        )));
+    }
+    let mut cells: Vec<Cell> = (0..rows * cols)
+        .map(|k| Cell {
+            text: String::new(),
+            fill: "#ffffff".into(),
+            class: "empty".into(),
+            data: vec![("row", Data::from(k / cols)), ("col", Data::from(k % cols))],
+        })
+        .collect();
+    let size = m * n;
+    for t in 0..threads {
+        for v in 0..values {
+            let idx = tv.call_coord(&IntTuple::ints(&[t, v]))?;
+            if idx < 0 || idx >= size {
+                return Err(Error::new(format!(
+                    "thread {t} value {v} maps to {idx}, outside the {m}x{n} tile"
+                )));
+            }
+            let (r, c) = (idx % m, idx / m);
+            let (r, c) = if transpose { (c, r) } else { (r, c) };
+            let cell = &mut cells[r as usize * cols + c as usize];
+            if cell.class == "empty" {
+                cell.text = if cell_text {
+                    format!("T{t}\nV{v}")
+                } else {
+                    String::new()
+                };
+                cell.fill = opts.palette.thread(t);
+                cell.class = if dimmed(opts.highlight, t) {
+                    "dim".into()
+                } else {
+                    String::new()
+                };
+                cell.data.extend([
+                    ("idx", Data::from(idx)),
+                    ("thread", Data::from(t)),
+                    ("value", Data::from(v)),
+                ]);
+            } else {
+                // Several (thread, value) pairs on one element (broadcast / duplicates).
+                match cell.data.iter_mut().find(|(k, _)| *k == "also") {
+                    Some((_, Data::Text(s))) => s.push_str(&format!(" T{t}V{v}")),
+                    _ => cell.data.push(("also", Data::Text(format!("T{t}V{v}")))),
+                }
+            }
+        }
+    }
+    let [rn, cn] = axes;
+    Ok(Panel {
+        id: id.to_string(),
+        label: label.to_string(),
+        rows,
+        cols,
+        row_headers: (0..rows).map(|r| format!("{rn}{r}")).collect(),
+        col_headers: (0..cols).map(|c| format!("{cn}{c}")).collect(),
+        cells,
+        col_breaks: Vec::new(),
+        row_breaks: Vec::new(),
+    })
+}
+
+fn thread_legend(threads: i64, pal: Palette) -> Vec<(String, String)> {
+    (0..threads.min(8))
+        .map(|t| (pal.thread(t), format!("T{t} (+8k)")))
+        .collect()
+}
+
+fn tv_notes(opts: &Options, cell_text: bool, cells: usize) -> Vec<String> {
+    let mut notes = vec!["cell = T# (thread) over V# (value); colour = thread mod 8".to_string()];
+    match opts.highlight {
+        Some(Highlight::Thread(t)) => notes.push(format!("thread {t} highlighted")),
+        Some(Highlight::Warp(w)) => notes.push(format!(
+            "warp {w} (threads {}..{}) highlighted",
+            32 * i128::from(w),
+            32 * i128::from(w) + 31
+        )),
+        None => {}
+    }
+    if !cell_text {
+        notes.push(overview_note(cells, opts));
+    }
+    notes
+}
+
+fn tile_mn(tiler: &IntTuple) -> Result<(i64, i64)> {
+    match tiler {
+        IntTuple::Int(m) | IntTuple::Dyn(m) => Ok((*m, 1)),
+        IntTuple::Tuple(ts) if ts.len() == 1 => Ok((ts[0].size()?, 1)),
+        IntTuple::Tuple(ts) if ts.len() == 2 => Ok((ts[0].size()?, ts[1].size()?)),
+        t => Err(Error::new(format!(
+            "a tile of rank 1 or 2 is drawn, got {t}"
+        ))),
+    }
+}
+
+pub(super) fn tv_figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
+    let (tiler, tv) = match value {
+        Value::Tuple(vs) if vs.len() == 2 => (vs[0].to_int_tuple()?, vs[1].to_layout()?.clone()),
+        v => {
+            return Err(Error::new(format!(
+            "the TV view draws make_layout_tv(thr, val) or a (tile_shape, tv_layout) pair, got {}",
+            v.kind()
+        )))
+        }
+    };
+    let (m, n) = tile_mn(&tiler)?;
+    let cell_text = check_cells(m.saturating_mul(n), opts)?;
+    let panel = tv_panel("tv", "", &tv, m, n, false, ["m", "n"], cell_text, opts)?;
+    let threads = tv.mode(0)?.size()?;
+    Ok(Figure {
+        view: "tv",
+        title: title.to_string(),
+        subtitle: format!(
+            "{tv} over a {m}x{n} tile  ·  {threads} threads x {} values",
+            tv.mode(1)?.size()?
+        ),
+        panels: vec![(panel, (0, 0))],
+        legend_title: "thread:".into(),
+        legend: thread_legend(threads, opts.palette),
+        notes: tv_notes(opts, cell_text, (m * n) as usize),
+        cell_text,
+    })
+}
+
+pub(super) fn mma_figure(title: &str, mma: &TiledMma, opts: &Options) -> Result<Figure> {
+    let (m, n, k) = (mma.tile_size(0)?, mma.tile_size(1)?, mma.tile_size(2)?);
+    let total = m * n + m * k + n * k;
+    let cell_text = check_cells(total, opts)?;
+    let a = tv_panel(
+        "A",
+        &format!("A ({m}x{k})"),
+        &mma.layout_a_tv()?,
+        m,
+        k,
+        false,
+        ["m", "k"],
+        cell_text,
+        opts,
+    )?;
+    let b = tv_panel(
+        "B",
+        &format!("B ({k}x{n}, drawn K x N)"),
+        &mma.layout_b_tv()?,
+        n,
+        k,
+        true,
+        ["k", "n"],
+        cell_text,
+        opts,
+    )?;
+    let c = tv_panel(
+        "C",
+        &format!("C ({m}x{n})"),
+        &mma.layout_c_tv()?,
+        m,
+        n,
+        false,
+        ["m", "n"],
+        cell_text,
+        opts,
+    )?;
+    let threads = mma.thr_layout_vmnk.size()?;
+    Ok(Figure {
+        view: "mma",
+        title: title.to_string(),
+        subtitle: format!(
+            "{}  ·  tile {m}x{n}x{k}, {threads} threads, ThrLayoutVMNK {}",
+            mma.atom.name, mma.thr_layout_vmnk
+        ),
+        panels: vec![(b, (1, 0)), (a, (0, 1)), (c, (1, 1))],
+        legend_title: "thread:".into(),
+        legend: thread_legend(threads, opts.palette),
+        notes: tv_notes(opts, cell_text, total as usize),
+        cell_text,
+    })
+}
+
+pub(super) fn copy_figure(title: &str, copy: &TiledCopy, opts: &Options) -> Result<Figure> {
+    let (m, n) = tile_mn(&copy.tiler)?;
+    let cell_text = check_cells(2 * m * n, opts)?;
+    let s = tv_panel(
+        "S",
+        "S (source)",
+        &copy.layout_s_tv()?,
+        m,
+        n,
+        false,
+        ["m", "n"],
+        cell_text,
+        opts,
+    )?;
+    let d = tv_panel(
+        "D",
+        "D (destination)",
+        &copy.layout_d_tv()?,
+        m,
+        n,
+        false,
+        ["m", "n"],
+        cell_text,
+        opts,
+    )?;
+    let threads = copy.layout_tv.mode(0)?.size()?;
+    Ok(Figure {
+        view: "copy",
+        title: title.to_string(),
+        subtitle: format!(
+            "{} ({}-bit values)  ·  tile {m}x{n}, {threads} threads",
+            copy.atom.name,
+            copy.atom.val_bits.unwrap_or(0)
+        ),
+        panels: vec![(s, (0, 0)), (d, (1, 0))],
+        legend_title: "thread:".into(),
+        legend: thread_legend(threads, opts.palette),
+        notes: tv_notes(opts, cell_text, (2 * m * n) as usize),
+        cell_text,
+    })
+}
