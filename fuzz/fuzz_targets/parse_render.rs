@@ -20,6 +20,7 @@
 use cute_core::atom::Atom;
 use cute_core::expr::Call;
 use cute_core::{eval_block, format_result, Session, Value};
+use cute_render::grid::Detail;
 use cute_render::views::{figure_with_call, infer_view_of_call};
 use cute_render::{render_svg, Highlight, Options, Palette, Theme, View};
 use libfuzzer_sys::fuzz_target;
@@ -143,6 +144,14 @@ fn draw(title: &str, value: &Value, call: Option<&Call>, seed: u64) -> i64 {
                     let parse = light.len() <= 64 * 1024 || (seed >> 40) % 8 == 0;
                     check_svg(&light, parse, &opts);
                     check_svg(&dark, false, &opts);
+                    // The page's level of detail: fills, then the labels of a window of
+                    // cells in each panel (and one past the edges).
+                    check_svg(&fig.to_svg_with(Theme::Light, Detail::Fills), parse, &opts);
+                    for b in fig.panel_boxes() {
+                        let labels = fig.labels(&b, 1..b.rows.saturating_add(2), 0..8);
+                        assert!(labels.len() <= b.rows * 8, "{opts:?}: labels outside the panel");
+                        assert!(labels.iter().all(|l| !l.text.is_empty()));
+                    }
                     // The page's hover inspector on a few cells of each panel.
                     for (p, _) in &fig.panels {
                         let _ = fig.cell_data_at(&p.id, 0, 0);

@@ -312,7 +312,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
     let copied = RwSignal::new(false);
     // Big figures: each panel's box and the label ranges painted now (rows, cols).
     let boxes = StoredValue::new(Vec::<PanelBox>::new());
-    let painted = StoredValue::new(Vec::<(Range<usize>, Range<usize>)>::new());
+    let label_layer = NodeRef::<leptos::html::Canvas>::new();
     let labels_queued = StoredValue::new(false);
     let context = StoredValue::new(Context::default());
     let figure = StoredValue::new(None::<cute_render::Figure>);
@@ -339,15 +339,40 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         }
     };
 
-    // Paint the labels of the cells in view (big figures only): on drawing, zoom and scroll.
+    // Paint the labels of the cells in view (big figures only) on the canvas above the
+    // drawing: on drawing, zoom and scroll. Cheap (~1 µs a label), so it is redone whole.
     let update_labels = move || {
         labels_queued.set_value(false);
+        let (Some(layer), Some(div)) = (label_layer.get_untracked(), canvas.get_untracked()) else {
+            return;
+        };
+        let Some(ctx) = layer
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+        else {
+            return;
+        };
+        let dpr = window().device_pixel_ratio().max(1.0);
+        let (cw, ch) = (
+            f64::from(div.client_width()),
+            f64::from(div.client_height()),
+        );
+        let (pw, ph) = ((cw * dpr).round() as u32, (ch * dpr).round() as u32);
+        if layer.width() != pw || layer.height() != ph {
+            layer.set_width(pw);
+            layer.set_height(ph);
+            let st = web_sys::HtmlElement::style(&layer);
+            let _ = st.set_property("width", &format!("{cw}px"));
+            let _ = st.set_property("height", &format!("{ch}px"));
+        }
+        ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0).ok();
+        ctx.clear_rect(0.0, 0.0, f64::from(pw), f64::from(ph));
+        let _ = layer.set_attribute("data-labels", "0");
         if boxes.with_value(Vec::is_empty) {
             return;
         }
-        let Some(div) = canvas.get_untracked() else {
-            return;
-        };
         let Some(svg) = div.first_element_child() else {
             return;
         };
@@ -356,42 +381,54 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
             svg.get_bounding_client_rect(),
         );
         let (w, _) = natural.get_untracked();
-        let z = if w > 0.0 { sr.width() / w } else { 1.0 };
+        let z = if w > 0.0 { sr.width() / w } else { 0.0 };
         if z <= 0.0 {
             return;
         }
-        let view = (
-            (cr.left() - sr.left()) / z,
-            (cr.top() - sr.top()) / z,
-            (cr.right() - sr.left()) / z,
-            (cr.bottom() - sr.top()) / z,
-        );
+        // The drawing's origin in the layer (CSS px), and the part of it in view (SVG units).
+        let ox = sr.left() - cr.left() - f64::from(div.client_left());
+        let oy = sr.top() - cr.top() - f64::from(div.client_top());
+        let view = (-ox / z, -oy / z, (cw - ox) / z, (ch - oy) / z);
+        let _ = ctx.set_transform(dpr * z, 0.0, 0.0, dpr * z, dpr * ox, dpr * oy);
+        ctx.set_font(&format!("11px {}", cute_render::grid::FONT));
+        ctx.set_text_align("center");
+        ctx.set_text_baseline("middle");
+        let d = f64::from(cute_render::grid::LINE_OFFSET);
+        let mut count = 0usize;
+        let mut ranges = Vec::new();
         figure.with_value(|f| {
             let Some(f) = f else {
                 return;
             };
             boxes.with_value(|bs| {
-                for (i, b) in bs.iter().enumerate() {
-                    let want = if b.cell_h as f64 * z >= LEGIBLE_CELL_PX {
-                        visible_cells(b, view)
-                    } else {
-                        (0..0, 0..0)
-                    };
-                    if painted.with_value(|p| p.get(i) == Some(&want)) {
-                        continue;
-                    }
-                    let sel = format!("#panel-{} .labels", b.id);
-                    if let Ok(Some(g)) = svg.query_selector(&sel) {
-                        g.set_inner_html(&f.labels_svg(i, want.0.clone(), want.1.clone()));
-                    }
-                    painted.update_value(|p| {
-                        if let Some(slot) = p.get_mut(i) {
-                            *slot = want;
+                for b in bs.iter().filter(|b| b.cell_h as f64 * z >= LEGIBLE_CELL_PX) {
+                    let (rows, cols) = visible_cells(b, view);
+                    ranges.push(format!(
+                        "{}:{}-{},{}-{}",
+                        b.id, rows.start, rows.end, cols.start, cols.end
+                    ));
+                    for l in f.labels(b, rows, cols) {
+                        ctx.set_fill_style_str(l.fill);
+                        ctx.set_global_alpha(if l.dim { 0.22 } else { 1.0 });
+                        let (x, y) = (l.x as f64, l.y as f64);
+                        match l.second {
+                            None => {
+                                let _ = ctx.fill_text(l.text, x, y);
+                            }
+                            Some(second) => {
+                                let _ = ctx.fill_text(l.text, x, y - d);
+                                let _ = ctx.fill_text(second, x, y + d);
+                            }
                         }
-                    });
+                        count += 1;
+                    }
                 }
             });
         });
+        ctx.set_global_alpha(1.0);
+        // What is painted, for tests and the curious: label count and cell ranges.
+        let _ = layer.set_attribute("data-labels", &count.to_string());
+        let _ = layer.set_attribute("data-ranges", &ranges.join(" "));
     };
     // At most one label update per frame, however many scroll events arrive.
     let queue_labels = move || {
@@ -401,6 +438,8 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         labels_queued.set_value(true);
         request_animation_frame(update_labels);
     };
+
+    let _ = window_event_listener(ev::resize, move |_| queue_labels());
 
     let draw = move || {
         scheduled.set_value(false);
@@ -426,7 +465,6 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                     let _ = div.class_list().remove_1("stale");
                 }
                 let b = if big { fig.panel_boxes() } else { Vec::new() };
-                painted.set_value(vec![(0..0, 0..0); b.len()]);
                 boxes.set_value(b);
                 figure.set_value(Some(fig));
                 apply_zoom();
@@ -806,6 +844,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                             {move || draw_error.get().unwrap_or_default()}
                         </p>
                     </Show>
+                    <div class="canvas-wrap">
                     <div
                         class="canvas"
                         id="canvas"
@@ -819,6 +858,8 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                         on:wheel=on_wheel
                         on:scroll=move |_| queue_labels()
                     ></div>
+                    <canvas class="label-layer" id="label-layer" node_ref=label_layer aria-hidden="true"></canvas>
+                    </div>
                     <aside class="inspector" id="inspector" aria-live="polite">
                         <div class="inspector-head">
                             {move || if pinned.get() { "Pinned cell (click elsewhere to release)" } else { "Hover a cell · click to pin" }}

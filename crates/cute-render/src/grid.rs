@@ -118,17 +118,19 @@ pub enum Detail {
     /// Everything: each cell a `<g class="cell" data-*>` with its rect and text.
     Full,
     /// The same picture without cell text: fills as one path per colour, grid lines, a
-    /// transparent hit rectangle per panel, an empty `<g class="labels">` that
-    /// [`Figure::labels_svg`] fills for the cells in view, and hidden one-cell outlines
+    /// transparent hit rectangle per panel, and hidden one-cell outlines
     /// (`rect.focus`, `rect.pin`) for the page to place on the hovered and pinned cell.
-    /// How the page draws big figures: browsers paint a few paths fast, but every text node
-    /// costs.
+    /// How the page draws big figures: browsers paint a few paths fast, but every SVG text
+    /// node costs ~30 µs of style and layout, so the page paints [`Figure::labels`] of the
+    /// cells in view on a canvas above the drawing (~1 µs each).
     Fills,
 }
 
 /// Where a panel's grid of cells lies in the SVG ([`Figure::panel_boxes`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PanelBox {
+    /// The panel's index in [`Figure::panels`].
+    pub index: usize,
     /// The panel's id.
     pub id: String,
     /// Left edge of the first column.
@@ -183,7 +185,8 @@ impl Theme {
 }
 
 /// Monospace first; DejaVu Sans Mono is what PNG export finds on Debian.
-const FONT: &str = "ui-monospace, SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace";
+pub const FONT: &str =
+    "ui-monospace, SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', monospace";
 const MARGIN: usize = 16;
 const TITLE_H: usize = 46;
 const GAP: usize = 28;
@@ -377,9 +380,11 @@ impl Figure {
         let slots = self.slots(&m);
         self.panels
             .iter()
-            .map(|(p, (c, r))| {
+            .enumerate()
+            .map(|(index, (p, (c, r)))| {
                 let (gx, gy) = p.grid_origin(slots.col_x[*c], slots.row_y[*r], &m, self.cell_text);
                 PanelBox {
+                    index,
                     id: p.id.clone(),
                     x: gx,
                     y: gy,
@@ -404,14 +409,14 @@ impl Figure {
     }
 
     /// Render to an SVG document string at a level of detail: [`Detail::Fills`] writes the
-    /// same picture, at the same coordinates, without cell text, for [`Figure::labels_svg`]
+    /// same picture, at the same coordinates, without cell text, for [`Figure::labels`]
     /// to fill in where the cells are on screen and legible.
     ///
     /// ```
     /// use cute_render::{grid::Detail, render_figure, Options, Theme};
     /// let f = render_figure("(64,64):(64,1)", &Options::default()).unwrap();
     /// let svg = f.to_svg_with(Theme::Light, Detail::Fills);
-    /// assert_eq!(svg.matches("class=\"labels\"").count(), 1);
+    /// assert_eq!(svg.matches("class=\"hit\"").count(), 1);
     /// assert!(!svg.contains(">4095<"));
     /// assert!(f.to_svg(Theme::Light).contains(">4095<"));
     /// ```
@@ -477,9 +482,8 @@ impl Figure {
                 m = theme.muted(),
                 f = theme.foreground(),
                 fills = if detail == Detail::Fills && self.cell_text {
-                    " .labels,.focus,.pin{pointer-events:none} \
-                     .labels text{font-size:11px;text-anchor:middle;dominant-baseline:central} \
-                     .labels .dim{opacity:0.22} .gridlines{stroke:#00000038;stroke-width:0.5;fill:none}"
+                    " .focus,.pin{pointer-events:none} \
+                     .gridlines{stroke:#00000038;stroke-width:0.5;fill:none}"
                 } else {
                     ""
                 }
@@ -618,7 +622,6 @@ impl Figure {
                 (true, Detail::Fills) => {
                     let mut out = write_runs(p, grid_x, grid_y, cw, ch, false);
                     write_grid_lines(&mut out, p, grid_x, grid_y, cw, ch);
-                    out.push_str("<g class=\"labels\"></g>\n");
                     // Outlines the page moves to the hovered and the pinned cell.
                     for class in ["focus", "pin"] {
                         let _ = writeln!(
@@ -718,32 +721,66 @@ fn write_cells(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize) -> String 
         );
         escape(&mut out, &cell.fill);
         out.push_str("\"/>");
-        write_label(&mut out, cell, x + cw / 2, y + ch / 2, "");
+        write_label(&mut out, cell, x + cw / 2, y + ch / 2);
         out.push_str("</g>\n");
     }
     out
 }
 
-/// A cell's text centred at (`tx`, `ty`), in the colour that reads on its fill; `class`
-/// (the cell's classes, for labels drawn outside their cell's group) may be empty.
-fn write_label(out: &mut String, cell: &Cell, tx: usize, ty: usize, class: &str) {
+/// A cell's text as placed in the picture ([`Figure::labels`]): centred at (`x`, `y`), one
+/// line or two (7 px above and below the centre), in the colour that reads on the cell's
+/// fill, dimmed (opacity 0.22) where the cell is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label<'a> {
+    /// Centre x.
+    pub x: usize,
+    /// Centre y.
+    pub y: usize,
+    /// The first line.
+    pub text: &'a str,
+    /// The second line, if any.
+    pub second: Option<&'a str>,
+    /// Text colour (CSS).
+    pub fill: &'static str,
+    /// Drawn at opacity 0.22 (a cell the highlight leaves out).
+    pub dim: bool,
+}
+
+/// The offset of each line of a label from its centre: one line at the centre, two 7 px
+/// above and below.
+pub const LINE_OFFSET: i32 = 7;
+
+fn label_of(cell: &Cell, x: usize, y: usize) -> Option<Label<'_>> {
     if cell.text.is_empty() {
+        return None;
+    }
+    let (text, second) = match cell.text.split_once('\n') {
+        None => (cell.text.as_str(), None),
+        Some((a, b)) => (a, Some(b)),
+    };
+    Some(Label {
+        x,
+        y,
+        text,
+        second,
+        fill: text_on(&cell.fill),
+        dim: cell.class.split(' ').any(|c| c == "dim"),
+    })
+}
+
+/// A cell's text as SVG (inside its cell's group, which carries the classes).
+fn write_label(out: &mut String, cell: &Cell, tx: usize, ty: usize) {
+    let Some(l) = label_of(cell, tx, ty) else {
         return;
-    }
-    let fg = text_on(&cell.fill);
-    let _ = write!(out, "<text x=\"{tx}\" y=\"{ty}\" fill=\"{fg}\"");
-    if !class.is_empty() {
-        out.push_str(" class=\"");
-        escape(out, class);
-        out.push('"');
-    }
-    out.push('>');
-    match cell.text.split_once('\n') {
-        None => escape(out, &cell.text),
-        Some((a, b)) => {
-            let _ = write!(out, "<tspan x=\"{tx}\" y=\"{}\">", ty - 7);
-            escape(out, a);
-            let _ = write!(out, "</tspan><tspan x=\"{tx}\" y=\"{}\">", ty + 7);
+    };
+    let _ = write!(out, "<text x=\"{tx}\" y=\"{ty}\" fill=\"{}\">", l.fill);
+    match l.second {
+        None => escape(out, l.text),
+        Some(b) => {
+            let d = LINE_OFFSET as usize;
+            let _ = write!(out, "<tspan x=\"{tx}\" y=\"{}\">", ty - d);
+            escape(out, l.text);
+            let _ = write!(out, "</tspan><tspan x=\"{tx}\" y=\"{}\">", ty + d);
             escape(out, b);
             out.push_str("</tspan>");
         }
@@ -752,43 +789,46 @@ fn write_label(out: &mut String, cell: &Cell, tx: usize, ty: usize, class: &str)
 }
 
 impl Figure {
-    /// The text of the cells in `rows` x `cols` of panel number `panel` (clamped to the
-    /// panel), as [`Detail::Fills`] leaves it out: the markup for that panel's
-    /// `<g class="labels">`. Empty when the figure has no cell text.
+    /// The text of the cells in `rows` x `cols` (clamped) of the panel `b` (one of
+    /// [`Figure::panel_boxes`], which the caller keeps: computing them reads every cell),
+    /// placed as [`Detail::Full`] draws it: what the page paints over a [`Detail::Fills`]
+    /// drawing for the cells in view. Empty when the figure has no cell text.
     ///
     /// ```
     /// use cute_render::{render_figure, Options};
     /// let f = render_figure("(64,64):(64,1)", &Options::default()).unwrap();
-    /// let svg = f.labels_svg(0, 2..3, 5..7);
-    /// assert_eq!(svg.matches("<text").count(), 2);
-    /// assert!(svg.contains(">133<") && svg.contains(">134<"));
+    /// let boxes = f.panel_boxes();
+    /// let l = f.labels(&boxes[0], 2..3, 5..7);
+    /// let texts: Vec<&str> = l.iter().map(|l| l.text).collect();
+    /// assert_eq!(texts, ["133", "134"]);
+    /// assert_eq!(l[1].x - l[0].x, boxes[0].cell_w);
     /// ```
-    pub fn labels_svg(
+    pub fn labels(
         &self,
-        panel: usize,
+        b: &PanelBox,
         rows: std::ops::Range<usize>,
         cols: std::ops::Range<usize>,
-    ) -> String {
-        let Some(b) = self.panel_boxes().into_iter().nth(panel) else {
-            return String::new();
+    ) -> Vec<Label<'_>> {
+        let Some((p, _)) = self.panels.get(b.index) else {
+            return Vec::new();
         };
-        let p = &self.panels[panel].0;
         if !self.cell_text {
-            return String::new();
+            return Vec::new();
         }
         let rows = rows.start.min(p.rows)..rows.end.min(p.rows);
         let cols = cols.start.min(p.cols)..cols.end.min(p.cols);
-        let mut out = String::with_capacity(rows.len() * cols.len() * 64);
+        let mut out = Vec::with_capacity(rows.len() * cols.len());
         for r in rows {
             for c in cols.clone() {
-                let Some(cell) = p.cells.get(r * p.cols + c) else {
-                    continue;
-                };
-                let (tx, ty) = (
-                    b.x + c * b.cell_w + b.cell_w / 2,
-                    b.y + r * b.cell_h + b.cell_h / 2,
-                );
-                write_label(&mut out, cell, tx, ty, &cell.class);
+                if let Some(l) = p.cells.get(r * p.cols + c).and_then(|cell| {
+                    label_of(
+                        cell,
+                        b.x + c * b.cell_w + b.cell_w / 2,
+                        b.y + r * b.cell_h + b.cell_h / 2,
+                    )
+                }) {
+                    out.push(l);
+                }
             }
         }
         out

@@ -864,8 +864,8 @@ fn fuzz_findings_draw_in_every_view() {
 }
 
 /// The page's level of detail: `Detail::Fills` is the same picture without cell text, and
-/// `labels_svg` over every cell gives back exactly the text the whole picture has, at the
-/// same places, for every view (one renderer, two levels of detail).
+/// `labels` over every cell gives back exactly the text the whole picture has, at the same
+/// places and in the same colours, for every view (one renderer, two levels of detail).
 #[test]
 fn fills_and_labels_add_up_to_the_whole_picture() {
     use cute_render::grid::Detail;
@@ -879,40 +879,39 @@ fn fills_and_labels_add_up_to_the_whole_picture() {
     for expr in examples {
         let f = render_figure(expr, &opts).unwrap_or_else(|e| panic!("{expr}: {e}"));
         assert!(f.cell_text, "{expr}");
-        // Every <text> inside a cell of the whole picture: (x, y, text).
+        // Every <text> inside a cell of the whole picture: (x, y, fill, dim, lines).
         let whole = f.to_svg(Theme::Light);
         let doc = parse(&whole);
-        let key = |n: roxmltree::Node| {
-            let text: Vec<&str> = n
-                .descendants()
-                .filter(|t| t.is_text())
-                .filter_map(|t| t.text())
-                .collect();
-            (
-                n.attribute("x").unwrap().to_string(),
-                n.attribute("y").unwrap().to_string(),
-                n.attribute("fill").unwrap().to_string(),
-                text.join("\n"),
-            )
-        };
-        let mut want: Vec<_> = doc
+        let mut want: Vec<(i64, i64, String, bool, String)> = doc
             .descendants()
             .filter(|n| n.has_tag_name("text"))
-            .filter(|n| {
-                n.parent()
-                    .and_then(|p| p.attribute("class"))
-                    .is_some_and(|c| c.split(' ').next() == Some("cell"))
+            .filter_map(|n| {
+                let class = n.parent()?.attribute("class")?;
+                let mut classes = class.split(' ');
+                (classes.next() == Some("cell")).then_some(())?;
+                let dim = classes.any(|c| c == "dim");
+                let lines: Vec<&str> = n
+                    .descendants()
+                    .filter(|t| t.is_text())
+                    .filter_map(|t| t.text())
+                    .collect();
+                Some((
+                    attr(&n, "x"),
+                    attr(&n, "y"),
+                    n.attribute("fill")?.to_string(),
+                    dim,
+                    lines.join("\n"),
+                ))
             })
-            .map(key)
             .collect();
         let fills = f.to_svg_with(Theme::Light, Detail::Fills);
         let fdoc = parse(&fills);
         assert!(
             fdoc.descendants().all(|n| !n.has_tag_name("text")
-                || n.parent().and_then(|p| p.attribute("class")) != Some("cell")),
+                || n.ancestors().all(|a| a.attribute("class") != Some("cells"))),
             "{expr}: fills carry no cell text"
         );
-        // Same size and same panel grids as the whole picture.
+        // Same size as the whole picture, and the panel boxes are where its cells are.
         let root = |d: &roxmltree::Document| {
             let r = d.root_element();
             (
@@ -922,16 +921,20 @@ fn fills_and_labels_add_up_to_the_whole_picture() {
         };
         assert_eq!(root(&doc), root(&fdoc), "{expr}");
         let boxes = f.panel_boxes();
-        for (i, b) in boxes.iter().enumerate() {
-            let labels = fdoc
+        for b in &boxes {
+            let hit = fdoc
                 .descendants()
                 .filter(|n| n.attribute("data-panel") == Some(b.id.as_str()))
                 .flat_map(|p| p.descendants())
-                .filter(|n| n.attribute("class") == Some("labels"))
-                .count();
-            assert_eq!(labels, 1, "{expr}: panel {} has one labels group", b.id);
-            if b.rows * b.cols > 0 && !f.panels[i].0.cells[0].text.is_empty() {
-                // The first cell's rect in the whole picture is at the box's corner.
+                .find(|n| n.attribute("class") == Some("hit"))
+                .unwrap_or_else(|| panic!("{expr}: panel {} has a hit rectangle", b.id));
+            assert_eq!(
+                (attr(&hit, "x"), attr(&hit, "y")),
+                (b.x as i64, b.y as i64),
+                "{expr}: panel {}",
+                b.id
+            );
+            if b.rows * b.cols > 0 {
                 let first = cells(&doc, &b.id)[0]
                     .children()
                     .find(|n| n.has_tag_name("rect"))
@@ -944,22 +947,23 @@ fn fills_and_labels_add_up_to_the_whole_picture() {
                 );
             }
         }
-        let all: String = (0..boxes.len())
-            .map(|i| f.labels_svg(i, 0..usize::MAX, 0..usize::MAX))
-            .collect();
-        let all = format!("<g>{all}</g>");
-        let ldoc = parse(&all);
-        let mut got: Vec<_> = ldoc
-            .descendants()
-            .filter(|n| n.has_tag_name("text"))
-            .map(key)
+        let mut got: Vec<(i64, i64, String, bool, String)> = boxes
+            .iter()
+            .flat_map(|b| f.labels(b, 0..usize::MAX, 0..usize::MAX))
+            .map(|l| {
+                let lines = match l.second {
+                    None => l.text.to_string(),
+                    Some(b) => format!("{}\n{b}", l.text),
+                };
+                (l.x as i64, l.y as i64, l.fill.to_string(), l.dim, lines)
+            })
             .collect();
         want.sort();
         got.sort();
         assert!(!want.is_empty(), "{expr}");
         assert_eq!(want, got, "{expr}");
     }
-    // A window of cells: exactly those, and dimmed cells keep their class.
+    // A window of cells: exactly those, and dimmed cells say so.
     let f = render_figure(
         "make_layout_tv((32,4):(4,1), (4,2):(2,1))",
         &Options {
@@ -968,9 +972,10 @@ fn fills_and_labels_add_up_to_the_whole_picture() {
         },
     )
     .unwrap();
-    let part = f.labels_svg(0, 1..3, 2..6);
-    assert_eq!(part.matches("<text").count(), 8);
-    assert!(part.contains("class=\"dim\""));
-    assert_eq!(f.labels_svg(0, 5..5, 0..9), "");
-    assert_eq!(f.labels_svg(99, 0..9, 0..9), "");
+    let b = &f.panel_boxes()[0];
+    let part = f.labels(b, 1..3, 2..6);
+    assert_eq!(part.len(), 8);
+    let all = f.labels(b, 0..usize::MAX, 0..usize::MAX);
+    assert!(all.iter().any(|l| l.dim) && all.iter().any(|l| !l.dim));
+    assert!(f.labels(b, 5..5, 0..9).is_empty());
 }
