@@ -313,6 +313,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
     // Big figures: each panel's box and the label ranges painted now (rows, cols).
     let boxes = StoredValue::new(Vec::<PanelBox>::new());
     let label_layer = NodeRef::<leptos::html::Canvas>::new();
+    let drawn_key = StoredValue::new(None::<(String, cute_render::Options, Theme)>);
     let labels_queued = StoredValue::new(false);
     let context = StoredValue::new(Context::default());
     let figure = StoredValue::new(None::<cute_render::Figure>);
@@ -445,6 +446,13 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         scheduled.set_value(false);
         let (expr, opts) = render_key.get_untracked();
         let th = theme.get_untracked();
+        // The effects below may fire more than once for one change (at mount they do):
+        // draw each (expression, options, theme) once.
+        let key = (expr.clone(), opts.clone(), th);
+        if drawn_key.with_value(|k| k.as_ref() == Some(&key)) {
+            return;
+        }
+        drawn_key.set_value(Some(key));
         let t0 = now();
         let evaluated = cute_render::evaluate(&expr);
         let (lines, first) = printed_lines(&expr, &evaluated.lines);

@@ -121,6 +121,7 @@ async fn hover_fills_the_inspector_without_redrawing() {
     let cell = one(&host, "#panel-after .cell[data-pre=\"130\"]");
     let init = web_sys::MouseEventInit::new();
     init.set_bubbles(true);
+    init.set_composed(true);
     let ev = web_sys::MouseEvent::new_with_mouse_event_init_dict("mouseover", &init).unwrap();
     cell.dispatch_event(&ev).unwrap();
     settle().await;
