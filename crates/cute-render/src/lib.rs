@@ -28,14 +28,12 @@ use std::io::{self, Write};
 /// assert_eq!(v.to_string(), "32:1");
 /// ```
 pub fn eval_for_drawing(script: &str) -> Result<Value> {
-    Ok(eval_script(script)?.value)
+    Ok(evaluate(script).drawn?.value)
 }
 
-/// The value a script draws and the top-level call of the line that computed it (the
-/// algebra view draws its operands).
+/// The value a script draws and the line that computed it.
 struct Drawn {
     value: Value,
-    call: Option<Call>,
     /// The drawn statement as one line (a multi-line statement's whitespace collapsed).
     title: String,
 }
@@ -46,6 +44,10 @@ pub struct Evaluated {
     /// One entry per statement with a value or an error ([`cute_core::ScriptLine`]).
     pub lines: Vec<cute_core::ScriptLine>,
     drawn: Result<Drawn>,
+    session: Session,
+    /// The drawn line's top-level call with its operands, evaluated only for the views
+    /// that read it (the algebra view; the auto view of a layout).
+    call: std::cell::OnceCell<Option<Call>>,
 }
 
 /// Evaluate `script` once, for both its printed lines and its drawing.
@@ -70,7 +72,6 @@ pub fn evaluate(script: &str) -> Evaluated {
             .cloned()
             .ok_or_else(|| Error::new("nothing to draw: the expression is empty"))
             .map(|value| Drawn {
-                call: session.last_call_operands(),
                 value,
                 title: session
                     .last_statement()
@@ -79,7 +80,12 @@ pub fn evaluate(script: &str) -> Evaluated {
                     .join(" "),
             }),
     };
-    Evaluated { lines, drawn }
+    Evaluated {
+        lines,
+        drawn,
+        session,
+        call: std::cell::OnceCell::new(),
+    }
 }
 
 impl Evaluated {
@@ -88,14 +94,15 @@ impl Evaluated {
     /// saying so (the view's own error when no view fits).
     pub fn figure(&self, opts: &Options) -> Result<(Value, Figure, Option<String>)> {
         let d = self.drawn.as_ref().map_err(Clone::clone)?;
-        match views::figure_with_call(&d.title, &d.value, d.call.as_ref(), opts) {
+        let draw = |opts: &Options| self.draw_in(d, opts);
+        match draw(opts) {
             Ok(f) => Ok((d.value.clone(), f, None)),
             Err(e) if opts.view != View::Auto => {
                 let auto = Options {
                     view: View::Auto,
                     ..opts.clone()
                 };
-                match views::figure_with_call(&d.title, &d.value, d.call.as_ref(), &auto) {
+                match draw(&auto) {
                     Ok(f) => {
                         let note = format!("{}; drawn in the {} view", e.msg, f.view);
                         Ok((d.value.clone(), f, Some(note)))
@@ -106,10 +113,23 @@ impl Evaluated {
             Err(e) => Err(e),
         }
     }
-}
 
-fn eval_script(script: &str) -> Result<Drawn> {
-    evaluate(script).drawn
+    /// The figure of `d` in exactly `opts.view`.
+    fn draw_in(&self, d: &Drawn, opts: &Options) -> Result<Figure> {
+        let wants_call = match opts.view {
+            View::Algebra => true,
+            View::Auto => matches!(d.value, Value::Layout(_)),
+            _ => false,
+        };
+        let call = if wants_call {
+            self.call
+                .get_or_init(|| self.session.last_call_operands())
+                .as_ref()
+        } else {
+            None
+        };
+        views::figure_with_call(&d.title, &d.value, call, opts)
+    }
 }
 
 /// Evaluate `script` and build the figure of its value: the view is `opts.view` or the one
@@ -136,9 +156,10 @@ pub fn render_figure(script: &str, opts: &Options) -> Result<Figure> {
 /// assert_eq!(f.view, "layout");
 /// ```
 pub fn render_value(script: &str, opts: &Options) -> Result<(Value, Figure)> {
-    let d = eval_script(script)?;
-    let fig = views::figure_with_call(&d.title, &d.value, d.call.as_ref(), opts)?;
-    Ok((d.value, fig))
+    let e = evaluate(script);
+    let d = e.drawn.as_ref().map_err(Clone::clone)?;
+    let fig = e.draw_in(d, opts)?;
+    Ok((d.value.clone(), fig))
 }
 
 /// Evaluate `script` and draw its value as an SVG document; the view is `opts.view` or the
