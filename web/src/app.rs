@@ -70,7 +70,7 @@ fn printed_lines(
 /// Figures with more cells than this are drawn as fills, their labels painted only where
 /// they are on screen and legible ([`Detail::Fills`]); smaller ones whole, one element per
 /// cell (cheap at this size, and each cell carries its own `data-*`).
-const WHOLE_CELLS: usize = 2048;
+const WHOLE_CELLS: usize = 128;
 
 /// Labels are painted once a cell is at least this tall on screen (px): 11px text at a
 /// zoom of 1/2 or more.

@@ -118,12 +118,15 @@ async fn editing_redraws_and_errors_point_at_the_column() {
 async fn hover_fills_the_inspector_without_redrawing() {
     let host = mount("?expr=Sw%3C3,4,3%3E%20o%200%20o%20(8,64):(64,1)&view=swizzle").await;
     let svg_before = one(&host, "#canvas svg");
-    let cell = one(&host, "#panel-after .cell[data-pre=\"130\"]");
+    // Above 128 cells the grid is fills under one hit rectangle: point at row 2, col 2.
+    let hit = one(&host, "#panel-after .hit");
+    let r = hit.get_bounding_client_rect();
     let init = web_sys::MouseEventInit::new();
     init.set_bubbles(true);
-    init.set_composed(true);
-    let ev = web_sys::MouseEvent::new_with_mouse_event_init_dict("mouseover", &init).unwrap();
-    cell.dispatch_event(&ev).unwrap();
+    init.set_client_x((r.left() + r.width() * 2.5 / 64.0) as i32);
+    init.set_client_y((r.top() + r.height() * 2.5 / 8.0) as i32);
+    let ev = web_sys::MouseEvent::new_with_mouse_event_init_dict("mousemove", &init).unwrap();
+    hit.dispatch_event(&ev).unwrap();
     settle().await;
     wait_for(&host, "#inspector dd[data-key=\"swizzled offset\"]").await;
     let dd = |k: &str| {
@@ -132,6 +135,7 @@ async fn hover_fills_the_inspector_without_redrawing() {
             .unwrap()
     };
     // 130 = row 2, col 2: yyy bit 7 set → zzz bit 4 flips: 146; bank (146*2/4) % 32 = 9.
+    assert!(dd("offset before swizzle").starts_with("130 = "));
     assert_eq!(dd("swizzled offset"), "146 = 0b00_1001_0010");
     assert_eq!(dd("bank"), "9");
     assert_eq!(dd("coordinate"), "(2,2)");
