@@ -310,7 +310,8 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
     let inspector = RwSignal::new(Vec::<Row>::new());
     let pinned = RwSignal::new(false);
     let copied = RwSignal::new(false);
-    // Big figures: each panel's box and the label ranges painted now (rows, cols).
+    // Where each panel's cells lie, for the labels and outlines of figures drawn as fills
+    // (empty for figures drawn whole).
     let boxes = StoredValue::new(Vec::<PanelBox>::new());
     let label_layer = NodeRef::<leptos::html::Canvas>::new();
     let drawn_key = StoredValue::new(None::<(String, cute_render::Options, Theme)>);
