@@ -38,25 +38,33 @@ const server = await serve(DIST);
 const base = `http://127.0.0.1:${server.address().port}/some/prefix/`;
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ARGS });
 const result = { size, runs: RUNS };
+
+/** Open `url` in a fresh context (no cache); `painted` is the time since navigation of the
+ * frame after the drawing's SVG first entered the DOM. */
+async function openPainted(url, opts = {}) {
+  const ctx = await browser.newContext(opts);
+  const page = await ctx.newPage();
+  await page.addInitScript(() => {
+    window.__painted = new Promise((resolve) => {
+      const obs = new MutationObserver(() => {
+        if (document.querySelector('#canvas svg')) {
+          obs.disconnect();
+          requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0));
+        }
+      });
+      obs.observe(document, { childList: true, subtree: true });
+    });
+  });
+  await page.goto(url);
+  return { ctx, page, painted: await page.evaluate(() => window.__painted) };
+}
+
 try {
   // 2. First paint of the default view (fresh context each time: no cache).
   const fcp = [], drawn = [];
   for (let i = 0; i < Math.max(5, Math.floor(RUNS / 2)); i++) {
-    const ctx = await browser.newContext();
-    const page = await ctx.newPage();
-    await page.addInitScript(() => {
-      window.__painted = new Promise((resolve) => {
-        const obs = new MutationObserver(() => {
-          if (document.querySelector('#canvas svg')) {
-            obs.disconnect();
-            requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0));
-          }
-        });
-        obs.observe(document, { childList: true, subtree: true });
-      });
-    });
-    await page.goto(base);
-    drawn.push(await page.evaluate(() => window.__painted));
+    const { ctx, page, painted } = await openPainted(base);
+    drawn.push(painted);
     fcp.push(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN));
     await ctx.close();
   }
@@ -130,21 +138,8 @@ try {
     const xs = [];
     const q = `?expr=${encodeURIComponent('Sw<3,4,3> o 0 o (64,64):(64,1)')}&view=swizzle`;
     for (let i = 0; i < Math.max(5, Math.floor(RUNS / 2)); i++) {
-      const ctx = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-      const p = await ctx.newPage();
-      await p.addInitScript(() => {
-        window.__painted = new Promise((resolve) => {
-          const obs = new MutationObserver(() => {
-            if (document.querySelector('#canvas svg')) {
-              obs.disconnect();
-              requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0));
-            }
-          });
-          obs.observe(document, { childList: true, subtree: true });
-        });
-      });
-      await p.goto(base + q);
-      xs.push(await p.evaluate(() => window.__painted));
+      const { ctx, painted } = await openPainted(base + q, { viewport: { width: 1600, height: 1000 } });
+      xs.push(painted);
       await ctx.close();
     }
     result.open_link_swizzle_64x64 = { median_ms: median(xs), p90_ms: p90(xs), min_ms: Math.min(...xs) };
