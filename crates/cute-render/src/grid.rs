@@ -6,6 +6,7 @@
 //! is `<g class="panel" id="panel-ID" data-panel="ID">`; each cell is
 //! `<g class="cell ..." data-...>` holding a `rect` and (unless in overview) a `text`.
 
+use crate::View;
 use std::fmt::Write as _;
 use svg::node::element::{Group, Rectangle, Style, Text, Title};
 use svg::node::Blob;
@@ -93,9 +94,8 @@ pub struct Panel {
 /// A whole picture.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Figure {
-    /// The view's name (`layout`, `swizzle`, `tv`, `mma`, `copy`, `banks`, `search`,
-    /// `algebra`: [`crate::View::name`]).
-    pub view: &'static str,
+    /// The view that drew it (a drawn figure's is never [`View::Auto`]).
+    pub view: View,
     /// Title line (the expression).
     pub title: String,
     /// Subtitle (what the cells show).
@@ -472,7 +472,7 @@ impl Figure {
             .set("height", height)
             .set("viewBox", (0, 0, width, height))
             .set("class", "cute-view")
-            .set("data-view", self.view)
+            .set("data-view", self.view.name())
             .add(Title::new(self.title.clone()))
             .add(Style::new(format!(
                 "text{{font-family:{FONT};}} .cell rect{{stroke:#00000038;stroke-width:0.5}} \

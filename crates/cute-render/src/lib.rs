@@ -53,11 +53,11 @@ pub struct Evaluated {
 /// Evaluate `script` once, for both its printed lines and its drawing.
 ///
 /// ```
-/// use cute_render::{evaluate, Options};
+/// use cute_render::{evaluate, Options, View};
 /// let e = evaluate("A = (4,8):(8,1)\nsize(A)\nA");
 /// assert_eq!(e.lines.len(), 2);
 /// let (v, f, note) = e.figure(&Options::default()).unwrap();
-/// assert_eq!((v.to_string(), f.view, note), ("(4,8):(8,1)".to_string(), "layout", None));
+/// assert_eq!((v.to_string(), f.view, note), ("(4,8):(8,1)".to_string(), View::Layout, None));
 /// ```
 pub fn evaluate(script: &str) -> Evaluated {
     let mut session = Session::default();
@@ -104,7 +104,7 @@ impl Evaluated {
                 };
                 match draw(&auto) {
                     Ok(f) => {
-                        let note = format!("{}; drawn in the {} view", e.msg, f.view);
+                        let note = format!("{}; drawn in the {} view", e.msg, f.view.name());
                         Ok((d.value.clone(), f, Some(note)))
                     }
                     Err(_) => Err(e),
@@ -136,9 +136,9 @@ impl Evaluated {
 /// the value (and, for the algebra view, the drawn line's call) implies.
 ///
 /// ```
-/// use cute_render::{render_figure, Options};
+/// use cute_render::{render_figure, Options, View};
 /// let f = render_figure("A = (4,8):(8,1)\ncomposition(A, (2,4):(4,1))", &Options::default()).unwrap();
-/// assert_eq!(f.view, "algebra");
+/// assert_eq!(f.view, View::Algebra);
 /// assert_eq!(f.panels.len(), 3); // A, B and the result
 /// assert_eq!(f.panels[2].0.label, "composition(A, B) = (2,4):(1,8)");
 /// ```
@@ -150,10 +150,10 @@ pub fn render_figure(script: &str, opts: &Options) -> Result<Figure> {
 /// from it without evaluating the script again).
 ///
 /// ```
-/// use cute_render::{render_value, Options};
+/// use cute_render::{render_value, Options, View};
 /// let (v, f) = render_value("(4,8):(8,1)", &Options::default()).unwrap();
 /// assert_eq!(v.to_string(), "(4,8):(8,1)");
-/// assert_eq!(f.view, "layout");
+/// assert_eq!(f.view, View::Layout);
 /// ```
 pub fn render_value(script: &str, opts: &Options) -> Result<(Value, Figure)> {
     let e = evaluate(script);

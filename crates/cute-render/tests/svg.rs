@@ -475,7 +475,7 @@ fn bad_input_is_an_error_not_a_picture() {
 fn snapshots_of_every_view() {
     for (view, expr) in EXAMPLES {
         let f = render_figure(expr, &Options::default()).unwrap();
-        assert_eq!(f.view, *view);
+        assert_eq!(f.view.name(), *view);
         insta::assert_snapshot!(format!("view_{view}"), f.to_svg(Theme::Light));
     }
 }

@@ -1,7 +1,7 @@
 //! Algebra view: the layout operands of a call and its result, side by side.
 
 use super::layout::{grey_legend, grey_panel, grid_cols};
-use super::{check_cells, overview_note, Options, CELL_HARD_CAP};
+use super::{check_cells, overview_note, Options, View, CELL_HARD_CAP};
 use crate::grid::{Data, Figure, Panel};
 use cute_core::expr::Call;
 use cute_core::int_tuple::idx2crd;
@@ -139,7 +139,7 @@ pub(super) fn algebra_figure(
         "offset"
     };
     Ok(Figure {
-        view: "algebra",
+        view: View::Algebra,
         title: title.to_string(),
         subtitle: format!(
             "{}: {} and the result {}  ·  cell = {what}, colour = {what} mod 8",

@@ -1,6 +1,6 @@
 //! Bank view: which lane touches which shared-memory word in which phase.
 
-use super::{dimmed, Options, CELL_HARD_CAP};
+use super::{dimmed, Options, View, CELL_HARD_CAP};
 use crate::grid::{Cell, Data, Figure, Panel};
 use cute_core::bank::{BankReport, BANKS, WORD_BYTES};
 use cute_core::{Error, Result};
@@ -178,7 +178,7 @@ pub(super) fn bank_figure(title: &str, r: &BankReport, opts: &Options) -> Result
         "red outline = bank conflict in that phase".into(),
     ));
     Ok(Figure {
-        view: "banks",
+        view: View::Banks,
         title: title.to_string(),
         subtitle: format!(
             "{} of {}-bit elements, {} per lane, over {}  ·  rows = 128-byte lines (B = byte address), columns = banks",

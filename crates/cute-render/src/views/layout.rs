@@ -1,7 +1,7 @@
 //! Layout, swizzle and swizzle-bit views: offset grids of a layout's domain.
 
 use super::palette::GREY_RAMP;
-use super::{check_cells, overview_note, Options, Palette};
+use super::{check_cells, overview_note, Options, Palette, View};
 use crate::grid::{Cell, Data, Figure, Panel};
 use cute_core::bank::{bank_of_offset, BANKS};
 use cute_core::int_tuple::idx2crd;
@@ -154,7 +154,7 @@ pub(super) fn layout_figure(title: &str, value: &Value, opts: &Options) -> Resul
     let panel = grey_panel("layout", "", &layout, cell_text, opts)?;
     let (rows, cols) = (panel.rows, panel.cols);
     Ok(Figure {
-        view: "layout",
+        view: View::Layout,
         title: title.to_string(),
         subtitle: format!("{value}  ·  {rows}x{cols}, cell = {what}, colour = {what} mod 8"),
         panels: vec![(panel, (0, 0))],
@@ -233,7 +233,7 @@ pub(super) fn swizzle_figure(
         notes.push(overview_note(size as usize * 2, opts));
     }
     Ok(Figure {
-        view: "swizzle",
+        view: View::Swizzle,
         title: title.to_string(),
         subtitle: format!(
             "{original}  ·  {}x{} before and after the swizzle, offset {shown} spelled out in bits",

@@ -38,11 +38,12 @@ pub const CELL_TEXT_CAP: usize = 16_384;
 pub const CELL_HARD_CAP: usize = 1 << 18;
 
 /// Which picture to draw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum View {
     /// Inferred from the value: layout → layout, composed → swizzle, (tile, tv) → tv,
     /// MMA → mma, copy → copy, bank analysis → banks.
+    #[default]
     Auto,
     /// Offsets of a layout.
     Layout,
@@ -235,11 +236,12 @@ pub fn figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
 /// ```
 /// use cute_core::Session;
 /// use cute_render::views::{figure_with_call, Options};
+/// use cute_render::View;
 /// let line = "composition((4,8):(8,1), (2,4):(4,1))";
 /// let v = cute_core::eval_line(line).unwrap();
 /// let call = Session::default().call_operands(line);
 /// let f = figure_with_call(line, &v, call.as_ref(), &Options::default()).unwrap();
-/// assert_eq!(f.view, "algebra");
+/// assert_eq!(f.view, View::Algebra);
 /// let ids: Vec<&str> = f.panels.iter().map(|(p, _)| p.id.as_str()).collect();
 /// assert_eq!(ids, ["A", "B", "result"]);
 /// ```

@@ -1,6 +1,6 @@
 //! Search view: the ranked table of a swizzle search.
 
-use super::{check_cells, overview_note, Options};
+use super::{check_cells, overview_note, Options, View};
 use crate::grid::{Cell, Data, Figure, Panel};
 use cute_core::bank::Candidate;
 use cute_core::{Error, Result};
@@ -150,7 +150,7 @@ pub(super) fn search_figure(title: &str, cs: &[Candidate], opts: &Options) -> Re
         legend.push((opts.palette.quality(0.0), format!("{best} (all equal)")));
     }
     Ok(Figure {
-        view: "search",
+        view: View::Search,
         title: title.to_string(),
         subtitle: format!(
             "swizzles, no swizzle and row paddings of {} ranked by total wavefronts  ·  colour = wavefronts (log scale), best to worst",

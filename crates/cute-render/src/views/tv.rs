@@ -1,6 +1,6 @@
 //! Thread-value views: TV layouts, MMA (A, B, C) and copy (S, D) over their tiles.
 
-use super::{check_cells, dimmed, overview_note, Highlight, Options, Palette, CELL_HARD_CAP};
+use super::{check_cells, dimmed, overview_note, Highlight, Options, Palette, View, CELL_HARD_CAP};
 use crate::grid::{Cell, Data, Figure, Panel};
 use cute_core::atom::{TiledCopy, TiledMma};
 use cute_core::{Error, IntTuple, Layout, Result, Value};
@@ -142,7 +142,7 @@ pub(super) fn tv_figure(title: &str, value: &Value, opts: &Options) -> Result<Fi
     let panel = tv_panel("tv", "", &tv, m, n, false, ["m", "n"], cell_text, opts)?;
     let threads = tv.mode(0)?.size()?;
     Ok(Figure {
-        view: "tv",
+        view: View::Tv,
         title: title.to_string(),
         subtitle: format!(
             "{tv} over a {m}x{n} tile  ·  {threads} threads x {} values",
@@ -195,7 +195,7 @@ pub(super) fn mma_figure(title: &str, mma: &TiledMma, opts: &Options) -> Result<
     )?;
     let threads = mma.thr_layout_vmnk.size()?;
     Ok(Figure {
-        view: "mma",
+        view: View::Mma,
         title: title.to_string(),
         subtitle: format!(
             "{}  ·  tile {m}x{n}x{k}, {threads} threads, ThrLayoutVMNK {}",
@@ -236,7 +236,7 @@ pub(super) fn copy_figure(title: &str, copy: &TiledCopy, opts: &Options) -> Resu
     )?;
     let threads = copy.layout_tv.mode(0)?.size()?;
     Ok(Figure {
-        view: "copy",
+        view: View::Copy,
         title: title.to_string(),
         subtitle: format!(
             "{} ({}-bit values)  ·  tile {m}x{n}, {threads} threads",
