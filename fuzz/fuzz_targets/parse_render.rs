@@ -76,8 +76,15 @@ fuzz_target!(|data: &[u8]| {
     // eval_block agrees with the session.
     match eval_block(src) {
         Ok(v) => {
-            assert!(first_err.is_none(), "eval_block succeeded although a statement failed");
-            assert_eq!(Some(&v), value.as_ref(), "eval_block's value differs from the session's");
+            assert!(
+                first_err.is_none(),
+                "eval_block succeeded although a statement failed"
+            );
+            assert_eq!(
+                Some(&v),
+                value.as_ref(),
+                "eval_block's value differs from the session's"
+            );
         }
         Err(e) => assert!(!e.msg.trim().is_empty(), "empty eval_block error"),
     }
@@ -95,22 +102,35 @@ fuzz_target!(|data: &[u8]| {
         _ => None,
     };
     let call = drawable.and_then(|_| block.last_call_operands());
-    let title = block.last_statement().split_whitespace().collect::<Vec<_>>().join(" ");
+    let title = block
+        .last_statement()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     let n = drawable.map_or(0, |v| draw(&title, v, call.as_ref(), seed));
 
     // render_svg is this very path: the same picture, or the same error (sampled: it
     // evaluates the script once more).
     if seed % 4 == 0 && n <= FULL_CELLS {
         let opts = options(seed, View::Auto);
-        let theme = if seed & 0x100 == 0 { Theme::Light } else { Theme::Dark };
+        let theme = if seed & 0x100 == 0 {
+            Theme::Light
+        } else {
+            Theme::Dark
+        };
         let theirs = render_svg(src, &opts, theme);
         match (drawable, theirs) {
             (Some(v), theirs) => {
-                let ours = figure_with_call(&title, v, call.as_ref(), &opts).map(|f| f.to_svg(theme));
+                let ours =
+                    figure_with_call(&title, v, call.as_ref(), &opts).map(|f| f.to_svg(theme));
                 match (ours, theirs) {
                     (Ok(a), Ok(b)) => assert!(a == b, "render_svg differs from figure_with_call"),
                     (Err(a), Err(b)) => assert_eq!(a, b),
-                    (a, b) => panic!("render_svg and figure_with_call disagree: {} vs {}", a.is_ok(), b.is_ok()),
+                    (a, b) => panic!(
+                        "render_svg and figure_with_call disagree: {} vs {}",
+                        a.is_ok(),
+                        b.is_ok()
+                    ),
                 }
             }
             (None, Ok(_)) => panic!("render_svg drew a script that failed or has no value"),
@@ -149,13 +169,20 @@ fn draw(title: &str, value: &Value, call: Option<&Call>, seed: u64) -> i64 {
                     check_svg(&fig.to_svg_with(Theme::Light, Detail::Fills), parse, &opts);
                     for b in fig.panel_boxes() {
                         let labels = fig.labels(&b, 1..b.rows.saturating_add(2), 0..8);
-                        assert!(labels.len() <= b.rows * 8, "{opts:?}: labels outside the panel");
+                        assert!(
+                            labels.len() <= b.rows * 8,
+                            "{opts:?}: labels outside the panel"
+                        );
                         assert!(labels.iter().all(|l| !l.text.is_empty()));
                     }
                     // The page's hover inspector on a few cells of each panel.
                     for (p, _) in &fig.panels {
                         let _ = fig.cell_data_at(&p.id, 0, 0);
-                        let _ = fig.cell_data_at(&p.id, p.rows.saturating_sub(1), p.cols.saturating_sub(1));
+                        let _ = fig.cell_data_at(
+                            &p.id,
+                            p.rows.saturating_sub(1),
+                            p.cols.saturating_sub(1),
+                        );
                         let _ = fig.cell_data_at(&p.id, p.rows, 0);
                     }
                 }
@@ -167,7 +194,11 @@ fn draw(title: &str, value: &Value, call: Option<&Call>, seed: u64) -> i64 {
         let _ = infer_view_of_call(value, call);
         match figure_with_call(title, value, call, &opts) {
             Ok(fig) => {
-                let theme = if seed & 1 == 0 { Theme::Light } else { Theme::Dark };
+                let theme = if seed & 1 == 0 {
+                    Theme::Light
+                } else {
+                    Theme::Dark
+                };
                 check_svg(&fig.to_svg(theme), false, &opts);
             }
             Err(e) => assert!(!e.msg.trim().is_empty(), "empty error message"),
@@ -179,10 +210,29 @@ fn draw(title: &str, value: &Value, call: Option<&Call>, seed: u64) -> i64 {
 /// A well-formed SVG document; `parse`: also parse it as XML (one theme is enough: the
 /// themes differ only in colours).
 fn check_svg(svg: &str, parse: bool, opts: &Options) {
-    assert!(svg.starts_with("<svg"), "{opts:?}: not an SVG document: {:?}", &svg[..svg.len().min(80)]);
-    assert!(svg.trim_end().ends_with("</svg>"), "{opts:?}: unterminated SVG");
+    assert!(
+        svg.starts_with("<svg"),
+        "{opts:?}: not an SVG document: {:?}",
+        &svg[..svg.len().min(80)]
+    );
+    assert!(
+        svg.trim_end().ends_with("</svg>"),
+        "{opts:?}: unterminated SVG"
+    );
     // Geometry is numbers (the script's own text, in titles and labels, may say NaN).
-    for attr in [" x=\"", " y=\"", " width=\"", " height=\"", " viewBox=\"", " x1=\"", " y1=\"", " x2=\"", " y2=\"", " d=\"", " transform=\""] {
+    for attr in [
+        " x=\"",
+        " y=\"",
+        " width=\"",
+        " height=\"",
+        " viewBox=\"",
+        " x1=\"",
+        " y1=\"",
+        " x2=\"",
+        " y2=\"",
+        " d=\"",
+        " transform=\"",
+    ] {
         for bad in ["NaN", "inf", "-inf"] {
             let pat = format!("{attr}{bad}");
             assert!(!svg.contains(&pat), "{opts:?}: {pat:?} in the SVG");
@@ -227,6 +277,12 @@ fn options(seed: u64, view: View) -> Options {
         } else {
             cute_render::views::CELL_TEXT_CAP
         },
+        // The page's cap: the layout view's cells computed on demand above the hard cap.
+        lazy_cap: if pick(30, 4) == 0 {
+            cute_render::views::LAZY_CAP
+        } else {
+            0
+        },
     }
 }
 
@@ -257,7 +313,10 @@ fn cells(v: &Value) -> i64 {
                 .map_or(0, |s| s.saturating_abs().saturating_mul(4)),
         },
         Value::TiledMma(m) => mma_cells(m),
-        Value::TiledCopy(c) => c.tiler.size().map_or(0, |s| s.saturating_abs().saturating_mul(2)),
+        Value::TiledCopy(c) => c
+            .tiler
+            .size()
+            .map_or(0, |s| s.saturating_abs().saturating_mul(2)),
         Value::Ranked(cs) => cs.len().min(64) as i64 * 8,
         _ => 0,
     }
@@ -265,7 +324,8 @@ fn cells(v: &Value) -> i64 {
 
 /// Whether `v` holds a layout of shape `()` (known bug `rank0-layout`).
 fn has_rank0(v: &Value) -> bool {
-    let rank0 = |l: &cute_core::Layout| matches!(l.shape(), cute_core::IntTuple::Tuple(m) if m.is_empty());
+    let rank0 =
+        |l: &cute_core::Layout| matches!(l.shape(), cute_core::IntTuple::Tuple(m) if m.is_empty());
     match v {
         Value::Layout(l) => rank0(l),
         Value::Composed(c) => rank0(&c.layout),

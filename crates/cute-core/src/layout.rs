@@ -154,6 +154,53 @@ impl Layout {
         arith::add(acc, 1)
     }
 
+    /// `base + L(i)` for every index `i` in `0..size`, in order: what `call_index` gives one
+    /// at a time, in O(1) each (an odometer over the leaves). An error for more than `limit`
+    /// offsets, a negative shape, or offsets outside `i64` (checked once, up front: every
+    /// offset, and every partial sum the odometer forms, lies within `base ± Σ s·|d|`).
+    ///
+    /// ```
+    /// use cute_core::Layout;
+    /// let l: Layout = "((2,2),3):((1,6),2)".parse().unwrap();
+    /// let all = l.offsets(100, 64).unwrap();
+    /// assert_eq!(all, (0..12).map(|i| 100 + l.call_index(i).unwrap()).collect::<Vec<_>>());
+    /// assert!(l.offsets(0, 11).is_err());
+    /// ```
+    pub fn offsets(&self, base: i64, limit: usize) -> Result<Vec<i64>> {
+        let shape = self.shape.leaves();
+        let stride = self.stride.leaves();
+        if shape.iter().any(|&s| s < 0) {
+            return Err(Error::new(format!("{self}: a shape entry is negative")));
+        }
+        let n = self.size()?;
+        if usize::try_from(n).map_or(true, |n| n > limit) {
+            return Err(Error::new(format!(
+                "{self} has {n} offsets, more than {limit}"
+            )));
+        }
+        let mut reach = arith::abs(base)?;
+        for (&s, &d) in shape.iter().zip(&stride) {
+            reach = arith::add(reach, arith::mul(s, arith::abs(d)?)?)?;
+        }
+        // `reach` fits in i64, so the plain arithmetic below cannot overflow.
+        let mut out = Vec::with_capacity(n as usize);
+        let mut coord = vec![0i64; shape.len()];
+        let mut cur = base;
+        for _ in 0..n {
+            out.push(cur);
+            for k in 0..shape.len() {
+                coord[k] += 1;
+                cur += stride[k];
+                if coord[k] < shape[k] {
+                    break;
+                }
+                cur -= shape[k] * stride[k];
+                coord[k] = 0;
+            }
+        }
+        Ok(out)
+    }
+
     /// CuTe `cosize` with its kind: `layout(size - _1) + _1` is static when every mode
     /// with a non-`_0` stride has a static stride and the shape is static.
     pub fn cosize_num(&self) -> Result<Num> {

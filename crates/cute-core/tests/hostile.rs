@@ -138,3 +138,21 @@ fn pasted_code_errors_name_a_column() {
         assert!(out.contains("(column "), "{line:.80} -> {out:.120}");
     }
 }
+
+/// `Layout::offsets` refuses what it cannot give: more than its limit, or offsets beyond
+/// i64 (checked before the first one is formed), never a wrapped value or a huge allocation.
+#[test]
+fn offsets_refuse_overflow_and_size() {
+    let big: cute_core::Layout = format!("(2,2):(1,{})", i64::MAX / 2 + 1).parse().unwrap();
+    assert!(big
+        .offsets(0, 16)
+        .unwrap_err()
+        .to_string()
+        .contains("overflow"));
+    let many: cute_core::Layout = "(1048576,1048576):(1,1048576)".parse().unwrap();
+    assert!(many
+        .offsets(0, 1 << 20)
+        .unwrap_err()
+        .to_string()
+        .contains("more than"));
+}

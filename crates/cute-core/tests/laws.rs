@@ -150,6 +150,19 @@ proptest! {
         }
     }
 
+    /// The odometer the renderer draws big grids with gives `call_index`, index by index,
+    /// for any strides (negative and zero too) and base.
+    #[test]
+    fn offsets_are_call_index_in_order(
+        s in shape(),
+        d in prop::collection::vec(-50i64..=50, 12),
+        base in -1000i64..=1000,
+    ) {
+        let l = Layout::new(s.clone(), s.unflatten_like(&mut d.into_iter().cycle())).unwrap();
+        let want: Vec<i64> = (0..l.size().unwrap()).map(|i| base + l.call_index(i).unwrap()).collect();
+        prop_assert_eq!(l.offsets(base, 1024).unwrap(), want);
+    }
+
     #[test]
     fn coalesce_and_filter_preserve_the_function(l in pow2_layout()) {
         let c = alg::coalesce(&l, None).unwrap();

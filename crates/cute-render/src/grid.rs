@@ -7,7 +7,9 @@
 //! `<g class="cell ..." data-...>` holding a `rect` and (unless in overview) a `text`.
 
 use crate::View;
+use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::sync::Arc;
 use svg::node::element::{Group, Rectangle, Style, Text, Title};
 use svg::node::Blob;
 use svg::Document;
@@ -89,6 +91,48 @@ pub struct Panel {
     pub col_breaks: Vec<usize>,
     /// Thicker lines after these rows.
     pub row_breaks: Vec<usize>,
+    /// Cells computed when asked, for grids too big to hold (`cells` is then empty): only
+    /// the page draws these ([`crate::Options::lazy_cap`]).
+    pub source: Option<CellSource>,
+}
+
+/// A grid's cells computed on demand: the page's way to draw grids above
+/// [`crate::views::CELL_HARD_CAP`] (a 1024x1024 layout), where holding a [`Cell`] each
+/// would take hundreds of megabytes. The page reads the fills of every cell at once
+/// ([`Figure::pixels`]) and the full cells of those in view (labels, hover).
+#[derive(Clone)]
+pub struct CellSource {
+    /// The cell at (row, column), both in range.
+    pub cell: Arc<dyn Fn(usize, usize) -> Cell + Send + Sync>,
+    /// Its fill (`#rrggbb`), without building the cell.
+    pub fill: Arc<dyn Fn(usize, usize) -> &'static str + Send + Sync>,
+    /// Characters in the widest line of any cell's text (the figure's cell width).
+    pub widest: usize,
+}
+
+impl std::fmt::Debug for CellSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CellSource {{ widest: {} }}", self.widest)
+    }
+}
+
+impl PartialEq for CellSource {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.cell, &other.cell) && Arc::ptr_eq(&self.fill, &other.fill)
+    }
+}
+
+impl Panel {
+    /// The cell at (`row`, `col`), held or computed; `None` out of range.
+    pub fn cell(&self, row: usize, col: usize) -> Option<Cow<'_, Cell>> {
+        if row >= self.rows || col >= self.cols {
+            return None;
+        }
+        match &self.source {
+            Some(src) => Some(Cow::Owned((src.cell)(row, col))),
+            None => self.cells.get(row * self.cols + col).map(Cow::Borrowed),
+        }
+    }
 }
 
 /// A whole picture.
@@ -195,15 +239,20 @@ const CHAR_W: usize = 7;
 
 /// Whether black or white text reads better on `fill` (`#rrggbb`).
 pub fn text_on(fill: &str) -> &'static str {
-    let hex = fill.trim_start_matches('#');
-    let c =
-        |i: usize| u8::from_str_radix(hex.get(i..i + 2).unwrap_or("ff"), 16).unwrap_or(255) as f64;
-    let luma = 0.2126 * c(0) + 0.7152 * c(2) + 0.0722 * c(4);
+    let [r, g, b, _] = rgba(fill);
+    let luma = 0.2126 * f64::from(r) + 0.7152 * f64::from(g) + 0.0722 * f64::from(b);
     if luma < 128.0 {
         "#ffffff"
     } else {
         "#000000"
     }
+}
+
+/// `#rrggbb` as opaque RGBA (white where it does not parse).
+fn rgba(fill: &str) -> [u8; 4] {
+    let hex = fill.trim_start_matches('#');
+    let c = |i: usize| u8::from_str_radix(hex.get(i..i + 2).unwrap_or("ff"), 16).unwrap_or(255);
+    [c(0), c(2), c(4), 255]
 }
 
 fn text_width(s: &str, px_per_char: usize) -> usize {
@@ -266,6 +315,9 @@ impl Figure {
             let mut two_lines = false;
             let mut widest_header = 0;
             for (p, _) in &self.panels {
+                if let Some(src) = &p.source {
+                    widest = widest.max(src.widest);
+                }
                 for c in &p.cells {
                     for (k, line) in c.text.split('\n').enumerate() {
                         widest = widest.max(line.chars().count());
@@ -308,10 +360,7 @@ impl Figure {
         col: usize,
     ) -> Option<Vec<(String, String)>> {
         let (p, _) = self.panels.iter().find(|(p, _)| p.id == panel_id)?;
-        if row >= p.rows || col >= p.cols {
-            return None;
-        }
-        let cell = p.cells.get(row * p.cols + col)?;
+        let cell = p.cell(row, col)?;
         Some(
             cell.data
                 .iter()
@@ -399,7 +448,42 @@ impl Figure {
 
     /// The number of cells of all panels together.
     pub fn cell_count(&self) -> usize {
-        self.panels.iter().map(|(p, _)| p.cells.len()).sum()
+        self.panels.iter().map(|(p, _)| p.rows * p.cols).sum()
+    }
+
+    /// Whether a panel's cells are computed on demand ([`CellSource`]): such a figure is
+    /// too big for a file, and [`Figure::pixels`] gives its fills.
+    pub fn is_lazy(&self) -> bool {
+        self.panels.iter().any(|(p, _)| p.source.is_some())
+    }
+
+    /// The fills of a lazy panel ([`Panel::source`]) as RGBA bytes, one pixel per cell,
+    /// row-major: what the page paints under a [`Detail::Fills`] drawing, which leaves
+    /// such panels' cells empty. `None` for held panels (their fills are in the SVG).
+    pub fn pixels(&self, index: usize) -> Option<Vec<u8>> {
+        let (p, _) = self.panels.get(index)?;
+        let src = p.source.as_ref()?;
+        let mut out = Vec::with_capacity(p.rows * p.cols * 4);
+        // Fills come from small palettes: parse each distinct one once.
+        let mut seen: Vec<(&'static str, [u8; 4])> = Vec::new();
+        for r in 0..p.rows {
+            for c in 0..p.cols {
+                let fill = (src.fill)(r, c);
+                let rgba = match seen
+                    .iter()
+                    .find(|(f, _)| std::ptr::eq(*f, fill) || *f == fill)
+                {
+                    Some((_, v)) => *v,
+                    None => {
+                        let v = rgba(fill);
+                        seen.push((fill, v));
+                        v
+                    }
+                };
+                out.extend_from_slice(&rgba);
+            }
+        }
+        Some(out)
     }
 
     /// Render to an SVG document string: the whole, self-contained picture (every cell's
@@ -615,29 +699,38 @@ impl Figure {
             );
         }
         g = g.add(headers);
-        let cells = Group::new()
-            .set("class", "cells")
-            .add(Blob::new(match (self.cell_text, detail) {
-                (true, Detail::Full) => write_cells(p, grid_x, grid_y, cw, ch),
-                (true, Detail::Fills) => {
-                    let mut out = write_runs(p, grid_x, grid_y, cw, ch, false);
-                    write_grid_lines(&mut out, p, grid_x, grid_y, cw, ch);
-                    // Outlines the page moves to the hovered and the pinned cell.
-                    for class in ["focus", "pin"] {
-                        let _ = writeln!(
-                            out,
-                            "<rect class=\"{class}\" x=\"{grid_x}\" y=\"{grid_y}\" width=\"{cw}\" height=\"{ch}\" fill=\"none\" visibility=\"hidden\"/>"
-                        );
+        let cells =
+            Group::new()
+                .set("class", "cells")
+                .add(Blob::new(match (self.cell_text, detail) {
+                    // A lazy panel's fills are the page's to paint (Figure::pixels).
+                    (true, Detail::Fills) if p.source.is_some() => {
+                        let mut out = String::new();
+                        write_grid_lines(&mut out, p, grid_x, grid_y, cw, ch);
+                        write_outlines(&mut out, grid_x, grid_y, cw, ch);
+                        write_hit(&mut out, p, grid_x, grid_y, cw, ch);
+                        out
                     }
-                    write_hit(&mut out, p, grid_x, grid_y, cw, ch);
-                    out
-                }
-                (false, _) => {
-                    let mut out = write_runs(p, grid_x, grid_y, cw, ch, true);
-                    write_hit(&mut out, p, grid_x, grid_y, cw, ch);
-                    out
-                }
-            }));
+                    // Too big for a cell element each: fills only.
+                    (true, Detail::Full) if p.source.is_some() => {
+                        let mut out = write_runs(p, grid_x, grid_y, cw, ch, true);
+                        write_hit(&mut out, p, grid_x, grid_y, cw, ch);
+                        out
+                    }
+                    (true, Detail::Full) => write_cells(p, grid_x, grid_y, cw, ch),
+                    (true, Detail::Fills) => {
+                        let mut out = write_runs(p, grid_x, grid_y, cw, ch, false);
+                        write_grid_lines(&mut out, p, grid_x, grid_y, cw, ch);
+                        write_outlines(&mut out, grid_x, grid_y, cw, ch);
+                        write_hit(&mut out, p, grid_x, grid_y, cw, ch);
+                        out
+                    }
+                    (false, _) => {
+                        let mut out = write_runs(p, grid_x, grid_y, cw, ch, true);
+                        write_hit(&mut out, p, grid_x, grid_y, cw, ch);
+                        out
+                    }
+                }));
         g = g.add(cells);
         // Mode boundaries, then the frame.
         let mut lines = Group::new().set("class", "breaks");
@@ -737,9 +830,9 @@ pub struct Label<'a> {
     /// Centre y.
     pub y: usize,
     /// The first line.
-    pub text: &'a str,
+    pub text: Cow<'a, str>,
     /// The second line, if any.
-    pub second: Option<&'a str>,
+    pub second: Option<Cow<'a, str>>,
     /// Text colour (CSS).
     pub fill: &'static str,
     /// Drawn at opacity 0.22 (a cell the highlight leaves out).
@@ -761,11 +854,23 @@ fn label_of(cell: &Cell, x: usize, y: usize) -> Option<Label<'_>> {
     Some(Label {
         x,
         y,
-        text,
-        second,
+        text: Cow::Borrowed(text),
+        second: second.map(Cow::Borrowed),
         fill: text_on(&cell.fill),
         dim: cell.class.split(' ').any(|c| c == "dim"),
     })
+}
+
+/// [`label_of`] a computed cell.
+fn owned_label(cell: Cow<'_, Cell>, x: usize, y: usize) -> Option<Label<'_>> {
+    match cell {
+        Cow::Borrowed(cell) => label_of(cell, x, y),
+        Cow::Owned(cell) => label_of(&cell, x, y).map(|l| Label {
+            text: Cow::Owned(l.text.into_owned()),
+            second: l.second.map(|s| Cow::Owned(s.into_owned())),
+            ..l
+        }),
+    }
 }
 
 /// A cell's text as SVG (inside its cell's group, which carries the classes).
@@ -775,13 +880,13 @@ fn write_label(out: &mut String, cell: &Cell, tx: usize, ty: usize) {
     };
     let _ = write!(out, "<text x=\"{tx}\" y=\"{ty}\" fill=\"{}\">", l.fill);
     match l.second {
-        None => escape(out, l.text),
+        None => escape(out, &l.text),
         Some(b) => {
             let d = LINE_OFFSET as usize;
             let _ = write!(out, "<tspan x=\"{tx}\" y=\"{}\">", ty - d);
-            escape(out, l.text);
+            escape(out, &l.text);
             let _ = write!(out, "</tspan><tspan x=\"{tx}\" y=\"{}\">", ty + d);
-            escape(out, b);
+            escape(out, &b);
             out.push_str("</tspan>");
         }
     }
@@ -799,7 +904,7 @@ impl Figure {
     /// let f = render_figure("(64,64):(64,1)", &Options::default()).unwrap();
     /// let boxes = f.panel_boxes();
     /// let l = f.labels(&boxes[0], 2..3, 5..7);
-    /// let texts: Vec<&str> = l.iter().map(|l| l.text).collect();
+    /// let texts: Vec<&str> = l.iter().map(|l| l.text.as_ref()).collect();
     /// assert_eq!(texts, ["133", "134"]);
     /// assert_eq!(l[1].x - l[0].x, boxes[0].cell_w);
     /// ```
@@ -820,8 +925,8 @@ impl Figure {
         let mut out = Vec::with_capacity(rows.len() * cols.len());
         for r in rows {
             for c in cols.clone() {
-                if let Some(l) = p.cells.get(r * p.cols + c).and_then(|cell| {
-                    label_of(
+                if let Some(l) = p.cell(r, c).and_then(|cell| {
+                    owned_label(
                         cell,
                         b.x + c * b.cell_w + b.cell_w / 2,
                         b.y + r * b.cell_h + b.cell_h / 2,
@@ -847,6 +952,16 @@ fn write_grid_lines(out: &mut String, p: &Panel, gx: usize, gy: usize, cw: usize
         let _ = write!(out, "M{} {gy}v{h}", gx + c * cw);
     }
     out.push_str("\"/>\n");
+}
+
+/// Outlines the page moves to the hovered and the pinned cell.
+fn write_outlines(out: &mut String, gx: usize, gy: usize, cw: usize, ch: usize) {
+    for class in ["focus", "pin"] {
+        let _ = writeln!(
+            out,
+            "<rect class=\"{class}\" x=\"{gx}\" y=\"{gy}\" width=\"{cw}\" height=\"{ch}\" fill=\"none\" visibility=\"hidden\"/>"
+        );
+    }
 }
 
 /// The transparent rectangle over a panel's grid that takes the pointer where cells are
@@ -882,9 +997,19 @@ fn write_runs(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, merge_marke
             );
         }
     };
-    for (i, cell) in p.cells.iter().enumerate() {
+    let lazy = p.source.as_ref().map(|src| &src.fill);
+    let n = if lazy.is_some() {
+        p.rows * p.cols
+    } else {
+        p.cells.len()
+    };
+    for i in 0..n {
         let (r, c) = (i / cols, i % cols);
-        let key = (cell.fill.as_str(), cell.class.as_str());
+        let key = match (lazy, p.cells.get(i)) {
+            (Some(fill), _) => (fill(r, c), ""),
+            (None, Some(cell)) => (cell.fill.as_str(), cell.class.as_str()),
+            (None, None) => break,
+        };
         let k = match keys.iter().position(|x| *x == key) {
             Some(k) => k,
             None => {

@@ -979,3 +979,80 @@ fn fills_and_labels_add_up_to_the_whole_picture() {
     assert!(all.iter().any(|l| l.dim) && all.iter().any(|l| !l.dim));
     assert!(f.labels(b, 5..5, 0..9).is_empty());
 }
+
+/// Above the hard cap, the page's layout view keeps offsets, not cells: a 1024x1024 grid
+/// (plain and swizzled) whose cells, labels, hover data and fills are computed when asked
+/// and equal the layout's values; files (lazy_cap 0) still refuse it.
+#[test]
+fn lazy_grids_compute_what_is_asked_and_equal_the_layout() {
+    use cute_render::grid::Detail;
+    use cute_render::views::LAZY_CAP;
+    let opts = Options {
+        cell_text_cap: CELL_HARD_CAP,
+        lazy_cap: LAZY_CAP,
+        ..Options::default()
+    };
+    for (expr, swizzled) in [
+        ("(1024,1024):(1024,1)", false),
+        ("composition(Sw<3,4,3>, (1024,(8,128)):(8,(1,8192)))", true),
+    ] {
+        let opts = Options {
+            view: if swizzled { View::Layout } else { View::Auto },
+            ..opts
+        };
+        let f = render_figure(expr, &opts).unwrap_or_else(|e| panic!("{expr}: {e}"));
+        assert!(f.is_lazy(), "{expr}");
+        assert_eq!(f.cell_count(), 1 << 20);
+        let v = cute_core::eval_line(expr).unwrap();
+        let map = v.to_any_layout().unwrap();
+        let b = &f.panel_boxes()[0];
+        assert_eq!((b.rows, b.cols), (1024, 1024));
+        // Hover data and labels at the corners and inside.
+        for (r, c) in [(0, 0), (1023, 1023), (517, 3), (2, 999)] {
+            let want = map.call_index((r + 1024 * c) as i64).unwrap();
+            let d = f.cell_data_at("layout", r, c).unwrap();
+            assert!(
+                d.contains(&("offset".into(), want.to_string())),
+                "{expr} {r},{c}: {d:?}"
+            );
+            assert_eq!(d.iter().any(|(k, _)| k == "pre"), swizzled);
+            let l = f.labels(b, r..r + 1, c..c + 1);
+            assert_eq!(l[0].text, want.to_string());
+            assert_eq!(
+                (l[0].x, l[0].y),
+                (
+                    b.x + c * b.cell_w + b.cell_w / 2,
+                    b.y + r * b.cell_h + b.cell_h / 2
+                )
+            );
+        }
+        assert!(f.cell_data_at("layout", 1024, 0).is_none());
+        assert_eq!(f.labels(b, 1020..1030, 0..2).len(), 8);
+        // Fills: one RGBA pixel per cell, the grey of offset mod 8.
+        let px = f.pixels(0).unwrap();
+        assert_eq!(px.len(), 4 << 20);
+        for (r, c) in [(0, 1), (700, 300)] {
+            let o = map.call_index((r + 1024 * c) as i64).unwrap();
+            let grey = [0xff, 0x99, 0xcc, 0x66, 0xe6, 0x80, 0xb3, 0x4d][o.rem_euclid(8) as usize];
+            let k = 4 * (r * 1024 + c);
+            assert_eq!(&px[k..k + 4], &[grey, grey, grey, 255], "{expr} {r},{c}");
+        }
+        // The page's drawing leaves the cells to the canvas: grid lines and the hit area.
+        let svg = f.to_svg_with(Theme::Light, Detail::Fills);
+        assert!(!svg.contains("class=\"run"), "{expr}");
+        assert_eq!(svg.matches("class=\"hit\"").count(), 1);
+        assert!(svg.len() < 200_000, "{expr}: {} bytes", svg.len());
+        roxmltree::Document::parse(&svg).unwrap();
+    }
+    let files = render_figure("(1024,1024):(1024,1)", &Options::default()).unwrap_err();
+    assert!(files.msg.contains("too many to draw"), "{}", files.msg);
+    let over = render_figure("(1025,1024):(1024,1)", &opts).unwrap_err();
+    assert!(over.msg.contains("too many to draw"), "{}", over.msg);
+    // The swizzle view holds its cells: it says where a grid this big can be drawn.
+    let sw = render_figure("composition(Sw<3,4,3>, (1024,1024):(1024,1))", &opts).unwrap_err();
+    assert!(
+        sw.msg.contains("the layout view draws up to 1048576"),
+        "{}",
+        sw.msg
+    );
+}

@@ -143,6 +143,7 @@ pub(super) fn bank_figure(title: &str, r: &BankReport, opts: &Options) -> Result
                 cells,
                 col_breaks: Vec::new(),
                 row_breaks: Vec::new(),
+                source: None,
             },
             (0, k),
         ));

@@ -1,12 +1,13 @@
 //! Layout, swizzle and swizzle-bit views: offset grids of a layout's domain.
 
 use super::palette::GREY_RAMP;
-use super::{check_cells, overview_note, Options, Palette, View};
-use crate::grid::{Cell, Data, Figure, Panel};
+use super::{check_cells, overview_note, Options, Palette, View, CELL_HARD_CAP};
+use crate::grid::{Cell, CellSource, Data, Figure, Panel};
 use cute_core::bank::{bank_of_offset, BANKS};
 use cute_core::int_tuple::idx2crd;
 use cute_core::swizzle::AnyLayout;
 use cute_core::{ComposedLayout, Error, IntTuple, Layout, Result, Swizzle, Value};
+use std::sync::Arc;
 
 fn header(i: usize, shape: &IntTuple) -> String {
     if shape.is_int() {
@@ -50,6 +51,89 @@ fn row_col_shapes(layout: &Layout) -> (IntTuple, IntTuple) {
     }
 }
 
+/// A layout's domain as a grid: every cell's offset before (`pre`) and after the swizzle,
+/// computed in one pass ([`Layout::offsets`]) rather than a `call_index` each.
+struct OffsetGrid {
+    rows: usize,
+    cols: usize,
+    row_shape: IntTuple,
+    col_shape: IntTuple,
+    pre: Vec<i64>,
+    /// `None`: not swizzled (`post == pre`).
+    post: Option<Vec<i64>>,
+}
+
+impl OffsetGrid {
+    fn new(map: &AnyLayout, limit: usize) -> Result<OffsetGrid> {
+        let (row_shape, col_shape) = row_col_shapes(map.inner());
+        if map.inner().shape().leaves().iter().any(|&s| s < 0) {
+            return Err(Error::new(format!(
+                "cannot draw {}: a shape entry is negative",
+                map.inner()
+            )));
+        }
+        let size = map.size()?;
+        let rows = row_shape.size()?;
+        let cols = if rows == 0 { 0 } else { size / rows };
+        let base = map.swizzle().map_or(0, |(_, o)| o.value());
+        let pre = map.inner().offsets(base, limit)?;
+        let post = map
+            .swizzle()
+            .map(|(sw, _)| pre.iter().map(|&a| sw.apply(a)).collect());
+        Ok(OffsetGrid {
+            rows: rows as usize,
+            cols: cols as usize,
+            row_shape,
+            col_shape,
+            pre,
+            post,
+        })
+    }
+
+    /// The linear index and (pre, post) offsets of a cell (in range).
+    fn at(&self, r: usize, c: usize) -> (usize, i64, i64) {
+        let idx = r + self.rows * c;
+        let a = self.pre[idx];
+        (idx, a, self.post.as_ref().map_or(a, |p| p[idx]))
+    }
+
+    fn cell(&self, r: usize, c: usize, bits: u32, text: String, fill: String) -> Cell {
+        let (idx, a, b) = self.at(r, c);
+        let mut data = vec![
+            ("idx", Data::from(idx)),
+            ("row", Data::from(r)),
+            ("col", Data::from(c)),
+            ("offset", Data::from(b)),
+            ("bank", Data::from(bank_of_offset(b, bits))),
+        ];
+        if self.post.is_some() {
+            data.push(("pre", Data::from(a)));
+        }
+        Cell {
+            text,
+            fill,
+            class: String::new(),
+            data,
+        }
+    }
+
+    /// A panel of this grid with the given cells (or source).
+    fn panel(&self, id: &str, label: &str, cells: Vec<Cell>, source: Option<CellSource>) -> Panel {
+        Panel {
+            id: id.to_string(),
+            label: label.to_string(),
+            rows: self.rows,
+            cols: self.cols,
+            row_headers: (0..self.rows).map(|r| header(r, &self.row_shape)).collect(),
+            col_headers: (0..self.cols).map(|c| header(c, &self.col_shape)).collect(),
+            cells,
+            col_breaks: breaks(&self.col_shape, self.cols),
+            row_breaks: breaks(&self.row_shape, self.rows),
+            source,
+        }
+    }
+}
+
 /// One grid of a layout's domain; `text(pre, post)` and `fill(pre, post)` pick the labels.
 fn offsets_panel(
     id: &str,
@@ -60,51 +144,16 @@ fn offsets_panel(
     text: impl Fn(i64, i64) -> String,
     fill: impl Fn(i64, i64) -> String,
 ) -> Result<Panel> {
-    let (row_shape, col_shape) = row_col_shapes(map.inner());
-    if map.inner().shape().leaves().iter().any(|&s| s < 0) {
-        return Err(Error::new(format!(
-            "cannot draw {}: a shape entry is negative",
-            map.inner()
-        )));
-    }
-    let size = map.size()?;
-    let rows = row_shape.size()?;
-    let cols = if rows == 0 { 0 } else { size / rows };
-    let (rows, cols) = (rows as usize, cols as usize);
-    let mut cells = Vec::with_capacity(rows * cols);
-    for r in 0..rows {
-        for c in 0..cols {
-            let idx = (r + rows * c) as i64;
-            let (a, b) = (map.unswizzled(idx)?, map.call_index(idx)?);
-            let mut data = vec![
-                ("idx", Data::from(idx)),
-                ("row", Data::from(r)),
-                ("col", Data::from(c)),
-                ("offset", Data::from(b)),
-                ("bank", Data::from(bank_of_offset(b, bits))),
-            ];
-            if map.swizzle().is_some() {
-                data.push(("pre", Data::from(a)));
-            }
-            cells.push(Cell {
-                text: if cell_text { text(a, b) } else { String::new() },
-                fill: fill(a, b),
-                class: String::new(),
-                data,
-            });
+    let grid = OffsetGrid::new(map, CELL_HARD_CAP)?;
+    let mut cells = Vec::with_capacity(grid.rows * grid.cols);
+    for r in 0..grid.rows {
+        for c in 0..grid.cols {
+            let (_, a, b) = grid.at(r, c);
+            let t = if cell_text { text(a, b) } else { String::new() };
+            cells.push(grid.cell(r, c, bits, t, fill(a, b)));
         }
     }
-    Ok(Panel {
-        id: id.to_string(),
-        label: label.to_string(),
-        rows,
-        cols,
-        row_headers: (0..rows).map(|r| header(r, &row_shape)).collect(),
-        col_headers: (0..cols).map(|c| header(c, &col_shape)).collect(),
-        cells,
-        col_breaks: breaks(&col_shape, cols),
-        row_breaks: breaks(&row_shape, rows),
-    })
+    Ok(grid.panel(id, label, cells, None))
 }
 
 /// The layout view's grid: cell = (swizzled) offset, colour = offset mod 8 in CuTe's grey
@@ -123,8 +172,35 @@ pub(super) fn grey_panel(
         cell_text,
         opts.elem_bits,
         |_, b| b.to_string(),
-        |_, b| GREY_RAMP[b.rem_euclid(8) as usize].to_string(),
+        |_, b| grey(b).to_string(),
     )
+}
+
+fn grey(offset: i64) -> &'static str {
+    GREY_RAMP[offset.rem_euclid(8) as usize]
+}
+
+/// [`grey_panel`] of a grid too big to hold a cell each (above [`CELL_HARD_CAP`], up to
+/// `opts.lazy_cap`): the offsets are kept, cells are built when asked.
+fn lazy_grey_panel(id: &str, layout: &AnyLayout, opts: &Options) -> Result<Panel> {
+    let grid = Arc::new(OffsetGrid::new(layout, opts.lazy_cap)?);
+    let digits = |v: i64| v.to_string().len();
+    let post = grid.post.as_ref().unwrap_or(&grid.pre);
+    let widest = match (post.iter().min(), post.iter().max()) {
+        (Some(&lo), Some(&hi)) => digits(lo).max(digits(hi)),
+        _ => 1,
+    };
+    let bits = opts.elem_bits;
+    let (g1, g2) = (Arc::clone(&grid), Arc::clone(&grid));
+    let source = CellSource {
+        cell: Arc::new(move |r, c| {
+            let (_, _, b) = g1.at(r, c);
+            g1.cell(r, c, bits, b.to_string(), grey(b).to_string())
+        }),
+        fill: Arc::new(move |r, c| grey(g2.at(r, c).2)),
+        widest,
+    };
+    Ok(grid.panel(id, "", Vec::new(), Some(source)))
 }
 
 pub(super) fn grey_legend() -> Vec<(String, String)> {
@@ -145,13 +221,18 @@ pub(super) fn layout_figure(title: &str, value: &Value, opts: &Options) -> Resul
     // Shared-memory atoms are drawn in elements, as a tensor over them is addressed.
     let layout = layout.in_elements()?;
     let size = layout.size()?;
-    let cell_text = check_cells(size, opts)?;
+    let lazy = usize::try_from(size).is_ok_and(|n| n > CELL_HARD_CAP && n <= opts.lazy_cap);
+    let cell_text = lazy || check_cells(size, opts)?;
     let what = if layout.swizzle().is_some() {
         "swizzled offset"
     } else {
         "offset"
     };
-    let panel = grey_panel("layout", "", &layout, cell_text, opts)?;
+    let panel = if lazy {
+        lazy_grey_panel("layout", &layout, opts)?
+    } else {
+        grey_panel("layout", "", &layout, cell_text, opts)?
+    };
     let (rows, cols) = (panel.rows, panel.cols);
     Ok(Figure {
         view: View::Layout,
@@ -303,6 +384,7 @@ fn bit_panel(sw: Swizzle, a: i64, pal: Palette) -> Panel {
         cells,
         col_breaks: Vec::new(),
         row_breaks: Vec::new(),
+        source: None,
     }
 }
 

@@ -37,6 +37,9 @@ pub const CELL_TEXT_CAP: usize = 16_384;
 /// Above this many cells nothing is drawn (the SVG would not be usable).
 pub const CELL_HARD_CAP: usize = 1 << 18;
 
+/// The most cells the page's layout view draws (a 1024x1024 layout), computed on demand.
+pub const LAZY_CAP: usize = 1 << 20;
+
 /// Which picture to draw.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
@@ -141,6 +144,10 @@ pub struct Options {
     /// [`CELL_HARD_CAP`]). [`CELL_TEXT_CAP`] for files; the page, which paints only the
     /// labels in view ([`crate::grid::Detail::Fills`]), keeps text up to the hard cap.
     pub cell_text_cap: usize,
+    /// The layout view draws up to this many cells as a grid computed on demand
+    /// ([`crate::grid::CellSource`]) above [`CELL_HARD_CAP`]. 0 for files: such a figure
+    /// is too big for one; the page, which paints only what is in view, uses [`LAZY_CAP`].
+    pub lazy_cap: usize,
 }
 
 impl Default for Options {
@@ -153,6 +160,7 @@ impl Default for Options {
             highlight: None,
             warp: 0,
             cell_text_cap: CELL_TEXT_CAP,
+            lazy_cap: 0,
         }
     }
 }
@@ -361,8 +369,13 @@ pub fn figure_with_call(
 fn check_cells(n: i64, opts: &Options) -> Result<bool> {
     let n = usize::try_from(n).unwrap_or(usize::MAX);
     if n > CELL_HARD_CAP {
+        let lazy = if opts.lazy_cap > CELL_HARD_CAP {
+            format!("; the layout view draws up to {} cells", opts.lazy_cap)
+        } else {
+            String::new()
+        };
         return Err(Error::new(format!(
-            "{n} cells is too many to draw (limit {CELL_HARD_CAP})"
+            "{n} cells is too many to draw (limit {CELL_HARD_CAP}{lazy})"
         )));
     }
     Ok(n <= opts.cell_text_cap)

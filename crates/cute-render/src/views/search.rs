@@ -97,6 +97,7 @@ pub(super) fn search_figure(title: &str, cs: &[Candidate], opts: &Options) -> Re
         cells,
         col_breaks: vec![1],
         row_breaks: Vec::new(),
+        source: None,
     };
     let top = &cs[0];
     let base = cs.iter().find(|c| c.label == "none");

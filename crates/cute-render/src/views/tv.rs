@@ -90,6 +90,7 @@ fn tv_panel(
         cells,
         col_breaks: Vec::new(),
         row_breaks: Vec::new(),
+        source: None,
     })
 }
 
