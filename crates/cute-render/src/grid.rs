@@ -572,12 +572,7 @@ impl Figure {
                     ""
                 }
             )))
-            .add(
-                Rectangle::new()
-                    .set("width", width)
-                    .set("height", height)
-                    .set("fill", theme.background()),
-            )
+            .add(self.background(width, height, theme, detail, &m, &col_x, &row_y))
             .add(
                 Text::new(self.title.clone())
                     .set("x", MARGIN)
@@ -642,6 +637,43 @@ impl Figure {
             );
         }
         doc.add(notes).to_string()
+    }
+
+    /// The page's colour behind everything. In [`Detail::Fills`] it has a hole over each
+    /// lazy panel's grid, where the page paints [`Figure::pixels`] on a canvas under the
+    /// drawing; the grid lines, frame and outlines stay above it.
+    #[allow(clippy::too_many_arguments)]
+    fn background(
+        &self,
+        width: usize,
+        height: usize,
+        theme: Theme,
+        detail: Detail,
+        m: &Metrics,
+        col_x: &[usize],
+        row_y: &[usize],
+    ) -> Box<dyn svg::Node> {
+        if detail != Detail::Fills || !self.is_lazy() {
+            return Box::new(
+                Rectangle::new()
+                    .set("width", width)
+                    .set("height", height)
+                    .set("fill", theme.background()),
+            );
+        }
+        let mut d = format!("M0 0H{width}V{height}H0z");
+        for (p, (c, r)) in self.panels.iter().filter(|(p, _)| p.source.is_some()) {
+            let (gx, gy) = p.grid_origin(col_x[*c], row_y[*r], m, self.cell_text);
+            let (w, h) = (p.cols * m.cell_w, p.rows * m.cell_h);
+            let _ = write!(d, "M{gx} {gy}h{w}v{h}h-{w}z");
+        }
+        Box::new(
+            svg::node::element::Path::new()
+                .set("class", "bg")
+                .set("d", d)
+                .set("fill", theme.background())
+                .set("fill-rule", "evenodd"),
+        )
     }
 
     fn panel_svg(

@@ -1040,6 +1040,9 @@ fn lazy_grids_compute_what_is_asked_and_equal_the_layout() {
         // The page's drawing leaves the cells to the canvas: grid lines and the hit area.
         let svg = f.to_svg_with(Theme::Light, Detail::Fills);
         assert!(!svg.contains("class=\"run"), "{expr}");
+        // ... under a background with a hole where the canvas shows through.
+        let hole = format!("M{} {}h{}v{}", b.x, b.y, 1024 * b.cell_w, 1024 * b.cell_h);
+        assert!(svg.contains(&hole) && svg.contains("evenodd"), "{expr}");
         assert_eq!(svg.matches("class=\"hit\"").count(), 1);
         assert!(svg.len() < 200_000, "{expr}: {} bytes", svg.len());
         roxmltree::Document::parse(&svg).unwrap();
