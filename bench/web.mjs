@@ -1,6 +1,7 @@
 // Page benchmark (a scripted measurement, not a test): gzipped size of the wasm, js, css and
 // html; first paint of the default view and of a shared link on loopback; edit → painted
-// latency for layouts from 16x16 to 256x256 and swizzled layouts (two panels); hover →
+// latency for layouts from 16x16 to 1024x1024 and swizzled layouts (two panels); pan and
+// zoom frames over the 1024x1024 layout; hover →
 // inspector updated; in Debian's headless Chromium. Build first: `trunk build --release`.
 //
 //   node bench/web.mjs [--runs N]      (prints a table, writes bench/out/web.json)
@@ -104,9 +105,38 @@ try {
     await measure(`edit_swizzle_${m}x${n}`, `Sw<3,4,3> o 0 o (${m},${n}):(${n},1)`, `Sw<3,3,3> o 0 o (${m},${n}):(${n},1)`, runs);
   }
 
+  // A 1024x1024 layout (above the cap of held cells: computed on demand), then pan and zoom
+  // frames over it: scroll or zoom → the next frame painted (labels and fills redrawn).
+  await measure('edit_1024x1024', '(1024,1024):(1024,1)', '(1024,1024):(1,1024)', Math.max(3, Math.floor(RUNS / 3)));
+  {
+    const frames = await page.evaluate(async (steps) => {
+      const c = document.querySelector('#canvas');
+      const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const out = { pan: [], zoom: [] };
+      for (let i = 0; i < steps; i++) {
+        const t0 = performance.now();
+        c.scrollBy(373, 241);
+        await frame();
+        out.pan.push(performance.now() - t0);
+      }
+      for (let i = 0; i < steps; i++) {
+        const t0 = performance.now();
+        document.querySelector(i % 2 ? '#zoom-in' : '#zoom-out').click();
+        await frame();
+        out.zoom.push(performance.now() - t0);
+      }
+      return out;
+    }, RUNS * 2);
+    for (const k of ['pan', 'zoom']) {
+      const xs = frames[k];
+      result[`${k}_frame_1024x1024`] = { median_ms: median(xs), p90_ms: p90(xs), max_ms: Math.max(...xs) };
+      console.error(k, JSON.stringify(result[`${k}_frame_1024x1024`]));
+    }
+  }
+
   // 4. Hover → inspector updated (the mutation of the inspector after a mousemove over a
   // cell far from the last one), for a whole figure (cells are elements) and big ones.
-  for (const n of [16, 64, 256]) {
+  for (const n of [16, 64, 256, 1024]) {
     await edit(`(${n},${n}):(1,${n})`);
     const xs = await page.evaluate(async ({ n, runs }) => {
       const hit = document.querySelector('#panel-layout .hit') ?? document.querySelector('#panel-layout .cells');
@@ -156,7 +186,7 @@ console.log(['wasm', 'js', 'css', 'html'].map((k) => `${k} ${kb(size[k]?.raw ?? 
   + `; total ${kb(size.total_gz)} gz (goal <= 150 KB)`);
 console.log(`first contentful paint ${result.first_contentful_paint_ms.toFixed(0)} ms, default view painted ${result.default_view_painted_ms.toFixed(0)} ms (loopback, median)`);
 for (const [k, r] of Object.entries(result)) {
-  if (!/^(edit|hover|open)_/.test(k)) continue;
+  if (!/^(edit|hover|open|pan|zoom)_/.test(k)) continue;
   const worst = r.p90_ms !== undefined ? `p90 ${r.p90_ms.toFixed(1)} ms` : '';
   console.log(`${k}: median ${r.median_ms.toFixed(1)} ms, ${worst}${r.max_ms !== undefined ? `, max ${r.max_ms.toFixed(1)} ms` : ''}${r.last_status ? ` (page: ${r.last_status})` : ''}`);
 }

@@ -334,6 +334,58 @@ test('big figures: labels where legible and in view, inspector and export whole'
   await ctx.close();
 });
 
+/** axe-core's WCAG 2.1 A/AA audit of the page as it is; the serious and critical findings. */
+async function audit(page) {
+  await page.addScriptTag({ path: new URL('../node_modules/axe-core/axe.min.js', import.meta.url).pathname });
+  const r = await page.evaluate(() => window.axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+  }));
+  return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+test('accessibility: axe finds nothing serious in the main views; every control is reached by Tab and named', async () => {
+  const views = {
+    default: '',
+    layout: '?expr=(16,16):(16,1)&view=layout',
+    big: '?expr=(64,64):(64,1)',
+    tv: '?expr=make_layout_tv((4,8):(8,1),%20(4,1):(1,0))&hl=t3',
+    banks: `?expr=${encodeURIComponent('bank_conflicts((32,64):(64,1), 32, (32,4):(1,32), LDS128)')}`,
+    search: `?expr=${encodeURIComponent('swizzle_search((32,64):(64,1), 16, make_layout_tv((32,1):(1,0), (1,8):(0,1)), LDS128)')}`,
+    form: '?mode=form',
+    dark: '?expr=(8,32):(32,1)&theme=dark&palette=colorblind',
+    error: '?expr=(4,8):(8,',
+  };
+  for (const [name, q] of Object.entries(views)) {
+    const { page, ctx, errors } = await open(q);
+    assert.deepEqual(await audit(page), [], name);
+    assert.deepEqual(errors, [], name);
+    await ctx.close();
+  }
+  // Keyboard: Tab from the top visits every visible, enabled control, each with a name.
+  const { page, ctx } = await open('?expr=(8,8):(8,1)');
+  const controls = await page.$$eval('button, select, input, textarea, a[href], [tabindex]', (els) => els
+    .filter((e) => !e.disabled && e.getClientRects().length > 0 && e.tabIndex >= 0)
+    .map((e) => e.id || e.outerHTML.slice(0, 60)));
+  const reached = new Set();
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  for (let i = 0; i < controls.length + 10; i++) {
+    await page.keyboard.press('Tab');
+    const f = await page.evaluate(() => {
+      const e = document.activeElement;
+      if (!e || e === document.body) return null;
+      const name = e.getAttribute('aria-label') || e.labels?.[0]?.textContent || e.textContent || e.title;
+      return { id: e.id || e.outerHTML.slice(0, 60), named: Boolean(name && name.trim()) };
+    });
+    if (f) {
+      assert.ok(f.named, `focused control without a name: ${f.id}`);
+      reached.add(f.id);
+    }
+  }
+  assert.deepEqual(controls.filter((c) => !reached.has(c)), [], 'controls Tab never reaches');
+  await ctx.close();
+});
+
 test('screenshots of the main views (for a human to look at)', async () => {
   const views = {
     swizzle: '?expr=Sw%3C3,4,3%3E%20o%200%20o%20(8,64):(64,1)&view=swizzle',

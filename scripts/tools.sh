@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sourced by serve.sh and test.sh: installs whatever the web page's build and tests need
 # and is missing, from package registries only. Idempotent; a no-op when all is there.
-#   need_web_tools      wasm32 target, trunk, wasm-bindgen-cli, npm tools (binaryen, playwright-core)
+#   need_web_tools      wasm32 target, trunk, wasm-bindgen-cli, npm tools (binaryen, playwright-core, axe-core)
 #   need_browser        Debian's chromium + chromium-driver (browser tests)
 # Versions must agree: the wasm-bindgen pin in web/Cargo.toml (and Cargo.lock), the CLI
 # (wasm-bindgen and wasm-bindgen-test-runner) and Trunk.toml's [tools] wasm_bindgen.
@@ -25,7 +25,7 @@ need_web_tools() {
   fi
   # binaryen 132 from npm: Debian's binaryen 108 silently breaks the page (it never mounts).
   if ! node_modules/.bin/wasm-opt --version 2>/dev/null | grep -q "version 132" ||
-     [ ! -d node_modules/playwright-core ]; then
+     [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ]; then
     command -v npm >/dev/null || { apt-get update -qq && apt-get install -y -qq nodejs npm; }
     npm ci --no-audit --no-fund
   fi
