@@ -1,6 +1,8 @@
 //! Form mode: fields for the common cases, written out as an expression of the spec's
 //! language (the form never evaluates anything itself).
 
+use cute_render::View;
+
 /// What the form builds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -158,13 +160,13 @@ impl Form {
     }
 
     /// The view that suits [`Form::kind`].
-    pub fn view(&self) -> &'static str {
+    pub fn view(&self) -> View {
         match self.kind {
-            Kind::Layout if self.swizzle.0 > 0 => "swizzle",
-            Kind::Layout => "layout",
-            Kind::Tv => "tv",
-            Kind::Banks => "banks",
-            Kind::Search => "search",
+            Kind::Layout if self.swizzle.0 > 0 => View::Swizzle,
+            Kind::Layout => View::Layout,
+            Kind::Tv => View::Tv,
+            Kind::Banks => View::Banks,
+            Kind::Search => View::Search,
         }
     }
 

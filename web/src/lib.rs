@@ -7,10 +7,13 @@
 //! - [`form`]: form mode, fields written out as an expression;
 //! - [`presets`]: the preset menu;
 //! - [`inspect`]: the hover inspector's rows from a cell's `data-*` attributes;
+//! - [`page`]: what the components show, computed without the DOM (results, label ranges,
+//!   export names);
 //! - [`app`]: the Leptos components and the DOM glue (wasm32 only).
 
 pub mod form;
 pub mod inspect;
+pub mod page;
 pub mod presets;
 pub mod state;
 

@@ -10,9 +10,32 @@ use cute_render::{Highlight, Options, Palette, Theme, View};
 /// CuTe's `Sw<3,2,3>`, as `render layout.svg` draws it.
 pub const DEFAULT_EXPR: &str = "composition(Sw<3,2,3>, (8,32):(32,1))";
 
-/// The renderer's view names, in menu order.
-pub fn view_names() -> impl Iterator<Item = &'static str> {
-    View::ALL.iter().map(|v| v.name())
+/// Element widths (bits) the page offers: the menu and the `bits` parameter's check.
+pub const ELEMENT_BITS: [u32; 5] = [8, 16, 32, 64, 128];
+
+/// What a palette's menu entry says (an exhaustive match: a new palette must get a label).
+pub fn palette_label(p: Palette) -> &'static str {
+    match p {
+        Palette::Cute => "CuTe",
+        Palette::ColorBlind => "colour-blind safe",
+    }
+}
+
+/// `a, b or c`, for notices that list the accepted values.
+///
+/// ```
+/// assert_eq!(cute_web::state::one_of(["8", "16", "32"]), "8, 16 or 32");
+/// ```
+pub fn one_of<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> String {
+    let names: Vec<S> = names.into_iter().collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.as_ref().to_string(),
+        Some((last, rest)) => {
+            let rest: Vec<&str> = rest.iter().map(AsRef::as_ref).collect();
+            format!("{} or {}", rest.join(", "), last.as_ref())
+        }
+    }
 }
 
 /// Light, dark, or whatever the system prefers.
@@ -27,6 +50,9 @@ pub enum ThemeChoice {
 }
 
 impl ThemeChoice {
+    /// Every choice, in menu order.
+    pub const ALL: [ThemeChoice; 3] = [ThemeChoice::Auto, ThemeChoice::Light, ThemeChoice::Dark];
+
     /// The URL spelling.
     pub fn name(self) -> &'static str {
         match self {
@@ -36,14 +62,18 @@ impl ThemeChoice {
         }
     }
 
+    /// What the menu says.
+    pub fn label(self) -> &'static str {
+        match self {
+            ThemeChoice::Auto => "system",
+            ThemeChoice::Light => "light",
+            ThemeChoice::Dark => "dark",
+        }
+    }
+
     /// Parse the URL spelling ([`ThemeChoice::name`]).
     pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "auto" => ThemeChoice::Auto,
-            "light" => ThemeChoice::Light,
-            "dark" => ThemeChoice::Dark,
-            _ => return None,
-        })
+        ThemeChoice::ALL.into_iter().find(|t| t.name() == s)
     }
 
     /// The renderer's theme, given whether the system prefers dark.
@@ -71,20 +101,11 @@ pub enum Mode {
 pub struct State {
     /// The expression or script (`expr`).
     pub expr: String,
-    /// The view name (`view`), one of [`view_names`].
-    pub view: String,
-    /// Colour scheme (`palette`).
-    pub palette: Palette,
+    /// The renderer's options: `view`, `palette`, `bits` (`elem_bits`), `bit`
+    /// (`bit_offset`), `hl=t5`/`hl=w1` (`highlight`), `warp`.
+    pub opts: Options,
     /// Light/dark (`theme`).
     pub theme: ThemeChoice,
-    /// Element width in bits for bank colouring (`bits`).
-    pub bits: u32,
-    /// Offset whose swizzle bits are spelled out (`bit`).
-    pub bit_offset: Option<i64>,
-    /// Highlighted thread (`hl=t5`) or warp (`hl=w1`).
-    pub highlight: Option<Highlight>,
-    /// The warp the bank view draws (`warp`).
-    pub warp: u32,
     /// Editor or form (`mode`).
     pub mode: Mode,
     /// Zoom factor of the drawing (`zoom`), 1 = natural size.
@@ -97,19 +118,21 @@ impl Default for State {
     fn default() -> Self {
         State {
             expr: DEFAULT_EXPR.to_string(),
-            view: "auto".to_string(),
-            palette: Palette::Cute,
+            opts: Options {
+                cell_text_cap: CELL_HARD_CAP,
+                ..Options::default()
+            },
             theme: ThemeChoice::Auto,
-            bits: 16,
-            bit_offset: None,
-            highlight: None,
-            warp: 0,
             mode: Mode::Editor,
             zoom: 1.0,
             form: crate::form::Form::default(),
         }
     }
 }
+
+// The page paints only the labels in view (grid::Detail::Fills), so it keeps cell text up
+// to the renderer's hard cap.
+const CELL_HARD_CAP: usize = cute_render::views::CELL_HARD_CAP;
 
 /// Zoom limits: below 5% nothing is legible, above 800% a cell fills the screen.
 pub const ZOOM_MIN: f64 = 0.05;
@@ -126,12 +149,13 @@ impl State {
     /// use cute_web::state::State;
     /// let (s, notes) = State::from_query("?expr=Sw%3C3,4,3%3E%20o%200%20o%20(8,64):(64,1)&view=swizzle");
     /// assert_eq!(s.expr, "Sw<3,4,3> o 0 o (8,64):(64,1)");
-    /// assert_eq!(s.view, "swizzle");
+    /// assert_eq!(s.opts.view, cute_render::View::Swizzle);
     /// assert!(notes.is_empty());
     /// ```
     pub fn from_query(query: &str) -> (State, Vec<String>) {
         let query = query.strip_prefix('?').unwrap_or(query);
         let mut s = State::default();
+        let o = &mut s.opts;
         let mut notes = Vec::new();
         let mut bad = |k: &str, v: &str, why: &str| {
             let shown: String = v.chars().take(40).collect();
@@ -144,29 +168,32 @@ impl State {
                     bad(k, v, "longer than 100000 characters")
                 }
                 "expr" => s.expr = v.to_string(),
-                "view" if View::parse(v).is_some() => s.view = v.to_string(),
+                "view" => match View::parse(v) {
+                    Some(view) => o.view = view,
+                    None => bad(k, v, "not a view name"),
+                },
                 "palette" => match Palette::parse(v) {
-                    Some(p) => s.palette = p,
-                    None => bad(k, v, "expected cute or colorblind"),
+                    Some(p) => o.palette = p,
+                    None => bad(k, v, &expected(Palette::ALL.iter().map(|p| p.name()))),
                 },
                 "theme" => match ThemeChoice::parse(v) {
                     Some(t) => s.theme = t,
-                    None => bad(k, v, "expected auto, light or dark"),
+                    None => bad(k, v, &expected(ThemeChoice::ALL.map(ThemeChoice::name))),
                 },
                 "bits" => match v.parse::<u32>() {
-                    Ok(b @ (8 | 16 | 32 | 64 | 128)) => s.bits = b,
-                    _ => bad(k, v, "expected 8, 16, 32, 64 or 128"),
+                    Ok(b) if ELEMENT_BITS.contains(&b) => o.elem_bits = b,
+                    _ => bad(k, v, &expected(ELEMENT_BITS.map(|b| b.to_string()))),
                 },
                 "bit" => match v.parse::<i64>() {
-                    Ok(b) if b >= 0 => s.bit_offset = Some(b),
+                    Ok(b) if b >= 0 => o.bit_offset = Some(b),
                     _ => bad(k, v, "expected an offset >= 0"),
                 },
                 "hl" => match parse_highlight(v) {
-                    Some(h) => s.highlight = Some(h),
+                    Some(h) => o.highlight = Some(h),
                     None => bad(k, v, "expected t<thread> or w<warp>"),
                 },
                 "warp" => match v.parse::<u32>() {
-                    Ok(w) if w < 1 << 16 => s.warp = w,
+                    Ok(w) if w < 1 << 16 => o.warp = w,
                     _ => bad(k, v, "expected a warp index"),
                 },
                 "mode" => match v {
@@ -183,7 +210,6 @@ impl State {
                         bad(k, v, &why);
                     }
                 }
-                "view" => bad(k, v, "not a view name"),
                 _ => bad(k, v, "unknown parameter"),
             }
         }
@@ -196,38 +222,39 @@ impl State {
     /// use cute_web::state::State;
     /// let mut s = State::default();
     /// s.expr = "(8,8):(8,1)".into();
-    /// s.view = "layout".into();
+    /// s.opts.view = cute_render::View::Layout;
     /// assert_eq!(s.to_query(), "?expr=(8,8):(8,1)&view=layout");
     /// assert_eq!(State::from_query(&s.to_query()).0, s);
     /// ```
     pub fn to_query(&self) -> String {
         let d = State::default();
+        let (o, od) = (&self.opts, &d.opts);
         let mut q = Query::default();
         if self.expr != d.expr {
             q.add("expr", &self.expr);
         }
-        if self.view != d.view {
-            q.add("view", &self.view);
+        if o.view != od.view {
+            q.add("view", o.view.name());
         }
-        if self.palette != d.palette {
-            q.add("palette", self.palette.name());
+        if o.palette != od.palette {
+            q.add("palette", o.palette.name());
         }
         if self.theme != d.theme {
             q.add("theme", self.theme.name());
         }
-        if self.bits != d.bits {
-            q.add("bits", &self.bits.to_string());
+        if o.elem_bits != od.elem_bits {
+            q.add("bits", &o.elem_bits.to_string());
         }
-        if let Some(b) = self.bit_offset {
+        if let Some(b) = o.bit_offset {
             q.add("bit", &b.to_string());
         }
-        match self.highlight {
+        match o.highlight {
             Some(Highlight::Thread(t)) => q.add("hl", &format!("t{t}")),
             Some(Highlight::Warp(w)) => q.add("hl", &format!("w{w}")),
             None => {}
         }
-        if self.warp != d.warp {
-            q.add("warp", &self.warp.to_string());
+        if o.warp != od.warp {
+            q.add("warp", &o.warp.to_string());
         }
         if self.mode == Mode::Form {
             q.add("mode", "form");
@@ -241,19 +268,18 @@ impl State {
         q.finish()
     }
 
-    /// The renderer's options for this state.
+    /// The renderer's options for this state (the embedded [`State::opts`], with the
+    /// page's cell text cap whatever a caller put there).
     pub fn options(&self) -> Options {
         Options {
-            view: View::parse(&self.view).unwrap_or(View::Auto),
-            palette: self.palette,
-            elem_bits: self.bits,
-            bit_offset: self.bit_offset,
-            highlight: self.highlight,
-            warp: self.warp,
-            // The page paints only the labels in view (grid::Detail::Fills).
-            cell_text_cap: cute_render::views::CELL_HARD_CAP,
+            cell_text_cap: CELL_HARD_CAP,
+            ..self.opts.clone()
         }
     }
+}
+
+fn expected<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> String {
+    format!("expected {}", one_of(names))
 }
 
 fn parse_highlight(v: &str) -> Option<Highlight> {
@@ -304,13 +330,16 @@ mod tests {
     fn round_trip_every_field() {
         let mut s = State {
             expr: "A = (8,8):(8,1)\ncomposition(Sw<3,0,3>, A) # c&d=e+f%".into(),
-            view: "swizzle".into(),
-            palette: Palette::ColorBlind,
+            opts: Options {
+                view: View::Swizzle,
+                palette: Palette::ColorBlind,
+                elem_bits: 32,
+                bit_offset: Some(40),
+                highlight: Some(Highlight::Warp(3)),
+                warp: 2,
+                ..State::default().opts
+            },
             theme: ThemeChoice::Dark,
-            bits: 32,
-            bit_offset: Some(40),
-            highlight: Some(Highlight::Warp(3)),
-            warp: 2,
             mode: Mode::Form,
             zoom: 1.5,
             form: Default::default(),
@@ -328,11 +357,41 @@ mod tests {
             "view=%3Cscript%3Ealert(1)%3C/script%3E&palette=%22%3E%3Cimg%20src=x%20onerror=alert(1)%3E\
              &theme=javascript:alert(1)&bits=7&hl=t-1&zoom=NaN&warp=99999999&bogus=1&f.kind=evil",
         );
-        assert_eq!(s.view, "auto");
-        assert_eq!(s.palette, Palette::Cute);
+        assert_eq!(s.opts.view, View::Auto);
+        assert_eq!(s.opts.palette, Palette::Cute);
         assert_eq!(s.theme, ThemeChoice::Auto);
-        assert_eq!((s.bits, s.highlight, s.zoom, s.warp), (16, None, 1.0, 0));
+        let o = &s.opts;
+        assert_eq!(
+            (o.elem_bits, o.highlight, s.zoom, o.warp),
+            (16, None, 1.0, 0)
+        );
         assert_eq!(notes.len(), 9, "{notes:?}");
+    }
+
+    /// Shared links depend on these exact spellings and this order.
+    #[test]
+    fn query_spelling_is_fixed() {
+        let q = "?expr=A%20%3D%20(8,8):(8,1)%0Acomposition(Sw%3C3,0,3%3E,%20A)%20%23%20c%26d%3De%2Bf%25\
+                 &view=mma&palette=colorblind&theme=light&bits=128&bit=72&hl=t5&warp=3&zoom=1.50";
+        let (s, notes) = State::from_query(q);
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(s.to_query(), q);
+        assert_eq!(s.options().view, View::Mma);
+        assert_eq!(s.options().cell_text_cap, CELL_HARD_CAP);
+    }
+
+    #[test]
+    fn notices_list_the_accepted_values() {
+        let (_, notes) = State::from_query("palette=x&theme=x&bits=7&view=x");
+        assert_eq!(
+            notes,
+            [
+                "ignored URL parameter palette=\"x\": expected cute or colorblind",
+                "ignored URL parameter theme=\"x\": expected auto, light or dark",
+                "ignored URL parameter bits=\"7\": expected 8, 16, 32, 64 or 128",
+                "ignored URL parameter view=\"x\": not a view name",
+            ]
+        );
     }
 
     #[test]

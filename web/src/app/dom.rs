@@ -1,0 +1,120 @@
+//! Browser glue: the window, the system theme, the URL, downloads and PNG export.
+
+use crate::page::{natural_size, png_size};
+use cute_render::Theme;
+use leptos::prelude::*;
+use std::time::Duration;
+use wasm_bindgen::{JsCast, JsValue};
+
+pub fn window() -> web_sys::Window {
+    web_sys::window().expect("a browser window")
+}
+
+/// Milliseconds since the page started, for the stage's timings.
+pub fn now() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+/// Whether the system prefers dark, kept current as the preference changes.
+pub fn system_dark() -> RwSignal<bool> {
+    let mq = window()
+        .match_media("(prefers-color-scheme: dark)")
+        .ok()
+        .flatten();
+    let dark = RwSignal::new(mq.as_ref().is_some_and(|m| m.matches()));
+    if let Some(mq) = mq {
+        let cb = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::MediaQueryListEvent)>::new(
+            move |e: web_sys::MediaQueryListEvent| dark.set(e.matches()),
+        );
+        let _ = mq.add_event_listener_with_callback("change", cb.as_ref().unchecked_ref());
+        cb.forget(); // lives as long as the page
+    }
+    dark
+}
+
+/// `<html data-theme>`, which the style sheet's colours follow.
+pub fn set_theme(theme: Theme) {
+    let dark = theme == Theme::Dark;
+    if let Some(root) = window().document().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-theme", if dark { "dark" } else { "light" });
+    }
+}
+
+/// Replace the page URL's query (`q`: with `?`, or empty) without a history entry.
+pub fn replace_query(q: &str) {
+    let path = window().location().pathname().unwrap_or_default();
+    if let Ok(h) = window().history() {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&format!("{path}{q}")));
+    }
+}
+
+/// Put the page's URL on the clipboard.
+pub fn copy_page_url() {
+    let href = window().location().href().unwrap_or_default();
+    let _ = window().navigator().clipboard().write_text(&href);
+}
+
+/// Offer `bytes` as a download named `name`.
+pub fn download(bytes: &JsValue, mime: &str, name: &str) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(bytes);
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = web_sys::Blob::new_with_blob_sequence_and_options(&parts, &opts)?;
+    download_blob(&blob, name)
+}
+
+fn download_blob(blob: &web_sys::Blob, name: &str) -> Result<(), JsValue> {
+    let url = web_sys::Url::create_object_url_with_blob(blob)?;
+    let doc = window().document().ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = doc.create_element("a")?.dyn_into()?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    // The click has started the download; the URL may go once the event loop turns.
+    set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        Duration::from_secs(1),
+    );
+    Ok(())
+}
+
+/// Rasterise `svg` in the browser (its own fonts) and download it as PNG ([`png_size`]).
+pub fn export_png(svg: &str, name: String) -> Result<(), JsValue> {
+    let (w, h) = natural_size(svg);
+    let (cw, ch) = png_size(w, h);
+    let doc = window().document().ok_or("no document")?;
+    let canvas: web_sys::HtmlCanvasElement = doc.create_element("canvas")?.dyn_into()?;
+    canvas.set_width(cw as u32);
+    canvas.set_height(ch as u32);
+    let parts = js_sys::Array::of1(&JsValue::from_str(svg));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("image/svg+xml");
+    let blob = web_sys::Blob::new_with_blob_sequence_and_options(&parts, &opts)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let img = web_sys::HtmlImageElement::new()?;
+    let img2 = img.clone();
+    let url2 = url.clone();
+    let onload = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let _ = web_sys::Url::revoke_object_url(&url2);
+        let ctx = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok());
+        if let Some(ctx) = ctx {
+            let _ = ctx.draw_image_with_html_image_element_and_dw_and_dh(&img2, 0.0, 0.0, cw, ch);
+            let done =
+                wasm_bindgen::closure::Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
+                    if let Some(b) = blob {
+                        let _ = download_blob(&b, &name);
+                    }
+                });
+            let _ = canvas.to_blob(done.unchecked_ref());
+        }
+    });
+    img.set_onload(Some(onload.unchecked_ref()));
+    img.set_src(&url);
+    Ok(())
+}

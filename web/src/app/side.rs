@@ -1,0 +1,136 @@
+//! The side pane: editor or form, the results as CuTe prints them, the highlight fields.
+
+use super::form_pane::FormPane;
+use super::Shared;
+use crate::page::{highlight_fields, highlight_of};
+use crate::state::Mode;
+use leptos::prelude::*;
+
+#[component]
+pub(super) fn SidePane() -> impl IntoView {
+    let state = Shared::get().state;
+    let is = move |m: Mode| state.with(|s| s.mode == m);
+    view! {
+        <section class="side">
+            <div class="tabs" role="tablist">
+                <button
+                    id="mode-editor"
+                    role="tab"
+                    class:active=move || is(Mode::Editor)
+                    on:click=move |_| state.update(|s| s.mode = Mode::Editor)
+                >
+                    "Expression"
+                </button>
+                <button
+                    id="mode-form"
+                    role="tab"
+                    class:active=move || is(Mode::Form)
+                    on:click=move |_| {
+                        state.update(|s| {
+                            s.mode = Mode::Form;
+                            s.expr = s.form.to_expr();
+                            s.opts.view = s.form.view();
+                        })
+                    }
+                >
+                    "Form"
+                </button>
+            </div>
+            <Show when=move || is(Mode::Form) fallback=|| view! { <Editor/> }>
+                <FormPane/>
+                <pre class="form-expr" id="form-expr">{move || state.with(|s| s.expr.clone())}</pre>
+            </Show>
+            <Results/>
+            <HighlightPane/>
+        </section>
+    }
+}
+
+/// The expression editor with its first error pointed at by line and column.
+#[component]
+fn Editor() -> impl IntoView {
+    let Shared {
+        state, line_error, ..
+    } = Shared::get();
+    view! {
+        <label class="editor-label" for="editor">
+            "CuTe expression or script (" <code>"NAME = expr"</code> " binds; the last line is drawn)"
+        </label>
+        <textarea
+            id="editor"
+            spellcheck="false"
+            autocomplete="off"
+            rows="6"
+            prop:value=move || state.with(|s| s.expr.clone())
+            on:input=move |e| {
+                let v = event_target_value(&e);
+                state.update(|s| s.expr = v)
+            }
+        ></textarea>
+        <Show when=move || line_error.with(|e| e.is_some())>
+            {move || {
+                line_error
+                    .get()
+                    .map(|e| {
+                        view! {
+                            <div class="line-error" id="editor-error" role="alert" data-line=e.line data-col=e.col.unwrap_or(0)>
+                                <div class="where">"error at " {e.place()} ": " {e.msg.clone()}</div>
+                                <pre>{e.src.clone()} {e.caret().map(|c| format!("\n{c}"))}</pre>
+                            </div>
+                        }
+                    })
+            }}
+        </Show>
+    }
+}
+
+/// Every printed line of the script, errors marked.
+#[component]
+fn Results() -> impl IntoView {
+    let printed = Shared::get().printed;
+    view! {
+        <details class="results" open>
+            <summary>"Results (as CuTe prints them)"</summary>
+            <ol id="results">
+                <For each=move || printed.get() key=|p| (p.line, p.text.clone()) let:p>
+                    <li class:error=p.error.is_some() data-line=p.line>
+                        <span class="line-no">{p.line}</span>
+                        <code>{p.text.clone()}</code>
+                    </li>
+                </For>
+            </ol>
+        </details>
+    }
+}
+
+/// Highlight a thread or warp (TV, MMA and copy views) and pick the bank view's warp.
+#[component]
+fn HighlightPane() -> impl IntoView {
+    let state = Shared::get().state;
+    let value = move || highlight_fields(state.with(|s| s.opts.highlight));
+    let set =
+        move |kind: String, n: String| state.update(|s| s.opts.highlight = highlight_of(&kind, &n));
+    view! {
+        <fieldset class="highlight">
+            <legend>"Highlight"</legend>
+            <select id="hl-kind" prop:value=move || value().0 on:change=move |e| {
+                let k = event_target_value(&e);
+                let n = if value().1.is_empty() { "0".to_string() } else { value().1 };
+                set(k, n)
+            }>
+                <option value="none">"nothing"</option>
+                <option value="thread">"thread"</option>
+                <option value="warp">"warp"</option>
+            </select>
+            <input type="number" id="hl-index" min="0" prop:value=move || value().1 on:input=move |e| set(value().0.to_string(), event_target_value(&e))/>
+            <label title="the warp whose instructions the bank view draws">
+                "bank view warp "
+                <input type="number" id="bank-warp" min="0" prop:value=move || state.with(|s| s.opts.warp.to_string()) on:input=move |e| {
+                    if let Ok(w) = event_target_value(&e).parse::<u32>() {
+                        if w < 1 << 16 { state.update(|s| s.opts.warp = w) }
+                    }
+                }/>
+            </label>
+        </fieldset>
+    }
+}

@@ -1,0 +1,178 @@
+//! The toolbar: preset, view, palette, theme and element-width menus, copy link, export.
+
+use super::{dom, Shared};
+use crate::page::export_name;
+use crate::presets::{self, PRESETS};
+use crate::state::{palette_label, Mode, ThemeChoice, ELEMENT_BITS};
+use cute_render::{Palette, View};
+use leptos::ev;
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+
+#[component]
+pub(super) fn Toolbar() -> impl IntoView {
+    let Shared {
+        state,
+        theme,
+        figure,
+        ..
+    } = Shared::get();
+    let copied = RwSignal::new(false);
+    // A copied link is out of date once the state (so the URL) changes.
+    Effect::new(move |_| {
+        state.track();
+        copied.set(false);
+    });
+    let copy_link = move |_| {
+        dom::copy_page_url();
+        copied.set(true);
+    };
+    // Exports are the whole picture, every cell's text included, whatever the page paints.
+    let whole_svg =
+        move || figure.with_value(|f| f.as_ref().map(|f| f.to_svg(theme.get_untracked())));
+    let name = move |ext| export_name(state.with_untracked(|s| s.opts.view), ext);
+    let export_svg = move |_| {
+        if let Some(svg) = whole_svg() {
+            let _ = dom::download(&JsValue::from_str(&svg), "image/svg+xml", &name("svg"));
+        }
+    };
+    let export_png = move |_| {
+        if let Some(svg) = whole_svg() {
+            let _ = dom::export_png(&svg, name("png"));
+        }
+    };
+
+    view! {
+        <header class="bar">
+            <h1>"CuTe Layout Explorer"</h1>
+            <div class="controls">
+                <PresetMenu/>
+                {menu(
+                    "view",
+                    "View",
+                    None,
+                    View::ALL.iter().map(|v| (v.name().to_string(), v.name().to_string())),
+                    move || state.with(|s| s.opts.view.name().to_string()),
+                    move |v| {
+                        if let Some(v) = View::parse(&v) {
+                            state.update(|s| s.opts.view = v)
+                        }
+                    },
+                )}
+                {menu(
+                    "palette",
+                    "Colours",
+                    None,
+                    Palette::ALL.iter().map(|&p| (p.name().to_string(), palette_label(p).to_string())),
+                    move || state.with(|s| s.opts.palette.name().to_string()),
+                    move |v| {
+                        if let Some(p) = Palette::parse(&v) {
+                            state.update(|s| s.opts.palette = p)
+                        }
+                    },
+                )}
+                {menu(
+                    "theme",
+                    "Theme",
+                    None,
+                    ThemeChoice::ALL.map(|t| (t.name().to_string(), t.label().to_string())),
+                    move || state.with(|s| s.theme.name().to_string()),
+                    move |v| {
+                        if let Some(t) = ThemeChoice::parse(&v) {
+                            state.update(|s| s.theme = t)
+                        }
+                    },
+                )}
+                {menu(
+                    "bits",
+                    "Element",
+                    Some("element width used to colour offsets by bank"),
+                    ELEMENT_BITS.map(|b| (b.to_string(), format!("{b}-bit"))),
+                    move || state.with(|s| s.opts.elem_bits.to_string()),
+                    move |v| {
+                        if let Ok(b) = v.parse() {
+                            state.update(|s| s.opts.elem_bits = b)
+                        }
+                    },
+                )}
+                <button id="copy-link" on:click=copy_link>
+                    {move || if copied.get() { "Link copied" } else { "Copy link" }}
+                </button>
+                <button id="export-svg" on:click=export_svg>"SVG"</button>
+                <button id="export-png" on:click=export_png>"PNG"</button>
+            </div>
+        </header>
+    }
+}
+
+/// A labelled `<select id=id>` of `options` (value, text) showing `value`; `pick` gets
+/// the chosen value.
+fn menu(
+    id: &'static str,
+    label: &'static str,
+    title: Option<&'static str>,
+    options: impl IntoIterator<Item = (String, String)>,
+    value: impl Fn() -> String + Send + Sync + 'static,
+    pick: impl Fn(String) + 'static,
+) -> impl IntoView {
+    let options: Vec<_> = options.into_iter().collect();
+    view! {
+        <label title=title>
+            <span>{label}</span>
+            <select id=id prop:value=value on:change=move |e| pick(event_target_value(&e))>
+                {options
+                    .into_iter()
+                    .map(|(v, text)| view! { <option value=v>{text}</option> })
+                    .collect_view()}
+            </select>
+        </label>
+    }
+}
+
+/// The presets, by group; choosing one replaces the expression and view, then the menu
+/// goes back to "Choose…".
+#[component]
+fn PresetMenu() -> impl IntoView {
+    let state = Shared::get().state;
+    let on_preset = move |e: ev::Event| {
+        let v = event_target_value(&e);
+        if let Some(p) = v.parse::<usize>().ok().and_then(|i| PRESETS.get(i)) {
+            state.update(|s| {
+                s.expr = p.expr.to_string();
+                s.opts.view = p.view;
+                s.mode = Mode::Editor;
+                s.opts.highlight = None;
+                s.opts.bit_offset = None;
+            });
+        }
+        if let Some(sel) = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
+        {
+            sel.set_value("");
+        }
+    };
+    view! {
+        <label>
+            <span>"Preset"</span>
+            <select id="preset" on:change=on_preset>
+                <option value="" selected>"Choose…"</option>
+                {presets::groups()
+                    .into_iter()
+                    .map(|g| {
+                        view! {
+                            <optgroup label=g>
+                                {PRESETS
+                                    .iter()
+                                    .enumerate()
+                                    .filter(|(_, p)| p.group == g)
+                                    .map(|(i, p)| view! { <option value=i.to_string()>{p.label}</option> })
+                                    .collect_view()}
+                            </optgroup>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+        </label>
+    }
+}
