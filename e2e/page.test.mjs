@@ -334,6 +334,56 @@ test('big figures: labels where legible and in view, inspector and export whole'
   await ctx.close();
 });
 
+test('1024x1024: fills under the drawing, labels and inspector from cells computed on demand', async () => {
+  const { page, ctx, errors } = await open('?expr=(1024,1024):(1,1024)', { width: 1400, height: 900 });
+  await page.waitForFunction(() => Number(document.querySelector('#label-layer').dataset.labels) > 100);
+  // The colour on screen at cell (row, col): the fills layer's pixel at the cell's centre.
+  const fill = (row, col) => page.evaluate(([row, col]) => {
+    const layer = document.querySelector('#fills-layer');
+    const hit = document.querySelector('#panel-layout .hit').getBoundingClientRect();
+    const lr = layer.getBoundingClientRect();
+    const k = layer.width / lr.width;
+    const x = (hit.left - lr.left + ((col + 0.5) / 1024) * hit.width) * k;
+    const y = (hit.top - lr.top + ((row + 0.5) / 1024) * hit.height) * k;
+    return [...layer.getContext('2d').getImageData(Math.round(x), Math.round(y), 1, 1).data];
+  }, [row, col]);
+  // CuTe's grey ramp by offset mod 8; offset(r, c) = r + 1024 c.
+  const grey = (o) => [0xff, 0x99, 0xcc, 0x66, 0xe6, 0x80, 0xb3, 0x4d][o % 8];
+  for (const [r, c] of [[0, 0], [3, 1], [5, 2]]) {
+    const g = grey(r + 1024 * c);
+    assert.deepEqual(await fill(r, c), [g, g, g, 255], `fill of (${r}, ${c})`);
+  }
+  // Far away: scroll to the last cells, their fills and labels follow.
+  await page.$eval('#canvas', (c) => { c.scrollLeft = c.scrollWidth; c.scrollTop = c.scrollHeight; });
+  await page.waitForFunction(() => /^layout:\d+-1024,\d+-1024$/.test(document.querySelector('#label-layer').dataset.ranges));
+  const g = grey(1023 + 1024 * 1023);
+  assert.deepEqual(await fill(1023, 1023), [g, g, g, 255]);
+  // The inspector reads the cell under the pointer.
+  const hit = await page.locator('#panel-layout .hit').boundingBox();
+  const vp = await page.locator('#canvas').boundingBox();
+  // A point inside both the viewport and the grid (the legend is below the grid).
+  const cx = Math.min(vp.x + vp.width, hit.x + hit.width) - 70;
+  const cy = Math.min(vp.y + vp.height, hit.y + hit.height) - 40;
+  const col = Math.floor(((cx - hit.x) / hit.width) * 1024), rw = Math.floor(((cy - hit.y) / hit.height) * 1024);
+  assert.ok(rw > 1000 && col > 1000, `(${rw}, ${col})`);
+  await page.mouse.move(cx, cy);
+  assert.equal(await inspectorRow(page, 'flat (row, col)'), `(${rw}, ${col})`);
+  assert.match(await inspectorRow(page, 'offset'), new RegExp(`^${rw + 1024 * col} = `));
+  // Zoomed out, the whole grid is fills without labels; export says why it is off.
+  await page.click('#zoom-fit');
+  await page.waitForFunction(() => document.querySelector('#label-layer').dataset.labels === '0');
+  await page.$eval('#canvas', (c) => { c.scrollLeft = 0; c.scrollTop = 0; });
+  await page.waitForFunction(() => /^layout:0-/.test(document.querySelector('#fills-layer').dataset.ranges));
+  assert.equal((await fill(40, 40))[3], 255, 'fills when zoomed out');
+  assert.equal(await page.locator('#export-svg').isDisabled(), true);
+  assert.match(await page.locator('#export-svg').getAttribute('title'), /1048576 cells are too many for a file/);
+  // Back to a small layout: export is on again and the fills layer is empty.
+  await typeExpr(page, '(8,8):(8,1)');
+  assert.equal(await page.locator('#export-svg').isDisabled(), false);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 /** axe-core's WCAG 2.1 A/AA audit of the page as it is; the serious and critical findings. */
 async function audit(page) {
   await page.addScriptTag({ path: new URL('../node_modules/axe-core/axe.min.js', import.meta.url).pathname });

@@ -34,6 +34,8 @@ pub(crate) struct Shared {
     pub line_error: RwSignal<Option<LineError>>,
     /// The drawn figure: exports and the inspector read it, the stage writes it.
     pub figure: StoredValue<Option<Figure>>,
+    /// Why the drawn figure cannot be exported (too big for a file), if it cannot.
+    pub export_blocked: RwSignal<Option<String>>,
 }
 
 impl Shared {
@@ -65,6 +67,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         printed: RwSignal::new(Vec::new()),
         line_error: RwSignal::new(None),
         figure: StoredValue::new(None),
+        export_blocked: RwSignal::new(None),
     });
 
     if sync_url {

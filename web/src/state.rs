@@ -134,8 +134,8 @@ impl Default for State {
 // to the renderer's hard cap.
 const CELL_HARD_CAP: usize = cute_render::views::CELL_HARD_CAP;
 
-/// Zoom limits: below 5% nothing is legible, above 800% a cell fills the screen.
-pub const ZOOM_MIN: f64 = 0.05;
+/// Zoom limits: 1% fits a 1024x1024 grid on a screen, above 800% a cell fills the screen.
+pub const ZOOM_MIN: f64 = 0.01;
 /// See [`ZOOM_MIN`].
 pub const ZOOM_MAX: f64 = 8.0;
 /// Longest `expr` accepted from a URL (the core's own line cap applies per line too).
@@ -203,7 +203,7 @@ impl State {
                 },
                 "zoom" => match v.parse::<f64>() {
                     Ok(z) if z.is_finite() && (ZOOM_MIN..=ZOOM_MAX).contains(&z) => s.zoom = z,
-                    _ => bad(k, v, "expected a number from 0.05 to 8"),
+                    _ => bad(k, v, "expected a number from 0.01 to 8"),
                 },
                 _ if k.starts_with("f.") => {
                     if let Err(why) = s.form.set(&k[2..], v) {
@@ -263,16 +263,20 @@ impl State {
             }
         }
         if self.zoom != d.zoom {
-            q.add("zoom", &format!("{:.2}", self.zoom));
+            // Three places below 10%, where "fit" zooms for big grids go.
+            let places = if self.zoom < 0.1 { 3 } else { 2 };
+            q.add("zoom", &format!("{:.*}", places, self.zoom));
         }
         q.finish()
     }
 
     /// The renderer's options for this state (the embedded [`State::opts`], with the
-    /// page's cell text cap whatever a caller put there).
+    /// page's cell text and lazy caps whatever a caller put there).
     pub fn options(&self) -> Options {
         Options {
             cell_text_cap: CELL_HARD_CAP,
+            // The page paints what is in view, so it draws layouts up to 1024x1024.
+            lazy_cap: cute_render::views::LAZY_CAP,
             ..self.opts.clone()
         }
     }

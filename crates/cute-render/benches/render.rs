@@ -1,9 +1,11 @@
 //! Drawing speed: evaluate + build the figure + write the SVG, for a 256x256 swizzled
 //! layout (65,536 cells, overview) and a 128x256 TV layout (32,768 cells), plus the
-//! default 8x32 swizzle picture. Throughput is reported in cells per second.
+//! default 8x32 swizzle picture; and the page's 1024x1024 layout, computed on demand (the
+//! figure, its fills drawing and its bitmap). Throughput is reported in cells per second.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use cute_render::{render_svg, Options, Theme};
+use cute_render::grid::Detail;
+use cute_render::{render_figure, render_svg, Options, Theme};
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {
@@ -33,6 +35,23 @@ fn bench(c: &mut Criterion) {
             b.iter(|| render_svg(black_box(expr), &Options::default(), Theme::Light).unwrap())
         });
     }
+    g.finish();
+
+    let mut g = c.benchmark_group("page_lazy");
+    g.sample_size(20);
+    let opts = Options {
+        cell_text_cap: cute_render::views::CELL_HARD_CAP,
+        lazy_cap: cute_render::views::LAZY_CAP,
+        ..Options::default()
+    };
+    g.throughput(Throughput::Elements(1 << 20));
+    g.bench_function("layout_1024x1024", |b| {
+        b.iter(|| {
+            let f = render_figure(black_box("(1024,1024):(1,1024)"), &opts).unwrap();
+            let svg = f.to_svg_with(Theme::Light, Detail::Fills);
+            (svg.len(), f.pixels(0).map(|p| p.len()))
+        })
+    });
     g.finish();
 }
 

@@ -104,8 +104,10 @@ pub struct Panel {
 pub struct CellSource {
     /// The cell at (row, column), both in range.
     pub cell: Arc<dyn Fn(usize, usize) -> Cell + Send + Sync>,
-    /// Its fill (`#rrggbb`), without building the cell.
-    pub fill: Arc<dyn Fn(usize, usize) -> &'static str + Send + Sync>,
+    /// The fills (`#rrggbb`) the cells use.
+    pub palette: &'static [&'static str],
+    /// The cell's fill as an index into `palette`, without building the cell.
+    pub fill: Arc<dyn Fn(usize, usize) -> usize + Send + Sync>,
     /// Characters in the widest line of any cell's text (the figure's cell width).
     pub widest: usize,
 }
@@ -220,7 +222,8 @@ impl Theme {
             Theme::Dark => "#e6e6e6",
         }
     }
-    fn muted(self) -> &'static str {
+    /// The colour of headers and secondary text.
+    pub fn muted(self) -> &'static str {
         match self {
             Theme::Light => "#5f5f5f",
             Theme::Dark => "#a0a0a0",
@@ -463,24 +466,21 @@ impl Figure {
     pub fn pixels(&self, index: usize) -> Option<Vec<u8>> {
         let (p, _) = self.panels.get(index)?;
         let src = p.source.as_ref()?;
-        let mut out = Vec::with_capacity(p.rows * p.cols * 4);
-        // Fills come from small palettes: parse each distinct one once.
-        let mut seen: Vec<(&'static str, [u8; 4])> = Vec::new();
-        for r in 0..p.rows {
-            for c in 0..p.cols {
-                let fill = (src.fill)(r, c);
-                let rgba = match seen
-                    .iter()
-                    .find(|(f, _)| std::ptr::eq(*f, fill) || *f == fill)
-                {
-                    Some((_, v)) => *v,
-                    None => {
-                        let v = rgba(fill);
-                        seen.push((fill, v));
-                        v
+        let mut out = vec![0u8; p.rows * p.cols * 4];
+        let colours: Vec<[u8; 4]> = src.palette.iter().map(|f| rgba(f)).collect();
+        let white = rgba("#ffffff");
+        // In 64x64 tiles: sources keep cells in column-major order, the bitmap is
+        // row-major, and walking the whole of either across the other is cache-hostile.
+        const TILE: usize = 64;
+        for r0 in (0..p.rows).step_by(TILE) {
+            for c0 in (0..p.cols).step_by(TILE) {
+                for c in c0..(c0 + TILE).min(p.cols) {
+                    for r in r0..(r0 + TILE).min(p.rows) {
+                        let v = colours.get((src.fill)(r, c)).unwrap_or(&white);
+                        let k = 4 * (r * p.cols + c);
+                        out[k..k + 4].copy_from_slice(v);
                     }
-                };
-                out.extend_from_slice(&rgba);
+                }
             }
         }
         Some(out)
@@ -702,33 +702,24 @@ impl Figure {
             );
         }
         let mut headers = Group::new().set("class", "headers");
-        let rstep = if self.cell_text {
-            1
-        } else {
-            row_stride(p.rows)
-        };
-        for (r, h) in p.row_headers.iter().enumerate().step_by(rstep) {
-            headers = headers.add(
-                Text::new(h.clone())
-                    .set("class", "hdr")
-                    .set("x", grid_x - 6)
-                    .set("y", grid_y + r * ch + ch / 2 + 4)
-                    .set("text-anchor", "end"),
-            );
-        }
-        let cstep = if self.cell_text {
-            1
-        } else {
-            row_stride(p.cols)
-        };
-        for (c, h) in p.col_headers.iter().enumerate().step_by(cstep) {
-            headers = headers.add(
-                Text::new(h.clone())
-                    .set("class", "hdr")
-                    .set("x", grid_x + c * cw + cw / 2)
-                    .set("y", grid_y - 7)
-                    .set("text-anchor", "middle"),
-            );
+        // A lazy grid's thousands of headers are the page's to paint, those in view
+        // (Figure::headers): as SVG text they cost more than everything else.
+        if !(detail == Detail::Fills && p.source.is_some()) {
+            let (rstep, cstep) = if self.cell_text {
+                (1, 1)
+            } else {
+                (row_stride(p.rows), row_stride(p.cols))
+            };
+            let b = (grid_x, grid_y, cw, ch);
+            for h in header_labels(p, b, 0..p.rows, 0..p.cols, (rstep, cstep)) {
+                headers = headers.add(
+                    Text::new(h.text)
+                        .set("class", "hdr")
+                        .set("x", h.x)
+                        .set("y", h.y)
+                        .set("text-anchor", if h.end { "end" } else { "middle" }),
+                );
+            }
         }
         g = g.add(headers);
         let cells =
@@ -972,6 +963,74 @@ impl Figure {
     }
 }
 
+/// A row or column header as placed in the picture: its text's baseline at `y`, ending at
+/// `x` (row headers, `end`) or centred on it (column headers); 10 px, the theme's
+/// [`Theme::muted`] colour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeaderLabel<'a> {
+    /// Right end (row headers) or centre (column headers).
+    pub x: usize,
+    /// Baseline.
+    pub y: usize,
+    /// The text.
+    pub text: &'a str,
+    /// Right-aligned (a row header) rather than centred.
+    pub end: bool,
+}
+
+/// The headers of `rows` and `cols` (clamped) of a panel whose grid is at (`gx`, `gy`)
+/// with `cw` x `ch` cells, every `step.0`-th row and `step.1`-th column (counted from 0).
+fn header_labels<'a>(
+    p: &'a Panel,
+    (gx, gy, cw, ch): (usize, usize, usize, usize),
+    rows: std::ops::Range<usize>,
+    cols: std::ops::Range<usize>,
+    (rstep, cstep): (usize, usize),
+) -> impl Iterator<Item = HeaderLabel<'a>> {
+    let first = |start: usize, step: usize| start.div_ceil(step.max(1)) * step.max(1);
+    let rows = first(rows.start, rstep)..rows.end.min(p.row_headers.len());
+    let cols = first(cols.start, cstep)..cols.end.min(p.col_headers.len());
+    let row_h = rows.step_by(rstep.max(1)).map(move |r| HeaderLabel {
+        x: gx.saturating_sub(6),
+        y: gy + r * ch + ch / 2 + 4,
+        text: &p.row_headers[r],
+        end: true,
+    });
+    let col_h = cols.step_by(cstep.max(1)).map(move |c| HeaderLabel {
+        x: gx + c * cw + cw / 2,
+        y: gy.saturating_sub(7),
+        text: &p.col_headers[c],
+        end: false,
+    });
+    row_h.chain(col_h)
+}
+
+impl Figure {
+    /// The row headers of `rows` and the column headers of `cols` of the panel `b`, every
+    /// `step`-th (the page thins them out when zoomed out), placed as the SVG places them:
+    /// what the page paints for a lazy grid, whose [`Detail::Fills`] drawing leaves them out.
+    ///
+    /// ```
+    /// use cute_render::{render_figure, Options};
+    /// let f = render_figure("(4,8):(8,1)", &Options::default()).unwrap();
+    /// let b = &f.panel_boxes()[0];
+    /// let h: Vec<&str> = f.headers(b, 1..3, 6..20, 1).iter().map(|h| h.text).collect();
+    /// assert_eq!(h, ["1", "2", "6", "7"]);
+    /// ```
+    pub fn headers(
+        &self,
+        b: &PanelBox,
+        rows: std::ops::Range<usize>,
+        cols: std::ops::Range<usize>,
+        step: usize,
+    ) -> Vec<HeaderLabel<'_>> {
+        let Some((p, _)) = self.panels.get(b.index) else {
+            return Vec::new();
+        };
+        header_labels(p, (b.x, b.y, b.cell_w, b.cell_h), rows, cols, (step, step)).collect()
+    }
+}
+
 /// Thin lines between the cells of a panel: one path (what each cell's rect stroke draws
 /// in [`Detail::Full`]).
 fn write_grid_lines(out: &mut String, p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize) {
@@ -1029,7 +1088,7 @@ fn write_runs(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, merge_marke
             );
         }
     };
-    let lazy = p.source.as_ref().map(|src| &src.fill);
+    let lazy = p.source.as_ref();
     let n = if lazy.is_some() {
         p.rows * p.cols
     } else {
@@ -1038,7 +1097,13 @@ fn write_runs(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, merge_marke
     for i in 0..n {
         let (r, c) = (i / cols, i % cols);
         let key = match (lazy, p.cells.get(i)) {
-            (Some(fill), _) => (fill(r, c), ""),
+            (Some(src), _) => (
+                src.palette
+                    .get((src.fill)(r, c))
+                    .copied()
+                    .unwrap_or("#ffffff"),
+                "",
+            ),
             (None, Some(cell)) => (cell.fill.as_str(), cell.class.as_str()),
             (None, None) => break,
         };

@@ -1040,6 +1040,16 @@ fn lazy_grids_compute_what_is_asked_and_equal_the_layout() {
         // The page's drawing leaves the cells to the canvas: grid lines and the hit area.
         let svg = f.to_svg_with(Theme::Light, Detail::Fills);
         assert!(!svg.contains("class=\"run"), "{expr}");
+        // ... and its headers, which the page paints where they are in view.
+        assert!(!svg.contains("class=\"hdr\""), "{expr}");
+        let h: Vec<&str> = f
+            .headers(b, 1022..1030, 0..2, 1)
+            .iter()
+            .map(|h| h.text)
+            .collect();
+        assert_eq!(h[..2], ["1022", "1023"]);
+        assert_eq!(h.len(), 4, "{h:?}");
+        assert_eq!(f.headers(b, 0..1024, 0..0, 256).len(), 4);
         // ... under a background with a hole where the canvas shows through.
         let hole = format!("M{} {}h{}v{}", b.x, b.y, 1024 * b.cell_w, 1024 * b.cell_h);
         assert!(svg.contains(&hole) && svg.contains("evenodd"), "{expr}");
@@ -1049,13 +1059,29 @@ fn lazy_grids_compute_what_is_asked_and_equal_the_layout() {
     }
     let files = render_figure("(1024,1024):(1024,1)", &Options::default()).unwrap_err();
     assert!(files.msg.contains("too many to draw"), "{}", files.msg);
+    let long = render_figure("(524288,2):(2,1)", &opts).unwrap_err();
+    assert!(long.msg.contains("at most 4096 cells"), "{}", long.msg);
     let over = render_figure("(1025,1024):(1024,1)", &opts).unwrap_err();
     assert!(over.msg.contains("too many to draw"), "{}", over.msg);
-    // The swizzle view holds its cells: it says where a grid this big can be drawn.
-    let sw = render_figure("composition(Sw<3,4,3>, (1024,1024):(1024,1))", &opts).unwrap_err();
+    // The swizzle view holds its cells (two panels): one this big is drawn in the layout
+    // view, saying so; files still refuse it.
+    let sw = "composition(Sw<3,4,3>, (1024,1024):(1024,1))";
+    let f = render_figure(sw, &opts).unwrap();
+    assert_eq!((f.view, f.is_lazy()), (View::Layout, true));
+    assert!(f
+        .notes
+        .iter()
+        .any(|n| n.contains("layout view of the swizzled offsets")));
+    let files = render_figure(sw, &Options::default()).unwrap_err();
+    assert!(files.msg.contains("too many to draw"), "{}", files.msg);
+    let o = Options {
+        view: View::Swizzle,
+        ..opts
+    };
+    let e = render_figure("composition(Sw<3,4,3>, (2048,1024):(1024,1))", &o).unwrap_err();
     assert!(
-        sw.msg.contains("the layout view draws up to 1048576"),
+        e.msg.contains("the layout view draws up to 1048576"),
         "{}",
-        sw.msg
+        e.msg
     );
 }

@@ -91,7 +91,7 @@ fn Results() -> impl IntoView {
     view! {
         <details class="results" open>
             <summary>"Results (as CuTe prints them)"</summary>
-            <ol id="results">
+            <ol id="results" tabindex="0" aria-label="results">
                 <For each=move || printed.get() key=|p| (p.line, p.text.clone()) let:p>
                     <li class:error=p.error.is_some() data-line=p.line>
                         <span class="line-no">{p.line}</span>
@@ -113,7 +113,7 @@ fn HighlightPane() -> impl IntoView {
     view! {
         <fieldset class="highlight">
             <legend>"Highlight"</legend>
-            <select id="hl-kind" prop:value=move || value().0 on:change=move |e| {
+            <select id="hl-kind" aria-label="highlight a thread or a warp" prop:value=move || value().0 on:change=move |e| {
                 let k = event_target_value(&e);
                 let n = if value().1.is_empty() { "0".to_string() } else { value().1 };
                 set(k, n)
@@ -122,7 +122,7 @@ fn HighlightPane() -> impl IntoView {
                 <option value="thread">"thread"</option>
                 <option value="warp">"warp"</option>
             </select>
-            <input type="number" id="hl-index" min="0" prop:value=move || value().1 on:input=move |e| set(value().0.to_string(), event_target_value(&e))/>
+            <input type="number" id="hl-index" min="0" aria-label="index of the highlighted thread or warp" prop:value=move || value().1 on:input=move |e| set(value().0.to_string(), event_target_value(&e))/>
             <label title="the warp whose instructions the bank view draws">
                 "bank view warp "
                 <input type="number" id="bank-warp" min="0" prop:value=move || state.with(|s| s.opts.warp.to_string()) on:input=move |e| {

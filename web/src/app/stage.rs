@@ -24,6 +24,11 @@ pub(super) struct Drawing {
     pub canvas: NodeRef<html::Div>,
     /// The canvas over it that big figures' labels are painted on.
     pub layer: NodeRef<html::Canvas>,
+    /// The canvas under it that lazy grids' fills are painted on (through the hole the
+    /// renderer leaves in the SVG's background).
+    pub fills: NodeRef<html::Canvas>,
+    /// Each lazy panel's fills, one pixel a cell: (panel index, bitmap).
+    pub bitmaps: StoredValue<Vec<(usize, web_sys::HtmlCanvasElement)>, LocalStorage>,
     /// The SVG's width and height at zoom 1.
     pub natural: StoredValue<(f64, f64)>,
     /// Where each panel's cells lie, for the labels and outlines of figures drawn as fills
@@ -45,6 +50,8 @@ impl Drawing {
             shared: Shared::get(),
             canvas: NodeRef::new(),
             layer: NodeRef::new(),
+            fills: NodeRef::new(),
+            bitmaps: StoredValue::new_local(Vec::new()),
             natural: StoredValue::new((0.0, 0.0)),
             boxes: StoredValue::new(Vec::new()),
             labels_queued: StoredValue::new(false),
@@ -95,22 +102,39 @@ impl Drawing {
                 }
                 let b = if big { fig.panel_boxes() } else { Vec::new() };
                 self.boxes.set_value(b);
+                let tb = now();
+                self.bitmaps.set_value(bitmaps(&fig));
+                let fills_ms = now() - tb;
+                self.shared.export_blocked.set(fig.is_lazy().then(|| {
+                    format!(
+                        "{} cells are too many for a file (export holds up to {})",
+                        fig.cell_count(),
+                        cute_render::views::CELL_HARD_CAP
+                    )
+                }));
                 figure.set_value(Some(fig));
                 self.apply_zoom();
+                let tl = now();
                 self.paint_labels();
+                let labels_ms = now() - tl;
                 self.draw_error.set(None);
                 self.inspector.clear();
                 let t4 = now();
-                self.status.set(format!(
+                let mut status = format!(
                     "evaluate {:.1} ms · figure {:.1} ms · SVG {:.1} ms · DOM {:.1} ms",
                     t1 - t0,
                     t2 - t1,
                     t3 - t2,
-                    t4 - t3
-                ));
+                    t4 - t3 - fills_ms - labels_ms
+                );
+                if !self.boxes.with_value(Vec::is_empty) {
+                    status += &format!(" · canvas {:.1} ms", fills_ms + labels_ms);
+                }
+                self.status.set(status);
             }
             Err(e) => {
                 self.draw_error.set(Some(e.to_string()));
+                self.shared.export_blocked.set(None);
                 if let Some(div) = self.canvas.get_untracked() {
                     let _ = div.class_list().add_1("stale");
                 }
@@ -178,12 +202,45 @@ pub(super) fn Stage() -> impl IntoView {
                 </p>
             </Show>
             <div class="canvas-wrap">
+                <canvas class="fills-layer" id="fills-layer" node_ref=d.fills aria-hidden="true"></canvas>
                 <Canvas d=d/>
                 <canvas class="label-layer" id="label-layer" node_ref=d.layer aria-hidden="true"></canvas>
             </div>
             <Inspector insp=d.inspector/>
         </section>
     }
+}
+
+/// A bitmap (one pixel a cell) of each lazy panel's fills, for [`Drawing::paint_labels`].
+fn bitmaps(fig: &cute_render::Figure) -> Vec<(usize, web_sys::HtmlCanvasElement)> {
+    let boxes = if fig.is_lazy() {
+        fig.panel_boxes()
+    } else {
+        Vec::new()
+    };
+    let mut out = Vec::new();
+    for b in boxes {
+        let Some(px) = fig.pixels(b.index) else {
+            continue;
+        };
+        let (w, h) = (b.cols as u32, b.rows as u32);
+        let bitmap = super::dom::window()
+            .document()
+            .and_then(|doc| doc.create_element("canvas").ok())
+            .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok());
+        let Some(bitmap) = bitmap else {
+            continue;
+        };
+        bitmap.set_width(w);
+        bitmap.set_height(h);
+        let data =
+            web_sys::ImageData::new_with_u8_clamped_array_and_sh(wasm_bindgen::Clamped(&px), w, h);
+        if let (Ok(data), Some(ctx)) = (data, super::labels::context_2d(&bitmap)) {
+            let _ = ctx.put_image_data(&data, 0.0, 0.0);
+            out.push((b.index, bitmap));
+        }
+    }
+    out
 }
 
 /// Set the zoom, kept within [`ZOOM_MIN`]..=[`ZOOM_MAX`].
@@ -264,6 +321,19 @@ fn Canvas(d: Drawing) -> impl IntoView {
             }
         }
     };
+    // The drawing is a focusable region: arrows scroll it (the browser's own), + and -
+    // zoom, 0 resets.
+    let on_key = move |e: ev::KeyboardEvent| {
+        let z = state.with_untracked(|s| s.zoom);
+        let to = match e.key().as_str() {
+            "+" | "=" => z * 1.25,
+            "-" | "_" => z / 1.25,
+            "0" => 1.0,
+            _ => return,
+        };
+        e.prevent_default();
+        set_zoom(state, to);
+    };
     let on_wheel = move |e: ev::WheelEvent| {
         if e.ctrl_key() || e.meta_key() {
             e.prevent_default();
@@ -276,6 +346,10 @@ fn Canvas(d: Drawing) -> impl IntoView {
             class="canvas"
             id="canvas"
             node_ref=d.canvas
+            tabindex="0"
+            role="region"
+            aria-label="drawing: arrow keys scroll, + and - zoom, 0 resets"
+            on:keydown=on_key
             on:mouseover=move |e| d.hover(&e)
             on:mousemove=move |e| d.hover_hit(&e)
             on:click=on_click

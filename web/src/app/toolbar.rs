@@ -15,6 +15,7 @@ pub(super) fn Toolbar() -> impl IntoView {
         state,
         theme,
         figure,
+        export_blocked,
         ..
     } = Shared::get();
     let copied = RwSignal::new(false);
@@ -98,8 +99,18 @@ pub(super) fn Toolbar() -> impl IntoView {
                 <button id="copy-link" on:click=copy_link>
                     {move || if copied.get() { "Link copied" } else { "Copy link" }}
                 </button>
-                <button id="export-svg" on:click=export_svg>"SVG"</button>
-                <button id="export-png" on:click=export_png>"PNG"</button>
+                <button
+                    id="export-svg"
+                    on:click=export_svg
+                    disabled=move || export_blocked.with(Option::is_some)
+                    title=move || export_blocked.get().unwrap_or_else(|| "download the whole picture as SVG".into())
+                >"SVG"</button>
+                <button
+                    id="export-png"
+                    on:click=export_png
+                    disabled=move || export_blocked.with(Option::is_some)
+                    title=move || export_blocked.get().unwrap_or_else(|| "download the whole picture as PNG".into())
+                >"PNG"</button>
             </div>
         </header>
     }

@@ -180,10 +180,20 @@ fn grey(offset: i64) -> &'static str {
     GREY_RAMP[offset.rem_euclid(8) as usize]
 }
 
+/// The longest side of a grid computed on demand.
+const LAZY_SIDE: usize = 4096;
+
 /// [`grey_panel`] of a grid too big to hold a cell each (above [`CELL_HARD_CAP`], up to
 /// `opts.lazy_cap`): the offsets are kept, cells are built when asked.
 fn lazy_grey_panel(id: &str, layout: &AnyLayout, opts: &Options) -> Result<Panel> {
     let grid = Arc::new(OffsetGrid::new(layout, opts.lazy_cap)?);
+    // Longer sides would be hundreds of thousands of pixels even zoomed out.
+    if grid.rows.max(grid.cols) > LAZY_SIDE {
+        return Err(Error::new(format!(
+            "a {}x{} grid is too long to draw: above {CELL_HARD_CAP} cells, a side has at most {LAZY_SIDE} cells",
+            grid.rows, grid.cols
+        )));
+    }
     let digits = |v: i64| v.to_string().len();
     let post = grid.post.as_ref().unwrap_or(&grid.pre);
     let widest = match (post.iter().min(), post.iter().max()) {
@@ -197,7 +207,8 @@ fn lazy_grey_panel(id: &str, layout: &AnyLayout, opts: &Options) -> Result<Panel
             let (_, _, b) = g1.at(r, c);
             g1.cell(r, c, bits, b.to_string(), grey(b).to_string())
         }),
-        fill: Arc::new(move |r, c| grey(g2.at(r, c).2)),
+        palette: &GREY_RAMP,
+        fill: Arc::new(move |r, c| g2.at(r, c).2.rem_euclid(8) as usize),
         widest,
     };
     Ok(grid.panel(id, "", Vec::new(), Some(source)))
@@ -262,6 +273,16 @@ pub(super) fn swizzle_figure(
         return layout_figure(title, &Value::Composed(original.clone()), opts);
     };
     let size = c.layout.size()?;
+    let two = usize::try_from(size.saturating_mul(2)).unwrap_or(usize::MAX);
+    if two > CELL_HARD_CAP && usize::try_from(size).is_ok_and(|n| n <= opts.lazy_cap) {
+        // Too big for two panels, not for one the page computes on demand.
+        let mut f = layout_figure(title, &Value::Composed(original.clone()), opts)?;
+        f.notes.push(format!(
+            "the swizzle view draws up to {} cells a panel: this is the layout view of the swizzled offsets",
+            CELL_HARD_CAP / 2
+        ));
+        return Ok(f);
+    }
     let cell_text = check_cells(size.saturating_mul(2), opts)?;
     let bits = opts.elem_bits;
     let pal = opts.palette;
