@@ -275,8 +275,10 @@ impl State {
     pub fn options(&self) -> Options {
         Options {
             cell_text_cap: CELL_HARD_CAP,
-            // The page paints what is in view, so it draws layouts up to 1024x1024.
+            // The page paints what is in view: the layout view above 128 cells is painted
+            // from cells computed when asked, up to 1024x1024.
             lazy_cap: cute_render::views::LAZY_CAP,
+            lazy_from: crate::page::WHOLE_CELLS + 1,
             ..self.opts.clone()
         }
     }

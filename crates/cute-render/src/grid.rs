@@ -735,7 +735,9 @@ impl Figure {
                         out
                     }
                     // Too big for a cell element each: fills only.
-                    (true, Detail::Full) if p.source.is_some() => {
+                    (true, Detail::Full)
+                        if p.source.is_some() && p.rows * p.cols > crate::views::CELL_HARD_CAP =>
+                    {
                         let mut out = write_runs(p, grid_x, grid_y, cw, ch, true);
                         write_hit(&mut out, p, grid_x, grid_y, cw, ch);
                         out
@@ -809,9 +811,14 @@ fn escape(out: &mut String, s: &str) {
 /// one `svg` crate node each, which is ~5x slower. A cell is
 /// `<g class="cell" data-*><rect/><text/></g>`.
 fn write_cells(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize) -> String {
-    let mut out = String::with_capacity(p.cells.len() * 200);
-    for (k, cell) in p.cells.iter().enumerate() {
+    let n = p.rows * p.cols;
+    let mut out = String::with_capacity(n * 200);
+    for k in 0..n {
         let (r, c) = (k / p.cols.max(1), k % p.cols.max(1));
+        // Held, or computed (a lazy grid, exported whole).
+        let Some(cell) = p.cell(r, c) else {
+            break;
+        };
         let (x, y) = (gx + c * cw, gy + r * ch);
         out.push_str("<g class=\"cell");
         if !cell.class.is_empty() {
@@ -837,7 +844,7 @@ fn write_cells(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize) -> String 
         );
         escape(&mut out, &cell.fill);
         out.push_str("\"/>");
-        write_label(&mut out, cell, x + cw / 2, y + ch / 2);
+        write_label(&mut out, &cell, x + cw / 2, y + ch / 2);
         out.push_str("</g>\n");
     }
     out

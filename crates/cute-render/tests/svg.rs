@@ -1085,3 +1085,44 @@ fn lazy_grids_compute_what_is_asked_and_equal_the_layout() {
         e.msg
     );
 }
+
+/// A layout drawn from cells computed on demand is the same picture as one drawn from held
+/// cells: the whole SVG byte for byte, and its bitmap is the held cells' fills.
+#[test]
+fn lazy_and_held_grids_are_the_same_picture() {
+    let held = Options {
+        cell_text_cap: CELL_HARD_CAP,
+        view: View::Layout,
+        ..Options::default()
+    };
+    let lazy = Options {
+        lazy_from: 1,
+        lazy_cap: cute_render::views::LAZY_CAP,
+        ..held.clone()
+    };
+    for expr in [
+        "(4,8):(8,1)",
+        "((2,4),(2,8)):((1,16),(2,4))",
+        "(64,64):(1,64)",
+        "composition(Sw<3,4,3>, (16,64):(64,1))",
+        "composition(Sw<2,3,3>, 8, (8,(4,8)):(32,(1,4)))",
+        "(7,13):(-13,1)",
+    ] {
+        let (h, l) = (
+            render_figure(expr, &held).unwrap(),
+            render_figure(expr, &lazy).unwrap(),
+        );
+        assert!(!h.is_lazy() && l.is_lazy(), "{expr}");
+        assert_eq!(l.to_svg(Theme::Light), h.to_svg(Theme::Light), "{expr}");
+        let p = &h.panels[0].0;
+        let want: Vec<u8> = p
+            .cells
+            .iter()
+            .flat_map(|c| {
+                let v = |i: usize| u8::from_str_radix(&c.fill[i..i + 2], 16).unwrap();
+                [v(1), v(3), v(5), 255]
+            })
+            .collect();
+        assert_eq!(l.pixels(0).unwrap(), want, "{expr}");
+    }
+}

@@ -43,6 +43,7 @@ impl Drawing {
     /// Paint the lazy grids' fills and the labels of the cells in view. Cheap (a bitmap
     /// blit, ~1 µs a label), so redone whole.
     pub fn paint_labels(self) {
+        let t0 = super::dom::now();
         self.labels_queued.set_value(false);
         let (Some(layer), Some(fills), Some(div)) = (
             self.layer.get_untracked(),
@@ -135,6 +136,8 @@ impl Drawing {
         // What is painted, for tests and the curious: label count and cell ranges.
         let _ = layer.set_attribute("data-labels", &count.to_string());
         let _ = layer.set_attribute("data-ranges", &ranges.join(" "));
+        // The repaint's cost (the benchmark's pan and zoom frames read it).
+        let _ = layer.set_attribute("data-ms", &format!("{:.2}", super::dom::now() - t0));
     }
 
     /// Each lazy panel's bitmap over the cells in view, one cell a `cell_w` x `cell_h`

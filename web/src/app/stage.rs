@@ -105,7 +105,8 @@ impl Drawing {
                 let tb = now();
                 self.bitmaps.set_value(bitmaps(&fig));
                 let fills_ms = now() - tb;
-                self.shared.export_blocked.set(fig.is_lazy().then(|| {
+                let too_big = fig.cell_count() > cute_render::views::CELL_HARD_CAP;
+                self.shared.export_blocked.set(too_big.then(|| {
                     format!(
                         "{} cells are too many for a file (export holds up to {})",
                         fig.cell_count(),

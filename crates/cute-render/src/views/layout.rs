@@ -232,7 +232,11 @@ pub(super) fn layout_figure(title: &str, value: &Value, opts: &Options) -> Resul
     // Shared-memory atoms are drawn in elements, as a tensor over them is addressed.
     let layout = layout.in_elements()?;
     let size = layout.size()?;
-    let lazy = usize::try_from(size).is_ok_and(|n| n > CELL_HARD_CAP && n <= opts.lazy_cap);
+    let lazy = usize::try_from(size).is_ok_and(|n| {
+        (opts.lazy_from..=opts.lazy_cap).contains(&n)
+            // Held grids may be long strips; computed ones are painted as one bitmap.
+            && (n > CELL_HARD_CAP || grid_rows(&layout).max(n / grid_rows(&layout).max(1)) <= LAZY_SIDE)
+    });
     let cell_text = lazy || check_cells(size, opts)?;
     let what = if layout.swizzle().is_some() {
         "swizzled offset"
@@ -407,6 +411,15 @@ fn bit_panel(sw: Swizzle, a: i64, pal: Palette) -> Panel {
         row_breaks: Vec::new(),
         source: None,
     }
+}
+
+/// Rows of a layout's grid (as [`offsets_panel`] draws it).
+fn grid_rows(layout: &AnyLayout) -> usize {
+    let (rows, _) = row_col_shapes(layout.inner());
+    rows.size()
+        .ok()
+        .and_then(|r| usize::try_from(r).ok())
+        .unwrap_or(0)
 }
 
 /// Columns of a layout's grid (as [`offsets_panel`] draws it).

@@ -144,10 +144,14 @@ pub struct Options {
     /// [`CELL_HARD_CAP`]). [`CELL_TEXT_CAP`] for files; the page, which paints only the
     /// labels in view ([`crate::grid::Detail::Fills`]), keeps text up to the hard cap.
     pub cell_text_cap: usize,
-    /// The layout view draws up to this many cells as a grid computed on demand
-    /// ([`crate::grid::CellSource`]) above [`CELL_HARD_CAP`]. 0 for files: such a figure
-    /// is too big for one; the page, which paints only what is in view, uses [`LAZY_CAP`].
+    /// The layout view draws grids of `lazy_from..=lazy_cap` cells as grids computed on
+    /// demand ([`crate::grid::CellSource`]), up to [`LAZY_CAP`] (a 1024x1024 layout),
+    /// which is above [`CELL_HARD_CAP`]. Files: none (0..=0), a figure above the hard cap
+    /// is too big for one; the page, which paints only what is in view, uses
+    /// `129..=LAZY_CAP`: its figures of more than 128 cells are painted, not SVG cells.
     pub lazy_cap: usize,
+    /// See [`Options::lazy_cap`].
+    pub lazy_from: usize,
 }
 
 impl Default for Options {
@@ -161,6 +165,7 @@ impl Default for Options {
             warp: 0,
             cell_text_cap: CELL_TEXT_CAP,
             lazy_cap: 0,
+            lazy_from: 1,
         }
     }
 }
