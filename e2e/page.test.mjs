@@ -384,6 +384,39 @@ test('1024x1024: fills under the drawing, labels and inspector from cells comput
   await ctx.close();
 });
 
+test('touch on a phone-sized screen: one finger pans the drawing, two pinch-zoom it', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(base + '?expr=(64,64):(64,1)');
+  await page.waitForSelector('#canvas svg');
+  const cdp = await ctx.newCDPSession(page);
+  const touch = (type, points) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+  await page.locator('#canvas').scrollIntoViewIfNeeded();
+  const box = await page.locator('#canvas').boundingBox();
+  const [cx, cy] = [box.x + box.width / 2, box.y + Math.min(box.height, 844 - box.y) / 2];
+  assert.ok(box.y >= 0 && box.y < 700, `the drawing on screen: ${JSON.stringify(box)}`);
+  // One finger, dragged up and left: the drawing scrolls.
+  await touch('touchStart', [[cx + 80, cy + 80]]);
+  for (let k = 1; k <= 8; k++) await touch('touchMove', [[cx + 80 - 15 * k, cy + 80 - 15 * k]]);
+  await touch('touchEnd', []);
+  await page.waitForFunction(() => document.querySelector('#canvas').scrollTop > 40 && document.querySelector('#canvas').scrollLeft > 40);
+  // Two fingers spread to twice their distance: the zoom doubles (100% → 200%).
+  assert.equal(await page.textContent('#zoom-level'), '100%');
+  await touch('touchStart', [[cx - 40, cy], [cx + 40, cy]]);
+  for (let k = 1; k <= 8; k++) await touch('touchMove', [[cx - 40 - 5 * k, cy], [cx + 40 + 5 * k, cy]]);
+  await touch('touchEnd', []);
+  await page.waitForFunction(() => document.querySelector('#zoom-level').textContent === '200%');
+  // ... and pinched back in to half.
+  await touch('touchStart', [[cx - 80, cy], [cx + 80, cy]]);
+  for (let k = 1; k <= 8; k++) await touch('touchMove', [[cx - 80 + 5 * k, cy], [cx + 80 - 5 * k, cy]]);
+  await touch('touchEnd', []);
+  await page.waitForFunction(() => document.querySelector('#zoom-level').textContent === '100%');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 /** axe-core's WCAG 2.1 A/AA audit of the page as it is; the serious and critical findings. */
 async function audit(page) {
   await page.addScriptTag({ path: new URL('../node_modules/axe-core/axe.min.js', import.meta.url).pathname });

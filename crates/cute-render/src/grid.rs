@@ -105,7 +105,7 @@ pub struct CellSource {
     /// The cell at (row, column), both in range.
     pub cell: Arc<dyn Fn(usize, usize) -> Cell + Send + Sync>,
     /// The fills (`#rrggbb`) the cells use.
-    pub palette: &'static [&'static str],
+    pub palette: Arc<[String]>,
     /// The cell's fill as an index into `palette`, without building the cell.
     pub fill: Arc<dyn Fn(usize, usize) -> usize + Send + Sync>,
     /// Characters in the widest line of any cell's text (the figure's cell width).
@@ -1107,8 +1107,7 @@ fn write_runs(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, merge_marke
             (Some(src), _) => (
                 src.palette
                     .get((src.fill)(r, c))
-                    .copied()
-                    .unwrap_or("#ffffff"),
+                    .map_or("#ffffff", String::as_str),
                 "",
             ),
             (None, Some(cell)) => (cell.fill.as_str(), cell.class.as_str()),

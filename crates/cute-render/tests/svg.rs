@@ -1107,12 +1107,30 @@ fn lazy_and_held_grids_are_the_same_picture() {
         "composition(Sw<3,4,3>, (16,64):(64,1))",
         "composition(Sw<2,3,3>, 8, (8,(4,8)):(32,(1,4)))",
         "(7,13):(-13,1)",
+        "swizzle: composition(Sw<3,4,3>, (16,64):(64,1))",
+        "swizzle: composition(Sw<2,3,3>, 8, (8,(4,8)):(32,(1,4)))",
+        "swizzle: tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(64, 64))",
+        "swizzle: composition(Sw<3,3,3>, (4,256):(256,1))",
     ] {
+        let (view, expr) = match expr.strip_prefix("swizzle: ") {
+            Some(e) => (View::Swizzle, e),
+            None => (View::Layout, expr),
+        };
+        let held = Options {
+            view,
+            ..held.clone()
+        };
+        let lazy = Options {
+            view,
+            ..lazy.clone()
+        };
         let (h, l) = (
             render_figure(expr, &held).unwrap(),
             render_figure(expr, &lazy).unwrap(),
         );
+        assert_eq!((h.view, l.view), (view, view), "{expr}");
         assert!(!h.is_lazy() && l.is_lazy(), "{expr}");
+        assert_eq!(l.cell_count(), h.cell_count(), "{expr}");
         assert_eq!(l.to_svg(Theme::Light), h.to_svg(Theme::Light), "{expr}");
         let p = &h.panels[0].0;
         let want: Vec<u8> = p

@@ -244,6 +244,16 @@ fn bitmaps(fig: &cute_render::Figure) -> Vec<(usize, web_sys::HtmlCanvasElement)
     out
 }
 
+/// The distance between two fingers on the screen (CSS px), if exactly two touch it.
+fn finger_distance(e: &web_sys::TouchEvent) -> Option<f64> {
+    let t = e.touches();
+    if t.length() != 2 {
+        return None;
+    }
+    let (a, b) = (t.get(0)?, t.get(1)?);
+    Some(f64::from(a.client_x() - b.client_x()).hypot(f64::from(a.client_y() - b.client_y())))
+}
+
 /// Set the zoom, kept within [`ZOOM_MIN`]..=[`ZOOM_MAX`].
 fn set_zoom(state: RwSignal<State>, z: f64) {
     state.update(|s| s.zoom = z.clamp(ZOOM_MIN, ZOOM_MAX));
@@ -291,7 +301,8 @@ fn Canvas(d: Drawing) -> impl IntoView {
     };
     let on_down = move |e: ev::PointerEvent| {
         dragged.set_value(false);
-        if e.button() != 0 {
+        // Fingers pan natively (touch-action) and pinch below; the mouse drags.
+        if e.button() != 0 || e.pointer_type() == "touch" {
             return;
         }
         if let Some(div) = d.canvas.get_untracked() {
@@ -320,6 +331,25 @@ fn Canvas(d: Drawing) -> impl IntoView {
                 div.set_scroll_left(l - dx);
                 div.set_scroll_top(t - dy);
             }
+        }
+    };
+    // Two fingers pinch-zoom: the zoom follows the distance between them. One finger
+    // pans natively (CSS touch-action), which pinching does not compete with.
+    let pinch = StoredValue::new(None::<(f64, f64)>);
+    let on_touch_start = move |e: ev::TouchEvent| {
+        if let Some(d) = finger_distance(&e) {
+            pinch.set_value(Some((d.max(1.0), state.with_untracked(|s| s.zoom))));
+        }
+    };
+    let on_touch_move = move |e: ev::TouchEvent| {
+        if let (Some((d0, z0)), Some(d)) = (pinch.get_value(), finger_distance(&e)) {
+            e.prevent_default();
+            set_zoom(state, z0 * d / d0);
+        }
+    };
+    let on_touch_end = move |e: ev::TouchEvent| {
+        if e.touches().length() < 2 {
+            pinch.set_value(None);
         }
     };
     // The drawing is a focusable region: arrows scroll it (the browser's own), + and -
@@ -358,6 +388,10 @@ fn Canvas(d: Drawing) -> impl IntoView {
             on:pointermove=on_move
             on:pointerup=move |_| drag.set_value(None)
             on:wheel=on_wheel
+            on:touchstart=on_touch_start
+            on:touchmove=on_touch_move
+            on:touchend=on_touch_end
+            on:touchcancel=on_touch_end
             on:scroll=move |_| d.queue_labels()
         ></div>
     }

@@ -183,35 +183,100 @@ fn grey(offset: i64) -> &'static str {
 /// The longest side of a grid computed on demand.
 const LAZY_SIDE: usize = 4096;
 
-/// [`grey_panel`] of a grid too big to hold a cell each (above [`CELL_HARD_CAP`], up to
-/// `opts.lazy_cap`): the offsets are kept, cells are built when asked.
-fn lazy_grey_panel(id: &str, layout: &AnyLayout, opts: &Options) -> Result<Panel> {
-    let grid = Arc::new(OffsetGrid::new(layout, opts.lazy_cap)?);
-    // Longer sides would be hundreds of thousands of pixels even zoomed out.
+/// Characters of `v` written in decimal.
+fn digits(v: i64) -> usize {
+    let mut n = if v < 0 { 2 } else { 1 };
+    let mut m = v.unsigned_abs();
+    while m >= 10 {
+        m /= 10;
+        n += 1;
+    }
+    n
+}
+
+/// How a grid computed on demand labels and colours a cell from its (pre, post) offsets:
+/// the text, its width in characters (without building it), and the fill as an index
+/// into the palette.
+struct LazyStyle {
+    palette: Arc<[String]>,
+    text: fn(i64, i64) -> String,
+    width: fn(i64, i64) -> usize,
+    fill: Arc<dyn Fn(i64, i64) -> usize + Send + Sync>,
+}
+
+/// A panel of `grid` whose cells are built when asked ([`CellSource`]): what the page
+/// draws from `opts.lazy_from` cells on (up to [`crate::views::LAZY_CAP`], above the
+/// hard cap), where holding a [`Cell`] each costs more than painting what is in view.
+fn lazy_panel(
+    id: &str,
+    label: &str,
+    grid: &Arc<OffsetGrid>,
+    bits: u32,
+    style: LazyStyle,
+) -> Result<Panel> {
+    // Longer sides would be hundreds of thousands of pixels even zoomed out, and more
+    // than a bitmap holds.
     if grid.rows.max(grid.cols) > LAZY_SIDE {
         return Err(Error::new(format!(
             "a {}x{} grid is too long to draw: above {CELL_HARD_CAP} cells, a side has at most {LAZY_SIDE} cells",
             grid.rows, grid.cols
         )));
     }
-    let digits = |v: i64| v.to_string().len();
-    let post = grid.post.as_ref().unwrap_or(&grid.pre);
-    let widest = match (post.iter().min(), post.iter().max()) {
-        (Some(&lo), Some(&hi)) => digits(lo).max(digits(hi)),
-        _ => 1,
-    };
-    let bits = opts.elem_bits;
-    let (g1, g2) = (Arc::clone(&grid), Arc::clone(&grid));
+    let mut widest = 1;
+    for r in 0..grid.rows {
+        for c in 0..grid.cols {
+            let (_, a, b) = grid.at(r, c);
+            widest = widest.max((style.width)(a, b));
+        }
+    }
+    let LazyStyle {
+        palette,
+        text,
+        fill,
+        ..
+    } = style;
+    let (g1, g2, p1, f1) = (
+        Arc::clone(grid),
+        Arc::clone(grid),
+        Arc::clone(&palette),
+        Arc::clone(&fill),
+    );
     let source = CellSource {
         cell: Arc::new(move |r, c| {
-            let (_, _, b) = g1.at(r, c);
-            g1.cell(r, c, bits, b.to_string(), grey(b).to_string())
+            let (_, a, b) = g1.at(r, c);
+            let colour = p1.get(f1(a, b)).cloned().unwrap_or_default();
+            g1.cell(r, c, bits, text(a, b), colour)
         }),
-        palette: &GREY_RAMP,
-        fill: Arc::new(move |r, c| g2.at(r, c).2.rem_euclid(8) as usize),
+        palette,
+        fill: Arc::new(move |r, c| {
+            let (_, a, b) = g2.at(r, c);
+            fill(a, b)
+        }),
         widest,
     };
-    Ok(grid.panel(id, "", Vec::new(), Some(source)))
+    Ok(grid.panel(id, label, Vec::new(), Some(source)))
+}
+
+/// [`grey_panel`], computed on demand.
+fn lazy_grey_panel(id: &str, layout: &AnyLayout, opts: &Options) -> Result<Panel> {
+    let grid = Arc::new(OffsetGrid::new(layout, opts.lazy_cap)?);
+    let style = LazyStyle {
+        palette: GREY_RAMP.iter().map(|g| g.to_string()).collect(),
+        text: |_, b| b.to_string(),
+        width: |_, b| digits(b),
+        fill: Arc::new(|_, b| b.rem_euclid(8) as usize),
+    };
+    lazy_panel(id, "", &grid, opts.elem_bits, style)
+}
+
+/// Whether the page computes a grid of `cells` cells, `side` on its longest side, on
+/// demand.
+fn is_lazy(cells: i64, side: usize, opts: &Options) -> bool {
+    usize::try_from(cells).is_ok_and(|n| {
+        (opts.lazy_from..=opts.lazy_cap).contains(&n)
+            // Held grids may be long strips; computed ones are painted as one bitmap.
+            && (n > CELL_HARD_CAP || side <= LAZY_SIDE)
+    })
 }
 
 pub(super) fn grey_legend() -> Vec<(String, String)> {
@@ -232,11 +297,7 @@ pub(super) fn layout_figure(title: &str, value: &Value, opts: &Options) -> Resul
     // Shared-memory atoms are drawn in elements, as a tensor over them is addressed.
     let layout = layout.in_elements()?;
     let size = layout.size()?;
-    let lazy = usize::try_from(size).is_ok_and(|n| {
-        (opts.lazy_from..=opts.lazy_cap).contains(&n)
-            // Held grids may be long strips; computed ones are painted as one bitmap.
-            && (n > CELL_HARD_CAP || grid_rows(&layout).max(n / grid_rows(&layout).max(1)) <= LAZY_SIDE)
-    });
+    let lazy = is_lazy(size, grid_side(&layout), opts);
     let cell_text = lazy || check_cells(size, opts)?;
     let what = if layout.swizzle().is_some() {
         "swizzled offset"
@@ -287,29 +348,65 @@ pub(super) fn swizzle_figure(
         ));
         return Ok(f);
     }
-    let cell_text = check_cells(size.saturating_mul(2), opts)?;
+    let lazy = is_lazy(size.saturating_mul(2), grid_side(&map), opts);
+    let cell_text = lazy || check_cells(size.saturating_mul(2), opts)?;
     let bits = opts.elem_bits;
     let pal = opts.palette;
     // 32 colours, computed once rather than per cell.
     let bank_fill: Vec<String> = (0..BANKS).map(|b| pal.bank(b)).collect();
-    let before = offsets_panel(
-        "before",
-        &format!("before: {} + {}", c.offset, c.layout),
-        &map,
-        cell_text,
-        bits,
-        |a, _| a.to_string(),
-        |a, _| bank_fill[bank_of_offset(a, bits) as usize].clone(),
-    )?;
-    let after = offsets_panel(
-        "after",
-        &format!("after: {}", c.swizzle),
-        &map,
-        cell_text,
-        bits,
-        |a, b| format!("{a}\u{2192}{b}"),
-        |_, b| bank_fill[bank_of_offset(b, bits) as usize].clone(),
-    )?;
+    let before_label = format!("before: {} + {}", c.offset, c.layout);
+    let after_label = format!("after: {}", c.swizzle);
+    let (before, after) = if lazy {
+        let grid = Arc::new(OffsetGrid::new(&map, CELL_HARD_CAP)?);
+        let palette: Arc<[String]> = bank_fill.into();
+        let style = |text, width, fill: fn(i64, i64) -> i64| LazyStyle {
+            palette: Arc::clone(&palette),
+            text,
+            width,
+            fill: Arc::new(move |a, b| bank_of_offset(fill(a, b), bits) as usize),
+        };
+        (
+            lazy_panel(
+                "before",
+                &before_label,
+                &grid,
+                bits,
+                style(|a, _| a.to_string(), |a, _| digits(a), |a, _| a),
+            )?,
+            lazy_panel(
+                "after",
+                &after_label,
+                &grid,
+                bits,
+                style(
+                    |a, b| format!("{a}\u{2192}{b}"),
+                    |a, b| digits(a) + 1 + digits(b),
+                    |_, b| b,
+                ),
+            )?,
+        )
+    } else {
+        (
+            offsets_panel(
+                "before",
+                &before_label,
+                &map,
+                cell_text,
+                bits,
+                |a, _| a.to_string(),
+                |a, _| bank_fill[bank_of_offset(a, bits) as usize].clone(),
+            )?,
+            offsets_panel(
+                "after",
+                &after_label,
+                &map,
+                cell_text,
+                bits,
+                |a, b| format!("{a}\u{2192}{b}"),
+                |_, b| bank_fill[bank_of_offset(b, bits) as usize].clone(),
+            )?,
+        )
+    };
     let sw = c.swizzle;
     // The offset to spell out: asked for, or the first one the swizzle moves.
     let shown = match opts.bit_offset {
@@ -413,13 +510,15 @@ fn bit_panel(sw: Swizzle, a: i64, pal: Palette) -> Panel {
     }
 }
 
-/// Rows of a layout's grid (as [`offsets_panel`] draws it).
-fn grid_rows(layout: &AnyLayout) -> usize {
+/// The longer side of a layout's grid (as [`offsets_panel`] draws it).
+fn grid_side(layout: &AnyLayout) -> usize {
     let (rows, _) = row_col_shapes(layout.inner());
-    rows.size()
+    let rows = rows
+        .size()
         .ok()
         .and_then(|r| usize::try_from(r).ok())
-        .unwrap_or(0)
+        .unwrap_or(0);
+    rows.max(grid_cols(layout.inner()))
 }
 
 /// Columns of a layout's grid (as [`offsets_panel`] draws it).
