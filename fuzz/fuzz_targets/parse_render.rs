@@ -174,6 +174,12 @@ fn draw(title: &str, value: &Value, call: Option<&Call>, seed: u64) -> i64 {
                             "{opts:?}: labels outside the panel"
                         );
                         assert!(labels.iter().all(|l| !l.text.is_empty()));
+                        let headers = fig.headers(&b, 0..b.rows.saturating_add(1), 2..5, 2);
+                        assert!(headers.len() <= b.rows.div_ceil(2) + 2);
+                        // A computed grid's bitmap: one pixel a cell.
+                        if let Some(px) = fig.pixels(b.index) {
+                            assert_eq!(px.len(), b.rows * b.cols * 4, "{opts:?}: bitmap size");
+                        }
                     }
                     // The page's hover inspector on a few cells of each panel.
                     for (p, _) in &fig.panels {
@@ -283,6 +289,9 @@ fn options(seed: u64, view: View) -> Options {
         } else {
             0
         },
+        // Computed cells from every size, from the page's 129, or (above the hard cap)
+        // only where nothing else draws.
+        lazy_from: [1, 129, cute_render::views::CELL_HARD_CAP + 1][pick(34, 3)],
     }
 }
 

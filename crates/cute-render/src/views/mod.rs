@@ -37,7 +37,8 @@ pub const CELL_TEXT_CAP: usize = 16_384;
 /// Above this many cells nothing is drawn (the SVG would not be usable).
 pub const CELL_HARD_CAP: usize = 1 << 18;
 
-/// The most cells the page's layout view draws (a 1024x1024 layout), computed on demand.
+/// The most cells the page's layout view draws (a 1024x1024 layout), computed on demand
+/// ([`Options::lazy_cap`]).
 pub const LAZY_CAP: usize = 1 << 20;
 
 /// Which picture to draw.
@@ -144,11 +145,12 @@ pub struct Options {
     /// [`CELL_HARD_CAP`]). [`CELL_TEXT_CAP`] for files; the page, which paints only the
     /// labels in view ([`crate::grid::Detail::Fills`]), keeps text up to the hard cap.
     pub cell_text_cap: usize,
-    /// The layout view draws grids of `lazy_from..=lazy_cap` cells as grids computed on
-    /// demand ([`crate::grid::CellSource`]), up to [`LAZY_CAP`] (a 1024x1024 layout),
-    /// which is above [`CELL_HARD_CAP`]. Files: none (0..=0), a figure above the hard cap
-    /// is too big for one; the page, which paints only what is in view, uses
-    /// `129..=LAZY_CAP`: its figures of more than 128 cells are painted, not SVG cells.
+    /// The layout and swizzle views draw figures of `lazy_from..=lazy_cap` cells from
+    /// cells computed on demand ([`crate::grid::CellSource`]), the layout view up to
+    /// [`LAZY_CAP`] (a 1024x1024 layout), above [`CELL_HARD_CAP`]. Files: none (the
+    /// default `1..=0`), a figure above the hard cap is too big for one; the page, which
+    /// paints only what is in view, uses `129..=LAZY_CAP`: its figures of more than 128
+    /// cells are painted, not written as SVG cells.
     pub lazy_cap: usize,
     /// See [`Options::lazy_cap`].
     pub lazy_from: usize,
