@@ -102,8 +102,10 @@ pub struct Panel {
 /// ([`Figure::pixels`]) and the full cells of those in view (labels, hover).
 #[derive(Clone)]
 pub struct CellSource {
-    /// The cell at (row, column), both in range.
+    /// The cell at (row, column), both in range. Computed cells carry no classes.
     pub cell: Arc<dyn Fn(usize, usize) -> Cell + Send + Sync>,
+    /// Its text, without building the cell (labels of the cells in view, every frame).
+    pub text: Arc<dyn Fn(usize, usize) -> String + Send + Sync>,
     /// The fills (`#rrggbb`) the cells use.
     pub palette: Arc<[String]>,
     /// The cell's fill as an index into `palette`, without building the cell.
@@ -891,18 +893,6 @@ fn label_of(cell: &Cell, x: usize, y: usize) -> Option<Label<'_>> {
     })
 }
 
-/// [`label_of`] a computed cell.
-fn owned_label(cell: Cow<'_, Cell>, x: usize, y: usize) -> Option<Label<'_>> {
-    match cell {
-        Cow::Borrowed(cell) => label_of(cell, x, y),
-        Cow::Owned(cell) => label_of(&cell, x, y).map(|l| Label {
-            text: Cow::Owned(l.text.into_owned()),
-            second: l.second.map(|s| Cow::Owned(s.into_owned())),
-            ..l
-        }),
-    }
-}
-
 /// A cell's text as SVG (inside its cell's group, which carries the classes).
 fn write_label(out: &mut String, cell: &Cell, tx: usize, ty: usize) {
     let Some(l) = label_of(cell, tx, ty) else {
@@ -953,10 +943,36 @@ impl Figure {
         let rows = rows.start.min(p.rows)..rows.end.min(p.rows);
         let cols = cols.start.min(p.cols)..cols.end.min(p.cols);
         let mut out = Vec::with_capacity(rows.len() * cols.len());
+        if let Some(src) = &p.source {
+            // Text and fill only: building whole cells (data attributes and all) for every
+            // label in view would be most of a zoom frame.
+            let on: Vec<&'static str> = src.palette.iter().map(|f| text_on(f)).collect();
+            for r in rows {
+                for c in cols.clone() {
+                    let text = (src.text)(r, c);
+                    if text.is_empty() {
+                        continue;
+                    }
+                    let (text, second) = match text.split_once('\n') {
+                        None => (text, None),
+                        Some((a, b)) => (a.to_string(), Some(Cow::Owned(b.to_string()))),
+                    };
+                    out.push(Label {
+                        x: b.x + c * b.cell_w + b.cell_w / 2,
+                        y: b.y + r * b.cell_h + b.cell_h / 2,
+                        text: Cow::Owned(text),
+                        second,
+                        fill: on.get((src.fill)(r, c)).copied().unwrap_or("#000000"),
+                        dim: false,
+                    });
+                }
+            }
+            return out;
+        }
         for r in rows {
             for c in cols.clone() {
-                if let Some(l) = p.cell(r, c).and_then(|cell| {
-                    owned_label(
+                if let Some(l) = p.cells.get(r * p.cols + c).and_then(|cell| {
+                    label_of(
                         cell,
                         b.x + c * b.cell_w + b.cell_w / 2,
                         b.y + r * b.cell_h + b.cell_h / 2,

@@ -1132,6 +1132,16 @@ fn lazy_and_held_grids_are_the_same_picture() {
         assert!(!h.is_lazy() && l.is_lazy(), "{expr}");
         assert_eq!(l.cell_count(), h.cell_count(), "{expr}");
         assert_eq!(l.to_svg(Theme::Light), h.to_svg(Theme::Light), "{expr}");
+        // The page's labels, painted from either.
+        for (bh, bl) in h.panel_boxes().iter().zip(l.panel_boxes()) {
+            assert_eq!(bh, &bl, "{expr}");
+            let (rows, cols) = (0..bh.rows + 1, 0..bh.cols + 1);
+            assert_eq!(
+                h.labels(bh, rows.clone(), cols.clone()),
+                l.labels(&bl, rows, cols),
+                "{expr}"
+            );
+        }
         let p = &h.panels[0].0;
         let want: Vec<u8> = p
             .cells

@@ -235,7 +235,8 @@ fn lazy_panel(
         fill,
         ..
     } = style;
-    let (g1, g2, p1, f1) = (
+    let (g1, g2, g3, p1, f1) = (
+        Arc::clone(grid),
         Arc::clone(grid),
         Arc::clone(grid),
         Arc::clone(&palette),
@@ -246,6 +247,10 @@ fn lazy_panel(
             let (_, a, b) = g1.at(r, c);
             let colour = p1.get(f1(a, b)).cloned().unwrap_or_default();
             g1.cell(r, c, bits, text(a, b), colour)
+        }),
+        text: Arc::new(move |r, c| {
+            let (_, a, b) = g3.at(r, c);
+            text(a, b)
         }),
         palette,
         fill: Arc::new(move |r, c| {
