@@ -183,15 +183,20 @@ fn grey(offset: i64) -> &'static str {
 /// The longest side of a grid computed on demand.
 const LAZY_SIDE: usize = 4096;
 
-/// Characters of `v` written in decimal.
+/// Characters of `v` written in decimal (no division: this runs for every cell of a
+/// 1024x1024 grid).
 fn digits(v: i64) -> usize {
-    let mut n = if v < 0 { 2 } else { 1 };
-    let mut m = v.unsigned_abs();
-    while m >= 10 {
-        m /= 10;
-        n += 1;
-    }
-    n
+    const TENS: [u64; 19] = {
+        let mut t = [10u64; 19];
+        let mut k = 1;
+        while k < 19 {
+            t[k] = t[k - 1] * 10;
+            k += 1;
+        }
+        t
+    };
+    let m = v.unsigned_abs();
+    usize::from(v < 0) + 1 + TENS.iter().take_while(|&&t| m >= t).count()
 }
 
 /// How a grid computed on demand labels and colours a cell from its (pre, post) offsets:
@@ -222,13 +227,16 @@ fn lazy_panel(
             grid.rows, grid.cols
         )));
     }
-    let mut widest = 1;
-    for r in 0..grid.rows {
-        for c in 0..grid.cols {
-            let (_, a, b) = grid.at(r, c);
-            widest = widest.max((style.width)(a, b));
-        }
-    }
+    // In storage order, not row by row across it.
+    let post = grid.post.as_deref().unwrap_or(&grid.pre);
+    let widest = grid
+        .pre
+        .iter()
+        .zip(post)
+        .map(|(&a, &b)| (style.width)(a, b))
+        .max()
+        .unwrap_or(0)
+        .max(1);
     let LazyStyle {
         palette,
         text,
@@ -532,5 +540,28 @@ pub(super) fn grid_cols(layout: &Layout) -> usize {
     match (layout.size(), rows.size()) {
         (Ok(n), Ok(r)) if r > 0 => usize::try_from(n / r).unwrap_or(usize::MAX),
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn digits_counts_characters() {
+        for v in [
+            0i64,
+            7,
+            9,
+            10,
+            99,
+            100,
+            12345,
+            -1,
+            -10,
+            -999,
+            i64::MAX,
+            i64::MIN,
+        ] {
+            assert_eq!(super::digits(v), v.to_string().len(), "{v}");
+        }
     }
 }
