@@ -728,14 +728,6 @@ impl Figure {
             Group::new()
                 .set("class", "cells")
                 .add(Blob::new(match (self.cell_text, detail) {
-                    // A lazy panel's fills are the page's to paint (Figure::pixels).
-                    (true, Detail::Fills) if p.source.is_some() => {
-                        let mut out = String::new();
-                        write_grid_lines(&mut out, p, grid_x, grid_y, cw, ch);
-                        write_outlines(&mut out, grid_x, grid_y, cw, ch);
-                        write_hit(&mut out, p, grid_x, grid_y, cw, ch);
-                        out
-                    }
                     // Too big for a cell element each: fills only.
                     (true, Detail::Full)
                         if p.source.is_some() && p.rows * p.cols > crate::views::CELL_HARD_CAP =>
@@ -746,7 +738,11 @@ impl Figure {
                     }
                     (true, Detail::Full) => write_cells(p, grid_x, grid_y, cw, ch),
                     (true, Detail::Fills) => {
-                        let mut out = write_runs(p, grid_x, grid_y, cw, ch, false);
+                        // A lazy panel's fills are the page's to paint (Figure::pixels).
+                        let mut out = match p.source {
+                            Some(_) => String::new(),
+                            None => write_runs(p, grid_x, grid_y, cw, ch, false),
+                        };
                         write_grid_lines(&mut out, p, grid_x, grid_y, cw, ch);
                         write_outlines(&mut out, grid_x, grid_y, cw, ch);
                         write_hit(&mut out, p, grid_x, grid_y, cw, ch);

@@ -103,7 +103,8 @@ impl Drawing {
                 let b = if big { fig.panel_boxes() } else { Vec::new() };
                 self.boxes.set_value(b);
                 let tb = now();
-                self.bitmaps.set_value(bitmaps(&fig));
+                self.bitmaps
+                    .set_value(self.boxes.with_value(|b| bitmaps(&fig, b)));
                 let fills_ms = now() - tb;
                 let too_big = fig.cell_count() > cute_render::views::CELL_HARD_CAP;
                 self.shared.export_blocked.set(too_big.then(|| {
@@ -212,13 +213,12 @@ pub(super) fn Stage() -> impl IntoView {
     }
 }
 
-/// A bitmap (one pixel a cell) of each lazy panel's fills, for [`Drawing::paint_labels`].
-fn bitmaps(fig: &cute_render::Figure) -> Vec<(usize, web_sys::HtmlCanvasElement)> {
-    let boxes = if fig.is_lazy() {
-        fig.panel_boxes()
-    } else {
-        Vec::new()
-    };
+/// A bitmap (one pixel a cell) of each lazy panel's fills, for [`Drawing::paint_labels`];
+/// `boxes` are the figure's panel boxes (a lazy figure is always drawn as fills, so has them).
+fn bitmaps(
+    fig: &cute_render::Figure,
+    boxes: &[PanelBox],
+) -> Vec<(usize, web_sys::HtmlCanvasElement)> {
     let mut out = Vec::new();
     for b in boxes {
         let Some(px) = fig.pixels(b.index) else {

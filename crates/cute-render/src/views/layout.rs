@@ -138,13 +138,12 @@ impl OffsetGrid {
 fn offsets_panel(
     id: &str,
     label: &str,
-    map: &AnyLayout,
+    grid: &OffsetGrid,
     cell_text: bool,
     bits: u32,
     text: impl Fn(i64, i64) -> String,
     fill: impl Fn(i64, i64) -> String,
 ) -> Result<Panel> {
-    let grid = OffsetGrid::new(map, CELL_HARD_CAP)?;
     let mut cells = Vec::with_capacity(grid.rows * grid.cols);
     for r in 0..grid.rows {
         for c in 0..grid.cols {
@@ -168,7 +167,7 @@ pub(super) fn grey_panel(
     offsets_panel(
         id,
         label,
-        layout,
+        &OffsetGrid::new(layout, CELL_HARD_CAP)?,
         cell_text,
         opts.elem_bits,
         |_, b| b.to_string(),
@@ -253,8 +252,9 @@ fn lazy_panel(
     let source = CellSource {
         cell: Arc::new(move |r, c| {
             let (_, a, b) = g1.at(r, c);
-            let colour = p1.get(f1(a, b)).cloned().unwrap_or_default();
-            g1.cell(r, c, bits, text(a, b), colour)
+            // White where the index is outside the palette, as in the bitmap and the runs.
+            let colour = p1.get(f1(a, b)).map_or("#ffffff", String::as_str);
+            g1.cell(r, c, bits, text(a, b), colour.to_string())
         }),
         text: Arc::new(move |r, c| {
             let (_, a, b) = g3.at(r, c);
@@ -369,8 +369,9 @@ pub(super) fn swizzle_figure(
     let bank_fill: Vec<String> = (0..BANKS).map(|b| pal.bank(b)).collect();
     let before_label = format!("before: {} + {}", c.offset, c.layout);
     let after_label = format!("after: {}", c.swizzle);
+    // One grid of offsets serves both panels.
+    let grid = Arc::new(OffsetGrid::new(&map, CELL_HARD_CAP)?);
     let (before, after) = if lazy {
-        let grid = Arc::new(OffsetGrid::new(&map, CELL_HARD_CAP)?);
         let palette: Arc<[String]> = bank_fill.into();
         let style = |text, width, fill: fn(i64, i64) -> i64| LazyStyle {
             palette: Arc::clone(&palette),
@@ -403,7 +404,7 @@ pub(super) fn swizzle_figure(
             offsets_panel(
                 "before",
                 &before_label,
-                &map,
+                &grid,
                 cell_text,
                 bits,
                 |a, _| a.to_string(),
@@ -412,7 +413,7 @@ pub(super) fn swizzle_figure(
             offsets_panel(
                 "after",
                 &after_label,
-                &map,
+                &grid,
                 cell_text,
                 bits,
                 |a, b| format!("{a}\u{2192}{b}"),
