@@ -16,6 +16,7 @@
 //! - [`atom`]: MMA and copy atoms with CuTe's traits, `make_tiled_mma`, `make_tiled_copy`
 //!   and their thread-value layouts.
 //! - [`bank`]: the shared-memory bank model (phases, wavefronts, swizzle search).
+//! - [`desc`]: GMMA/UMMA shared-memory descriptors and the UMMA instruction descriptor.
 //! - [`value`]: [`Value`], what an expression evaluates to, and its print format.
 //! - [`expr`]: the expression language — [`eval_line`], [`Session`], [`run_script`].
 //! - [`error`]: [`Error`], what went wrong and where.
@@ -31,6 +32,7 @@
 
 pub mod atom;
 pub mod bank;
+pub mod desc;
 pub mod error;
 pub mod expr;
 pub mod int_tuple;

@@ -72,6 +72,8 @@ pub enum Value {
     /// A CUTLASS mainloop dispatch policy with its members
     /// (`MainloopSm80CpAsyncUnpredicated<3>::Stages` is 3).
     Policy(Box<Policy>),
+    /// A GMMA/UMMA shared-memory descriptor or an UMMA instruction descriptor.
+    Descriptor(Box<crate::desc::Descriptor>),
 }
 
 /// A CUTLASS dispatch policy: its spelling and the members the language evaluates.
@@ -106,6 +108,7 @@ impl fmt::Display for Value {
             Value::Banks(b) => write!(f, "{b}"),
             Value::Ranked(cs) => f.write_str(&crate::bank::format_candidates(cs, 8)),
             Value::Policy(p) => f.write_str(&p.name),
+            Value::Descriptor(d) => write!(f, "{d}"),
         }
     }
 }
@@ -203,6 +206,7 @@ impl Value {
             Value::Banks(_) => "a bank analysis",
             Value::Ranked(_) => "a swizzle ranking",
             Value::Policy(_) => "a dispatch policy",
+            Value::Descriptor(_) => "a descriptor",
         }
     }
 

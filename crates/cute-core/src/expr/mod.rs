@@ -3,6 +3,7 @@
 
 mod atom_args;
 mod block;
+mod desc_args;
 mod eval;
 mod families;
 mod lex;

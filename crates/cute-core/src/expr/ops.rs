@@ -969,6 +969,16 @@ pub static OPS: &[Op] = &[
     op!("MmaI8Op", "(ab_dtype, shape_mnk, cta_group, a_src, a_major, b_major) | (a_dtype, b_dtype, acc_dtype, shape_mnk, a_src, a_major, b_major)", No, (6, 7), [], false,
         "CuTeDSL: the SM100 tcgen05.mma (6 arguments) or SM90 GMMA (warpgroup., 7) of 8-bit integers",
         |a, _| super::families::dsl_i8_op(a)),
+    // --- descriptors -------------------------------------------------------------------
+    op!("make_gmma_desc" | "GMMA::make_gmma_desc", "<Major>(smem_layout[, T])", Prepend, (2, 3), [], false,
+        "SM90 wgmma's shared-memory descriptor of a canonical GMMA operand block: LBO, SBO, layout type",
+        |a, _| super::desc_args::smem_desc(crate::desc::DescFamily::Gmma, a)),
+    op!("make_umma_desc" | "UMMA::make_umma_desc", "<Major>(smem_layout[, T])", Prepend, (2, 3), [], false,
+        "SM100 tcgen05.mma's shared-memory descriptor of a canonical UMMA operand block",
+        |a, _| super::desc_args::smem_desc(crate::desc::DescFamily::Umma, a)),
+    op!("make_instr_desc" | "UMMA::make_instr_desc", "<A, B, C, M, N, MajorA, MajorB[, NegA, NegB, Saturate, Sparse, MaxShift]>()", Prepend, (7, 12), [], false,
+        "SM100 tcgen05.mma's 32-bit instruction descriptor: formats, majors, M and N",
+        |a, _| super::desc_args::instr_desc(a)),
     // --- shared memory -----------------------------------------------------------------
     op!("bank_conflicts", "(smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
         "the shared-memory bank model of an access: phases, wavefronts, conflicts",

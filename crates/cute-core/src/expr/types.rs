@@ -162,6 +162,14 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         (Some("OperandSource"), "RMEM") => Value::Keyword("OperandSource.RMEM"),
         (Some("ScaleIn"), "One") => Value::Keyword("ScaleIn::One"),
         (Some("ScaleIn"), "Neg") => Value::Keyword("ScaleIn::Neg"),
+        (Some("MaxShift"), s @ ("NoShift" | "MaxShift8" | "MaxShift16" | "MaxShift32")) => {
+            Value::Keyword(match s {
+                "NoShift" => "MaxShift::NoShift",
+                "MaxShift8" => "MaxShift::MaxShift8",
+                "MaxShift16" => "MaxShift::MaxShift16",
+                _ => "MaxShift::MaxShift32",
+            })
+        }
         (_, n)
             if (n.starts_with("Kernel") || n.starts_with("Epilogue"))
                 && schedule_tag(n).is_some() =>

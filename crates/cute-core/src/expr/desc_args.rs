@@ -1,0 +1,77 @@
+//! Arguments of the descriptor functions (`make_gmma_desc`, `make_umma_desc`,
+//! `make_instr_desc`) from the language's values to [`crate::desc`].
+
+use super::ops::any_layout;
+use super::types::{bits_of, major_of, type_name};
+use crate::desc::{self, DescFamily, InstrArgs};
+use crate::error::{Error, Result};
+use crate::value::Value;
+
+/// `make_gmma_desc<Major>(layout[, T])` / `make_umma_desc<Major>(layout[, T])`.
+pub(crate) fn smem_desc(family: DescFamily, a: &[Value]) -> Result<Value> {
+    let major = major_of(&a[0], "the descriptor's major mode (make_gmma_desc<GMMA::Major::K>(...))")?;
+    let layout = any_layout(&a[1])?;
+    let bits = a.get(2).map(bits_of).transpose()?;
+    Ok(Value::Descriptor(Box::new(desc::make_smem_desc(
+        family, major, &layout, bits,
+    )?)))
+}
+
+fn flag(v: &Value, yes: &str, no: &str, what: &str) -> Result<bool> {
+    match v {
+        Value::Keyword(k) if *k == yes => Ok(true),
+        Value::Keyword(k) if *k == no => Ok(false),
+        Value::Bool(b) => Ok(*b),
+        v => Err(Error::new(format!(
+            "expected {yes} or {no} for {what}, got {}",
+            v.kind()
+        ))),
+    }
+}
+
+/// `UMMA::make_instr_desc<A, B, C, M, N, MajorA, MajorB[, NegA, NegB, Saturate, Sparse,
+/// MaxShift]>()`.
+pub(crate) fn instr_desc(a: &[Value]) -> Result<Value> {
+    let ty = |v: &Value, which: &str| match v {
+        Value::Keyword(_) => Ok(type_name(v)),
+        v => Err(Error::new(format!(
+            "expected an element type for {which}, got {}",
+            v.kind()
+        ))),
+    };
+    let max_shift = match a.get(11) {
+        None => 0,
+        Some(Value::Keyword(k)) => match *k {
+            "MaxShift::NoShift" => 0,
+            "MaxShift::MaxShift8" => 1,
+            "MaxShift::MaxShift16" => 2,
+            "MaxShift::MaxShift32" => 3,
+            _ => u8::MAX,
+        },
+        Some(_) => u8::MAX,
+    };
+    if max_shift == u8::MAX {
+        return Err(Error::new(
+            "expected UMMA::MaxShift::NoShift, MaxShift8, MaxShift16 or MaxShift32 for the max shift",
+        ));
+    }
+    let opt = |i: usize, yes: &str, no: &str, what: &str| {
+        a.get(i).map_or(Ok(false), |v| flag(v, yes, no, what))
+    };
+    let args = InstrArgs {
+        a: ty(&a[0], "A")?,
+        b: ty(&a[1], "B")?,
+        c: ty(&a[2], "C")?,
+        m: a[3].to_int()?,
+        n: a[4].to_int()?,
+        a_major: major_of(&a[5], "A")?,
+        b_major: major_of(&a[6], "B")?,
+        a_neg: opt(7, "ScaleIn::Neg", "ScaleIn::One", "A's scale")?,
+        b_neg: opt(8, "ScaleIn::Neg", "ScaleIn::One", "B's scale")?,
+        // `UMMA::Saturate::True` reads as `true`.
+        saturate: opt(9, "true", "false", "saturation")?,
+        sparse: opt(10, "true", "false", "sparsity")?,
+        max_shift,
+    };
+    Ok(Value::Descriptor(Box::new(desc::make_instr_desc(&args)?)))
+}
