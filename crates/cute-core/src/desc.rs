@@ -217,7 +217,7 @@ fn bytes16(v: i64) -> String {
 /// The value a `constexpr uint32_t` stride leaves in a 14-bit field, and whether it changed.
 fn field14(v: i64) -> (u64, bool) {
     let f = v.rem_euclid(1 << 14) as u64;
-    (f, v < 0 || v >= (1 << 14))
+    (f, !(0..(1 << 14)).contains(&v))
 }
 
 fn leaf(t: &IntTuple, path: &[usize]) -> Result<i64> {
@@ -296,41 +296,46 @@ pub fn make_smem_desc(
     let Swizzle { b, m, s } = swizzle;
     let unsupported = |why: &str| Err(Error::new(format!("{why} ({swizzle})")));
     // (field value, name, W, K rows per swizzle atom)
-    let (ltype, lname, w, katom): (u64, &str, i64, i64) = match family {
-        DescFamily::Gmma => {
-            if m != 4 || !(0..=3).contains(&b) || s != 3 {
-                return unsupported("Unsupported layout swizzle");
-            }
-            match b {
-                0 => (0, "INTERLEAVE", 1, 8),
-                1 => (3, "B32", 2, 8),
-                2 => (2, "B64", 4, 8),
-                _ => (1, "B128", 8, 8),
-            }
-        }
-        DescFamily::Umma => match m {
-            4 if s != 3 => return unsupported("Expected S = 3 when M == 4. Unsupported layout swizzle."),
-            4 => match b {
-                0 => (0, "SWIZZLE_NONE", 1, 8),
-                1 => (6, "SWIZZLE_32B", 2, 8),
-                2 => (4, "SWIZZLE_64B", 4, 8),
-                3 => (2, "SWIZZLE_128B", 8, 8),
-                _ => {
-                    return unsupported(
-                        "Expected B = 0,1,2, or 3 when M == 4. Unsupported layout swizzle.",
-                    )
+    let (ltype, lname, w, katom): (u64, &str, i64, i64) =
+        match family {
+            DescFamily::Gmma => {
+                if m != 4 || !(0..=3).contains(&b) || s != 3 {
+                    return unsupported("Unsupported layout swizzle");
                 }
-            },
-            5 if b != 2 => return unsupported("Expected B = 2 when M == 5. Unsupported layout swizzle."),
-            5 if s != 2 => return unsupported("Expected S = 2 when M == 5. Unsupported layout swizzle."),
-            5 => (1, "SWIZZLE_128B_BASE32B", 8, 4),
-            _ => {
-                return unsupported(
-                    "Only 16B and 32B Atoms are supported for UMMA. Unsupported layout swizzle.",
-                )
+                match b {
+                    0 => (0, "INTERLEAVE", 1, 8),
+                    1 => (3, "B32", 2, 8),
+                    2 => (2, "B64", 4, 8),
+                    _ => (1, "B128", 8, 8),
+                }
             }
-        },
-    };
+            DescFamily::Umma => match m {
+                4 if s != 3 => {
+                    return unsupported("Expected S = 3 when M == 4. Unsupported layout swizzle.")
+                }
+                4 => match b {
+                    0 => (0, "SWIZZLE_NONE", 1, 8),
+                    1 => (6, "SWIZZLE_32B", 2, 8),
+                    2 => (4, "SWIZZLE_64B", 4, 8),
+                    3 => (2, "SWIZZLE_128B", 8, 8),
+                    _ => {
+                        return unsupported(
+                            "Expected B = 0,1,2, or 3 when M == 4. Unsupported layout swizzle.",
+                        )
+                    }
+                },
+                5 if b != 2 => {
+                    return unsupported("Expected B = 2 when M == 5. Unsupported layout swizzle.")
+                }
+                5 if s != 2 => {
+                    return unsupported("Expected S = 2 when M == 5. Unsupported layout swizzle.")
+                }
+                5 => (1, "SWIZZLE_128B_BASE32B", 8, 4),
+                _ => return unsupported(
+                    "Only 16B and 32B Atoms are supported for UMMA. Unsupported layout swizzle.",
+                ),
+            },
+        };
     let swizzled = ltype != 0;
     let kind_name = match major {
         AtomMajor::MN => format!("{tag}_MN"),
@@ -419,8 +424,24 @@ pub fn make_smem_desc(
     }
     let ab = |f: u64| format!("{} B", f * 16);
     let mut fields = vec![
-        field("start_addr", 0, 14, 0, "smem address >> 4 (0 on the host)".into()),
-        field("leading_off", 16, 14, lbo_f, if lbo_used { ab(lbo_f) } else { format!("{}, not read (swizzled K-major)", ab(lbo_f)) }),
+        field(
+            "start_addr",
+            0,
+            14,
+            0,
+            "smem address >> 4 (0 on the host)".into(),
+        ),
+        field(
+            "leading_off",
+            16,
+            14,
+            lbo_f,
+            if lbo_used {
+                ab(lbo_f)
+            } else {
+                format!("{}, not read (swizzled K-major)", ab(lbo_f))
+            },
+        ),
         field("stride_off", 32, 14, sbo_f, ab(sbo_f)),
     ];
     let kind = match family {
@@ -669,8 +690,11 @@ mod tests {
                 .to_string()
         };
         // The whole 128x64 tile: K is 8 units of 16 B, not 2.
-        assert!(e(flagged(3, 4, 3, 16, "((8,16),(64,1)):((64,512),(1,0))"), AtomMajor::K)
-            .contains("Expected K-size 2 for dense"));
+        assert!(e(
+            flagged(3, 4, 3, 16, "((8,16),(64,1)):((64,512),(1,0))"),
+            AtomMajor::K
+        )
+        .contains("Expected K-size 2 for dense"));
         // Element-unit swizzle.
         let el = AnyLayout::Composed(ComposedLayout::new(
             Swizzle::new(3, 3, 3).unwrap(),
@@ -678,8 +702,7 @@ mod tests {
             "(64,16):(64,1)".parse().unwrap(),
         ));
         assert!(e(el, AtomMajor::K).contains("byte addresses"));
-        assert!(e(flagged(3, 4, 3, 16, "(64,16,2):(64,1,4096)"), AtomMajor::K)
-            .contains("rank-2"));
+        assert!(e(flagged(3, 4, 3, 16, "(64,16,2):(64,1,4096)"), AtomMajor::K).contains("rank-2"));
         assert!(e(flagged(2, 5, 2, 16, "(64,16):(64,1)"), AtomMajor::K)
             .contains("Unsupported layout swizzle"));
     }
@@ -705,7 +728,10 @@ mod tests {
             m: 512,
             ..base.clone()
         };
-        assert!(make_instr_desc(&bad).unwrap_err().to_string().contains("M = 512"));
+        assert!(make_instr_desc(&bad)
+            .unwrap_err()
+            .to_string()
+            .contains("M = 512"));
         let bad = InstrArgs {
             c: "double".into(),
             ..base

@@ -94,6 +94,41 @@ pub struct Panel {
     /// Cells computed when asked, for grids too big to hold (`cells` is then empty): only
     /// the page draws these ([`crate::Options::lazy_cap`]).
     pub source: Option<CellSource>,
+    /// Outlines and arrows drawn over the cells.
+    pub marks: Vec<Mark>,
+}
+
+/// A shape drawn over a panel's cells, in cell units (the descriptor view's core matrices
+/// and its LBO/SBO arrows).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Mark {
+    /// A rectangle around rows `row..row+rows` and columns `col..col+cols`.
+    Outline {
+        /// First row.
+        row: usize,
+        /// First column.
+        col: usize,
+        /// Rows covered.
+        rows: usize,
+        /// Columns covered.
+        cols: usize,
+        /// Stroke colour.
+        colour: String,
+        /// Stroke width in pixels.
+        width: f32,
+    },
+    /// An arrow between two points given as (row, column) in cells (fractions allowed:
+    /// (0.5, 0.5) is the first cell's centre), labelled at its middle.
+    Arrow {
+        /// Start (row, column).
+        from: (f64, f64),
+        /// Tip (row, column).
+        to: (f64, f64),
+        /// Stroke colour.
+        colour: String,
+        /// Text at the middle.
+        label: String,
+    },
 }
 
 /// A grid's cells computed on demand: the page's way to draw grids above
@@ -777,7 +812,7 @@ impl Figure {
                     .set("fill", theme.foreground()),
             );
         }
-        g.add(lines).add(
+        let g = g.add(lines).add(
             Rectangle::new()
                 .set("x", grid_x)
                 .set("y", grid_y)
@@ -786,8 +821,84 @@ impl Figure {
                 .set("fill", "none")
                 .set("stroke", theme.foreground())
                 .set("stroke-width", 1.5),
-        )
+        );
+        if p.marks.is_empty() {
+            return g;
+        }
+        g.add(Blob::new(write_marks(p, grid_x, grid_y, cw, ch, theme)))
     }
+}
+
+/// A panel's [`Mark`]s: outlines first, then arrows (a line, a filled head and a label on
+/// the page's colour, so it reads over any cell).
+fn write_marks(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, theme: Theme) -> String {
+    let mut out = String::from("<g class=\"marks\" pointer-events=\"none\">");
+    let at = |(r, c): (f64, f64)| (gx as f64 + c * cw as f64, gy as f64 + r * ch as f64);
+    for m in &p.marks {
+        if let Mark::Outline {
+            row,
+            col,
+            rows,
+            cols,
+            colour,
+            width,
+        } = m
+        {
+            out.push_str("<rect class=\"outline\" fill=\"none\" stroke=\"");
+            escape(&mut out, colour);
+            let _ = write!(
+                out,
+                "\" stroke-width=\"{width}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+                gx + col * cw,
+                gy + row * ch,
+                cols * cw,
+                rows * ch
+            );
+        }
+    }
+    for m in &p.marks {
+        if let Mark::Arrow {
+            from,
+            to,
+            colour,
+            label,
+        } = m
+        {
+            let ((x0, y0), (x1, y1)) = (at(*from), at(*to));
+            let (dx, dy) = (x1 - x0, y1 - y0);
+            let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+            let (ux, uy) = (dx / len, dy / len);
+            // The head: 10 px long, 8 px wide; the line stops at its base.
+            let (bx, by) = (x1 - 10.0 * ux, y1 - 10.0 * uy);
+            out.push_str("<g class=\"arrow\" stroke=\"");
+            escape(&mut out, colour);
+            out.push_str("\" fill=\"");
+            escape(&mut out, colour);
+            let _ = write!(
+                out,
+                "\"><line x1=\"{x0:.1}\" y1=\"{y0:.1}\" x2=\"{bx:.1}\" y2=\"{by:.1}\" stroke-width=\"2.5\"/>\
+                 <path stroke=\"none\" d=\"M{x1:.1} {y1:.1}L{:.1} {:.1}L{:.1} {:.1}z\"/>",
+                bx - 4.0 * uy,
+                by + 4.0 * ux,
+                bx + 4.0 * uy,
+                by - 4.0 * ux
+            );
+            // Beside the line, not on it: to its right going down, above it going across.
+            let (px, py) = (uy, -ux);
+            let _ = write!(
+                out,
+                "<text x=\"{:.1}\" y=\"{:.1}\" stroke=\"{}\" stroke-width=\"3\" paint-order=\"stroke\" font-size=\"12\" font-weight=\"bold\" text-anchor=\"{}\" dominant-baseline=\"central\">",
+                (x0 + x1) / 2.0 + 8.0 * px,
+                (y0 + y1) / 2.0 + 10.0 * py,
+                theme.background(),
+                if px > 0.3 { "start" } else if px < -0.3 { "end" } else { "middle" }
+            );
+            escape(&mut out, label);
+            out.push_str("</text></g>");
+        }
+    }
+    out.push_str("</g>");
+    out
 }
 
 /// `s` with XML's special characters escaped (text and attribute values).

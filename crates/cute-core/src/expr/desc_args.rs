@@ -9,7 +9,10 @@ use crate::value::Value;
 
 /// `make_gmma_desc<Major>(layout[, T])` / `make_umma_desc<Major>(layout[, T])`.
 pub(crate) fn smem_desc(family: DescFamily, a: &[Value]) -> Result<Value> {
-    let major = major_of(&a[0], "the descriptor's major mode (make_gmma_desc<GMMA::Major::K>(...))")?;
+    let major = major_of(
+        &a[0],
+        "the descriptor's major mode (make_gmma_desc<GMMA::Major::K>(...))",
+    )?;
     let layout = any_layout(&a[1])?;
     let bits = a.get(2).map(bits_of).transpose()?;
     Ok(Value::Descriptor(Box::new(desc::make_smem_desc(

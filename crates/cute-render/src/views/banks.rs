@@ -144,6 +144,7 @@ pub(super) fn bank_figure(title: &str, r: &BankReport, opts: &Options) -> Result
                 col_breaks: Vec::new(),
                 row_breaks: Vec::new(),
                 source: None,
+                marks: Vec::new(),
             },
             (0, k),
         ));

@@ -130,6 +130,7 @@ impl OffsetGrid {
             col_breaks: breaks(&self.col_shape, self.cols),
             row_breaks: breaks(&self.row_shape, self.rows),
             source,
+            marks: Vec::new(),
         }
     }
 }
@@ -521,6 +522,7 @@ fn bit_panel(sw: Swizzle, a: i64, pal: Palette) -> Panel {
         col_breaks: Vec::new(),
         row_breaks: Vec::new(),
         source: None,
+        marks: Vec::new(),
     }
 }
 

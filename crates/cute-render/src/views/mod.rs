@@ -9,6 +9,7 @@
 //! | `copy` | copy atom with a value type, TiledCopy | S and D side by side |
 //! | `banks` | `bank_conflicts(..)` | 32 banks × 4-byte word rows per instruction: which lane touches which word in which phase, conflicts outlined, wavefront summary |
 //! | `search` | `swizzle_search(..)` | ranked table, one row per candidate (best first, at most [`SEARCH_ROWS`]): candidate, wavefronts, ideal, conflicts, × ideal, padding; coloured best (green / yellow) to worst (red / blue) |
+//! | `descriptor` | `make_gmma_desc`, `make_umma_desc`, `make_instr_desc` | the descriptor's bits as a ruler of named fields (two rows of 32 bits, or one); for a shared-memory descriptor, the operand block below it: offsets, core matrices outlined, LBO/SBO as arrows from the first core matrix |
 //! | `algebra` | a call of an op whose row in the op table (`cute_core::expr::OPS`) has `algebra` set | each layout operand (`A = …`, `B = …`; a tiler one panel per layout mode) and the result (`composition(A, B) = …`) side by side, as offset grids; other operands as notes |
 
 use crate::grid::Figure;
@@ -18,6 +19,7 @@ use cute_core::{Error, IntTuple, Layout, Result, Value};
 
 mod algebra;
 mod banks;
+mod desc;
 mod layout;
 mod palette;
 mod search;
@@ -26,6 +28,7 @@ mod tv;
 use algebra::algebra_figure;
 use banks::bank_figure;
 pub use banks::BANK_PANELS;
+use desc::desc_figure;
 use layout::{layout_figure, swizzle_figure};
 pub use palette::Palette;
 use search::search_figure;
@@ -65,6 +68,8 @@ pub enum View {
     Search,
     /// The operands and the result of an algebra operation, side by side.
     Algebra,
+    /// A GMMA/UMMA descriptor's fields, and the operand block it describes.
+    Descriptor,
 }
 
 impl View {
@@ -75,7 +80,7 @@ impl View {
     /// for v in View::ALL {
     ///     assert_eq!(View::parse(v.name()), Some(*v));
     /// }
-    /// assert_eq!(View::ALL.len(), 9);
+    /// assert_eq!(View::ALL.len(), 10);
     /// ```
     pub const ALL: &'static [View] = &[
         View::Auto,
@@ -87,6 +92,7 @@ impl View {
         View::Banks,
         View::Search,
         View::Algebra,
+        View::Descriptor,
     ];
 
     /// The view's name: what [`View::parse`] reads, `--view` takes and a figure's
@@ -108,6 +114,7 @@ impl View {
             View::Banks => "banks",
             View::Search => "search",
             View::Algebra => "algebra",
+            View::Descriptor => "descriptor",
         }
     }
 
@@ -204,6 +211,7 @@ pub fn infer_view(value: &Value) -> View {
         Value::TiledMma(_) => View::Mma,
         Value::Atom(_) | Value::TiledCopy(_) => View::Copy,
         Value::Banks(_) => View::Banks,
+        Value::Descriptor(_) => View::Descriptor,
         _ => View::Layout,
     }
 }
@@ -353,6 +361,13 @@ pub fn figure_with_call(
             Value::Ranked(cs) => search_figure(title, cs, opts),
             v => Err(Error::new(format!(
                 "the search view draws swizzle_search(...), got {}",
+                v.kind()
+            ))),
+        },
+        View::Descriptor => match value {
+            Value::Descriptor(d) => desc_figure(title, d, opts),
+            v => Err(Error::new(format!(
+                "the descriptor view draws make_gmma_desc(...), make_umma_desc(...) or make_instr_desc(...), got {}",
                 v.kind()
             ))),
         },

@@ -98,6 +98,7 @@ pub(super) fn search_figure(title: &str, cs: &[Candidate], opts: &Options) -> Re
         col_breaks: vec![1],
         row_breaks: Vec::new(),
         source: None,
+        marks: Vec::new(),
     };
     let top = &cs[0];
     let base = cs.iter().find(|c| c.label == "none");

@@ -91,6 +91,7 @@ fn tv_panel(
         col_breaks: Vec::new(),
         row_breaks: Vec::new(),
         source: None,
+        marks: Vec::new(),
     })
 }
 

@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""Golden data for the GMMA/UMMA descriptors, from the real CuTe headers (host-only g++).
+
+Writes crates/cute-core/tests/data/desc-cases.jsonl: {"op", "expr", "expect"[, "msg"]}.
+- make_gmma_desc: C++'s print(GmmaDescriptor), as is.
+- make_umma_desc / make_instr_desc: CuTe has no printer; the probe prints the C++ struct's
+  fields in the language's format (docs/expressions.md), so every value comes from C++.
+- A case C++ refuses is "error"; "msg" is the first static_assert message g++ reports,
+  which the language's error must contain.
+
+Each case is one expression of the language that is also C++ (the layout part), so the
+probe wraps the layout in a shared-memory tensor: make_tensor(make_smem_ptr(T*), layout).
+
+Run: ORACLE_DIR=/work/oracle python3 tools/oracle/descs.py [-j 2]
+"""
+
+import argparse
+import concurrent.futures as cf
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+OUT = os.path.join(ROOT, "crates/cute-core/tests/data/desc-cases.jsonl")
+
+HEADERS = """#include <cstdio>
+#include <cute/tensor.hpp>
+#include <cute/atom/mma_traits_sm90_gmma.hpp>
+#include <cute/atom/mma_traits_sm100.hpp>
+using namespace cute;
+alignas(1024) static unsigned char smem_buf[1 << 20];
+template <class T> T* buf() { return reinterpret_cast<T*>(smem_buf); }
+"""
+
+UMMA_SMEM_PRINT = r"""
+  printf("UMMA::SmemDescriptor: 0x%016llx\n", (unsigned long long)d.desc_);
+  printf("  start_addr :  0x%04x\n", (unsigned)d.start_address_);
+  printf("  leading_off:  0x%04x (%u)\n", (unsigned)d.leading_byte_offset_, (unsigned)d.leading_byte_offset_);
+  printf("  stride_off :  0x%04x (%u)\n", (unsigned)d.stride_byte_offset_, (unsigned)d.stride_byte_offset_);
+  printf("  version    :  0x%01x\n", (unsigned)d.version_);
+  printf("  base_offset:  0x%01x\n", (unsigned)d.base_offset_);
+  printf("  lbo_mode   :  0x%01x\n", (unsigned)d.lbo_mode_);
+  { unsigned t = d.layout_type_; const char* n = t == 0 ? "SWIZZLE_NONE" : t == 1 ? "SWIZZLE_128B_BASE32B" : t == 2 ? "SWIZZLE_128B" : t == 4 ? "SWIZZLE_64B" : t == 6 ? "SWIZZLE_32B" : "?";
+    printf("  layout_type:  0x%01x (%s)\n", t, n); }
+"""
+
+# (name, width-name table) of the instruction descriptor's fields, as the language prints.
+INSTR_PRINT = r"""
+  printf("UMMA::InstrDescriptor: 0x%08x\n", (unsigned)d.desc_);
+  printf("  sparse_id2 :  %u\n", (unsigned)d.sparse_id2_);
+  printf("  sparse_flag:  %u (%s)\n", (unsigned)d.sparse_flag_, d.sparse_flag_ ? "sparse" : "dense");
+  printf("  saturate   :  %u (%s)\n", (unsigned)d.saturate_, d.saturate_ ? "saturate" : "no saturate");
+  { const char* n[] = {"F16", "F32", "S32", "?"}; printf("  c_format   :  %u (%s)\n", (unsigned)d.c_format_, n[d.c_format_]); }
+  printf("  a_format   :  %u (%s)\n", (unsigned)d.a_format_, AFMT);
+  printf("  b_format   :  %u (%s)\n", (unsigned)d.b_format_, BFMT);
+  printf("  a_negate   :  %u%s\n", (unsigned)d.a_negate_, d.a_negate_ ? " (negate)" : "");
+  printf("  b_negate   :  %u%s\n", (unsigned)d.b_negate_, d.b_negate_ ? " (negate)" : "");
+  printf("  a_major    :  %u (%s)\n", (unsigned)d.a_major_, d.a_major_ ? "MN" : "K");
+  printf("  b_major    :  %u (%s)\n", (unsigned)d.b_major_, d.b_major_ ? "MN" : "K");
+  printf("  n_dim      :  %u (N = %d)\n", (unsigned)d.n_dim_, NN);
+  printf("  m_dim      :  %u (M = %d)\n", (unsigned)d.m_dim_, MM);
+  { const char* n[] = {"no shift", "8", "16", "32"}; printf("  max_shift  :  %u (%s)\n", (unsigned)d.max_shift_, n[d.max_shift_]); }
+"""
+
+# The format names the language prints (UMMA::to_UMMAFormat's enums).
+FMT_NAME = {"half_t": "F16", "bfloat16_t": "BF16", "tfloat32_t": "TF32", "uint8_t": "UINT8",
+            "int8_t": "INT8", "float_e4m3_t": "E4M3", "float_e5m2_t": "E5M2"}
+
+BITS = {"half_t": 16, "bfloat16_t": 16, "float": 32, "tfloat32_t": 32, "int8_t": 8,
+        "uint8_t": 8, "float_e4m3_t": 8, "double": 64}
+
+
+class Case:
+    def __init__(self, op, expr, cpp):
+        self.op, self.expr, self.cpp = op, expr, cpp
+        self.expect, self.msg = None, None
+
+
+def st(n):
+    return "_%d" % n if n >= 0 else "Int<%d>" % n
+
+
+def static_layout(shape, stride):
+    def t(x):
+        if isinstance(x, int):
+            return "Int<%d>" % x
+        return "Shape<%s>" % ",".join(t(y) for y in x)
+    def d(x):
+        if isinstance(x, int):
+            return "Int<%d>" % x
+        return "Stride<%s>" % ",".join(d(y) for y in x)
+    return "Layout<%s,%s>{}" % (t(shape), d(stride))
+
+
+def smem_case(fam, major, layout_expr, ty, plain=False):
+    """make_{gmma,umma}_desc<major>(layout[, T])."""
+    ns = "GMMA" if fam == "gmma" else "UMMA"
+    fn = "make_%s_desc" % fam
+    targ = "%s::Major::%s" % (ns, major)
+    expr = "%s%s<%s>(%s%s)" % ("UMMA::" if fam == "umma" else "", fn, targ, layout_expr,
+                               ", %s" % ty if plain else "")
+    call = "%s::%s<%s>(t)" % (ns, fn, targ)
+    body = "  auto t = make_tensor(make_smem_ptr(buf<%s>()), %s);\n" % (ty, layout_expr)
+    if fam == "gmma":
+        body += "  print(%s); printf(\"\\n\");\n" % call
+    else:
+        body += "  auto d = %s;\n%s" % (call, UMMA_SMEM_PRINT)
+    return Case(fn, expr, body)
+
+
+def instr_case(a, b, c, m, n, am, bm, extra=()):
+    targs = [a, b, c, str(m), str(n), "UMMA::Major::" + am, "UMMA::Major::" + bm] + list(extra)
+    expr = "UMMA::make_instr_desc<%s>()" % ", ".join(targs)
+    body = "  auto d = UMMA::make_instr_desc<%s>();\n" % ", ".join(targs)
+    body += (INSTR_PRINT.replace("AFMT", '"%s"' % FMT_NAME.get(a, "?"))
+             .replace("BFMT", '"%s"' % FMT_NAME.get(b, "?"))
+             .replace("NN", str(n)).replace("MM", str(m)))
+    return Case("make_instr_desc", expr, body)
+
+
+def atom_name(fam, major, sw, ty):
+    ns = "GMMA" if fam == "gmma" else "UMMA"
+    return "%s::Layout_%s_%s_Atom<%s>{}" % (ns, major, sw, ty)
+
+
+def atom_shape(major, sw, bits):
+    """(MN, K) of a smem atom in elements."""
+    width = {"INTER": 128, "SW32": 256, "SW64": 512, "SW128": 1024, "SW128_32B": 1024}[sw] // bits
+    rows = 4 if sw == "SW128_32B" else 8
+    return (width, rows) if major == "MN" else (rows, width)
+
+
+def cases():
+    out = []
+    types = ["half_t", "float", "int8_t"]
+    # Canonical per-instruction blocks cut from tiles of every atom, both orders, both
+    # descriptor majors (the wrong one is mostly refused).
+    for fam in ["gmma", "umma"]:
+        for ty in types:
+            bits = BITS[ty]
+            kdense = 256 // bits
+            sws = ["INTER", "SW32", "SW64", "SW128"] + (["SW128_32B"] if fam == "umma" and bits == 32 else [])
+            for amajor in ["K", "MN"]:
+                for sw in sws:
+                    if sw == "SW128_32B" and amajor == "K":
+                        continue
+                    amn, ak = atom_shape(amajor, sw, bits)
+                    for tmn_mul, tk_mul in [(1, 1), (2, 1), (4, 2)]:
+                        tmn = max(amn * tmn_mul, 64)
+                        tk = max(ak * tk_mul, kdense * 2)
+                        tmn = -(-tmn // amn) * amn
+                        tk = -(-tk // ak) * ak
+                        for order in ["", ", Step<_2,_1>{}"]:
+                            tile = "tile_to_shape(%s, Shape<%s,%s>{}%s)" % (
+                                atom_name(fam, amajor, sw, ty), st(tmn), st(tk), order)
+                            for bmn in sorted({min(64, tmn), 8 if tmn >= 8 else tmn}) if order == "" else [min(64, tmn)]:
+                                block = "composition(%s, make_tile(%s{}, %s{}))" % (tile, st(bmn), st(kdense))
+                                for dmajor in ["K", "MN"]:
+                                    if dmajor != amajor and (tmn_mul, tk_mul, bmn) != (1, 1, 64):
+                                        continue
+                                    out.append(smem_case(fam, dmajor, block, ty))
+                            # The whole tile (K too long for one instruction: refused).
+                            if order == "" and (tmn_mul, tk_mul) == (2, 1):
+                                out.append(smem_case(fam, amajor, tile, ty))
+    # Plain (interleaved) layouts with hand-written strides, in 16-byte units times T.
+    import random
+    rng = random.Random(12)
+    for fam in ["gmma", "umma"]:
+        for ty in ["half_t", "float", "int8_t"]:
+            t = 128 // BITS[ty]
+            for _ in range(8):
+                m = rng.choice([1, 2, 4, 8])
+                sbo = rng.choice([2, 4, 8, 16, 64, 128, 1024, 20000])
+                lbo = rng.choice([1, 8, 16, 64, 256])
+                # K-major: ((8,m),(T,2)):((T,SBO*T),(1,LBO*T))
+                k_shape = ((8, m), (t, 2))
+                k_stride = ((t, sbo * t), (1, lbo * t))
+                out.append(smem_case(fam, "K", static_layout(k_shape, k_stride), ty, plain=True))
+                # MN-major: ((T,1,m),(8,k)):((1,T,SBO*T),(T,LBO*T))
+                kk = 256 // BITS[ty] // 8 if fam == "gmma" else rng.choice([1, 2])
+                mn_shape = ((t, m), (8, max(kk, 1)))
+                mn_stride = ((1, sbo * t), (t, lbo * t))
+                out.append(smem_case(fam, "MN", static_layout(mn_shape, mn_stride), ty, plain=True))
+                # A wrong stride somewhere.
+                bad = ((rng.choice([2 * t, 4 * t, 3 * t]), sbo * t), (1, lbo * t))
+                out.append(smem_case(fam, "K", static_layout(k_shape, bad), ty, plain=True))
+    # Swizzles the descriptors refuse (element-unit swizzles are refused by the language
+    # before C++ would be asked, so only pointer swizzles here).
+    for fam in ["gmma", "umma"]:
+        for (b, m, s) in [(3, 3, 3), (2, 5, 2), (3, 4, 4), (1, 5, 2), (2, 6, 2), (4, 4, 3)]:
+            lay = "make_composed_layout(Swizzle<%d,%d,%d>{}, smem_ptr_flag_bits<16>{}, Layout<Shape<_64,_16>,Stride<_64,_1>>{})" % (b, m, s)
+            lay_mn = "make_composed_layout(Swizzle<%d,%d,%d>{}, smem_ptr_flag_bits<16>{}, Layout<Shape<_64,_16>,Stride<_1,_64>>{})" % (b, m, s)
+            out.append(smem_case(fam, "K", lay, "half_t"))
+            out.append(smem_case(fam, "MN", lay_mn, "half_t"))
+    # Rank != 2.
+    for fam in ["gmma", "umma"]:
+        out.append(smem_case(fam, "K", "tile_to_shape(%s, Shape<_64,_16,_2>{})" % atom_name(fam, "K", "SW32", "half_t"), "half_t"))
+    # Instruction descriptors.
+    combos = [("half_t", "half_t", "float"), ("half_t", "half_t", "half_t"),
+              ("bfloat16_t", "bfloat16_t", "float"), ("tfloat32_t", "tfloat32_t", "float"),
+              ("int8_t", "int8_t", "int32_t"), ("uint8_t", "int8_t", "int32_t"),
+              ("float_e4m3_t", "float_e5m2_t", "float"), ("float_e5m2_t", "float_e4m3_t", "half_t")]
+    for (a, b, c) in combos:
+        for m in [64, 128, 256]:
+            for n in [8, 16, 24, 64, 128, 200, 256]:
+                for am, bm in [("K", "K"), ("MN", "K"), ("K", "MN"), ("MN", "MN")]:
+                    if (n, am, bm) not in [(8, "K", "K"), (64, "MN", "K"), (128, "K", "MN"), (256, "MN", "MN"),
+                                           (16, "K", "K"), (24, "K", "MN"), (200, "K", "K")]:
+                        continue
+                    out.append(instr_case(a, b, c, m, n, am, bm))
+    for extra in [["UMMA::ScaleIn::Neg"], ["UMMA::ScaleIn::One", "UMMA::ScaleIn::Neg"],
+                  ["UMMA::ScaleIn::One", "UMMA::ScaleIn::One", "UMMA::Saturate::True"],
+                  ["UMMA::ScaleIn::One", "UMMA::ScaleIn::One", "UMMA::Saturate::False", "true"],
+                  ["UMMA::ScaleIn::Neg", "UMMA::ScaleIn::Neg", "UMMA::Saturate::False", "false", "UMMA::MaxShift::MaxShift16"]]:
+        out.append(instr_case("half_t", "half_t", "float", 128, 128, "K", "K", extra))
+        out.append(instr_case("int8_t", "uint8_t", "int32_t", 64, 32, "K", "MN", extra))
+    # Types UMMA has no format for.
+    for (a, b, c) in [("float", "float", "float"), ("half_t", "half_t", "double"), ("double", "double", "double")]:
+        out.append(instr_case(a, b, c, 128, 128, "K", "K"))
+    # Unique expressions only.
+    seen, uniq = set(), []
+    for c in out:
+        if c.expr not in seen:
+            seen.add(c.expr)
+            uniq.append(c)
+    return uniq
+
+
+class Oracle:
+    def __init__(self, oracle_dir, tmp):
+        d = oracle_dir
+        self.inc = ["-I%s/nvcc/nvidia/cuda_nvcc/include" % d,
+                    "-I%s/cudart/nvidia/cuda_runtime/include" % d,
+                    "-I%s/cccl/nvidia/cuda_cccl/include" % d,
+                    "-I%s/cutlass/cutlass_library/source/include" % d]
+        self.tmp = tmp
+        self.n = 0
+        self.lock = threading.Lock()
+
+    def compile_run(self, cs):
+        """Compile and run cases; on failure, the indices g++'s diagnostics point at."""
+        with self.lock:
+            self.n += 1
+            n = self.n
+        src = os.path.join(self.tmp, "d%05d.cpp" % n)
+        exe = src[:-4]
+        lines = HEADERS.count("\n")
+        spans = []
+        with open(src, "w") as f:
+            f.write(HEADERS)
+            for i, c in enumerate(cs):
+                text = "static void f%d() {\n%s}\n" % (i, c.cpp)
+                spans.append((lines + 1, lines + text.count("\n")))
+                lines += text.count("\n")
+                f.write(text)
+            f.write("int main() {\n")
+            for i, _ in enumerate(cs):
+                f.write('  printf("@@%d\\n"); f%d();\n' % (i, i))
+            f.write("}\n")
+        p = subprocess.run(["g++", "-std=c++17", "-O0", "-w"] + self.inc + [src, "-o", exe],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            bad = set()
+            for m in re.finditer(re.escape(os.path.basename(src)) + r":(\d+):", p.stderr):
+                ln = int(m.group(1))
+                for i, (a, b) in enumerate(spans):
+                    if a <= ln <= b:
+                        bad.add(i)
+            return None, (p.stderr, bad)
+        r = subprocess.run([exe], capture_output=True, text=True, timeout=60)
+        os.remove(exe)
+        return r.stdout, None
+
+    def batch(self, cs):
+        out, err = self.compile_run(cs)
+        if out is None:
+            stderr, bad = err
+            if len(cs) == 1:
+                m = re.search(r"static assertion failed: (.*)", stderr)
+                cs[0].expect = "error"
+                cs[0].msg = m.group(1).strip() if m else None
+                return
+            if not bad:
+                h = len(cs) // 2
+                self.batch(cs[:h])
+                self.batch(cs[h:])
+                return
+            for i in sorted(bad):
+                self.batch([cs[i]])
+            rest = [c for i, c in enumerate(cs) if i not in bad]
+            if rest:
+                self.batch(rest)
+            return
+        parts = re.split(r"^@@(\d+)\n", out, flags=re.M)
+        res = {}
+        for k in range(1, len(parts), 2):
+            kept = [l for l in parts[k + 1].splitlines()
+                    if not l.startswith("ERROR: cast_smem_ptr_to_uint")]
+            res[int(parts[k])] = "\n".join(kept).rstrip("\n")
+        for i, c in enumerate(cs):
+            c.expect = res[i]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
+    ap.add_argument("--out", default=OUT)
+    ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--batch", type=int, default=60)
+    a = ap.parse_args()
+    cs = cases()
+    print("%d cases" % len(cs), file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        o = Oracle(a.oracle_dir, tmp)
+        batches = [cs[i:i + a.batch] for i in range(0, len(cs), a.batch)]
+        with cf.ThreadPoolExecutor(a.j) as ex:
+            list(ex.map(o.batch, batches))
+    with open(a.out, "w") as f:
+        for c in cs:
+            row = {"op": c.op, "expr": c.expr, "expect": c.expect}
+            if c.msg:
+                row["msg"] = c.msg
+            f.write(json.dumps(row) + "\n")
+    errs = sum(c.expect == "error" for c in cs)
+    print("wrote %d cases (%d errors) to %s" % (len(cs), errs, a.out), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
