@@ -9,8 +9,11 @@
 //
 // Input (text, produced by corpus_to_launches.py), one launch per line:
 //     <launch_id> <op> <a0> <a1> ... <a31>
-// where <op> is one of ld32 ld64 ld128 st32 st64 st128 ldsm_x1 ... stsm_x4_t
-// or "control", and a value of -1 marks an inactive lane.
+// where <op> is one of ld8 ld16 ld32 ld64 ld128 st8 st16 st32 st64 st128 ldsm_x1 ...
+// stsm_x4_t cpasync_ca32 cpasync_ca64 cpasync_ca128 cpasync_cg128 (and the same four with
+// _gm) or "control", and a value of -1 marks an inactive lane.  cp.async copies from a
+// global buffer at lane * size (coalesced), or with _gm at the lane's shared offset, then
+// waits for the copy (cp.async.wait_all: LDGDEPBAR + DEPBAR, no shared-memory access).
 //
 // Output: a side log (argv[2]) with one line per launch:
 //     <launch_id> <op> <kernel name> <smem base address (shared window)>
@@ -59,6 +62,76 @@ __device__ __forceinline__ unsigned smem_base() {
   out[lane * 4 + 1] = r1;                          \
   out[lane * 4 + 2] = r2;                          \
   out[lane * 4 + 3] = r3;
+
+// 8- and 16-bit loads and stores (LDS.U8 / LDS.U16 / STS.U8 / STS.U16).
+extern "C" __global__ void bb_ld8(const int* __restrict__ addrs, unsigned* __restrict__ out) {
+  PROLOGUE
+  if (a >= 0) asm volatile("ld.shared.u8 %0, [%1];" : "=r"(r0) : "r"(base + a) : "memory");
+  EPILOGUE
+}
+extern "C" __global__ void bb_ld16(const int* __restrict__ addrs, unsigned* __restrict__ out) {
+  PROLOGUE
+  if (a >= 0) asm volatile("ld.shared.u16 %0, [%1];" : "=r"(r0) : "r"(base + a) : "memory");
+  EPILOGUE
+}
+extern "C" __global__ void bb_st8(const int* __restrict__ addrs, unsigned* __restrict__ out) {
+  PROLOGUE
+  r0 = lane + 1u;
+  if (a >= 0) asm volatile("st.shared.u8 [%0], %1;" :: "r"(base + a), "r"(r0) : "memory");
+  EPILOGUE
+}
+extern "C" __global__ void bb_st16(const int* __restrict__ addrs, unsigned* __restrict__ out) {
+  PROLOGUE
+  r0 = lane + 1u;
+  if (a >= 0) asm volatile("st.shared.u16 [%0], %1;" :: "r"(base + a), "r"(r0) : "memory");
+  EPILOGUE
+}
+
+// ---------------------------------------------------------------------------
+// cp.async (LDGSTS): global -> shared, 4/8/16 bytes (.ca) or 16 bytes (.cg).
+// ---------------------------------------------------------------------------
+__device__ __align__(1024) unsigned char g_src[kSmemBytes];
+
+#define CPASYNC(NAME, CACHE, BYTES, MIRROR)                                                 \
+  extern "C" __global__ void bb_##NAME(const int* __restrict__ addrs, unsigned* __restrict__ out) { \
+    PROLOGUE                                                                                 \
+    if (a >= 0) {                                                                            \
+      const unsigned char* src = g_src + (MIRROR ? a : lane * BYTES);                        \
+      asm volatile("cp.async." CACHE ".shared.global [%0], [%1], " #BYTES ";"                \
+                   :: "r"(base + a), "l"(__cvta_generic_to_global(src)) : "memory");         \
+    }                                                                                        \
+    asm volatile("cp.async.wait_all;" ::: "memory");                                         \
+    r0 = (unsigned)a;                                                                        \
+    EPILOGUE                                                                                 \
+  }
+CPASYNC(cpasync_ca32, "ca", 4, 0)
+CPASYNC(cpasync_ca64, "ca", 8, 0)
+CPASYNC(cpasync_ca128, "ca", 16, 0)
+CPASYNC(cpasync_cg128, "cg", 16, 0)
+CPASYNC(cpasync_ca32_gm, "ca", 4, 1)
+CPASYNC(cpasync_ca64_gm, "ca", 8, 1)
+CPASYNC(cpasync_ca128_gm, "ca", 16, 1)
+CPASYNC(cpasync_cg128_gm, "cg", 16, 1)
+
+// _gx: the global offset of lane l is given too (launch line: 32 shared offsets, then 32
+// global offsets into g_src), to vary the global side independently of the shared one.
+#define CPASYNC_GX(NAME, CACHE, BYTES)                                                      \
+  extern "C" __global__ void bb_##NAME(const int* __restrict__ addrs, unsigned* __restrict__ out) { \
+    PROLOGUE                                                                                 \
+    const int g = addrs[32 + lane];                                                          \
+    if (a >= 0) {                                                                            \
+      const unsigned char* src = g_src + g;                                                  \
+      asm volatile("cp.async." CACHE ".shared.global [%0], [%1], " #BYTES ";"                \
+                   :: "r"(base + a), "l"(__cvta_generic_to_global(src)) : "memory");         \
+    }                                                                                        \
+    asm volatile("cp.async.wait_all;" ::: "memory");                                         \
+    r0 = (unsigned)a;                                                                        \
+    EPILOGUE                                                                                 \
+  }
+CPASYNC_GX(cpasync_ca32_gx, "ca", 4)
+CPASYNC_GX(cpasync_ca64_gx, "ca", 8)
+CPASYNC_GX(cpasync_ca128_gx, "ca", 16)
+CPASYNC_GX(cpasync_cg128_gx, "cg", 16)
 
 extern "C" __global__ void bb_control(const int* __restrict__ addrs, unsigned* __restrict__ out) {
   PROLOGUE
@@ -176,6 +249,13 @@ struct OpEntry {
 };
 static const OpEntry kOps[] = {
     {"control", bb_control},
+    {"ld8", bb_ld8},         {"ld16", bb_ld16},       {"st8", bb_st8},         {"st16", bb_st16},
+    {"cpasync_ca32", bb_cpasync_ca32},   {"cpasync_ca64", bb_cpasync_ca64},
+    {"cpasync_ca128", bb_cpasync_ca128}, {"cpasync_cg128", bb_cpasync_cg128},
+    {"cpasync_ca32_gm", bb_cpasync_ca32_gm},   {"cpasync_ca64_gm", bb_cpasync_ca64_gm},
+    {"cpasync_ca128_gm", bb_cpasync_ca128_gm}, {"cpasync_cg128_gm", bb_cpasync_cg128_gm},
+    {"cpasync_ca32_gx", bb_cpasync_ca32_gx},   {"cpasync_ca64_gx", bb_cpasync_ca64_gx},
+    {"cpasync_ca128_gx", bb_cpasync_ca128_gx}, {"cpasync_cg128_gx", bb_cpasync_cg128_gx},
     {"ld32", bb_ld32},       {"ld64", bb_ld64},       {"ld128", bb_ld128},
     {"st32", bb_st32},       {"st64", bb_st64},       {"st128", bb_st128},
     {"ldsm_x1", bb_ldsm_x1}, {"ldsm_x2", bb_ldsm_x2}, {"ldsm_x4", bb_ldsm_x4},
@@ -213,7 +293,7 @@ int main(int argc, char** argv) {
 
   int* d_addrs = nullptr;
   unsigned* d_out = nullptr;
-  CK(cudaMalloc(&d_addrs, 32 * sizeof(int)));
+  CK(cudaMalloc(&d_addrs, 64 * sizeof(int)));
   CK(cudaMalloc(&d_out, kOutWords * sizeof(unsigned)));
   CK(cudaMemset(d_out, 0, kOutWords * sizeof(unsigned)));
 
@@ -222,13 +302,15 @@ int main(int argc, char** argv) {
   long launch_id;
   long n = 0;
   while (fscanf(in, "%ld %63s", &launch_id, opbuf) == 2) {
-    int addrs[32];
-    for (int l = 0; l < 32; ++l) {
+    int addrs[64] = {0};
+    const size_t oplen = strlen(opbuf);
+    const int n_in = (oplen > 3 && strcmp(opbuf + oplen - 3, "_gx") == 0) ? 64 : 32;
+    for (int l = 0; l < n_in; ++l) {
       if (fscanf(in, "%d", &addrs[l]) != 1) {
         fprintf(stderr, "bad input line for launch %ld (lane %d)\n", launch_id, l);
         return 1;
       }
-      if (addrs[l] >= kSmemBytes || addrs[l] < -1) {
+      if (addrs[l] >= kSmemBytes || addrs[l] < (l < 32 ? -1 : 0)) {
         fprintf(stderr, "launch %ld: lane %d offset %d out of range\n", launch_id, l, addrs[l]);
         return 1;
       }

@@ -8,7 +8,7 @@ launch (no shared-memory access) is added first and last.  --start/--count
 select a slice of the (pattern, instruction) launches, to split a big corpus
 over several device calls.
 
-LAUNCHES.txt lines:  <launch_id> <op> <a0> ... <a31>
+LAUNCHES.txt lines:  <launch_id> <op> <a0> ... <a31> [<g0> ... <g31> for cpasync_*_gx]
 MANIFEST.jsonl lines: {"launch": id, "name":..., "op":..., "instr": i, ...}
 """
 import argparse
@@ -17,8 +17,13 @@ import sys
 
 SMEM_BYTES = 96 * 1024
 ACCESS = {
-    "ld32": 4, "ld64": 8, "ld128": 16, "st32": 4, "st64": 8, "st128": 16,
+    "ld8": 1, "ld16": 2, "ld32": 4, "ld64": 8, "ld128": 16,
+    "st8": 1, "st16": 2, "st32": 4, "st64": 8, "st128": 16,
+    "cpasync_ca32": 4, "cpasync_ca64": 8, "cpasync_ca128": 16, "cpasync_cg128": 16,
 }
+for _k in [k for k in ACCESS if k.startswith("cpasync")]:
+    ACCESS[_k + "_gm"] = ACCESS[_k]  # global side at the shared offsets
+    ACCESS[_k + "_gx"] = ACCESS[_k]  # global side given: "gaddrs", one list per instruction
 for _k in ("ldsm", "stsm"):
     for _x in ("x1", "x2", "x4"):
         for _t in ("", "_t"):
@@ -70,6 +75,15 @@ def main():
                     if a < 0 or a + size > SMEM_BYTES or a % size:
                         sys.exit(f"{args.corpus}:{lineno}: {name} instr {i} lane {lane}: "
                                  f"offset {a} invalid for {op} (size {size}, buffer {SMEM_BYTES})")
+                if op.endswith("_gx"):
+                    gl = p.get("gaddrs")
+                    g = gl[i] if isinstance(gl, list) and i < len(gl) else None
+                    if not isinstance(g, list) or len(g) != 32 or any(
+                            not isinstance(x, int) or isinstance(x, bool) or x < 0
+                            or x + size > SMEM_BYTES or x % size for x in g):
+                        sys.exit(f"{args.corpus}:{lineno}: {name} instr {i}: {op} needs gaddrs[{i}], "
+                                 f"32 global offsets aligned to {size} inside {SMEM_BYTES} bytes")
+                    addrs = addrs + g
                 items.append((name, op, i, addrs))
 
     end = len(items) if args.count < 0 else min(len(items), args.start + args.count)
@@ -88,7 +102,7 @@ def main():
         emit({"control": True, "name": "__control_first", "op": "control", "instr": 0}, "control", ctrl)
         for name, op, i, addrs in sel:
             rec = {"name": name, "op": op, "instr": i,
-                   "active_lanes": sum(1 for a in addrs if a != -1)}
+                   "active_lanes": sum(1 for a in addrs[:32] if a != -1)}
             if is_matrix(op) and -1 in addrs:
                 # .sync.aligned needs the whole warp; give inactive lanes offset 0.
                 rec["inactive_substituted_with_0"] = [l for l, a in enumerate(addrs) if a == -1]

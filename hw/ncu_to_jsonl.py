@@ -4,6 +4,9 @@
 Subcommands
   metrics QUERY.txt            choose the metrics to collect from the output of
                                `ncu --query-metrics` (prints a comma list)
+  filter QUERY.txt LIST        keep the metrics of the comma LIST that the query output
+                               names, plus every shared-memory LDGSTS metric it names
+                               (prints a comma list; the dropped ones go to stderr)
   convert MANIFEST RAW.csv LAUNCHLOG HEADER.json OUT.jsonl
                                map the ncu launches (in order) back to
                                (pattern, instr) and write the measured jsonl
@@ -62,7 +65,21 @@ WANTED = [
     "smsp__sass_data_bytes_mem_shared_op_stsm",
     "smsp__sass_thread_inst_executed_op_shared_ld",
     "smsp__sass_thread_inst_executed_op_shared_st",
+    # cp.async (LDGSTS): its shared-memory side
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts",
+    "smsp__inst_executed_op_ldgsts",
+    "smsp__sass_inst_executed_op_ldgsts",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts",
+    "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts",
 ]
+# LDGSTS metrics worth collecting whatever their exact spelling on this ncu.
+LDGSTS = re.compile(r"ldgsts")
+LDGSTS_SHARED = re.compile(r"^(l1tex__data_\w*mem_shared\w*ldgsts\w*"
+                           r"|smsp__(sass_)?inst_executed_op_ldgsts\w*"
+                           r"|smsp__sass_l1tex_data_\w*mem_shared\w*ldgsts\w*"
+                           r"|smsp__sass_data_bytes_mem_shared\w*ldgsts\w*"
+                           r"|l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts\w*)$")
 # Anything else about shared-memory wavefronts/conflicts/instructions that this
 # ncu knows (e.g. other spellings of the ldsm/stsm counters) is added too.
 DISCOVER = re.compile(
@@ -92,6 +109,11 @@ PRIMARY = {
     "stsm": ([W + "_op_stsm.sum", W + "_op_st.sum"], [C + "_op_stsm.sum", C + "_op_st.sum"],
              ["smsp__inst_executed_op_shared_stsm.sum", "smsp__inst_executed_op_stsm.sum",
               "smsp__sass_inst_executed_op_shared_stsm.sum", "smsp__sass_inst_executed_op_stsm.sum"]),
+    # cp.async: the hardware op_ldgsts counters if this GPU has them, else ncu's
+    # SASS-instrumented ones (the run's header lists what was collected).
+    "ldgsts": ([W + "_op_ldgsts.sum", SW + "_op_ldgsts.sum"],
+               [C + "_op_ldgsts.sum", SC + "_op_ldgsts.sum"],
+               ["smsp__inst_executed_op_ldgsts.sum", "smsp__sass_inst_executed_op_ldgsts.sum"]),
 }
 # SASS-instrumented cross-check (ncu's per-instruction counters)
 SASS = {
@@ -99,12 +121,16 @@ SASS = {
     "st": ([SW + "_op_st.sum"], [SC + "_op_st.sum"]),
     "ldsm": ([SW + "_op_ldsm.sum"], [SC + "_op_ldsm.sum"]),
     "stsm": ([SW + "_op_stsm.sum"], [SC + "_op_stsm.sum"]),
+    "ldgsts": ([SW + "_op_ldgsts.sum"], [SC + "_op_ldgsts.sum"]),
 }
 # metrics that must read 0 in the control launch (no shared instruction)
-CONTROL_ZERO = re.compile(r"_mem_shared_op_(ld|st|ldsm|stsm)\.sum$|inst_executed_op_(shared|ldsm|stsm)\w*\.sum$")
+CONTROL_ZERO = re.compile(r"_mem_shared_op_(ld|st|ldsm|stsm|ldgsts)\.sum$"
+                          r"|inst_executed_op_(shared|ldsm|stsm|ldgsts)\w*\.sum$")
 
 
 def family(op):
+    if op.startswith("cpasync"):
+        return "ldgsts"
     if op.startswith("ldsm"):
         return "ldsm"
     if op.startswith("stsm"):
@@ -112,13 +138,45 @@ def family(op):
     return op[:2]
 
 
-def cmd_metrics(query_path):
+def query_names(query_path):
     names = set()
     with open(query_path, errors="replace") as f:
         for line in f:
             tok = line.strip().split()
             if tok and re.match(r"^[a-z0-9]+__[a-z0-9_]+$", tok[0]):
                 names.add(tok[0])
+    return names
+
+
+def cmd_filter(query_path, wanted):
+    names = query_names(query_path)
+    wanted = [m for m in wanted.split(",") if m]
+    if len(names) < 100:  # the query failed or printed nothing useful: keep the list
+        print(f"filter: only {len(names)} metric names in {query_path}; keeping the list",
+              file=sys.stderr)
+        print(",".join(wanted))
+        return
+    # hw/metrics.txt's metrics were all collected on the H100 before: keep them even if
+    # the query does not list them (it may leave out the SASS-instrumented ones).
+    import os
+    known = os.path.join(os.path.dirname(os.path.abspath(__file__)), "metrics.txt")
+    known = set(open(known).read().replace("\n", "").replace(" ", "").split(","))
+    base = lambda m: m.rsplit(".", 1)[0]
+    sass_listed = any(n.startswith("smsp__sass_") for n in names)
+    keep = [m for m in wanted if base(m) in names or m in known
+            or (not sass_listed and m.startswith("smsp__sass_"))]
+    dropped = [m for m in wanted if m not in keep]
+    extra = sorted(n + ".sum" for n in names if LDGSTS_SHARED.match(n)
+                   and n + ".sum" not in keep)
+    print(f"filter: kept {len(keep)}, dropped (not on this GPU/ncu): {', '.join(dropped) or 'none'}; "
+          f"added: {', '.join(extra) or 'none'}", file=sys.stderr)
+    print("filter: every LDGSTS metric the query names: "
+          + ", ".join(sorted(n for n in names if LDGSTS.search(n))), file=sys.stderr)
+    print(",".join(keep + extra))
+
+
+def cmd_metrics(query_path):
+    names = query_names(query_path)
     chosen = [m for m in WANTED if m in names]
     extra = sorted(n for n in names if DISCOVER.match(n) and not SKIP.search(n) and n not in chosen)
     chosen += extra[: max(0, MAX_METRICS - len(chosen))]
@@ -194,6 +252,14 @@ def cmd_convert(manifest_path, csv_path, log_path, header_path, out_path):
             continue
         fam = family(m["op"])
         wn, wv = pick(vals, PRIMARY[fam][0])
+        if fam == "ldgsts":
+            # H100 / ncu 2025.3.1 has no hardware op_ldgsts wavefront counter, but LDGSTS
+            # wavefronts are in the un-split total and in none of op_ld/op_st/op_misc
+            # (checked: equal to ncu's SASS-instrumented op_ldgsts count).
+            parts = [vals.get(W + s) for s in (".sum", "_op_ld.sum", "_op_st.sum", "_op_misc.sum")]
+            if None not in parts:
+                wn = f"{W}.sum - _op_ld - _op_st - _op_misc"
+                wv = parts[0] - parts[1] - parts[2] - parts[3]
         cn, cv = pick(vals, PRIMARY[fam][1])
         rn, rv = pick(vals, PRIMARY[fam][2])
         _, swv = pick(vals, SASS[fam][0])
@@ -245,6 +311,8 @@ def cmd_convert(manifest_path, csv_path, log_path, header_path, out_path):
 def main():
     if len(sys.argv) >= 2 and sys.argv[1] == "metrics" and len(sys.argv) == 3:
         cmd_metrics(sys.argv[2])
+    elif len(sys.argv) >= 2 and sys.argv[1] == "filter" and len(sys.argv) == 4:
+        cmd_filter(sys.argv[2], sys.argv[3])
     elif len(sys.argv) >= 2 and sys.argv[1] == "convert" and len(sys.argv) == 7:
         cmd_convert(*sys.argv[2:])
     else:

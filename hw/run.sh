@@ -67,6 +67,11 @@ if [ -z "${METRICS:-}" ]; then
     echo "$METRICS" > "$OUTDIR/metrics.txt"
   fi
 fi
+if [ -s "$OUTDIR/ncu-query-metrics.txt" ]; then
+  # keep only what this GPU/ncu knows (an unknown name fails the whole ncu run), and add
+  # every shared-memory LDGSTS metric it names
+  METRICS=$(python3 hw/ncu_to_jsonl.py filter "$OUTDIR/ncu-query-metrics.txt" "$METRICS")
+fi
 stamp "metrics: $METRICS"
 
 # --- build -------------------------------------------------------------------
@@ -82,12 +87,25 @@ for line in open(sys.argv[1]):
     if m:
         cur = m.group(1); counts[cur] = []
     elif cur and re.search(r"\b(LDS|STS|LDSM|STSM|ATOMS|LDGSTS)(\.[A-Z0-9_.]+)?\b", line):
+        # ptxas pads LDGSTS with `@!PT LDS RZ, [RZ]`: predicated on never-true, never run
+        # (ncu counts them as issued shared loads with every lane off, 0 wavefronts)
+        if "@!PT" in line:
+            continue
         counts[cur].append(re.sub(r"\s+", " ", line.strip()))
+# the SASS opcode each kernel family must show (the PTX -> SASS mapping this relies on)
+EXPECT = [("bb_ld8", "LDS.U8"), ("bb_ld16", "LDS.U16"), ("bb_st8", "STS.U8"),
+          ("bb_st16", "STS.U16"), ("bb_cpasync_cg", "LDGSTS"), ("bb_cpasync_ca", "LDGSTS")]
 bad = False
 for k, v in sorted(counts.items()):
     want = 0 if k == "bb_control" else 1
     print(f"sass {k}: {len(v)} shared instr {v}")
     if len(v) != want: bad = True
+    for prefix, opcode in EXPECT:
+        if (k == prefix or k.startswith(prefix + "_") or (prefix.startswith("bb_cpasync") and k.startswith(prefix))) and v:
+            if not re.search(r"\b" + re.escape(opcode) + r"\b", v[0]):
+                print(f"WARNING: {k}: expected {opcode} in {v[0]}")
+            if k.startswith("bb_cpasync_cg") and "BYPASS" not in v[0]:
+                print(f"WARNING: {k}: expected LDGSTS.BYPASS (.cg) in {v[0]}")
 if bad: sys.exit("SASS check failed: a kernel does not have exactly one shared-memory instruction")
 EOF
 

@@ -231,15 +231,40 @@ impl CopyAtom {
         })
     }
 
-    /// The shared-memory instruction this atom issues (a `UniversalCopy_N` as a load:
-    /// `bank_conflicts` takes an explicit store instruction).
+    /// The shared-memory instruction this atom issues: LDSM/STSM → ldmatrix/stmatrix,
+    /// `SM80_CP_ASYNC_CACHEALWAYS[_ZFILL]_N` → LDGSTS.N (cp.async.ca),
+    /// `SM80_CP_ASYNC_CACHEGLOBAL[_ZFILL]_128` → LDGSTS.BYPASS.128 (cp.async.cg; both write
+    /// shared memory), `UniversalCopy_N` → LDS.N as a load (`bank_conflicts` takes an
+    /// explicit store instruction).
+    ///
+    /// ```
+    /// use cute_core::{atom::Atom, bank::Instr};
+    /// let Atom::Copy(c) = Atom::lookup("SM80_CP_ASYNC_CACHEGLOBAL_128").unwrap() else { panic!() };
+    /// assert_eq!(c.instr().unwrap(), Instr::Ldgsts { bits: 128, bypass: true });
+    /// let Atom::Copy(c) = Atom::lookup("UniversalCopy_8").unwrap() else { panic!() };
+    /// assert_eq!(c.instr().unwrap(), Instr::Lds(8));
+    /// ```
     pub fn instr(&self) -> Result<Instr> {
         let n = self.name.as_str();
-        // cp.async writes shared memory through LDGSTS, whose banks are not modelled yet;
+        let width = || -> Result<u32> {
+            n.rsplit('_')
+                .next()
+                .and_then(|b| b.parse().ok())
+                .ok_or_else(|| Error::new(format!("{n}: the atom's name gives no access width")))
+        };
+        if let Some(rest) = n.strip_prefix("SM80_CP_ASYNC_") {
+            let bits = width()?;
+            let instr = Instr::Ldgsts {
+                bits,
+                bypass: rest.starts_with("CACHEGLOBAL"),
+            };
+            instr.check()?;
+            return Ok(instr);
+        }
         // DefaultCopy / AutoVectorizingCopy name no width.
-        if n.contains("CP_ASYNC") || n == "DefaultCopy" || n == "AutoVectorizingCopy" {
+        if n == "DefaultCopy" || n == "AutoVectorizingCopy" {
             return Err(Error::new(format!(
-                "{n}: the bank model covers LDS/STS of 32/64/128 bits and ldmatrix/stmatrix, not this copy (name the instruction: bank_conflicts(smem, tiled_copy, LDS128))"
+                "{n}: the copy names no access width (name the instruction: bank_conflicts(smem, tiled_copy, LDS128))"
             )));
         }
         let count = if n.contains("x1_") || n.contains("U16x2") {
@@ -250,18 +275,19 @@ impl CopyAtom {
             4
         };
         let trans = n.ends_with("_T");
-        Ok(if n.contains("LDSM") {
+        let instr = if n.contains("LDSM") {
             Instr::Ldsm { count, trans }
         } else if n.contains("STSM") {
             Instr::Stsm { count, trans }
+        } else if n.starts_with("UniversalCopy_") {
+            Instr::Lds(width()?)
         } else {
-            let bits = n
-                .rsplit('_')
-                .next()
-                .and_then(|b| b.parse().ok())
-                .unwrap_or(32);
-            Instr::Lds(bits)
-        })
+            return Err(Error::new(format!(
+                "{n}: no shared-memory instruction is known for this copy atom (name one: bank_conflicts(smem, tiled_copy, LDS128))"
+            )));
+        };
+        instr.check()?;
+        Ok(instr)
     }
 }
 

@@ -5,12 +5,13 @@
 //! Rules (each one measured, see `docs/banks.md`):
 //! - 32 banks of 4-byte words; a wavefront serves at most one word per bank, any number
 //!   of lanes reading that word (broadcast).
-//! - A warp instruction is split into phases of lanes: 32-bit accesses one phase of 32
-//!   lanes; 64-bit stores two half-warps, 128-bit stores four quarter-warps; 64/128-bit
+//! - A warp instruction is split into phases of lanes: 8/16/32-bit accesses one phase of
+//!   32 lanes; 64-bit stores two half-warps, 128-bit stores four quarter-warps; 64/128-bit
 //!   loads the same unless the lanes are paired (then one phase / two half-warps);
-//!   `ldmatrix`/`stmatrix` `.xN` N phases of the 8 lanes that supply one matrix's rows.
+//!   `ldmatrix`/`stmatrix` `.xN` N phases of the 8 lanes that supply one matrix's rows;
+//!   `cp.async` (LDGSTS) as a store of its width.
 //! - A phase needs as many wavefronts as the largest number of distinct words one bank
-//!   holds among its lanes' bytes.
+//!   holds among its lanes' bytes (lanes touching different bytes of one word share it).
 //!
 //! ```
 //! use cute_core::bank::{analyze_warp, Instr};
@@ -50,9 +51,9 @@ pub const SEARCH_MAX_ELEMENTS: i64 = 1 << 16;
 /// A shared-memory instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Instr {
-    /// `ld.shared` (LDS) of 32, 64 or 128 bits per lane.
+    /// `ld.shared` (LDS) of 8, 16, 32, 64 or 128 bits per lane.
     Lds(u32),
-    /// `st.shared` (STS) of 32, 64 or 128 bits per lane.
+    /// `st.shared` (STS) of 8, 16, 32, 64 or 128 bits per lane.
     Sts(u32),
     /// `ldmatrix.sync.aligned.m8n8.x{count}[.trans].shared.b16`.
     Ldsm {
@@ -68,19 +69,44 @@ pub enum Instr {
         /// `.trans`.
         trans: bool,
     },
+    /// `cp.async.{ca,cg}.shared.global` (SASS LDGSTS) of 32, 64 or 128 bits per lane: the
+    /// shared-memory write it ends in (its global read is not a shared-memory access).
+    Ldgsts {
+        /// 32, 64 or 128.
+        bits: u32,
+        /// `.cg` (LDGSTS.BYPASS: the global read skips L1; 128 bits only).
+        bypass: bool,
+    },
 }
 
 impl Instr {
-    /// Parse the expression language's instruction names: `LDS32`, `LDS64`, `LDS128`,
-    /// `STS32`.., `LDSM_X1`, `LDSM_X2_T`, `STSM_X4`, ... (case-insensitive).
+    /// Parse the expression language's instruction names: `LDS8`, `LDS16`, `LDS32`,
+    /// `LDS64`, `LDS128`, `STS8`.., `LDSM_X1`, `LDSM_X2_T`, `STSM_X4`, ..., `LDGSTS32`,
+    /// `LDGSTS64`, `LDGSTS128` (cp.async.ca), `LDGSTS128_CG` (cp.async.cg)
+    /// (case-insensitive).
     ///
     /// ```
     /// use cute_core::bank::Instr;
     /// assert_eq!(Instr::parse("ldsm_x4_t"), Some(Instr::Ldsm { count: 4, trans: true }));
     /// assert_eq!(Instr::parse("LDS128").unwrap().to_string(), "LDS.128");
+    /// assert_eq!(Instr::parse("ldgsts128_cg"), Some(Instr::Ldgsts { bits: 128, bypass: true }));
+    /// assert_eq!(Instr::parse("LDGSTS64").unwrap().to_string(), "LDGSTS.64");
     /// ```
     pub fn parse(s: &str) -> Option<Instr> {
         let u = s.to_ascii_uppercase();
+        if let Some(rest) = u.strip_prefix("LDGSTS") {
+            let (b, bypass) = match rest.strip_suffix("_CG") {
+                Some(b) => (b, true),
+                None => (rest, false),
+            };
+            let bits = match b {
+                "32" if !bypass => 32,
+                "64" if !bypass => 64,
+                "128" => 128,
+                _ => return None,
+            };
+            return Some(Instr::Ldgsts { bits, bypass });
+        }
         let (head, trans) = match u.strip_suffix("_T") {
             Some(h) => (h, true),
             None => (u.as_str(), false),
@@ -107,6 +133,8 @@ impl Instr {
             return None;
         }
         let bits = |x: &str| match x {
+            "8" => Some(8),
+            "16" => Some(16),
             "32" => Some(32),
             "64" => Some(64),
             "128" => Some(128),
@@ -123,9 +151,13 @@ impl Instr {
 
     /// Every instruction name [`Instr::parse`] accepts, canonical spelling.
     pub const NAMES: &'static [&'static str] = &[
+        "LDS8",
+        "LDS16",
         "LDS32",
         "LDS64",
         "LDS128",
+        "STS8",
+        "STS16",
         "STS32",
         "STS64",
         "STS128",
@@ -141,32 +173,67 @@ impl Instr {
         "STSM_X1_T",
         "STSM_X2_T",
         "STSM_X4_T",
+        "LDGSTS32",
+        "LDGSTS64",
+        "LDGSTS128",
+        "LDGSTS128_CG",
     ];
+
+    /// Whether the hardware has this instruction and the model covers it (measured on the
+    /// H100: 8/16/32/64/128-bit LDS/STS, 32/64/128-bit cp.async.ca, 128-bit cp.async.cg,
+    /// ldmatrix/stmatrix .x1/.x2/.x4).
+    ///
+    /// ```
+    /// use cute_core::bank::Instr;
+    /// assert!(Instr::Lds(8).check().is_ok());
+    /// assert!(Instr::Ldgsts { bits: 64, bypass: true }.check().is_err());
+    /// ```
+    pub fn check(self) -> Result<()> {
+        let ok = match self {
+            Instr::Lds(b) | Instr::Sts(b) => [8, 16, 32, 64, 128].contains(&b),
+            Instr::Ldgsts { bits, bypass } => bits == 128 || (!bypass && [32, 64].contains(&bits)),
+            Instr::Ldsm { count, .. } | Instr::Stsm { count, .. } => [1, 2, 4].contains(&count),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::new(format!(
+                "{self} is not a modelled shared-memory instruction (measured on the H100: 8/16/32/64/128-bit LDS/STS, 32/64/128-bit cp.async.ca, 128-bit cp.async.cg, ldmatrix/stmatrix .x1/.x2/.x4)"
+            )))
+        }
+    }
 
     /// Bits each lane moves per instruction (for ldmatrix: the 16-byte row it addresses).
     pub fn lane_bits(self) -> u32 {
         match self {
-            Instr::Lds(b) | Instr::Sts(b) => b,
+            Instr::Lds(b) | Instr::Sts(b) | Instr::Ldgsts { bits: b, .. } => b,
             Instr::Ldsm { .. } | Instr::Stsm { .. } => 128,
         }
     }
 
-    /// Whether the instruction writes shared memory.
+    /// Whether the instruction writes shared memory (a `cp.async` does: its shared-memory
+    /// side is the destination).
     pub fn is_store(self) -> bool {
-        matches!(self, Instr::Sts(_) | Instr::Stsm { .. })
+        matches!(
+            self,
+            Instr::Sts(_) | Instr::Stsm { .. } | Instr::Ldgsts { .. }
+        )
     }
 
     /// The most phases one warp instruction of this kind can take.
     pub fn max_phases(self) -> usize {
         match self {
-            Instr::Lds(b) | Instr::Sts(b) => (b / 32).max(1) as usize,
+            Instr::Lds(b) | Instr::Sts(b) | Instr::Ldgsts { bits: b, .. } => {
+                (b / 32).max(1) as usize
+            }
             Instr::Ldsm { count, .. } | Instr::Stsm { count, .. } => count as usize,
         }
     }
 
     /// The lanes of each phase the hardware splits one warp instruction with these lane
     /// addresses into (measured on an H100, see `docs/banks.md`):
-    /// 32-bit accesses one phase; stores of 64/128 bits half-/quarter-warps; loads of
+    /// 8/16/32-bit accesses one phase; stores (and `cp.async`) of 64/128 bits
+    /// half-/quarter-warps; loads of
     /// 64/128 bits the whole warp / half-warps when the lanes are *paired* (every active
     /// lane reads the same address as lane `l^1`, or every one as lane `l^2`), else
     /// half-/quarter-warps; ldmatrix/stmatrix one phase per 8x8 matrix (8 lanes).
@@ -183,9 +250,9 @@ impl Instr {
             })
         };
         let width = match self {
-            Instr::Lds(32) | Instr::Sts(32) => 32,
-            Instr::Sts(64) => 16,
-            Instr::Sts(_) => 8,
+            Instr::Lds(b) | Instr::Sts(b) | Instr::Ldgsts { bits: b, .. } if b <= 32 => 32,
+            Instr::Sts(64) | Instr::Ldgsts { bits: 64, .. } => 16,
+            Instr::Sts(_) | Instr::Ldgsts { .. } => 8,
             Instr::Lds(64) => {
                 if paired(1) || paired(2) {
                     32
@@ -217,11 +284,15 @@ impl Instr {
         }
     }
 
-    /// Short machine name for file formats: `ld128`, `ldsm_x4_t`, ...
+    /// Short machine name for file formats: `ld128`, `ldsm_x4_t`, `cpasync_ca128`,
+    /// `cpasync_cg128`, ...
     pub fn op_name(self) -> String {
         match self {
             Instr::Lds(b) => format!("ld{b}"),
             Instr::Sts(b) => format!("st{b}"),
+            Instr::Ldgsts { bits, bypass } => {
+                format!("cpasync_{}{bits}", if bypass { "cg" } else { "ca" })
+            }
             Instr::Ldsm { count, trans } => {
                 format!("ldsm_x{count}{}", if trans { "_t" } else { "" })
             }
@@ -229,6 +300,34 @@ impl Instr {
                 format!("stsm_x{count}{}", if trans { "_t" } else { "" })
             }
         }
+    }
+
+    /// The inverse of [`Instr::op_name`] (`ld8`, `st128`, `ldsm_x4_t`, `cpasync_cg128`, ...).
+    ///
+    /// ```
+    /// use cute_core::bank::Instr;
+    /// for n in Instr::NAMES {
+    ///     let i = Instr::parse(n).unwrap();
+    ///     assert_eq!(Instr::from_op_name(&i.op_name()), Some(i));
+    /// }
+    /// ```
+    pub fn from_op_name(op: &str) -> Option<Instr> {
+        if let Some(b) = op.strip_prefix("cpasync_ca") {
+            return Instr::parse(&format!("LDGSTS{b}"));
+        }
+        if let Some(b) = op.strip_prefix("cpasync_cg") {
+            return Instr::parse(&format!("LDGSTS{b}_CG"));
+        }
+        if op.starts_with("ldsm") || op.starts_with("stsm") {
+            return Instr::parse(op);
+        }
+        if let Some(b) = op.strip_prefix("ld") {
+            return Instr::parse(&format!("LDS{b}"));
+        }
+        if let Some(b) = op.strip_prefix("st") {
+            return Instr::parse(&format!("STS{b}"));
+        }
+        None
     }
 }
 
@@ -242,6 +341,9 @@ impl fmt::Display for Instr {
             }
             Instr::Stsm { count, trans } => {
                 write!(f, "stmatrix.x{count}{}", if *trans { ".trans" } else { "" })
+            }
+            Instr::Ldgsts { bits, bypass } => {
+                write!(f, "LDGSTS{}.{bits}", if *bypass { ".BYPASS" } else { "" })
             }
         }
     }
@@ -294,7 +396,7 @@ impl WarpInstr {
             None => Vec::new(),
             Some(a) => {
                 let n = u64::from(instr.lane_bits()) / 8;
-                (a / WORD_BYTES..(a + n).div_ceil(WORD_BYTES))
+                (a / WORD_BYTES..a.saturating_add(n).div_ceil(WORD_BYTES))
                     .map(|w| (w % BANKS, w))
                     .collect()
             }
@@ -312,8 +414,74 @@ impl WarpInstr {
 /// Model one warp instruction from its lanes' byte addresses (`None` = inactive lane).
 ///
 /// Addresses must be aligned to the access size. This is the function the hardware
-/// fixtures check.
+/// fixtures check. A `cp.async` is modelled with a coalesced global read (each phase's
+/// lanes read distinct addresses of one 128-byte line, as a row of 16-byte copies does);
+/// [`analyze_warp_g2s`] takes the global addresses.
 pub fn analyze_warp(instr: Instr, addrs: &[Option<u64>]) -> Result<WarpInstr> {
+    analyze(instr, addrs, None)
+}
+
+/// Model one `cp.async` (LDGSTS) warp instruction from its lanes' shared-memory byte
+/// addresses and the global byte addresses they read (`None` in `smem` = inactive lane;
+/// global addresses relative to a 128-byte-aligned base).
+///
+/// Measured on an H100 (`docs/banks.md`): the shared-memory write of each phase is done
+/// per group of the phase's lanes that read one 128-byte global line, and lanes of a
+/// line that read the same global address go to separate groups; a group costs the
+/// largest number of lane words one bank receives (lanes writing the same word do not
+/// merge). Nsight Compute's conflict counter is the wavefronts minus, per phase, one per
+/// four lines the phase reads.
+///
+/// ```
+/// use cute_core::bank::{analyze_warp_g2s, Instr};
+/// let smem: Vec<Option<u64>> = (0..32).map(|l| Some(16 * l)).collect();
+/// // every lane reads its own 128-byte line: 32 wavefronts for a conflict-free write
+/// let gmem: Vec<Option<u64>> = (0..32).map(|l| Some(128 * l)).collect();
+/// let r = analyze_warp_g2s(Instr::Ldgsts { bits: 128, bypass: false }, &smem, &gmem).unwrap();
+/// assert_eq!((r.wavefronts, r.conflicts), (32, 24));
+/// ```
+pub fn analyze_warp_g2s(
+    instr: Instr,
+    smem: &[Option<u64>],
+    gmem: &[Option<u64>],
+) -> Result<WarpInstr> {
+    if !matches!(instr, Instr::Ldgsts { .. }) {
+        return Err(Error::new(format!(
+            "{instr} does not read global memory (only cp.async does)"
+        )));
+    }
+    if gmem.len() != 32 {
+        return Err(Error::new(format!(
+            "a warp has 32 lanes, got {} global addresses",
+            gmem.len()
+        )));
+    }
+    let bytes = u64::from(instr.lane_bits()) / 8;
+    for (l, (s, g)) in smem.iter().zip(gmem).enumerate() {
+        match (s, g) {
+            (Some(_), None) => {
+                return Err(Error::new(format!(
+                    "lane {l} writes shared memory but has no global address"
+                )))
+            }
+            (_, Some(g)) if g % bytes != 0 || g.checked_add(bytes).is_none() => {
+                return Err(Error::new(format!(
+                    "lane {l}: global byte address {g} is not aligned to the {bytes}-byte copy"
+                )))
+            }
+            _ => {}
+        }
+    }
+    analyze(instr, smem, Some(gmem))
+}
+
+/// Bytes of a global-memory line: a cp.async phase writes shared memory per line it reads.
+const GLOBAL_LINE: u64 = 128;
+/// Global lines one pass of Nsight Compute's LDGSTS conflict counter covers.
+const LINES_PER_PASS: u32 = 4;
+
+fn analyze(instr: Instr, addrs: &[Option<u64>], gmem: Option<&[Option<u64>]>) -> Result<WarpInstr> {
+    instr.check()?;
     if addrs.len() != 32 {
         return Err(Error::new(format!(
             "a warp has 32 lanes, got {}",
@@ -324,6 +492,11 @@ pub fn analyze_warp(instr: Instr, addrs: &[Option<u64>]) -> Result<WarpInstr> {
     let used = instr.address_lanes();
     for (l, a) in addrs.iter().enumerate().take(used) {
         if let Some(a) = a {
+            if a.checked_add(bytes).is_none() {
+                return Err(Error::new(format!(
+                    "lane {l}: byte address {a} is out of range"
+                )));
+            }
             if a % bytes != 0 {
                 return Err(Error::new(format!(
                     "lane {l}: byte address {a} is not aligned to the {}-byte access",
@@ -332,32 +505,74 @@ pub fn analyze_warp(instr: Instr, addrs: &[Option<u64>]) -> Result<WarpInstr> {
             }
         }
     }
+    // cp.async writes each lane's words separately: two lanes on one word do not merge.
+    let merge = !matches!(instr, Instr::Ldgsts { .. });
+    let words_of = |a: u64| a / WORD_BYTES..(a + bytes).div_ceil(WORD_BYTES);
     let mut phases = Vec::new();
     let mut ways = 0;
+    let mut passes = 0u32;
     for r in instr.phases(&addrs[..used.min(32)]) {
-        if addrs[r.clone()]
-            .iter()
+        let lanes: Vec<usize> = r
+            .clone()
             .take(used.saturating_sub(r.start))
-            .all(|a| a.is_none())
-        {
+            .filter(|&l| addrs[l].is_some())
+            .collect();
+        if lanes.is_empty() {
             continue; // no active lane: the phase costs nothing
         }
-        let mut words: Vec<u64> = Vec::new();
-        for a in addrs[r.clone()]
-            .iter()
-            .take(used.saturating_sub(r.start))
-            .flatten()
-        {
-            words.extend(a / WORD_BYTES..(a + bytes) / WORD_BYTES);
+        // Groups of lanes written together: the whole phase, or (cp.async with global
+        // addresses) per global line, the k-th lane on one global address in group k.
+        let mut groups: Vec<(u64, u64, Vec<usize>)> = Vec::new(); // (line, repeat, lanes)
+        let mut lines: Vec<u64> = Vec::new();
+        for &l in &lanes {
+            let (line, repeat) = match gmem {
+                None => (0, 0),
+                Some(g) => {
+                    let ga = g[l].unwrap_or(0);
+                    let repeat = lanes
+                        .iter()
+                        .take_while(|&&k| k != l)
+                        .filter(|&&k| g[k] == Some(ga))
+                        .count() as u64;
+                    (ga / GLOBAL_LINE, repeat)
+                }
+            };
+            if !lines.contains(&line) {
+                lines.push(line);
+            }
+            match groups
+                .iter_mut()
+                .find(|(li, re, _)| *li == line && *re == repeat)
+            {
+                Some(g) => g.2.push(l),
+                None => groups.push((line, repeat, vec![l])),
+            }
         }
+        passes += (lines.len() as u32).div_ceil(LINES_PER_PASS);
+        let mut wf = 0u32;
+        for (_, _, group) in &groups {
+            let mut words: Vec<u64> = group
+                .iter()
+                .flat_map(|&l| words_of(addrs[l].unwrap_or(0)))
+                .collect();
+            if merge {
+                words.sort_unstable();
+                words.dedup();
+            }
+            let mut per_bank = [0u32; BANKS as usize];
+            for w in &words {
+                per_bank[(w % BANKS) as usize] += 1;
+            }
+            let g = per_bank.iter().copied().max().unwrap_or(0);
+            ways = ways.max(g);
+            wf += g;
+        }
+        let mut words: Vec<u64> = lanes
+            .iter()
+            .flat_map(|&l| words_of(addrs[l].unwrap_or(0)))
+            .collect();
         words.sort_unstable();
         words.dedup();
-        let mut per_bank = [0u32; BANKS as usize];
-        for w in &words {
-            per_bank[(w % BANKS) as usize] += 1;
-        }
-        let wf = per_bank.iter().copied().max().unwrap_or(0);
-        ways = ways.max(wf);
         let n = words.len() as u32;
         phases.push(Phase {
             first_lane: r.start as u8,
@@ -369,7 +584,7 @@ pub fn analyze_warp(instr: Instr, addrs: &[Option<u64>]) -> Result<WarpInstr> {
     }
     let wavefronts: u32 = phases.iter().map(|p| p.wavefronts).sum();
     let ideal = phases.iter().map(|p| p.ideal).sum();
-    let conflicts = wavefronts - phases.len() as u32;
+    let conflicts = wavefronts.saturating_sub(passes);
     Ok(WarpInstr {
         warp: 0,
         index: 0,
@@ -445,17 +660,59 @@ pub fn bank_conflicts(
     tv: &Layout,
     instr: Instr,
 ) -> Result<BankReport> {
+    tile(smem, None, elem_bits, tv, instr)
+}
+
+/// [`bank_conflicts`] of a global→shared `cp.async` whose global side is known: `gmem`
+/// maps the same domain to global element offsets (from a 128-byte-aligned base), and
+/// every lane's values must be contiguous and aligned there too. See
+/// [`analyze_warp_g2s`] for what the global read changes.
+///
+/// ```
+/// use cute_core::bank::{bank_conflicts, bank_conflicts_g2s, Instr};
+/// use cute_core::swizzle::{AnyLayout, ComposedLayout, Swizzle};
+/// use cute_core::Layout;
+/// // A (16,64) half tile under Sw<3,3,3>, 16-byte copies, lanes down the rows.
+/// let rows: Layout = "(16,64):(64,1)".parse().unwrap();
+/// let sw = Swizzle::new(3, 3, 3).unwrap();
+/// let smem = AnyLayout::Composed(ComposedLayout::new(sw, 0, rows));
+/// let tv: Layout = "((16,8),8):((1,128),16)".parse().unwrap();
+/// let cp = Instr::Ldgsts { bits: 128, bypass: false };
+/// // The shared side alone is conflict-free: 4 wavefronts per instruction, 16 in all.
+/// assert_eq!(bank_conflicts(&smem, 16, &tv, cp).unwrap().wavefronts(), 16);
+/// // But each quarter-warp reads 8 global rows (8 lines): 8 wavefronts per quarter.
+/// let gmem = AnyLayout::Layout("(16,64):(512,1)".parse().unwrap());
+/// assert_eq!(bank_conflicts_g2s(&smem, &gmem, 16, &tv, cp).unwrap().wavefronts(), 128);
+/// ```
+pub fn bank_conflicts_g2s(
+    smem: &AnyLayout,
+    gmem: &AnyLayout,
+    elem_bits: u32,
+    tv: &Layout,
+    instr: Instr,
+) -> Result<BankReport> {
+    if !matches!(instr, Instr::Ldgsts { .. }) {
+        return Err(Error::new(format!(
+            "{instr} does not read global memory (only cp.async does)"
+        )));
+    }
+    tile(smem, Some(gmem), elem_bits, tv, instr)
+}
+
+fn tile(
+    smem: &AnyLayout,
+    gmem: Option<&AnyLayout>,
+    elem_bits: u32,
+    tv: &Layout,
+    instr: Instr,
+) -> Result<BankReport> {
     if ![4, 8, 16, 32, 64].contains(&elem_bits) {
         return Err(Error::new(format!(
             "element width {elem_bits} bits: expected 4, 8, 16, 32 or 64"
         )));
     }
+    instr.check()?;
     let lane_bits = instr.lane_bits();
-    if ![32, 64, 128].contains(&lane_bits) {
-        return Err(Error::new(format!(
-            "{instr}: {lane_bits}-bit shared-memory accesses are not modelled (measured on the H100: 32/64/128-bit LDS/STS, ldmatrix, stmatrix)"
-        )));
-    }
     if elem_bits > lane_bits {
         return Err(Error::new(format!(
             "{instr} moves {lane_bits} bits per lane: {elem_bits}-bit elements do not fit"
@@ -491,18 +748,31 @@ pub fn bank_conflicts(
         )));
     }
     let dom = smem.size()?;
+    let global = match gmem {
+        None => None,
+        Some(g) => {
+            let gdom = g.size()?;
+            if gdom != dom {
+                return Err(Error::new(format!(
+                    "the global layout has {gdom} elements, the shared one {dom}"
+                )));
+            }
+            Some(g.in_elements()?)
+        }
+    };
     let per_warp = values / vec;
     let warps = (threads + 31) / 32;
     let mut instrs = Vec::with_capacity((warps * per_warp) as usize);
     for w in 0..warps {
         for j in 0..per_warp {
             let mut addrs = vec![None; 32];
-            for (lane, slot) in addrs.iter_mut().enumerate() {
+            let mut gaddrs = vec![None; 32];
+            for lane in 0..32 {
                 let t = w * 32 + lane as i64;
                 if t >= threads {
                     continue;
                 }
-                *slot = Some(lane_address(
+                addrs[lane] = Some(lane_address(
                     &elems,
                     elem_bits,
                     tv,
@@ -512,8 +782,17 @@ pub fn bank_conflicts(
                     dom,
                     instr,
                 )?);
+                if let Some(g) = &global {
+                    gaddrs[lane] = Some(
+                        lane_address(g, elem_bits, tv, t, j * vec, vec, dom, instr)
+                            .map_err(|e| Error::new(format!("global side: {}", e.msg)))?,
+                    );
+                }
             }
-            let mut wi = analyze_warp(instr, &addrs)?;
+            let mut wi = match global {
+                None => analyze_warp(instr, &addrs)?,
+                Some(_) => analyze_warp_g2s(instr, &addrs, &gaddrs)?,
+            };
             wi.warp = w as u32;
             wi.index = j as u32;
             instrs.push(wi);
