@@ -128,6 +128,24 @@ CPASYNC(cpasync_cg128_gm, "cg", 16, 1)
     r0 = (unsigned)a;                                                                        \
     EPILOGUE                                                                                 \
   }
+// _gxw: as _gx, but each lane first loads its global 16 bytes (ld.global.ca), so that the
+// cp.async finds its lines in L1 (a hit) instead of missing.
+#define CPASYNC_GXW(NAME, CACHE, BYTES)                                                     \
+  extern "C" __global__ void bb_##NAME(const int* __restrict__ addrs, unsigned* __restrict__ out) { \
+    PROLOGUE                                                                                 \
+    const int g = addrs[32 + lane];                                                          \
+    if (a >= 0) {                                                                            \
+      const unsigned char* src = g_src + g;                                                  \
+      asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(r1)                                   \
+                   : "l"(__cvta_generic_to_global(src)) : "memory");                         \
+      asm volatile("cp.async." CACHE ".shared.global [%0], [%1], " #BYTES ";"                \
+                   :: "r"(base + a), "l"(__cvta_generic_to_global(src)) : "memory");         \
+    }                                                                                        \
+    asm volatile("cp.async.wait_all;" ::: "memory");                                         \
+    r0 = (unsigned)a;                                                                        \
+    EPILOGUE                                                                                 \
+  }
+CPASYNC_GXW(cpasync_ca128_gxw, "ca", 16)
 CPASYNC_GX(cpasync_ca32_gx, "ca", 4)
 CPASYNC_GX(cpasync_ca64_gx, "ca", 8)
 CPASYNC_GX(cpasync_ca128_gx, "ca", 16)
@@ -256,6 +274,7 @@ static const OpEntry kOps[] = {
     {"cpasync_ca128_gm", bb_cpasync_ca128_gm}, {"cpasync_cg128_gm", bb_cpasync_cg128_gm},
     {"cpasync_ca32_gx", bb_cpasync_ca32_gx},   {"cpasync_ca64_gx", bb_cpasync_ca64_gx},
     {"cpasync_ca128_gx", bb_cpasync_ca128_gx}, {"cpasync_cg128_gx", bb_cpasync_cg128_gx},
+    {"cpasync_ca128_gxw", bb_cpasync_ca128_gxw},
     {"ld32", bb_ld32},       {"ld64", bb_ld64},       {"ld128", bb_ld128},
     {"st32", bb_st32},       {"st64", bb_st64},       {"st128", bb_st128},
     {"ldsm_x1", bb_ldsm_x1}, {"ldsm_x2", bb_ldsm_x2}, {"ldsm_x4", bb_ldsm_x4},
@@ -304,7 +323,9 @@ int main(int argc, char** argv) {
   while (fscanf(in, "%ld %63s", &launch_id, opbuf) == 2) {
     int addrs[64] = {0};
     const size_t oplen = strlen(opbuf);
-    const int n_in = (oplen > 3 && strcmp(opbuf + oplen - 3, "_gx") == 0) ? 64 : 32;
+    const bool gx = (oplen > 3 && strcmp(opbuf + oplen - 3, "_gx") == 0) ||
+                    (oplen > 4 && strcmp(opbuf + oplen - 4, "_gxw") == 0);
+    const int n_in = gx ? 64 : 32;
     for (int l = 0; l < n_in; ++l) {
       if (fscanf(in, "%d", &addrs[l]) != 1) {
         fprintf(stderr, "bad input line for launch %ld (lane %d)\n", launch_id, l);

@@ -24,6 +24,7 @@ ACCESS = {
 for _k in [k for k in ACCESS if k.startswith("cpasync")]:
     ACCESS[_k + "_gm"] = ACCESS[_k]  # global side at the shared offsets
     ACCESS[_k + "_gx"] = ACCESS[_k]  # global side given: "gaddrs", one list per instruction
+ACCESS["cpasync_ca128_gxw"] = 16  # _gx whose lines are loaded into L1 first
 for _k in ("ldsm", "stsm"):
     for _x in ("x1", "x2", "x4"):
         for _t in ("", "_t"):
@@ -75,7 +76,7 @@ def main():
                     if a < 0 or a + size > SMEM_BYTES or a % size:
                         sys.exit(f"{args.corpus}:{lineno}: {name} instr {i} lane {lane}: "
                                  f"offset {a} invalid for {op} (size {size}, buffer {SMEM_BYTES})")
-                if op.endswith("_gx"):
+                if op.endswith("_gx") or op.endswith("_gxw"):
                     gl = p.get("gaddrs")
                     g = gl[i] if isinstance(gl, list) and i < len(gl) else None
                     if not isinstance(g, list) or len(g) != 32 or any(

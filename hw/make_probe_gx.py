@@ -8,7 +8,8 @@ the shared-memory wavefronts and to Nsight Compute's LDGSTS bank-conflict counte
 Shared patterns per access size s: conflict-free (lane * s), 2-way in every phase, 32 lanes
 on one bank (lane * 128), all lanes one address; global patterns: coalesced, one 128-byte
 line per lane / per 2 / 4 / 8 lanes, lane mod 4 / 8 / 16 lines, one sector per lane, one
-address, reversed, lines 2 KiB apart.
+address, reversed, lines 2 KiB apart. The gxw_ patterns first load the global lines into
+L1 (cpasync_ca128_gxw), so the cp.async hits.
 """
 import json
 import os
@@ -51,6 +52,11 @@ for s, op in ((4, "cpasync_ca32_gx"), (8, "cpasync_ca64_gx"), (16, "cpasync_ca12
 for sn in ("contig", "32way"):
     for gn in ("coal", "line1"):
         pats.append({"name": f"gx_cg128_{sn}_{gn}", "op": "cpasync_cg128_gx",
+                     "instrs": [smem(16)[sn]], "gaddrs": [gmem(16)[gn]]})
+# the same with the global lines already in L1 (cpasync_ca128_gxw: a load first)
+for sn in ("contig", "2way", "32way", "bcast"):
+    for gn in ("coal", "line1", "line2", "line4", "mod8", "bcast", "sector1"):
+        pats.append({"name": f"gxw_128_{sn}_{gn}", "op": "cpasync_ca128_gxw",
                      "instrs": [smem(16)[sn]], "gaddrs": [gmem(16)[gn]]})
 out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "probe-gx-corpus.jsonl")
 with open(out, "w") as f:
