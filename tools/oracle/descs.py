@@ -31,6 +31,7 @@ HEADERS = """#include <cstdio>
 #include <cute/tensor.hpp>
 #include <cute/atom/mma_traits_sm90_gmma.hpp>
 #include <cute/atom/mma_traits_sm100.hpp>
+#include <cute/atom/mma_atom.hpp>
 using namespace cute;
 alignas(1024) static unsigned char smem_buf[1 << 20];
 template <class T> T* buf() { return reinterpret_cast<T*>(smem_buf); }
@@ -55,14 +56,14 @@ INSTR_PRINT = r"""
   printf("  sparse_flag:  %u (%s)\n", (unsigned)d.sparse_flag_, d.sparse_flag_ ? "sparse" : "dense");
   printf("  saturate   :  %u (%s)\n", (unsigned)d.saturate_, d.saturate_ ? "saturate" : "no saturate");
   { const char* n[] = {"F16", "F32", "S32", "?"}; printf("  c_format   :  %u (%s)\n", (unsigned)d.c_format_, n[d.c_format_]); }
-  printf("  a_format   :  %u (%s)\n", (unsigned)d.a_format_, AFMT);
-  printf("  b_format   :  %u (%s)\n", (unsigned)d.b_format_, BFMT);
+  printf("  a_format   :  %u (%s)\n", (unsigned)d.a_format_, @A@);
+  printf("  b_format   :  %u (%s)\n", (unsigned)d.b_format_, @B@);
   printf("  a_negate   :  %u%s\n", (unsigned)d.a_negate_, d.a_negate_ ? " (negate)" : "");
   printf("  b_negate   :  %u%s\n", (unsigned)d.b_negate_, d.b_negate_ ? " (negate)" : "");
   printf("  a_major    :  %u (%s)\n", (unsigned)d.a_major_, d.a_major_ ? "MN" : "K");
   printf("  b_major    :  %u (%s)\n", (unsigned)d.b_major_, d.b_major_ ? "MN" : "K");
-  printf("  n_dim      :  %u (N = %d)\n", (unsigned)d.n_dim_, NN);
-  printf("  m_dim      :  %u (M = %d)\n", (unsigned)d.m_dim_, MM);
+  printf("  n_dim      :  %u (N = %d)\n", (unsigned)d.n_dim_, @N@);
+  printf("  m_dim      :  %u (M = %d)\n", (unsigned)d.m_dim_, @M@);
   { const char* n[] = {"no shift", "8", "16", "32"}; printf("  max_shift  :  %u (%s)\n", (unsigned)d.max_shift_, n[d.max_shift_]); }
 """
 
@@ -116,9 +117,9 @@ def instr_case(a, b, c, m, n, am, bm, extra=()):
     targs = [a, b, c, str(m), str(n), "UMMA::Major::" + am, "UMMA::Major::" + bm] + list(extra)
     expr = "UMMA::make_instr_desc<%s>()" % ", ".join(targs)
     body = "  auto d = UMMA::make_instr_desc<%s>();\n" % ", ".join(targs)
-    body += (INSTR_PRINT.replace("AFMT", '"%s"' % FMT_NAME.get(a, "?"))
-             .replace("BFMT", '"%s"' % FMT_NAME.get(b, "?"))
-             .replace("NN", str(n)).replace("MM", str(m)))
+    body += (INSTR_PRINT.replace("@A@", '"%s"' % FMT_NAME.get(a, "?"))
+             .replace("@B@", '"%s"' % FMT_NAME.get(b, "?"))
+             .replace("@N@", str(n)).replace("@M@", str(m)))
     return Case("make_instr_desc", expr, body)
 
 
@@ -300,9 +301,33 @@ class Oracle:
         for k in range(1, len(parts), 2):
             kept = [l for l in parts[k + 1].splitlines()
                     if not l.startswith("ERROR: cast_smem_ptr_to_uint")]
-            res[int(parts[k])] = "\n".join(kept).rstrip("\n")
+            # Static integers print as _N; the language prints N.
+            res[int(parts[k])] = re.sub(r"(?<![A-Za-z0-9])_(-?\d)", r"\1",
+                                        "\n".join(kept).rstrip("\n"))
         for i, c in enumerate(cs):
             c.expect = res[i]
+
+
+def tmem_cases():
+    """partition_fragment_C of SM100 UMMA TiledMMAs: the accumulator in TMEM."""
+    out = []
+    fams = [("F16BF16", "half_t", ["float", "half_t"]), ("TF32", "tfloat32_t", ["float"]),
+            ("S8", "int8_t", ["int32_t"])]
+    for fam, ab, cs in fams:
+        for c in cs:
+            for two in [False, True]:
+                ms = [128, 256] if two else [64, 128]
+                for m in ms:
+                    ns = [32, 64, 128, 256] if fam != "S8" else [32, 64, 128, 256]
+                    for n in ns:
+                        for (rm, rn) in [(1, 1), (2, 1), (1, 2), (2, 2), (4, 2)]:
+                            op = "SM100_MMA_%s%s_SS<%s, %s, %s, %d, %d, UMMA::Major::K, UMMA::Major::K>" % (
+                                fam, "_2x1SM" if two else "", ab, ab, c, m, n)
+                            shape = "Shape<%s,%s>{}" % (st(m * rm), st(n * rn))
+                            expr = "partition_fragment_C(make_tiled_mma(%s{}), %s)" % (op, shape)
+                            body = "  print(%s); printf(\"\\n\");\n" % expr
+                            out.append(Case("partition_fragment_C", expr, body))
+    return out
 
 
 def main():
@@ -311,22 +336,46 @@ def main():
     ap.add_argument("--out", default=OUT)
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--batch", type=int, default=60)
+    ap.add_argument("--only", help="regenerate only these ops (comma-separated); other lines of --out are kept")
+    ap.add_argument("--tmem", action="store_true",
+                    help="the TMEM accumulator cases, into tmem-cases.jsonl")
     a = ap.parse_args()
-    cs = cases()
+    ap_only = a.only.split(",") if a.only else None
+    if a.tmem:
+        cs = tmem_cases()
+        if a.out == OUT:
+            a.out = os.path.join(os.path.dirname(OUT), "tmem-cases.jsonl")
+    else:
+        cs = cases()
+    kept = {}
+    if ap_only:
+        cs = [c for c in cs if c.op in ap_only]
+        with open(a.out) as f:
+            for line in f:
+                row = json.loads(line)
+                if row["op"] not in ap_only:
+                    kept[row["expr"]] = row
     print("%d cases" % len(cs), file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
         o = Oracle(a.oracle_dir, tmp)
         batches = [cs[i:i + a.batch] for i in range(0, len(cs), a.batch)]
         with cf.ThreadPoolExecutor(a.j) as ex:
             list(ex.map(o.batch, batches))
+    fresh = {}
+    for c in cs:
+        row = {"op": c.op, "expr": c.expr, "expect": c.expect}
+        if c.msg:
+            row["msg"] = c.msg
+        fresh[c.expr] = row
+    # In the order of the full case list, so partial reruns leave the file as a full run.
+    order = [c.expr for c in (tmem_cases() if a.tmem else cases())]
     with open(a.out, "w") as f:
-        for c in cs:
-            row = {"op": c.op, "expr": c.expr, "expect": c.expect}
-            if c.msg:
-                row["msg"] = c.msg
-            f.write(json.dumps(row) + "\n")
+        for e in order:
+            row = fresh.get(e) or kept.get(e)
+            if row:
+                f.write(json.dumps(row) + "\n")
     errs = sum(c.expect == "error" for c in cs)
-    print("wrote %d cases (%d errors) to %s" % (len(cs), errs, a.out), file=sys.stderr)
+    print("wrote %d cases (%d errors) to %s" % (len(fresh) + len(kept), errs, a.out), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@
 //!   and their thread-value layouts.
 //! - [`bank`]: the shared-memory bank model (phases, wavefronts, swizzle search).
 //! - [`desc`]: GMMA/UMMA shared-memory descriptors and the UMMA instruction descriptor.
+//! - [`tma`]: the TMA swizzle mode of a shared-memory layout.
+//! - [`tmem`]: Blackwell tensor memory: UMMA accumulators (`tmem_frg`) and `tcgen05.ld` registers.
 //! - [`value`]: [`Value`], what an expression evaluates to, and its print format.
 //! - [`expr`]: the expression language — [`eval_line`], [`Session`], [`run_script`].
 //! - [`error`]: [`Error`], what went wrong and where.
@@ -40,6 +42,8 @@ pub mod layout;
 pub mod literal;
 pub mod smem_atom;
 pub mod swizzle;
+pub mod tma;
+pub mod tmem;
 pub mod value;
 
 pub use error::{Error, Result};

@@ -48,7 +48,7 @@ impl Swizzle {
         }
         if s.unsigned_abs() < b.unsigned_abs() {
             return Err(Error::new(format!(
-                "Swizzle<{b},{m},{s}>: abs(SShift) must be at least BBits"
+                "Swizzle<{b},{m},{s}>: abs(SShift) must be more than BBits. (|S| >= B)"
             )));
         }
         // The masks are C++ `int`: the highest mask bit must stay below bit 31.

@@ -74,6 +74,8 @@ pub enum Value {
     Policy(Box<Policy>),
     /// A GMMA/UMMA shared-memory descriptor or an UMMA instruction descriptor.
     Descriptor(Box<crate::desc::Descriptor>),
+    /// A tensor in Blackwell tensor memory (an UMMA accumulator).
+    Tmem(Box<crate::tmem::TmemTensor>),
 }
 
 /// A CUTLASS dispatch policy: its spelling and the members the language evaluates.
@@ -109,6 +111,7 @@ impl fmt::Display for Value {
             Value::Ranked(cs) => f.write_str(&crate::bank::format_candidates(cs, 8)),
             Value::Policy(p) => f.write_str(&p.name),
             Value::Descriptor(d) => write!(f, "{d}"),
+            Value::Tmem(t) => write!(f, "{t}"),
         }
     }
 }
@@ -207,6 +210,7 @@ impl Value {
             Value::Ranked(_) => "a swizzle ranking",
             Value::Policy(_) => "a dispatch policy",
             Value::Descriptor(_) => "a descriptor",
+            Value::Tmem(_) => "a TMEM tensor",
         }
     }
 

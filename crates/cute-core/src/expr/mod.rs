@@ -9,6 +9,7 @@ mod families;
 mod lex;
 pub mod ops;
 mod parse;
+mod tmem_args;
 mod types;
 
 pub use eval::Env;
