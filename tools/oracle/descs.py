@@ -32,6 +32,7 @@ HEADERS = """#include <cstdio>
 #include <cute/atom/mma_traits_sm90_gmma.hpp>
 #include <cute/atom/mma_traits_sm100.hpp>
 #include <cute/atom/mma_atom.hpp>
+#include <cute/atom/copy_traits_sm90_tma_swizzle.hpp>
 using namespace cute;
 alignas(1024) static unsigned char smem_buf[1 << 20];
 template <class T> T* buf() { return reinterpret_cast<T*>(smem_buf); }
@@ -330,6 +331,41 @@ def tmem_cases():
     return out
 
 
+TMA_PRINT = r"""
+  { auto b = int(cute::detail::get_tma_swizzle_bits(L)); auto s = int(cute::detail::get_tma_swizzle_base(L));
+    // to_CUtensorMapSwizzle (SmemSwizzleBits DISABLE/B32/B64/B128 = 0..3, SmemSwizzleBase 16B/32B/32B_FLIP_8B/64B = 0..3)
+    const char* n = s == 0 ? (b == 0 ? "NONE" : b == 1 ? "32B" : b == 2 ? "64B" : "128B")
+                  : (b == 3 && s == 1) ? "128B_ATOM_32B" : (b == 3 && s == 3) ? "128B_ATOM_64B" : "?";
+    printf("CU_TENSOR_MAP_SWIZZLE_%s\n", n); }
+"""
+
+
+def tma_cases():
+    """tma_swizzle(L): the CUtensorMapSwizzle make_tma_copy picks for a smem layout."""
+    out = []
+    for ty in ["half_t", "float", "int8_t"]:
+        for ns in ["GMMA", "UMMA"]:
+            for major in ["K", "MN"]:
+                for sw in ["INTER", "SW32", "SW64", "SW128", "SW128_32B"]:
+                    if sw == "SW128_32B" and (ns == "GMMA" or major == "K"):
+                        continue
+                    mn, k = atom_shape(major, sw, BITS[ty])
+                    for rep in [(1, 1), (2, 4)]:
+                        lay = "tile_to_shape(%s::Layout_%s_%s_Atom<%s>{}, Shape<%s,%s>{})" % (
+                            ns, major, sw, ty, st(mn * rep[0]), st(k * rep[1]))
+                        out.append(Case("tma_swizzle", "tma_swizzle(%s)" % lay,
+                                        "  auto L = %s;\n%s" % (lay, TMA_PRINT)))
+    for (b, m, s) in [(0, 4, 3), (1, 4, 3), (3, 4, 3), (3, 3, 3), (2, 3, 3), (1, 2, 3), (2, 5, 2),
+                      (2, 6, 2), (2, 6, 3), (2, 5, 3), (3, 5, 2), (1, 6, 2), (3, 4, 4), (4, 4, 4),
+                      (0, 5, 0), (3, 7, 3)]:
+        for flag in ["smem_ptr_flag_bits<16>{}", "_0{}"]:
+            lay = "make_composed_layout(Swizzle<%d,%d,%d>{}, %s, Layout<Shape<_64,_64>,Stride<_64,_1>>{})" % (b, m, s, flag)
+            out.append(Case("tma_swizzle", "tma_swizzle(%s)" % lay, "  auto L = %s;\n%s" % (lay, TMA_PRINT)))
+    for lay in ["Layout<Shape<_64,_64>,Stride<_64,_1>>{}", "Layout<Shape<_128,_32>,Stride<_1,_128>>{}"]:
+        out.append(Case("tma_swizzle", "tma_swizzle(%s)" % lay, "  auto L = %s;\n%s" % (lay, TMA_PRINT)))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
@@ -337,14 +373,16 @@ def main():
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--batch", type=int, default=60)
     ap.add_argument("--only", help="regenerate only these ops (comma-separated); other lines of --out are kept")
+    ap.add_argument("--tma", action="store_true",
+                    help="the TMA swizzle cases, into tma-cases.jsonl")
     ap.add_argument("--tmem", action="store_true",
                     help="the TMEM accumulator cases, into tmem-cases.jsonl")
     a = ap.parse_args()
     ap_only = a.only.split(",") if a.only else None
-    if a.tmem:
-        cs = tmem_cases()
+    if a.tmem or a.tma:
+        cs = tmem_cases() if a.tmem else tma_cases()
         if a.out == OUT:
-            a.out = os.path.join(os.path.dirname(OUT), "tmem-cases.jsonl")
+            a.out = os.path.join(os.path.dirname(OUT), "tmem-cases.jsonl" if a.tmem else "tma-cases.jsonl")
     else:
         cs = cases()
     kept = {}
@@ -368,7 +406,7 @@ def main():
             row["msg"] = c.msg
         fresh[c.expr] = row
     # In the order of the full case list, so partial reruns leave the file as a full run.
-    order = [c.expr for c in (tmem_cases() if a.tmem else cases())]
+    order = [c.expr for c in (tmem_cases() if a.tmem else tma_cases() if a.tma else cases())]
     with open(a.out, "w") as f:
         for e in order:
             row = fresh.get(e) or kept.get(e)

@@ -26,6 +26,14 @@ fn tmem_accumulators_equal_cute_cpp() {
     check_file("tmem-cases.jsonl", 300);
 }
 
+/// `tma_swizzle(L)`: the `CUtensorMapSwizzle` `make_tma_copy` picks for a shared-memory
+/// layout, from CuTe's `get_tma_swizzle_bits` / `get_tma_swizzle_base`
+/// (`tools/oracle/descs.py --tma`).
+#[test]
+fn tma_swizzles_equal_cute_cpp() {
+    check_file("tma-cases.jsonl", 100);
+}
+
 fn check_file(name: &str, at_least: usize) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
@@ -169,6 +177,12 @@ fn hostile_descriptor_lines_are_clear_errors() {
         (
             "UMMA::make_instr_desc<half_t, half_t, float, 9223372036854775807, 256, UMMA::Major::K, UMMA::Major::K>()".into(),
             "is not an UMMA M",
+        ),
+        // TMA.
+        ("tma_swizzle(SM75_U32x4_LDSM_N)".into(), "expected a layout"),
+        (
+            "tma_swizzle(composition(Swizzle<3,3,3>{}, Layout<Shape<_64,_64>,Stride<_64,_1>>{}))".into(),
+            "Unsupported layout swizzle.",
         ),
         // TMEM accumulators.
         (
