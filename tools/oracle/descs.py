@@ -28,7 +28,9 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 OUT = os.path.join(ROOT, "crates/cute-core/tests/data/desc-cases.jsonl")
 
 HEADERS = """#include <cstdio>
+#include <cstdlib>
 #include <cute/tensor.hpp>
+#include <cute/atom/copy_traits_sm90_tma.hpp>
 #include <cute/atom/mma_traits_sm90_gmma.hpp>
 #include <cute/atom/mma_traits_sm100.hpp>
 #include <cute/atom/mma_atom.hpp>
@@ -79,7 +81,7 @@ BITS = {"half_t": 16, "bfloat16_t": 16, "float": 32, "tfloat32_t": 32, "int8_t":
 class Case:
     def __init__(self, op, expr, cpp):
         self.op, self.expr, self.cpp = op, expr, cpp
-        self.expect, self.msg = None, None
+        self.expect, self.msg, self.runtime = None, None, None
 
 
 def st(n):
@@ -259,9 +261,9 @@ class Oracle:
                 spans.append((lines + 1, lines + text.count("\n")))
                 lines += text.count("\n")
                 f.write(text)
-            f.write("int main() {\n")
+            f.write("int main(int argc, char** argv) {\n  int only = argc > 1 ? atoi(argv[1]) : -1;\n")
             for i, _ in enumerate(cs):
-                f.write('  printf("@@%d\\n"); f%d();\n' % (i, i))
+                f.write('  if (only < 0 || only == %d) { printf("@@%d\\n"); fflush(stdout); f%d(); fflush(stdout); }\n' % (i, i, i))
             f.write("}\n")
         p = subprocess.run(["g++", "-std=c++17", "-O0", "-w"] + self.inc + [src, "-o", exe],
                            capture_output=True, text=True)
@@ -274,6 +276,20 @@ class Oracle:
                         bad.add(i)
             return None, (p.stderr, bad)
         r = subprocess.run([exe], capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            # A run-time assert: run the cases one by one; the failing ones are errors.
+            out = []
+            for i, c in enumerate(cs):
+                ri = subprocess.run([exe, str(i)], capture_output=True, text=True, timeout=60)
+                if ri.returncode != 0:
+                    m = re.search(r"Assertion `(.*)' failed", ri.stderr)
+                    c.expect, c.msg = "error", None
+                    c.runtime = m.group(1) if m else ri.stderr.strip()[:200]
+                    out.append("@@%d\n" % i)
+                else:
+                    out.append(ri.stdout)
+            os.remove(exe)
+            return "".join(out), None
         os.remove(exe)
         return r.stdout, None
 
@@ -306,7 +322,8 @@ class Oracle:
             res[int(parts[k])] = re.sub(r"(?<![A-Za-z0-9])_(-?\d)", r"\1",
                                         "\n".join(kept).rstrip("\n"))
         for i, c in enumerate(cs):
-            c.expect = res[i]
+            if c.expect != "error":
+                c.expect = res[i]
 
 
 def tmem_cases():
@@ -366,6 +383,50 @@ def tma_cases():
     return out
 
 
+TMA_BOX_PRINT = r"""
+  auto t = make_tensor(make_gmem_ptr((TT*)nullptr), G);
+  auto tma = make_tma_copy(SM90_TMA_LOAD{}, t, S);
+  print(typename decltype(tma)::Traits::AuxParams::TmaGmemBasis{}); printf("\n");
+"""
+
+
+def tma_box_cases():
+    """make_tma_copy(gmem, smem): the box (TmaGmemBasis) CuTe derives."""
+    out = []
+    def add(g, gcpp, s, ty, plain=False):
+        expr = "make_tma_copy(%s, %s%s)" % (g, s, ", %s" % ty if plain else "")
+        body = "  auto G = %s;\n  auto S = %s;\n%s" % (gcpp, s, TMA_BOX_PRINT.replace("TT", ty))
+        out.append(Case("make_tma_copy", expr, body))
+    for ty in ["half_t", "float", "int8_t"]:
+        bits = BITS[ty]
+        for sw in ["INTER", "SW32", "SW64", "SW128"]:
+            for major in ["K", "MN"]:
+                mn, k = atom_shape(major, sw, bits)
+                for (tm, tk) in [(mn * 2, k * 2), (128, 64) if major == "K" else (128, 64)]:
+                    tm = -(-tm // mn) * mn
+                    tk = -(-tk // k) * k
+                    smem = "tile_to_shape(GMMA::Layout_%s_%s_Atom<%s>{}, Shape<%s,%s>{})" % (major, sw, ty, st(tm), st(tk))
+                    for (M, K) in [(512, 1024)]:
+                        # K-major gmem (M,K):(K,1) and MN-major (M,K):(1,M); dynamic and static
+                        gk = "make_layout(make_shape(%d, %d), make_stride(%d, _1{}))" % (M, K, K)
+                        gm = "make_layout(make_shape(%d, %d), make_stride(_1{}, %d))" % (M, K, M)
+                        sk = "Layout<Shape<%s,%s>,Stride<%s,_1>>{}" % (st(M), st(K), st(K))
+                        sm = "Layout<Shape<%s,%s>,Stride<_1,%s>>{}" % (st(M), st(K), st(M))
+                        for g in ([gk, sk] if major == "K" else [gm, sm]) + ([gm] if major == "K" else [gk]):
+                            add(g, g, smem, ty)
+    # Batched gmem (M,K,L) and plain smem tiles.
+    for ty in ["half_t", "float"]:
+        for (a, b) in [(64, 64), (8, 16), (16, 8), (32, 128), (128, 32), (4, 256), (2, 512)]:
+            for order in ["row", "col"]:
+                s = ("Layout<Shape<%s,%s>,Stride<%s,_1>>{}" % (st(a), st(b), st(b))) if order == "row" else \
+                    ("Layout<Shape<%s,%s>,Stride<_1,%s>>{}" % (st(a), st(b), st(a)))
+                for g in ["make_layout(make_shape(256, 1024, 3), make_stride(1024, _1{}, 262144))",
+                          "Layout<Shape<_256,_1024>,Stride<_1024,_1>>{}",
+                          "Layout<Shape<_256,_1024>,Stride<_1,_256>>{}"]:
+                    add(g, g, s, ty, plain=True)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
@@ -373,16 +434,21 @@ def main():
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--batch", type=int, default=60)
     ap.add_argument("--only", help="regenerate only these ops (comma-separated); other lines of --out are kept")
+    ap.add_argument("--tma-box", action="store_true",
+                    help="the TMA box cases, into tma-box-cases.jsonl")
     ap.add_argument("--tma", action="store_true",
                     help="the TMA swizzle cases, into tma-cases.jsonl")
     ap.add_argument("--tmem", action="store_true",
                     help="the TMEM accumulator cases, into tmem-cases.jsonl")
     a = ap.parse_args()
     ap_only = a.only.split(",") if a.only else None
-    if a.tmem or a.tma:
-        cs = tmem_cases() if a.tmem else tma_cases()
+    kinds = {"tmem": (tmem_cases, "tmem-cases.jsonl"), "tma": (tma_cases, "tma-cases.jsonl"),
+             "tma_box": (tma_box_cases, "tma-box-cases.jsonl")}
+    kind = next((k for k in kinds if getattr(a, k)), None)
+    if kind:
+        cs = kinds[kind][0]()
         if a.out == OUT:
-            a.out = os.path.join(os.path.dirname(OUT), "tmem-cases.jsonl" if a.tmem else "tma-cases.jsonl")
+            a.out = os.path.join(os.path.dirname(OUT), kinds[kind][1])
     else:
         cs = cases()
     kept = {}
@@ -404,9 +470,12 @@ def main():
         row = {"op": c.op, "expr": c.expr, "expect": c.expect}
         if c.msg:
             row["msg"] = c.msg
+        if c.runtime:
+            # C++ compiled it and a run-time assert stopped it.
+            row["assert"] = c.runtime
         fresh[c.expr] = row
     # In the order of the full case list, so partial reruns leave the file as a full run.
-    order = [c.expr for c in (tmem_cases() if a.tmem else tma_cases() if a.tma else cases())]
+    order = [c.expr for c in (kinds[kind][0]() if kind else cases())]
     with open(a.out, "w") as f:
         for e in order:
             row = fresh.get(e) or kept.get(e)

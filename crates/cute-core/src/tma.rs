@@ -56,3 +56,284 @@ pub fn tma_swizzle(smem: &AnyLayout) -> Result<&'static str> {
         }
     })
 }
+
+/// One mode of a TMA box: its extent and the gmem mode it walks (`k@i`: `k` steps of gmem
+/// mode `i`), as CuTe's `TmaGmemBasis` holds them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoxMode {
+    /// Extents of the tile modes merged into this TMA mode (one, unless coalesced).
+    pub shape: Vec<i64>,
+    /// The gmem basis `(k, i)` of each of them.
+    pub basis: Vec<(i64, usize)>,
+    /// Gmem stride of the mode in elements, and whether it is known only at run time.
+    pub gstride: (i64, bool),
+}
+
+impl BoxMode {
+    /// Elements the box spans along this mode.
+    pub fn extent(&self) -> i64 {
+        self.shape.iter().product()
+    }
+}
+
+/// What `make_tma_copy(SM90_TMA_LOAD{}, gmem_tensor, smem_layout)` derives from a global
+/// tensor and a shared-memory tile: the box (`TmaGmemBasis`), the swizzle, and how many
+/// boxes one tile takes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TmaBox {
+    /// The TMA modes, innermost first.
+    pub modes: Vec<BoxMode>,
+    /// The `CUtensorMapSwizzle`.
+    pub swizzle: &'static str,
+    /// Element width in bits.
+    pub elem_bits: i64,
+    /// The gmem layout.
+    pub gmem: crate::layout::Layout,
+    /// The smem layout (elements).
+    pub smem: AnyLayout,
+    /// Boxes per smem tile (TMA instructions per tile).
+    pub per_tile: i64,
+}
+
+impl TmaBox {
+    /// Elements of one box.
+    pub fn size(&self) -> i64 {
+        self.modes.iter().map(BoxMode::extent).product()
+    }
+}
+
+/// CuTe's print of `TmaGmemBasis`: `(64,128):(1@1,1@0)`.
+impl std::fmt::Display for TmaBox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mode = |m: &BoxMode, shape: bool| -> String {
+            let parts: Vec<String> = if shape {
+                m.shape.iter().map(|s| s.to_string()).collect()
+            } else {
+                m.basis.iter().map(|(k, i)| format!("{k}@{i}")).collect()
+            };
+            if parts.len() == 1 {
+                parts[0].clone()
+            } else {
+                format!("({})", parts.join(","))
+            }
+        };
+        let join = |shape: bool| -> String {
+            let v: Vec<String> = self.modes.iter().map(|m| mode(m, shape)).collect();
+            if v.len() == 1 {
+                v[0].clone()
+            } else {
+                format!("({})", v.join(","))
+            }
+        };
+        write!(f, "{}:{}", join(true), join(false))
+    }
+}
+
+/// `make_tma_copy`'s box for a global layout `gmem` (each top-level mode one integer;
+/// `Dyn` entries are C++ run-time values) and a shared-memory tile `smem` of `elem_bits`
+/// elements, as `construct_tma_gbasis` and `coalesce_256` derive it, with the checks
+/// `make_tma_copy_desc` asserts and those the driver's `cuTensorMapEncodeTiled` makes.
+pub fn make_tma_box(
+    gmem: &crate::layout::Layout,
+    smem: &AnyLayout,
+    elem_bits: i64,
+) -> Result<TmaBox> {
+    use crate::int_tuple::IntTuple;
+    use crate::layout::{self, Layout};
+    let swizzle = tma_swizzle(smem)?;
+    let s0 = smem.inner();
+    let g_modes: Vec<(IntTuple, IntTuple)> = (0..gmem.rank())
+        .map(|i| Ok((gmem.shape().get(i)?.clone(), gmem.stride().get(i)?.clone())))
+        .collect::<Result<_>>()?;
+    if g_modes.iter().any(|(s, _)| !s.is_int()) {
+        return Err(Error::new(format!(
+            "make_tma_copy: the global layout {gmem} has nested modes; give each mode as one integer"
+        )));
+    }
+    let leaf = |t: &IntTuple| match t {
+        IntTuple::Int(v) => (*v, false),
+        IntTuple::Dyn(v) => (*v, true),
+        IntTuple::Tuple(_) => (0, false),
+    };
+    // The CTA tile: product_each(shape(smem)), one extent per gmem mode it covers.
+    let tile: Vec<i64> = (0..s0.rank())
+        .map(|m| s0.mode(m).and_then(|x| x.size()))
+        .collect::<Result<_>>()?;
+    if tile.len() > g_modes.len() {
+        return Err(Error::new(format!(
+            "make_tma_copy: the smem tile has {} modes, the global tensor {}",
+            tile.len(),
+            g_modes.len()
+        )));
+    }
+    for (m, &n) in tile.iter().enumerate() {
+        let (extent, _) = leaf(&g_modes[m].0);
+        if n > extent {
+            return Err(Error::new(format!(
+                "make_tma_copy: the smem tile's mode {m} ({n}) is longer than the global tensor's ({extent})"
+            )));
+        }
+    }
+    // cta_v_map (tile index -> k@i) as integers that never coalesce across modes: mode i's
+    // unit is 2^i times the product of the extents before it, so k@i = k * unit(i).
+    let mut units = Vec::with_capacity(tile.len());
+    let mut u: i64 = 1;
+    for &n in &tile {
+        units.push(u);
+        u = u
+            .checked_mul(n)
+            .and_then(|x| x.checked_mul(2))
+            .ok_or_else(|| Error::new("make_tma_copy: the tile is too large"))?;
+    }
+    let cta_v_map = Layout::new(IntTuple::ints(&tile), IntTuple::ints(&units))?;
+    let inv = layout::right_inverse(s0)?;
+    let full = layout::coalesce(&layout::composition(&cta_v_map, &inv)?, None)?;
+    let decode = |d: i64| -> Result<(i64, usize)> {
+        for i in (0..tile.len()).rev() {
+            if d >= units[i] && d % units[i] == 0 && d / units[i] < tile[i] {
+                return Ok((d / units[i], i));
+            }
+        }
+        Err(Error::new(format!(
+            "make_tma_copy: smem index step {d} maps to no gmem mode"
+        )))
+    };
+    let (shapes, strides) = (full.shape().flatten(), full.stride().flatten());
+    let mut prefix: Vec<(i64, (i64, usize))> = Vec::new();
+    for (s, d) in shapes.leaves().into_iter().zip(strides.leaves()) {
+        if s == 1 {
+            continue;
+        }
+        let b = decode(d)?;
+        if b.0 != 1 {
+            break;
+        }
+        prefix.push((s, b));
+    }
+    if prefix.is_empty() {
+        return Err(Error::new(
+            "Could not find a common tile-gmem vectorization. Does the Tile select out major GMEM modes?",
+        ));
+    }
+    // tile_gstride: each mode's gmem stride; then coalesce_256, merging only what is
+    // statically contiguous and at most 256 long.
+    let mut modes: Vec<BoxMode> = Vec::new();
+    for (s, (k, i)) in prefix {
+        let (gs, dynamic) = leaf(&g_modes[i].1);
+        let gstride = (
+            k.checked_mul(gs)
+                .ok_or_else(|| Error::new("gmem stride overflows"))?,
+            dynamic,
+        );
+        if let Some(last) = modes.last_mut() {
+            let back = *last.shape.last().expect("a mode has a shape");
+            let back_stride = if last.shape.len() == 1 {
+                last.gstride
+            } else {
+                (
+                    last.gstride
+                        .0
+                        .saturating_mul(last.shape[..last.shape.len() - 1].iter().product()),
+                    last.gstride.1,
+                )
+            };
+            let contiguous =
+                !back_stride.1 && !gstride.1 && back.checked_mul(back_stride.0) == Some(gstride.0);
+            if contiguous && s.saturating_mul(last.extent()) <= 256 {
+                last.shape.push(s);
+                last.basis.push((k, i));
+                continue;
+            }
+        }
+        modes.push(BoxMode {
+            shape: vec![s],
+            basis: vec![(k, i)],
+            gstride,
+        });
+    }
+    // Gmem modes the tile does not walk, as size-1 box modes.
+    for (i, (s, d)) in g_modes.iter().enumerate() {
+        let (sv, sdyn) = leaf(s);
+        let (dv, ddyn) = leaf(d);
+        if (sv == 1 && !sdyn) || (dv == 0 && !ddyn) {
+            continue;
+        }
+        if modes.iter().any(|m| m.basis.iter().any(|b| b.1 == i)) {
+            continue;
+        }
+        modes.push(BoxMode {
+            shape: vec![1],
+            basis: vec![(1, i)],
+            gstride: (dv, ddyn),
+        });
+    }
+    if modes.len() > 5 {
+        return Err(Error::new(format!(
+            "make_tma_copy: {} TMA modes; the hardware takes at most 5",
+            modes.len()
+        )));
+    }
+    let bytes = |e: i64| e.saturating_mul(elem_bits) / 8;
+    // make_tma_copy_desc's asserts.
+    if modes[0].gstride.0 != 1 {
+        return Err(Error::new(format!(
+            "Majorness of smem doesn't match majorness of gmem: the smem tile's contiguous mode walks gmem with stride {} (make_tma_copy_desc asserts stride 1)",
+            modes[0].gstride.0
+        )));
+    }
+    for (k, m) in modes.iter().enumerate() {
+        if m.extent() > 256 {
+            return Err(Error::new(format!(
+                "TMA box mode {k} is {} elements long: Size must be max 2^8 = 256 (make_tma_copy_desc asserts it)",
+                m.extent()
+            )));
+        }
+        if k > 0 && m.extent() > 1 && bytes(m.gstride.0) % 16 != 0 {
+            return Err(Error::new(format!(
+                "TMA box mode {k} steps {} bytes in gmem: global strides must be multiples of 16 bytes",
+                bytes(m.gstride.0)
+            )));
+        }
+    }
+    driver_box_rule(bytes(modes[0].extent()), swizzle)?;
+    let size: i64 = modes.iter().map(BoxMode::extent).product();
+    let tile_size = s0.size()?;
+    Ok(TmaBox {
+        modes,
+        swizzle,
+        elem_bits,
+        gmem: gmem.clone(),
+        smem: smem.clone(),
+        per_tile: tile_size / size.max(1),
+    })
+}
+
+/// The rules on a box that CuTe leaves to the driver's `cuTensorMapEncodeTiled` (measured on
+/// an H100, `hw/tma/`): the inner extent in bytes is a multiple of 16 and, under a 32-,
+/// 64- or 128-byte swizzle, at most that span.
+///
+/// ```
+/// use cute_core::tma::driver_box_rule;
+/// assert!(driver_box_rule(128, "CU_TENSOR_MAP_SWIZZLE_128B").is_ok());
+/// assert!(driver_box_rule(128, "CU_TENSOR_MAP_SWIZZLE_64B").is_err());
+/// assert!(driver_box_rule(8, "CU_TENSOR_MAP_SWIZZLE_NONE").is_err());
+/// ```
+pub fn driver_box_rule(inner_bytes: i64, swizzle: &str) -> Result<()> {
+    if inner_bytes % 16 != 0 {
+        return Err(Error::new(format!(
+            "the box's inner extent is {inner_bytes} bytes: cuTensorMapEncodeTiled needs a multiple of 16"
+        )));
+    }
+    let span = match swizzle {
+        "CU_TENSOR_MAP_SWIZZLE_32B" => 32,
+        "CU_TENSOR_MAP_SWIZZLE_64B" => 64,
+        "CU_TENSOR_MAP_SWIZZLE_NONE" => i64::MAX,
+        _ => 128,
+    };
+    if inner_bytes > span {
+        return Err(Error::new(format!(
+            "the box's inner extent is {inner_bytes} bytes, wider than the {span}-byte span of {swizzle}: cuTensorMapEncodeTiled refuses it"
+        )));
+    }
+    Ok(())
+}

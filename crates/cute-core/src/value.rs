@@ -76,6 +76,8 @@ pub enum Value {
     Descriptor(Box<crate::desc::Descriptor>),
     /// A tensor in Blackwell tensor memory (an UMMA accumulator).
     Tmem(Box<crate::tmem::TmemTensor>),
+    /// A TMA box (`make_tma_copy`'s `TmaGmemBasis`).
+    Tma(Box<crate::tma::TmaBox>),
 }
 
 /// A CUTLASS dispatch policy: its spelling and the members the language evaluates.
@@ -112,6 +114,7 @@ impl fmt::Display for Value {
             Value::Policy(p) => f.write_str(&p.name),
             Value::Descriptor(d) => write!(f, "{d}"),
             Value::Tmem(t) => write!(f, "{t}"),
+            Value::Tma(t) => write!(f, "{t}"),
         }
     }
 }
@@ -211,6 +214,7 @@ impl Value {
             Value::Policy(_) => "a dispatch policy",
             Value::Descriptor(_) => "a descriptor",
             Value::Tmem(_) => "a TMEM tensor",
+            Value::Tma(_) => "a TMA box",
         }
     }
 
