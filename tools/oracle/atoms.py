@@ -41,10 +41,16 @@ HEADERS = """#include <cstdio>
 #include <cute/atom/mma_traits_sm89.hpp>
 #include <cute/atom/mma_traits_sm90.hpp>
 #include <cute/atom/mma_traits_sm90_gmma.hpp>
+#include <cute/atom/mma_traits_sm90_gmma_sparse.hpp>
+#include <cute/atom/mma_traits_sm100.hpp>
+#include <cute/atom/mma_traits_sm120.hpp>
+#include <cute/atom/mma_traits_sm120_sparse.hpp>
 #include <cute/atom/copy_atom.hpp>
+#include <cute/atom/copy_traits_sm50.hpp>
 #include <cute/atom/copy_traits_sm75.hpp>
 #include <cute/atom/copy_traits_sm80.hpp>
 #include <cute/atom/copy_traits_sm90.hpp>
+#include <cute/atom/copy_traits_sm100.hpp>
 using namespace cute;
 """
 # CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED: the GMMA N not multiple of 16 (24, 40, ...) and
@@ -167,6 +173,102 @@ def extra_atoms(oracle_dir):
         if name not in MMA and name not in out:
             out[name] = cpp
     return out
+
+
+# ----------------------------------------------------------------------------
+# the third table extension (rows appended after all of the above): sparse GMMA, the SM100
+# SIMD FMAs, SM120 (one row per template, probed at one instance; every instance the arch
+# headers specialise is checked to have the same traits), the other copy ops with traits
+# (SM50 shuffles, SM75 MOVM, every op of copy_traits_sm100.hpp)
+# ----------------------------------------------------------------------------
+SPARSE_GMMA_HEADERS = ["mma_traits_sm90_gmma_sparse.hpp", "mma_traits_sm90_gmma_sparse_ext.hpp"]
+# optional traits: printed where the op's traits define them (by NAME pattern)
+MMA_OPT_TRAITS = ["ELayout", "SFALayout", "SFBLayout"]
+COPY_OPT_TRAITS = ["ValID"]
+F8F6F4 = ["float_e2m1_t", "float_e3m2_t", "float_e2m3_t", "float_e4m3_t", "float_e5m2_t"]
+
+
+def atom_dir(oracle_dir):
+    return os.path.join(oracle_dir, "cutlass/cutlass_library/source/include/cute")
+
+
+def new_atoms(oracle_dir):
+    """(mma, copy, sm120): NAME -> C++ type for the rows of the third extension, and
+    sm120 = NAME -> (namespace-qualified template, [every instance's argument list])."""
+    inc = atom_dir(oracle_dir)
+    mma = {}
+    # sparse GMMA: SM90::GMMA::SPARSE::GMMA_64xNxK_..., family order, N, SS before RS
+    gm, fam_order = [], []
+    for h in SPARSE_GMMA_HEADERS:
+        with open(os.path.join(inc, "atom", h)) as f:
+            txt = f.read()
+        for m in re.finditer(r"struct\s+MMA_Traits<\s*SM90::GMMA::SPARSE::(GMMA_64x(\d+)x(\d+)_(\w+?))\s*<([^<>]*)>\s*>", txt):
+            name, n, kind, args = m.group(1), int(m.group(2)), m.group(4), m.group(5)
+            q = "SM90::GMMA::SPARSE::" + name
+            cpp = "%s<%s,%s>" % (q, MAJ["K"], MAJ["K"]) if "tnspA" in args else q + "<>"
+            ab = "SS" if "_SS" in kind else "RS"
+            fam = kind.replace("_SS", "").replace("_RS", "")
+            if fam not in fam_order:
+                fam_order.append(fam)
+            gm.append((fam, n, ab, name, cpp))
+    gm.sort(key=lambda g: (fam_order.index(g[0]), g[1], g[2] != "SS"))
+    # non-templated SM100 ops (the SIMD FMAs)
+    with open(os.path.join(inc, "atom", "mma_traits_sm100.hpp")) as f:
+        for m in re.finditer(r"struct\s+MMA_Traits<\s*(SM\d+_\w+)\s*>", f.read()):
+            mma[m.group(1)] = m.group(1)
+    # SM120: the instances the arch headers specialise
+    sm120 = {}
+    for th in ["mma_traits_sm120.hpp", "mma_traits_sm120_sparse.hpp"]:
+        with open(os.path.join(inc, "atom", th)) as f:
+            for m in re.finditer(r"struct\s+MMA_Traits<\s*((?:\w+::)*)(SM120_\w+)<", f.read()):
+                sm120.setdefault(m.group(2), [m.group(1) + m.group(2), []])
+    for ah in ["mma_sm120.hpp", "mma_sm120_sparse.hpp"]:
+        with open(os.path.join(inc, "arch", ah)) as f:
+            for m in re.finditer(r"struct\s+(SM120_\w+)<([^<>]*)>\s*\{", f.read()):
+                if m.group(1) in sm120:
+                    args = [x.strip() for x in m.group(2).split(",")]
+                    insts = [args]
+                    if args[-1] == "VS":
+                        insts = [args[:-1] + ["16"], args[:-1] + ["32"]]
+                    sm120[m.group(1)][1].extend(insts)
+    for name, (q, insts) in sm120.items():
+        # the row: an F8 instance where there is one (else the first)
+        pick = next((i for i in insts if i[0] == "float_e4m3_t" and i[1] == "float_e4m3_t"), insts[0])
+        mma[name] = "%s<%s>" % (q, ",".join(pick))
+    for fam, n, ab, name, cpp in gm:
+        mma[name] = cpp
+    copy = {}
+    for h, pat in [("copy_traits_sm50.hpp", r"SM50_\w+"), ("copy_traits_sm75.hpp", r"SM75_\w+"),
+                   ("copy_traits_sm100.hpp", r"SM100_\w+")]:
+        with open(os.path.join(inc, "atom", h)) as f:
+            for m in re.finditer(r"struct\s+Copy_Traits<\s*(%s)\s*>" % pat, f.read()):
+                if m.group(1) not in COPY and m.group(1) not in copy:
+                    copy[m.group(1)] = m.group(1)
+    return mma, copy, sm120
+
+
+def opt_traits(kind, name):
+    """The optional traits an op of the third extension defines."""
+    if kind == "copy":
+        return COPY_OPT_TRAITS if ("_TMEM_" in name or "_UTCCP_" in name) else []
+    out = []
+    if name.startswith("GMMA_64x") or "SPARSE" in name:
+        out.append("ELayout")
+    if name.endswith("_VS"):
+        out += ["SFALayout", "SFBLayout"]
+    return out
+
+
+def sm120_cases(sm120):
+    """Every specialised SM120 instance's traits, to check they equal the row's."""
+    cs = []
+    for name, (q, insts) in sm120.items():
+        for args in insts:
+            t = "%s<%s>" % (q, ",".join(args))
+            for tr in MMA_TRAITS + opt_traits("mma", name):
+                cs.append((("sm120", name, tr, ",".join(args)),
+                           "(void)sizeof(%s); print(typename MMA_Traits<%s>::%s{});" % (t, t, tr)))
+    return cs
 
 
 def has_majors(cpp):
@@ -363,11 +465,11 @@ def table_cases(mma_all, copy_all):
     is 16-byte only) is an error, even though its Copy_Traits alone would print."""
     cs = []
     for name, t in mma_all.items():
-        for tr in MMA_TRAITS:
+        for tr in MMA_TRAITS + opt_traits("mma", name):
             cs.append((("mma", name, tr),
                        "(void)sizeof(%s); print(typename MMA_Traits<%s>::%s{});" % (t, t, tr)))
     for name, t in copy_all.items():
-        for tr in COPY_TRAITS:
+        for tr in COPY_TRAITS + opt_traits("copy", name):
             cs.append((("copy", name, tr),
                        "(void)sizeof(%s); print(typename Copy_Traits<%s>::%s{});" % (t, t, tr)))
     # GMMA traits vs. major: all (A,B) majors for SS; for RS only B MN-major (an RS op with A
@@ -634,11 +736,14 @@ def main():
     try:
         # ---------------- 1. table ----------------
         extra_mma = extra_atoms(a.oracle_dir)
+        new_mma, new_copy, sm120 = new_atoms(a.oracle_dir)
         mma_all = dict(MMA)
         mma_all.update(extra_mma)
+        mma_all.update(new_mma)
         copy_all = dict(COPY)
         copy_all.update(EXTRA_COPY)
-        tc = table_cases(mma_all, copy_all)
+        copy_all.update(new_copy)
+        tc = table_cases(mma_all, copy_all) + sm120_cases(sm120)
         ids = {i: k for i, (k, _) in enumerate(tc)}
         res = O.run_batches([(i, s) for i, (_, s) in enumerate(tc)], a.table_batch)
         val = {}
@@ -658,12 +763,22 @@ def main():
                 base = val[("mma", k[1], k[2])]
                 if v is ERROR or v != base:
                     major_diffs.append((k, "error" if v is ERROR else v, base))
-        # rows: base MMA, base copy (the original table), then the extra MMA and copy atoms
+        # every specialised SM120 instance has the row's traits
+        sm120_diffs = []
+        for k, v in val.items():
+            if k[0] == "sm120":
+                base = val.get(("mma", k[1], k[2]))
+                if v is ERROR or v != base:
+                    sm120_diffs.append((k, "error" if v is ERROR else v, base))
+        # rows: base MMA, base copy (the original table), then the extra MMA and copy atoms,
+        # then the third extension's MMA and copy atoms
         rows, missing = [], []
         for kind, names, traits in [("mma", MMA, MMA_TRAITS), ("copy", COPY, COPY_TRAITS),
-                                    ("mma", extra_mma, MMA_TRAITS), ("copy", EXTRA_COPY, COPY_TRAITS)]:
+                                    ("mma", extra_mma, MMA_TRAITS), ("copy", EXTRA_COPY, COPY_TRAITS),
+                                    ("mma", new_mma, MMA_TRAITS), ("copy", new_copy, COPY_TRAITS)]:
             for name in names:
-                vs = [val[(kind, name, tr)] for tr in traits]
+                traits_n = traits + opt_traits(kind, name)
+                vs = [val[(kind, name, tr)] for tr in traits_n]
                 if any(x is ERROR for x in vs):
                     missing.append(name)
                     skipped.append(("table-row", name, ""))
@@ -671,37 +786,84 @@ def main():
                 # C++ prints some traits with a stride that is not congruent to the shape
                 # (the U1 POPC MMAs: shape (32,2), stride ((16,8))); CuTe's layouts here
                 # are congruent by construction, so such rows stay out of the table.
-                bad = [t for t, x in zip(traits, vs) if ":" in x and not congruent_layout(x)]
+                bad = [t for t, x in zip(traits_n, vs) if ":" in x and not congruent_layout(x)]
                 if bad:
                     skipped.append(("non-congruent", name, ",".join(bad)))
                     continue
-                rows.append("%s\t%s\t%s" % (kind, name, "\t".join("%s=%s" % (t, x) for t, x in zip(traits, vs))))
+                rows.append("%s\t%s\t%s" % (kind, name, "\t".join("%s=%s" % (t, x) for t, x in zip(traits_n, vs))))
         in_table = set(r.split("\t")[1] for r in rows)
         # GMMA families (NAME with N and _SS/_RS taken out) and the N they exist at
-        fams = {}
+        fams, sp_fams = {}, {}
         for name in mma_all:
-            m = re.match(r"SM90_64x(\d+)x(\d+)_(\w+)$", name)
-            if m and name in in_table:
-                fam = "64xNx%s_%s" % (m.group(2), re.sub(r"_(SS|RS)(?=_|$)", "", m.group(3)))
-                fams.setdefault(fam, set()).add(int(m.group(1)))
+            for pat, into in [(r"SM90_64x(\d+)x(\d+)_(\w+)$", fams), (r"GMMA_64x(\d+)x(\d+)_(\w+)$", sp_fams)]:
+                m = re.match(pat, name)
+                if m and name in in_table:
+                    fam = "64xNx%s_%s" % (m.group(2), re.sub(r"_(SS|RS)(?=_|$)", "", m.group(3)))
+                    into.setdefault(fam, set()).add(int(m.group(1)))
 
         def n_text(ns):
             if ns == list(range(ns[0], ns[-1] + 1, 8)):
                 return "N = %d, %d, ..., %d (step 8)" % (ns[0], ns[1], ns[-1])
             return "N = " + " ".join(str(n) for n in ns)
 
-        by_n = {}
-        for fam, ns in fams.items():
-            by_n.setdefault(tuple(sorted(ns)), []).append(fam)
-        gm_lines = []
-        for ns, fl in by_n.items():
-            line = "#         %s:" % n_text(list(ns))
-            for fam in fl:
-                if len(line) + len(fam) > 104:
-                    gm_lines.append(line)
-                    line = "#           "
-                line += " " + fam
-            gm_lines.append(line)
+        def fam_lines(fams):
+            by_n = {}
+            for fam, ns in fams.items():
+                by_n.setdefault(tuple(sorted(ns)), []).append(fam)
+            out = []
+            for ns, fl in by_n.items():
+                line = "#         %s:" % n_text(list(ns))
+                for fam in fl:
+                    if len(line) + len(fam) > 104:
+                        out.append(line)
+                        line = "#           "
+                    line += " " + fam
+                out.append(line)
+            return out
+
+        def wrap(prefix, words, cont="#         "):
+            out, line, fresh = [], prefix, True
+            for w in words:
+                if not fresh and len(line) + 1 + len(w) > 104:
+                    out.append(line)
+                    line, fresh = cont, True
+                line += " " + w
+                fresh = False
+            out.append(line)
+            return out
+
+        gm_lines = fam_lines(fams)
+        sp_lines = fam_lines(sp_fams)
+        new_mma_rows = [n for n in new_mma if n in in_table]
+        new_copy_rows = [n for n in new_copy if n in in_table]
+        # TMEM load/store: SHAPE x REPEAT, each also _16b
+        tmem = {}
+        for n in new_copy_rows:
+            m = re.match(r"SM100_TMEM_(LOAD|STORE)_(\d+dp\d+b)(\d+)x(_16b)?$", n)
+            if m:
+                tmem.setdefault((m.group(1), m.group(2), m.group(4) or ""), []).append(int(m.group(3)))
+        tm_shapes = {}
+        for (ld, shp, pk), reps in tmem.items():
+            tm_shapes.setdefault(shp, set()).add(tuple(sorted(reps)))
+        tm_words = []
+        for shp, reps in tm_shapes.items():
+            r = sorted(set(x for rr in reps for x in rr))
+            tm_words.append("%s{%s}x" % (shp, ",".join(str(x) for x in r)))
+        other_copy = [n for n in new_copy_rows if not n.startswith("SM100_TMEM_")]
+        sm120_lines = []
+        for name, (q, insts) in sm120.items():
+            if name not in in_table:
+                continue
+            ab = sorted(set((i[0], i[1]) for i in insts))
+            rest = sorted(set(",".join(i[2:]) for i in insts))
+            a_set = sorted(set(x[0] for x in ab))
+            b_set = sorted(set(x[1] for x in ab))
+            full = len(ab) == len(a_set) * len(b_set)
+            sm120_lines.append("#         %s = %s;" % (name, mma_all[name].replace(" ", "")))
+            words = ("instances: A x B = %s x %s%s, then <%s>" % (
+                "{" + ",".join(a_set) + "}", "{" + ",".join(b_set) + "}",
+                "" if full else " (%d pairs)" % len(ab), "> or <".join(rest))).split(" ")
+            sm120_lines += wrap("#          ", words, "#           ")
         hdr = [
             "# CuTe atom traits, generated from the CuTe C++ headers of CUTLASS %s (nvidia-cutlass PyPI wheel)" % ver,
             "# by %s (rerun: see tools/oracle/README.md); do not edit by hand." % GEN_REL,
@@ -720,8 +882,24 @@ def main():
             "#       SM80_CP_ASYNC_CACHEALWAYS[_ZFILL]_32/64/128, SM80_CP_ASYNC_CACHEGLOBAL[_ZFILL]_128 (cp.async.cg",
             "#       is 16-byte only); DefaultCopy and AutoVectorizingCopy (aliases of",
             "#       AutoVectorizingCopyWithAssumedAlignment<8/128>) under their C++ names.",
+            "# Third extension (%d mma + %d copy rows, after all of the above):" % (len(new_mma_rows), len(new_copy_rows)),
+            "# mma:  the SM100 SIMD FMAs SM100_2x1x1_F32F32F32F32 and SM100_1x2x1_F32F32F32F32; SM120 (row NAME =",
+            "#       the template, probed at the instance given; the traits of every instance the arch headers",
+            "#       specialise, listed here, are checked to be the same; SFALayout/SFBLayout for the block-scaled",
+            "#       _VS ones, ELayout for the sparse ones):",
+        ] + sm120_lines + [
+            "#       sparse GMMA SM90::GMMA::SPARSE::GMMA_64xNxK_..._SS/RS (NAME without the namespace; probed as",
+            "#       NAME<GMMA::Major::K,GMMA::Major::K> or NAME<>, like the dense ones, traits checked the same for",
+            "#       the other majors; ELayout is the metadata layout; K is the logical, sparse K). Families",
+            "#       64xNxK_TYPES[_TN[_SATURATE]] for GMMA_64xNxK_TYPES_SS[...] and GMMA_64xNxK_TYPES_RS[...]:",
+        ] + sp_lines + [
+            "# copy: the SM50 shuffles, SM75_U32x1_MOVM_T and every op of copy_traits_sm100.hpp: TMEM load/store",
+            "#       SM100_TMEM_{LOAD,STORE}_SHAPE{N}x[_16b] (ValID = logical bit -> TMEM bit address, lane stride",
+            "#       2^21) with SHAPE{N} in:",
+        ] + wrap("#        ", tm_words) + wrap("#       others:", other_copy) + [
             "# Rows: the original table first (SM70-SM80 and SM90 F16 GMMA, LDSM/STSM, UniversalCopy_32/64/128),",
-            "#       then the other MMA atoms (header order; GMMA by family, N, SS before RS), then the other copy atoms.",
+            "#       then the other MMA atoms (header order; GMMA by family, N, SS before RS), then the other copy atoms,",
+            "#       then the third extension's MMA rows (SIMD, SM120, sparse GMMA) and copy rows (header order).",
             "# Format: kind<TAB>NAME<TAB>Trait=VALUE<TAB>...",
         ]
         os.makedirs(os.path.dirname(a.tsv), exist_ok=True)
@@ -729,6 +907,8 @@ def main():
             f.write("\n".join(hdr + rows) + "\n")
         print("wrote %s (%d atoms)" % (a.tsv, len(rows)), file=sys.stderr)
         print("not in the table (an error or unclean output): %s" % missing, file=sys.stderr)
+        print("SM120 instances differing from their row: %d %s" % (len(sm120_diffs), sm120_diffs[:10]),
+              file=sys.stderr)
         for fam, ns in fams.items():
             print("  %s: %s" % (fam, n_text(sorted(ns))), file=sys.stderr)
         if major_diffs:

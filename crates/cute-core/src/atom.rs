@@ -34,6 +34,27 @@ fn table_rows() -> impl Iterator<Item = (&'static str, &'static str, &'static st
         })
 }
 
+/// One trait of a table row as C++ printed it, `None` if the row or the trait is absent:
+/// also the traits only some atoms have (`ELayout` of the sparse MMAs, `SFALayout` /
+/// `SFBLayout` of the block-scaled SM120 MMAs, `ValID` of the TMEM and UTCCP copies).
+pub fn table_trait(name: &str, t: &str) -> Option<&'static str> {
+    let (_, _, rest) = table_rows().find(|(_, n, _)| *n == name)?;
+    rest.split('\t')
+        .find_map(|f| f.strip_prefix(t)?.strip_prefix('='))
+}
+
+/// A trait only some table atoms have (see [`table_trait`]), of the row `name` (template
+/// arguments left out) names.
+fn optional_trait(name: &str, t: &str, known: &str) -> Result<Trait> {
+    let row = name.split('<').next().unwrap_or(name);
+    match table_trait(row, t) {
+        Some(v) if matches!(t, "ELayout" | "SFALayout" | "SFBLayout" | "ValID") => {
+            Ok(Trait::Layout(parse_layout(v, t)?))
+        }
+        _ => Err(Error::new(format!("{known}, not {t}"))),
+    }
+}
+
 /// Whether `name` is a known atom (cheap: no parsing of its traits).
 pub fn is_atom_name(name: &str) -> bool {
     atom_names().any(|n| n == name)
@@ -162,18 +183,22 @@ impl Atom {
                 "ALayout" | "LayoutA_TV" => Ok(Trait::Layout(m.a.clone())),
                 "BLayout" | "LayoutB_TV" => Ok(Trait::Layout(m.b.clone())),
                 "CLayout" | "LayoutC_TV" => Ok(Trait::Layout(m.c.clone())),
-                _ => Err(Error::new(format!(
-                    "an MMA atom has Shape_MNK, ThrID, ALayout, BLayout and CLayout, not {t}"
-                ))),
+                _ => optional_trait(
+                    &m.name,
+                    t,
+                    "an MMA atom has Shape_MNK, ThrID, ALayout, BLayout and CLayout (sparse ones ELayout, block-scaled SM120 ones SFALayout and SFBLayout)",
+                ),
             },
             Atom::Copy(c) => match t {
                 "ThrID" => Ok(Trait::Layout(c.thr_id.clone())),
                 "SrcLayout" | "ValLayoutSrc" => Ok(Trait::Layout(c.val_layout(&c.src)?)),
                 "DstLayout" | "ValLayoutDst" => Ok(Trait::Layout(c.val_layout(&c.dst)?)),
                 "RefLayout" | "ValLayoutRef" => Ok(Trait::Layout(c.val_layout(&c.ref_)?)),
-                _ => Err(Error::new(format!(
-                    "a copy atom has ThrID, SrcLayout, DstLayout and RefLayout, not {t}"
-                ))),
+                _ => optional_trait(
+                    &c.name,
+                    t,
+                    "a copy atom has ThrID, SrcLayout, DstLayout and RefLayout (TMEM and UTCCP ones ValID, in bits)",
+                ),
             },
         }
     }
@@ -186,7 +211,7 @@ fn unknown_atom(name: &str) -> Error {
         .collect::<Vec<_>>();
     if near.is_empty() {
         Error::new(format!(
-            "unknown atom '{name}' (the table has the SM61-SM90 MMA atoms incl. every dense GMMA, LDSM/STSM, UniversalCopy_N, SM80_CP_ASYNC_*_N, DefaultCopy; SM100 UMMA is not in it yet)"
+            "unknown atom '{name}' (the table has the SM61-SM90 MMA atoms incl. every dense and sparse GMMA, the SM100 SIMD and SM120 MMAs, LDSM/STSM, MOVM, UniversalCopy_N, SM80_CP_ASYNC_*_N, DefaultCopy, the SM100 TMEM load/store and UTCCP copies; SM100 UMMA atoms are templates: SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>)"
         ))
     } else {
         Error::new(format!(

@@ -227,3 +227,18 @@ fn cutlass_snippets() {
 }
 
 const SNIPPET_FLOOR: usize = 70;
+
+/// The atoms of the third table extension (sparse GMMA, SM100 SIMD, SM120, SM50 shuffles,
+/// MOVM, the SM100 copies incl. TMEM load/store and UTCCP) and the templated SM100 UMMA /
+/// SM120 families: traits, copy atoms with value types, TiledMMA and TiledCopy layouts, and
+/// the instances C++ refuses, all printed by CuTe C++ (tools/oracle/atoms_ext.py).
+#[test]
+fn atom_ext_cases() {
+    let cases = load(&repo_root().join("crates/cute-core/tests/data/atom-ext-cases.jsonl"));
+    assert!(
+        cases.len() >= 1500,
+        "extended atom corpus too small: {}",
+        cases.len()
+    );
+    check("atom-ext-cases.jsonl", &cases);
+}

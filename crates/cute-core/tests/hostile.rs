@@ -156,3 +156,63 @@ fn offsets_refuse_overflow_and_size() {
         .to_string()
         .contains("more than"));
 }
+
+/// The templated SM100 UMMA, SM120 and sparse GMMA atoms refuse what C++ refuses (its
+/// static_asserts: M/N ranges, majors, element types, vector sizes, unspecialised type
+/// combinations) with an error that says why, never a panic.
+#[test]
+fn templated_atoms_refuse_what_cpp_refuses() {
+    let mk = |t: &str| format!("make_tiled_mma({t}{{}})");
+    let f8 = |op: &str, m: i64, n: i64, b: &str| {
+        format!(
+            "make_tiled_mma(MMA_Traits<{op}, float_e4m3_t, float_e4m3_t, float, C<{m}>, C<{n}>, integral_constant<UMMA::Major, UMMA::Major::K>, integral_constant<UMMA::Major, UMMA::Major::{b}>, integral_constant<UMMA::ScaleIn, UMMA::ScaleIn::One>, integral_constant<UMMA::ScaleIn, UMMA::ScaleIn::One>>{{}})"
+        )
+    };
+    let cases: Vec<(String, &str)> = vec![
+        // M out of range, 1 CTA and 2 CTAs
+        (mk("SM100_MMA_F8F6F4_TS<float_e4m3_t, float_e4m3_t, float, 256, 128, UMMA::Major::K, UMMA::Major::K>"), "M = 256, but M must be 64 or 128"),
+        (mk("SM100_MMA_TF32_2x1SM_SS_SPARSE<tfloat32_t, tfloat32_t, float, 64, 128, UMMA::Major::K, UMMA::Major::K>"), "M must be 128 or 256"),
+        (mk("SM100_MMA_MXF8F6F4_SS<float_e4m3_t, float_e4m3_t, float, float_ue8m0_t, 64, 128, UMMA::Major::K, UMMA::Major::K>"), "M must be 128"),
+        (mk("SM100_MMA_MXF8F6F4_2x1SM_SS<float_e4m3_t, float_e4m3_t, float, float_ue8m0_t, 128, 128, UMMA::Major::K, UMMA::Major::K>"), "M must be 256"),
+        // N out of range or off its step
+        (mk("SM100_MMA_F8F6F4_TS<float_e4m3_t, float_e4m3_t, float, 128, 24, UMMA::Major::K, UMMA::Major::K>"), "multiple of 16 between 16 and 256 for M=128"),
+        (mk("SM100_MMA_S8_2x1SM_SS_SPARSE<int8_t, int8_t, int32_t, 256, 48, UMMA::Major::K, UMMA::Major::K>"), "multiple of 32"),
+        (mk("SM100_MMA_MXF4_SS<float_e2m1_t, float_e2m1_t, float, float_ue8m0_t, 128, 264, 16, UMMA::Major::K, UMMA::Major::K>"), "N = 264"),
+        (f8("SM100_MMA_F8F6F4_SS", 128, 8, "MN"), "when B is MN major"),
+        (f8("SM100_MMA_F8F6F4_2x1SM_SS", 256, 16, "MN"), "multiple of 32 between 32 and 256 when B is MN major"),
+        (f8("SM100_MMA_F8F6F4_2x1SM_SS", 64, 64, "K"), "M must be 128 or 256"),
+        // wrong majors
+        (mk("SM100_MMA_F16BF16_2x1SM_TS_SCALED<half_t, half_t, float, 256, 128, UMMA::Major::MN, UMMA::Major::K, 1>"), "A from TMEM can't be transposed"),
+        (mk("SM90::GMMA::SPARSE::GMMA_64x64x32_F16F16F16_RS<GMMA::Major::MN, GMMA::Major::K>"), "K-major A"),
+        (mk("SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 128, UMMA::Major::K, half_t>"), "expected Major::K or Major::MN for B"),
+        // element types, vector sizes, scale factors
+        (mk("SM100_MMA_F8F6F4_TS<half_t, half_t, float, 128, 128, UMMA::Major::K, UMMA::Major::K>"), "supports types with leq 8bit types"),
+        (mk("SM100_MMA_MXF4_SS<float_e4m3_t, float_e4m3_t, float, float_ue8m0_t, 128, 128, 16, UMMA::Major::K, UMMA::Major::K>"), "supports 4bit types"),
+        (mk("SM100_MMA_MXF4_SS<float_e2m1_t, float_e2m1_t, float, float_ue4m3_t, 128, 128, 32, UMMA::Major::K, UMMA::Major::K>"), "vector size VS = 32"),
+        (mk("SM100_MMA_MXF4NVF4_2x1SM_SS_SPARSE<float_e2m1_t, float_e2m1_t, float, float_ue8m0_t, 256, 128, 16, UMMA::Major::K, UMMA::Major::K>"), "VS = 16"),
+        (mk("SM100_MMA_MXF8F6F4_SS<float_e4m3_t, float_e4m3_t, float, half_t, 128, 128, UMMA::Major::K, UMMA::Major::K>"), "scale-factor type"),
+        (mk("SM100_MMA_S8_SS<int8_t, int8_t, float, 128, 128, UMMA::Major::K, UMMA::Major::K>"), "result type can only be int32_t"),
+        (mk("SM120_16x8x32_TN<float_e4m3_t, float_e4m3_t, bfloat16_t>"), "No MMA matches SM120_16x8x32_TN"),
+        (mk("SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e4m3_t, float_e4m3_t, float, float_ue8m0_t, 32>"), "No MMA matches SM120_16x8x64_TN_VS"),
+        // arity and spelling
+        (mk("SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 128>"), "expected 7 to 9 template arguments"),
+        (mk("SM100_MMA_F8F6F4_SS<float_e4m3_t, float_e4m3_t, float, 128, 128, UMMA::Major::K, UMMA::Major::K>"), "is not a template"),
+        (mk("SM100_MMA_F8F6F4_SCALED_SS<float_e4m3_t, float_e4m3_t, float, 128, 128, UMMA::Major::K, UMMA::Major::K>"), "unknown type"),
+        ("make_tiled_mma(MMA_Traits<SM80_16x8x16_F16F16F16F16_TN, half_t>{})".to_string(), "SM100_MMA_F8F6F4_SS's or SM100_MMA_F8F6F4_2x1SM_SS's form"),
+        ("make_tiled_mma(MMA_Traits<SM100_MMA_F8F6F4_SS, float_e4m3_t, float_e4m3_t, float, C<128>, C<128>>{})".to_string(), "expected 9 template arguments"),
+        ("integral_constant<UMMA::Major>{}".to_string(), "expected 2 template arguments"),
+        ("get(atom(SM80_16x8x16_F16F16F16F16_TN), ELayout)".to_string(), "not ELayout"),
+        ("get(atom(SM75_U32x4_LDSM_N), ValID)".to_string(), "not ValID"),
+        (mk("SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 9223372036854775807, UMMA::Major::K, UMMA::Major::K>"), "N = 9223372036854775807"),
+        (mk("SM100_MMA_F16BF16_2x1SM_SS<half_t, half_t, float, -256, 128, UMMA::Major::K, UMMA::Major::K>"), "M = -256"),
+    ];
+    for (line, want) in &cases {
+        let got = panic::catch_unwind(|| cute_core::print_one(line));
+        let (text, ok) = got.unwrap_or_else(|_| panic!("panic on {line}"));
+        assert!(!ok, "{line} -> {text}");
+        assert!(
+            text.starts_with("error: ") && text.contains(want),
+            "{line}\n  -> {text}\n  wanted an error containing: {want}"
+        );
+    }
+}

@@ -20,11 +20,21 @@ pub(crate) fn is_mn_major(v: &Value, which: &str) -> Result<bool> {
 
 /// The value of a class template of one of these families, or `None` if `name` is not one.
 pub(crate) fn template(name: &str, targs: &[Value]) -> Option<Result<Value>> {
+    match name {
+        "integral_constant" => {
+            return Some(arity(name, targs, 2, 2).map(|_| targs[1].clone()));
+        }
+        "MMA_Traits" if targs.len() > 1 => return Some(f8f6f4_traits(targs)),
+        _ => {}
+    }
     if !name.starts_with("SM") && name != "UniversalFMA" {
         return None;
     }
     if name.starts_with("SM100_MMA_") {
         return Some(umma_template(name, targs));
+    }
+    if name.starts_with("SM120_") {
+        return Some(sm120_template(name, targs));
     }
     if let Some(cache) = name.strip_prefix("SM80_CP_ASYNC_CACHE") {
         return Some(cp_async(name, cache, targs));
@@ -35,49 +45,340 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Option<Result<Value>> {
     None
 }
 
-/// `SM100_MMA_{TF32,F16BF16,S8}[_2x1SM]_{SS,TS}<A, B, C, M, N, MajorA, MajorB[, ANeg, BNeg]>`.
-fn umma_template(name: &str, targs: &[Value]) -> Result<Value> {
-    let rest = &name["SM100_MMA_".len()..];
-    let (family, rest) = rest
-        .split_once('_')
-        .ok_or_else(|| Error::new(format!("unknown type '{name}'")))?;
-    let (two_sm, src) = match rest.strip_prefix("2x1SM_") {
-        Some(s) => (true, s),
-        None => (false, rest),
-    };
-    let bits = match (family, src) {
-        ("TF32", "SS" | "TS") => 32,
-        ("F16BF16", "SS" | "TS") => 16,
-        ("S8", "SS" | "TS") => 8,
-        _ => {
-            return Err(Error::new(format!(
-                "{name}: only the dense SM100_MMA_{{TF32,F16BF16,S8}}[_2x1SM]_{{SS,TS}} UMMA atoms are modelled (F8F6F4, block-scaled, sparse and scaled ones are not yet)"
-            )))
-        }
-    };
-    arity(name, targs, 7, 9)?;
-    let (a, b) = (bits_of(&targs[0])?, bits_of(&targs[1])?);
-    if a != bits || b != bits {
+/// An SM100 UMMA op name taken apart: `SM100_MMA_{FAMILY}[_2x1SM]_{SS|TS}[_SCALED|_SPARSE]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Umma<'a> {
+    /// `TF32`, `F16BF16`, `S8`, `F8F6F4`, `MXF8F6F4`, `MXF4` or `MXF4NVF4`.
+    pub family: &'a str,
+    /// `_2x1SM`: a CTA pair issues it.
+    pub two_sm: bool,
+    /// `_TS`: A from tensor memory.
+    pub ts: bool,
+    /// `_SCALED`: a scaled accumulator (`ScaleC` template argument).
+    pub scaled: bool,
+    /// `_SPARSE`: 2:4 structured-sparse A (the logical K doubles).
+    pub sparse: bool,
+}
+
+impl<'a> Umma<'a> {
+    /// The parts of a UMMA op name, or `None` if it is not one the headers define.
+    pub(crate) fn parse(name: &'a str) -> Option<Umma<'a>> {
+        let rest = name.strip_prefix("SM100_MMA_")?;
+        let (family, rest) = rest.split_once('_')?;
+        let (two_sm, rest) = match rest.strip_prefix("2x1SM_") {
+            Some(r) => (true, r),
+            None => (false, rest),
+        };
+        let (src, variant) = rest.split_once('_').unwrap_or((rest, ""));
+        let ts = match src {
+            "SS" => false,
+            "TS" => true,
+            _ => return None,
+        };
+        let u = Umma {
+            family,
+            two_sm,
+            ts,
+            scaled: variant == "SCALED",
+            sparse: variant == "SPARSE",
+        };
+        let ok = matches!(
+            (family, ts, variant),
+            ("TF32" | "S8" | "F8F6F4", _, "")
+                | ("TF32" | "S8" | "F8F6F4", false, "SPARSE")
+                | ("F16BF16", _, "" | "SCALED")
+                | ("F16BF16", false, "SPARSE")
+                | ("MXF8F6F4", false, "" | "SPARSE")
+                | ("MXF4", false, "")
+                | ("MXF4NVF4", false, "SPARSE")
+        );
+        ok.then_some(u)
+    }
+
+    /// Whether the template has a scale-factor type (block-scaled `MX*` families).
+    fn has_sf(&self) -> bool {
+        self.family.starts_with("MX")
+    }
+
+    /// Whether the template has a vector size `VS` (the 4-bit block-scaled families).
+    fn has_vs(&self) -> bool {
+        matches!(self.family, "MXF4" | "MXF4NVF4")
+    }
+
+    /// Positions of (M, N, VS, MajorA, MajorB) in the template arguments, and how many
+    /// arguments the template takes at least and at most (the trailing ones defaulted).
+    fn positions(&self) -> ([usize; 5], usize, usize) {
+        let m = if self.has_sf() { 4 } else { 3 };
+        let vs = if self.has_vs() { m + 2 } else { usize::MAX };
+        let maj = if self.has_vs() { m + 3 } else { m + 2 };
+        let min = maj + 2 + usize::from(self.scaled);
+        let optional = if self.ts {
+            3 // a_neg, b_neg, c_sat
+        } else if self.family == "S8" {
+            1 // c_sat
+        } else {
+            2 // a_neg, b_neg
+        };
+        ([m, m + 1, vs, maj, maj + 1], min, min + optional)
+    }
+
+    /// The instruction's logical K in elements of A, as `MMA_Traits` defines it.
+    fn k(&self, a_bits: i64) -> Result<i64> {
+        let per = if self.sparse { 512 } else { 256 };
+        Ok(match self.family {
+            "F8F6F4" | "MXF8F6F4" => {
+                if self.sparse {
+                    64
+                } else {
+                    32
+                }
+            }
+            "MXF4" => 64,
+            "MXF4NVF4" => 128,
+            _ => {
+                if a_bits <= 0 || per % a_bits != 0 {
+                    return Err(Error::new(format!(
+                        "a {a_bits}-bit A type does not divide the {per}-bit K of this UMMA"
+                    )));
+                }
+                per / a_bits
+            }
+        })
+    }
+}
+
+/// `MMA_Traits` of a UMMA atom with K given: one CTA (`ThrID` 1) or a CTA pair (`2x1SM`:
+/// `ThrID` 2, each CTA holding half of M and of N), as `mma_traits_sm100.hpp` writes them.
+pub(crate) fn umma_atom(name: String, k: i64, m: i64, n: i64, two_sm: bool) -> Result<MmaAtom> {
+    let cta = if two_sm { 2 } else { 1 };
+    if m <= 0 || n <= 0 || m % cta != 0 || n % cta != 0 || k <= 0 {
         return Err(Error::new(format!(
-            "{name} supports {bits}-bit A and B types, got {} and {}",
+            "{name}: M = {m} and N = {n} must be positive{}",
+            if two_sm {
+                " and even (each CTA of the pair holds half)"
+            } else {
+                ""
+            }
+        )));
+    }
+    let (hm, hn) = (m / cta, n / cta);
+    let (thr, thr_n) = if two_sm { (hm, hn) } else { (0, 0) };
+    let lay = |s: String| crate::literal::layout(&s);
+    Ok(MmaAtom {
+        shape_mnk: crate::int_tuple::IntTuple::ints(&[m, n, k]),
+        thr_id: crate::layout::Layout::col_major(crate::int_tuple::IntTuple::Int(cta))?,
+        a: lay(format!("({cta},({hm},{k})):({thr},(1,{m}))"))?,
+        b: lay(format!("({cta},({hn},{k})):({thr_n},(1,{n}))"))?,
+        c: lay(format!("({cta},({hm},{n})):({thr},(1,{m}))"))?,
+        name,
+        mn_major: [false, false],
+    })
+}
+
+/// Widths the A/B types of a UMMA family must have (`MMA_Traits`' static_asserts), as
+/// `(accepts(a_bits, b_bits), what the C++ message says)`.
+fn umma_type_rule(family: &str) -> (fn(i64, i64) -> bool, &'static str) {
+    match family {
+        "TF32" => (|a, b| a == 32 && b == 32, "32bit types"),
+        "F16BF16" => (|a, b| a == 16 && b == 16, "16bit types"),
+        "S8" => (|a, b| a == 8 && b == 8, "8bit types"),
+        "MXF4" | "MXF4NVF4" => (|a, b| a == 4 && b == 4, "4bit types"),
+        _ => (|a, b| a <= 8 && b <= 8, "types with leq 8bit types"),
+    }
+}
+
+/// The `MMA_Traits`-level checks of a UMMA atom's types (they hold whether or not a value
+/// of the op is made).
+fn umma_check_types(base: &str, u: &Umma, targs: &[Value], vs: Option<i64>) -> Result<()> {
+    let (a, b) = (bits_of(&targs[0])?, bits_of(&targs[1])?);
+    bits_of(&targs[2])?;
+    let (ok, what) = umma_type_rule(u.family);
+    if !ok(a, b) {
+        return Err(Error::new(format!(
+            "{base} supports {what}, got {} ({a} bits) and {} ({b} bits)",
             type_name(&targs[0]),
             type_name(&targs[1])
         )));
     }
-    bits_of(&targs[2])?;
-    let (m, n) = (targs[3].to_int()?, targs[4].to_int()?);
-    let majors = [is_mn_major(&targs[5], "A")?, is_mn_major(&targs[6], "B")?];
-    let full = format!(
-        "{name}<{},{},{},{m},{n},{},{}>",
-        type_name(&targs[0]),
-        type_name(&targs[1]),
-        type_name(&targs[2]),
-        if majors[0] { "MN" } else { "K" },
-        if majors[1] { "MN" } else { "K" },
-    );
-    let mut at = MmaAtom::umma(full, bits, m, n, two_sm)?;
+    if u.has_sf() {
+        let sf = type_name(&targs[3]);
+        if !matches!(sf.as_str(), "float_ue8m0_t" | "float_ue4m3_t") {
+            return Err(Error::new(format!(
+                "{base}: the scale-factor type is float_ue8m0_t or float_ue4m3_t, got {sf}"
+            )));
+        }
+    }
+    if let Some(vs) = vs {
+        // MMA_Traits of the 1-SM MXF4 and of both MXF4NVF4 (sparse) atoms: the wider vector
+        // size needs e2m1 A/B and ue8m0 scale factors.
+        let (wide, narrow) = if u.family == "MXF4" {
+            (32, 16)
+        } else {
+            (64, 32)
+        };
+        let e2m1 = |v: &Value| type_name(v) == "float_e2m1_t";
+        let wide_ok = e2m1(&targs[0]) && e2m1(&targs[1]) && type_name(&targs[3]) == "float_ue8m0_t";
+        if (u.family == "MXF4NVF4" || !u.two_sm) && !(vs == narrow || (vs == wide && wide_ok)) {
+            return Err(Error::new(format!(
+                "{base}: the vector size VS = {vs} must be {narrow}, or {wide} with float_e2m1_t A and B and float_ue8m0_t scale factors"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn major_letter(mn: bool) -> &'static str {
+    if mn {
+        "MN"
+    } else {
+        "K"
+    }
+}
+
+/// `SM100_MMA_{TF32,F16BF16,S8,F8F6F4,MXF8F6F4,MXF4,MXF4NVF4}[_2x1SM]_{SS,TS}[_SCALED|_SPARSE]<...>`:
+/// `<A, B, C, [SF,] M, N, [VS,] MajorA, MajorB, [ScaleC,] [ANeg, BNeg, [CSat]]>`.
+fn umma_template(name: &str, targs: &[Value]) -> Result<Value> {
+    if matches!(name, "SM100_MMA_F8F6F4_SS" | "SM100_MMA_F8F6F4_2x1SM_SS") {
+        return Err(Error::new(format!(
+            "{name} is not a template: its MMA_Traits take the arguments, MMA_Traits<{name}, A, B, C, C<M>, C<N>, integral_constant<UMMA::Major, UMMA::Major::K>, integral_constant<UMMA::Major, UMMA::Major::K>, integral_constant<UMMA::ScaleIn, UMMA::ScaleIn::One>, integral_constant<UMMA::ScaleIn, UMMA::ScaleIn::One>>"
+        )));
+    }
+    let Some(u) = Umma::parse(name) else {
+        return Err(Error::new(format!(
+            "unknown type '{name}' (the UMMA ops are SM100_MMA_{{TF32,F16BF16,S8,F8F6F4}}[_2x1SM]_{{SS,TS}}, F16BF16 _SS/_TS_SCALED, {{TF32,F16BF16,S8,F8F6F4,MXF8F6F4}}[_2x1SM]_SS_SPARSE, MXF8F6F4/MXF4[_2x1SM]_SS, MXF4NVF4[_2x1SM]_SS_SPARSE)"
+        )));
+    };
+    let ([pm, pn, pvs, pa, pb], lo, hi) = u.positions();
+    arity(name, targs, lo, hi)?;
+    let (m, n) = (targs[pm].to_int()?, targs[pn].to_int()?);
+    let vs = if u.has_vs() {
+        Some(targs[pvs].to_int()?)
+    } else {
+        None
+    };
+    let majors = [is_mn_major(&targs[pa], "A")?, is_mn_major(&targs[pb], "B")?];
+    umma_check_types(name, &u, targs, vs)?;
+    let mut args: Vec<String> = targs[..pm].iter().map(type_name).collect();
+    args.push(m.to_string());
+    args.push(n.to_string());
+    if let Some(vs) = vs {
+        args.push(vs.to_string());
+    }
+    args.push(major_letter(majors[0]).to_string());
+    args.push(major_letter(majors[1]).to_string());
+    if u.scaled {
+        args.push(targs[pb + 1].to_int()?.to_string());
+    }
+    let k = u.k(bits_of(&targs[0])?)?;
+    let mut at = umma_atom(format!("{name}<{}>", args.join(",")), k, m, n, u.two_sm)?;
     at.mn_major = majors;
     Ok(atom(at))
+}
+
+/// `MMA_Traits<SM100_MMA_F8F6F4[_2x1SM]_SS, A, B, C, C<M>, C<N>, integral_constant<UMMA::Major,
+/// a>, integral_constant<UMMA::Major, b>, integral_constant<UMMA::ScaleIn, an>,
+/// integral_constant<UMMA::ScaleIn, bn>>`: the F8F6F4 ops are not templates; their traits
+/// take the types, sizes and majors and hold the M/N checks.
+fn f8f6f4_traits(targs: &[Value]) -> Result<Value> {
+    let op = match &targs[0] {
+        Value::Keyword(k @ ("SM100_MMA_F8F6F4_SS" | "SM100_MMA_F8F6F4_2x1SM_SS")) => *k,
+        v => {
+            return Err(Error::new(format!(
+                "MMA_Traits<Op, ...> with arguments after the op is SM100_MMA_F8F6F4_SS's or SM100_MMA_F8F6F4_2x1SM_SS's form, got {}",
+                type_name(v)
+            )))
+        }
+    };
+    arity(op, &targs[1..], 9, 9)?;
+    let t = &targs[1..];
+    let u = Umma::parse(op).expect("an F8F6F4 op");
+    umma_check_types(op, &u, t, None)?;
+    let (m, n) = (t[3].to_int()?, t[4].to_int()?);
+    let majors = [is_mn_major(&t[5], "A")?, is_mn_major(&t[6], "B")?];
+    let name = format!(
+        "{op}<{},{},{},{m},{n},{},{}>",
+        type_name(&t[0]),
+        type_name(&t[1]),
+        type_name(&t[2]),
+        major_letter(majors[0]),
+        major_letter(majors[1])
+    );
+    let mut at = umma_atom(name, 32, m, n, u.two_sm)?;
+    at.mn_major = majors;
+    let v = atom(at);
+    check_instance(&v)?;
+    Ok(v)
+}
+
+/// The F8F6F4 element types of the SM120 and SM100 block-scaled MMAs.
+const F8F6F4_TYPES: &[&str] = &[
+    "float_e2m1_t",
+    "float_e3m2_t",
+    "float_e2m3_t",
+    "float_e4m3_t",
+    "float_e5m2_t",
+];
+
+/// `SM120_16x8x32_TN<A, B, C>` and the block-scaled / sparse SM120 templates: the instances
+/// `mma_sm120[_sparse].hpp` specialises (every other instance is C++'s "No MMA matches ...
+/// for given data types"); their traits are the table row's (checked by the generator).
+fn sm120_template(name: &str, targs: &[Value]) -> Result<Value> {
+    let vs = name.ends_with("_VS");
+    let (n, rule): (usize, &str) = match name {
+        "SM120_16x8x32_TN" | "SM120_SPARSE_16x8x64_TN" => (
+            3,
+            "A and B one of float_e2m1_t, float_e3m2_t, float_e2m3_t, float_e4m3_t, float_e5m2_t; C float or half_t",
+        ),
+        "SM120_16x8x32_TN_VS" | "SM120_SPARSE_16x8x64_TN_VS" => (
+            5,
+            "A and B one of float_e2m1_t, float_e3m2_t, float_e2m3_t, float_e4m3_t, float_e5m2_t; C float; SF float_ue8m0_t",
+        ),
+        "SM120_16x8x64_TN_VS" | "SM120_SPARSE_16x8x128_TN_VS" => (
+            5,
+            "A and B float_e2m1_t; C float; SF float_ue8m0_t or float_ue4m3_t",
+        ),
+        _ => {
+            return Err(Error::new(format!(
+                "unknown type '{name}' (the SM120 MMA templates are SM120_16x8x32_TN, SM120_16x8x32_TN_VS, SM120_16x8x64_TN_VS, SM120_SPARSE_16x8x64_TN, SM120_SPARSE_16x8x64_TN_VS, SM120_SPARSE_16x8x128_TN_VS)"
+            )))
+        }
+    };
+    arity(name, targs, n, n)?;
+    let t: Vec<String> = targs
+        .iter()
+        .take(n - usize::from(vs))
+        .map(type_name)
+        .collect();
+    let f8 = |x: &str| F8F6F4_TYPES.contains(&x);
+    let ok = match (
+        n,
+        matches!(name, "SM120_16x8x64_TN_VS" | "SM120_SPARSE_16x8x128_TN_VS"),
+    ) {
+        (3, _) => f8(&t[0]) && f8(&t[1]) && matches!(t[2].as_str(), "float" | "half_t"),
+        (_, false) => f8(&t[0]) && f8(&t[1]) && t[2] == "float" && t[3] == "float_ue8m0_t",
+        (_, true) => {
+            t[0] == "float_e2m1_t"
+                && t[1] == "float_e2m1_t"
+                && t[2] == "float"
+                && matches!(t[3].as_str(), "float_ue8m0_t" | "float_ue4m3_t")
+        }
+    };
+    if !ok {
+        return Err(Error::new(format!(
+            "No MMA matches {name} for given data types <{}> ({rule})",
+            t.join(", ")
+        )));
+    }
+    let mut args = t;
+    if vs {
+        args.push(targs[4].to_int()?.to_string());
+    }
+    let mut a = match Atom::lookup(name)? {
+        Atom::Mma(m) => m,
+        Atom::Copy(c) => return Err(Error::new(format!("{} is a copy atom", c.name))),
+    };
+    a.name = format!("{name}<{}>", args.join(","));
+    Ok(atom(a))
 }
 
 /// `SM80_CP_ASYNC_CACHE{ALWAYS,GLOBAL}[_ZFILL]<TS[, TD]>`: the table's atom of that width.
@@ -488,12 +789,36 @@ pub(crate) fn sm100_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
         "tfloat32_t" => "TF32",
         "half_t" | "bfloat16_t" => "F16BF16",
         "int8_t" | "uint8_t" => "S8",
+        "float_e4m3_t" | "float_e5m2_t" => "F8F6F4",
         t => {
             return Err(Error::new(format!(
-                "sm100_make_trivial_tiled_mma: {t} operands are not modelled (TF32, F16/BF16 and 8-bit integers are)"
+                "sm100_make_trivial_tiled_mma: {t} operands are not modelled (TF32, F16/BF16, 8-bit integers and FP8 are)"
             )))
         }
     };
+    if family == "F8F6F4" {
+        // The builder names the F8F6F4 op through its traits (sm100_common.inl).
+        let one = Value::Keyword("ScaleIn::One");
+        let op = if two_sm {
+            "SM100_MMA_F8F6F4_2x1SM_SS"
+        } else {
+            "SM100_MMA_F8F6F4_SS"
+        };
+        let targs = [
+            Value::Keyword(op),
+            a[0].clone(),
+            a[1].clone(),
+            a[2].clone(),
+            Value::Int(m),
+            Value::Int(n),
+            a[5].clone(),
+            a[6].clone(),
+            one.clone(),
+            one,
+        ];
+        let v = f8f6f4_traits(&targs)?;
+        return super::ops::call("make_tiled_mma", &[], &[v], &[]);
+    }
     let name = format!(
         "SM100_MMA_{family}{}_SS",
         if two_sm { "_2x1SM" } else { "" }
@@ -592,71 +917,116 @@ pub(crate) fn check_instance(v: &Value) -> Result<()> {
     let Value::Atom(a) = v else { return Ok(()) };
     let Atom::Mma(m) = &**a else { return Ok(()) };
     let base = m.name.split('<').next().unwrap_or("");
-    if base.starts_with("SM90_") && base.contains("_RS") && m.mn_major[0] {
+    if (base.starts_with("SM90_") || is_sparse_gmma(base)) && base.contains("_RS") && m.mn_major[0]
+    {
         return Err(Error::new(format!(
             "{base}: register source A operand GMMAs must have K-major A layout"
         )));
     }
-    let Some(rest) = base.strip_prefix("SM100_MMA_") else {
+    let Some(u) = Umma::parse(base) else {
         return Ok(());
     };
     let (mm, nn) = (m.shape_mnk.get(0)?.size()?, m.shape_mnk.get(1)?.size()?);
-    let two_sm = rest.contains("_2x1SM");
-    let ts = rest.ends_with("_TS");
-    let s8 = rest.starts_with("S8");
-    if ts && m.mn_major[0] {
+    let args: Vec<&str> = m
+        .name
+        .split_once('<')
+        .map(|(_, a)| a.trim_end_matches('>').split(',').collect())
+        .unwrap_or_default();
+    umma_check_op(base, &u, mm, nn, m.mn_major, &args)
+}
+
+/// The static_asserts of a UMMA op struct (and of the F8F6F4 traits): A from TMEM K-major,
+/// the accumulator type of the 8-bit integer ops, M, N and the vector size.
+fn umma_check_op(
+    base: &str,
+    u: &Umma,
+    mm: i64,
+    nn: i64,
+    majors: [bool; 2],
+    args: &[&str],
+) -> Result<()> {
+    if u.ts && majors[0] {
         return Err(Error::new(format!(
             "{base}: A from TMEM can't be transposed (A must be UMMA::Major::K)"
         )));
     }
-    if s8 && m.name.split(',').nth(2) != Some("int32_t") {
+    if u.family == "S8" && !u.ts && !u.two_sm && args.get(2).is_some_and(|c| *c != "int32_t") {
         return Err(Error::new(format!(
             "{base}: the result type can only be int32_t"
         )));
     }
-    let in_range = |step: i64, lo: i64| nn % step == 0 && lo <= nn && nn <= 256;
-    let (m_ok, n_ok, n_rule) = if two_sm {
-        let step = if ts || s8 { 32 } else { 16 };
-        (
-            mm == 128 || mm == 256,
-            in_range(step, step),
-            format!("a multiple of {step} between {step} and 256"),
-        )
-    } else if s8 {
-        (
-            mm == 64 || mm == 128,
-            nn == 8 || in_range(16, 16),
-            "8 or a multiple of 16 between 16 and 256".to_string(),
-        )
-    } else if ts {
-        (
-            mm == 64 || mm == 128,
-            if mm == 64 {
-                in_range(8, 8)
-            } else {
-                in_range(16, 16)
-            },
-            "a multiple of 8 between 8 and 256 for M=64, of 16 between 16 and 256 for M=128"
-                .to_string(),
-        )
-    } else {
-        (
-            mm == 64 || mm == 128,
-            in_range(8, 8),
-            "a multiple of 8 between 8 and 256".to_string(),
-        )
+    let traits_form = u.family == "F8F6F4" && !u.ts && !u.sparse;
+    let ms: &[i64] = match (u.family, u.two_sm) {
+        ("MXF8F6F4", false) | ("MXF4" | "MXF4NVF4", false) => &[128],
+        ("MXF8F6F4", true) => &[256],
+        ("MXF4NVF4", true) => &[],
+        (_, false) => &[64, 128],
+        (_, true) => &[128, 256],
     };
-    if !m_ok {
+    if !ms.is_empty() && !ms.contains(&mm) {
+        let list: Vec<String> = ms.iter().map(|m| m.to_string()).collect();
         return Err(Error::new(format!(
             "{base}: M = {mm}, but M must be {} for a {} MMA",
-            if two_sm { "128 or 256" } else { "64 or 128" },
-            if two_sm { "2-CTA" } else { "1-CTA" }
+            list.join(" or "),
+            if u.two_sm { "2-CTA" } else { "1-CTA" }
         )));
     }
+    // (step, first N) of the N range, up to 256; `eight_or` also admits N = 8.
+    let (step, rule, eight_or) = if u.two_sm {
+        let step = if u.ts
+            || u.family == "S8"
+            || (u.family == "F8F6F4" && u.sparse)
+            || (traits_form && majors[1])
+        {
+            32
+        } else {
+            16
+        };
+        let why = if traits_form {
+            if majors[1] {
+                " when B is MN major"
+            } else {
+                " when B is K major"
+            }
+        } else {
+            ""
+        };
+        (step, why.to_string(), false)
+    } else if u.family == "S8" {
+        (16, String::new(), true)
+    } else if u.ts || (u.family == "F8F6F4" && u.sparse) {
+        if mm == 64 {
+            (8, " for M=64".to_string(), false)
+        } else {
+            (16, " for M=128".to_string(), false)
+        }
+    } else if traits_form && majors[1] {
+        (16, " when B is MN major".to_string(), false)
+    } else if traits_form {
+        (8, " when B is K major".to_string(), false)
+    } else {
+        (8, String::new(), false)
+    };
+    let n_ok = (eight_or && nn == 8) || (nn % step == 0 && step <= nn && nn <= 256);
     if !n_ok {
         return Err(Error::new(format!(
-            "{base}: N = {nn}, but N must be {n_rule}"
+            "{base}: N = {nn}, but N must be {}a multiple of {step} between {step} and 256{rule}",
+            if eight_or { "8 or " } else { "" }
         )));
+    }
+    if u.has_vs() {
+        let vs: i64 = args.get(6).and_then(|v| v.parse().ok()).unwrap_or(0);
+        let allowed: &[i64] = match (u.family, u.two_sm) {
+            ("MXF4", _) => &[16, 32],
+            ("MXF4NVF4", true) => &[32, 64],
+            _ => &[],
+        };
+        if !allowed.is_empty() && !allowed.contains(&vs) {
+            return Err(Error::new(format!(
+                "{base}: the vector size VS = {vs} can only be {} or {}",
+                allowed[0], allowed[1]
+            )));
+        }
     }
     Ok(())
 }
@@ -668,7 +1038,19 @@ pub(crate) fn is_class_template(name: &str) -> bool {
     (name.starts_with("SM90_")
         && (name.contains("_SS") || name.contains("_RS"))
         && !name.contains("_S32"))
-        || name.starts_with("SM100_MMA_")
+        || (name.starts_with("SM100_MMA_") && Umma::parse(name).is_some() && !is_f8f6f4_ss(name))
+        || (name.starts_with("SM120_") && crate::atom::is_atom_name(name))
+        || is_sparse_gmma(name)
+}
+
+/// `SM100_MMA_F8F6F4_SS` / `_2x1SM_SS`: plain ops whose traits take the arguments.
+pub(crate) fn is_f8f6f4_ss(name: &str) -> bool {
+    matches!(name, "SM100_MMA_F8F6F4_SS" | "SM100_MMA_F8F6F4_2x1SM_SS")
+}
+
+/// A sparse GMMA (`SM90::GMMA::SPARSE::GMMA_64xNxK_..._SS/RS`), every one a class template.
+pub(crate) fn is_sparse_gmma(name: &str) -> bool {
+    name.starts_with("GMMA_64x") && (name.contains("_SS") || name.contains("_RS"))
 }
 
 /// CuTeDSL `sm100_utils.make_smem_layout_{a,b}(tiled_mma, mma_tiler_mnk, dtype, stages)`

@@ -29,6 +29,19 @@ pub const KEYWORDS: &[&str] = &[
     "ValLayoutSrc",
     "ValLayoutDst",
     "ValLayoutRef",
+    "ELayout",
+    "SFALayout",
+    "SFBLayout",
+    "ValID",
+    "Major",
+    "ScaleIn",
+    "SM100_MMA_F8F6F4_SS",
+    "SM100_MMA_F8F6F4_2x1SM_SS",
+    "float_e2m1_t",
+    "float_e3m2_t",
+    "float_e2m3_t",
+    "float_ue8m0_t",
+    "float_ue4m3_t",
     "uint1_t",
     "int4_t",
     "uint4_t",
@@ -90,8 +103,10 @@ const DSL_TYPES: &[(&str, &str)] = &[
 pub(crate) fn type_bits(k: &str) -> Option<i64> {
     Some(match k {
         "uint1_t" => 1,
-        "int4_t" | "uint4_t" => 4,
-        "int8_t" | "uint8_t" | "float_e4m3_t" | "float_e5m2_t" => 8,
+        "int4_t" | "uint4_t" | "float_e2m1_t" => 4,
+        "float_e3m2_t" | "float_e2m3_t" => 6,
+        "int8_t" | "uint8_t" | "float_e4m3_t" | "float_e5m2_t" | "float_ue8m0_t"
+        | "float_ue4m3_t" => 8,
         "int16_t" | "uint16_t" | "half_t" | "bfloat16_t" => 16,
         "int32_t" | "uint32_t" | "float" | "tfloat32_t" => 32,
         "int64_t" | "uint64_t" | "double" | "complex<float>" => 64,
@@ -325,7 +340,8 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
         | "is_composed_layout" | "conditional_t" | "conditional" | "is_same_v" | "is_same"
         | "sizeof_bits" | "sizeof_bits_v" | "uint_byte_t" => {}
         n if n.starts_with("SM90_") && n.contains("_SS")
-            || n.starts_with("SM90_") && n.contains("_RS") =>
+            || n.starts_with("SM90_") && n.contains("_RS")
+            || super::families::is_sparse_gmma(n) =>
         {
             return gmma_atom(n, targs).map_err(ctx)
         }
@@ -503,7 +519,7 @@ fn gmma_atom(name: &str, targs: &[Value]) -> Result<Value> {
             "{name} is not a template (the integer GMMAs take no arguments): write {name}{{}}"
         )));
     }
-    if name.ends_with("_TN") {
+    if name.ends_with("_TN") || name.ends_with("_TN_SATURATE") {
         arity(name, targs, 0, 0)?;
     } else {
         arity(name, targs, 2, 2)?;
