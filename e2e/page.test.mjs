@@ -154,6 +154,96 @@ test('hover shows bank and thread; click pins; highlight a thread', async () => 
   await ctx.close();
 });
 
+test('descriptor view: from a preset and from a shared URL; hover names the field and the core matrix', async () => {
+  const { page, ctx, errors } = await open();
+  await page.selectOption('#preset', { label: 'Hopper 128x128x64 F16 GEMM: smem A (K-major SW128) and its GMMA descriptor' });
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'descriptor');
+  // The printed descriptor is C++'s print(GmmaDescriptor).
+  const printed = await page.$$eval('#results li code', (l) => l.map((e) => e.textContent));
+  assert.match(printed[printed.length - 1], /^GmmaDescriptor: 0x4000004000010000\n  start_addr :  0x0000/);
+  assert.deepEqual(await page.$eval('#panel-bits', (p) => [p.dataset.rows, p.dataset.cols]), ['2', '32']);
+  assert.deepEqual(await page.$eval('#panel-smem', (p) => [p.dataset.rows, p.dataset.cols]), ['64', '16']);
+  // The SBO arrow is drawn over the operand.
+  assert.match(await page.$eval('#panel-smem .marks', (m) => m.textContent), /SBO 1024 B/);
+  const row = (k) => inspectorRow(page, k);
+  // Row 0, column 1 of the ruler is bit 62: layout_type = 1 (B128).
+  await hoverCell(page, 'bits', 0, 1);
+  assert.equal(await row('bit'), '62');
+  assert.equal(await row('field'), 'layout_type');
+  assert.equal(await row('meaning'), 'B128');
+  // Row 1, column 15 is bit 16, the lowest bit of LBO.
+  await hoverCell(page, 'bits', 1, 15);
+  assert.equal(await row('field'), 'leading_off');
+  // Row 9 of the operand is in the second core matrix down (the one SBO reaches).
+  await hoverCell(page, 'smem', 9, 3);
+  assert.equal(await row('core'), '(1, 0)');
+  // A shared link to an UMMA instruction descriptor.
+  const expr = 'UMMA::make_instr_desc<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>()';
+  const q = `?expr=${encodeURIComponent(expr)}&view=descriptor`;
+  await page.goto(base + q);
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'descriptor');
+  assert.equal(await page.inputValue('#view'), 'descriptor');
+  assert.deepEqual(await page.$eval('#panel-bits', (p) => [p.dataset.rows, p.dataset.cols]), ['1', '32']);
+  // Bits 28..24 are m_dim: column 31 - 27 = 4 is bit 27.
+  const bit = page.locator('#panel-bits .cell[data-bit="27"]');
+  if (await bit.count()) await bit.hover(); else await hoverCell(page, 'bits', 0, 4);
+  assert.equal(await row('field'), 'm_dim');
+  assert.equal(await row('meaning'), 'M = 128');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('tmem view: accumulator from a preset, a tcgen05.ld atom from a shared URL; hover names lane, thread and register', async () => {
+  const { page, ctx, errors } = await open();
+  await page.selectOption('#preset', { label: 'UMMA M=64: two MMAs share each sub-partition' });
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'tmem');
+  const printed = await page.$$eval('#results li code', (l) => l.map((e) => e.textContent));
+  assert.equal(printed[printed.length - 1], 'tmem_[32b](0x0000.0000) o (((16,4),64),2,1):(((65536,2097152),1),1048576,0)');
+  assert.deepEqual(await page.$eval('#panel-tmem', (p) => [p.dataset.rows, p.dataset.cols]), ['128', '64']);
+  const row = (k) => inspectorRow(page, k);
+  // Lane 20 holds row 4 of the second MMA (lanes 16-31 of sub-partition 0), column 5.
+  await hoverCell(page, 'tmem', 20, 5);
+  assert.equal(await row('lane'), '20');
+  assert.equal(await row('m'), '4');
+  assert.equal(await row('n'), '5');
+  assert.equal(await row('mma'), '1');
+  assert.equal(await row('warp'), '0');
+  const q = `?expr=${encodeURIComponent('atom(SM100_TMEM_LOAD_16dp256b1x)')}&view=tmem`;
+  await page.goto(base + q);
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'tmem');
+  assert.equal(await page.inputValue('#view'), 'tmem');
+  // Thread 37 = warp 1, lane 5 of its warp = (1, 1): lanes 32+1 and 32+9, columns 2 and 3.
+  await hoverCell(page, 'tmem', 41, 3);
+  assert.equal(await row('thread'), '37');
+  assert.equal(await row('register'), '3');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('tma view: a preset and a shared URL; hover names the box, its row chunk and the smem offset', async () => {
+  const { page, ctx, errors } = await open();
+  await page.selectOption('#preset', { label: 'TMA 128B swizzle: K-major 64x64 half tile of an (M,K) row-major matrix' });
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'tma');
+  const printed = await page.$$eval('#results li code', (l) => l.map((e) => e.textContent));
+  assert.equal(printed[printed.length - 1], '(64,64):(1@1,1@0)');
+  assert.deepEqual(await page.$eval('#panel-gmem', (p) => [p.dataset.rows, p.dataset.cols]), ['64', '64']);
+  const row = (k) => inspectorRow(page, k);
+  // Row 1, column 8 of the tile: box row 1, chunk 1, swizzled to chunk 1 ^ 1 = 0 of smem row 1.
+  await hoverCell(page, 'gmem', 1, 8);
+  assert.equal(await row('box'), '0');
+  assert.equal(await row('chunk'), '1');
+  assert.equal(await row('smem'), '64');
+  const expr = 'make_tma_copy(make_layout(make_shape(4096, 4096), make_stride(_1{}, 4096)), tile_to_shape(GMMA::Layout_MN_SW64_Atom<half_t>{}, Shape<_64,_16>{}))';
+  await page.goto(base + `?expr=${encodeURIComponent(expr)}&view=tma`);
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'tma');
+  assert.equal(await page.inputValue('#view'), 'tma');
+  // (m, k) = (40, 9): the second box along M (32..63), the second along K (8..15): box 3.
+  await hoverCell(page, 'gmem', 40, 9);
+  assert.equal(await row('box'), '3');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('export downloads a valid SVG and PNG of the current view', async () => {
   const { page, ctx, errors } = await open('?expr=(4,8):(8,1)');
   const [svgDl] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
@@ -478,6 +568,9 @@ test('screenshots of the main views (for a human to look at)', async () => {
     banks: `?expr=${encodeURIComponent('bank_conflicts((32,64):(64,1), 32, (32,4):(1,32), LDS128)')}`,
     search: `?expr=${encodeURIComponent('swizzle_search((32,64):(64,1), 16, make_layout_tv((32,1):(1,0), (1,8):(0,1)), LDS128)')}`,
     algebra: '?expr=composition((6,2):(8,2),%20(4,3):(3,1))',
+    tma: `?expr=${encodeURIComponent('make_tma_copy(make_layout(make_shape(256, 512), make_stride(512, _1{})), tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_16,_64>{}))')}`,
+    tmem: `?expr=${encodeURIComponent('atom(SM100_TMEM_LOAD_16dp256b1x)')}`,
+    descriptor: `?expr=${encodeURIComponent('make_gmma_desc<GMMA::Major::MN>(composition(tile_to_shape(GMMA::Layout_MN_SW32_Atom<half_t>{}, Shape<_32,_32>{}), make_tile(_32{}, _16{})))')}`,
     dark: '?expr=(8,32):(32,1)&theme=dark&palette=colorblind',
   };
   for (const [name, q] of Object.entries(views)) {

@@ -53,6 +53,14 @@ pub const PRESETS: &[Preset] = &[
     p("Descriptors", "Hopper 128x128x64 F16 GEMM: smem B (MN-major SW128) and its GMMA descriptor", "// N-major B of the same GEMM: the 128x16 B block of one SM90_64x128x16 wgmma\nusing SmemLayoutB = decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<half_t>{}, Shape<_128,_64>{}));\nmake_gmma_desc<GMMA::Major::MN>(composition(SmemLayoutB{}, make_tile(_128{}, _16{})))", View::Descriptor),
     p("Descriptors", "Blackwell UMMA 128x256x16 F16: smem A descriptor", "// SM100_MMA_F16BF16_SS 128x256: the 128x16 A block of one tcgen05.mma\nusing SmemLayoutA = decltype(tile_to_shape(UMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_128,_64>{}));\nUMMA::make_umma_desc<UMMA::Major::K>(composition(SmemLayoutA{}, make_tile(_128{}, _16{})))", View::Descriptor),
     p("Descriptors", "Blackwell UMMA 128x256 F16 -> F32: instruction descriptor", "UMMA::make_instr_desc<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>()", View::Descriptor),
+    // Hopper TMA: the box make_tma_copy derives and where it lands in swizzled smem.
+    p("TMA", "TMA 128B swizzle: K-major 64x64 half tile of an (M,K) row-major matrix", "// make_tma_copy(SM90_TMA_LOAD{}, gA, sA): one box per tile, rows land swizzled\nauto gA = make_layout(make_shape(4096, 4096), make_stride(4096, _1{}));\nauto sA = tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64>{});\nmake_tma_copy(gA, sA)", View::Tma),
+    p("TMA", "TMA MN-major SW64 tile: four (32,8) boxes", "make_tma_copy(make_layout(make_shape(4096, 4096), make_stride(_1{}, 4096)), tile_to_shape(GMMA::Layout_MN_SW64_Atom<half_t>{}, Shape<_64,_16>{}))", View::Tma),
+    // Blackwell tensor memory.
+    p("TMEM", "Blackwell 128x256 UMMA accumulator (float) in TMEM", "// SM100_MMA_F16BF16_SS 128x256: C lives in 128 lanes x 256 columns of tensor memory\nauto tiled_mma = make_tiled_mma(SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>{});\npartition_fragment_C(tiled_mma, Shape<_128,_256>{})", View::Tmem),
+    p("TMEM", "UMMA M=64: two MMAs share each sub-partition", "partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_SS<half_t, half_t, float, 64, 64, UMMA::Major::K, UMMA::Major::K>{}), Shape<_128,_64>{})", View::Tmem),
+    p("TMEM", "tcgen05.ld 32dp32b4x: one lane per thread, 4 columns", "atom(SM100_TMEM_LOAD_32dp32b4x)", View::Tmem),
+    p("TMEM", "tcgen05.ld 16dp256b1x: 2 lanes x 2 columns per thread", "atom(SM100_TMEM_LOAD_16dp256b1x)", View::Tmem),
     // SM80 smem layouts from CUTLASS's default GEMM configurations.
     p("SM80 smem", "half_t K-major atom Sw<3,3,3> o (8,64):(64,1)", "composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{})", View::Swizzle),
     p("SM80 smem", "half_t 32-wide atom Sw<2,3,3> o (8,32):(32,1)", "composition(Swizzle<2,3,3>{}, Layout<Shape<_8,_32>,Stride<_32,_1>>{})", View::Swizzle),

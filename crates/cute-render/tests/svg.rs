@@ -27,6 +27,11 @@ const EXAMPLES: &[(&str, &str)] = &[
         "descriptor",
         "make_gmma_desc<GMMA::Major::MN>(composition(tile_to_shape(GMMA::Layout_MN_SW32_Atom<half_t>{}, Shape<_32,_32>{}), make_tile(_32{}, _16{})))",
     ),
+    ("tmem", "atom(SM100_TMEM_LOAD_16dp256b1x)"),
+    (
+        "tma",
+        "make_tma_copy(make_layout(make_shape(256, 512), make_stride(512, _1{})), tile_to_shape(GMMA::Layout_K_SW32_Atom<half_t>{}, Shape<_16,_16>{}))",
+    ),
 ];
 
 fn svg(expr: &str) -> String {
@@ -1242,4 +1247,98 @@ fn descriptor_view_draws_bits_fields_core_matrices_and_offsets() {
     assert!(doc
         .descendants()
         .all(|n| n.attribute("data-panel") != Some("smem")));
+}
+
+/// The TMEM view: an accumulator's every (m, n) at the lane and column CuTe's layout gives
+/// it; a tcgen05.ld atom's every thread and register at its lane and column, for the four
+/// warps of a warpgroup, each within its own 32-lane sub-partition.
+#[test]
+fn tmem_view_places_accumulators_and_load_registers() {
+    let expr = "partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_SS<half_t, half_t, float, 64, 32, UMMA::Major::K, UMMA::Major::K>{}), Shape<_128,_32>{})";
+    let Value::Tmem(t) = eval_line(expr).unwrap() else {
+        panic!("not a TMEM tensor")
+    };
+    let doc_s = svg(expr);
+    let doc = parse(&doc_s);
+    assert_eq!(doc.root_element().attribute("data-view"), Some("tmem"));
+    let cs = cells(&doc, "tmem");
+    // M=64 atoms: 16 lanes of each sub-partition per MMA; 2 MMAs fill 32 of them.
+    assert_eq!(cs.len(), 128 * 32);
+    let mut seen = std::collections::HashSet::new();
+    for c in &cs {
+        if c.attribute("class").is_some_and(|k| k.contains("empty")) {
+            continue;
+        }
+        let (lane, col) = (attr(c, "data-lane"), attr(c, "data-column"));
+        let (m, n, rep) = (attr(c, "data-m"), attr(c, "data-n"), attr(c, "data-mma"));
+        // The layout's own address for that coordinate decodes to this lane and column.
+        let a = t.layout.call_index(m + 64 * n + 2048 * rep).unwrap();
+        assert_eq!((a >> 16, a & 0xffff), (lane, col), "m {m} n {n} mma {rep}");
+        assert_eq!(attr(c, "data-warp"), lane / 32);
+        seen.insert((m, n, rep));
+    }
+    assert_eq!(seen.len(), 64 * 32 * 2);
+
+    let s = svg("atom(SM100_TMEM_LOAD_32dp32b4x)");
+    let doc = parse(&s);
+    let cs = cells(&doc, "tmem");
+    assert_eq!(cs.len(), 128 * 4);
+    for c in &cs {
+        // Thread t reads its own lane, register r column r.
+        let (lane, col) = (attr(c, "data-lane"), attr(c, "data-column"));
+        assert_eq!(attr(c, "data-thread"), lane);
+        assert_eq!(attr(c, "data-register"), col);
+    }
+    assert!(render_svg(
+        "partition_fragment_C(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN), (16,8))",
+        &Options::default(),
+        Theme::Light
+    )
+    .unwrap_err()
+    .to_string()
+    .contains("registers"));
+}
+
+/// The TMA view: every element of the tile in both panels, each in the box and 16-byte chunk
+/// the box layout gives it, landing at its swizzled shared-memory offset.
+#[test]
+fn tma_view_places_every_element_in_its_box_and_chunk() {
+    let expr = "make_tma_copy(make_layout(make_shape(256, 512), make_stride(_1{}, 256)), tile_to_shape(GMMA::Layout_MN_SW64_Atom<half_t>{}, Shape<_64,_16>{}))";
+    let Value::Tma(t) = eval_line(expr).unwrap() else {
+        panic!("not a TMA box")
+    };
+    // Box (32,8): 32 halves of M (64 bytes, the SW64 span) by 8 rows of K; 4 per tile.
+    assert_eq!(t.to_string(), "(32,8):(1@0,1@1)");
+    assert_eq!(t.per_tile, 4);
+    let s = svg(expr);
+    let doc = parse(&s);
+    assert_eq!(doc.root_element().attribute("data-view"), Some("tma"));
+    let g = cells(&doc, "gmem");
+    assert_eq!(g.len(), 64 * 16);
+    let sm: Vec<_> = cells(&doc, "smem")
+        .into_iter()
+        .filter(|c| !c.attribute("class").is_some_and(|k| k.contains("empty")))
+        .collect();
+    assert_eq!(sm.len(), 64 * 16);
+    let map = t.smem.in_elements().unwrap();
+    for c in &g {
+        // The tile is drawn with M down and K across.
+        let (m, k) = (attr(c, "data-row"), attr(c, "data-col"));
+        let pre = map.inner().call_coord(&IntTuple::ints(&[m, k])).unwrap();
+        assert_eq!(attr(c, "data-box"), pre / 256);
+        assert_eq!(attr(c, "data-chunk"), (pre % 32) / 8);
+        assert_eq!(
+            attr(c, "data-smem"),
+            map.call_coord(&IntTuple::ints(&[m, k])).unwrap()
+        );
+    }
+    // Four boxes, each a 32x8 rectangle of the tile, framed.
+    let frames = doc
+        .descendants()
+        .find(|n| n.attribute("data-panel") == Some("gmem"))
+        .unwrap()
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("outline"))
+        .count();
+    assert_eq!(frames, 4);
 }

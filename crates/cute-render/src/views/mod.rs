@@ -10,6 +10,8 @@
 //! | `banks` | `bank_conflicts(..)` | 32 banks × 4-byte word rows per instruction: which lane touches which word in which phase, conflicts outlined, wavefront summary |
 //! | `search` | `swizzle_search(..)` | ranked table, one row per candidate (best first, at most [`SEARCH_ROWS`]): candidate, wavefronts, ideal, conflicts, × ideal, padding; coloured best (green / yellow) to worst (red / blue) |
 //! | `descriptor` | `make_gmma_desc`, `make_umma_desc`, `make_instr_desc` | the descriptor's bits as a ruler of named fields (two rows of 32 bits, or one); for a shared-memory descriptor, the operand block below it: offsets, core matrices outlined, LBO/SBO as arrows from the first core matrix |
+//! | `tmem` | `partition_fragment_C` of an SM100 UMMA, a TMEM load/store atom | lanes x 32-bit columns of tensor memory: the C element (m, n) in each, coloured by sub-partition; or thread T# / register R# of a warpgroup's `tcgen05.ld/st`, coloured by thread |
+//! | `tma` | `make_tma_copy(gmem, smem[, T])` | the CTA tile, each element labelled and coloured by the TMA box that loads it (box 0 framed), beside shared memory as 128-byte rows showing where each box lands (swizzled); notes: box dims, boxes per tile, swizzle mode, which gmem mode each box mode walks |
 //! | `algebra` | a call of an op whose row in the op table (`cute_core::expr::OPS`) has `algebra` set | each layout operand (`A = …`, `B = …`; a tiler one panel per layout mode) and the result (`composition(A, B) = …`) side by side, as offset grids; other operands as notes |
 
 use crate::grid::Figure;
@@ -23,6 +25,8 @@ mod desc;
 mod layout;
 mod palette;
 mod search;
+mod tma;
+mod tmem;
 mod tv;
 
 use algebra::algebra_figure;
@@ -33,6 +37,8 @@ use layout::{layout_figure, swizzle_figure};
 pub use palette::Palette;
 use search::search_figure;
 pub use search::SEARCH_ROWS;
+use tma::tma_figure;
+use tmem::{tmem_atom_figure, tmem_tensor_figure};
 use tv::{copy_figure, mma_figure, tv_figure};
 
 /// Above this many cells a figure is an overview without per-cell text.
@@ -70,6 +76,10 @@ pub enum View {
     Algebra,
     /// A GMMA/UMMA descriptor's fields, and the operand block it describes.
     Descriptor,
+    /// Blackwell tensor memory: an UMMA accumulator or a TMEM load/store atom.
+    Tmem,
+    /// A TMA box over the global tile and its landing in shared memory.
+    Tma,
 }
 
 impl View {
@@ -80,7 +90,7 @@ impl View {
     /// for v in View::ALL {
     ///     assert_eq!(View::parse(v.name()), Some(*v));
     /// }
-    /// assert_eq!(View::ALL.len(), 10);
+    /// assert_eq!(View::ALL.len(), 12);
     /// ```
     pub const ALL: &'static [View] = &[
         View::Auto,
@@ -93,6 +103,8 @@ impl View {
         View::Search,
         View::Algebra,
         View::Descriptor,
+        View::Tmem,
+        View::Tma,
     ];
 
     /// The view's name: what [`View::parse`] reads, `--view` takes and a figure's
@@ -115,6 +127,8 @@ impl View {
             View::Search => "search",
             View::Algebra => "algebra",
             View::Descriptor => "descriptor",
+            View::Tmem => "tmem",
+            View::Tma => "tma",
         }
     }
 
@@ -194,6 +208,11 @@ fn algebra_ops() -> String {
     names.join(", ")
 }
 
+/// Whether a copy atom moves between registers and tensor memory (`tcgen05.ld/st`).
+fn is_tmem_copy(name: &str) -> bool {
+    name.starts_with("SM100_TMEM_LOAD_") || name.starts_with("SM100_TMEM_STORE_")
+}
+
 /// The view a value gets when none is asked for (see [`infer_view_of_call`] for the
 /// algebra view, which also needs the drawn line's call).
 ///
@@ -208,10 +227,13 @@ pub fn infer_view(value: &Value) -> View {
         Value::Composed(_) => View::Swizzle,
         Value::Tuple(vs) if vs.len() == 2 && matches!(vs[1], Value::Layout(_)) => View::Tv,
         Value::Atom(a) if matches!(**a, Atom::Mma(_)) => View::Mma,
+        Value::Atom(a) if matches!(&**a, Atom::Copy(c) if is_tmem_copy(&c.name)) => View::Tmem,
         Value::TiledMma(_) => View::Mma,
         Value::Atom(_) | Value::TiledCopy(_) => View::Copy,
         Value::Banks(_) => View::Banks,
         Value::Descriptor(_) => View::Descriptor,
+        Value::Tmem(_) => View::Tmem,
+        Value::Tma(_) => View::Tma,
         _ => View::Layout,
     }
 }
@@ -368,6 +390,32 @@ pub fn figure_with_call(
             Value::Descriptor(d) => desc_figure(title, d, opts),
             v => Err(Error::new(format!(
                 "the descriptor view draws make_gmma_desc(...), make_umma_desc(...) or make_instr_desc(...), got {}",
+                v.kind()
+            ))),
+        },
+        View::Tmem => match value {
+            Value::Tmem(t) => tmem_tensor_figure(title, t, opts),
+            Value::Atom(a) => match &**a {
+                Atom::Copy(c) if is_tmem_copy(&c.name) => {
+                    let val_id = cute_core::atom::table_trait(&c.name, "ValID")
+                        .ok_or_else(|| Error::new(format!("{}: no ValID in the atom table", c.name)))?
+                        .parse::<Layout>()?;
+                    tmem_atom_figure(title, c, &val_id, opts)
+                }
+                a => Err(Error::new(format!(
+                    "the tmem view draws a TMEM load/store atom (SM100_TMEM_LOAD_*, SM100_TMEM_STORE_*), not {}",
+                    a.name()
+                ))),
+            },
+            v => Err(Error::new(format!(
+                "the tmem view draws partition_fragment_C(...) of an SM100 UMMA or a TMEM load/store atom, got {}",
+                v.kind()
+            ))),
+        },
+        View::Tma => match value {
+            Value::Tma(t) => tma_figure(title, t, opts),
+            v => Err(Error::new(format!(
+                "the tma view draws make_tma_copy(gmem, smem[, T]), got {}",
                 v.kind()
             ))),
         },
