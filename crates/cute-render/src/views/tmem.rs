@@ -11,6 +11,9 @@ use cute_core::tmem::{decode, tmem_copy_regs, TmemTensor, LANES};
 use cute_core::{Error, Layout, Result};
 use std::collections::HashMap;
 
+/// One accumulator value: which MMA of the fragment, and its (m, n) in that MMA.
+type Held = (i64, i64, i64);
+
 /// Lanes of one sub-partition (one warp's reach).
 const SUB: usize = 32;
 
@@ -80,7 +83,8 @@ pub(super) fn tmem_tensor_figure(title: &str, t: &TmemTensor, opts: &Options) ->
     let mma = l.mode(0)?;
     let per_mma = mma.size()?.max(1);
     let rows_mma = mma.mode(0)?.size()?.max(1);
-    let mut grid: HashMap<(i64, i64), Vec<(i64, i64, i64)>> = HashMap::new();
+    // (lane, column) -> every (MMA, m, n) there.
+    let mut grid: HashMap<(i64, i64), Vec<Held>> = HashMap::new();
     for (i, a) in at.iter().enumerate() {
         let (rep, j) = (i as i64 / per_mma, i as i64 % per_mma);
         grid.entry((a.lane, a.column))
