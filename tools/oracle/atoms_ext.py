@@ -320,6 +320,38 @@ def tiled_copy_cases(table, new_copy):
     return cs
 
 
+def sm103_cases():
+    """The SM103 block-scaled UMMA (SM103::SM103_MXF4_ULTRA[_2x1SM]_SS_VS, K = 96): traits and
+    TiledMMAs of valid instances, M / N / VS / major violations. A fixed list (no RNG), after
+    every other case, so that adding it left the earlier cases as they were."""
+    E2M1, E4, F, UE8, UE4 = "float_e2m1_t", "float_e4m3_t", "float", "float_ue8m0_t", "float_ue4m3_t"
+    inst = []
+    for two, ms in [("", [128]), ("2x1SM_", [128, 256])]:
+        op = "SM103::SM103_MXF4_ULTRA_%sSS_VS" % two
+        for m in ms:
+            inst.append(((op, E2M1, E2M1, F, UE8, m, 256, 32, "K", "K"), True))
+            inst.append(((op, E2M1, E2M1, F, UE4, m, 16, 16, "K", "K"), True))
+        inst += [((op, E2M1, E2M1, F, UE4, 128, 128, 32, "K", "K"), False),   # VS 32 needs ue8m0
+                 ((op, E4, E2M1, F, UE8, 128, 128, 32, "K", "K"), False),     # and an e2m1 A
+                 ((op, E2M1, E2M1, F, UE8, 128, 128, 64, "K", "K"), False),
+                 ((op, E2M1, E2M1, F, UE8, 64, 128, 16, "K", "K"), False),
+                 ((op, E2M1, E2M1, F, UE8, 128, 24, 16, "K", "K"), False),
+                 ((op, E2M1, E2M1, F, UE8, 128, 128, 16, "MN", "K"), False),
+                 ((op, E2M1, E2M1, F, UE8, 128, 128, 16, "K", "MN"), False)]
+    cs = []
+    for (op, a, b, c, sf, m, n, vs, ma, mb), ok in inst:
+        t = "%s<%s, %s, %s, %s, %d, %d, %d, %s, %s>" % (op, a, b, c, sf, m, n, vs, MAJ[ma], MAJ[mb])
+        for tr in MMA_TR if ok else ["ALayout"]:
+            cs.append(("umma_atom", "get(atom(%s), %s)" % (t, tr),
+                       "print(typename MMA_Traits<%s>::%s{});" % (t, tr)))
+        c_m = "make_tiled_mma(%s{})" % t
+        for f in ["get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV"] if ok else []:
+            cs.append(("tiled_mma", "%s(%s)" % (f, c_m), "print(%s.%s());" % (c_m, f)))
+        cs.append(("tiled_mma", "tile_shape(%s)" % c_m,
+                   "auto m = %s; print(make_shape(tile_size<0>(m),tile_size<1>(m),tile_size<2>(m)));" % c_m))
+    return cs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
@@ -331,6 +363,9 @@ def main():
     ap.add_argument("--list", action="store_true", help="print the cases, compile nothing")
     ap.add_argument("--keep-tmp", action="store_true")
     ap.add_argument("--errlog")
+    ap.add_argument("--reuse", metavar="JSONL",
+                    help="take the expect of every case whose expr a previous output (this file's "
+                         "format) already has; compile only the others")
     a = ap.parse_args()
 
     table = read_table(a.tsv)
@@ -338,7 +373,7 @@ def main():
     new_mma = {k: v for k, v in new_mma.items() if k in table}
     new_copy = {k: v for k, v in new_copy.items() if k in table}
     cases = (trait_cases(table, new_mma, new_copy, sm120) + umma_cases() + copy_atom_cases(new_copy)
-             + tiled_mma_cases(new_mma, sm120) + tiled_copy_cases(table, new_copy))
+             + tiled_mma_cases(new_mma, sm120) + tiled_copy_cases(table, new_copy) + sm103_cases())
     if a.only:
         keep = set(a.only.split(","))
         cases = [c for c in cases if c[0] in keep]
@@ -346,10 +381,20 @@ def main():
         for c in cases:
             print(c[0], c[1], "||", c[2])
         return
+    known = {}
+    if a.reuse:
+        for l in open(a.reuse):
+            d = json.loads(l)
+            known[(d["op"], d["expr"])] = d["expect"]
     tmp = tempfile.mkdtemp(prefix="cute-atoms-ext-")
     O = Oracle(a.oracle_dir, a.j, tmp)
     try:
-        res = O.run_batches([(i, c[2]) for i, c in enumerate(cases)], a.batch)
+        todo = [(i, c[2]) for i, c in enumerate(cases) if (c[0], c[1]) not in known]
+        res = O.run_batches(todo, a.batch)
+        for i, c in enumerate(cases):
+            if (c[0], c[1]) in known:
+                v = known[(c[0], c[1])]
+                res[i] = ERROR if v == "error" else v
         lines, skipped = [], []
         for i, (op, e, _) in enumerate(cases):
             r = res[i]

@@ -194,6 +194,14 @@ fn templated_atoms_refuse_what_cpp_refuses() {
         (mk("SM100_MMA_S8_SS<int8_t, int8_t, float, 128, 128, UMMA::Major::K, UMMA::Major::K>"), "result type can only be int32_t"),
         (mk("SM120_16x8x32_TN<float_e4m3_t, float_e4m3_t, bfloat16_t>"), "No MMA matches SM120_16x8x32_TN"),
         (mk("SM120::BLOCKSCALED::SM120_16x8x64_TN_VS<float_e4m3_t, float_e4m3_t, float, float_ue8m0_t, 32>"), "No MMA matches SM120_16x8x64_TN_VS"),
+        (
+            mk("SM103::SM103_MXF4_ULTRA_SS_VS<float_e2m1_t, float_e2m1_t, float, float_ue4m3_t, 128, 128, 32, UMMA::Major::K, UMMA::Major::K>"),
+            "VS = 32 can only be 16",
+        ),
+        (
+            mk("SM103::SM103_MXF4_ULTRA_2x1SM_SS_VS<float_e2m1_t, float_e2m1_t, float, float_ue8m0_t, 256, 128, 16, UMMA::Major::K, UMMA::Major::MN>"),
+            "does not support transpose",
+        ),
         // arity and spelling
         (mk("SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 128>"), "expected 7 to 9 template arguments"),
         (mk("SM100_MMA_F8F6F4_SS<float_e4m3_t, float_e4m3_t, float, 128, 128, UMMA::Major::K, UMMA::Major::K>"), "is not a template"),

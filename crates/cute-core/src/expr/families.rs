@@ -36,6 +36,9 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Option<Result<Value>> {
     if name.starts_with("SM120_") {
         return Some(sm120_template(name, targs));
     }
+    if name.starts_with("SM103_") {
+        return Some(sm103_template(name, targs));
+    }
     if let Some(cache) = name.strip_prefix("SM80_CP_ASYNC_CACHE") {
         return Some(cp_async(name, cache, targs));
     }
@@ -308,6 +311,66 @@ fn f8f6f4_traits(targs: &[Value]) -> Result<Value> {
     let v = atom(at);
     check_instance(&v)?;
     Ok(v)
+}
+
+/// `SM103::SM103_MXF4_ULTRA[_2x1SM]_SS_VS<A, B, C, SF, M, N, VS, MajorA, MajorB[, ANeg,
+/// BNeg]>`: the SM103 4-bit block-scaled UMMA (K = 96); its traits refuse MN-major operands.
+fn sm103_template(name: &str, targs: &[Value]) -> Result<Value> {
+    let two_sm = match name {
+        "SM103_MXF4_ULTRA_SS_VS" => false,
+        "SM103_MXF4_ULTRA_2x1SM_SS_VS" => true,
+        _ => {
+            return Err(Error::new(format!(
+                "unknown type '{name}' (the SM103 UMMA ops are SM103_MXF4_ULTRA_SS_VS and SM103_MXF4_ULTRA_2x1SM_SS_VS)"
+            )))
+        }
+    };
+    arity(name, targs, 9, 11)?;
+    for t in &targs[..4] {
+        bits_of(t)?;
+    }
+    let (m, n, vs) = (targs[4].to_int()?, targs[5].to_int()?, targs[6].to_int()?);
+    let majors = [is_mn_major(&targs[7], "A")?, is_mn_major(&targs[8], "B")?];
+    if majors[0] || majors[1] {
+        return Err(Error::new(format!(
+            "{name}: this MMA does not support transpose (A and B must be UMMA::Major::K)"
+        )));
+    }
+    let mut args: Vec<String> = targs[..4].iter().map(type_name).collect();
+    args.extend([m, n, vs].iter().map(|x| x.to_string()));
+    args.extend(["K".to_string(), "K".to_string()]);
+    let at = umma_atom(format!("{name}<{}>", args.join(",")), 96, m, n, two_sm)?;
+    Ok(atom(at))
+}
+
+/// The static_asserts of the SM103 op structs: M, N and the vector size.
+fn sm103_check_op(base: &str, mm: i64, nn: i64, args: &[&str]) -> Result<()> {
+    let two_sm = base.contains("_2x1SM");
+    let m_ok = if two_sm {
+        mm == 128 || mm == 256
+    } else {
+        mm == 128
+    };
+    if !m_ok {
+        return Err(Error::new(format!(
+            "{base}: M = {mm}, but M must be {} for a {} MMA",
+            if two_sm { "128 or 256" } else { "128" },
+            if two_sm { "2-CTA" } else { "1-CTA" }
+        )));
+    }
+    if !(nn % 16 == 0 && (16..=256).contains(&nn)) {
+        return Err(Error::new(format!(
+            "{base}: N = {nn}, but N must be a multiple of 16 between 16 and 256"
+        )));
+    }
+    let vs: i64 = args.get(6).and_then(|v| v.parse().ok()).unwrap_or(0);
+    let wide_ok = args.first() == Some(&"float_e2m1_t") && args.get(3) == Some(&"float_ue8m0_t");
+    if !(vs == 16 || (vs == 32 && wide_ok)) {
+        return Err(Error::new(format!(
+            "{base}: the vector size VS = {vs} can only be 16, or 32 with a float_e2m1_t A and float_ue8m0_t scale factors"
+        )));
+    }
+    Ok(())
 }
 
 /// The F8F6F4 element types of the SM120 and SM100 block-scaled MMAs.
@@ -923,15 +986,18 @@ pub(crate) fn check_instance(v: &Value) -> Result<()> {
             "{base}: register source A operand GMMAs must have K-major A layout"
         )));
     }
-    let Some(u) = Umma::parse(base) else {
-        return Ok(());
-    };
     let (mm, nn) = (m.shape_mnk.get(0)?.size()?, m.shape_mnk.get(1)?.size()?);
     let args: Vec<&str> = m
         .name
         .split_once('<')
         .map(|(_, a)| a.trim_end_matches('>').split(',').collect())
         .unwrap_or_default();
+    if base.starts_with("SM103_MXF4_ULTRA") {
+        return sm103_check_op(base, mm, nn, &args);
+    }
+    let Some(u) = Umma::parse(base) else {
+        return Ok(());
+    };
     umma_check_op(base, &u, mm, nn, m.mn_major, &args)
 }
 
@@ -1040,6 +1106,10 @@ pub(crate) fn is_class_template(name: &str) -> bool {
         && !name.contains("_S32"))
         || (name.starts_with("SM100_MMA_") && Umma::parse(name).is_some() && !is_f8f6f4_ss(name))
         || (name.starts_with("SM120_") && crate::atom::is_atom_name(name))
+        || matches!(
+            name,
+            "SM103_MXF4_ULTRA_SS_VS" | "SM103_MXF4_ULTRA_2x1SM_SS_VS"
+        )
         || is_sparse_gmma(name)
 }
 
