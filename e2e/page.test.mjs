@@ -201,10 +201,13 @@ test('tmem view: accumulator from a preset, a tcgen05.ld atom from a shared URL;
   assert.equal(printed[printed.length - 1], 'tmem_[32b](0x0000.0000) o (((16,4),64),2,1):(((65536,2097152),1),1048576,0)');
   assert.deepEqual(await page.$eval('#panel-tmem', (p) => [p.dataset.rows, p.dataset.cols]), ['128', '64']);
   const row = (k) => inspectorRow(page, k);
-  // Lane 20 holds row 4 of the second MMA (lanes 16-31 of sub-partition 0), column 5.
-  await hoverCell(page, 'tmem', 20, 5);
-  assert.equal(await row('lane'), '20');
-  assert.equal(await row('m'), '4');
+  // Zoomed out so that lane 17 is on screen: it holds row 1 of the second MMA (lanes 16-31
+  // of sub-partition 0), column 5.
+  await page.click('#zoom-out');
+  await page.click('#zoom-out');
+  await hoverCell(page, 'tmem', 17, 5);
+  assert.equal(await row('lane'), '17');
+  assert.equal(await row('m'), '1');
   assert.equal(await row('n'), '5');
   assert.equal(await row('mma'), '1');
   assert.equal(await row('warp'), '0');
@@ -212,9 +215,9 @@ test('tmem view: accumulator from a preset, a tcgen05.ld atom from a shared URL;
   await page.goto(base + q);
   await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'tmem');
   assert.equal(await page.inputValue('#view'), 'tmem');
-  // Thread 37 = warp 1, lane 5 of its warp = (1, 1): lanes 32+1 and 32+9, columns 2 and 3.
-  await hoverCell(page, 'tmem', 41, 3);
-  assert.equal(await row('thread'), '37');
+  // Thread 5 = (1, 1) of the 4x8 thread grid: lanes 1 and 9, columns 2 and 3.
+  await hoverCell(page, 'tmem', 9, 3);
+  assert.equal(await row('thread'), '5');
   assert.equal(await row('register'), '3');
   assert.deepEqual(errors, []);
   await ctx.close();
@@ -232,14 +235,14 @@ test('tma view: a preset and a shared URL; hover names the box, its row chunk an
   await hoverCell(page, 'gmem', 1, 8);
   assert.equal(await row('box'), '0');
   assert.equal(await row('chunk'), '1');
-  assert.equal(await row('smem'), '64');
+  assert.equal(await row('smem offset'), '64');
   const expr = 'make_tma_copy(make_layout(make_shape(4096, 4096), make_stride(_1{}, 4096)), tile_to_shape(GMMA::Layout_MN_SW64_Atom<half_t>{}, Shape<_64,_16>{}))';
   await page.goto(base + `?expr=${encodeURIComponent(expr)}&view=tma`);
   await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'tma');
   assert.equal(await page.inputValue('#view'), 'tma');
-  // (m, k) = (40, 9): the second box along M (32..63), the second along K (8..15): box 3.
-  await hoverCell(page, 'gmem', 40, 9);
-  assert.equal(await row('box'), '3');
+  // (m, k) = (8, 9): the first box along M (0..31), the second along K (8..15): box 2.
+  await hoverCell(page, 'gmem', 8, 9);
+  assert.equal(await row('box'), '2');
   assert.deepEqual(errors, []);
   await ctx.close();
 });

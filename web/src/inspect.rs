@@ -78,6 +78,8 @@ const LABELS: &[(&str, &str)] = &[
     ("ratio", "× ideal"),
     ("extra-elems", "padding elements"),
     ("smem", "shared memory"),
+    ("smem-offset", "smem offset"),
+    ("boxrow", "box row"),
 ];
 
 /// Inspector rows for one cell's attributes (`data-` prefix removed, document order).

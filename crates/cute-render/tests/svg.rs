@@ -1328,7 +1328,7 @@ fn tma_view_places_every_element_in_its_box_and_chunk() {
         assert_eq!(attr(c, "data-box"), pre / 256);
         assert_eq!(attr(c, "data-chunk"), (pre % 32) / 8);
         assert_eq!(
-            attr(c, "data-smem"),
+            attr(c, "data-smem-offset"),
             map.call_coord(&IntTuple::ints(&[m, k])).unwrap()
         );
     }

@@ -87,7 +87,7 @@ pub(super) fn tma_figure(title: &str, t: &TmaBox, opts: &Options) -> Result<Figu
                 ("box", Data::from(b)),
                 ("boxrow", Data::from(row)),
                 ("chunk", Data::from(chunk)),
-                ("smem", Data::from(post)),
+                ("smem-offset", Data::from(post)),
             ],
         };
         if let Some(f) = frames.get_mut(b as usize) {
@@ -169,10 +169,10 @@ pub(super) fn tma_figure(title: &str, t: &TmaBox, opts: &Options) -> Result<Figu
         view: View::Tma,
         title: title.to_string(),
         subtitle: format!(
-            "{} box(es) of {} elements of {} bits; left: the CTA tile, each box framed; right: where it lands in shared memory. Cell = 16-byte chunk of the box row, colour = box row (mod 8)",
+            "{} box(es) of {} elements of {} bits; above: the CTA tile, each box framed; below: where it lands in shared memory. Cell = 16-byte chunk of the box row, colour = box row (mod 8)",
             boxes, box_size, t.elem_bits
         ),
-        panels: vec![(g, (0, 0)), (s, (1, 0))],
+        panels: vec![(g, (0, 0)), (s, (0, 1))],
         legend_title: "box row mod 8:".into(),
         legend: (0..8).map(|b| (colour(b), format!("row {b}"))).collect(),
         notes,
