@@ -72,7 +72,7 @@ pub struct BoxMode {
 impl BoxMode {
     /// Elements the box spans along this mode.
     pub fn extent(&self) -> i64 {
-        self.shape.iter().product()
+        self.shape.iter().fold(1i64, |a, &b| a.saturating_mul(b))
     }
 }
 
@@ -98,7 +98,9 @@ pub struct TmaBox {
 impl TmaBox {
     /// Elements of one box.
     pub fn size(&self) -> i64 {
-        self.modes.iter().map(BoxMode::extent).product()
+        self.modes
+            .iter()
+            .fold(1i64, |a, m| a.saturating_mul(m.extent()))
     }
 }
 
@@ -230,12 +232,11 @@ pub fn make_tma_box(
             let back_stride = if last.shape.len() == 1 {
                 last.gstride
             } else {
-                (
-                    last.gstride
-                        .0
-                        .saturating_mul(last.shape[..last.shape.len() - 1].iter().product()),
-                    last.gstride.1,
-                )
+                // Merged shapes multiply to at most 256.
+                let merged = last.shape[..last.shape.len() - 1]
+                    .iter()
+                    .fold(1i64, |a, &b| a.saturating_mul(b));
+                (last.gstride.0.saturating_mul(merged), last.gstride.1)
             };
             let contiguous =
                 !back_stride.1 && !gstride.1 && back.checked_mul(back_stride.0) == Some(gstride.0);
@@ -296,7 +297,7 @@ pub fn make_tma_box(
         }
     }
     driver_box_rule(bytes(modes[0].extent()), swizzle)?;
-    let size: i64 = modes.iter().map(BoxMode::extent).product();
+    let size = modes.iter().fold(1i64, |a, m| a.saturating_mul(m.extent()));
     let tile_size = s0.size()?;
     Ok(TmaBox {
         modes,
