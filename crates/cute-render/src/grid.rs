@@ -162,6 +162,21 @@ impl PartialEq for CellSource {
 }
 
 impl Panel {
+    /// A grid of held cells (`rows * cols`, row-major) headed by row and column numbers,
+    /// without breaks or marks.
+    pub fn numbered(id: &str, label: String, rows: usize, cols: usize, cells: Vec<Cell>) -> Panel {
+        Panel {
+            id: id.into(),
+            label,
+            rows,
+            cols,
+            row_headers: (0..rows).map(|r| r.to_string()).collect(),
+            col_headers: (0..cols).map(|c| c.to_string()).collect(),
+            cells,
+            ..Panel::default()
+        }
+    }
+
     /// The cell at (`row`, `col`), held or computed; `None` out of range.
     pub fn cell(&self, row: usize, col: usize) -> Option<Cow<'_, Cell>> {
         if row >= self.rows || col >= self.cols {

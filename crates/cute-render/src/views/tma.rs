@@ -8,22 +8,6 @@ use cute_core::int_tuple::idx2crd;
 use cute_core::tma::TmaBox;
 use cute_core::{Error, IntTuple, Result};
 
-fn panel(id: &str, label: String, rows: usize, cols: usize, cells: Vec<Cell>) -> Panel {
-    Panel {
-        id: id.into(),
-        label,
-        rows,
-        cols,
-        row_headers: (0..rows).map(|r| r.to_string()).collect(),
-        col_headers: (0..cols).map(|c| c.to_string()).collect(),
-        cells,
-        col_breaks: Vec::new(),
-        row_breaks: Vec::new(),
-        source: None,
-        marks: Vec::new(),
-    }
-}
-
 pub(super) fn tma_figure(title: &str, t: &TmaBox, opts: &Options) -> Result<Figure> {
     // Offsets in elements (a GMMA atom's swizzle is on bytes).
     let map = &t.smem.in_elements()?;
@@ -113,7 +97,7 @@ pub(super) fn tma_figure(title: &str, t: &TmaBox, opts: &Options) -> Result<Figu
             };
         }
     }
-    let mut g = panel(
+    let mut g = Panel::numbered(
         "gmem",
         format!("global tile {shape}: boxes framed"),
         rows as usize,
@@ -133,7 +117,7 @@ pub(super) fn tma_figure(title: &str, t: &TmaBox, opts: &Options) -> Result<Figu
             });
         }
     }
-    let mut s = panel(
+    let mut s = Panel::numbered(
         "smem",
         format!("shared memory, {} B rows", per_row * t.elem_bits / 8),
         smem_rows as usize,

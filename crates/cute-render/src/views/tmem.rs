@@ -38,19 +38,12 @@ fn empty(lane: usize, col: usize) -> Cell {
     }
 }
 
+/// A grid of lanes (rows, sub-partitions separated) x 32-bit columns.
 fn panel(id: &str, label: String, rows: usize, cols: usize, cells: Vec<Cell>) -> Panel {
     Panel {
-        id: id.into(),
-        label,
-        rows,
-        cols,
         row_headers: lane_headers(rows),
-        col_headers: (0..cols).map(|c| c.to_string()).collect(),
-        cells,
-        col_breaks: Vec::new(),
         row_breaks: (1..rows.div_ceil(SUB)).map(|k| k * SUB).collect(),
-        source: None,
-        marks: Vec::new(),
+        ..Panel::numbered(id, label, rows, cols, cells)
     }
 }
 
