@@ -23,9 +23,17 @@ pub(super) fn tma_figure(title: &str, t: &TmaBox, opts: &Options) -> Result<Figu
     let colour = |b: i64| opts.palette.thread(b);
     // Shared memory as 128-byte rows of elements.
     let per_row = (1024 / t.elem_bits).max(1);
-    let cosize = (0..size)
-        .map(|i| map.call_index(i))
-        .try_fold(0i64, |m, o| o.map(|o| m.max(o + 1)))?;
+    // Every offset once, in index order: before the swizzle (the box's smem index) and
+    // after it (where the element lands).
+    let pre_all = inner.offsets(0, super::CELL_HARD_CAP)?;
+    let base = map.swizzle().map_or(0, |(_, o)| o.value());
+    let post_all: Vec<i64> = match map.swizzle() {
+        Some((sw, _)) => pre_all.iter().map(|&a| sw.apply(base + a)).collect(),
+        None => pre_all.clone(),
+    };
+    let cosize = post_all
+        .iter()
+        .fold(0i64, |m, &o| m.max(o.saturating_add(1)));
     let smem_rows = (cosize + per_row - 1) / per_row;
     if smem_rows.saturating_mul(per_row) > 1 << 18 {
         return Err(Error::new("the shared-memory buffer is too large to draw"));
@@ -44,8 +52,7 @@ pub(super) fn tma_figure(title: &str, t: &TmaBox, opts: &Options) -> Result<Figu
     let inner_extent = t.modes[0].extent().max(1);
     for i in 0..size {
         let (r, c) = (i % rows, i / rows);
-        let pre = inner.call_index(i)?;
-        let post = map.call_index(i)?;
+        let (pre, post) = (pre_all[i as usize], post_all[i as usize]);
         let b = pre.div_euclid(box_size);
         // Within the box: the row (along box mode 1 and up) and the 16-byte chunk of the
         // row (along box mode 0), which the swizzle moves.

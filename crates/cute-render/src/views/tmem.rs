@@ -14,6 +14,9 @@ use std::collections::HashMap;
 /// One accumulator value: which MMA of the fragment, and its (m, n) in that MMA.
 type Held = (i64, i64, i64);
 
+/// The most values of a TMEM tensor the view walks (TMEM holds 2^16 32-bit words).
+const MAX_VALUES: usize = 1 << 20;
+
 /// Lanes of one sub-partition (one warp's reach).
 const SUB: usize = 32;
 
@@ -51,14 +54,14 @@ fn panel(id: &str, label: String, rows: usize, cols: usize, cells: Vec<Cell>) ->
 pub(super) fn tmem_tensor_figure(title: &str, t: &TmemTensor, opts: &Options) -> Result<Figure> {
     let l = &t.layout;
     let size = l.size()?;
-    if size > 1 << 20 {
+    if size > MAX_VALUES as i64 {
         return Err(Error::new(format!("{size} values is too many to draw")));
     }
     // (lane, column, slot) of every value, by its linear index.
     let mut at = Vec::with_capacity(size as usize);
     let (mut lanes, mut cols) = (0i64, 0i64);
-    for i in 0..size {
-        let a = decode(l.call_index(i)?, t.value_bits)?;
+    for addr in l.offsets(0, MAX_VALUES)? {
+        let a = decode(addr, t.value_bits)?;
         lanes = lanes.max(a.lane + 1);
         cols = cols.max(a.column + 1);
         at.push(a);
