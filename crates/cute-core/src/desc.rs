@@ -246,18 +246,9 @@ pub fn make_smem_desc(
         DescFamily::Gmma => "make_gmma_desc",
         DescFamily::Umma => "make_umma_desc",
     };
-    let (swizzle, bits, l) = match smem {
+    let (swizzle, l) = match smem {
         AnyLayout::Composed(c) => match c.offset {
-            Offset::SmemPtr { bits } => {
-                if let Some(e) = elem_bits {
-                    if e != bits {
-                        return Err(Error::new(format!(
-                            "{fname}: the layout is of {bits}-bit elements (smem_ptr[{bits}b]), not {e}-bit ones"
-                        )));
-                    }
-                }
-                (c.swizzle, bits, &c.layout)
-            }
+            Offset::SmemPtr { .. } => (c.swizzle, &c.layout),
             Offset::Int(_) => {
                 return Err(Error::new(format!(
                     "{fname}: {} swizzles element offsets; the descriptor reads the swizzle of a shared-memory pointer, on byte addresses: build the layout from a {tag} smem atom ({tag}::Layout_K_SW128_Atom<T>, ...) whose swizzle is Sw<B,4,3> o smem_ptr[..]",
@@ -265,14 +256,15 @@ pub fn make_smem_desc(
                 )))
             }
         },
-        AnyLayout::Layout(l) => match elem_bits {
-            Some(b) => (Swizzle::new(0, 4, 3)?, b, l),
-            None => {
-                return Err(Error::new(format!(
-                    "{fname}: a plain layout needs its element type ({fname}<{tag}::Major::K>(layout, half_t)): C++ builds the descriptor from a tensor of T in shared memory"
-                )))
-            }
-        },
+        AnyLayout::Layout(l) => (Swizzle::new(0, 4, 3)?, l),
+    };
+    let Some(bits) = smem
+        .element_bits(elem_bits)
+        .map_err(|e| Error::new(format!("{fname}: {e}")))?
+    else {
+        return Err(Error::new(format!(
+            "{fname}: a plain layout needs its element type ({fname}<{tag}::Major::K>(layout, half_t)): C++ builds the descriptor from a tensor of T in shared memory"
+        )));
     };
     if l.rank() != 2 {
         return Err(Error::new(format!(

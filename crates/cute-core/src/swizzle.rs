@@ -285,6 +285,27 @@ impl AnyLayout {
         self.inner().size()
     }
 
+    /// The element width of a shared-memory layout: its `smem_ptr[Nb]` flag's, else
+    /// `given`; when both are there they must agree. `None` when neither says.
+    ///
+    /// ```
+    /// use cute_core::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
+    /// let a = smem_atom(AtomMajor::K, AtomSwizzle::Sw128, 16).unwrap();
+    /// assert_eq!(a.element_bits(None).unwrap(), Some(16));
+    /// assert!(a.element_bits(Some(32)).is_err());
+    /// ```
+    pub fn element_bits(&self, given: Option<i64>) -> Result<Option<i64>> {
+        match (self.swizzle(), given) {
+            (Some((_, Offset::SmemPtr { bits })), Some(e)) if e != bits => {
+                Err(Error::new(format!(
+                    "the layout is of {bits}-bit elements (smem_ptr[{bits}b]), not {e}-bit ones"
+                )))
+            }
+            (Some((_, Offset::SmemPtr { bits })), _) => Ok(Some(bits)),
+            (_, given) => Ok(given),
+        }
+    }
+
     /// The offset of linear index `i` before the swizzle: `offset + L(i)` (checked).
     pub fn unswizzled(&self, i: i64) -> Result<i64> {
         match self {

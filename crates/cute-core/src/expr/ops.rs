@@ -989,17 +989,8 @@ pub static OPS: &[Op] = &[
         "the TMA box make_tma_copy(SM90_TMA_LOAD{}, gmem, smem) derives (its TmaGmemBasis), with its swizzle and the checks the driver makes",
         |a, _| {
             let smem = any_layout(&a[1])?;
-            let flag = smem.swizzle().and_then(|(_, o)| match o {
-                swizzle::Offset::SmemPtr { bits } => Some(bits),
-                swizzle::Offset::Int(_) => None,
-            });
-            let bits = match (a.get(2), flag) {
-                (Some(t), Some(f)) if bits_of(t)? != f => {
-                    return Err(Error::new(format!("the smem layout is of {f}-bit elements, not {}-bit ones", bits_of(t)?)))
-                }
-                (Some(t), _) => bits_of(t)?,
-                (None, Some(f)) => f,
-                (None, None) => return Err(Error::new("make_tma_copy: give the element type (make_tma_copy(gmem, smem, half_t)): a plain smem layout does not carry it")),
+            let Some(bits) = smem.element_bits(a.get(2).map(bits_of).transpose()?)? else {
+                return Err(Error::new("make_tma_copy: give the element type (make_tma_copy(gmem, smem, half_t)): a plain smem layout does not carry it"));
             };
             Ok(Value::Tma(Box::new(crate::tma::make_tma_box(a[0].to_layout()?, &smem, bits)?)))
         }),
