@@ -2,10 +2,10 @@
 """Write a libFuzzer seed corpus for the fuzz targets: one file per test case.
 
 Sources (paths relative to the repository root):
-  crates/cute-core/tests/data/*.jsonl     the "expr" and "code" fields
+  crates/cute-lang/tests/data/*.jsonl     the "expr" and "code" fields
   ../shared/reference/cute-cases.jsonl    the "expr" field (skipped if absent)
-  crates/cute-core/tests/data/bad-inputs.txt   one hostile line per file
-  crates/cute-core/tests/data/fuzz/*      earlier findings (README excluded)
+  crates/cute-lang/tests/data/bad-inputs.txt   one hostile line per file
+  crates/cute-lang/tests/data/fuzz/*      earlier findings (README excluded)
 
 Usage: fuzz/seed_corpus.py OUT_DIR     (files are named by the SHA-1 of their content,
 as libFuzzer names its own, so re-running is idempotent and duplicates collapse)
@@ -21,7 +21,7 @@ MAX_LEN = 4096  # longer seeds are truncated by -max_len anyway
 
 
 def cases():
-    data = os.path.join(ROOT, "crates/cute-core/tests/data")
+    data = os.path.join(ROOT, "crates/cute-lang/tests/data")
     jsonl = sorted(glob.glob(os.path.join(data, "*.jsonl")))
     jsonl.append(os.path.join(ROOT, "../shared/reference/cute-cases.jsonl"))
     for path in jsonl:

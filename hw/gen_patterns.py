@@ -4,7 +4,7 @@
 Each EXPR is a `bank_conflicts(...)` expression of the repo's expression language; the
 Rust example `hw_corpus` turns it into per-lane byte addresses (hw/corpus.jsonl), the
 harness in this folder measures those accesses on an H100, and the test
-`crates/cute-core/tests/banks_hw.rs` checks the model against every measurement.
+`crates/cute-lang/tests/banks_hw.rs` checks the model against every measurement.
 
 Rerun: python3 hw/gen_patterns.py  (deterministic; no dependencies)
 """

@@ -5,7 +5,7 @@ cp.async (SASS LDGSTS, .ca of 4/8/16 bytes and .cg of 16) and 8/16-bit LDS/STS, 
 
 Each EXPR is a `bank_conflicts(...)` expression; `hw_corpus` turns the lines into per-lane
 byte addresses (hw/ext-corpus.jsonl), `hw/run.sh` measures them on an H100 and
-`crates/cute-core/tests/banks_hw.rs` checks the model against every measurement.
+`crates/cute-lang/tests/banks_hw.rs` checks the model against every measurement.
 
 Rerun: python3 hw/gen_patterns_ext.py  (deterministic; no dependencies)
 """

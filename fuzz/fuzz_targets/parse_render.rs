@@ -18,8 +18,8 @@
 #![no_main]
 
 use cute_core::atom::Atom;
-use cute_core::expr::Call;
-use cute_core::{eval_block, format_result, Session, Value};
+use cute_lang::Call;
+use cute_lang::{eval_block, format_result, Session, Value};
 use cute_render::grid::Detail;
 use cute_render::views::{figure_with_call, infer_view_of_call};
 use cute_render::{render_svg, Highlight, Options, Palette, Theme, View};

@@ -5,7 +5,7 @@ Compiles C++ probes against the real CuTe headers (the "oracle", see
 /work/shared/tools/cute-oracle-setup.sh and README.md in this directory) and writes
 
   crates/cute-core/src/atoms.tsv                 the MMA / copy atom trait table
-  crates/cute-core/tests/data/atom-cases.jsonl   golden cases {"op","expr","expect"}
+  crates/cute-lang/tests/data/atom-cases.jsonl   golden cases {"op","expr","expect"}
 
 Every printed result has the `_` of static integers removed (`(_8,_32):(_32,_1)` ->
 `(8,32):(32,1)`).  Cases that fail to compile (static_assert etc.) are isolated and

@@ -9,7 +9,7 @@ result with the `_` of static integers removed.  Cases that fail to compile are
 isolated (error-line attribution + single-case confirmation) and recorded as
 "error".
 
-Output: crates/cute-core/tests/data/oracle-cases.jsonl  (one {"op","expr","expect"} per line)
+Output: crates/cute-lang/tests/data/oracle-cases.jsonl  (one {"op","expr","expect"} per line)
 See README.md in this directory for how to rerun.
 """
 import argparse

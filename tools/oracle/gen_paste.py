@@ -9,8 +9,8 @@ same string is later the input of our parser. The expectation is what C++ printe
 `_` of static integers removed, or "error" when g++ refuses the expression.
 
 Outputs (deterministic, fixed SEED):
-  crates/cute-core/tests/data/paste-cases.jsonl          {"op","expr","expect"} per line
-  crates/cute-core/tests/data/paste-dynamic-cases.jsonl  dynamic-int spellings whose result
+  crates/cute-lang/tests/data/paste-cases.jsonl          {"op","expr","expect"} per line
+  crates/cute-lang/tests/data/paste-dynamic-cases.jsonl  dynamic-int spellings whose result
                                                          differs from the static twin (the twin
                                                          is in paste-cases.jsonl, op "static_twin")
 See README.md in this directory (section "Paste oracle") for how to rerun.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Snippet corpus checker for CuTe Layout Explorer.
 
-`crates/cute-core/tests/data/snippets.jsonl` holds real multi-line snippets of
+`crates/cute-lang/tests/data/snippets.jsonl` holds real multi-line snippets of
 layout-building code taken from the CUTLASS sources (C++ and CuTeDSL Python), one
 JSON object per line:
 

@@ -234,7 +234,7 @@ mod tests {
                 ..Form::default()
             };
             let e = f.to_expr();
-            assert!(cute_core::eval_line(&e).is_ok(), "{e}");
+            assert!(cute_lang::eval_line(&e).is_ok(), "{e}");
         }
     }
 

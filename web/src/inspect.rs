@@ -3,7 +3,8 @@
 //! the swizzle, bank and word). Pure: the page reads the attributes, this explains them.
 
 use cute_core::int_tuple::idx2crd;
-use cute_core::{IntTuple, Swizzle, Value};
+use cute_core::{IntTuple, Swizzle};
+use cute_lang::Value;
 
 /// One inspector row: label and value.
 pub type Row = (String, String);
@@ -86,7 +87,7 @@ const LABELS: &[(&str, &str)] = &[
 ///
 /// ```
 /// use cute_web::inspect::{rows, Context};
-/// let v = cute_core::eval_line("Sw<3,4,3> o 0 o (8,64):(64,1)").unwrap();
+/// let v = cute_lang::eval_line("Sw<3,4,3> o 0 o (8,64):(64,1)").unwrap();
 /// let data: Vec<(String, String)> = [("panel", "after"), ("idx", "9"), ("row", "1"), ("col", "1"),
 ///     ("offset", "65"), ("bank", "0"), ("pre", "65")]
 ///     .iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
@@ -191,7 +192,7 @@ mod tests {
 
     #[test]
     fn hierarchical_coordinate_of_a_nested_layout() {
-        let v = cute_core::eval_line("((2,4),8):((1,16),2)").unwrap();
+        let v = cute_lang::eval_line("((2,4),8):((1,16),2)").unwrap();
         let r = rows(
             &data(&[("panel", "layout"), ("idx", "13"), ("offset", "0")]),
             &Context::of(&v, 16),
@@ -204,7 +205,7 @@ mod tests {
 
     #[test]
     fn tv_cell_shows_thread_and_value() {
-        let v = cute_core::eval_line("make_layout_tv((4,8):(8,1), (4,1):(1,0))").unwrap();
+        let v = cute_lang::eval_line("make_layout_tv((4,8):(8,1), (4,1):(1,0))").unwrap();
         let r = rows(
             &data(&[
                 ("panel", "tv"),

@@ -49,7 +49,7 @@ impl LineError {
 /// script ([`cute_render::evaluate`]).
 pub fn printed_lines(
     script: &str,
-    lines: &[cute_core::ScriptLine],
+    lines: &[cute_lang::ScriptLine],
 ) -> (Vec<Printed>, Option<LineError>) {
     let src: Vec<&str> = script.lines().collect();
     let mut first = None;
@@ -67,7 +67,7 @@ pub fn printed_lines(
             }
             Printed {
                 line: l.line,
-                text: cute_core::format_result(&l.result),
+                text: cute_lang::format_result(&l.result),
                 error,
             }
         })

@@ -99,7 +99,7 @@ async fn editing_redraws_and_errors_point_at_the_column() {
         Some("swizzle")
     );
     type_into_editor(&host, "A = (2,8):(8,1)\ncomposition(A, 4:2)").await;
-    let want = cute_core::eval_line("composition((2,8):(8,1), 4:2)")
+    let want = cute_lang::eval_line("composition((2,8):(8,1), 4:2)")
         .unwrap()
         .to_string();
     assert_eq!(one(&host, "#results li code").text_content().unwrap(), want);

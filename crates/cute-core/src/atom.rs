@@ -5,9 +5,10 @@
 //! `tools/oracle/atoms.py`); the tiling follows CuTe's `TiledMMA` / `TiledCopy` step by step.
 //!
 //! ```
-//! use cute_core::eval_line;
-//! let v = eval_line("get(atom(SM80_16x8x8_F16F16F16F16_TN), CLayout)").unwrap();
-//! assert_eq!(v.to_string(), "((4,8),(2,2)):((32,1),(16,8))");
+//! use cute_core::atom::{Atom, Trait};
+//! let atom = Atom::lookup("SM80_16x8x8_F16F16F16F16_TN").unwrap();
+//! let Trait::Layout(c) = atom.trait_value("CLayout").unwrap() else { unreachable!() };
+//! assert_eq!(c.to_string(), "((4,8),(2,2)):((32,1),(16,8))");
 //! ```
 
 use crate::bank::Instr;
@@ -398,9 +399,12 @@ pub struct TiledMma {
 /// CuTe `make_tiled_mma(atom, atom_layout, permutations)`.
 ///
 /// ```
-/// use cute_core::eval_line;
-/// let v = eval_line("tile_shape(make_tiled_mma(atom(SM80_16x8x16_F16F16F16F16_TN), (2,2,1)))");
-/// assert_eq!(v.unwrap().to_string(), "(32,16,16)");
+/// use cute_core::atom::{make_tiled_mma, Atom};
+/// use cute_core::layout::Tiler;
+/// let Atom::Mma(atom) = Atom::lookup("SM80_16x8x16_F16F16F16F16_TN").unwrap() else { unreachable!() };
+/// let under = [Tiler::Under, Tiler::Under, Tiler::Under];
+/// let mma = make_tiled_mma(&atom, &"(2,2,1)".parse().unwrap(), &under).unwrap();
+/// assert_eq!(mma.tile_shape().unwrap().to_string(), "(32,16,16)");
 /// ```
 pub fn make_tiled_mma(atom: &MmaAtom, atom_layout: &Layout, perm: &[Tiler]) -> Result<TiledMma> {
     if atom_layout.rank() > 3 {
@@ -530,9 +534,12 @@ impl TiledMma {
     /// a tile of `shape` (`(M,K,...)`, `(N,K,...)` or `(M,N,...)`): `(FrgV, RestX, RestY, ...)`.
     ///
     /// ```
-    /// use cute_core::eval_line;
-    /// let v = eval_line("partition_shape_C(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1)), (64,64))");
-    /// assert_eq!(v.unwrap().to_string(), "((2,2),2,4)");
+    /// use cute_core::atom::{make_tiled_mma, Atom};
+    /// use cute_core::layout::Tiler;
+    /// let Atom::Mma(atom) = Atom::lookup("SM80_16x8x16_F16F16F16F16_TN").unwrap() else { unreachable!() };
+    /// let under = [Tiler::Under, Tiler::Under, Tiler::Under];
+    /// let mma = make_tiled_mma(&atom, &"(2,2,1)".parse().unwrap(), &under).unwrap();
+    /// assert_eq!(mma.partition_shape('C', &"(64,64)".parse().unwrap()).unwrap().to_string(), "((2,2),2,4)");
     /// ```
     pub fn partition_shape(&self, which: char, shape: &IntTuple) -> Result<IntTuple> {
         let dummy = Layout::col_major(shape.clone())?;
@@ -600,9 +607,11 @@ pub struct TiledCopy {
 /// CuTe `make_tiled_copy(copy_atom, thr_layout, val_layout)`.
 ///
 /// ```
-/// use cute_core::eval_line;
-/// let v = eval_line("tile_shape(make_tiled_copy(atom(UniversalCopy_128, 16), (16,8):(8,1), (1,8)))");
-/// assert_eq!(v.unwrap().to_string(), "(16,64)");
+/// use cute_core::atom::{make_tiled_copy, Atom};
+/// let Atom::Copy(atom) = Atom::lookup("UniversalCopy_128").unwrap() else { unreachable!() };
+/// let atom = atom.with_value_bits(16).unwrap();
+/// let copy = make_tiled_copy(&atom, &"(16,8):(8,1)".parse().unwrap(), &"(1,8):(1,1)".parse().unwrap()).unwrap();
+/// assert_eq!(copy.tiler.to_string(), "(16,64)");
 /// ```
 pub fn make_tiled_copy(atom: &CopyAtom, thr: &Layout, val: &Layout) -> Result<TiledCopy> {
     atom.val_bits_or_err()?;
@@ -614,9 +623,14 @@ pub fn make_tiled_copy(atom: &CopyAtom, thr: &Layout, val: &Layout) -> Result<Ti
 /// `which` (`'A'`, `'B'` or `'C'`) of the MMA, thread for thread.
 ///
 /// ```
-/// use cute_core::eval_line;
-/// let v = eval_line("tile_shape(make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))))");
-/// assert_eq!(v.unwrap().to_string(), "(32,16)");
+/// use cute_core::atom::{make_tiled_copy_operand, make_tiled_mma, Atom};
+/// use cute_core::layout::Tiler;
+/// let Atom::Mma(mma) = Atom::lookup("SM80_16x8x16_F16F16F16F16_TN").unwrap() else { unreachable!() };
+/// let under = [Tiler::Under, Tiler::Under, Tiler::Under];
+/// let mma = make_tiled_mma(&mma, &"(2,2,1)".parse().unwrap(), &under).unwrap();
+/// let Atom::Copy(ldsm) = Atom::lookup("SM75_U32x4_LDSM_N").unwrap() else { unreachable!() };
+/// let copy = make_tiled_copy_operand(&ldsm.with_value_bits(16).unwrap(), &mma, 'A').unwrap();
+/// assert_eq!(copy.tiler.to_string(), "(32,16)");
 /// ```
 pub fn make_tiled_copy_operand(atom: &CopyAtom, mma: &TiledMma, which: char) -> Result<TiledCopy> {
     let (tv, tiler) = match which {

@@ -2,14 +2,14 @@
 
 use std::fmt;
 
-/// An error from the algebra or the expression language.
+/// An error from the algebra, the hardware model or the expression language above them.
 ///
 /// `col` is the 1-based column of the offending character for parse errors
 /// (and for evaluation errors that can be pinned to a call), `None` otherwise.
 ///
 /// ```
-/// use cute_core::eval_line;
-/// let e = eval_line("size((2,3):(1))").unwrap_err();
+/// use cute_core::Layout;
+/// let e = "(2,3):(1)".parse::<Layout>().unwrap_err();
 /// assert!(e.to_string().contains("congruent"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +37,21 @@ impl Error {
         }
     }
 
+    /// The error as reported by the function `name` that produced it: the message starts
+    /// with `name: ` (once), as every function of the language reports its errors.
+    ///
+    /// ```
+    /// use cute_core::Error;
+    /// assert_eq!(Error::new("bad").within("slice").msg, "slice: bad");
+    /// assert_eq!(Error::new("slice: bad").within("slice").msg, "slice: bad");
+    /// ```
+    pub fn within(mut self, name: &str) -> Self {
+        if !self.msg.starts_with(name) {
+            self.msg = format!("{name}: {}", self.msg);
+        }
+        self
+    }
+
     /// Attach a column if the error has none yet.
     pub fn or_at(mut self, col: usize) -> Self {
         if self.col.is_none() {
@@ -57,9 +72,12 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Result alias used throughout the core.
 /// Levenshtein distance over the first 64 characters (for "did you mean").
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+///
+/// ```
+/// assert_eq!(cute_core::error::edit_distance("coalese", "coalesce"), 1);
+/// ```
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().take(64).collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().take(64).enumerate() {
@@ -77,7 +95,13 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// Checked 64-bit arithmetic: CuTe's static integers never wrap, and neither do we.
-pub(crate) mod arith {
+///
+/// ```
+/// use cute_core::error::arith;
+/// assert_eq!(arith::mul(6, 7).unwrap(), 42);
+/// assert!(arith::mul(i64::MAX, 2).unwrap_err().msg.contains("overflow"));
+/// ```
+pub mod arith {
     use super::{Error, Result};
 
     fn overflow(op: &str, a: i64, b: i64) -> Error {
@@ -86,12 +110,15 @@ pub(crate) mod arith {
         ))
     }
 
+    /// `a * b`.
     pub fn mul(a: i64, b: i64) -> Result<i64> {
         a.checked_mul(b).ok_or_else(|| overflow("*", a, b))
     }
+    /// `a + b`.
     pub fn add(a: i64, b: i64) -> Result<i64> {
         a.checked_add(b).ok_or_else(|| overflow("+", a, b))
     }
+    /// `a - b`.
     pub fn sub(a: i64, b: i64) -> Result<i64> {
         a.checked_sub(b).ok_or_else(|| overflow("-", a, b))
     }
@@ -113,10 +140,12 @@ pub(crate) mod arith {
     pub fn ceil_div(a: i64, b: i64) -> Result<i64> {
         div(sub(add(a, b)?, 1)?, b)
     }
+    /// `|a|`.
     pub fn abs(a: i64) -> Result<i64> {
         a.checked_abs()
             .ok_or_else(|| Error::new(format!("integer overflow: abs({a})")))
     }
+    /// The sign of `a`: -1, 0 or 1.
     pub fn signum(a: i64) -> i64 {
         a.signum()
     }

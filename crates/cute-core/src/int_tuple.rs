@@ -175,7 +175,7 @@ impl From<Vec<IntTuple>> for IntTuple {
 }
 
 /// CuTe's tuple print format: `(a,b,c)`, no spaces.
-pub(crate) fn write_tuple<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+pub fn write_tuple<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
     f.write_str("(")?;
     for (i, t) in items.iter().enumerate() {
         if i > 0 {
@@ -188,7 +188,7 @@ pub(crate) fn write_tuple<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[
 }
 
 /// An integer in decimal, without the formatting machinery (see [`write_tuple`]).
-pub(crate) fn write_int(f: &mut fmt::Formatter<'_>, v: i64) -> fmt::Result {
+pub fn write_int(f: &mut fmt::Formatter<'_>, v: i64) -> fmt::Result {
     if (0..10).contains(&v) {
         let d = v as usize;
         return f.write_str(&"0123456789"[d..d + 1]);

@@ -1,9 +1,12 @@
-//! # cute-core: CuTe's layout algebra, exactly
+//! # cute-core: CuTe's layout algebra and the hardware model, exactly
 //!
-//! A pure (no I/O, no web) implementation of NVIDIA CuTe's layout algebra with CuTe C++
-//! semantics for static integers, and the expression language the page and the `render`
-//! CLI share. Printed results match CuTe C++ `print()` character for character (with the
-//! `_` of static integers dropped).
+//! A pure (no I/O, no dependencies, builds for wasm32) implementation of NVIDIA CuTe's
+//! layout algebra with CuTe C++ semantics for static integers, and the model of the
+//! hardware those layouts meet: MMA/copy atoms, shared-memory banks, GMMA/UMMA
+//! descriptors, TMA and tensor memory. Every CuTe function lives here under its CuTe
+//! name, as a typed function; the expression language (`cute-lang`) sits on top and knows
+//! nothing this crate does not. Printed values match CuTe C++ `print()` character for
+//! character (with the `_` of static integers dropped).
 //!
 //! Map of the crate:
 //! - [`int_tuple`]: [`IntTuple`] (an integer or a nested tuple) and its operations —
@@ -13,20 +16,20 @@
 //!   filter, composition, complement, right/left_inverse, the divides and products,
 //!   upcast/downcast/recast_layout, make_layout_tv.
 //! - [`swizzle`]: [`Swizzle`] `Sw<B,M,S>` (masks exposed) and [`ComposedLayout`].
+//! - [`literal`]: the reader of CuTe's printed literals (`(4,8):(8,1)`), behind `str::parse`.
 //! - [`atom`]: MMA and copy atoms with CuTe's traits, `make_tiled_mma`, `make_tiled_copy`
-//!   and their thread-value layouts.
+//!   and their thread-value layouts; [`smem_atom`]: the GMMA/UMMA shared-memory atoms.
 //! - [`bank`]: the shared-memory bank model (phases, wavefronts, swizzle search).
 //! - [`desc`]: GMMA/UMMA shared-memory descriptors and the UMMA instruction descriptor.
-//! - [`tma`]: the TMA swizzle mode of a shared-memory layout.
+//! - [`tma`]: the TMA swizzle mode and box of a shared-memory layout.
 //! - [`tmem`]: Blackwell tensor memory: UMMA accumulators (`tmem_frg`) and `tcgen05.ld` registers.
-//! - [`value`]: [`Value`], what an expression evaluates to, and its print format.
-//! - [`expr`]: the expression language — [`eval_line`], [`Session`], [`run_script`].
 //! - [`error`]: [`Error`], what went wrong and where.
 //!
 //! ```
-//! use cute_core::eval_line;
-//! let v = eval_line("zipped_divide((9,(4,8)):(59,(13,1)), (3:3,(2,4):(1,8)))").unwrap();
-//! assert_eq!(v.to_string(), "((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))");
+//! use cute_core::{layout::{zipped_divide, Tiler}, Layout};
+//! let a: Layout = "(9,(4,8)):(59,(13,1))".parse().unwrap();
+//! let tiler = Tiler::Tuple(vec![Tiler::Layout("3:3".parse().unwrap()), Tiler::Layout("(2,4):(1,8)".parse().unwrap())]);
+//! assert_eq!(zipped_divide(&a, &tiler).unwrap().to_string(), "((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))");
 //! ```
 
 #![forbid(unsafe_code)]
@@ -36,7 +39,6 @@ pub mod atom;
 pub mod bank;
 pub mod desc;
 pub mod error;
-pub mod expr;
 pub mod int_tuple;
 pub mod layout;
 pub mod literal;
@@ -44,13 +46,8 @@ pub mod smem_atom;
 pub mod swizzle;
 pub mod tma;
 pub mod tmem;
-pub mod value;
 
 pub use error::{Error, Result};
-pub use expr::{
-    eval_block, eval_line, format_result, print_one, print_script, run_script, ScriptLine, Session,
-};
 pub use int_tuple::IntTuple;
 pub use layout::Layout;
 pub use swizzle::{ComposedLayout, Swizzle};
-pub use value::Value;

@@ -482,8 +482,10 @@ impl ComposedLayout {
     /// the offset.
     ///
     /// ```
-    /// use cute_core::eval_line;
-    /// let v = eval_line("composition(Sw<3,2,3>, (8,32):(32,1))(7,_)").unwrap();
+    /// use cute_core::int_tuple::Coord;
+    /// use cute_core::swizzle::{ComposedLayout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 2, 3).unwrap(), 0, "(8,32):(32,1)".parse().unwrap());
+    /// let v = c.slice(&Coord::Tuple(vec![Coord::Int(7), Coord::Under])).unwrap();
     /// assert_eq!(v.to_string(), "((4,8)):((1,-4))");
     /// ```
     pub fn slice(&self, c: &Coord) -> Result<AnyLayout> {

@@ -1,4 +1,4 @@
-//! `render --print -` throughput on the 4186-line public corpus (the pycute comparison in
+//! `render --print -` throughput on the 4186-line reference corpus (the pycute comparison in
 //! `bench/pycute_compare.py` times the whole process on the same lines).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -7,9 +7,9 @@ use std::hint::black_box;
 fn corpus_script() -> String {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/reference/cute-cases.jsonl"
+        "/../cute-lang/tests/data/cute-cases.jsonl"
     );
-    let text = std::fs::read_to_string(path).expect("../shared/reference/cute-cases.jsonl");
+    let text = std::fs::read_to_string(path).expect("crates/cute-lang/tests/data/cute-cases.jsonl");
     text.lines()
         .map(|l| {
             let v: serde_json::Value = serde_json::from_str(l).expect("json");
@@ -21,7 +21,7 @@ fn corpus_script() -> String {
 fn bad_corpus() -> String {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../cute-core/tests/data/bad-inputs.txt"
+        "/../cute-lang/tests/data/bad-inputs.txt"
     );
     std::fs::read_to_string(path).expect("bad-inputs.txt")
 }

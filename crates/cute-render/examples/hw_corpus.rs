@@ -7,7 +7,8 @@
 
 use cute_core::bank::BankReport;
 use cute_core::swizzle::AnyLayout;
-use cute_core::{IntTuple, Value};
+use cute_core::IntTuple;
+use cute_lang::Value;
 use serde_json::{json, Value as Json};
 
 fn tuple_json(t: &IntTuple) -> Json {
@@ -68,7 +69,7 @@ fn main() {
             bad += 1;
             continue;
         };
-        match cute_core::eval_line(expr) {
+        match cute_lang::eval_line(expr) {
             Ok(Value::Banks(r)) => println!("{}", record(name, expr, &r)),
             Ok(v) => {
                 eprintln!("error: {name}: not a bank analysis: {v}");

@@ -17,8 +17,9 @@ pub mod views;
 pub use grid::{Figure, Theme};
 pub use views::{Highlight, Options, Palette, View};
 
-use cute_core::expr::Call;
-use cute_core::{Error, Result, Session, Value};
+use cute_core::{Error, Result};
+use cute_lang::Call;
+use cute_lang::{Session, Value};
 use std::io::{self, Write};
 
 /// The value a script draws: the result of its last evaluated line.
@@ -41,8 +42,8 @@ struct Drawn {
 /// A script evaluated once: every statement's result (what the page's results pane lists)
 /// and what it draws (the last value, or the first error).
 pub struct Evaluated {
-    /// One entry per statement with a value or an error ([`cute_core::ScriptLine`]).
-    pub lines: Vec<cute_core::ScriptLine>,
+    /// One entry per statement with a value or an error ([`cute_lang::ScriptLine`]).
+    pub lines: Vec<cute_lang::ScriptLine>,
     drawn: Result<Drawn>,
     session: Session,
     /// The drawn line's top-level call with its operands, evaluated only for the views
@@ -175,10 +176,10 @@ pub fn render_svg(script: &str, opts: &Options, theme: Theme) -> Result<String> 
     Ok(render_figure(script, opts)?.to_svg(theme))
 }
 
-pub use cute_core::print_one;
+pub use cute_lang::print_one;
 
 /// Evaluate a script into `out`, one line per statement with a value or an error
-/// ([`cute_core::print_script`]); returns the number of failed lines.
+/// ([`cute_lang::print_script`]); returns the number of failed lines.
 ///
 /// ```
 /// let mut out = Vec::new();
@@ -188,7 +189,7 @@ pub use cute_core::print_one;
 /// ```
 pub fn print_script(src: &str, out: &mut impl Write) -> io::Result<usize> {
     let mut failed = 0;
-    for (line, ok) in cute_core::print_script(src) {
+    for (line, ok) in cute_lang::print_script(src) {
         failed += usize::from(!ok);
         writeln!(out, "{line}")?;
     }

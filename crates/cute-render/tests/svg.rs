@@ -4,7 +4,8 @@
 
 use cute_core::bank::format_candidates;
 use cute_core::int_tuple::idx2crd;
-use cute_core::{eval_line, IntTuple, Layout, Session, Value};
+use cute_core::{IntTuple, Layout};
+use cute_lang::{eval_line, Session, Value};
 use cute_render::views::{infer_view_of_call, CELL_HARD_CAP, CELL_TEXT_CAP, SEARCH_ROWS};
 use cute_render::{
     render_figure, render_svg, svg_to_png, Highlight, Options, Palette, Theme, View,
@@ -834,7 +835,7 @@ fn search_view_caps_rows_and_colours_by_quality() {
 /// parses as XML.
 #[test]
 fn fuzz_findings_draw_in_every_view() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../cute-core/tests/data/fuzz");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../cute-lang/tests/data/fuzz");
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).expect("fuzz corpus") {
         let path = entry.expect("entry").path();
@@ -1012,7 +1013,7 @@ fn lazy_grids_compute_what_is_asked_and_equal_the_layout() {
         let f = render_figure(expr, &opts).unwrap_or_else(|e| panic!("{expr}: {e}"));
         assert!(f.is_lazy(), "{expr}");
         assert_eq!(f.cell_count(), 1 << 20);
-        let v = cute_core::eval_line(expr).unwrap();
+        let v = cute_lang::eval_line(expr).unwrap();
         let map = v.to_any_layout().unwrap();
         let b = &f.panel_boxes()[0];
         assert_eq!((b.rows, b.cols), (1024, 1024));

@@ -3,10 +3,11 @@
 use super::layout::{grey_legend, grey_panel, grid_cols};
 use super::{check_cells, overview_note, Options, View, CELL_HARD_CAP};
 use crate::grid::{Data, Figure, Panel};
-use cute_core::expr::Call;
 use cute_core::int_tuple::idx2crd;
 use cute_core::swizzle::AnyLayout;
-use cute_core::{Error, IntTuple, Result, Value};
+use cute_core::{Error, IntTuple, Result};
+use cute_lang::Call;
+use cute_lang::Value;
 
 /// One grid of the algebra view before it is built.
 struct Operand {
@@ -67,7 +68,7 @@ pub(super) fn algebra_figure(
         )));
     }
     let mut notes = Vec::new();
-    if let Some(op) = cute_core::expr::lookup(&call.name) {
+    if let Some(op) = cute_lang::lookup(&call.name) {
         notes.push(format!("{}{}: {}", op.name, op.params, op.meaning));
     }
     // Operands are drawn while the whole figure stays under the cell cap; the others (and

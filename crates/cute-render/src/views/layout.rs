@@ -6,7 +6,8 @@ use crate::grid::{Cell, CellSource, Data, Figure, Panel};
 use cute_core::bank::{bank_of_offset, BANKS};
 use cute_core::int_tuple::idx2crd;
 use cute_core::swizzle::AnyLayout;
-use cute_core::{ComposedLayout, Error, IntTuple, Layout, Result, Swizzle, Value};
+use cute_core::{ComposedLayout, Error, IntTuple, Layout, Result, Swizzle};
+use cute_lang::Value;
 use std::sync::Arc;
 
 fn header(i: usize, shape: &IntTuple) -> String {

@@ -12,12 +12,13 @@
 //! | `descriptor` | `make_gmma_desc`, `make_umma_desc`, `make_instr_desc` | the descriptor's bits as a ruler of named fields (two rows of 32 bits, or one); for a shared-memory descriptor, the operand block below it: offsets, core matrices outlined, LBO/SBO as arrows from the first core matrix |
 //! | `tmem` | `partition_fragment_C` of an SM100 UMMA, a TMEM load/store atom | lanes x 32-bit columns of tensor memory: the C element (m, n) in each, coloured by sub-partition; or thread T# / register R# of a warpgroup's `tcgen05.ld/st`, coloured by thread |
 //! | `tma` | `make_tma_copy(gmem, smem[, T])` | the CTA tile, each element labelled and coloured by the TMA box that loads it (box 0 framed), beside shared memory as 128-byte rows showing where each box lands (swizzled); notes: box dims, boxes per tile, swizzle mode, which gmem mode each box mode walks |
-//! | `algebra` | a call of an op whose row in the op table (`cute_core::expr::OPS`) has `algebra` set | each layout operand (`A = …`, `B = …`; a tiler one panel per layout mode) and the result (`composition(A, B) = …`) side by side, as offset grids; other operands as notes |
+//! | `algebra` | a call of an op whose row in the op table (`cute_lang::OPS`) has `algebra` set | each layout operand (`A = …`, `B = …`; a tiler one panel per layout mode) and the result (`composition(A, B) = …`) side by side, as offset grids; other operands as notes |
 
 use crate::grid::Figure;
 use cute_core::atom::Atom;
-use cute_core::expr::Call;
-use cute_core::{Error, IntTuple, Layout, Result, Value};
+use cute_core::{Error, IntTuple, Layout, Result};
+use cute_lang::Call;
+use cute_lang::Value;
 
 mod algebra;
 mod banks;
@@ -195,12 +196,12 @@ impl Default for Options {
 
 /// Whether the algebra view draws a call of `name` (the op table's `algebra` column).
 fn is_algebra_op(name: &str) -> bool {
-    cute_core::expr::lookup(name).is_some_and(|o| o.algebra)
+    cute_lang::lookup(name).is_some_and(|o| o.algebra)
 }
 
 /// The operations the algebra view draws, for messages.
 fn algebra_ops() -> String {
-    let names: Vec<&str> = cute_core::expr::OPS
+    let names: Vec<&str> = cute_lang::OPS
         .iter()
         .filter(|o| o.algebra)
         .map(|o| o.name)
@@ -218,7 +219,7 @@ fn is_tmem_copy(name: &str) -> bool {
 ///
 /// ```
 /// use cute_render::{views::infer_view, View};
-/// let v = cute_core::eval_line("swizzle_search((32,64):(64,1), 32, (32,4):(1,32), LDS128)").unwrap();
+/// let v = cute_lang::eval_line("swizzle_search((32,64):(64,1), 32, (32,4):(1,32), LDS128)").unwrap();
 /// assert_eq!(infer_view(&v), View::Search);
 /// ```
 pub fn infer_view(value: &Value) -> View {
@@ -240,14 +241,14 @@ pub fn infer_view(value: &Value) -> View {
 
 /// The view a value gets when none is asked for, knowing the drawn line's call: a layout
 /// computed by a call of an algebra op (`algebra` set in its row of
-/// `cute_core::expr::OPS`) gets the algebra view; otherwise [`infer_view`].
+/// `cute_lang::OPS`) gets the algebra view; otherwise [`infer_view`].
 ///
 /// ```
-/// use cute_core::Session;
+/// use cute_lang::Session;
 /// use cute_render::{views::infer_view_of_call, View};
 /// let s = Session::default();
 /// let line = "logical_divide((4,2,3):(2,1,8), 4:2)";
-/// let v = cute_core::eval_line(line).unwrap();
+/// let v = cute_lang::eval_line(line).unwrap();
 /// assert_eq!(infer_view_of_call(&v, s.call_operands(line).as_ref()), View::Algebra);
 /// assert_eq!(infer_view_of_call(&v, None), View::Layout);
 /// ```
@@ -263,7 +264,7 @@ pub fn infer_view_of_call(value: &Value, call: Option<&Call>) -> View {
 ///
 /// ```
 /// use cute_render::views::{figure, Options};
-/// let v = cute_core::eval_line("(4,8):(8,1)").unwrap();
+/// let v = cute_lang::eval_line("(4,8):(8,1)").unwrap();
 /// let f = figure("(4,8):(8,1)", &v, &Options::default()).unwrap();
 /// let p = &f.panels[0].0;
 /// assert_eq!((p.rows, p.cols), (4, 8));
@@ -275,15 +276,15 @@ pub fn figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
 }
 
 /// Draw `value`, the result of the line whose top-level call is `call` (from
-/// [`cute_core::Session::call_operands`]), as a figure titled `title`. The call is what
+/// [`cute_lang::Session::call_operands`]), as a figure titled `title`. The call is what
 /// the algebra view draws beside the result.
 ///
 /// ```
-/// use cute_core::Session;
+/// use cute_lang::Session;
 /// use cute_render::views::{figure_with_call, Options};
 /// use cute_render::View;
 /// let line = "composition((4,8):(8,1), (2,4):(4,1))";
-/// let v = cute_core::eval_line(line).unwrap();
+/// let v = cute_lang::eval_line(line).unwrap();
 /// let call = Session::default().call_operands(line);
 /// let f = figure_with_call(line, &v, call.as_ref(), &Options::default()).unwrap();
 /// assert_eq!(f.view, View::Algebra);

@@ -3,7 +3,8 @@
 use super::{check_cells, dimmed, overview_note, Highlight, Options, Palette, View, CELL_HARD_CAP};
 use crate::grid::{Cell, Data, Figure, Panel};
 use cute_core::atom::{TiledCopy, TiledMma};
-use cute_core::{Error, IntTuple, Layout, Result, Value};
+use cute_core::{Error, IntTuple, Layout, Result};
+use cute_lang::Value;
 
 /// A (thread, value) → column-major index layout drawn over an M×N tile; `transpose`
 /// draws it N×M (B of an MMA: K rows, N columns); `axes` name the drawn rows and columns.

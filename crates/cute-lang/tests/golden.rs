@@ -39,7 +39,7 @@ fn load(path: &PathBuf) -> Vec<Case> {
 /// printed line per case.
 fn printed(name: &str, cases: &[Case]) -> Vec<String> {
     let script: String = cases.iter().map(|c| format!("{}\n", c.expr)).collect();
-    let lines: Vec<String> = cute_core::print_script(&script)
+    let lines: Vec<String> = cute_lang::print_script(&script)
         .into_iter()
         .map(|(l, _)| l)
         .collect();
@@ -90,18 +90,19 @@ fn check(name: &str, cases: &[Case]) {
 }
 
 #[test]
-fn shared_reference_cases() {
+fn reference_cases() {
+    // The reference corpus, regenerated from the C++ headers by tools/oracle/corpus.py.
     let path = std::env::var_os("CUTE_CASES")
         .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("../shared/reference/cute-cases.jsonl"));
+        .unwrap_or_else(|| repo_root().join("crates/cute-lang/tests/data/cute-cases.jsonl"));
     let cases = load(&path);
-    assert_eq!(cases.len(), 4186, "the public corpus has 4186 lines");
+    assert_eq!(cases.len(), 4186, "the reference corpus has 4186 lines");
     check("cute-cases.jsonl", &cases);
 }
 
 #[test]
 fn oracle_generated_cases() {
-    let cases = load(&repo_root().join("crates/cute-core/tests/data/oracle-cases.jsonl"));
+    let cases = load(&repo_root().join("crates/cute-lang/tests/data/oracle-cases.jsonl"));
     check("oracle-cases.jsonl", &cases);
 }
 
@@ -109,7 +110,7 @@ fn oracle_generated_cases() {
 /// layouts, all printed by the real CuTe C++ headers (tools/oracle/atoms.py).
 #[test]
 fn atom_cases() {
-    let cases = load(&repo_root().join("crates/cute-core/tests/data/atom-cases.jsonl"));
+    let cases = load(&repo_root().join("crates/cute-lang/tests/data/atom-cases.jsonl"));
     assert!(
         cases.len() >= 1000,
         "atom corpus too small: {}",
@@ -145,7 +146,7 @@ const NOT_CONGRUENT: &[&str] = &[
 /// C++ except the documented deviations above, which must be errors that say why.
 #[test]
 fn pasted_cpp_cases() {
-    let cases = load(&repo_root().join("crates/cute-core/tests/data/paste-cases.jsonl"));
+    let cases = load(&repo_root().join("crates/cute-lang/tests/data/paste-cases.jsonl"));
     let (deviating, cases): (Vec<Case>, Vec<Case>) = cases
         .into_iter()
         .partition(|c| NOT_CONGRUENT.contains(&c.expr.as_str()));
@@ -175,7 +176,7 @@ fn pasted_cpp_cases() {
 #[test]
 fn dynamic_cpp_cases() {
     let cases: Vec<Case> =
-        load(&repo_root().join("crates/cute-core/tests/data/paste-dynamic-cases.jsonl"))
+        load(&repo_root().join("crates/cute-lang/tests/data/paste-dynamic-cases.jsonl"))
             .into_iter()
             .map(|c| Case {
                 expr: format!("{};", c.expr),
@@ -195,7 +196,7 @@ fn dynamic_cpp_cases() {
 #[test]
 fn cutlass_snippets() {
     let text =
-        std::fs::read_to_string(repo_root().join("crates/cute-core/tests/data/snippets.jsonl"))
+        std::fs::read_to_string(repo_root().join("crates/cute-lang/tests/data/snippets.jsonl"))
             .expect("snippets.jsonl");
     let mut passed = Vec::new();
     let mut total = 0;
@@ -207,7 +208,7 @@ fn cutlass_snippets() {
             v["expect"].as_str().expect("expect"),
         );
         total += 1;
-        match cute_core::eval_block(code) {
+        match cute_lang::eval_block(code) {
             Ok(got) if got.to_string() == expect => passed.push(name.to_string()),
             Ok(got) => println!("  {name}: got {got:.80}, expect {expect:.80}"),
             Err(e) => println!("  {name}: error: {e:.120}"),
@@ -234,7 +235,7 @@ const SNIPPET_FLOOR: usize = 70;
 /// the instances C++ refuses, all printed by CuTe C++ (tools/oracle/atoms_ext.py).
 #[test]
 fn atom_ext_cases() {
-    let cases = load(&repo_root().join("crates/cute-core/tests/data/atom-ext-cases.jsonl"));
+    let cases = load(&repo_root().join("crates/cute-lang/tests/data/atom-ext-cases.jsonl"));
     assert!(
         cases.len() >= 1500,
         "extended atom corpus too small: {}",

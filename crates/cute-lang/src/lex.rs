@@ -1,8 +1,8 @@
 //! The lexer of the expression language: tokens with 1-based byte columns, checked
 //! integer literals.
 
-use super::parse::MAX_LINE_BYTES;
-use crate::error::{Error, Result};
+use crate::parse::MAX_LINE_BYTES;
+use cute_core::error::{Error, Result};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Tok<'a> {

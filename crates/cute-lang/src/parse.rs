@@ -1,10 +1,10 @@
 //! Recursive-descent parser for the expression language (`shared/spec/expressions.md`)
-//! over the tokens of [`super::lex`]. Produces an AST with 1-based columns; evaluation is
+//! over the tokens of [`crate::lex`]. Produces an AST with 1-based columns; evaluation is
 //! separate so that a syntax error is reported before any work is done.
 
-use super::block::Dialect;
-use super::lex::{describe, lex, signed, Tok, Token};
-use crate::error::{Error, Result};
+use crate::block::Dialect;
+use crate::lex::{describe, lex, signed, Tok, Token};
+use cute_core::error::{Error, Result};
 use std::borrow::Cow;
 
 /// Deepest nesting of parentheses, template brackets and calls a line may have.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 fn data(name: &str) -> String {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../cute-core/tests/data")
+        .join("../cute-lang/tests/data")
         .join(name);
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()))
 }
@@ -22,7 +22,7 @@ fn every_bad_line_is_a_clear_error() {
     );
     let mut bad = Vec::new();
     for (i, line) in lines.iter().enumerate() {
-        let got = panic::catch_unwind(|| cute_core::print_one(line));
+        let got = panic::catch_unwind(|| cute_lang::print_one(line));
         match got {
             Err(_) => bad.push(format!("line {}: PANIC on {line:.80}", i + 1)),
             Ok((text, ok)) => {
@@ -50,7 +50,7 @@ fn parse_errors_name_the_column() {
         ("size(8:1 8:1)", 10),
         ("(4,8)：(8,1)", 6),
     ] {
-        let (text, ok) = cute_core::print_one(src);
+        let (text, ok) = cute_lang::print_one(src);
         assert!(!ok, "{src}");
         assert!(
             text.ends_with(&format!("(column {col})")),
@@ -70,7 +70,7 @@ fn heavy_valid_lines_answer_exactly() {
         let (expr, expect) = line
             .split_once('\t')
             .unwrap_or_else(|| panic!("no tab in {line}"));
-        let (got, _) = cute_core::print_one(expr);
+        let (got, _) = cute_lang::print_one(expr);
         assert_eq!(got, expect, "{expr}");
         n += 1;
     }
@@ -79,10 +79,10 @@ fn heavy_valid_lines_answer_exactly() {
 
 #[test]
 fn every_listed_function_is_implemented() {
-    for f in cute_core::expr::function_names() {
-        let (text, ok) = cute_core::print_one(&format!("{f}()"));
+    for f in cute_lang::function_names() {
+        let (text, ok) = cute_lang::print_one(&format!("{f}()"));
         assert!(text.starts_with("error: ") || ok, "{f}() -> {text}");
-        let (text, _) = cute_core::print_one(&format!(
+        let (text, _) = cute_lang::print_one(&format!(
             "{f}(8:1, 8:1, 8:1, 8:1, 8:1, 8:1, 8:1, 8:1, 8:1, 8:1)"
         ));
         assert!(!text.contains("unknown function"), "{f} -> {text}");
@@ -93,7 +93,7 @@ fn every_listed_function_is_implemented() {
 /// with one `error: …` or value line per evaluated line and no panic.
 #[test]
 fn fuzz_findings_replay() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../cute-core/tests/data/fuzz");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../cute-lang/tests/data/fuzz");
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).expect("fuzz findings directory") {
         let path = entry.expect("entry").path();
@@ -102,7 +102,7 @@ fn fuzz_findings_replay() {
         }
         let bytes = std::fs::read(&path).expect("readable");
         let src = String::from_utf8_lossy(&bytes);
-        let run = panic::catch_unwind(move || cute_core::print_script(&src));
+        let run = panic::catch_unwind(move || cute_lang::print_script(&src));
         let out = run.unwrap_or_else(|_| panic!("panic on {}", path.display()));
         assert!(!out.is_empty(), "{} produced no output", path.display());
         n += 1;
@@ -117,7 +117,7 @@ fn fuzz_findings_replay() {
 fn pasted_code_errors_name_a_column() {
     let text = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../cute-core/tests/data/bad-inputs.txt"),
+            .join("../cute-lang/tests/data/bad-inputs.txt"),
     )
     .expect("corpus");
     let marker = "# C++ and CuTeDSL spellings";
@@ -133,7 +133,7 @@ fn pasted_code_errors_name_a_column() {
         lines.len()
     );
     for line in lines {
-        let (out, ok) = cute_core::print_one(line);
+        let (out, ok) = cute_lang::print_one(line);
         assert!(!ok, "{line:.80} -> {out:.80}");
         assert!(out.contains("(column "), "{line:.80} -> {out:.120}");
     }
@@ -215,7 +215,7 @@ fn templated_atoms_refuse_what_cpp_refuses() {
         (mk("SM100_MMA_F16BF16_2x1SM_SS<half_t, half_t, float, -256, 128, UMMA::Major::K, UMMA::Major::K>"), "M = -256"),
     ];
     for (line, want) in &cases {
-        let got = panic::catch_unwind(|| cute_core::print_one(line));
+        let got = panic::catch_unwind(|| cute_lang::print_one(line));
         let (text, ok) = got.unwrap_or_else(|_| panic!("panic on {line}"));
         assert!(!ok, "{line} -> {text}");
         assert!(

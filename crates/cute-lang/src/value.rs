@@ -1,11 +1,11 @@
 //! Values of the expression language and their CuTe print format.
 
-use crate::atom::{Atom, TiledCopy, TiledMma};
-use crate::bank::{BankReport, Candidate};
-use crate::error::{Error, Result};
-use crate::int_tuple::{Coord, IntTuple};
-use crate::layout::{Layout, Tiler};
-use crate::swizzle::{ComposedLayout, Swizzle};
+use cute_core::atom::{Atom, TiledCopy, TiledMma};
+use cute_core::bank::{BankReport, Candidate};
+use cute_core::error::{Error, Result};
+use cute_core::int_tuple::{Coord, IntTuple};
+use cute_core::layout::{Layout, Tiler};
+use cute_core::swizzle::{ComposedLayout, Swizzle};
 use std::fmt;
 
 /// Largest number of parts (integers and tuples, empty ones included) one value may hold;
@@ -26,7 +26,7 @@ pub enum Major {
 /// A value of the expression language.
 ///
 /// ```
-/// use cute_core::eval_line;
+/// use cute_lang::eval_line;
 /// let v = eval_line("logical_divide((4,2,3):(2,1,8), 4:2)").unwrap();
 /// assert_eq!(v.to_string(), "((2,2),(2,3)):((4,1),(2,8))");
 /// ```
@@ -51,9 +51,9 @@ pub enum Value {
     /// `make_identity_layout(shape)`: coordinates to themselves, with basis-vector strides.
     Identity(IntTuple),
     /// `make_composed_layout(L_outer, offset, L_inner)`: two layouts composed.
-    Composition(Box<crate::swizzle::LayoutComposition>),
+    Composition(Box<cute_core::swizzle::LayoutComposition>),
     /// The offset of a composed layout when it is not an integer: `smem_ptr_flag_bits<B>`.
-    Offset(crate::swizzle::Offset),
+    Offset(cute_core::swizzle::Offset),
     /// `LayoutLeft{}` / `LayoutRight{}`.
     Major(Major),
     /// A name with a fixed meaning: a trait (`ALayout`), an instruction (`LDS128`) or an
@@ -73,11 +73,11 @@ pub enum Value {
     /// (`MainloopSm80CpAsyncUnpredicated<3>::Stages` is 3).
     Policy(Box<Policy>),
     /// A GMMA/UMMA shared-memory descriptor or an UMMA instruction descriptor.
-    Descriptor(Box<crate::desc::Descriptor>),
+    Descriptor(Box<cute_core::desc::Descriptor>),
     /// A tensor in Blackwell tensor memory (an UMMA accumulator).
-    Tmem(Box<crate::tmem::TmemTensor>),
+    Tmem(Box<cute_core::tmem::TmemTensor>),
     /// A TMA box (`make_tma_copy`'s `TmaGmemBasis`).
-    Tma(Box<crate::tma::TmaBox>),
+    Tma(Box<cute_core::tma::TmaBox>),
 }
 
 /// A CUTLASS dispatch policy: its spelling and the members the language evaluates.
@@ -92,11 +92,11 @@ pub struct Policy {
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Value::Int(v) | Value::Dyn(v) => crate::int_tuple::write_int(f, *v),
+            Value::Int(v) | Value::Dyn(v) => cute_core::int_tuple::write_int(f, *v),
             // C++ prints a static bool as 1 or 0.
             Value::Bool(b) => write!(f, "{}", u8::from(*b)),
             Value::Under => f.write_str("_"),
-            Value::Tuple(vs) => crate::int_tuple::write_tuple(f, vs),
+            Value::Tuple(vs) => cute_core::int_tuple::write_tuple(f, vs),
             Value::Layout(l) => fmt::Display::fmt(l, f),
             Value::Swizzle(s) => write!(f, "{s}"),
             Value::Composed(c) => write!(f, "{c}"),
@@ -110,7 +110,7 @@ impl fmt::Display for Value {
             Value::TiledMma(m) => write!(f, "{m}"),
             Value::TiledCopy(c) => write!(f, "{c}"),
             Value::Banks(b) => write!(f, "{b}"),
-            Value::Ranked(cs) => f.write_str(&crate::bank::format_candidates(cs, 8)),
+            Value::Ranked(cs) => f.write_str(&cute_core::bank::format_candidates(cs, 8)),
             Value::Policy(p) => f.write_str(&p.name),
             Value::Descriptor(d) => write!(f, "{d}"),
             Value::Tmem(t) => write!(f, "{t}"),
@@ -162,20 +162,20 @@ impl From<IntTuple> for Value {
     }
 }
 
-impl From<crate::swizzle::AnyLayout> for Value {
-    fn from(s: crate::swizzle::AnyLayout) -> Value {
+impl From<cute_core::swizzle::AnyLayout> for Value {
+    fn from(s: cute_core::swizzle::AnyLayout) -> Value {
         match s {
-            crate::swizzle::AnyLayout::Layout(l) => Value::Layout(l),
-            crate::swizzle::AnyLayout::Composed(c) => Value::Composed(c),
+            cute_core::swizzle::AnyLayout::Layout(l) => Value::Layout(l),
+            cute_core::swizzle::AnyLayout::Composed(c) => Value::Composed(c),
         }
     }
 }
 
-impl From<crate::atom::Trait> for Value {
-    fn from(t: crate::atom::Trait) -> Value {
+impl From<cute_core::atom::Trait> for Value {
+    fn from(t: cute_core::atom::Trait) -> Value {
         match t {
-            crate::atom::Trait::Shape(s) => s.into(),
-            crate::atom::Trait::Layout(l) => Value::Layout(l),
+            cute_core::atom::Trait::Shape(s) => s.into(),
+            cute_core::atom::Trait::Layout(l) => Value::Layout(l),
         }
     }
 }
@@ -312,7 +312,7 @@ impl Value {
     }
 
     /// A layout or composed layout as one type (`None` for other values).
-    pub fn to_any_layout(&self) -> Option<crate::swizzle::AnyLayout> {
+    pub fn to_any_layout(&self) -> Option<cute_core::swizzle::AnyLayout> {
         match self {
             Value::Layout(l) => Some(l.clone().into()),
             Value::Composed(c) => Some(c.clone().into()),

@@ -2,7 +2,7 @@
 //! order, with its spellings, parameters and meaning. `UPDATE_DOCS=1 cargo test -p cute-core
 //! --test op_table_docs` rewrites the section after a change to the table.
 
-use cute_core::expr::{Targs, OPS};
+use cute_lang::{Targs, OPS};
 
 const BEGIN: &str = "<!-- op table: generated from crates/cute-core/src/expr/ops.rs -->";
 const END: &str = "<!-- end of op table -->";

@@ -4,17 +4,17 @@
 //! calls the algebra. Function lists, "did you mean", the algebra view's captions and the
 //! function table of `docs/expressions.md` all come from (or are tested against) [`OPS`].
 
-use super::atom_args::{
+use crate::atom_args::{
     atom_with_type, bank_args, copy_atom, get_trait, make_tiled_mma, tile_shape, tiled_copy,
     tiled_copy_of, tiled_mma,
 };
-use super::types::bits_of;
-use crate::atom::Atom;
-use crate::error::{edit_distance, Error, Result};
-use crate::int_tuple::{self, IntTuple};
-use crate::layout::{self as alg, Layout, ModeOrder, Tiler};
-use crate::swizzle::{self, AnyLayout, ComposedLayout, Swizzle};
+use crate::types::bits_of;
 use crate::value::{Major, Value};
+use cute_core::atom::Atom;
+use cute_core::error::{edit_distance, Error, Result};
+use cute_core::int_tuple::{self, IntTuple};
+use cute_core::layout::{self as alg, Layout, ModeOrder, Tiler};
+use cute_core::swizzle::{self, AnyLayout, ComposedLayout, Swizzle};
 
 /// How C++ template arguments (`f<A,B>(x, ...)`) join a call's positional arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,26 +112,9 @@ pub fn function_names() -> impl Iterator<Item = &'static str> {
         .chain(OPS.iter().flat_map(|o| o.spellings.iter().copied()))
 }
 
-/// Call op `name` with template arguments, positional and keyword arguments.
-pub(crate) fn call(name: &str, targs: &[Value], args: &[Value], kw: &Kwargs) -> Result<Value> {
-    let Some(op) = lookup(name) else {
-        return Err(unknown_function(name));
-    };
-    call_op(op, targs, args, kw)
-}
-
 /// Call `op` (already looked up) with template, positional and keyword arguments.
 pub(crate) fn call_op(op: &Op, targs: &[Value], args: &[Value], kw: &Kwargs) -> Result<Value> {
-    let ctx = |e: Error| {
-        if e.msg.starts_with(op.name) {
-            e
-        } else {
-            Error {
-                msg: format!("{}: {}", op.name, e.msg),
-                col: e.col,
-            }
-        }
-    };
+    let ctx = |e: Error| e.within(op.name);
     let mut joined: Vec<Value>;
     let mut kw_rest: Vec<(&str, Value, usize)> = Vec::new();
     let mut modes: Vec<Value> = targs.to_vec();
@@ -228,7 +211,8 @@ pub(crate) fn call_op(op: &Op, targs: &[Value], args: &[Value], kw: &Kwargs) -> 
     (op.body)(args, &kw_rest).map_err(ctx)
 }
 
-fn unknown_function(name: &str) -> Error {
+/// The error for a name the table does not know, with the nearest spelling it does.
+pub(crate) fn unknown_function(name: &str) -> Error {
     let near = function_names()
         .filter(|f| edit_distance(f, name) <= 2)
         .min_by_key(|f| edit_distance(f, name));
@@ -432,6 +416,40 @@ fn swizzle_of_masks(y: i64, z: i64) -> Result<Swizzle> {
     Ok(sw)
 }
 
+/// CuTe `coalesce(layout[, profile])` of a layout or composed layout.
+pub(crate) fn coalesce(x: &Value, profile_arg: Option<&Value>) -> Result<Value> {
+    match profile_arg {
+        None => on_layout(x, |l| alg::coalesce(l, None)),
+        Some(p) => {
+            let p = profile(p)?;
+            on_layout(x, |l| alg::coalesce(l, Some(&p)))
+        }
+    }
+}
+
+/// CuTe `tile_to_shape(atom, shape[, order])`.
+pub(crate) fn tile_to_shape(atom: &Value, shape: &Value, order: Option<&Value>) -> Result<Value> {
+    let trg = shape.to_int_tuple()?;
+    let order = mode_order(order)?;
+    on_layout(atom, |l| alg::tile_to_shape(l, &trg, &order))
+}
+
+/// CuTe `slice(crd, x)`: every mode fixed gives the empty layout `():()`, as C++ slices.
+fn slice(crd: &Value, x: &Value) -> Result<Value> {
+    let c = crd.to_coord()?;
+    match x {
+        Value::Layout(l) => Ok(l.slice(&c)?.into()),
+        Value::Composed(cl) => Ok(cl.slice_dynamic(&c, &crd.dynamic_leaves())?.into()),
+        v => Ok(int_tuple::slice(&c, &v.to_int_tuple()?)?.into()),
+    }
+}
+
+/// CuTe `recast_layout<OLD, NEW>(layout)` (widths as bits or type names).
+fn recast_layout(old: &Value, new: &Value, layout: &Value) -> Result<Value> {
+    let (old, new) = (bits_of(old)?, bits_of(new)?);
+    Ok(alg::recast_layout(old, new, plain(layout)?)?.into())
+}
+
 /// The language's functions, one row each.
 pub static OPS: &[Op] = &[
     // --- queries -----------------------------------------------------------------------
@@ -525,13 +543,7 @@ pub static OPS: &[Op] = &[
         }),
     op!("coalesce", "(layout[, profile])", No, (1, 2), [], true,
         "the same function with the fewest modes (within each mode of a profile; `_` = a whole mode)",
-        |a, _| match a.get(1) {
-            None => on_layout(&a[0], |l| alg::coalesce(l, None)),
-            Some(p) => {
-                let p = profile(p)?;
-                on_layout(&a[0], |l| alg::coalesce(l, Some(&p)))
-            }
-        }),
+        |a, _| coalesce(&a[0], a.get(1))),
     op!("filter", "(layout)", No, (1, 1), [], true,
         "the layout without its stride-0 and size-1 modes, coalesced",
         |a, _| on_layout(&a[0], alg::filter)),
@@ -553,11 +565,7 @@ pub static OPS: &[Op] = &[
         |a, _| Ok(alg::make_layout_like(&as_layout(&a[0])?)?.into())),
     op!("tile_to_shape", "(atom, shape[, order])", No, (2, 3), ["atom", "trg_shape", "order"], false,
         "copies of the atom arranged (in order: LayoutLeft by default, or a Step) to cover the shape",
-        |a, _| {
-            let trg = a[1].to_int_tuple()?;
-            let order = mode_order(a.get(2))?;
-            on_layout(&a[0], |l| alg::tile_to_shape(l, &trg, &order))
-        }),
+        |a, _| tile_to_shape(&a[0], &a[1], a.get(2))),
     op!("make_swizzle" | "Swizzle" | "Sw", "(B, M, S)", No, (3, 3), [], false,
         "the swizzle Sw<B,M,S>: XOR bits [M+S, M+S+B) into [M, M+B)",
         |a, _| dsl_make_swizzle(a)),
@@ -658,18 +666,10 @@ pub static OPS: &[Op] = &[
         |a, _| Ok(int_tuple::crd2crd(&a[0].to_int_tuple()?, &a[1].to_int_tuple()?, &a[2].to_int_tuple()?)?.into())),
     op!("slice", "(crd, x)", No, (2, 2), [], false,
         "the sub-layout (or sub-tuple) where crd has `_`",
-        |a, _| {
-            let c = a[0].to_coord()?;
-            match &a[1] {
-                // Every mode fixed: the empty layout `():()`, as C++ slices.
-                Value::Layout(l) => Ok(l.slice(&c)?.into()),
-                Value::Composed(cl) => Ok(cl.slice_dynamic(&c, &a[0].dynamic_leaves())?.into()),
-                v => Ok(int_tuple::slice(&c, &v.to_int_tuple()?)?.into()),
-            }
-        }),
+        |a, _| slice(&a[0], &a[1])),
         op!("slice_", "(x, crd)", No, (2, 2), [], false,
         "CuTeDSL's slice: the sub-layout (or sub-tuple) where crd has None",
-        |a, _| call("slice", &[], &[a[1].clone(), a[0].clone()], &[])),
+        |a, _| slice(&a[1], &a[0]).map_err(|e| e.within("slice"))),
     op!("dice", "(crd, x)", No, (2, 2), [], false,
         "the sub-layout (or sub-tuple) where crd is not `_`",
         |a, _| match &a[1] {
@@ -738,14 +738,14 @@ pub static OPS: &[Op] = &[
             if g == 0 {
                 return int(0);
             }
-            int(crate::error::arith::mul(x / g, y)?.abs())
+            int(cute_core::error::arith::mul(x / g, y)?.abs())
         }),
     op!("max", "(a, b...)", No, (1, MANY), [], false, "the largest integer",
         |a, _| int(ints(a)?.into_iter().max().expect("arity"))),
     op!("min", "(a, b...)", No, (1, MANY), [], false, "the smallest integer",
         |a, _| int(ints(a)?.into_iter().min().expect("arity"))),
     op!("abs", "(a)", No, (1, 1), [], false, "the absolute value",
-        |a, _| int(crate::error::arith::abs(a[0].to_int()?)?)),
+        |a, _| int(cute_core::error::arith::abs(a[0].to_int()?)?)),
     op!("safe_div", "(a, b)", No, (2, 2), [], false, "a / b where b must divide a",
         |a, _| {
             let (x, y) = (a[0].to_int()?, a[1].to_int()?);
@@ -754,7 +754,7 @@ pub static OPS: &[Op] = &[
             if y == 0 || (fixed && x % y != 0) {
                 return Err(Error::new(format!("{y} does not divide {x}")));
             }
-            let q = crate::error::arith::div(x, y)?;
+            let q = cute_core::error::arith::div(x, y)?;
             Ok(if fixed { Value::Int(q) } else { Value::Dyn(q) })
         }),
     op!("get_swizzle_portion", "(layout)", No, (1, 1), [], false,
@@ -775,10 +775,7 @@ pub static OPS: &[Op] = &[
         |a, _| cast(a, false)),
     op!("recast_layout", "(OLD, NEW, layout)", Prepend, (3, 3), [], false,
         "the layout of OLD-type elements seen as NEW-type elements (bits or type names)",
-        |a, _| {
-            let (old, new) = (bits_of(&a[0])?, bits_of(&a[1])?);
-            Ok(alg::recast_layout(old, new, plain(&a[2])?)?.into())
-        }),
+        |a, _| recast_layout(&a[0], &a[1], &a[2])),
     op!("as_position_independent_swizzle_layout", "(smem_layout)", No, (1, 1), [], false,
         "a GMMA/UMMA smem layout in element units (its byte-address swizzle recast to elements)",
         |a, _| match &a[0] {
@@ -806,7 +803,7 @@ pub static OPS: &[Op] = &[
         }),
     op!("get_smem_layout_atom", "(layout_enum, dtype, major_size)", No, (3, 3), ["layout", "element_type", "major_mode_size"], false,
         "CuTeDSL sm90_utils: the widest SmemLayoutAtomKind whose contiguous bits divide the major mode",
-        |a, _| super::types::dsl_atom_kind(&a[0], &a[1], a[2].to_int()?)),
+        |a, _| crate::types::dsl_atom_kind(&a[0], &a[1], a[2].to_int()?)),
     op!("is_k_major_a" | "is_k_major_b" | "is_n_major_c", "(layout_enum)", No, (1, 1), [], false,
         "CuTeDSL LayoutEnum: whether it is ROW_MAJOR (K-major A/B, N-major C)",
         |a, _| Ok(Value::Bool(matches!(a[0], Value::Keyword("LayoutEnum.ROW_MAJOR"))))),
@@ -818,10 +815,10 @@ pub static OPS: &[Op] = &[
         |a, _| Ok(Value::Keyword(if matches!(a[0], Value::Keyword("LayoutEnum.ROW_MAJOR")) { "Major::K" } else { "Major::MN" }))),
     op!("dsl_recast_layout", "(new_bits, old_bits, layout)", No, (3, 3), [], false,
         "CuTeDSL's cute.recast_layout: recast_layout with the widths the other way round",
-        |a, _| call("recast_layout", &[], &[a[1].clone(), a[0].clone(), a[2].clone()], &[])),
+        |a, _| recast_layout(&a[1], &a[0], &a[2]).map_err(|e| e.within("recast_layout"))),
     op!("ss_smem_selector", "<Major, Element, BLK_MN, BLK_K>()", Prepend, (4, 4), [], false,
         "CUTLASS's SM90 collective builder: the widest GMMA smem atom whose width divides the tile",
-        |a, _| super::types::ss_smem_selector(a)),
+        |a, _| crate::types::ss_smem_selector(a)),
     op!("is_major", "<I, Stride>()", Prepend, (2, 2), [], false,
         "CUTLASS gemm::detail::is_major: whether the first stride of mode I is the static 1 (1 or 0)",
         |a, _| {
@@ -843,20 +840,20 @@ pub static OPS: &[Op] = &[
         |a, _| int(bits_of(&a[0])? / 8)),
     op!("make_smem_layout_a", "(layout_enum, tile_mnk, dtype, stages)", No, (4, 4), ["a_layout", "mma_tiler_mnk", "a_dtype", "num_stages"], false,
         "CuTeDSL sm90_utils: the staged smem layout of A for a Hopper GEMM tile",
-        |a, _| super::types::dsl_smem_layout('a', a)),
+        |a, _| crate::types::dsl_smem_layout('a', a)),
     op!("make_smem_layout_b", "(layout_enum, tile_mnk, dtype, stages)", No, (4, 4), ["b_layout", "mma_tiler_mnk", "b_dtype", "num_stages"], false,
         "CuTeDSL sm90_utils: the staged smem layout of B for a Hopper GEMM tile",
-        |a, _| super::types::dsl_smem_layout('b', a)),
+        |a, _| crate::types::dsl_smem_layout('b', a)),
     op!("make_smem_layout_epi", "(dtype, layout_enum, epi_tile, stages)", No, (4, 4), ["epi_dtype", "epi_layout", "epi_tile", "epi_stage"], false,
         "CuTeDSL sm90_utils: the staged smem layout of the epilogue tile",
-        |a, _| super::types::dsl_smem_layout('c', a)),
+        |a, _| crate::types::dsl_smem_layout('c', a)),
     op!("make_smem_layout_atom", "(kind, element_type)", No, (2, 2), [], false,
         "CuTeDSL: the GMMA/UMMA smem atom of a SmemLayoutAtomKind for an element type",
         |a, _| {
             let Value::Keyword(kind) = &a[0] else {
                 return Err(Error::new(format!("expected a SmemLayoutAtomKind, got {}", a[0].kind())));
             };
-            super::types::smem_atom_of_kind(kind, bits_of(&a[1])?)
+            crate::types::smem_atom_of_kind(kind, bits_of(&a[1])?)
         }),
     // --- C++ spelling helpers ----------------------------------------------------------
     op!("decltype", "(x)", No, (1, 1), [], false,
@@ -887,7 +884,7 @@ pub static OPS: &[Op] = &[
                 None => Layout::col_major(IntTuple::Int(1))?,
                 Some(v) => as_layout(v)?,
             };
-            Ok(Value::TiledCopy(Box::new(crate::atom::make_tiled_copy(&atom, &thr, &val)?)))
+            Ok(Value::TiledCopy(Box::new(cute_core::atom::make_tiled_copy(&atom, &thr, &val)?)))
         }),
     op!("make_tiled_copy_A", "(copy_atom, tiled_mma)", No, (2, 2), [], false,
         "the copy atom tiled to the A operand of a TiledMMA", |a, _| tiled_copy_of(a, 'A')),
@@ -931,7 +928,7 @@ pub static OPS: &[Op] = &[
         |a, _| Ok(tiled_mma(&a[0])?.partition_shape('B', &a[1].to_int_tuple()?)?.into())),
     op!("partition_fragment_C", "(tiled_mma, shape_mn)", No, (2, 2), [], false,
         "an SM100 UMMA's accumulator in tensor memory: (MMA, MMA_M, MMA_N) -> TMEM address (lane << 16 | column)",
-        |a, _| super::tmem_args::partition_fragment_c(a)),
+        |a, _| crate::tmem_args::partition_fragment_c(a)),
     op!("partition_shape_C", "(tiled_mma, shape_mn)", No, (2, 2), [], false,
         "the shape of one thread's C fragment of an (M, N, ...) tile: (FrgV, RestM, RestN, ...)",
         |a, _| Ok(tiled_mma(&a[0])?.partition_shape('C', &a[1].to_int_tuple()?)?.into())),
@@ -940,51 +937,48 @@ pub static OPS: &[Op] = &[
         tile_to_mma_shape),
     op!("tile_to_mma_shape", "(atom, mma_tile_shape[, order])", No, (2, 3), ["atom", "mma_tile_shape", "order"], false,
         "CuTeDSL tcgen05: UMMA::tile_to_mma_shape coalesced to the profile of the MMA tile shape",
-        |a, k| {
-            let tiled = tile_to_mma_shape(a, k)?;
-            call("coalesce", &[], &[tiled, a[1].clone()], &[])
-        }),
+        |a, _| dsl_tile_to_mma_shape(&a[0], &a[1], a.get(2))),
     op!("ss_op_selector" | "GMMA::ss_op_selector", "<A, B, C, TileShape_MNK[, MajorA, MajorB]>()", Prepend, (4, 6), [], false,
         "CUTLASS's SM90 GMMA (A and B in smem) of the widest N dividing the tile",
-        |a, _| super::families::gmma_op_selector(false, a)),
+        |a, _| crate::families::gmma_op_selector(false, a)),
     op!("rs_op_selector" | "GMMA::rs_op_selector", "<A, B, C, TileShape_MNK[, MajorA, MajorB]>()", Prepend, (4, 6), [], false,
         "CUTLASS's SM90 GMMA (A in registers) of the widest N dividing the tile",
-        |a, _| super::families::gmma_op_selector(true, a)),
+        |a, _| crate::families::gmma_op_selector(true, a)),
     op!("sm100_make_trivial_tiled_mma", "<A, B, Acc, TileShape_MNK, ClusterShape_MNK, MajorA, MajorB, ScheduleTag>()", Prepend, (8, 10), [], false,
         "CUTLASS's SM100 builder: a 1-SM or 2-SM UMMA TiledMMA for the tile, cluster and schedule",
-        |a, _| super::families::sm100_trivial_tiled_mma(a)),
+        |a, _| crate::families::sm100_trivial_tiled_mma(a)),
     op!("make_trivial_tiled_mma", "(a_dtype[, b_dtype], a_major, b_major, acc_dtype, cta_group, mma_tiler_mn[, a_source]) | (a_dtype, b_dtype, a_major, b_major, acc_dtype, atom_layout_mnk, tiler_mn[, a_source])", No, (6, 8),
         ["a_dtype", "b_dtype", "a_leading_mode", "b_leading_mode", "acc_dtype", "cta_group|atom_layout_mnk", "mma_tiler_mn|tiler_mn", "a_source"], false,
         "CuTeDSL sm100_utils: the UMMA TiledMMA (one or two CTAs) of the types and MMA tile; sm90_utils: the GMMA TiledMMA of an atom layout",
-        |a, _| super::families::dsl_trivial_tiled_mma(a)),
+        |a, _| crate::families::dsl_trivial_tiled_mma(a)),
     op!("MmaF8Op", "(a_dtype, b_dtype, acc_dtype, shape_mnk, a_src, a_major, b_major)", No, (7, 7), [], false,
         "CuTeDSL warpgroup: the SM90 GMMA of 8-bit floats",
-        |a, _| super::families::warpgroup_op(&a[0], &a[1], &a[2], &a[3..])),
+        |a, _| crate::families::warpgroup_op(&a[0], &a[1], &a[2], &a[3..])),
     op!("MmaUniversalOp", "(dtype)", No, (1, 1), [], false,
         "CuTeDSL: UniversalFMA, one thread's multiply-add",
-        |a, _| super::families::dsl_universal_op(a)),
+        |a, _| crate::families::dsl_universal_op(a)),
     op!("MmaF16BF16Op", "(ab_dtype, acc_dtype, shape_mnk[, a_src, a_major, b_major] | [, cta_group, a_src, a_major, b_major])", No, (3, 7), [], false,
         "CuTeDSL: the SM80 mma.sync (warp., 3 arguments), SM90 GMMA (warpgroup., 6) or SM100 tcgen05.mma (tcgen05., 7) of 16-bit types",
-        |a, _| super::families::dsl_f16bf16_op(a)),
+        |a, _| crate::families::dsl_f16bf16_op(a)),
     op!("MmaTF32Op", "(shape_mnk, cta_group, a_src, a_major, b_major)", No, (5, 5), [], false,
         "CuTeDSL: the SM100 tcgen05.mma of TF32",
-        |a, _| super::families::dsl_tf32_op(a)),
+        |a, _| crate::families::dsl_tf32_op(a)),
     op!("MmaI8Op", "(ab_dtype, shape_mnk, cta_group, a_src, a_major, b_major) | (a_dtype, b_dtype, acc_dtype, shape_mnk, a_src, a_major, b_major)", No, (6, 7), [], false,
         "CuTeDSL: the SM100 tcgen05.mma (6 arguments) or SM90 GMMA (warpgroup., 7) of 8-bit integers",
-        |a, _| super::families::dsl_i8_op(a)),
+        |a, _| crate::families::dsl_i8_op(a)),
     // --- descriptors -------------------------------------------------------------------
     op!("make_gmma_desc" | "GMMA::make_gmma_desc", "<Major>(smem_layout[, T])", Prepend, (2, 3), [], false,
         "SM90 wgmma's shared-memory descriptor of a canonical GMMA operand block: LBO, SBO, layout type",
-        |a, _| super::desc_args::smem_desc(crate::desc::DescFamily::Gmma, a)),
+        |a, _| crate::desc_args::smem_desc(cute_core::desc::DescFamily::Gmma, a)),
     op!("make_umma_desc" | "UMMA::make_umma_desc", "<Major>(smem_layout[, T])", Prepend, (2, 3), [], false,
         "SM100 tcgen05.mma's shared-memory descriptor of a canonical UMMA operand block",
-        |a, _| super::desc_args::smem_desc(crate::desc::DescFamily::Umma, a)),
+        |a, _| crate::desc_args::smem_desc(cute_core::desc::DescFamily::Umma, a)),
     op!("make_instr_desc" | "UMMA::make_instr_desc", "<A, B, C, M, N, MajorA, MajorB[, NegA, NegB, Saturate, Sparse, MaxShift]>()", Prepend, (7, 12), [], false,
         "SM100 tcgen05.mma's 32-bit instruction descriptor: formats, majors, M and N",
-        |a, _| super::desc_args::instr_desc(a)),
+        |a, _| crate::desc_args::instr_desc(a)),
     op!("tma_swizzle" | "get_tma_swizzle", "(smem_layout)", No, (1, 1), [], false,
         "the CUtensorMapSwizzle a TMA copy into this shared-memory layout uses (make_tma_copy's)",
-        |a, _| Ok(Value::Keyword(crate::tma::tma_swizzle(&any_layout(&a[0])?)?))),
+        |a, _| Ok(Value::Keyword(cute_core::tma::tma_swizzle(&any_layout(&a[0])?)?))),
     op!("make_tma_copy" | "tma_box", "(gmem_layout, smem_layout[, T])", No, (2, 3), [], false,
         "the TMA box make_tma_copy(SM90_TMA_LOAD{}, gmem, smem) derives (its TmaGmemBasis), with its swizzle and the checks the driver makes",
         |a, _| {
@@ -992,21 +986,21 @@ pub static OPS: &[Op] = &[
             let Some(bits) = smem.element_bits(a.get(2).map(bits_of).transpose()?)? else {
                 return Err(Error::new("make_tma_copy: give the element type (make_tma_copy(gmem, smem, half_t)): a plain smem layout does not carry it"));
             };
-            Ok(Value::Tma(Box::new(crate::tma::make_tma_box(a[0].to_layout()?, &smem, bits)?)))
+            Ok(Value::Tma(Box::new(cute_core::tma::make_tma_box(a[0].to_layout()?, &smem, bits)?)))
         }),
     // --- shared memory -----------------------------------------------------------------
     op!("bank_conflicts", "(smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
         "the shared-memory bank model of an access: phases, wavefronts, conflicts",
         |a, _| {
             let (smem, bits, tv, instr) = bank_args(a)?;
-            Ok(Value::Banks(Box::new(crate::bank::bank_conflicts(&any_layout(smem)?, bits, &tv, instr)?)))
+            Ok(Value::Banks(Box::new(cute_core::bank::bank_conflicts(&any_layout(smem)?, bits, &tv, instr)?)))
         }),
     op!("swizzle_search", "(smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
         "every swizzle and row padding of the smem layout ranked by wavefronts",
         |a, _| {
             let (smem, bits, tv, instr) = bank_args(a)?;
             let base = any_layout(smem)?.inner().clone();
-            Ok(Value::Ranked(crate::bank::swizzle_search(&base, bits, &tv, instr)?))
+            Ok(Value::Ranked(cute_core::bank::swizzle_search(&base, bits, &tv, instr)?))
         }),
 ];
 
@@ -1128,6 +1122,19 @@ fn crd2idx(a: &[Value], _: &Kwargs) -> Result<Value> {
     }
 }
 
+/// CuTeDSL tcgen05 `tile_to_mma_shape(atom, mma_tile_shape[, order])`: CuTe's, coalesced to
+/// the profile of the MMA tile shape.
+pub(crate) fn dsl_tile_to_mma_shape(
+    atom: &Value,
+    shape: &Value,
+    order: Option<&Value>,
+) -> Result<Value> {
+    let mut args = vec![atom.clone(), shape.clone()];
+    args.extend(order.cloned());
+    let tiled = tile_to_mma_shape(&args, &[])?;
+    coalesce(&tiled, Some(shape)).map_err(|e| e.within("coalesce"))
+}
+
 /// CuTe `UMMA::tile_to_mma_shape(atom, ((MMA_M, MMA_N), M_MMAs, N_MMAs, ...)[, order])`:
 /// `tile_to_shape` over `((MMA_M, M_MMAs), (MMA_N, N_MMAs), ...)`, then `tiled_divide` by
 /// `(MMA_M, MMA_N)`.
@@ -1149,15 +1156,10 @@ fn tile_to_mma_shape(a: &[Value], _: &Kwargs) -> Result<Value> {
         IntTuple::Tuple(vec![mma.get(1)?.clone(), modes[2].clone()]),
     ];
     mn.extend(modes[3..].iter().cloned());
-    let mut args = vec![a[0].clone(), IntTuple::Tuple(mn).into()];
-    args.extend(a.get(2).cloned());
-    let tiled = call("tile_to_shape", &[], &args, &[])?;
-    call(
-        "tiled_divide",
-        &[],
-        &[tiled, mma.product_each()?.into()],
-        &[],
-    )
+    let tiled = tile_to_shape(&a[0], &IntTuple::Tuple(mn).into(), a.get(2))
+        .map_err(|e| e.within("tile_to_shape"))?;
+    divide_or_product(&[tiled, mma.product_each()?.into()], alg::tiled_divide)
+        .map_err(|e| e.within("tiled_divide"))
 }
 
 /// `make_swizzle(B, M, S)`.
@@ -1246,7 +1248,7 @@ fn evenly_divides(a: &IntTuple, b: &IntTuple) -> Result<bool> {
         }
         IntTuple::Int(_) | IntTuple::Dyn(_) => {
             let q = int_tuple::ceil_div(a, b)?.size()?;
-            Ok(crate::error::arith::mul(b.size()?, q)? == a.size()?)
+            Ok(cute_core::error::arith::mul(b.size()?, q)? == a.size()?)
         }
     }
 }

@@ -215,8 +215,8 @@ fn corpus_matches(corpus_path: &str, patterns_path: &str) {
             .iter()
             .find(|r| r["name"] == name)
             .unwrap_or_else(|| panic!("{name} missing from {corpus_path}"));
-        let r = match cute_core::eval_line(expr) {
-            Ok(cute_core::Value::Banks(r)) => r,
+        let r = match cute_lang::eval_line(expr) {
+            Ok(cute_lang::Value::Banks(r)) => r,
             other => panic!("{name}: {other:?}"),
         };
         let warp0: Vec<_> = r.instrs.iter().filter(|i| i.warp == 0).collect();
@@ -241,8 +241,8 @@ fn corpus_matches(corpus_path: &str, patterns_path: &str) {
 
 /// One bank analysis through the expression language.
 fn banks(expr: &str) -> cute_core::bank::BankReport {
-    match cute_core::eval_line(expr) {
-        Ok(cute_core::Value::Banks(r)) => *r,
+    match cute_lang::eval_line(expr) {
+        Ok(cute_lang::Value::Banks(r)) => *r,
         other => panic!("{expr}: {other:?}"),
     }
 }

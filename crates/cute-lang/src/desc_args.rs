@@ -1,11 +1,11 @@
 //! Arguments of the descriptor functions (`make_gmma_desc`, `make_umma_desc`,
-//! `make_instr_desc`) from the language's values to [`crate::desc`].
+//! `make_instr_desc`) from the language's values to [`cute_core::desc`].
 
-use super::ops::any_layout;
-use super::types::{bits_of, major_of, type_name};
-use crate::desc::{self, DescFamily, InstrArgs};
-use crate::error::{Error, Result};
+use crate::ops::any_layout;
+use crate::types::{bits_of, major_of, type_name};
 use crate::value::Value;
+use cute_core::desc::{self, DescFamily, InstrArgs};
+use cute_core::error::{Error, Result};
 
 /// `make_gmma_desc<Major>(layout[, T])` / `make_umma_desc<Major>(layout[, T])`.
 pub(crate) fn smem_desc(family: DescFamily, a: &[Value]) -> Result<Value> {

@@ -3,14 +3,14 @@
 //! (`Int<8>{}`, `Layout<Shape<..>,Stride<..>>{}`, `GMMA::Layout_K_SW128_Atom<half_t>{}`,
 //! `MMA_Atom<SM80_...>{}`, `TiledMMA<...>{}`), and their member types.
 
-use super::ops::{self, any_layout};
-use crate::atom::Atom;
-use crate::bank::Instr;
-use crate::error::{Error, Result};
-use crate::layout::Layout;
-use crate::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
-use crate::swizzle::Offset;
+use crate::ops::{self, any_layout};
 use crate::value::{Major, Value};
+use cute_core::atom::Atom;
+use cute_core::bank::Instr;
+use cute_core::error::{Error, Result};
+use cute_core::layout::Layout;
+use cute_core::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
+use cute_core::swizzle::Offset;
 
 /// Names with a fixed meaning: atom traits, element types and majors (instruction names
 /// are [`Instr::NAMES`]).
@@ -71,7 +71,7 @@ pub const KEYWORDS: &[&str] = &[
 
 /// CUTLASS's kernel and epilogue schedule tags (a list taken from the headers).
 fn schedule_tag(name: &str) -> Option<&'static str> {
-    include_str!("../schedule_tags.txt")
+    include_str!("schedule_tags.txt")
         .lines()
         .find(|l| !l.starts_with('#') && *l == name)
 }
@@ -201,7 +201,7 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
                 ))))
             }
         },
-        (_, n) if crate::atom::is_atom_name(n) => {
+        (_, n) if cute_core::atom::is_atom_name(n) => {
             return Some(Atom::lookup(n).map(|a| Value::Atom(Box::new(a))))
         }
         (_, n) => {
@@ -242,7 +242,7 @@ pub(crate) fn smem_atom_of_kind(kind: &str, bits: i64) -> Result<Value> {
         .ok_or_else(|| Error::new(format!("unknown SmemLayoutAtomKind '{kind}'")))?;
     // CuTeDSL's atom carries offset 0 where C++'s carries the smem_ptr flag.
     Ok(match smem_atom(major, sw, bits)? {
-        crate::swizzle::AnyLayout::Composed(mut c) => {
+        cute_core::swizzle::AnyLayout::Composed(mut c) => {
             c.offset = Offset::Int(0);
             Value::Composed(c)
         }
@@ -324,11 +324,11 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
     if let Some(v) = smem_atom_template(name, targs) {
         return v.map_err(ctx);
     }
-    if let Some(v) = super::families::template(last, targs) {
+    if let Some(v) = crate::families::template(last, targs) {
         return v.map_err(ctx);
     }
     if last.starts_with("Mainloop") {
-        if let Some(v) = super::families::policy(last, targs) {
+        if let Some(v) = crate::families::policy(last, targs) {
             return v.map_err(ctx);
         }
     }
@@ -341,7 +341,7 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
         | "sizeof_bits" | "sizeof_bits_v" | "uint_byte_t" => {}
         n if n.starts_with("SM90_") && n.contains("_SS")
             || n.starts_with("SM90_") && n.contains("_RS")
-            || super::families::is_sparse_gmma(n) =>
+            || crate::families::is_sparse_gmma(n) =>
         {
             return gmma_atom(n, targs).map_err(ctx)
         }
@@ -472,11 +472,11 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
         }
         "MMA_Atom" | "MMA_Traits" | "Copy_Traits" => {
             arity(last, targs, 1, 1)?;
-            super::atom_args::atom_with_type(&targs[0], None)
+            crate::atom_args::atom_with_type(&targs[0], None)
         }
         "Copy_Atom" => {
             arity(last, targs, 2, 2)?;
-            super::atom_args::atom_with_type(&targs[0], Some(&targs[1]))
+            crate::atom_args::atom_with_type(&targs[0], Some(&targs[1]))
         }
         "UniversalCopy" => {
             arity(last, targs, 1, 2)?;
@@ -485,7 +485,7 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
         }
         "TiledMMA" => {
             arity(last, targs, 1, 3)?;
-            ops::call("make_tiled_mma", &[], targs, &[])
+            crate::atom_args::make_tiled_mma(targs, &[])
         }
         _ => unreachable!("listed above"),
     })()
@@ -514,7 +514,7 @@ fn is_static(v: &Value) -> bool {
 /// major; C++ refuses an MN-major A read from registers (RS). The `_TN` families take no
 /// majors (`<>`).
 fn gmma_atom(name: &str, targs: &[Value]) -> Result<Value> {
-    if !super::families::is_class_template(name) {
+    if !crate::families::is_class_template(name) {
         return Err(Error::new(format!(
             "{name} is not a template (the integer GMMAs take no arguments): write {name}{{}}"
         )));
@@ -528,7 +528,7 @@ fn gmma_atom(name: &str, targs: &[Value]) -> Result<Value> {
     // value of it is made (`families::check_instance`), as C++ does.
     let mut atom = Atom::lookup(name)?;
     for (i, (t, which)) in targs.iter().zip(["A", "B"]).enumerate() {
-        let mn = super::families::is_mn_major(t, which)?;
+        let mn = crate::families::is_mn_major(t, which)?;
         if let Atom::Mma(m) = &mut atom {
             m.mn_major[i] = mn;
         }
@@ -566,12 +566,15 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
         (
             v @ (Value::Layout(_) | Value::Composed(_)),
             "shape" | "stride" | "size" | "cosize" | "rank" | "depth",
-        ) => ops::call(member, &[], std::slice::from_ref(v), &[]),
+        ) => match ops::lookup(member) {
+            Some(op) => ops::call_op(op, &[], std::slice::from_ref(v), &[]),
+            None => unreachable!("the layout queries are ops"),
+        },
         (Value::Atom(_) | Value::TiledMma(_) | Value::TiledCopy(_), k) if keyword(k).is_some() => {
-            super::atom_args::get_trait(v, k)
+            crate::atom_args::get_trait(v, k)
         }
         (v, m) => match ops::lookup(m) {
-            Some(_) => ops::call(m, &[], std::slice::from_ref(v), &[]),
+            Some(op) => ops::call_op(op, &[], std::slice::from_ref(v), &[]),
             None => {
                 let _ = any_layout;
                 Err(Error::new(format!("{} has no member '{m}'", v.kind())))
@@ -631,7 +634,7 @@ pub(crate) fn widest_swizzle(major_bits: i64) -> &'static str {
 /// tile with the stages appended. `which`: `a`, `b` or `c` (epilogue).
 pub(crate) fn dsl_smem_layout(which: char, a: &[Value]) -> Result<Value> {
     if let (Value::TiledMma(m), 'a' | 'b') = (&a[0], which) {
-        return super::families::dsl_sm100_smem_layout(which, m, a);
+        return crate::families::dsl_sm100_smem_layout(which, m, a);
     }
     let (layout, tile, dtype, stages) = match which {
         'c' => (&a[1], &a[2], &a[0], &a[3]),
@@ -670,7 +673,8 @@ pub(crate) fn dsl_smem_layout(which: char, a: &[Value]) -> Result<Value> {
     trg.push(stages.clone());
     let order: [i64; 3] = if row { [0, 1, 2] } else { [1, 0, 2] };
     let order = Value::Tuple(order.iter().map(|o| Value::Int(*o)).collect());
-    ops::call("tile_to_shape", &[], &[atom, Value::Tuple(trg), order], &[])
+    ops::tile_to_shape(&atom, &Value::Tuple(trg), Some(&order))
+        .map_err(|e| e.within("tile_to_shape"))
 }
 
 /// CUTLASS `detail::ss_smem_selector<Major, Element, BLK_MN, BLK_K>()`

@@ -1,14 +1,14 @@
 //! Evaluation of parsed expressions: names, calls through the op table, C++ types,
 //! members, applications, static-integer arithmetic.
 
-use super::ops;
-use super::parse::{strip_ns, Expr, Node};
-use super::types;
-use crate::error::{arith, Error, Result};
-use crate::int_tuple::IntTuple;
-use crate::layout::Layout;
-use crate::swizzle::ComposedLayout;
+use crate::ops;
+use crate::parse::{strip_ns, Expr, Node};
+use crate::types;
 use crate::value::Value;
+use cute_core::error::{arith, Error, Result};
+use cute_core::int_tuple::IntTuple;
+use cute_core::layout::Layout;
+use cute_core::swizzle::ComposedLayout;
 use std::collections::HashMap;
 
 /// Evaluation environment: the bindings made by earlier lines of a script.
@@ -52,7 +52,7 @@ fn check_type_args(targs: &[Node]) -> Result<()> {
     for t in targs {
         if let Expr::Name(n) = &t.expr {
             let s = strip_ns(n);
-            if super::families::is_class_template(s) {
+            if crate::families::is_class_template(s) {
                 return Err(Error::at(
                     t.col,
                     format!("{s} is a class template: give its template arguments ({s}<...>)"),
@@ -146,7 +146,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             Ok(Value::Layout(Layout::new(shape, stride)?))
         }
         Expr::Call(call) => {
-            let super::parse::CallExpr {
+            let crate::parse::CallExpr {
                 name,
                 targs,
                 args,
@@ -191,13 +191,13 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             if op.is_none() && (!args.is_empty() || !kwargs.is_empty()) {
                 // Not a function: a type applied (`Sw<3,4,3>(x)`) or an unknown name.
                 if targs.is_empty() {
-                    return ops::call(short, &[], &args_v, &[]);
+                    return Err(ops::unknown_function(short));
                 }
             }
             if kwargs.is_empty() && (op.is_none() || (!targs.is_empty() && !takes_targs)) {
                 let v = types::template(short, &targs_v)?;
                 // A value of the type is made: the op struct's own checks apply.
-                super::families::check_instance(&v)?;
+                crate::families::check_instance(&v)?;
                 return if args.is_empty() {
                     Ok(v)
                 } else {
@@ -206,7 +206,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             }
             match op {
                 Some(op) => ops::call_op(op, &targs_v, &args_v, &kw),
-                None => ops::call(short, &targs_v, &args_v, &kw),
+                None => Err(ops::unknown_function(short)),
             }
         }
         Expr::Template { name, targs, made } => {
@@ -214,7 +214,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             let targs = eval_all(targs, env)?;
             let v = types::template(strip_ns(name), &targs)?;
             if *made {
-                super::families::check_instance(&v)?;
+                crate::families::check_instance(&v)?;
             }
             Ok(v)
         }
@@ -228,7 +228,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             apply(&fv, &args)
         }
         Expr::Member(member) => {
-            let super::parse::MemberExpr { obj, name, call } = &**member;
+            let crate::parse::MemberExpr { obj, name, call } = &**member;
             let o = eval(obj, env)?;
             match call {
                 None => types::member_type(&o, name),
@@ -330,7 +330,10 @@ fn member_call(obj: &Value, name: &str, args: &[Value]) -> Result<Value> {
     let mut all = Vec::with_capacity(args.len() + 1);
     all.push(obj.clone());
     all.extend_from_slice(args);
-    ops::call(name, &[], &all, &[])
+    match ops::lookup(name) {
+        Some(op) => ops::call_op(op, &[], &all, &[]),
+        None => Err(ops::unknown_function(name)),
+    }
 }
 
 /// A literal int-tuple (`8`, `(2,(3,-4))`), converted without evaluation.
@@ -382,7 +385,7 @@ fn eval_name(name: &str, env: &Env) -> Result<Value> {
         )));
     }
     if short.starts_with("SM") || short.starts_with("UniversalCopy") {
-        return Err(crate::atom::Atom::lookup(short)
+        return Err(cute_core::atom::Atom::lookup(short)
             .err()
             .unwrap_or_else(|| Error::new(format!("unknown name '{short}'"))));
     }

@@ -1,13 +1,13 @@
 //! The atom rows of the op table: reading atom, TiledMMA and TiledCopy arguments,
 //! `make_tiled_mma`, `atom(NAME, T)`, traits, and the arguments of the bank model.
 
-use super::ops::{as_layout, Kwargs};
-use super::types::bits_of;
-use crate::atom::{Atom, TiledCopy, TiledMma};
-use crate::bank::Instr;
-use crate::error::{Error, Result};
-use crate::layout::Layout;
+use crate::ops::{as_layout, Kwargs};
+use crate::types::bits_of;
 use crate::value::Value;
+use cute_core::atom::{Atom, TiledCopy, TiledMma};
+use cute_core::bank::Instr;
+use cute_core::error::{Error, Result};
+use cute_core::layout::Layout;
 
 pub(crate) fn tiled_mma(v: &Value) -> Result<&TiledMma> {
     match v {
@@ -41,11 +41,11 @@ pub(crate) fn tiled_copy_of(a: &[Value], which: char) -> Result<Value> {
     let atom = copy_atom(&a[0])?;
     let m = tiled_mma(&a[1])?;
     Ok(Value::TiledCopy(Box::new(
-        crate::atom::make_tiled_copy_operand(&atom, m, which)?,
+        cute_core::atom::make_tiled_copy_operand(&atom, m, which)?,
     )))
 }
 
-pub(crate) fn mma_atom(v: &Value) -> Result<crate::atom::MmaAtom> {
+pub(crate) fn mma_atom(v: &Value) -> Result<cute_core::atom::MmaAtom> {
     match v {
         Value::Atom(a) => match &**a {
             Atom::Mma(m) => Ok(m.clone()),
@@ -78,7 +78,7 @@ pub(crate) fn make_tiled_mma(a: &[Value], _: &Kwargs) -> Result<Value> {
             )))
         }
     };
-    Ok(Value::TiledMma(Box::new(crate::atom::make_tiled_mma(
+    Ok(Value::TiledMma(Box::new(cute_core::atom::make_tiled_mma(
         &atom, &layout, &perm,
     )?)))
 }
@@ -117,7 +117,7 @@ pub(crate) fn get_trait(v: &Value, k: &str) -> Result<Value> {
     atom.trait_value(k).map(Value::from)
 }
 
-pub(crate) fn copy_atom(v: &Value) -> Result<crate::atom::CopyAtom> {
+pub(crate) fn copy_atom(v: &Value) -> Result<cute_core::atom::CopyAtom> {
     match v {
         Value::Atom(a) => match &**a {
             Atom::Copy(c) => Ok(c.clone()),

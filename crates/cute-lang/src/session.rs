@@ -1,30 +1,16 @@
-//! The expression language of `shared/spec/expressions.md`: parse a line or a script,
-//! evaluate it against the algebra, print results in CuTe's format.
+//! Sessions: lines, scripts and pasted blocks evaluated in order, with `NAME = expr`
+//! bindings carried forward; and the lines `render --print` writes for them.
 
-mod atom_args;
-mod block;
-mod desc_args;
-mod eval;
-mod families;
-mod lex;
-pub mod ops;
-mod parse;
-mod tmem_args;
-mod types;
-
-pub use eval::Env;
-pub use ops::{function_names, lookup, Op, Targs, OPS};
-pub use parse::{MAX_LINE_BYTES, MAX_NESTING};
-pub use types::KEYWORDS;
-
-use crate::error::Result;
+use crate::eval::Env;
+use crate::parse::{self, Line};
 use crate::value::Value;
-use parse::Line;
+use crate::{block, eval, lex};
+use cute_core::error::Result;
 
 /// Evaluate one expression (no bindings).
 ///
 /// ```
-/// use cute_core::eval_line;
+/// use cute_lang::eval_line;
 /// assert_eq!(eval_line("(4,8):(8,1)(13)").unwrap().to_string(), "11");
 /// assert_eq!(eval_line("Sw<3,4,3> o 0 o (8,64):(64,1)").unwrap().to_string(), "Sw<3,4,3> o 0 o (8,64):(64,1)");
 /// assert!(eval_line("Sw<3,0,2>").is_err());
@@ -32,13 +18,13 @@ use parse::Line;
 pub fn eval_line(src: &str) -> Result<Value> {
     Session::default()
         .eval(src)
-        .unwrap_or_else(|| Err(crate::Error::new("empty expression")))
+        .unwrap_or_else(|| Err(cute_core::Error::new("empty expression")))
 }
 
 /// A script session: lines evaluated in order, `NAME = expr` bindings carried forward.
 ///
 /// ```
-/// use cute_core::Session;
+/// use cute_lang::Session;
 /// let mut s = Session::default();
 /// assert!(s.eval("A = (4,8):(8,1)").is_none());          // a binding prints nothing
 /// assert_eq!(s.eval("size(A)").unwrap().unwrap().to_string(), "32");
@@ -82,7 +68,7 @@ impl Session {
     /// Evaluate one statement whose comments are blanked.
     fn eval_statement(&mut self, code: &str, dialect: block::Dialect) -> Option<Result<Value>> {
         // Positions are byte columns inside; users count characters.
-        let to_chars = |mut e: crate::Error| {
+        let to_chars = |mut e: cute_core::Error| {
             e.col = e.col.map(|c| lex::char_column(code, c));
             e
         };
@@ -98,7 +84,7 @@ impl Session {
                     }
                     return None;
                 }
-                Ok(v) => Err(crate::Error::at(
+                Ok(v) => Err(cute_core::Error::at(
                     node.col,
                     format!("cannot unpack {} into {} names", v.kind(), names.len()),
                 )),
@@ -166,7 +152,7 @@ impl Session {
     /// (`make_layout(s, stride=d)`) are not included.
     ///
     /// ```
-    /// use cute_core::Session;
+    /// use cute_lang::Session;
     /// let mut s = Session::default();
     /// s.eval("A = (4,8):(8,1)");
     /// let c = s.call_operands("R = cute::composition(A, (2,4):(4,1))  # tile").unwrap();
@@ -222,7 +208,7 @@ impl Session {
     /// line it starts on (an error at the line and column it names).
     ///
     /// ```
-    /// use cute_core::Session;
+    /// use cute_lang::Session;
     /// let mut s = Session::default();
     /// let out = s.run("constexpr int kStages = 3;  // C++\nusing Atom = decltype(\n  Layout<Shape<_8,_64>, Stride<_64,_1>>{});\ntile_to_shape(Atom{}, make_shape(Int<16>{}, Int<64>{}, Int<kStages>{}));");
     /// assert_eq!(out.len(), 1);
@@ -307,7 +293,7 @@ pub struct ScriptLine {
 /// Evaluate a whole script; one entry per line that produces output.
 ///
 /// ```
-/// use cute_core::run_script;
+/// use cute_lang::run_script;
 /// let out = run_script("L = (4,8):(8,1)\nL(13)\ncoalesce(L)\nfoo(1)");
 /// assert_eq!(out.len(), 3);
 /// assert_eq!(out[0].result.as_ref().unwrap().to_string(), "11");
@@ -321,7 +307,7 @@ pub fn run_script(src: &str) -> Vec<ScriptLine> {
 /// block ends with `using X = ...;`), or the first error.
 ///
 /// ```
-/// let v = cute_core::eval_block("using Atom = decltype(composition(Swizzle<3,3,3>{},\n    Layout<Shape<_8,_64>,Stride<_64,_1>>{}));").unwrap();
+/// let v = cute_lang::eval_block("using Atom = decltype(composition(Swizzle<3,3,3>{},\n    Layout<Shape<_8,_64>,Stride<_64,_1>>{}));").unwrap();
 /// assert_eq!(v.to_string(), "Sw<3,3,3> o 0 o (8,64):(64,1)");
 /// ```
 pub fn eval_block(src: &str) -> Result<Value> {
@@ -333,13 +319,13 @@ pub fn eval_block(src: &str) -> Result<Value> {
         })?;
     }
     s.last
-        .ok_or_else(|| crate::Error::new("the block has no value (no expression or binding)"))
+        .ok_or_else(|| cute_core::Error::new("the block has no value (no expression or binding)"))
 }
 
 /// Evaluate one expression: the line `render --print` prints for it, and whether it failed.
 ///
 /// ```
-/// assert_eq!(cute_core::print_one("coalesce((2,4):(1,2))"), ("8:1".to_string(), true));
+/// assert_eq!(cute_lang::print_one("coalesce((2,4):(1,2))"), ("8:1".to_string(), true));
 /// ```
 pub fn print_one(expr: &str) -> (String, bool) {
     match Session::default().eval(expr) {
@@ -352,7 +338,7 @@ pub fn print_one(expr: &str) -> (String, bool) {
 /// or an error), each with whether it failed.
 ///
 /// ```
-/// let out = cute_core::print_script("A = 8:1\nsize(A)\nfoo(1)");
+/// let out = cute_lang::print_script("A = 8:1\nsize(A)\nfoo(1)");
 /// assert_eq!(out[0], ("8".to_string(), true));
 /// assert!(!out[1].1);
 /// ```
@@ -370,7 +356,7 @@ pub fn print_script(src: &str) -> Vec<(String, bool)> {
 /// The exact text `render --print` writes for one result: the value, or `error: …`.
 ///
 /// ```
-/// use cute_core::{eval_line, format_result};
+/// use cute_lang::{eval_line, format_result};
 /// assert_eq!(format_result(&eval_line("coalesce((2,4):(1,2))")), "8:1");
 /// assert!(format_result(&eval_line("size((2,3):(1))")).starts_with("error: "));
 /// ```
@@ -383,7 +369,7 @@ pub fn format_result(r: &Result<Value>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::*;
 
     fn names(s: &Session, line: &str) -> Option<(String, Vec<String>)> {
         s.call_operands(line).map(|c| {

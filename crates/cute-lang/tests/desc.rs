@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 fn printed(exprs: &[String]) -> Vec<String> {
     let script: String = exprs.iter().map(|e| format!("{e}\n")).collect();
-    cute_core::print_script(&script)
+    cute_lang::print_script(&script)
         .into_iter()
         .map(|(l, _)| l)
         .collect()
@@ -282,11 +282,11 @@ fn hostile_descriptor_lines_are_clear_errors() {
 /// descriptor says so.
 #[test]
 fn overflowing_offsets_are_truncated_as_cpp_and_flagged() {
-    let v = cute_core::eval_line(
+    let v = cute_lang::eval_line(
         "make_gmma_desc<GMMA::Major::K>(Layout<Shape<Shape<_8,_2>,Shape<_8,_2>>,Stride<Stride<_8,Int<262208>>,Stride<_1,_64>>>{}, half_t)",
     )
     .unwrap();
-    let cute_core::Value::Descriptor(d) = v else {
+    let cute_lang::Value::Descriptor(d) = v else {
         panic!("not a descriptor")
     };
     let s = d.smem.as_ref().unwrap();

@@ -3,11 +3,11 @@
 //! (`SM80_CP_ASYNC_CACHEALWAYS<uint128_t>`), `UniversalFMA<T>`, CUTLASS's GMMA op selectors
 //! and SM100 builder, and the CuTeDSL `Mma*Op` constructors that name the same atoms.
 
-use super::types::{arity, bits_of, major_of, type_name, widest_swizzle};
-use crate::atom::{Atom, MmaAtom};
-use crate::error::{Error, Result};
-use crate::smem_atom::AtomMajor;
+use crate::types::{arity, bits_of, major_of, type_name, widest_swizzle};
 use crate::value::Value;
+use cute_core::atom::{Atom, MmaAtom};
+use cute_core::error::{Error, Result};
+use cute_core::smem_atom::AtomMajor;
 
 fn atom(a: MmaAtom) -> Value {
     Value::Atom(Box::new(Atom::Mma(a)))
@@ -166,10 +166,10 @@ pub(crate) fn umma_atom(name: String, k: i64, m: i64, n: i64, two_sm: bool) -> R
     }
     let (hm, hn) = (m / cta, n / cta);
     let (thr, thr_n) = if two_sm { (hm, hn) } else { (0, 0) };
-    let lay = |s: String| crate::literal::layout(&s);
+    let lay = |s: String| cute_core::literal::layout(&s);
     Ok(MmaAtom {
-        shape_mnk: crate::int_tuple::IntTuple::ints(&[m, n, k]),
-        thr_id: crate::layout::Layout::col_major(crate::int_tuple::IntTuple::Int(cta))?,
+        shape_mnk: cute_core::int_tuple::IntTuple::ints(&[m, n, k]),
+        thr_id: cute_core::layout::Layout::col_major(cute_core::int_tuple::IntTuple::Int(cta))?,
         a: lay(format!("({cta},({hm},{k})):({thr},(1,{m}))"))?,
         b: lay(format!("({cta},({hn},{k})):({thr_n},(1,{n}))"))?,
         c: lay(format!("({cta},({hm},{n})):({thr},(1,{m}))"))?,
@@ -686,8 +686,8 @@ fn dsl_sm90_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
         acc,
         &[tiler.clone(), src, maj_a.clone(), maj_b.clone()],
     )?;
-    let layout = crate::layout::Layout::col_major(atoms.to_int_tuple()?)?;
-    super::ops::call("make_tiled_mma", &[], &[op, Value::Layout(layout)], &[])
+    let layout = cute_core::layout::Layout::col_major(atoms.to_int_tuple()?)?;
+    crate::atom_args::make_tiled_mma(&[op, Value::Layout(layout)], &[])
 }
 
 /// A tcgen05 op from `(shape_mnk, cta_group, a_src, a_major, b_major)`: the C++ atom
@@ -805,7 +805,7 @@ pub(crate) fn dsl_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
         &acc,
         &[shape, group.clone(), src, a_major.clone(), b_major.clone()],
     )?;
-    super::ops::call("make_tiled_mma", &[], &[op], &[])
+    crate::atom_args::make_tiled_mma(&[op], &[])
 }
 
 /// CUTLASS `detail::sm100_make_trivial_tiled_mma<A, B, Acc, TileShape_MNK, ClusterShape_MNK,
@@ -880,7 +880,7 @@ pub(crate) fn sm100_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
             one,
         ];
         let v = f8f6f4_traits(&targs)?;
-        return super::ops::call("make_tiled_mma", &[], &[v], &[]);
+        return crate::atom_args::make_tiled_mma(&[v], &[]);
     }
     let name = format!(
         "SM100_MMA_{family}{}_SS",
@@ -896,7 +896,7 @@ pub(crate) fn sm100_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
         a[6].clone(),
     ];
     let op = umma_template(&name, &targs)?;
-    super::ops::call("make_tiled_mma", &[], &[op], &[])
+    crate::atom_args::make_tiled_mma(&[op], &[])
 }
 
 /// CUTLASS `SM90::GMMA::ss_op_selector` / `rs_op_selector<A, B, C, TileShape_MNK[, MajorA,
@@ -1105,7 +1105,7 @@ pub(crate) fn is_class_template(name: &str) -> bool {
         && (name.contains("_SS") || name.contains("_RS"))
         && !name.contains("_S32"))
         || (name.starts_with("SM100_MMA_") && Umma::parse(name).is_some() && !is_f8f6f4_ss(name))
-        || (name.starts_with("SM120_") && crate::atom::is_atom_name(name))
+        || (name.starts_with("SM120_") && cute_core::atom::is_atom_name(name))
         || matches!(
             name,
             "SM103_MXF4_ULTRA_SS_VS" | "SM103_MXF4_ULTRA_2x1SM_SS_VS"
@@ -1130,10 +1130,10 @@ pub(crate) fn is_sparse_gmma(name: &str) -> bool {
 /// the shape with the stages appended, major mode first.
 pub(crate) fn dsl_sm100_smem_layout(
     which: char,
-    mma: &crate::atom::TiledMma,
+    mma: &cute_core::atom::TiledMma,
     a: &[Value],
 ) -> Result<Value> {
-    use crate::int_tuple::IntTuple;
+    use cute_core::int_tuple::IntTuple;
     let tiler = a[1].to_int_tuple()?;
     if tiler.rank() != 3 {
         return Err(Error::new(format!(
@@ -1147,10 +1147,10 @@ pub(crate) fn dsl_sm100_smem_layout(
     let ps = mma.partition_shape(op, &shape)?;
     let frg = ps.get(0)?;
     let extent = |i: usize| -> Result<i64> {
-        crate::error::arith::mul(frg.get(i)?.size()?, ps.get(i + 1)?.size()?)
+        cute_core::error::arith::mul(frg.get(i)?.size()?, ps.get(i + 1)?.size()?)
     };
     let major = if mn_major { extent(0)? } else { extent(1)? };
-    let major_bits = crate::error::arith::mul(major, bits)?;
+    let major_bits = cute_core::error::arith::mul(major, bits)?;
     if major % 8 != 0 || major_bits % 128 != 0 {
         return Err(Error::new(format!(
             "the major mode ({major} elements of {bits} bits) must be a multiple of 8 elements and 128 bits"
@@ -1161,7 +1161,7 @@ pub(crate) fn dsl_sm100_smem_layout(
         (true, sw) => format!("MN_{sw}"),
         (false, sw) => format!("K_{sw}"),
     };
-    let atom = super::types::smem_atom_of_kind(&kind, bits)?;
+    let atom = crate::types::smem_atom_of_kind(&kind, bits)?;
     let mut staged = match ps {
         IntTuple::Tuple(v) => v,
         i => vec![i],
@@ -1169,19 +1169,15 @@ pub(crate) fn dsl_sm100_smem_layout(
     staged.push(IntTuple::Int(a[3].to_int()?));
     let order: [i64; 3] = if mn_major { [2, 1, 3] } else { [1, 2, 3] };
     let order = Value::Tuple(order.iter().map(|o| Value::Int(*o)).collect());
-    super::ops::call(
-        "tile_to_mma_shape",
-        &[],
-        &[atom, IntTuple::Tuple(staged).into(), order],
-        &[],
-    )
+    crate::ops::dsl_tile_to_mma_shape(&atom, &IntTuple::Tuple(staged).into(), Some(&order))
+        .map_err(|e| e.within("tile_to_mma_shape"))
 }
 
 /// A CUTLASS mainloop dispatch policy (`dispatch_policies.tsv`, generated from the headers)
 /// with its template arguments bound: members that are a parameter take its value (or its
 /// default), members that name no parameter are evaluated; others are left out.
 pub(crate) fn policy(name: &str, targs: &[Value]) -> Option<Result<Value>> {
-    let row = include_str!("../dispatch_policies.tsv")
+    let row = include_str!("dispatch_policies.tsv")
         .lines()
         .filter(|l| !l.starts_with('#'))
         .find(|l| l.split('\t').next() == Some(name))?;
@@ -1209,7 +1205,7 @@ pub(crate) fn policy(name: &str, targs: &[Value]) -> Option<Result<Value>> {
             };
             let v = match (targs.get(i), default) {
                 (Some(v), _) => v.clone(),
-                (None, Some(d)) => super::eval_line(d)?,
+                (None, Some(d)) => crate::eval_line(d)?,
                 (None, None) => {
                     return Err(Error::new(format!(
                         "{name} needs its template argument {pname}"
@@ -1225,7 +1221,7 @@ pub(crate) fn policy(name: &str, targs: &[Value]) -> Option<Result<Value>> {
             };
             let v = match bound.iter().find(|(p, _)| *p == text) {
                 Some((_, v)) => Some(v.clone()),
-                None if !bound.iter().any(|(p, _)| text.contains(p)) => super::eval_line(text).ok(),
+                None if !bound.iter().any(|(p, _)| text.contains(p)) => crate::eval_line(text).ok(),
                 None => None,
             };
             if let Some(v) = v {

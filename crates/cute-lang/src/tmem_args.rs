@@ -1,12 +1,12 @@
 //! Tensor-memory functions of the language: the UMMA accumulator in TMEM
-//! (`partition_fragment_C` of an SM100 TiledMMA), through [`crate::tmem`].
+//! (`partition_fragment_C` of an SM100 TiledMMA), through [`cute_core::tmem`].
 
-use super::atom_args::tiled_mma;
-use super::types::type_bits;
-use crate::atom::Atom;
-use crate::error::{Error, Result};
-use crate::tmem::{tmem_frg, TmemAlloc, TmemTensor};
+use crate::atom_args::tiled_mma;
+use crate::types::type_bits;
 use crate::value::Value;
+use cute_core::atom::Atom;
+use cute_core::error::{Error, Result};
+use cute_core::tmem::{tmem_frg, TmemAlloc, TmemTensor};
 
 /// The accumulator type of an SM100 UMMA atom: its third template argument.
 fn c_type(name: &str) -> Option<&str> {
