@@ -31,7 +31,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_CASES = os.environ.get("CUTE_CASES", "/work/shared/reference/cute-cases.jsonl")
+DEFAULT_CASES = os.environ.get(
+    "CUTE_CASES", str(REPO / "crates/cute-lang/tests/data/cute-cases.jsonl")
+)
 ORACLE_PY = os.environ.get("PYCUTE_PYTHON", "/work/oracle/venv/bin/python")
 
 try:

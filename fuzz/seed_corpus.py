@@ -3,7 +3,6 @@
 
 Sources (paths relative to the repository root):
   crates/cute-lang/tests/data/*.jsonl     the "expr" and "code" fields
-  ../shared/reference/cute-cases.jsonl    the "expr" field (skipped if absent)
   crates/cute-lang/tests/data/bad-inputs.txt   one hostile line per file
   crates/cute-lang/tests/data/fuzz/*      earlier findings (README excluded)
 
@@ -23,7 +22,6 @@ MAX_LEN = 4096  # longer seeds are truncated by -max_len anyway
 def cases():
     data = os.path.join(ROOT, "crates/cute-lang/tests/data")
     jsonl = sorted(glob.glob(os.path.join(data, "*.jsonl")))
-    jsonl.append(os.path.join(ROOT, "../shared/reference/cute-cases.jsonl"))
     for path in jsonl:
         if not os.path.exists(path):
             print(f"skipping {path} (absent)", file=sys.stderr)

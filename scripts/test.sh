@@ -13,7 +13,6 @@ need_browser
 installed_components=$(rustup component list --installed)
 grep -q '^clippy' <<<"$installed_components" || rustup component add clippy
 grep -q '^rustfmt' <<<"$installed_components" || rustup component add rustfmt
-[ -e ../shared/reference/cute-cases.jsonl ] || { echo "error: ../shared/reference/cute-cases.jsonl not found (shared/ must sit beside the checkout)"; exit 1; }
 
 step "cargo fetch"
 cargo fetch --locked

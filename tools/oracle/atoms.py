@@ -2,7 +2,7 @@
 """Atom golden-data generator for CuTe Layout Explorer.
 
 Compiles C++ probes against the real CuTe headers (the "oracle", see
-/work/shared/tools/cute-oracle-setup.sh and README.md in this directory) and writes
+tools/oracle/setup.sh and README.md in this directory) and writes
 
   crates/cute-core/src/atoms.tsv                 the MMA / copy atom trait table
   crates/cute-lang/tests/data/atom-cases.jsonl   golden cases {"op","expr","expect"}

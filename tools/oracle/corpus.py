@@ -4,9 +4,9 @@
 Reads the expressions ("op" and "expr"; any "expect" is ignored) of an input jsonl
 (default /work/shared/reference/cute-cases.jsonl, or the committed output file when that is
 absent), parses each expression of the project's
-expression language (/work/shared/spec/expressions.md, docs/expressions.md), translates it
+expression language (docs/contract.md, docs/expressions.md), translates it
 into a C++ expression built ONLY from static integers (Int<N>{}), compiles the probes in
-batches against the CuTe oracle (see /work/shared/tools/cute-oracle-setup.sh) and records
+batches against the CuTe oracle (see tools/oracle/setup.sh) and records
 what C++ prints, with the `_` of static integers removed.  A case that g++ refuses (isolated
 by gen.py's Oracle: the compiler's line numbers, then single-case compiles) is "error".
 

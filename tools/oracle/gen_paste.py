@@ -4,7 +4,7 @@
 Every case is ONE single-line C++ expression EXPR (static integers only, e.g.
 `tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(Int<128>{}, Int<64>{}, Int<4>{}))`)
 that is compiled as `print(EXPR);` (inside a function, `using namespace cute;`) against the
-real CuTe headers (the oracle, see /work/shared/tools/cute-oracle-setup.sh) and run. The
+real CuTe headers (the oracle, see tools/oracle/setup.sh) and run. The
 same string is later the input of our parser. The expectation is what C++ printed with the
 `_` of static integers removed, or "error" when g++ refuses the expression.
 

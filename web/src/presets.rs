@@ -25,7 +25,7 @@ const fn p(group: &'static str, label: &'static str, expr: &'static str, view: V
 
 /// Every preset, in menu order.
 pub const PRESETS: &[Preset] = &[
-    // The seeds' examples (swizzling articles in shared/reference).
+    // The seeds' examples (the swizzling articles the project was conceived from).
     p("Seeds", "8x32 half tile under Sw<3,2,3> (render's default)", "composition(Sw<3,2,3>, (8,32):(32,1))", View::Swizzle),
     p("Seeds", "8x64 half tile under Sw<3,4,3>", "Sw<3,4,3> o 0 o (8,64):(64,1)", View::Swizzle),
     p("Seeds", "32x64 floats: column reads, 8-way conflicts", "bank_conflicts((32,64):(64,1), 32, (32,4):(1,32), LDS128)", View::Banks),

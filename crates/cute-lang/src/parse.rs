@@ -1,4 +1,4 @@
-//! Recursive-descent parser for the expression language (`shared/spec/expressions.md`)
+//! Recursive-descent parser for the expression language (`docs/contract.md`)
 //! over the tokens of [`crate::lex`]. Produces an AST with 1-based columns; evaluation is
 //! separate so that a syntax error is reported before any work is done.
 

@@ -4,7 +4,7 @@
 
 use cute_lang::{Targs, OPS};
 
-const BEGIN: &str = "<!-- op table: generated from crates/cute-core/src/expr/ops.rs -->";
+const BEGIN: &str = "<!-- op table: generated from crates/cute-lang/src/ops.rs -->";
 const END: &str = "<!-- end of op table -->";
 
 fn table() -> String {
