@@ -12,9 +12,6 @@
 //! Values whose drawing would cover more than `FULL_CELLS` cells are evaluated and printed
 //! but drawn only once (inferred view, one theme) up to `OVERVIEW_CELLS`, and not at all
 //! beyond, to keep executions fast.
-//!
-//! `CUTE_FUZZ_SKIP_KNOWN=name,name` steers around known, reported bugs so that fuzzing can
-//! go on past them (see `known`); unset, nothing is skipped.
 #![no_main]
 
 use cute_core::atom::Atom;
@@ -30,28 +27,6 @@ const FULL_CELLS: i64 = 4096;
 /// Up to this many cells (past `CELL_TEXT_CAP`: the overview path) a value is drawn in
 /// its inferred view only, in one theme.
 const OVERVIEW_CELLS: i64 = 24_576;
-
-/// Whether the known bug `name` is to be steered around (`CUTE_FUZZ_SKIP_KNOWN`):
-/// - `warp-overflow`: `Highlight::Warp(w)` with |w| > 2^58 overflows `32 * w` in
-///   `views::tv::tv_notes`, so warps are kept within ±2^40;
-/// - `rank0-layout`: a layout of shape `()` indexes `modes[0]` in `views::layout::row_col_shapes`
-///   so values holding one are not drawn;
-/// - `xml-control-char`: control characters of the script (U+0001..U+001F but tab, CR,
-///   LF) reach the SVG's title unescaped, which XML forbids, so that parse error is let
-///   through.
-fn known(name: &str) -> bool {
-    static SKIP: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    SKIP.get_or_init(|| {
-        std::env::var("CUTE_FUZZ_SKIP_KNOWN")
-            .unwrap_or_default()
-            .split(',')
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect()
-    })
-    .iter()
-    .any(|s| s == name || s == "all")
-}
 
 fuzz_target!(|data: &[u8]| {
     let Ok(src) = std::str::from_utf8(data) else {
@@ -146,11 +121,6 @@ fuzz_target!(|data: &[u8]| {
 
 /// Draw `value` in every view (or, when large, its inferred view once); returns its cells.
 fn draw(title: &str, value: &Value, call: Option<&Call>, seed: u64) -> i64 {
-    if known("rank0-layout")
-        && (has_rank0(value) || call.is_some_and(|c| c.args.iter().flatten().any(has_rank0)))
-    {
-        return i64::MAX;
-    }
     let n = sat_add(cells(value), call.map_or(0, call_cells));
     if n <= FULL_CELLS {
         for (i, &view) in View::ALL.iter().enumerate() {
@@ -245,10 +215,8 @@ fn check_svg(svg: &str, parse: bool, opts: &Options) {
         }
     }
     if parse {
-        match roxmltree::Document::parse(svg) {
-            Ok(_) => {}
-            Err(roxmltree::Error::NonXmlChar(..)) if known("xml-control-char") => {}
-            Err(e) => panic!("{opts:?}: the SVG is not well-formed XML: {e}"),
+        if let Err(e) = roxmltree::Document::parse(svg) {
+            panic!("{opts:?}: the SVG is not well-formed XML: {e}");
         }
     }
 }
@@ -272,10 +240,7 @@ fn options(seed: u64, view: View) -> Options {
         highlight: match pick(16, 4) {
             0 | 1 => None,
             2 => Some(Highlight::Thread(THREADS[pick(19, THREADS.len())])),
-            _ => Some(Highlight::Warp(match THREADS[pick(22, THREADS.len())] {
-                w if known("warp-overflow") => w.clamp(-(1 << 40), 1 << 40),
-                w => w,
-            })),
+            _ => Some(Highlight::Warp(THREADS[pick(22, THREADS.len())])),
         },
         warp: WARPS[pick(26, WARPS.len())],
         cell_text_cap: if pick(30, 4) == 0 {
@@ -328,18 +293,6 @@ fn cells(v: &Value) -> i64 {
             .map_or(0, |s| s.saturating_abs().saturating_mul(2)),
         Value::Ranked(cs) => cs.len().min(64) as i64 * 8,
         _ => 0,
-    }
-}
-
-/// Whether `v` holds a layout of shape `()` (known bug `rank0-layout`).
-fn has_rank0(v: &Value) -> bool {
-    let rank0 =
-        |l: &cute_core::Layout| matches!(l.shape(), cute_core::IntTuple::Tuple(m) if m.is_empty());
-    match v {
-        Value::Layout(l) => rank0(l),
-        Value::Composed(c) => rank0(&c.layout),
-        Value::Tuple(vs) => vs.iter().any(has_rank0),
-        _ => false,
     }
 }
 

@@ -178,13 +178,11 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             for (k, n) in kwargs {
                 kw.push((*k, eval(n, env)?, n.col));
             }
-            // CuTeDSL spellings whose arguments differ from C++'s.
-            let short = match name.as_ref() {
-                "cute.recast_layout" => "dsl_recast_layout",
-                "math.log2" => "log2",
-                n => strip_ns(n),
-            };
-            let op = ops::lookup(short);
+            // A spelling the op table lists with its namespace (CuTeDSL's
+            // `cute.recast_layout`, whose arguments differ from C++'s) wins over the name
+            // without it.
+            let short = strip_ns(name);
+            let op = ops::lookup(name).or_else(|| ops::lookup(short));
             // `Int<8>()`, `Layout<...>()`: a type's value-initialisation; `Sw<3,4,3>(x)`:
             // a type's value applied.
             let takes_targs = op.is_some_and(|o| o.targs != ops::Targs::No);

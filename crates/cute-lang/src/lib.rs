@@ -48,5 +48,5 @@ pub use session::{
     eval_block, eval_line, format_result, print_one, print_script, run_script, Call, ScriptLine,
     Session,
 };
-pub use types::KEYWORDS;
+pub use types::{lookup_type, TypeRow, KEYWORDS, NAMESPACES, TYPES};
 pub use value::Value;

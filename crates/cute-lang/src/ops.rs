@@ -787,7 +787,7 @@ pub static OPS: &[Op] = &[
                 v.kind()
             ))),
         }),
-        op!("log2", "(x)", No, (1, 1), [], false,
+        op!("log2" | "math.log2", "(x)", No, (1, 1), [], false,
         "log2 of a power of two (Python's int(math.log2(x)))",
         |a, _| {
             let x = a[0].to_int()?;
@@ -813,7 +813,7 @@ pub static OPS: &[Op] = &[
     op!("sm90_mma_major_mode" | "mma_major_mode", "(layout_enum)", No, (1, 1), [], false,
         "CuTeDSL LayoutEnum: the operand major mode (ROW_MAJOR = K, COL_MAJOR = MN)",
         |a, _| Ok(Value::Keyword(if matches!(a[0], Value::Keyword("LayoutEnum.ROW_MAJOR")) { "Major::K" } else { "Major::MN" }))),
-    op!("dsl_recast_layout", "(new_bits, old_bits, layout)", No, (3, 3), [], false,
+    op!("dsl_recast_layout" | "cute.recast_layout", "(new_bits, old_bits, layout)", No, (3, 3), [], false,
         "CuTeDSL's cute.recast_layout: recast_layout with the widths the other way round",
         |a, _| recast_layout(&a[1], &a[0], &a[2]).map_err(|e| e.within("recast_layout"))),
     op!("ss_smem_selector", "<Major, Element, BLK_MN, BLK_K>()", Prepend, (4, 4), [], false,

@@ -121,8 +121,8 @@ const STATIC_ALIASES: &[u64] = &[
     512, 768, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288,
 ];
 
-/// Drop namespace qualifiers that do not change the meaning (`cute::`, `cutlass::`,
-/// `cute.`, `cutlass.`, `SM90::`, ...); `GMMA::` / `UMMA::` are kept for the ops to read.
+/// Drop the namespace qualifiers of [`crate::types::NAMESPACES`] (they do not change the
+/// meaning); `GMMA::` / `UMMA::` are kept for the ops to read.
 pub(crate) fn strip_ns(name: &str) -> &str {
     // Every qualifier ends in `::` or `.`.
     if !name.bytes().any(|c| c == b':' || c == b'.') {
@@ -130,27 +130,9 @@ pub(crate) fn strip_ns(name: &str) -> &str {
     }
     let mut n = name;
     loop {
-        let next = [
-            "cute::",
-            "cutlass::",
-            "gemm::",
-            "collective::",
-            "detail::",
-            "cute.",
-            "cutlass.",
-            "SM90::",
-            "SM100::",
-            "nvgpu.",
-            "warpgroup.",
-            "warp.",
-            "tcgen05.",
-            "cpasync.",
-            "utils.",
-            "sm90_utils.",
-            "sm100_utils.",
-        ]
-        .iter()
-        .find_map(|p| n.strip_prefix(p));
+        let next = crate::types::NAMESPACES
+            .iter()
+            .find_map(|p| n.strip_prefix(p));
         match next {
             Some(rest) => n = rest,
             None => return n,

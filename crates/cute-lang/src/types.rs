@@ -12,6 +12,29 @@ use cute_core::layout::Layout;
 use cute_core::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
 use cute_core::swizzle::Offset;
 
+/// Namespace qualifiers that do not change what a name means (C++ namespaces and CuTeDSL
+/// modules); a name is looked up without them. `GMMA::` and `UMMA::` are not here: they
+/// tell the ops which family is meant.
+pub const NAMESPACES: &[&str] = &[
+    "cute::",
+    "cutlass::",
+    "gemm::",
+    "collective::",
+    "detail::",
+    "cute.",
+    "cutlass.",
+    "SM90::",
+    "SM100::",
+    "nvgpu.",
+    "warpgroup.",
+    "warp.",
+    "tcgen05.",
+    "cpasync.",
+    "utils.",
+    "sm90_utils.",
+    "sm100_utils.",
+];
+
 /// Names with a fixed meaning: atom traits, element types and majors (instruction names
 /// are [`Instr::NAMES`]).
 pub const KEYWORDS: &[&str] = &[
@@ -314,6 +337,177 @@ pub(crate) fn arity(name: &str, targs: &[Value], lo: usize, hi: usize) -> Result
     Ok(())
 }
 
+/// One C++ class template or type trait of the language: its name, the other spellings
+/// that mean it, how many template arguments it takes, one line of meaning, and a body
+/// that builds its value from the arguments. The type table's rows are shaped like the op
+/// table's ([`crate::ops::Op`]); families whose names follow a grammar (GMMA/UMMA ops, smem
+/// atoms, dispatch policies) are read by their modules before the table is consulted.
+pub struct TypeRow {
+    /// C++'s name.
+    pub name: &'static str,
+    /// Other spellings with the same meaning.
+    pub spellings: &'static [&'static str],
+    /// The template parameters, as the docs show them.
+    pub params: &'static str,
+    /// Fewest and most template arguments (`None`: any number, as `Shape<...>`).
+    pub arity: Option<(usize, usize)>,
+    /// What its value is, in one line.
+    pub meaning: &'static str,
+    body: fn(&[Value]) -> Result<Value>,
+}
+
+impl TypeRow {
+    /// Whether `name` (namespaces stripped) spells this type.
+    pub fn is_named(&self, name: &str) -> bool {
+        self.name == name || self.spellings.contains(&name)
+    }
+}
+
+macro_rules! ty {
+    ($name:literal $(| $alt:literal)*, $params:literal, $arity:expr, $meaning:literal, $body:expr) => {
+        TypeRow {
+            name: $name,
+            spellings: &[$($alt),*],
+            params: $params,
+            arity: $arity,
+            meaning: $meaning,
+            body: $body,
+        }
+    };
+}
+
+const ANY: Option<(usize, usize)> = None;
+const fn n(lo: usize, hi: usize) -> Option<(usize, usize)> {
+    Some((lo, hi))
+}
+
+/// The unsigned element type of `bits` bits, if there is one.
+fn unsigned_of_bits(bits: i64) -> Option<Value> {
+    KEYWORDS
+        .iter()
+        .find(|k| k.starts_with("uint") && type_bits(k) == Some(bits))
+        .map(|k| Value::Keyword(k))
+}
+
+/// A type trait's boolean.
+fn trait_of(f: fn(&Value) -> bool) -> impl Fn(&[Value]) -> Result<Value> {
+    move |t| Ok(Value::Bool(f(&t[0])))
+}
+
+/// The language's class templates and type traits, one row each.
+pub static TYPES: &[TypeRow] = &[
+    // --- integers and tuples -----------------------------------------------------------
+    ty!("Int" | "C", "<N>", n(1, 1), "the static integer N",
+        |t| Ok(Value::Int(t[0].to_int()?))),
+    ty!("Shape" | "Stride" | "Step" | "Coord", "<T...>", ANY,
+        "a tuple of its arguments; a run-time integer type (`int64_t`) is a dynamic 0, as C++ value-initializes it",
+        |t| Ok(Value::Tuple(t.iter().map(tuple_entry).collect::<Result<_>>()?))),
+    ty!("Tile", "<T...>", ANY, "a tuple of tilers (layouts, integers, `_`)",
+        |t| {
+            for x in t {
+                x.to_tiler()?;
+            }
+            Ok(Value::Tuple(t.to_vec()))
+        }),
+    // --- layouts and swizzles ----------------------------------------------------------
+    ty!("Layout", "<Shape[, Stride | LayoutLeft | LayoutRight]>", n(1, 2),
+        "the layout of the shape (column-major by default)",
+        |t| {
+            let shape = t[0].to_int_tuple()?;
+            match t.get(1) {
+                None | Some(Value::Major(Major::Left)) => Ok(Layout::col_major(shape)?.into()),
+                Some(Value::Major(Major::Right)) => Ok(Layout::row_major(shape)?.into()),
+                Some(d) => Ok(Layout::new(shape, d.to_int_tuple()?)?.into()),
+            }
+        }),
+    ty!("Swizzle" | "Sw", "<B, M[, S]>", n(2, 3), "the swizzle Sw<B,M,S> (S defaults to B)",
+        |t| match t {
+            [b, m] => ops::make_swizzle(&[b.clone(), m.clone(), b.clone()]),
+            t => ops::make_swizzle(t),
+        }),
+    ty!("smem_ptr_flag_bits", "<B>", n(1, 1), "the offset of a GMMA/UMMA smem atom: a shared-memory pointer of B-bit elements",
+        |t| Ok(Value::Offset(Offset::SmemPtr { bits: bits_of(&t[0])? }))),
+    ty!("ComposedLayout", "<Outer, Offset, Inner>", n(3, 3), "the composed layout Outer o Offset o Inner",
+        |t| Ok(Value::Composed(ops::make_composed(t)?))),
+    // --- atoms -------------------------------------------------------------------------
+    ty!("MMA_Atom" | "MMA_Traits" | "Copy_Traits", "<Op>", n(1, 1), "the atom of the op, with CuTe's traits",
+        |t| crate::atom_args::atom_with_type(&t[0], None)),
+    ty!("Copy_Atom", "<Op, T>", n(2, 2), "the copy atom of the op with value type T (layouts recast to T)",
+        |t| crate::atom_args::atom_with_type(&t[0], Some(&t[1]))),
+    ty!("UniversalCopy", "<S[, D]>", n(1, 2), "the universal copy of sizeof_bits<S> bits",
+        |t| {
+            let bits = bits_of(&t[0])?;
+            Atom::lookup(&format!("UniversalCopy_{bits}")).map(|a| Value::Atom(Box::new(a)))
+        }),
+    ty!("TiledMMA", "<Atom[, AtomLayout[, Permutations]]>", n(1, 3), "make_tiled_mma of its arguments",
+        |t| crate::atom_args::make_tiled_mma(t, &[])),
+    // --- element types -----------------------------------------------------------------
+    ty!("uint_bit_t", "<N>", n(1, 1), "the unsigned type of N bits",
+        |t| {
+            let bits = t[0].to_int()?;
+            unsigned_of_bits(bits).ok_or_else(|| Error::new(format!("no unsigned type of {bits} bits")))
+        }),
+    ty!("uint_byte_t", "<N>", n(1, 1), "the unsigned type of N bytes",
+        |t| {
+            let bytes = t[0].to_int()?;
+            unsigned_of_bits(bytes.checked_mul(8).unwrap_or(0))
+                .ok_or_else(|| Error::new(format!("no unsigned type of {bytes} bytes")))
+        }),
+    ty!("complex", "<T>", n(1, 1), "complex<float> or complex<double>",
+        |t| match bits_of(&t[0])? {
+            32 => Ok(Value::Keyword("complex<float>")),
+            64 => Ok(Value::Keyword("complex<double>")),
+            b => Err(Error::new(format!("complex of a {b}-bit type is not an element type here"))),
+        }),
+    ty!("sizeof_bits" | "sizeof_bits_v", "<T>", n(1, 1), "the width of T in bits",
+        |t| Ok(Value::Int(bits_of(&t[0])?))),
+    // --- type traits (everything here is static) ---------------------------------------
+    ty!("conditional_t" | "conditional", "<Cond, T, F>", n(3, 3), "T if Cond holds, else F",
+        |t| {
+            let c = match &t[0] {
+                Value::Bool(b) => *b,
+                Value::Int(v) | Value::Dyn(v) => *v != 0,
+                v => {
+                    return Err(Error::new(format!(
+                        "the condition must be a boolean, got {}",
+                        v.kind()
+                    )))
+                }
+            };
+            Ok(t[if c { 1 } else { 2 }].clone())
+        }),
+    ty!("is_same_v" | "is_same", "<A, B>", n(2, 2), "whether A and B are the same",
+        |t| Ok(Value::Bool(t[0] == t[1]))),
+    ty!("is_static" | "is_static_v", "<T>", n(1, 1), "whether T is known at compile time",
+        |t| trait_of(is_static)(t)),
+    ty!("is_layout", "<T>", n(1, 1), "whether T is a layout",
+        |t| trait_of(|v| matches!(v, Value::Layout(_)))(t)),
+    ty!("is_composed_layout", "<T>", n(1, 1), "whether T is a composed layout",
+        |t| trait_of(|v| matches!(v, Value::Composed(_)))(t)),
+    ty!("is_tuple", "<T>", n(1, 1), "whether T is a tuple",
+        |t| trait_of(|v| matches!(v, Value::Tuple(_)))(t)),
+    ty!("is_integral", "<T>", n(1, 1), "whether T is an integer (or a boolean)",
+        |t| trait_of(|v| matches!(v, Value::Int(_) | Value::Dyn(_) | Value::Bool(_)))(t)),
+];
+
+/// The type spelled `name` (C++ name or another spelling).
+pub fn lookup_type(name: &str) -> Option<&'static TypeRow> {
+    TYPES.iter().find(|t| t.is_named(name))
+}
+
+/// A `Shape<...>` entry: a run-time integer type (`Stride<_1, int64_t>`, as kernels spell
+/// StrideA) is a dynamic integer that C++ value-initializes to 0 (`Shape<int,int>{}`
+/// prints (0,0)).
+fn tuple_entry(v: &Value) -> Result<Value> {
+    match v {
+        Value::Keyword(k) if is_dynamic_int(k) => Ok(Value::Dyn(0)),
+        Value::Tuple(vs) => Ok(Value::Tuple(
+            vs.iter().map(tuple_entry).collect::<Result<_>>()?,
+        )),
+        v => v.to_int_tuple().map(|_| v.clone()),
+    }
+}
+
 /// The value of a C++ class template with its arguments (`Name<targs>{}`).
 pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
     let (last, _) = tail(name);
@@ -332,164 +526,24 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
             return v.map_err(ctx);
         }
     }
-    match last {
-        "Int" | "C" | "Shape" | "Stride" | "Step" | "Coord" | "Tile" | "Layout" | "Swizzle"
-        | "Sw" | "ComposedLayout" | "smem_ptr_flag_bits" | "MMA_Atom" | "Copy_Atom"
-        | "MMA_Traits" | "Copy_Traits" | "UniversalCopy" | "TiledMMA" | "uint_bit_t"
-        | "complex" | "is_static" | "is_static_v" | "is_layout" | "is_tuple" | "is_integral"
-        | "is_composed_layout" | "conditional_t" | "conditional" | "is_same_v" | "is_same"
-        | "sizeof_bits" | "sizeof_bits_v" | "uint_byte_t" => {}
-        n if n.starts_with("SM90_") && n.contains("_SS")
-            || n.starts_with("SM90_") && n.contains("_RS")
-            || crate::families::is_sparse_gmma(n) =>
-        {
-            return gmma_atom(n, targs).map_err(ctx)
-        }
-        n => {
-            return Err(Error::new(match ops::lookup(n) {
-                Some(_) => format!("'{n}' is a function: call it, e.g. {n}<...>(...)"),
-                None => format!("unknown type '{n}'"),
-            }))
-        }
+    if let Some(row) = lookup_type(last) {
+        return (|| {
+            if let Some((lo, hi)) = row.arity {
+                arity(last, targs, lo, hi)?;
+            }
+            (row.body)(targs)
+        })()
+        .map_err(ctx);
     }
-    (|| match last {
-        "Int" | "C" => {
-            arity(last, targs, 1, 1)?;
-            Ok(Value::Int(targs[0].to_int()?))
-        }
-        "uint_bit_t" => {
-            arity(last, targs, 1, 1)?;
-            let bits = targs[0].to_int()?;
-            KEYWORDS
-                .iter()
-                .find(|k| k.starts_with("uint") && type_bits(k) == Some(bits))
-                .map(|k| Value::Keyword(k))
-                .ok_or_else(|| Error::new(format!("no unsigned type of {bits} bits")))
-        }
-        "conditional_t" | "conditional" => {
-            arity(last, targs, 3, 3)?;
-            let c = match &targs[0] {
-                Value::Bool(b) => *b,
-                Value::Int(v) | Value::Dyn(v) => *v != 0,
-                v => {
-                    return Err(Error::new(format!(
-                        "the condition must be a boolean, got {}",
-                        v.kind()
-                    )))
-                }
-            };
-            Ok(targs[if c { 1 } else { 2 }].clone())
-        }
-        "is_same_v" | "is_same" => {
-            arity(last, targs, 2, 2)?;
-            Ok(Value::Bool(targs[0] == targs[1]))
-        }
-        "sizeof_bits" | "sizeof_bits_v" => {
-            arity(last, targs, 1, 1)?;
-            Ok(Value::Int(bits_of(&targs[0])?))
-        }
-        "uint_byte_t" => {
-            arity(last, targs, 1, 1)?;
-            let bytes = targs[0].to_int()?;
-            let bits = bytes.checked_mul(8).unwrap_or(0);
-            KEYWORDS
-                .iter()
-                .find(|k| k.starts_with("uint") && type_bits(k) == Some(bits))
-                .map(|k| Value::Keyword(k))
-                .ok_or_else(|| Error::new(format!("no unsigned type of {bytes} bytes")))
-        }
-        "complex" => {
-            arity(last, targs, 1, 1)?;
-            match bits_of(&targs[0])? {
-                32 => Ok(Value::Keyword("complex<float>")),
-                64 => Ok(Value::Keyword("complex<double>")),
-                b => Err(Error::new(format!(
-                    "complex of a {b}-bit type is not an element type here"
-                ))),
-            }
-        }
-        // Type traits of the value's type; everything here is static.
-        "is_static" | "is_static_v" | "is_layout" | "is_tuple" | "is_integral"
-        | "is_composed_layout" => {
-            arity(last, targs, 1, 1)?;
-            let v = &targs[0];
-            Ok(Value::Bool(match last {
-                "is_layout" => matches!(v, Value::Layout(_)),
-                "is_composed_layout" => matches!(v, Value::Composed(_)),
-                "is_tuple" => matches!(v, Value::Tuple(_)),
-                "is_integral" => matches!(v, Value::Int(_) | Value::Dyn(_) | Value::Bool(_)),
-                _ => is_static(v),
-            }))
-        }
-        "Shape" | "Stride" | "Step" | "Coord" => {
-            // A run-time integer type (`Stride<_1, int64_t>`, as kernels spell StrideA) is a
-            // dynamic integer; C++ value-initializes it to 0 (`Shape<int,int>{}` prints (0,0)).
-            fn value_of(v: &Value) -> Result<Value> {
-                match v {
-                    Value::Keyword(k) if is_dynamic_int(k) => Ok(Value::Dyn(0)),
-                    Value::Tuple(vs) => Ok(Value::Tuple(
-                        vs.iter().map(value_of).collect::<Result<_>>()?,
-                    )),
-                    v => v.to_int_tuple().map(|_| v.clone()),
-                }
-            }
-            Ok(Value::Tuple(
-                targs.iter().map(value_of).collect::<Result<_>>()?,
-            ))
-        }
-        "Tile" => {
-            for t in targs {
-                t.to_tiler()?;
-            }
-            Ok(Value::Tuple(targs.to_vec()))
-        }
-        "Layout" => {
-            arity(last, targs, 1, 2)?;
-            let shape = targs[0].to_int_tuple()?;
-            match targs.get(1) {
-                None | Some(Value::Major(Major::Left)) => Ok(Layout::col_major(shape)?.into()),
-                Some(Value::Major(Major::Right)) => Ok(Layout::row_major(shape)?.into()),
-                Some(d) => Ok(Layout::new(shape, d.to_int_tuple()?)?.into()),
-            }
-        }
-        "Swizzle" | "Sw" => {
-            arity(last, targs, 2, 3)?;
-            if let [b, m] = targs {
-                // `Swizzle<B,M>`: SShift defaults to BBits.
-                return ops::make_swizzle(&[b.clone(), m.clone(), b.clone()]);
-            }
-            ops::make_swizzle(targs)
-        }
-        "smem_ptr_flag_bits" => {
-            arity(last, targs, 1, 1)?;
-            Ok(Value::Offset(Offset::SmemPtr {
-                bits: bits_of(&targs[0])?,
-            }))
-        }
-        "ComposedLayout" => {
-            arity(last, targs, 3, 3)?;
-            Ok(Value::Composed(ops::make_composed(targs)?))
-        }
-        "MMA_Atom" | "MMA_Traits" | "Copy_Traits" => {
-            arity(last, targs, 1, 1)?;
-            crate::atom_args::atom_with_type(&targs[0], None)
-        }
-        "Copy_Atom" => {
-            arity(last, targs, 2, 2)?;
-            crate::atom_args::atom_with_type(&targs[0], Some(&targs[1]))
-        }
-        "UniversalCopy" => {
-            arity(last, targs, 1, 2)?;
-            let bits = bits_of(&targs[0])?;
-            Atom::lookup(&format!("UniversalCopy_{bits}")).map(|a| Value::Atom(Box::new(a)))
-        }
-        "TiledMMA" => {
-            arity(last, targs, 1, 3)?;
-            crate::atom_args::make_tiled_mma(targs, &[])
-        }
-        _ => unreachable!("listed above"),
-    })()
-    .map_err(ctx)
+    if last.starts_with("SM90_") && (last.contains("_SS") || last.contains("_RS"))
+        || crate::families::is_sparse_gmma(last)
+    {
+        return gmma_atom(last, targs).map_err(ctx);
+    }
+    Err(Error::new(match ops::lookup(last) {
+        Some(_) => format!("'{last}' is a function: call it, e.g. {last}<...>(...)"),
+        None => format!("unknown type '{last}'"),
+    }))
 }
 
 /// An integer type standing for a run-time integer (`int`, `int64_t`, ...).

@@ -1,8 +1,11 @@
-//! The function table of `docs/expressions.md` is the op table: one row per op, in table
-//! order, with its spellings, parameters and meaning. `UPDATE_DOCS=1 cargo test -p cute-core
-//! --test op_table_docs` rewrites the section after a change to the table.
+//! What lists the language's names is generated from its tables: the function and type
+//! tables of `docs/expressions.md` (one row per op / class template, in table order, with
+//! spellings, parameters and meaning) and the names of the fuzz dictionary
+//! (`fuzz/cute.dict`). `UPDATE_DOCS=1 cargo test -p cute-lang --test op_table_docs`
+//! rewrites the generated sections after a change to a table.
 
-use cute_lang::{Targs, OPS};
+use cute_lang::{Targs, KEYWORDS, NAMESPACES, OPS, TYPES};
+use std::path::{Path, PathBuf};
 
 const BEGIN: &str = "<!-- op table: generated from crates/cute-lang/src/ops.rs -->";
 const END: &str = "<!-- end of op table -->";
@@ -31,34 +34,139 @@ fn table() -> String {
     out
 }
 
-#[test]
-fn docs_function_table_is_the_op_table() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/expressions.md");
-    let doc = std::fs::read_to_string(&path).expect("docs/expressions.md");
-    let want = format!("{BEGIN}\n{}{END}", table());
-    let (start, end) = match (doc.find(BEGIN), doc.find(END)) {
-        (Some(s), Some(e)) => (s, e + END.len()),
+fn type_table() -> String {
+    let mut out = String::from(
+        "| type | also spelled | template parameters | meaning |\n|---|---|---|---|\n",
+    );
+    for t in TYPES {
+        let spellings: Vec<String> = t.spellings.iter().map(|s| format!("`{s}`")).collect();
+        out.push_str(&format!(
+            "| `{}` | {} | `{}` | {} |\n",
+            t.name,
+            spellings.join(" "),
+            t.params.replace('|', "\\|"),
+            t.meaning.replace('|', "\\|"),
+        ));
+    }
+    let ns: Vec<String> = NAMESPACES.iter().map(|n| format!("`{n}`")).collect();
+    out.push_str(&format!(
+        "\nNamespace qualifiers read through (a name means the same without them): {}.\n",
+        ns.join(" ")
+    ));
+    out
+}
+
+/// Every name of the tables as a libFuzzer dictionary entry: `"f("` per op spelling,
+/// `"T<"` per type spelling, `"K"` per keyword.
+fn dictionary() -> String {
+    let mut out = String::new();
+    for op in OPS {
+        for n in std::iter::once(&op.name).chain(op.spellings) {
+            out.push_str(&format!("\"{n}(\"\n"));
+        }
+    }
+    for t in TYPES {
+        for n in std::iter::once(&t.name).chain(t.spellings) {
+            out.push_str(&format!("\"{n}<\"\n"));
+        }
+    }
+    for k in KEYWORDS {
+        out.push_str(&format!("\"{k}\"\n"));
+    }
+    out
+}
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+}
+
+/// The section of `path` between `begin` and `end` is `body` (or, with `UPDATE_DOCS`, is
+/// made so; a missing section is appended under `heading`).
+fn generated_section(path: &str, begin: &str, end: &str, heading: &str, body: &str) {
+    let path = repo(path);
+    let doc = std::fs::read_to_string(&path).expect("readable");
+    let want = format!("{begin}\n{body}{end}");
+    let (start, stop) = match (doc.find(begin), doc.find(end)) {
+        (Some(s), Some(e)) => (s, e + end.len()),
         _ => (doc.len(), doc.len()),
     };
     if std::env::var_os("UPDATE_DOCS").is_some() {
         let mut new = doc[..start].to_string();
         if start == doc.len() {
-            new.push_str("\n## Functions (the op table)\n\n");
+            new.push_str(heading);
         }
         new.push_str(&want);
-        new.push_str(&doc[end..]);
-        std::fs::write(&path, new).expect("write docs");
+        new.push_str(&doc[stop..]);
+        std::fs::write(&path, new).expect("write");
         return;
     }
     assert!(
         start < doc.len(),
-        "docs/expressions.md has no op table section (UPDATE_DOCS=1)"
+        "{} has no section {begin} (UPDATE_DOCS=1)",
+        path.display()
     );
     assert_eq!(
-        doc[start..end],
+        doc[start..stop],
         want,
-        "the docs' function table differs from the op table (UPDATE_DOCS=1)"
+        "{}: the generated section differs from the table (UPDATE_DOCS=1)",
+        path.display()
     );
+}
+
+#[test]
+fn docs_function_table_is_the_op_table() {
+    generated_section(
+        "docs/expressions.md",
+        BEGIN,
+        END,
+        "\n## Functions (the op table)\n\n",
+        &table(),
+    );
+}
+
+#[test]
+fn docs_type_table_is_the_type_table() {
+    generated_section(
+        "docs/expressions.md",
+        "<!-- type table: generated from crates/cute-lang/src/types.rs -->",
+        "<!-- end of type table -->",
+        "\n## Class templates and type traits (the type table)\n\n",
+        &type_table(),
+    );
+}
+
+#[test]
+fn fuzz_dictionary_names_every_table_entry() {
+    generated_section(
+        "fuzz/cute.dict",
+        "# names: generated from the op, type and keyword tables (cute-lang tests/op_table_docs.rs)",
+        "# end of names",
+        "\n",
+        &dictionary(),
+    );
+    // The hand-written part holds syntax and whole examples, not the names again.
+    let dict = std::fs::read_to_string(repo("fuzz/cute.dict")).expect("readable");
+    let generated: std::collections::HashSet<&str> = dictionary().leak().lines().collect();
+    let names_at = dict.find("# names:").unwrap_or(dict.len());
+    for line in dict[..names_at].lines() {
+        assert!(
+            !generated.contains(line),
+            "fuzz/cute.dict lists {line} by hand too"
+        );
+    }
+}
+
+/// Every spelling names one type.
+#[test]
+fn type_spellings_are_unique() {
+    let mut seen = std::collections::HashSet::new();
+    for t in TYPES {
+        for n in std::iter::once(&t.name).chain(t.spellings) {
+            assert!(seen.insert(*n), "{n} is spelled by two types");
+        }
+    }
 }
 
 /// Every spelling names one op: no name is claimed twice.
@@ -71,3 +179,4 @@ fn spellings_are_unique() {
         }
     }
 }
+
