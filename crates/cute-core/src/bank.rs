@@ -204,6 +204,12 @@ impl Instr {
     }
 
     /// Bits each lane moves per instruction (for ldmatrix: the 16-byte row it addresses).
+    ///
+    /// ```
+    /// use cute_core::bank::Instr;
+    /// assert_eq!(Instr::Lds(64).lane_bits(), 64);
+    /// assert_eq!(Instr::Ldsm { count: 4, trans: false }.lane_bits(), 128);
+    /// ```
     pub fn lane_bits(self) -> u32 {
         match self {
             Instr::Lds(b) | Instr::Sts(b) | Instr::Ldgsts { bits: b, .. } => b,
@@ -213,6 +219,12 @@ impl Instr {
 
     /// Whether the instruction writes shared memory (a `cp.async` does: its shared-memory
     /// side is the destination).
+    ///
+    /// ```
+    /// use cute_core::bank::Instr;
+    /// assert!(Instr::Ldgsts { bits: 128, bypass: true }.is_store());
+    /// assert!(!Instr::Lds(32).is_store());
+    /// ```
     pub fn is_store(self) -> bool {
         matches!(
             self,
@@ -221,6 +233,13 @@ impl Instr {
     }
 
     /// The most phases one warp instruction of this kind can take.
+    ///
+    /// ```
+    /// use cute_core::bank::Instr;
+    /// assert_eq!(Instr::Sts(128).max_phases(), 4);
+    /// assert_eq!(Instr::Ldsm { count: 2, trans: true }.max_phases(), 2);
+    /// assert_eq!(Instr::Lds(16).max_phases(), 1);
+    /// ```
     pub fn max_phases(self) -> usize {
         match self {
             Instr::Lds(b) | Instr::Sts(b) | Instr::Ldgsts { bits: b, .. } => {
@@ -237,6 +256,22 @@ impl Instr {
     /// 64/128 bits the whole warp / half-warps when the lanes are *paired* (every active
     /// lane reads the same address as lane `l^1`, or every one as lane `l^2`), else
     /// half-/quarter-warps; ldmatrix/stmatrix one phase per 8x8 matrix (8 lanes).
+    ///
+    /// ```
+    /// use cute_core::bank::Instr;
+    /// // 128-bit loads: quarter-warps, unless lanes pair up (lane l and l^1 read the same address).
+    /// let distinct: Vec<Option<u64>> = (0..32).map(|l| Some(16 * l)).collect();
+    /// assert_eq!(Instr::Lds(128).phases(&distinct), [0..8, 8..16, 16..24, 24..32]);
+    /// let paired: Vec<Option<u64>> = (0..32).map(|l| Some(16 * (l / 2))).collect();
+    /// assert_eq!(Instr::Lds(128).phases(&paired), [0..16, 16..32]);
+    /// ```
+    ///
+    /// Law (checked by `tests/laws.rs::bank_wavefronts_bound_the_ideal`): at most
+    /// [`Instr::max_phases`] phases.
+    /// ```
+    /// use cute_core::bank::Instr;
+    /// assert!(Instr::Sts(64).phases(&[Some(0); 32]).len() <= Instr::Sts(64).max_phases());
+    /// ```
     pub fn phases(self, addrs: &[Option<u64>]) -> Vec<std::ops::Range<usize>> {
         let paired = |x: usize| {
             (0..32).all(|l| {
@@ -277,6 +312,12 @@ impl Instr {
     }
 
     /// Lanes whose address the instruction uses (ldmatrix .x1 uses lanes 0-7 only).
+    ///
+    /// ```
+    /// use cute_core::bank::Instr;
+    /// assert_eq!(Instr::Ldsm { count: 1, trans: false }.address_lanes(), 8);
+    /// assert_eq!(Instr::Lds(32).address_lanes(), 32);
+    /// ```
     pub fn address_lanes(self) -> usize {
         match self {
             Instr::Ldsm { count, .. } | Instr::Stsm { count, .. } => 8 * count as usize,
@@ -286,6 +327,13 @@ impl Instr {
 
     /// Short machine name for file formats: `ld128`, `ldsm_x4_t`, `cpasync_ca128`,
     /// `cpasync_cg128`, ...
+    ///
+    /// ```
+    /// use cute_core::bank::Instr;
+    /// assert_eq!(Instr::Lds(128).op_name(), "ld128");
+    /// assert_eq!(Instr::Ldsm { count: 4, trans: true }.op_name(), "ldsm_x4_t");
+    /// assert_eq!(Instr::Ldgsts { bits: 128, bypass: true }.op_name(), "cpasync_cg128");
+    /// ```
     pub fn op_name(self) -> String {
         match self {
             Instr::Lds(b) => format!("ld{b}"),
@@ -388,6 +436,15 @@ pub struct WarpInstr {
 
 impl WarpInstr {
     /// The (bank, word) of every 4-byte word lane `lane` touches.
+    ///
+    /// ```
+    /// use cute_core::bank::{analyze_warp, Instr};
+    /// // 64-bit loads, lane l at byte 8*l: two half-warp phases.
+    /// let addrs: Vec<Option<u64>> = (0..32).map(|l| Some(8 * l)).collect();
+    /// let r = analyze_warp(Instr::Lds(64), &addrs).unwrap();
+    /// // Lane 5 reads bytes 40..48: words 10 and 11, banks 10 and 11.
+    /// assert_eq!(r.lane_words(5, Instr::Lds(64)), [(10, 10), (11, 11)]);
+    /// ```
     pub fn lane_words(&self, lane: usize, instr: Instr) -> Vec<(u64, u64)> {
         if lane >= instr.address_lanes() {
             return Vec::new();
@@ -404,6 +461,14 @@ impl WarpInstr {
     }
 
     /// The phase lane `lane` belongs to.
+    ///
+    /// ```
+    /// use cute_core::bank::{analyze_warp, Instr};
+    /// // 64-bit loads, lane l at byte 8*l: two half-warp phases.
+    /// let addrs: Vec<Option<u64>> = (0..32).map(|l| Some(8 * l)).collect();
+    /// let r = analyze_warp(Instr::Lds(64), &addrs).unwrap();
+    /// assert_eq!((r.phase_of(3), r.phase_of(20)), (Some(0), Some(1)));
+    /// ```
     pub fn phase_of(&self, lane: usize) -> Option<usize> {
         self.phases.iter().position(|p| {
             (p.first_lane as usize..(p.first_lane + p.lanes) as usize).contains(&lane)
@@ -417,6 +482,23 @@ impl WarpInstr {
 /// fixtures check. A `cp.async` is modelled with a coalesced global read (each phase's
 /// lanes read distinct addresses of one 128-byte line, as a row of 16-byte copies does);
 /// [`analyze_warp_g2s`] takes the global addresses.
+///
+/// ```
+/// use cute_core::bank::{analyze_warp, Instr};
+/// // 32 lanes reading a column of a 32x32 float tile: every lane hits bank 0, 32 wavefronts.
+/// let col: Vec<Option<u64>> = (0..32).map(|i| Some(i * 128)).collect();
+/// let r = analyze_warp(Instr::Lds(32), &col).unwrap();
+/// assert_eq!((r.wavefronts, r.ideal, r.conflicts, r.ways), (32, 1, 31, 32));
+/// // A row: one word per bank, one wavefront.
+/// let row: Vec<Option<u64>> = (0..32).map(|i| Some(i * 4)).collect();
+/// assert_eq!(analyze_warp(Instr::Lds(32), &row).unwrap().wavefronts, 1);
+/// ```
+///
+/// Laws (checked by `tests/laws.rs::bank_wavefronts_bound_the_ideal` and
+/// `tests/laws.rs::lds32_cost_ignores_lane_order`): `ideal ≤ wavefronts`, at least one ideal
+/// wavefront per busy phase, `conflicts == wavefronts − phases`; a 32-bit access costs the
+/// same whatever the lane order.
+/// ```
 pub fn analyze_warp(instr: Instr, addrs: &[Option<u64>]) -> Result<WarpInstr> {
     analyze(instr, addrs, None)
 }
@@ -622,21 +704,57 @@ pub struct BankReport {
 
 impl BankReport {
     /// Warps in the tile.
+    ///
+    /// ```
+    /// use cute_core::{bank::{bank_conflicts, Instr}, swizzle::AnyLayout, Layout};
+    /// // 32x32 floats row-major; 32 threads, one value each per instruction, lanes along a row.
+    /// let smem = AnyLayout::Layout("(32,32):(32,1)".parse().unwrap());
+    /// let tv: Layout = "(32,32):(32,1)".parse().unwrap();
+    /// let r = bank_conflicts(&smem, 32, &tv, Instr::Lds(32)).unwrap();
+    /// assert_eq!(r.warps(), 1);
+    /// ```
     pub fn warps(&self) -> i64 {
         (self.threads + 31) / 32
     }
 
     /// Sum of wavefronts over the tile.
+    ///
+    /// ```
+    /// use cute_core::{bank::{bank_conflicts, Instr}, swizzle::AnyLayout, Layout};
+    /// // 32x32 floats row-major; 32 threads, one value each per instruction, lanes along a row.
+    /// let smem = AnyLayout::Layout("(32,32):(32,1)".parse().unwrap());
+    /// let tv: Layout = "(32,32):(32,1)".parse().unwrap();
+    /// let r = bank_conflicts(&smem, 32, &tv, Instr::Lds(32)).unwrap();
+    /// assert_eq!(r.wavefronts(), 32); // 32 instructions, one wavefront each
+    /// ```
     pub fn wavefronts(&self) -> u64 {
         self.instrs.iter().map(|i| u64::from(i.wavefronts)).sum()
     }
 
     /// Sum of ideal wavefronts over the tile.
+    ///
+    /// ```
+    /// use cute_core::{bank::{bank_conflicts, Instr}, swizzle::AnyLayout, Layout};
+    /// // 32x32 floats row-major; 32 threads, one value each per instruction, lanes along a row.
+    /// let smem = AnyLayout::Layout("(32,32):(32,1)".parse().unwrap());
+    /// let tv: Layout = "(32,32):(32,1)".parse().unwrap();
+    /// let r = bank_conflicts(&smem, 32, &tv, Instr::Lds(32)).unwrap();
+    /// assert_eq!(r.ideal(), 32);
+    /// ```
     pub fn ideal(&self) -> u64 {
         self.instrs.iter().map(|i| u64::from(i.ideal)).sum()
     }
 
     /// Worst conflict degree over the tile.
+    ///
+    /// ```
+    /// use cute_core::{bank::{bank_conflicts, Instr}, swizzle::AnyLayout, Layout};
+    /// // 32x32 floats row-major; 32 threads, one value each per instruction, lanes along a row.
+    /// let smem = AnyLayout::Layout("(32,32):(32,1)".parse().unwrap());
+    /// let tv: Layout = "(32,32):(32,1)".parse().unwrap();
+    /// let r = bank_conflicts(&smem, 32, &tv, Instr::Lds(32)).unwrap();
+    /// assert_eq!(r.ways(), 1);
+    /// ```
     pub fn ways(&self) -> u32 {
         self.instrs.iter().map(|i| i.ways).max().unwrap_or(0)
     }
@@ -885,6 +1003,9 @@ pub struct Candidate {
 /// let ranked = swizzle_search(&base, 32, &tv, Instr::Lds(32)).unwrap();
 /// assert_eq!(ranked[0].wavefronts, 32);
 /// ```
+///
+/// Law (checked by `tests/laws.rs::swizzle_search_never_loses`): the first candidate takes
+/// no more wavefronts than `none`.
 pub fn swizzle_search(
     base: &Layout,
     elem_bits: u32,
@@ -1007,6 +1128,16 @@ impl fmt::Display for BankReport {
 }
 
 /// A ranked list printed on one line.
+///
+/// ```
+/// use cute_core::{bank::{format_candidates, swizzle_search, Instr}, Layout};
+/// let base: Layout = "(32,32):(32,1)".parse().unwrap();
+/// let tv: Layout = "(32,32):(32,1)".parse().unwrap();
+/// let ranked = swizzle_search(&base, 32, &tv, Instr::Lds(32)).unwrap();
+/// let line = format_candidates(&ranked, 2);
+/// assert!(line.starts_with(&format!("{}: 32 wavefronts; ", ranked[0].label)));
+/// assert!(line.contains("more"));
+/// ```
 pub fn format_candidates(cs: &[Candidate], max: usize) -> String {
     let mut s = String::new();
     for (k, c) in cs.iter().take(max).enumerate() {

@@ -84,22 +84,50 @@ pub struct Num {
 #[allow(clippy::should_implement_trait)]
 impl Num {
     /// A static integer.
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Num;
+    /// assert!(Num::fixed(8).is_static());
+    /// ```
     pub fn fixed(v: i64) -> Num {
         Num { v, fixed: true }
     }
     /// A dynamic integer.
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Num;
+    /// assert!(!Num::dynamic(8).is_static());
+    /// ```
     pub fn dynamic(v: i64) -> Num {
         Num { v, fixed: false }
     }
     /// `is_static<T>`.
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Num;
+    /// assert!(Num::fixed(8).is_static() && !Num::dynamic(8).is_static());
+    /// ```
     pub fn is_static(self) -> bool {
         self.fixed
     }
     /// `is_constant<n, T>`: static and equal to `n`.
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Num;
+    /// assert!(Num::fixed(1).is_const(1));
+    /// assert!(!Num::dynamic(1).is_const(1)); // `int(1)` is not `_1`
+    /// ```
     pub fn is_const(self, n: i64) -> bool {
         self.fixed && self.v == n
     }
     /// The leaf of this integer.
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Num;
+    /// use cute_core::IntTuple;
+    /// assert_eq!(Num::fixed(8).leaf(), IntTuple::Int(8));
+    /// assert!(!Num::dynamic(8).leaf().is_static());
+    /// ```
     pub fn leaf(self) -> IntTuple {
         if self.fixed {
             Int(self.v)
@@ -114,6 +142,12 @@ impl Num {
         }
     }
     /// `a * b`.
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Num;
+    /// assert_eq!(Num::fixed(4).mul(Num::fixed(8)).unwrap(), Num::fixed(32));
+    /// assert_eq!(Num::fixed(4).mul(Num::dynamic(8)).unwrap(), Num::dynamic(32));
+    /// ```
     pub fn mul(self, o: Num) -> Result<Num> {
         if self.is_const(0) || o.is_const(0) {
             return Ok(Num::fixed(0));
@@ -121,6 +155,12 @@ impl Num {
         Ok(self.with(o, arith::mul(self.v, o.v)?))
     }
     /// `a / b` (C++ truncation).
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Num;
+    /// assert_eq!(Num::fixed(-7).div(Num::fixed(2)).unwrap(), Num::fixed(-3));
+    /// assert_eq!(Num::fixed(0).div(Num::dynamic(5)).unwrap(), Num::fixed(0));
+    /// ```
     pub fn div(self, o: Num) -> Result<Num> {
         if self.is_const(0) && o.v != 0 {
             return Ok(Num::fixed(0));
@@ -128,6 +168,12 @@ impl Num {
         Ok(self.with(o, arith::div(self.v, o.v)?))
     }
     /// `a % b`.
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Num;
+    /// assert_eq!(Num::fixed(7).rem(Num::fixed(4)).unwrap(), Num::fixed(3));
+    /// assert_eq!(Num::dynamic(7).rem(Num::fixed(1)).unwrap(), Num::fixed(0)); // x % _1 is _0
+    /// ```
     pub fn rem(self, o: Num) -> Result<Num> {
         if (self.is_const(0) && o.v != 0) || o.is_const(1) || o.is_const(-1) {
             return Ok(Num::fixed(0));
@@ -135,14 +181,29 @@ impl Num {
         Ok(self.with(o, arith::rem(self.v, o.v)?))
     }
     /// `cute::ceil_div(a, b)`.
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Num;
+    /// assert_eq!(Num::fixed(7).ceil_div(Num::fixed(4)).unwrap(), Num::fixed(2));
+    /// ```
     pub fn ceil_div(self, o: Num) -> Result<Num> {
         Ok(self.with(o, arith::ceil_div(self.v, o.v)?))
     }
     /// `cute::min(a, b)`.
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Num;
+    /// assert_eq!(Num::fixed(4).min(Num::dynamic(8)), Num::dynamic(4));
+    /// ```
     pub fn min(self, o: Num) -> Num {
         self.with(o, self.v.min(o.v))
     }
     /// `cute::abs`.
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Num;
+    /// assert_eq!(Num::fixed(-4).abs().unwrap(), Num::fixed(4));
+    /// ```
     pub fn abs(self) -> Result<Num> {
         Ok(Num {
             v: arith::abs(self.v)?,
@@ -150,6 +211,12 @@ impl Num {
         })
     }
     /// `cute::signum`.
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Num;
+    /// assert_eq!(Num::fixed(-4).signum(), Num::fixed(-1));
+    /// assert_eq!(Num::dynamic(0).signum(), Num::dynamic(0));
+    /// ```
     pub fn signum(self) -> Num {
         Num {
             v: arith::signum(self.v),
@@ -157,6 +224,12 @@ impl Num {
         }
     }
     /// `a == b` known at compile time to be true (`is_constant<true, decltype(a == b)>`).
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Num;
+    /// assert!(Num::fixed(4).static_eq(Num::fixed(4)));
+    /// assert!(!Num::fixed(4).static_eq(Num::dynamic(4))); // equal, but only at run time
+    /// ```
     pub fn static_eq(self, o: Num) -> bool {
         self.fixed && o.fixed && self.v == o.v
     }
@@ -175,6 +248,17 @@ impl From<Vec<IntTuple>> for IntTuple {
 }
 
 /// CuTe's tuple print format: `(a,b,c)`, no spaces.
+///
+/// ```
+/// use std::fmt;
+/// struct P(Vec<i64>);
+/// impl fmt::Display for P {
+///     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+///         cute_core::int_tuple::write_tuple(f, &self.0)
+///     }
+/// }
+/// assert_eq!(P(vec![4, 8, 2]).to_string(), "(4,8,2)");
+/// ```
 pub fn write_tuple<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
     f.write_str("(")?;
     for (i, t) in items.iter().enumerate() {
@@ -188,6 +272,18 @@ pub fn write_tuple<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> 
 }
 
 /// An integer in decimal, without the formatting machinery (see [`write_tuple`]).
+///
+/// ```
+/// use std::fmt;
+/// struct I(i64);
+/// impl fmt::Display for I {
+///     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+///         cute_core::int_tuple::write_int(f, self.0)
+///     }
+/// }
+/// assert_eq!(I(-2048).to_string(), "-2048");
+/// assert_eq!(I(i64::MIN).to_string(), i64::MIN.to_string());
+/// ```
 pub fn write_int(f: &mut fmt::Formatter<'_>, v: i64) -> fmt::Result {
     if (0..10).contains(&v) {
         let d = v as usize;
@@ -229,16 +325,33 @@ impl std::str::FromStr for IntTuple {
 
 impl IntTuple {
     /// Build a tuple from integers: `IntTuple::ints(&[8, 32])` is `(8,32)`.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert_eq!(IntTuple::ints(&[8, 32]).to_string(), "(8,32)");
+    /// ```
     pub fn ints(v: &[i64]) -> Self {
         Tuple(v.iter().map(|&x| Int(x)).collect())
     }
 
     /// `true` for a leaf integer.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert!(IntTuple::Int(8).is_int());
+    /// assert!(!"(8)".parse::<IntTuple>().unwrap().is_int()); // a 1-tuple is not an integer
+    /// ```
     pub fn is_int(&self) -> bool {
         matches!(self, Int(_) | Dyn(_))
     }
 
     /// The integer of a leaf (static or dynamic), `None` for tuples.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert_eq!(IntTuple::Dyn(8).as_int(), Some(8));
+    /// assert_eq!(IntTuple::ints(&[8]).as_int(), None);
+    /// ```
     pub fn as_int(&self) -> Option<i64> {
         match self {
             Int(v) | Dyn(v) => Some(*v),
@@ -247,6 +360,12 @@ impl IntTuple {
     }
 
     /// The integer of a leaf with its static/dynamic kind, `None` for tuples.
+    ///
+    /// ```
+    /// use cute_core::{int_tuple::Num, IntTuple};
+    /// assert_eq!(IntTuple::Dyn(8).num(), Some(Num::dynamic(8)));
+    /// assert_eq!(IntTuple::ints(&[8]).num(), None);
+    /// ```
     pub fn num(&self) -> Option<Num> {
         match self {
             Int(v) => Some(Num::fixed(*v)),
@@ -261,6 +380,12 @@ impl IntTuple {
     }
 
     /// CuTe `is_static`: every leaf static.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert!("(2,(3,4))".parse::<IntTuple>().unwrap().is_static());
+    /// assert!(!IntTuple::Tuple(vec![IntTuple::Int(2), IntTuple::Dyn(3)]).is_static());
+    /// ```
     pub fn is_static(&self) -> bool {
         match self {
             Int(_) => true,
@@ -270,6 +395,13 @@ impl IntTuple {
     }
 
     /// CuTe `rank`: number of top-level modes (1 for an integer).
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert_eq!("((3,5,2),(4),2)".parse::<IntTuple>().unwrap().rank(), 3);
+    /// assert_eq!("((6,8))".parse::<IntTuple>().unwrap().rank(), 1);
+    /// assert_eq!(IntTuple::Int(4).rank(), 1);
+    /// ```
     pub fn rank(&self) -> usize {
         match self {
             Int(_) | Dyn(_) => 1,
@@ -278,6 +410,13 @@ impl IntTuple {
     }
 
     /// CuTe `depth`: 0 for an integer, 1 + max depth of the elements for a tuple.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert_eq!("((2,1,(1,2,7)))".parse::<IntTuple>().unwrap().depth(), 3);
+    /// assert_eq!("(3,6,(4))".parse::<IntTuple>().unwrap().depth(), 2);
+    /// assert_eq!(IntTuple::Int(3).depth(), 0);
+    /// ```
     pub fn depth(&self) -> usize {
         match self {
             Int(_) | Dyn(_) => 0,
@@ -286,6 +425,12 @@ impl IntTuple {
     }
 
     /// CuTe `size` / `product`: the product of all leaves (1 for `()`).
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert_eq!("((32,6),4)".parse::<IntTuple>().unwrap().size().unwrap(), 768);
+    /// assert_eq!("()".parse::<IntTuple>().unwrap().size().unwrap(), 1);
+    /// ```
     pub fn size(&self) -> Result<i64> {
         match self {
             Int(v) | Dyn(v) => Ok(*v),
@@ -296,6 +441,14 @@ impl IntTuple {
     }
 
     /// CuTe `size` with its kind: static when every leaf is (or a leaf is `_0`).
+    ///
+    /// ```
+    /// use cute_core::{int_tuple::Num, IntTuple};
+    /// let t = IntTuple::Tuple(vec![IntTuple::Int(4), IntTuple::Dyn(8)]);
+    /// assert_eq!(t.size_num().unwrap(), Num::dynamic(32));
+    /// let t = IntTuple::Tuple(vec![IntTuple::Int(0), IntTuple::Dyn(8)]);
+    /// assert_eq!(t.size_num().unwrap(), Num::fixed(0)); // _0 * x is _0
+    /// ```
     pub fn size_num(&self) -> Result<Num> {
         match self {
             Tuple(ts) => ts
@@ -306,6 +459,11 @@ impl IntTuple {
     }
 
     /// CuTe `sum` of all leaves.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert_eq!("(2,(3,4))".parse::<IntTuple>().unwrap().sum().unwrap(), 9);
+    /// ```
     pub fn sum(&self) -> Result<i64> {
         match self {
             Int(v) | Dyn(v) => Ok(*v),
@@ -314,6 +472,11 @@ impl IntTuple {
     }
 
     /// The number of leaves.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert_eq!("(2,(3,4),())".parse::<IntTuple>().unwrap().leaf_count(), 3);
+    /// ```
     pub fn leaf_count(&self) -> usize {
         match self {
             Int(_) | Dyn(_) => 1,
@@ -322,6 +485,11 @@ impl IntTuple {
     }
 
     /// The number of parts: every integer and every tuple (empty ones included).
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert_eq!("(2,(3,4),())".parse::<IntTuple>().unwrap().node_count(), 6);
+    /// ```
     pub fn node_count(&self) -> usize {
         match self {
             Int(_) | Dyn(_) => 1,
@@ -330,6 +498,11 @@ impl IntTuple {
     }
 
     /// The leaves in order.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert_eq!("(2,(3,4))".parse::<IntTuple>().unwrap().leaves(), [2, 3, 4]);
+    /// ```
     pub fn leaves(&self) -> Vec<i64> {
         let mut out = Vec::new();
         self.collect_leaves(&mut out);
@@ -344,6 +517,12 @@ impl IntTuple {
     }
 
     /// The leaves in order, with their kinds.
+    ///
+    /// ```
+    /// use cute_core::{int_tuple::Num, IntTuple};
+    /// let t = IntTuple::Tuple(vec![IntTuple::Int(2), IntTuple::Dyn(3)]);
+    /// assert_eq!(t.leaf_nums(), [Num::fixed(2), Num::dynamic(3)]);
+    /// ```
     pub fn leaf_nums(&self) -> Vec<Num> {
         fn go(t: &IntTuple, out: &mut Vec<Num>) {
             match t {
@@ -357,11 +536,26 @@ impl IntTuple {
     }
 
     /// A flat tuple of these integers.
+    ///
+    /// ```
+    /// use cute_core::{int_tuple::Num, IntTuple};
+    /// let t = IntTuple::nums(&[Num::fixed(2), Num::dynamic(3)]);
+    /// assert_eq!(t.to_string(), "(2,3)");
+    /// assert!(!t.is_static());
+    /// ```
     pub fn nums(v: &[Num]) -> Self {
         Tuple(v.iter().map(|n| n.leaf()).collect())
     }
 
     /// CuTe `get<i>`: element `i` of a tuple; `get<0>` of an integer is the integer.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// let t: IntTuple = "(7,(4,2))".parse().unwrap();
+    /// assert_eq!(t.get(1).unwrap().to_string(), "(4,2)");
+    /// assert_eq!(IntTuple::Int(3).get(0).unwrap().to_string(), "3");
+    /// assert!(t.get(2).is_err());
+    /// ```
     pub fn get(&self, i: usize) -> Result<&IntTuple> {
         match self {
             Int(_) | Dyn(_) if i == 0 => Ok(self),
@@ -382,6 +576,21 @@ impl IntTuple {
     }
 
     /// CuTe `flatten`: a tuple of depth ≤ 1; an integer stays an integer.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// let t: IntTuple = "((2,2),(3,(4,1)))".parse().unwrap();
+    /// assert_eq!(t.flatten().to_string(), "(2,2,3,4,1)");
+    /// assert_eq!(IntTuple::Int(8).flatten().to_string(), "8");
+    /// ```
+    ///
+    /// Law (checked by `tests/laws.rs::unflatten_inverts_flatten`): `unflatten(flatten(t), t) == t`.
+    /// ```
+    /// // (the round trip, one case)
+    /// use cute_core::{int_tuple::unflatten, IntTuple as T};
+    /// let t: T = "((2,2),(3,(4,1)))".parse().unwrap();
+    /// assert_eq!(unflatten(&t.flatten(), &t).unwrap(), t);
+    /// ```
     pub fn flatten(&self) -> IntTuple {
         match self {
             Int(_) | Dyn(_) => self.clone(),
@@ -390,6 +599,12 @@ impl IntTuple {
     }
 
     /// CuTe `wrap`: an integer becomes a 1-tuple; tuples are unchanged.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert_eq!(IntTuple::Int(8).wrap().to_string(), "(8)");
+    /// assert_eq!(IntTuple::ints(&[8, 2]).wrap().to_string(), "(8,2)");
+    /// ```
     pub fn wrap(self) -> IntTuple {
         match self {
             Int(_) | Dyn(_) => Tuple(vec![self]),
@@ -398,6 +613,12 @@ impl IntTuple {
     }
 
     /// CuTe `unwrap`: strip 1-tuples until a non-1-tuple remains.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert_eq!("(((8)))".parse::<IntTuple>().unwrap().unwrap().to_string(), "8");
+    /// assert_eq!("((8,2))".parse::<IntTuple>().unwrap().unwrap().to_string(), "(8,2)");
+    /// ```
     pub fn unwrap(self) -> IntTuple {
         match self {
             Tuple(mut ts) if ts.len() == 1 => ts.pop().expect("len 1").unwrap(),
@@ -406,6 +627,12 @@ impl IntTuple {
     }
 
     /// CuTe `append`: `append(8, 2) = (8,2)`, `append((8), 2) = (8,2)`.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert_eq!(IntTuple::Int(8).append(IntTuple::Int(2)).to_string(), "(8,2)");
+    /// assert_eq!(IntTuple::ints(&[8]).append(IntTuple::Int(2)).to_string(), "(8,2)");
+    /// ```
     pub fn append(self, x: IntTuple) -> IntTuple {
         match self {
             Tuple(mut ts) => {
@@ -417,6 +644,12 @@ impl IntTuple {
     }
 
     /// CuTe `prepend`.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert_eq!(IntTuple::Int(8).prepend(IntTuple::Int(2)).to_string(), "(2,8)");
+    /// assert_eq!(IntTuple::ints(&[8, 4]).prepend(IntTuple::Int(2)).to_string(), "(2,8,4)");
+    /// ```
     pub fn prepend(self, x: IntTuple) -> IntTuple {
         match self {
             Tuple(mut ts) => {
@@ -428,6 +661,12 @@ impl IntTuple {
     }
 
     /// CuTe `append<N>(a, x)`: extend to rank `n` with copies of `x`.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// assert_eq!(IntTuple::Int(8).append_to(3, &IntTuple::Int(1)).to_string(), "(8,1,1)");
+    /// assert_eq!(IntTuple::Int(8).append_to(1, &IntTuple::Int(1)).to_string(), "8");
+    /// ```
     pub fn append_to(self, n: usize, x: &IntTuple) -> IntTuple {
         match self {
             Tuple(mut ts) => {
@@ -466,6 +705,23 @@ impl IntTuple {
     }
 
     /// CuTe `weakly_congruent(a, b)`: `a` is a coarsening of `b`'s profile.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// let a: IntTuple = "(2,4)".parse().unwrap();
+    /// let b: IntTuple = "((2,2),(2,2))".parse().unwrap();
+    /// assert!(a.weakly_congruent(&b));
+    /// assert!(!b.weakly_congruent(&a));
+    /// assert!(IntTuple::Int(8).weakly_congruent(&b));
+    /// ```
+    ///
+    /// Law (checked by `tests/laws.rs::congruence_orders`): `congruent(a, b)` implies
+    /// `weakly_congruent(a, b)`, and an integer is weakly congruent with anything.
+    /// ```
+    /// use cute_core::IntTuple;
+    /// let a: IntTuple = "(2,(3,4))".parse().unwrap();
+    /// assert!(a.congruent(&a) && a.weakly_congruent(&a));
+    /// ```
     pub fn weakly_congruent(&self, other: &IntTuple) -> bool {
         match (self, other) {
             (Int(_) | Dyn(_), _) => true,
@@ -503,6 +759,13 @@ impl IntTuple {
     }
 
     /// A tuple of the same profile with every leaf set to `v` (CuTe `repeat_like`).
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// let t: IntTuple = "(2,(3,4))".parse().unwrap();
+    /// assert_eq!(t.repeat_like(1).to_string(), "(1,(1,1))");
+    /// assert!(t.repeat_like(0).congruent(&t));
+    /// ```
     pub fn repeat_like(&self, v: i64) -> IntTuple {
         match self {
             Int(_) | Dyn(_) => Int(v),
@@ -511,6 +774,13 @@ impl IntTuple {
     }
 
     /// Rebuild `self`'s profile from the leaves `flat` (CuTe `unflatten`).
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// let p: IntTuple = "(2,(3,4))".parse().unwrap();
+    /// let t = p.unflatten_like(&mut [1, 2, 6].into_iter());
+    /// assert_eq!(t.to_string(), "(1,(2,6))");
+    /// ```
     pub fn unflatten_like(&self, flat: &mut impl Iterator<Item = i64>) -> IntTuple {
         match self {
             Tuple(ts) => Tuple(ts.iter().map(|t| t.unflatten_like(flat)).collect()),
@@ -519,6 +789,12 @@ impl IntTuple {
     }
 
     /// CuTe `product_each`: the size of every top-level mode, as a tuple.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// let t: IntTuple = "((8,16),(64,1),(1,3))".parse().unwrap();
+    /// assert_eq!(t.product_each().unwrap().to_string(), "(128,64,3)");
+    /// ```
     pub fn product_each(&self) -> Result<IntTuple> {
         Ok(Tuple(
             self.modes()
@@ -685,11 +961,25 @@ fn compact_leaf(s: &IntTuple, cur: &mut Num) -> Result<IntTuple> {
 
 /// CuTe `compact_major<LayoutLeft>(shape, current)`: column-major strides; static shape-1
 /// modes get stride 0, as CuTe does for `_1`.
+///
+/// ```
+/// use cute_core::{int_tuple::compact_col_major, IntTuple};
+/// let s: IntTuple = "(4,(1,8))".parse().unwrap();
+/// assert_eq!(compact_col_major(&s, 1).unwrap().to_string(), "(1,(0,4))");
+/// ```
 pub fn compact_col_major(shape: &IntTuple, current: i64) -> Result<IntTuple> {
     compact_col_major_num(shape, Num::fixed(current))
 }
 
 /// [`compact_col_major`] from a start that may be dynamic.
+///
+/// ```
+/// use cute_core::{int_tuple::{compact_col_major_num, Num}, IntTuple};
+/// let s: IntTuple = "(4,8)".parse().unwrap();
+/// let d = compact_col_major_num(&s, Num::dynamic(2)).unwrap();
+/// assert_eq!(d.to_string(), "(2,8)");
+/// assert!(!d.is_static());
+/// ```
 pub fn compact_col_major_num(shape: &IntTuple, current: Num) -> Result<IntTuple> {
     fn go(s: &IntTuple, cur: &mut Num) -> Result<IntTuple> {
         match s {
@@ -702,6 +992,12 @@ pub fn compact_col_major_num(shape: &IntTuple, current: Num) -> Result<IntTuple>
 }
 
 /// CuTe `compact_major<LayoutRight>(shape)`: row-major strides.
+///
+/// ```
+/// use cute_core::{int_tuple::compact_row_major, IntTuple};
+/// let s: IntTuple = "(4,(2,8))".parse().unwrap();
+/// assert_eq!(compact_row_major(&s, 1).unwrap().to_string(), "(16,(8,1))");
+/// ```
 pub fn compact_row_major(shape: &IntTuple, current: i64) -> Result<IntTuple> {
     fn go(s: &IntTuple, cur: &mut Num) -> Result<IntTuple> {
         match s {
@@ -831,6 +1127,9 @@ fn compact_col_major_full_from(shape: &IntTuple, start: i64) -> Result<IntTuple>
 /// let s: IntTuple = "(2,(2,2))".parse().unwrap();
 /// assert_eq!(idx2crd(&IntTuple::Int(7), &s).unwrap().to_string(), "(1,(1,1))");
 /// ```
+///
+/// Law (checked by `tests/laws.rs::idx2crd_inverts_crd2idx`): `crd2idx(idx2crd(i, S), S) == i`
+/// for every `i < size(S)`.
 pub fn idx2crd(idx: &IntTuple, shape: &IntTuple) -> Result<IntTuple> {
     match (idx, shape) {
         (Tuple(i), Tuple(s)) => {
@@ -1020,6 +1319,12 @@ pub enum Coord {
 
 impl Coord {
     /// Whether any `_` appears.
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Coord;
+    /// assert!(Coord::Tuple(vec![Coord::Int(1), Coord::Under]).has_underscore());
+    /// assert!(!Coord::Tuple(vec![Coord::Int(1), Coord::Int(0)]).has_underscore());
+    /// ```
     pub fn has_underscore(&self) -> bool {
         match self {
             Coord::Under => true,
@@ -1029,6 +1334,12 @@ impl Coord {
     }
 
     /// Whether every leaf is `_`.
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Coord;
+    /// assert!(Coord::Tuple(vec![Coord::Under, Coord::Under]).all_underscore());
+    /// assert!(!Coord::Tuple(vec![Coord::Int(1), Coord::Under]).all_underscore());
+    /// ```
     pub fn all_underscore(&self) -> bool {
         match self {
             Coord::Under => true,
@@ -1038,6 +1349,12 @@ impl Coord {
     }
 
     /// CuTe `dice(coord, coord)`: the fixed coordinates, as an IntTuple.
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Coord;
+    /// let c = Coord::Tuple(vec![Coord::Int(2), Coord::Under, Coord::Tuple(vec![Coord::Int(1), Coord::Under])]);
+    /// assert_eq!(c.diced().to_string(), "(2,1)");
+    /// ```
     pub fn diced(&self) -> IntTuple {
         fn lift(c: &Coord, out: &mut Vec<IntTuple>) {
             match c {
@@ -1091,6 +1408,13 @@ pub fn append(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
 }
 
 /// CuTe `prepend<N>(t, x)`: `t` extended to rank `n` with copies of `x` in front.
+///
+/// ```
+/// use cute_core::{int_tuple::prepend, IntTuple};
+/// let t: IntTuple = "(2,3)".parse().unwrap();
+/// assert_eq!(prepend(&t, 4, &IntTuple::Int(1)).unwrap().to_string(), "(1,1,2,3)");
+/// assert!(prepend(&t, 1, &IntTuple::Int(1)).is_err());
+/// ```
 pub fn prepend(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
     let rank = t.rank();
     if n < rank {
@@ -1107,6 +1431,12 @@ pub fn prepend(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
 }
 
 /// CuTe `replace<N>(t, x)`: mode `n` of `t` replaced by `x`.
+///
+/// ```
+/// use cute_core::{int_tuple::replace, IntTuple};
+/// let t: IntTuple = "(6,3,32)".parse().unwrap();
+/// assert_eq!(replace(&t, 2, &IntTuple::Int(2)).unwrap().to_string(), "(6,3,2)");
+/// ```
 pub fn replace(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
     match t {
         Tuple(ts) if n < ts.len() => {
@@ -1167,6 +1497,12 @@ pub fn group(t: &IntTuple, b: i64, e: Option<i64>) -> Result<IntTuple> {
 }
 
 /// CuTe `select<I...>(t)`: the modes `is`, in that order.
+///
+/// ```
+/// use cute_core::{int_tuple::select, IntTuple};
+/// let t: IntTuple = "(2,3,4)".parse().unwrap();
+/// assert_eq!(select(&t, &[2, 0]).unwrap().to_string(), "(4,2)");
+/// ```
 pub fn select(t: &IntTuple, is: &[i64]) -> Result<IntTuple> {
     let items = items_of(t);
     let out = is

@@ -115,26 +115,58 @@ impl Layout {
     }
 
     /// The shape.
+    ///
+    /// ```
+    /// use cute_core::Layout;
+    /// let l: Layout = "(4,(8)):(6,(4))".parse().unwrap();
+    /// assert_eq!(l.shape().to_string(), "(4,(8))");
+    /// ```
     pub fn shape(&self) -> &IntTuple {
         &self.shape
     }
 
     /// The stride.
+    ///
+    /// ```
+    /// use cute_core::Layout;
+    /// let l: Layout = "(4,(8)):(6,(4))".parse().unwrap();
+    /// assert_eq!(l.stride().to_string(), "(6,(4))");
+    /// ```
     pub fn stride(&self) -> &IntTuple {
         &self.stride
     }
 
     /// CuTe `rank`.
+    ///
+    /// ```
+    /// use cute_core::Layout;
+    /// let l: Layout = "((8,1,2),(12)):((12,576,288),(1))".parse().unwrap();
+    /// assert_eq!(l.rank(), 2);
+    /// assert_eq!("4:1".parse::<Layout>().unwrap().rank(), 1);
+    /// ```
     pub fn rank(&self) -> usize {
         self.shape.rank()
     }
 
     /// CuTe `depth`.
+    ///
+    /// ```
+    /// use cute_core::Layout;
+    /// let l: Layout = "(((1),2),(8,2)):(((2),-16),(0,1))".parse().unwrap();
+    /// assert_eq!(l.depth(), 3);
+    /// assert_eq!("12:1".parse::<Layout>().unwrap().depth(), 0);
+    /// ```
     pub fn depth(&self) -> usize {
         self.shape.depth()
     }
 
     /// CuTe `size`: the number of coordinates.
+    ///
+    /// ```
+    /// use cute_core::Layout;
+    /// let l: Layout = "((32,6),4):((1,128),32)".parse().unwrap();
+    /// assert_eq!(l.size().unwrap(), 768);
+    /// ```
     pub fn size(&self) -> Result<i64> {
         self.shape.size()
     }
@@ -166,6 +198,9 @@ impl Layout {
     /// assert_eq!(all, (0..12).map(|i| 100 + l.call_index(i).unwrap()).collect::<Vec<_>>());
     /// assert!(l.offsets(0, 11).is_err());
     /// ```
+    ///
+    /// Law (checked by `tests/laws.rs::offsets_are_call_index_in_order`): `offsets(b, _)[i] ==
+    /// b + L(i)` for any strides (negative and zero too).
     pub fn offsets(&self, base: i64, limit: usize) -> Result<Vec<i64>> {
         let shape = self.shape.leaves();
         let stride = self.stride.leaves();
@@ -203,6 +238,13 @@ impl Layout {
 
     /// CuTe `cosize` with its kind: `layout(size - _1) + _1` is static when every mode
     /// with a non-`_0` stride has a static stride and the shape is static.
+    ///
+    /// ```
+    /// use cute_core::Layout;
+    /// let l: Layout = "(2,(16,16)):(1,(8,1))".parse().unwrap();
+    /// let c = l.cosize_num().unwrap();
+    /// assert_eq!((c.v, c.is_static()), (137, true));
+    /// ```
     pub fn cosize_num(&self) -> Result<Num> {
         let v = self.cosize()?;
         let shape_static = self.shape.is_static();
@@ -229,6 +271,13 @@ impl Layout {
     }
 
     /// All top-level modes.
+    ///
+    /// ```
+    /// use cute_core::Layout;
+    /// let l: Layout = "(4,(2,3)):(1,(4,8))".parse().unwrap();
+    /// let m: Vec<String> = l.modes().iter().map(|m| m.to_string()).collect();
+    /// assert_eq!(m, ["4:1", "(2,3):(4,8)"]);
+    /// ```
     pub fn modes(&self) -> Vec<Layout> {
         self.shape
             .modes()
@@ -238,12 +287,27 @@ impl Layout {
             .collect()
     }
 
-    /// The offset of linear index `i` (column-major over the shape).
+    /// CuTe `layout(i)`: the offset of linear index `i` (column-major over the shape).
+    ///
+    /// ```
+    /// use cute_core::Layout;
+    /// let l: Layout = "((2,4),(1)):((1,2),(8))".parse().unwrap();
+    /// assert_eq!(l.call_index(7).unwrap(), 7);
+    /// let l: Layout = "((1),(6)):((6),(1))".parse().unwrap();
+    /// assert_eq!(l.call_index(1).unwrap(), 1);
+    /// ```
     pub fn call_index(&self, i: i64) -> Result<i64> {
         int_tuple::crd2idx(&Int(i), &self.shape, &self.stride)
     }
 
-    /// The offset of a (hierarchical) coordinate.
+    /// CuTe `layout(coord)`: the offset of a (hierarchical) coordinate, `Σ c_i · d_i`.
+    ///
+    /// ```
+    /// use cute_core::{IntTuple, Layout};
+    /// let l: Layout = "(2,(4,4)):(0,(16,1))".parse().unwrap();
+    /// let c: IntTuple = "(1,(3,3))".parse().unwrap();
+    /// assert_eq!(l.call_coord(&c).unwrap(), 51);
+    /// ```
     pub fn call_coord(&self, c: &IntTuple) -> Result<i64> {
         int_tuple::crd2idx(c, &self.shape, &self.stride)
     }
@@ -265,6 +329,13 @@ impl Layout {
     }
 
     /// CuTe `dice(coord, layout)`: the sub-layout of the modes with fixed coordinates.
+    ///
+    /// ```
+    /// use cute_core::{int_tuple::Coord, Layout};
+    /// let l: Layout = "(2,4,16):(64,16,1)".parse().unwrap();
+    /// let c = Coord::Tuple(vec![Coord::Int(1), Coord::Under, Coord::Int(0)]);
+    /// assert_eq!(l.dice(&c).unwrap().to_string(), "(2,16):(64,1)");
+    /// ```
     pub fn dice(&self, c: &Coord) -> Result<Layout> {
         self.check_coord(c)?;
         Ok(Layout::raw(
@@ -305,6 +376,12 @@ impl Layout {
     }
 
     /// CuTe `append<N>(layout)`: pad with `1:0` modes up to rank `n`.
+    ///
+    /// ```
+    /// use cute_core::Layout;
+    /// let l: Layout = "(8,64):(64,1)".parse().unwrap();
+    /// assert_eq!(l.append_to(3).to_string(), "(8,64,1):(64,1,0)");
+    /// ```
     pub fn append_to(&self, n: usize) -> Layout {
         Layout::raw(
             self.shape.clone().append_to(n, &Int(1)),
@@ -313,6 +390,13 @@ impl Layout {
     }
 
     /// CuTe `with_shape(shape)` = `composition(layout, make_layout(shape))`.
+    ///
+    /// ```
+    /// use cute_core::{IntTuple, Layout};
+    /// let l: Layout = "(8,4):(4,1)".parse().unwrap();
+    /// let s: IntTuple = "(2,16)".parse().unwrap();
+    /// assert_eq!(l.with_shape(s).unwrap().to_string(), "(2,(4,4)):(4,(8,1))");
+    /// ```
     pub fn with_shape(&self, shape: IntTuple) -> Result<Layout> {
         composition(self, &Layout::col_major(shape)?)
     }
@@ -418,6 +502,9 @@ fn flat_lists(layout: &Layout) -> Result<(Vec<Num>, Vec<Num>)> {
 /// let p: IntTuple = "(1,1)".parse().unwrap();
 /// assert_eq!(coalesce(&l, Some(&p)).unwrap().to_string(), "(8,6):(1,8)");
 /// ```
+///
+/// Law (checked by `tests/laws.rs::coalesce_and_filter_preserve_the_function`):
+/// `coalesce(L)(i) == L(i)` for every `i < size(L)`, `size` kept, depth ≤ 1.
 pub fn coalesce(layout: &Layout, profile: Option<&IntTuple>) -> Result<Layout> {
     match profile {
         None | Some(Int(_) | Dyn(_)) => coalesce_all(layout),
@@ -462,6 +549,14 @@ fn coalesce_x(layout: &Layout) -> Result<Layout> {
 }
 
 /// CuTe `filter_zeros`: size-1 for every stride-0 mode.
+///
+/// ```
+/// use cute_core::{layout::filter_zeros, Layout};
+/// let l: Layout = "(4,(2,3)):(0,(1,0))".parse().unwrap();
+/// assert_eq!(filter_zeros(&l).to_string(), "(1,(2,1)):(0,(1,0))");
+/// let l: Layout = "(12,3):(16,8)".parse().unwrap();
+/// assert_eq!(filter_zeros(&l).to_string(), "(12,3):(16,8)");
+/// ```
 pub fn filter_zeros(layout: &Layout) -> Layout {
     fn go(d: &IntTuple, s: &IntTuple) -> IntTuple {
         match (d, s) {
@@ -480,6 +575,9 @@ pub fn filter_zeros(layout: &Layout) -> Layout {
 /// let l: Layout = "(2,2,1):(4,8,0)".parse().unwrap();
 /// assert_eq!(filter(&l).unwrap().to_string(), "4:4");
 /// ```
+///
+/// Law (checked by `tests/laws.rs::coalesce_and_filter_preserve_the_function`): the image
+/// of `filter(L)` is the image of `L`.
 pub fn filter(layout: &Layout) -> Result<Layout> {
     coalesce_all(&filter_zeros(layout))
 }
@@ -579,6 +677,9 @@ fn composition_impl(lhs: &Layout, rs: &IntTuple, rd: &IntTuple) -> Result<Layout
 /// let b: Layout = "(4,3):(3,1)".parse().unwrap();
 /// assert_eq!(composition(&a, &b).unwrap().to_string(), "((2,2),3):((24,2),8)");
 /// ```
+///
+/// Law (checked by `tests/laws.rs::composition_is_function_composition`): `R(i) == A(B(i))`
+/// for every `i < size(B)`, and `size(R) == size(B)`.
 pub fn composition(lhs: &Layout, rhs: &Layout) -> Result<Layout> {
     let flat = coalesce_x(lhs)?;
     composition_impl(&flat, &rhs.shape, &rhs.stride)
@@ -676,6 +777,10 @@ fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> 
 /// let l: Layout = "(2,4):(1,6)".parse().unwrap();
 /// assert_eq!(complement(&l, None).unwrap().to_string(), "3:2");
 /// ```
+///
+/// Law (checked by `tests/laws.rs::complement_is_disjoint_and_completes`): for an injective
+/// `A`, `complement(A, M)(i)` is not in the image of `A` for `i ≥ 1`, and
+/// `make_layout(A, complement(A, M))` is a bijection onto `[0, M)`.
 pub fn complement(layout: &Layout, cotarget: Option<&IntTuple>) -> Result<Layout> {
     let f = filter(layout)?;
     let c = match cotarget {
@@ -731,6 +836,9 @@ fn inverse_prep(layout: &Layout) -> Result<(Vec<Num>, Vec<Num>, Vec<Num>)> {
 /// let l: Layout = "(4,8):(8,1)".parse().unwrap();
 /// assert_eq!(right_inverse(&l).unwrap().to_string(), "(8,4):(4,1)");
 /// ```
+///
+/// Law (checked by `tests/laws.rs::inverses_round_trip`): `L(R(i)) == i` for `i < size(R)`,
+/// and `size(R) == size(L)` for a bijective `L`.
 pub fn right_inverse(layout: &Layout) -> Result<Layout> {
     let (shape, stride, pre) = inverse_prep(layout)?;
     let mut rs = vec![Int(1)];
@@ -759,6 +867,9 @@ pub fn right_inverse(layout: &Layout) -> Result<Layout> {
 /// let l: Layout = "(8,5,2):(40,4,20)".parse().unwrap();
 /// assert_eq!(left_inverse(&l).unwrap().to_string(), "(4,10,8):(0,8,1)");
 /// ```
+///
+/// Law (checked by `tests/laws.rs::inverses_round_trip`): `R(L(i)) == i` for `i < size(L)`
+/// when `L` is injective.
 pub fn left_inverse(layout: &Layout) -> Result<Layout> {
     let (shape, stride, pre) = inverse_prep(layout)?;
     if stride.iter().any(|d| !d.is_static()) {
@@ -804,6 +915,10 @@ pub fn left_inverse(layout: &Layout) -> Result<Layout> {
 /// let b = Tiler::Layout("4:2".parse().unwrap());
 /// assert_eq!(logical_divide(&a, &b).unwrap().to_string(), "((2,2),(2,3)):((4,1),(2,8))");
 /// ```
+///
+/// Law (checked by `tests/laws.rs::logical_divide_is_composition_with_the_complement`):
+/// `logical_divide(A, B)(i) == composition(A, make_layout(B, complement(B, size(A))))(i)`
+/// for every `i < size(A)`; mode 0 has the size of `B` (`divide_and_product_sizes`).
 pub fn logical_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
     match tiler {
         Tiler::Layout(t) => {
@@ -886,16 +1001,42 @@ fn unpack(layout: &Layout, unpack0: bool) -> Result<Layout> {
 /// let t = Tiler::Tuple(vec![Tiler::Layout("3:3".parse().unwrap()), Tiler::Layout("(2,4):(1,8)".parse().unwrap())]);
 /// assert_eq!(zipped_divide(&a, &t).unwrap().to_string(), "((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))");
 /// ```
+///
+/// Law (checked by `tests/laws.rs::divides_and_products_regroup_the_logical_ones`): the same
+/// function of the linear index as `logical_divide(A, tiler)`, its modes regrouped.
 pub fn zipped_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
     tile_unzip(&logical_divide(layout, tiler)?, tiler)
 }
 
 /// CuTe `tiled_divide`: `((TILE),REST0,REST1,...)`.
+///
+/// ```
+/// use cute_core::{layout::{tiled_divide, Tiler}, Layout};
+/// let a: Layout = "(9,(4,8)):(59,(13,1))".parse().unwrap();
+/// let t = Tiler::Tuple(vec![Tiler::Layout("3:3".parse().unwrap()), Tiler::Layout("(2,4):(1,8)".parse().unwrap())]);
+/// assert_eq!(tiled_divide(&a, &t).unwrap().to_string(), "((3,(2,4)),3,(2,2)):((177,(13,2)),59,(26,1))");
+/// ```
+///
+/// Law (checked by `tests/laws.rs::divides_and_products_regroup_the_logical_ones`): the same
+/// function of the linear index as `logical_divide(A, tiler)`, its modes regrouped.
 pub fn tiled_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
     unpack(&zipped_divide(layout, tiler)?, false)
 }
 
 /// CuTe `flat_divide`: `(TILE0,TILE1,...,REST0,REST1,...)`.
+///
+/// ```
+/// use cute_core::{layout::{flat_divide, Tiler}, Layout};
+/// let a: Layout = "(9,(4,8)):(59,(13,1))".parse().unwrap();
+/// let t = Tiler::Tuple(vec![Tiler::Layout("3:3".parse().unwrap()), Tiler::Layout("(2,4):(1,8)".parse().unwrap())]);
+/// assert_eq!(flat_divide(&a, &t).unwrap().to_string(), "(3,(2,4),3,(2,2)):(177,(13,2),59,(26,1))");
+/// let a: Layout = "((8)):((1))".parse().unwrap();
+/// let t = Tiler::Tuple(vec![Tiler::Int(4)]);
+/// assert_eq!(flat_divide(&a, &t).unwrap().to_string(), "((4),(2)):((1),(4))");
+/// ```
+///
+/// Law (checked by `tests/laws.rs::divides_and_products_regroup_the_logical_ones`): the same
+/// function of the linear index as `logical_divide(A, tiler)`, its modes regrouped.
 pub fn flat_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
     unpack(&zipped_divide(layout, tiler)?, true)
 }
@@ -912,6 +1053,9 @@ pub fn flat_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// let b = Tiler::Layout("6:1".parse().unwrap());
 /// assert_eq!(logical_product(&a, &b).unwrap().to_string(), "((2,2),(2,3)):((4,1),(2,8))");
 /// ```
+///
+/// Law (checked by `tests/laws.rs::divide_and_product_sizes`): `size == size(A) · size(B)`,
+/// and the product of a bijection with a compact tiler is a bijection.
 pub fn logical_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
     match tiler {
         Tiler::Layout(t) => {
@@ -926,16 +1070,46 @@ pub fn logical_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
 }
 
 /// CuTe `zipped_product`: `((BLOCK),(PRODUCT))`.
+///
+/// ```
+/// use cute_core::{layout::{zipped_product, Tiler}, Layout};
+/// let a: Layout = "(2,3):(1,2)".parse().unwrap();
+/// let t = Tiler::Tuple(vec![Tiler::Layout("4:4".parse().unwrap())]);
+/// assert_eq!(zipped_product(&a, &t).unwrap().to_string(), "((2),(4,3)):((1),(8,2))");
+/// ```
+///
+/// Law (checked by `tests/laws.rs::divides_and_products_regroup_the_logical_ones`): the same
+/// function of the linear index as `logical_product(A, tiler)`, its modes regrouped.
 pub fn zipped_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
     tile_unzip(&logical_product(block, tiler)?, tiler)
 }
 
 /// CuTe `tiled_product`: `((BLOCK),P0,P1,...)`.
+///
+/// ```
+/// use cute_core::{layout::{tiled_product, Tiler}, Layout};
+/// let a: Layout = "(2,2):(6,1)".parse().unwrap();
+/// let t = Tiler::Tuple(vec![Tiler::Layout("4:1".parse().unwrap())]);
+/// assert_eq!(tiled_product(&a, &t).unwrap().to_string(), "((2),4,2):((6),1,1)");
+/// ```
+///
+/// Law (checked by `tests/laws.rs::divides_and_products_regroup_the_logical_ones`): the same
+/// function of the linear index as `logical_product(A, tiler)`, its modes regrouped.
 pub fn tiled_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
     unpack(&zipped_product(block, tiler)?, false)
 }
 
 /// CuTe `flat_product`: `(B0,B1,...,P0,P1,...)`.
+///
+/// ```
+/// use cute_core::{layout::{flat_product, Tiler}, Layout};
+/// let a: Layout = "(8,2):(2,1)".parse().unwrap();
+/// let t = Tiler::Layout("(2,8,1):(32,1,32)".parse().unwrap());
+/// assert_eq!(flat_product(&a, &t).unwrap().to_string(), "(8,2,2,8,1):(2,1,512,16,512)");
+/// ```
+///
+/// Law (checked by `tests/laws.rs::divides_and_products_regroup_the_logical_ones`): the same
+/// function of the linear index as `logical_product(A, tiler)`, its modes regrouped.
 pub fn flat_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
     unpack(&zipped_product(block, tiler)?, true)
 }
@@ -985,6 +1159,8 @@ fn rank_sensitive_product(block: &Layout, tiler: &Layout) -> Result<(Layout, Lay
 /// let b: Layout = "(3,4):(1,3)".parse().unwrap();
 /// assert_eq!(blocked_product(&a, &b).unwrap().to_string(), "((2,3),(5,4)):((5,10),(1,30))");
 /// ```
+///
+/// Law (checked by `tests/laws.rs::divide_and_product_sizes`): `size == size(A) · size(B)`.
 pub fn blocked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
     let (a, b) = rank_sensitive_product(block, tiler)?;
     zip_layouts(&a, &b)
@@ -998,6 +1174,8 @@ pub fn blocked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
 /// let b: Layout = "(3,4):(1,3)".parse().unwrap();
 /// assert_eq!(raked_product(&a, &b).unwrap().to_string(), "((3,2),(4,5)):((10,5),(30,1))");
 /// ```
+///
+/// Law (checked by `tests/laws.rs::divide_and_product_sizes`): `size == size(A) · size(B)`.
 pub fn raked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
     let (a, b) = rank_sensitive_product(block, tiler)?;
     zip_layouts(&b, &a)
@@ -1182,6 +1360,13 @@ pub fn append(layout: &Layout, n: usize, x: Option<&Layout>) -> Result<Layout> {
 }
 
 /// CuTe `prepend<N>(layout, x = 1:0)`.
+///
+/// ```
+/// use cute_core::{layout::prepend, Layout};
+/// let l: Layout = "(12,4):(1,12)".parse().unwrap();
+/// let x: Layout = "4:0".parse().unwrap();
+/// assert_eq!(prepend(&l, 3, Some(&x)).unwrap().to_string(), "(4,12,4):(0,1,12)");
+/// ```
 pub fn prepend(layout: &Layout, n: usize, x: Option<&Layout>) -> Result<Layout> {
     let unit = Layout::raw(Int(1), Int(0));
     on_modes(
@@ -1192,11 +1377,24 @@ pub fn prepend(layout: &Layout, n: usize, x: Option<&Layout>) -> Result<Layout> 
 }
 
 /// CuTe `replace<N>(layout, x)`: mode `n` replaced by `x`.
+///
+/// ```
+/// use cute_core::{layout::replace, Layout};
+/// let l: Layout = "(6,3,32):(96,32,1)".parse().unwrap();
+/// let x: Layout = "2:16".parse().unwrap();
+/// assert_eq!(replace(&l, 2, &x).unwrap().to_string(), "(6,3,2):(96,32,16)");
+/// ```
 pub fn replace(layout: &Layout, n: usize, x: &Layout) -> Result<Layout> {
     on_modes(layout, |t, x| int_tuple::replace(t, n, x), x)
 }
 
 /// CuTe `take<B,E>(layout)`: the modes `[b, e)`.
+///
+/// ```
+/// use cute_core::{layout::take, Layout};
+/// let l: Layout = "(2,3,4):(1,2,6)".parse().unwrap();
+/// assert_eq!(take(&l, 1, Some(3)).unwrap().to_string(), "(3,4):(2,6)");
+/// ```
 pub fn take(layout: &Layout, b: i64, e: Option<i64>) -> Result<Layout> {
     on_modes(layout, |t, _| int_tuple::take(t, b, e), layout)
 }
@@ -1213,6 +1411,12 @@ pub fn group(layout: &Layout, b: i64, e: Option<i64>) -> Result<Layout> {
 }
 
 /// CuTe `select<I...>(layout)`: the modes `is`.
+///
+/// ```
+/// use cute_core::{layout::select, Layout};
+/// let l: Layout = "(2,3,4):(1,2,6)".parse().unwrap();
+/// assert_eq!(select(&l, &[2, 0]).unwrap().to_string(), "(4,2):(6,1)");
+/// ```
 pub fn select(layout: &Layout, is: &[i64]) -> Result<Layout> {
     on_modes(layout, |t, _| int_tuple::select(t, is), layout)
 }
@@ -1342,6 +1546,15 @@ pub fn max_common_vector(a: &Layout, b: &Layout) -> Result<i64> {
 }
 
 /// CuTe `unflatten(layout, profile)`: a flat layout folded into the profile's nesting.
+///
+/// ```
+/// use cute_core::{layout::unflatten, IntTuple, Layout};
+/// let l: Layout = "(2,3,4):(1,2,6)".parse().unwrap();
+/// let p: IntTuple = "(1,(1,1))".parse().unwrap();
+/// assert_eq!(unflatten(&l, &p).unwrap().to_string(), "(2,(3,4)):(1,(2,6))");
+/// ```
+///
+/// Law (checked by `tests/laws.rs::unflatten_inverts_flatten`): `unflatten(flatten(L), L.shape) == L`.
 pub fn unflatten(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
     Layout::new(
         int_tuple::unflatten(&layout.shape, profile)?,

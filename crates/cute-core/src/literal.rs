@@ -101,6 +101,19 @@ impl Reader<'_> {
 }
 
 /// Read an int-tuple literal: `8`, `_8`, `-3`, `(2,(3,4))`, `()`.
+///
+/// ```
+/// use cute_core::literal::int_tuple;
+/// assert_eq!(int_tuple("(2,(3,_4))").unwrap().to_string(), "(2,(3,4))");
+/// assert!(int_tuple("(2,").is_err());
+/// ```
+///
+/// Law (checked by `tests/laws.rs::parse_print_round_trip`): what CuTe prints reads back
+/// to the same value.
+/// ```
+/// use cute_core::literal::int_tuple;
+/// assert_eq!(int_tuple("()").unwrap().to_string(), "()");
+/// ```
 pub fn int_tuple(src: &str) -> Result<IntTuple> {
     let mut r = Reader {
         src: src.as_bytes(),
@@ -112,6 +125,20 @@ pub fn int_tuple(src: &str) -> Result<IntTuple> {
 }
 
 /// Read a layout literal: `SHAPE:STRIDE`, or a bare shape (column-major compact).
+///
+/// ```
+/// use cute_core::literal::layout;
+/// assert_eq!(layout("(4,8):(8,1)").unwrap().to_string(), "(4,8):(8,1)");
+/// assert_eq!(layout("(4,(2,3))").unwrap().to_string(), "(4,(2,3)):(1,(4,8))");
+/// assert!(layout("(4,8):(1)").is_err()); // not congruent
+/// ```
+///
+/// Law (checked by `tests/laws.rs::parse_print_round_trip`): `layout(&l.to_string()) == l`.
+/// ```
+/// use cute_core::{literal::layout, Layout};
+/// let l: Layout = "((2,2),3):((1,6),2)".parse().unwrap();
+/// assert_eq!(layout(&l.to_string()).unwrap(), l);
+/// ```
 pub fn layout(src: &str) -> Result<Layout> {
     let mut r = Reader {
         src: src.as_bytes(),

@@ -35,6 +35,14 @@ impl fmt::Display for Swizzle {
 impl Swizzle {
     /// Checks CuTe's static_asserts (`B >= 0`, `M >= 0`, `|S| >= B`) and that the masks fit
     /// in CuTe's 32-bit `int`.
+    ///
+    /// ```
+    /// use cute_core::Swizzle;
+    /// let sw = Swizzle::new(3, 4, 3).unwrap();
+    /// assert_eq!(sw.to_string(), "Sw<3,4,3>");
+    /// assert!(Swizzle::new(3, 0, 2).is_err()); // |S| >= B
+    /// assert!(Swizzle::new(3, 25, 5).is_err()); // masks beyond 32-bit int
+    /// ```
     pub fn new(b: i64, m: i64, s: i64) -> Result<Swizzle> {
         if b < 0 {
             return Err(Error::new(format!(
@@ -63,21 +71,46 @@ impl Swizzle {
     }
 
     /// The `B`-bit mask `(1<<B)-1`.
+    ///
+    /// ```
+    /// use cute_core::Swizzle;
+    /// assert_eq!(Swizzle::new(3, 4, 3).unwrap().bit_mask(), 0b111);
+    /// ```
     pub fn bit_mask(&self) -> i64 {
         (1i64 << self.b) - 1
     }
 
     /// The source bits (yyy): `bit_mask << (M + max(0,S))`.
+    ///
+    /// ```
+    /// use cute_core::Swizzle;
+    /// assert_eq!(Swizzle::new(3, 4, 3).unwrap().yyy_mask(), 0b111_000_0000);
+    /// assert_eq!(Swizzle::new(3, 0, -5).unwrap().yyy_mask(), 0b111); // S < 0: yyy below zzz
+    /// ```
     pub fn yyy_mask(&self) -> i64 {
         self.bit_mask() << (self.m + self.s.max(0))
     }
 
     /// The destination bits (zzz): `bit_mask << (M - min(0,S))`.
+    ///
+    /// ```
+    /// use cute_core::Swizzle;
+    /// assert_eq!(Swizzle::new(3, 4, 3).unwrap().zzz_mask(), 0b111_0000);
+    /// assert_eq!(Swizzle::new(3, 0, -5).unwrap().zzz_mask(), 0b111_00000);
+    /// ```
     pub fn zzz_mask(&self) -> i64 {
         self.bit_mask() << (self.m - self.s.min(0))
     }
 
     /// CuTe `upcast<N>(swizzle)`: the same bits seen in units `N` times wider.
+    ///
+    /// ```
+    /// use cute_core::Swizzle;
+    /// let bytes = Swizzle::new(3, 4, 3).unwrap();
+    /// assert_eq!(bytes.upcast(2).unwrap().to_string(), "Sw<3,3,3>");
+    /// assert_eq!(bytes.upcast(64).unwrap().to_string(), "Sw<1,0,3>"); // bits below M are lost
+    /// assert!(bytes.upcast(3).is_err());
+    /// ```
     pub fn upcast(self, n: i64) -> Result<Swizzle> {
         let log2 = log2_exact(n, "upcast")?;
         let m = self.m - log2;
@@ -89,6 +122,12 @@ impl Swizzle {
     }
 
     /// CuTe `downcast<N>(swizzle)`: the same bits seen in units `N` times narrower.
+    ///
+    /// ```
+    /// use cute_core::Swizzle;
+    /// let halfs = Swizzle::new(3, 3, 3).unwrap();
+    /// assert_eq!(halfs.downcast(2).unwrap().to_string(), "Sw<3,4,3>");
+    /// ```
     pub fn downcast(self, n: i64) -> Result<Swizzle> {
         Swizzle::new(self.b, self.m + log2_exact(n, "downcast")?, self.s)
     }
@@ -107,6 +146,19 @@ impl Swizzle {
     }
 
     /// `offset ^ shiftr(offset & yyy, S)`.
+    ///
+    /// ```
+    /// use cute_core::Swizzle;
+    /// assert_eq!(Swizzle::new(3, 1, -5).unwrap().apply(1115), 1307);
+    /// assert_eq!(Swizzle::new(3, 0, 5).unwrap().apply(305), 304);
+    /// ```
+    ///
+    /// Law (checked by `tests/laws.rs::swizzle_is_an_involution`): `sw(sw(x)) == x`.
+    /// ```
+    /// use cute_core::Swizzle;
+    /// let sw = Swizzle::new(3, 4, 3).unwrap();
+    /// assert_eq!(sw.apply(sw.apply(1000)), 1000);
+    /// ```
     pub fn apply(&self, offset: i64) -> i64 {
         let y = offset & self.yyy_mask();
         let moved = if self.s >= 0 {
@@ -134,6 +186,12 @@ pub enum Offset {
 
 impl Offset {
     /// The integer the offset adds (0 for the pointer flag, as in C++).
+    ///
+    /// ```
+    /// use cute_core::swizzle::Offset;
+    /// assert_eq!(Offset::Int(32).value(), 32);
+    /// assert_eq!(Offset::SmemPtr { bits: 16 }.value(), 0);
+    /// ```
     pub fn value(self) -> i64 {
         match self {
             Offset::Int(v) => v,
@@ -212,12 +270,24 @@ impl fmt::Display for LayoutComposition {
 
 impl LayoutComposition {
     /// `outer(offset + inner(i))`.
+    ///
+    /// ```
+    /// use cute_core::swizzle::LayoutComposition;
+    /// let c = LayoutComposition { outer: "(2,8):(8,1)".parse().unwrap(), offset: 2, inner: "8:1".parse().unwrap() };
+    /// assert_eq!(c.call_index(1).unwrap(), 9); // outer(2 + 1) = 1*8 + 1*1
+    /// ```
     pub fn call_index(&self, i: i64) -> Result<i64> {
         self.outer
             .call_index(arith::add(self.offset, self.inner.call_index(i)?)?)
     }
 
     /// `outer(offset + inner(c))`.
+    ///
+    /// ```
+    /// use cute_core::swizzle::LayoutComposition;
+    /// let c = LayoutComposition { outer: "(2,8):(8,1)".parse().unwrap(), offset: 2, inner: "8:1".parse().unwrap() };
+    /// assert_eq!(c.call_coord(&cute_core::IntTuple::Int(3)).unwrap(), 10); // outer(5) = 1*8 + 2*1
+    /// ```
     pub fn call_coord(&self, c: &IntTuple) -> Result<i64> {
         self.outer
             .call_index(arith::add(self.offset, self.inner.call_coord(c)?)?)
@@ -265,6 +335,13 @@ impl From<ComposedLayout> for AnyLayout {
 
 impl AnyLayout {
     /// The layout that defines the domain (the inner layout of a composed one).
+    ///
+    /// ```
+    /// use cute_core::swizzle::{AnyLayout, ComposedLayout};
+    /// use cute_core::Swizzle;
+    /// let c = AnyLayout::Composed(ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), 0, "(8,64):(64,1)".parse().unwrap()));
+    /// assert_eq!(c.inner().to_string(), "(8,64):(64,1)");
+    /// ```
     pub fn inner(&self) -> &Layout {
         match self {
             AnyLayout::Layout(l) => l,
@@ -273,6 +350,15 @@ impl AnyLayout {
     }
 
     /// The swizzle and offset, for a composed layout.
+    ///
+    /// ```
+    /// use cute_core::swizzle::{AnyLayout, ComposedLayout, Offset};
+    /// use cute_core::Swizzle;
+    /// let sw = Swizzle::new(3, 3, 3).unwrap();
+    /// let c = AnyLayout::Composed(ComposedLayout::new(sw, 8, "(8,64):(64,1)".parse().unwrap()));
+    /// assert_eq!(c.swizzle(), Some((sw, Offset::Int(8))));
+    /// assert_eq!(AnyLayout::Layout("8:1".parse().unwrap()).swizzle(), None);
+    /// ```
     pub fn swizzle(&self) -> Option<(Swizzle, Offset)> {
         match self {
             AnyLayout::Layout(_) => None,
@@ -281,6 +367,13 @@ impl AnyLayout {
     }
 
     /// Elements in the domain.
+    ///
+    /// ```
+    /// use cute_core::swizzle::{AnyLayout, ComposedLayout};
+    /// use cute_core::Swizzle;
+    /// let c = AnyLayout::Composed(ComposedLayout::new(Swizzle::new(3, 4, 4).unwrap(), 0, "(2,4):(4,4)".parse().unwrap()));
+    /// assert_eq!(c.size().unwrap(), 8);
+    /// ```
     pub fn size(&self) -> Result<i64> {
         self.inner().size()
     }
@@ -307,6 +400,14 @@ impl AnyLayout {
     }
 
     /// The offset of linear index `i` before the swizzle: `offset + L(i)` (checked).
+    ///
+    /// ```
+    /// use cute_core::swizzle::{AnyLayout, ComposedLayout};
+    /// use cute_core::Swizzle;
+    /// let c = AnyLayout::Composed(ComposedLayout::new(Swizzle::new(3, 4, 3).unwrap(), 0, "(8,64):(64,1)".parse().unwrap()));
+    /// assert_eq!(c.unswizzled(2).unwrap(), 128);
+    /// assert_eq!(c.call_index(2).unwrap(), 144);
+    /// ```
     pub fn unswizzled(&self, i: i64) -> Result<i64> {
         match self {
             AnyLayout::Layout(l) => l.call_index(i),
@@ -315,6 +416,14 @@ impl AnyLayout {
     }
 
     /// The offset of linear index `i` (swizzled for a composed layout).
+    ///
+    /// ```
+    /// use cute_core::swizzle::{AnyLayout, ComposedLayout};
+    /// use cute_core::Swizzle;
+    /// let c = AnyLayout::Composed(ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), 0, "(16,2,8):(4,4,64)".parse().unwrap()));
+    /// assert_eq!(c.call_index(176).unwrap(), 364);
+    /// assert_eq!(AnyLayout::Layout("(4,8):(8,1)".parse().unwrap()).call_index(13).unwrap(), 11);
+    /// ```
     pub fn call_index(&self, i: i64) -> Result<i64> {
         match self {
             AnyLayout::Layout(l) => l.call_index(i),
@@ -323,6 +432,13 @@ impl AnyLayout {
     }
 
     /// The offset of a coordinate (swizzled for a composed layout).
+    ///
+    /// ```
+    /// use cute_core::swizzle::{AnyLayout, ComposedLayout};
+    /// use cute_core::Swizzle;
+    /// let c = AnyLayout::Composed(ComposedLayout::new(Swizzle::new(3, 4, 3).unwrap(), 0, "(8,64):(64,1)".parse().unwrap()));
+    /// assert_eq!(c.call_coord(&"(2,0)".parse().unwrap()).unwrap(), 144);
+    /// ```
     pub fn call_coord(&self, crd: &IntTuple) -> Result<i64> {
         match self {
             AnyLayout::Layout(l) => l.call_coord(crd),
@@ -331,6 +447,15 @@ impl AnyLayout {
     }
 
     /// A layout operation on the domain: applied to the inner layout of a composed one.
+    ///
+    /// ```
+    /// use cute_core::swizzle::{AnyLayout, ComposedLayout};
+    /// use cute_core::Swizzle;
+    /// use cute_core::layout::{composition_tiler, Tiler};
+    /// let c = AnyLayout::Composed(ComposedLayout::new(Swizzle::new(1, 3, 1).unwrap(), 0, "(8,64):(64,1)".parse().unwrap()));
+    /// let r = c.map_inner(|l| composition_tiler(l, &Tiler::Int(4))).unwrap();
+    /// assert_eq!(r.to_string(), "Sw<1,3,1> o 0 o 4:64");
+    /// ```
     pub fn map_inner(&self, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<AnyLayout> {
         match self {
             AnyLayout::Layout(l) => Ok(AnyLayout::Layout(f(l)?)),
@@ -428,6 +553,16 @@ impl AnyLayout {
 
 /// CuTe `composition(Swizzle, Offset, Layout)`: the identity swizzle with offset 0 is dropped
 /// (the pointer flag is not an `Int<0>` to C++'s overload, so it is kept).
+///
+/// ```
+/// use cute_core::swizzle::{composition, AnyLayout};
+/// use cute_core::{Layout, Swizzle};
+/// let l: Layout = "(8,64):(64,1)".parse().unwrap();
+/// let c = composition(Swizzle::new(3, 4, 3).unwrap(), 0, l.clone());
+/// assert_eq!(c.to_string(), "Sw<3,4,3> o 0 o (8,64):(64,1)");
+/// // Sw<0,M,S> with offset 0 is the identity: the plain layout is returned.
+/// assert_eq!(composition(Swizzle::new(0, 4, 3).unwrap(), 0, l.clone()), AnyLayout::Layout(l));
+/// ```
 pub fn composition(swizzle: Swizzle, offset: impl Into<Offset>, layout: Layout) -> AnyLayout {
     let offset = offset.into();
     if swizzle.b == 0 && offset == Offset::Int(0) {
@@ -443,6 +578,13 @@ pub fn composition(swizzle: Swizzle, offset: impl Into<Offset>, layout: Layout) 
 
 impl ComposedLayout {
     /// `make_composed_layout(swizzle, offset, layout)`: kept composed even for `Sw<0,..>`.
+    ///
+    /// ```
+    /// use cute_core::{ComposedLayout, Layout, Swizzle};
+    /// let l: Layout = "(8,64):(64,1)".parse().unwrap();
+    /// let c = ComposedLayout::new(Swizzle::new(0, 4, 3).unwrap(), 0, l);
+    /// assert_eq!(c.to_string(), "Sw<0,4,3> o 0 o (8,64):(64,1)");
+    /// ```
     pub fn new(swizzle: Swizzle, offset: i64, layout: Layout) -> ComposedLayout {
         ComposedLayout {
             swizzle,
@@ -456,22 +598,51 @@ impl ComposedLayout {
     }
 
     /// The swizzled offset of linear index `i`.
+    ///
+    /// ```
+    /// use cute_core::{ComposedLayout, Layout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), 0, "(16,2,8):(4,4,64)".parse().unwrap());
+    /// assert_eq!(c.call_index(176).unwrap(), 364);
+    /// ```
     pub fn call_index(&self, i: i64) -> Result<i64> {
         self.finish(self.layout.call_index(i)?)
     }
 
     /// The swizzled offset of a coordinate.
+    ///
+    /// ```
+    /// use cute_core::{ComposedLayout, Layout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(2, 4, 3).unwrap(), 0, "((2),8):((1),2)".parse().unwrap());
+    /// assert_eq!(c.call_coord(&"((1),5)".parse().unwrap()).unwrap(), 11);
+    /// ```
     pub fn call_coord(&self, c: &IntTuple) -> Result<i64> {
         self.finish(self.layout.call_coord(c)?)
     }
 
     /// `composition(composed, tiler)`: compose the inner layout.
+    ///
+    /// ```
+    /// use cute_core::{ComposedLayout, Layout, Swizzle};
+    /// use cute_core::layout::Tiler;
+    /// let c = ComposedLayout::new(Swizzle::new(3, 4, 4).unwrap(), 0, "(8,64):(64,1)".parse().unwrap());
+    /// let t = Tiler::Layout("4:2".parse().unwrap());
+    /// assert_eq!(c.compose(&t).unwrap().to_string(), "Sw<3,4,4> o 0 o 4:128");
+    /// ```
     pub fn compose(&self, tiler: &Tiler) -> Result<AnyLayout> {
         self.map_inner(|l| layout::composition_tiler(l, tiler))
     }
 
     /// CuTe's `composition(A, O, op(B))`: a layout operation (divide, product, flatten, mode
     /// access…) applied to the inner layout.
+    ///
+    /// ```
+    /// use cute_core::{ComposedLayout, Layout, Swizzle};
+    /// use cute_core::layout::{logical_divide, Tiler};
+    /// let c = ComposedLayout::new(Swizzle::new(1, 4, 3).unwrap(), 0, "(64,8):(1,64)".parse().unwrap());
+    /// let t = Tiler::Tuple(vec![Tiler::Layout("4:1".parse().unwrap())]);
+    /// let d = c.map_inner(|l| logical_divide(l, &t)).unwrap();
+    /// assert_eq!(d.to_string(), "Sw<1,4,3> o 0 o ((4,16),8):((1,4),64)");
+    /// ```
     pub fn map_inner(&self, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<AnyLayout> {
         Ok(composition(self.swizzle, self.offset, f(&self.layout)?))
     }

@@ -17,6 +17,22 @@ use crate::swizzle::{AnyLayout, Swizzle};
 /// The `CUtensorMapSwizzle` a TMA copy into a shared-memory layout uses. The layout's
 /// swizzle is taken as written (`get_swizzle_portion`): the GMMA/UMMA atoms' byte-address
 /// swizzle, `Sw<0,4,3>` for a plain layout. Errors carry CuTe's static_assert messages.
+///
+/// ```
+/// use cute_core::layout::{tile_to_shape, ModeOrder};
+/// use cute_core::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
+/// use cute_core::swizzle::AnyLayout;
+/// use cute_core::IntTuple;
+/// use cute_core::tma::tma_swizzle;
+/// // tile_to_shape(GMMA::Layout_K_SW64_Atom<half_t>{}, Shape<_8,_32>{})
+/// let atom = smem_atom(AtomMajor::K, AtomSwizzle::Sw64, 16).unwrap();
+/// let trg: IntTuple = "(8,32)".parse().unwrap();
+/// let smem = atom.map_inner(|l| tile_to_shape(l, &trg, &ModeOrder::ColMajor)).unwrap();
+/// assert_eq!(tma_swizzle(&smem).unwrap(), "CU_TENSOR_MAP_SWIZZLE_64B");
+/// // A plain layout: Layout<Shape<_64,_64>,Stride<_64,_1>>{}
+/// let plain = AnyLayout::Layout("(64,64):(64,1)".parse().unwrap());
+/// assert_eq!(tma_swizzle(&plain).unwrap(), "CU_TENSOR_MAP_SWIZZLE_NONE");
+/// ```
 pub fn tma_swizzle(smem: &AnyLayout) -> Result<&'static str> {
     let sw = smem
         .swizzle()
@@ -71,6 +87,12 @@ pub struct BoxMode {
 
 impl BoxMode {
     /// Elements the box spans along this mode.
+    ///
+    /// ```
+    /// use cute_core::tma::BoxMode;
+    /// let m = BoxMode { shape: vec![8, 4], basis: vec![(1, 0), (8, 0)], gstride: (1, false) };
+    /// assert_eq!(m.extent(), 32);
+    /// ```
     pub fn extent(&self) -> i64 {
         self.shape.iter().fold(1i64, |a, &b| a.saturating_mul(b))
     }
@@ -97,6 +119,19 @@ pub struct TmaBox {
 
 impl TmaBox {
     /// Elements of one box.
+    ///
+    /// ```
+    /// use cute_core::layout::{tile_to_shape, ModeOrder};
+    /// use cute_core::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
+    /// use cute_core::swizzle::AnyLayout;
+    /// use cute_core::IntTuple;
+    /// use cute_core::tma::make_tma_box;
+    /// let atom = smem_atom(AtomMajor::K, AtomSwizzle::Sw128, 32).unwrap();
+    /// let trg: IntTuple = "(16,64)".parse().unwrap();
+    /// let smem = atom.map_inner(|l| tile_to_shape(l, &trg, &ModeOrder::ColMajor)).unwrap();
+    /// let b = make_tma_box(&"(512,1024):(1024,1)".parse().unwrap(), &smem, 32).unwrap();
+    /// assert_eq!(b.size(), 32 * 16);
+    /// ```
     pub fn size(&self) -> i64 {
         self.modes
             .iter()
@@ -135,6 +170,22 @@ impl std::fmt::Display for TmaBox {
 /// `Dyn` entries are C++ run-time values) and a shared-memory tile `smem` of `elem_bits`
 /// elements, as `construct_tma_gbasis` and `coalesce_256` derive it, with the checks
 /// `make_tma_copy_desc` asserts and those the driver's `cuTensorMapEncodeTiled` makes.
+///
+/// ```
+/// use cute_core::layout::{tile_to_shape, ModeOrder};
+/// use cute_core::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
+/// use cute_core::swizzle::AnyLayout;
+/// use cute_core::IntTuple;
+/// use cute_core::tma::make_tma_box;
+/// // make_tma_copy(Layout<Shape<_512,_1024>,Stride<_1024,_1>>{},
+/// //               tile_to_shape(GMMA::Layout_K_SW128_Atom<float>{}, Shape<_16,_64>{}))
+/// let atom = smem_atom(AtomMajor::K, AtomSwizzle::Sw128, 32).unwrap();
+/// let trg: IntTuple = "(16,64)".parse().unwrap();
+/// let smem = atom.map_inner(|l| tile_to_shape(l, &trg, &ModeOrder::ColMajor)).unwrap();
+/// let b = make_tma_box(&"(512,1024):(1024,1)".parse().unwrap(), &smem, 32).unwrap();
+/// assert_eq!(b.to_string(), "(32,16):(1@1,1@0)");
+/// assert_eq!(b.swizzle, "CU_TENSOR_MAP_SWIZZLE_128B");
+/// ```
 pub fn make_tma_box(
     gmem: &crate::layout::Layout,
     smem: &AnyLayout,

@@ -54,6 +54,14 @@ fn offset_shift(value_bits: i64) -> Result<u32> {
 
 /// `UMMA::tmem_frg<ValueType, StorageType, N_SM, TmemAlloc>::make(tmem_shape)`: the
 /// layout from `((M_MMA, N_MMA), MMA_M, MMA_N, ...)` to TMEM addresses in value units.
+///
+/// ```
+/// use cute_core::tmem::{tmem_frg, TmemAlloc};
+/// // partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_SS<half_t, half_t, float, 64, 32, ...>{}),
+/// //                      Shape<_64,_32>{}): an M=64 accumulator takes lanes 0-15 of each sub-partition.
+/// let l = tmem_frg(32, 32, 1, TmemAlloc::Interleaved, &"((64,32),1,1)".parse().unwrap()).unwrap();
+/// assert_eq!(l.to_string(), "(((16,4),32),1,1):(((65536,2097152),1),0,0)");
+/// ```
 pub fn tmem_frg(
     value_bits: i64,
     storage_bits: i64,
@@ -171,6 +179,12 @@ pub struct TmemAddr {
 }
 
 /// Decode a TMEM address in value units (see the module docs).
+///
+/// ```
+/// use cute_core::tmem::{decode, TmemAddr};
+/// // A 16-bit value: lane stride 131072, two values per 32-bit column.
+/// assert_eq!(decode(131072 * 3 + 2 * 9 + 1, 16).unwrap(), TmemAddr { lane: 3, column: 9, slot: 1 });
+/// ```
 pub fn decode(addr: i64, value_bits: i64) -> Result<TmemAddr> {
     let s = offset_shift(value_bits)?;
     if addr < 0 {
@@ -220,6 +234,18 @@ pub struct TmemReg {
 /// reaches lanes `32w..32w+31` (its sub-partition), and the atom's `DstLayout` (thread,
 /// bit) → logical bit, through its `ValID` (logical bit → TMEM bit address, lane step
 /// [`DP_BITS`]), gives each 32-bit register's lane and column.
+///
+/// ```
+/// use cute_core::tmem::tmem_copy_regs;
+/// use cute_core::Layout;
+/// // SM100_TMEM_LOAD_16dp256b1x: DstLayout and ValID.
+/// let dst: Layout = "((4,8),(64,2)):((64,256),(1,2048))".parse().unwrap();
+/// let val: Layout = "(256,16):(1,2097152)".parse().unwrap();
+/// let regs = tmem_copy_regs(&dst, &val).unwrap();
+/// // Thread 5 = (1, 1): lanes 1 and 9, columns 2 and 3.
+/// let t5: Vec<(i64, i64)> = regs.iter().filter(|r| r.thread == 5).map(|r| (r.lane, r.column)).collect();
+/// assert_eq!(t5, [(1, 2), (1, 3), (9, 2), (9, 3)]);
+/// ```
 pub fn tmem_copy_regs(dst: &Layout, val_id: &Layout) -> Result<Vec<TmemReg>> {
     let threads = dst.mode(0)?.size()?;
     let bits = dst.mode(1)?.size()?;

@@ -275,3 +275,72 @@ proptest! {
         prop_assert!(ranked.len() > 1, "some swizzle applies");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// CuTe's definition: `logical_divide(A, B) = composition(A, make_layout(B, complement(B, size(A))))`,
+    /// as functions of the linear index (CuTe's cotarget `shape(coalesce(A))` only regroups modes).
+    #[test]
+    fn logical_divide_is_composition_with_the_complement(a in bijective()) {
+        let n = a.size().unwrap();
+        let tile = a.flatten().shape().leaves()[0];
+        let b = Layout::col_major(IntTuple::Int(tile)).unwrap();
+        let d = alg::logical_divide(&a, &Tiler::Layout(b.clone())).unwrap();
+        let c = alg::complement(&b, Some(&IntTuple::Int(n))).unwrap();
+        let r = alg::composition(&a, &alg::make_layout(&[b, c])).unwrap();
+        prop_assert_eq!(d.size().unwrap(), r.size().unwrap());
+        prop_assert_eq!(image(&d), image(&r));
+    }
+
+    /// zipped/tiled/flat divides and products only regroup the modes of logical_divide and
+    /// logical_product: the same function of the linear index.
+    #[test]
+    fn divides_and_products_regroup_the_logical_ones(a in bijective(), t in 1i64..=4) {
+        let tile = Tiler::Int(a.flatten().shape().leaves()[0]);
+        let logical = image(&alg::logical_divide(&a, &tile).unwrap());
+        for f in [alg::zipped_divide, alg::tiled_divide, alg::flat_divide] {
+            prop_assert_eq!(image(&f(&a, &tile).unwrap()), logical.clone());
+        }
+        let b = Tiler::Layout(Layout::col_major(IntTuple::Int(t)).unwrap());
+        let logical = image(&alg::logical_product(&a, &b).unwrap());
+        for f in [alg::zipped_product, alg::tiled_product, alg::flat_product] {
+            prop_assert_eq!(image(&f(&a, &b).unwrap()), logical.clone());
+        }
+    }
+
+    /// `unflatten(flatten(x), x) == x` for int-tuples and layouts.
+    #[test]
+    fn unflatten_inverts_flatten(l in pow2_layout()) {
+        let s = l.shape();
+        let flat = s.flatten().wrap();
+        prop_assert_eq!(&cute_core::int_tuple::unflatten(&flat, s).unwrap(), s);
+        let fl = alg::make_layout(&l.flatten().modes());
+        prop_assert_eq!(alg::unflatten(&fl, s).unwrap(), l);
+    }
+
+    /// `congruent` implies `weakly_congruent`; an integer is weakly congruent with anything;
+    /// a tuple is never weakly congruent with an integer.
+    #[test]
+    fn congruence_orders(a in shape(), b in shape()) {
+        prop_assert!(a.weakly_congruent(&a.repeat_like(1)));
+        if a.congruent(&b) {
+            prop_assert!(a.weakly_congruent(&b));
+        }
+        prop_assert!(IntTuple::Int(1).weakly_congruent(&b));
+        if let IntTuple::Tuple(_) = a {
+            prop_assert!(!a.weakly_congruent(&IntTuple::Int(1)));
+        }
+    }
+
+    /// `idx2crd` and `crd2idx` (column-major, by shape) are inverse on `[0, size)`.
+    #[test]
+    fn idx2crd_inverts_crd2idx(s in shape()) {
+        use cute_core::int_tuple::{crd2idx_shape, idx2crd};
+        for i in 0..s.size().unwrap() {
+            let c = idx2crd(&IntTuple::Int(i), &s).unwrap();
+            prop_assert!(c.congruent(&s) || s.is_int());
+            prop_assert_eq!(crd2idx_shape(&c, &s).unwrap(), i);
+        }
+    }
+}
