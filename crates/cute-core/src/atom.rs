@@ -13,8 +13,11 @@
 
 use crate::bank::Instr;
 use crate::error::{Error, Result};
+use crate::gmma::GmmaOp;
 use crate::int_tuple::{Coord, IntTuple};
 use crate::layout::{self as alg, Layout, Tiler};
+use crate::smem_atom::AtomMajor;
+use crate::umma::UmmaArgs;
 use std::fmt;
 
 /// The generated table: `kind<TAB>NAME<TAB>Trait=VALUE...` per line, `#` comments.
@@ -89,6 +92,18 @@ pub struct MmaAtom {
     /// every other atom reads both K-major). The traits do not depend on it; the CuTeDSL
     /// smem helpers that take a tiled MMA do.
     pub mn_major: [bool; 2],
+    /// The op's typed parts and template arguments, where the atom has them (GMMA and UMMA
+    /// atoms): what the op struct's `static_assert`s read ([`MmaAtom::check_op`]).
+    pub params: Option<MmaParams>,
+}
+
+/// The typed op of a GMMA or UMMA atom.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MmaParams {
+    /// An SM90 GMMA op (dense or sparse).
+    Gmma(GmmaOp),
+    /// An SM100/SM103 UMMA op with its template arguments.
+    Umma(UmmaArgs),
 }
 
 /// A copy atom: `Copy_Traits<Op>` (layouts in bits), optionally with a value type as in
@@ -155,6 +170,7 @@ impl Atom {
                 b: parse_layout(get("BLayout")?, "BLayout")?,
                 c: parse_layout(get("CLayout")?, "CLayout")?,
                 mn_major: [false, false],
+                params: name.parse().ok().map(MmaParams::Gmma),
             })),
             _ => Ok(Atom::Copy(CopyAtom {
                 name: name.to_string(),
@@ -319,25 +335,26 @@ impl CopyAtom {
 
 impl MmaAtom {
     /// `MMA_Traits<SM100_MMA_*<A, B, C, M, N, ...>>` of a `tcgen05.mma` (UMMA) atom, as
-    /// `mma_traits_sm100.hpp` defines them: K is 256 bits of the A type; one CTA issues it
-    /// (`ThrID` 1) or a CTA pair (`2x1SM`: `ThrID` 2, each CTA holding half of M and of N).
+    /// `mma_traits_sm100.hpp` defines them: the element types checked as `MMA_Traits` does,
+    /// K by the family's rule; one CTA issues it (`ThrID` 1) or a CTA pair (`2x1SM`:
+    /// `ThrID` 2, each CTA holding half of M and of N).
     ///
     /// ```
-    /// use cute_core::atom::MmaAtom;
-    /// let a = MmaAtom::umma("SM100_MMA_F16BF16_2x1SM_SS".into(), 16, 256, 128, true).unwrap();
+    /// use cute_core::{atom::MmaAtom, elem::Elem, smem_atom::AtomMajor, umma::UmmaArgs};
+    /// let args = UmmaArgs::new("SM100_MMA_F16BF16_2x1SM_SS".parse().unwrap(), [Elem::BF16, Elem::BF16, Elem::F32], 256, 128, [AtomMajor::K; 2]);
+    /// let a = MmaAtom::umma(&args).unwrap();
     /// assert_eq!(a.shape_mnk.to_string(), "(256,128,16)");
     /// assert_eq!(a.a.to_string(), "(2,(128,16)):(128,(1,256))");
+    /// assert_eq!(a.c.to_string(), "(2,(128,128)):(128,(1,256))");
     /// ```
-    pub fn umma(name: String, a_bits: i64, m: i64, n: i64, two_sm: bool) -> Result<MmaAtom> {
-        if a_bits <= 0 || 256 % a_bits != 0 {
-            return Err(Error::new(format!(
-                "{name}: a {a_bits}-bit A type does not divide the 256-bit K of tcgen05.mma"
-            )));
-        }
+    pub fn umma(args: &UmmaArgs) -> Result<MmaAtom> {
+        args.check_types()?;
+        let k = args.op.k(args.a.bits())?;
+        let (m, n, two_sm) = (args.m, args.n, args.op.two_sm);
         let cta = if two_sm { 2 } else { 1 };
         if m <= 0 || n <= 0 || m % cta != 0 || n % cta != 0 {
             return Err(Error::new(format!(
-                "{name}: M = {m} and N = {n} must be positive{}",
+                "{args}: M = {m} and N = {n} must be positive{}",
                 if two_sm {
                     " and even (each CTA of the pair holds half)"
                 } else {
@@ -345,20 +362,48 @@ impl MmaAtom {
                 }
             )));
         }
-        let k = 256 / a_bits;
         let (hm, hn) = (m / cta, n / cta);
-        let lay = |s: String| crate::literal::layout(&s);
-        let thr = if two_sm { hm } else { 0 };
-        let thr_n = if two_sm { hn } else { 0 };
+        let (thr_m, thr_n) = if two_sm { (hm, hn) } else { (0, 0) };
+        // (cta, (x, y)) : (t, (1, ld)): the CTA, then a column-major x by y block.
+        let tv = |x: i64, y: i64, t: i64, ld: i64| -> Result<Layout> {
+            let pair = |p: i64, q: i64, r: i64| {
+                IntTuple::Tuple(vec![IntTuple::Int(p), IntTuple::ints(&[q, r])])
+            };
+            Layout::new(pair(cta, x, y), pair(t, 1, ld))
+        };
         Ok(MmaAtom {
+            name: args.to_string(),
             shape_mnk: IntTuple::ints(&[m, n, k]),
             thr_id: Layout::col_major(IntTuple::Int(cta))?,
-            a: lay(format!("({cta},({hm},{k})):({thr},(1,{m}))"))?,
-            b: lay(format!("({cta},({hn},{k})):({thr_n},(1,{n}))"))?,
-            c: lay(format!("({cta},({hm},{n})):({thr},(1,{m}))"))?,
-            name,
-            mn_major: [false, false],
+            a: tv(hm, k, thr_m, m)?,
+            b: tv(hn, k, thr_n, n)?,
+            c: tv(hm, n, thr_m, m)?,
+            mn_major: args.majors.map(|x| x == AtomMajor::MN),
+            params: Some(MmaParams::Umma(*args)),
         })
+    }
+
+    /// The `static_assert`s of the op struct, which C++ checks when a value of it is made
+    /// (`make_tiled_mma(Op{})`) but not when only its traits are named (`MMA_Traits<Op>`):
+    /// an RS GMMA with an MN-major A, UMMA M/N/VS out of the instruction's range.
+    ///
+    /// ```
+    /// use cute_core::atom::{Atom, MmaAtom};
+    /// let Atom::Mma(mut a) = Atom::lookup("SM90_64x8x16_F16F16F16_RS").unwrap() else { unreachable!() };
+    /// a.mn_major = [true, false];
+    /// assert!(a.check_op().is_err());
+    /// ```
+    pub fn check_op(&self) -> Result<()> {
+        match &self.params {
+            Some(MmaParams::Gmma(g)) => {
+                g.check_op(
+                    self.mn_major
+                        .map(|mn| if mn { AtomMajor::MN } else { AtomMajor::K }),
+                )
+            }
+            Some(MmaParams::Umma(u)) => u.check_op(),
+            None => Ok(()),
+        }
     }
 
     /// `MMA_Traits<UniversalFMA<D, A, B, C>>`: one thread, one multiply-add.
@@ -372,6 +417,7 @@ impl MmaAtom {
             b: one.clone(),
             c: one,
             mn_major: [false, false],
+            params: None,
         })
     }
 

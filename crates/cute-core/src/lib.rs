@@ -19,6 +19,9 @@
 //! - [`literal`]: the reader of CuTe's printed literals (`(4,8):(8,1)`), behind `str::parse`.
 //! - [`atom`]: MMA and copy atoms with CuTe's traits, `make_tiled_mma`, `make_tiled_copy`
 //!   and their thread-value layouts; [`smem_atom`]: the GMMA/UMMA shared-memory atoms.
+//! - [`elem`]: [`elem::Elem`], CuTe's element types (bits, C++ name, MMA-name letters).
+//! - [`gmma`], [`umma`]: the SM90 GMMA and SM100 UMMA ops by their typed parts (name
+//!   grammar, K rule, the C++ `static_assert`s, CUTLASS's selectors).
 //! - [`bank`]: the shared-memory bank model (phases, wavefronts, swizzle search).
 //! - [`desc`]: GMMA/UMMA shared-memory descriptors and the UMMA instruction descriptor.
 //! - [`tma`]: the TMA swizzle mode and box of a shared-memory layout.
@@ -38,7 +41,9 @@
 pub mod atom;
 pub mod bank;
 pub mod desc;
+pub mod elem;
 pub mod error;
+pub mod gmma;
 pub mod int_tuple;
 pub mod layout;
 pub mod literal;
@@ -46,6 +51,7 @@ pub mod smem_atom;
 pub mod swizzle;
 pub mod tma;
 pub mod tmem;
+pub mod umma;
 
 pub use error::{Error, Result};
 pub use int_tuple::IntTuple;

@@ -1,8 +1,8 @@
 //! Arguments of the descriptor functions (`make_gmma_desc`, `make_umma_desc`,
 //! `make_instr_desc`) from the language's values to [`cute_core::desc`].
 
+use crate::convert::{bits_of, major_of, type_name};
 use crate::ops::any_layout;
-use crate::types::{bits_of, major_of, type_name};
 use crate::value::Value;
 use cute_core::desc::{self, DescFamily, InstrArgs};
 use cute_core::error::{Error, Result};

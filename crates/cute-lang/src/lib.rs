@@ -15,6 +15,7 @@
 //! - `eval`: the evaluator and its bindings ([`Env`]).
 //! - [`ops`]: the op table, one row per function; `types`: C++ type names, templates and
 //!   keywords.
+//! - `convert`: values to typed arguments (element types, widths, majors, layouts).
 //! - `atom_args`, `desc_args`, `tmem_args`, `families`: argument conversions for atoms,
 //!   descriptors and tensor memory.
 //! - [`value`]: [`Value`], what an expression evaluates to, and its print format.
@@ -30,6 +31,7 @@
 
 mod atom_args;
 mod block;
+mod convert;
 mod desc_args;
 mod eval;
 mod families;

@@ -8,7 +8,7 @@ use crate::atom_args::{
     atom_with_type, bank_args, copy_atom, get_trait, make_tiled_mma, tile_shape, tiled_copy,
     tiled_copy_of, tiled_mma,
 };
-use crate::types::bits_of;
+use crate::convert::bits_of;
 use crate::value::{Major, Value};
 use cute_core::atom::Atom;
 use cute_core::error::{edit_distance, Error, Result};

@@ -3,6 +3,7 @@
 //! (`Int<8>{}`, `Layout<Shape<..>,Stride<..>>{}`, `GMMA::Layout_K_SW128_Atom<half_t>{}`,
 //! `MMA_Atom<SM80_...>{}`, `TiledMMA<...>{}`), and their member types.
 
+use crate::convert::{bits_of, major_of, type_bits};
 use crate::ops::{self, any_layout};
 use crate::value::{Major, Value};
 use cute_core::atom::Atom;
@@ -98,47 +99,6 @@ const DSL_TYPES: &[(&str, &str)] = &[
     ("int", "int32_t"),
     ("bool", "uint8_t"),
 ];
-
-/// Width in bits of an element type keyword.
-pub(crate) fn type_bits(k: &str) -> Option<i64> {
-    Some(match k {
-        "uint1_t" => 1,
-        "int4_t" | "uint4_t" | "float_e2m1_t" => 4,
-        "float_e3m2_t" | "float_e2m3_t" => 6,
-        "int8_t" | "uint8_t" | "float_e4m3_t" | "float_e5m2_t" | "float_ue8m0_t"
-        | "float_ue4m3_t" => 8,
-        "int16_t" | "uint16_t" | "half_t" | "bfloat16_t" => 16,
-        "int32_t" | "uint32_t" | "float" | "tfloat32_t" => 32,
-        "int64_t" | "uint64_t" | "double" | "complex<float>" => 64,
-        "uint128_t" | "complex<double>" => 128,
-        _ => return None,
-    })
-}
-
-/// The C++ name of an element type value (`half_t`), or the value as printed.
-pub(crate) fn type_name(v: &Value) -> String {
-    match v {
-        Value::Keyword(k) => k.to_string(),
-        v => v.to_string(),
-    }
-}
-
-/// An element width: an integer number of bits or a type name.
-pub(crate) fn bits_of(v: &Value) -> Result<i64> {
-    match v {
-        Value::Int(b) | Value::Dyn(b) if *b > 0 => Ok(*b),
-        Value::Keyword(k) => {
-            type_bits(k).ok_or_else(|| Error::new(format!("'{k}' is not an element type")))
-        }
-        v => Err(Error::new(format!(
-            "expected an element width (bits, e.g. 16, or a type such as half_t), got {}",
-            match v {
-                Value::Int(b) => b.to_string(),
-                v => v.kind().to_string(),
-            }
-        ))),
-    }
-}
 
 fn keyword(k: &str) -> Option<&'static str> {
     KEYWORDS
@@ -248,18 +208,6 @@ pub(crate) fn smem_atom_of_kind(kind: &str, bits: i64) -> Result<Value> {
         }
         l => l.into(),
     })
-}
-
-/// `GMMA::Major::K` / `UMMA::Major::MN` (or CuTeDSL's `OperandMajorMode`) given for `which`.
-pub(crate) fn major_of(v: &Value, which: &str) -> Result<AtomMajor> {
-    match v {
-        Value::Keyword("Major::K") => Ok(AtomMajor::K),
-        Value::Keyword("Major::MN") => Ok(AtomMajor::MN),
-        v => Err(Error::new(format!(
-            "expected Major::K or Major::MN for {which}, got {}",
-            v.kind()
-        ))),
-    }
 }
 
 /// `Layout_{MN,K}_{INTER,SW32,SW64,SW128}_Atom`, `Layout_MN_SW128_32B_Atom`, or the
@@ -528,7 +476,7 @@ fn gmma_atom(name: &str, targs: &[Value]) -> Result<Value> {
     // value of it is made (`families::check_instance`), as C++ does.
     let mut atom = Atom::lookup(name)?;
     for (i, (t, which)) in targs.iter().zip(["A", "B"]).enumerate() {
-        let mn = crate::families::is_mn_major(t, which)?;
+        let mn = crate::convert::is_mn_major(t, which)?;
         if let Atom::Mma(m) = &mut atom {
             m.mn_major[i] = mn;
         }
