@@ -10,6 +10,7 @@
 //! assert_eq!(op.to_string(), "SM90_64x128x32_F32E4M3E5M2_RS_TN");
 //! ```
 
+use crate::atom::{Atom, MmaAtom};
 use crate::elem::Elem;
 use crate::error::{Error, Result};
 use crate::smem_atom::AtomMajor;
@@ -159,5 +160,113 @@ impl GmmaOp {
             )));
         }
         Ok(())
+    }
+}
+
+/// The GMMA instruction of the types `(C, A, B)`: its K and whether it reads K-major A and
+/// B only (`_TN`): F16/BF16 inputs K = 16 (any majors), TF32 K = 8, FP8 (F16 or F32
+/// accumulators) and 8-bit integers (S32) K = 32; `None` where no GMMA takes them.
+///
+/// ```
+/// use cute_core::{elem::Elem, gmma::gmma_k};
+/// assert_eq!(gmma_k([Elem::F32, Elem::BF16, Elem::BF16]), Some((16, false)));
+/// assert_eq!(gmma_k([Elem::F16, Elem::BF16, Elem::BF16]), None);
+/// ```
+pub fn gmma_k([c, a, b]: [Elem; 3]) -> Option<(i64, bool)> {
+    let fp8 = |t: Elem| matches!(t, Elem::E4M3 | Elem::E5M2);
+    let int8 = |t: Elem| matches!(t, Elem::S8 | Elem::U8);
+    Some(match (c, a, b) {
+        (Elem::F16, Elem::F16, Elem::F16)
+        | (Elem::F32, Elem::F16, Elem::F16)
+        | (Elem::F32, Elem::BF16, Elem::BF16) => (16, false),
+        (Elem::F32, Elem::TF32, Elem::TF32) => (8, true),
+        (Elem::F16 | Elem::F32, x, y) if fp8(x) && fp8(y) => (32, true),
+        (Elem::S32, x, y) if int8(x) && int8(y) => (32, true),
+        _ => return None,
+    })
+}
+
+/// CUTLASS `SM90::GMMA::ss_op_selector` / `rs_op_selector<A, B, C, TileShape_MNK, MajorA,
+/// MajorB>()` (`mma_sm90.hpp`): the GMMA of the widest N (256, 192, 128, 96, 64, 32, 16, 8;
+/// the extended N shapes are off by default) that divides the tile's N.
+///
+/// ```
+/// use cute_core::{elem::Elem, gmma::op_selector, smem_atom::AtomMajor};
+/// let op = op_selector(false, [Elem::F16, Elem::F16, Elem::F32], [128, 160, 64], [AtomMajor::K; 2]).unwrap();
+/// assert_eq!(op.to_string(), "SM90_64x32x16_F32F16F16_SS");
+/// ```
+pub fn op_selector(
+    a_reg: bool,
+    [a, b, c]: [Elem; 3],
+    [tm, tn, tk]: [i64; 3],
+    majors: [AtomMajor; 2],
+) -> Result<GmmaOp> {
+    let what = if a_reg {
+        "rs_op_selector"
+    } else {
+        "ss_op_selector"
+    };
+    if tm % 64 != 0 {
+        return Err(Error::new(format!(
+            "{what}: Tile_M must be a multiple of 64, got {tm}"
+        )));
+    }
+    let mn = majors.map(|m| m == AtomMajor::MN);
+    if a_reg && mn[0] {
+        return Err(Error::new(format!(
+            "{what}: register source A operand GMMAs must have K-major A layout"
+        )));
+    }
+    let Some((k, tn_only)) = gmma_k([c, a, b]) else {
+        return Err(Error::new(format!(
+            "{what}: no GMMA for A = {a}, B = {b}, C = {c}"
+        )));
+    };
+    if tn_only && (mn[0] || mn[1]) {
+        return Err(Error::new(format!(
+            "{what}: MajorA and MajorB must be GMMA::Major::K for {} x {}",
+            a.letters().unwrap_or("?"),
+            b.letters().unwrap_or("?")
+        )));
+    }
+    if tk % k != 0 {
+        return Err(Error::new(format!(
+            "{what}: Tile_K must be a multiple of {k}, got {tk}"
+        )));
+    }
+    let n = [256, 192, 128, 96, 64, 32, 16, 8]
+        .into_iter()
+        .find(|n| tn % n == 0)
+        .ok_or_else(|| Error::new(format!("{what}: Tile_N must be a multiple of 8, got {tn}")))?;
+    Ok(GmmaOp {
+        n,
+        k,
+        c,
+        a,
+        b,
+        a_reg,
+        tn: tn_only,
+        saturate: false,
+        sparse: false,
+    })
+}
+
+impl GmmaOp {
+    /// The atom of the op (a table row) with these majors (the traits are the same for
+    /// every major; the DSL smem helpers read them).
+    ///
+    /// ```
+    /// use cute_core::{gmma::GmmaOp, smem_atom::AtomMajor};
+    /// let op: GmmaOp = "SM90_64x16x16_F32BF16BF16_SS".parse().unwrap();
+    /// let atom = op.atom([AtomMajor::MN, AtomMajor::K]).unwrap();
+    /// assert_eq!((atom.shape_mnk.to_string(), atom.mn_major), ("(64,16,16)".to_string(), [true, false]));
+    /// ```
+    pub fn atom(&self, majors: [AtomMajor; 2]) -> Result<MmaAtom> {
+        let mut at = match Atom::lookup(&self.to_string())? {
+            Atom::Mma(m) => m,
+            Atom::Copy(c) => return Err(Error::new(format!("{} is a copy atom", c.name))),
+        };
+        at.mn_major = majors.map(|m| m == AtomMajor::MN);
+        Ok(at)
     }
 }

@@ -2,7 +2,6 @@
 //! `make_instr_desc`) from the language's values to [`cute_core::desc`].
 
 use crate::convert::{bits_of, major_of, type_name};
-use crate::ops::any_layout;
 use crate::value::Value;
 use cute_core::desc::{self, DescFamily, InstrArgs};
 use cute_core::error::{Error, Result};
@@ -13,7 +12,7 @@ pub(crate) fn smem_desc(family: DescFamily, a: &[Value]) -> Result<Value> {
         &a[0],
         "the descriptor's major mode (make_gmma_desc<GMMA::Major::K>(...))",
     )?;
-    let layout = any_layout(&a[1])?;
+    let layout = a[1].to_any_layout()?;
     let bits = a.get(2).map(bits_of).transpose()?;
     Ok(Value::Descriptor(Box::new(desc::make_smem_desc(
         family, major, &layout, bits,

@@ -3,11 +3,14 @@
 //! (`SM80_CP_ASYNC_CACHEALWAYS<uint128_t>`), `UniversalFMA<T>`, CUTLASS's GMMA op selectors
 //! and SM100 builder, and the CuTeDSL `Mma*Op` constructors that name the same atoms.
 
-use crate::convert::{bits_of, elem_of, is_mn_major, major_of, type_name};
-use crate::types::{arity, widest_swizzle};
+use crate::convert::{bits_of, elem_of, major_of, type_name};
+use crate::types::arity;
 use crate::value::Value;
 use cute_core::atom::{Atom, MmaAtom};
+use cute_core::elem::Elem;
 use cute_core::error::{Error, Result};
+use cute_core::gmma::{self, GmmaOp};
+use cute_core::smem_atom::{widest_swizzle, AtomMajor, AtomSwizzle};
 use cute_core::umma::{self, Sm100Schedule, UmmaArgs, UmmaFamily, UmmaOp, UmmaVariant};
 
 fn atom(a: MmaAtom) -> Value {
@@ -257,19 +260,10 @@ pub(crate) fn dsl_universal_op(a: &[Value]) -> Result<Value> {
 
 /// Letters of an element type in an atom name (`half_t` → `F16`).
 fn letters(v: &Value) -> Result<&'static str> {
-    Ok(match type_name(v).as_str() {
-        "half_t" => "F16",
-        "bfloat16_t" => "BF16",
-        "float" => "F32",
-        "tfloat32_t" => "TF32",
-        "double" => "F64",
-        "float_e4m3_t" => "E4M3",
-        "float_e5m2_t" => "E5M2",
-        "int8_t" => "S8",
-        "uint8_t" => "U8",
-        "int32_t" => "S32",
-        t => return Err(Error::new(format!("no MMA atom takes {t} here",))),
-    })
+    let t = type_name(v);
+    Elem::from_cpp(&t)
+        .and_then(Elem::letters)
+        .ok_or_else(|| Error::new(format!("no MMA atom takes {t} here")))
 }
 
 /// CuTeDSL `warp.MmaF16BF16Op(ab_dtype, acc_dtype, shape_mnk)` (SM80 `mma.sync`) and
@@ -330,17 +324,11 @@ pub(crate) fn warpgroup_op(ta: &Value, tb: &Value, acc: &Value, rest: &[Value]) 
         ));
     };
     let (a, b, c) = (letters(ta)?, letters(tb)?, letters(acc)?);
-    let fp8 = |t: &str| matches!(t, "E4M3" | "E5M2");
-    let int8 = |t: &str| matches!(t, "S8" | "U8");
-    let (k, tn) = match (a, b, c) {
-        ("F16", "F16", "F16" | "F32") | ("BF16", "BF16", "F32") => (16, false),
-        (x, y, "F16" | "F32") if fp8(x) && fp8(y) => (32, true),
-        (x, y, "S32") if int8(x) && int8(y) => (32, true),
-        _ => {
-            return Err(Error::new(format!(
-                "no warpgroup MMA for A = {a}, B = {b}, accumulator {c} (F16/BF16 with F16/F32, FP8 with F16/F32, 8-bit integers with Int32)"
-            )))
-        }
+    let types = [elem_of(acc)?, elem_of(ta)?, elem_of(tb)?];
+    let Some((k, tn)) = gmma::gmma_k(types).filter(|_| types[1] != Elem::TF32) else {
+        return Err(Error::new(format!(
+            "no warpgroup MMA for A = {a}, B = {b}, accumulator {c} (F16/BF16 with F16/F32, FP8 with F16/F32, 8-bit integers with Int32)"
+        )));
     };
     let s = shape.to_int_tuple()?;
     let dims = s.leaves();
@@ -376,41 +364,29 @@ pub(crate) fn warpgroup_op(ta: &Value, tb: &Value, acc: &Value, rest: &[Value]) 
             )))
         }
     };
-    let majors = [is_mn_major(maj_a, "A")?, is_mn_major(maj_b, "B")?];
-    if tn && (majors[0] || majors[1]) {
+    let majors = [major_of(maj_a, "A")?, major_of(maj_b, "B")?];
+    if tn && majors.contains(&AtomMajor::MN) {
         return Err(Error::new(format!(
             "{a} x {b} GMMAs read K-major A and B only"
         )));
     }
-    if rs && majors[0] {
+    if rs && majors[0] == AtomMajor::MN {
         return Err(Error::new(
             "a register-sourced A (OperandSource.RMEM) must be K-major",
         ));
     }
-    sm90_gmma(n, k, [c, a, b], rs, tn, majors)
-}
-
-/// The SM90 GMMA `SM90_64x{N}x{K}_{C}{A}{B}_{SS|RS}[_TN]` (types as letters: `F32`,
-/// `F16`, ...) with these majors.
-fn sm90_gmma(
-    n: i64,
-    k: i64,
-    [c, a, b]: [&str; 3],
-    rs: bool,
-    tn: bool,
-    majors: [bool; 2],
-) -> Result<Value> {
-    let name = format!(
-        "SM90_64x{n}x{k}_{c}{a}{b}_{}{}",
-        if rs { "RS" } else { "SS" },
-        if tn { "_TN" } else { "" }
-    );
-    let mut at = match Atom::lookup(&name)? {
-        Atom::Mma(m) => m,
-        Atom::Copy(c) => return Err(Error::new(format!("{} is a copy atom", c.name))),
+    let op = GmmaOp {
+        n,
+        k,
+        c: types[0],
+        a: types[1],
+        b: types[2],
+        a_reg: rs,
+        tn,
+        saturate: false,
+        sparse: false,
     };
-    at.mn_major = majors;
-    Ok(atom(at))
+    Ok(atom(op.atom(majors)?))
 }
 
 /// CuTeDSL `sm90_utils.make_trivial_tiled_mma(a_dtype, b_dtype, a_major, b_major, acc_dtype,
@@ -600,63 +576,16 @@ pub(crate) fn gmma_op_selector(rs: bool, a: &[Value]) -> Result<Value> {
             "{what}: TileShape_MNK must be rank 3, got {tile}"
         )));
     }
-    let (tm, tn, tk) = (
+    let tile = [
         tile.get(0)?.size()?,
         tile.get(1)?.size()?,
         tile.get(2)?.size()?,
-    );
-    if tm % 64 != 0 {
-        return Err(Error::new(format!(
-            "{what}: Tile_M must be a multiple of 64, got {tm}"
-        )));
-    }
-    let major_a = a
-        .get(4)
-        .map(|v| is_mn_major(v, "A"))
-        .transpose()?
-        .unwrap_or(false);
-    let major_b = a
-        .get(5)
-        .map(|v| is_mn_major(v, "B"))
-        .transpose()?
-        .unwrap_or(false);
-    if rs && major_a {
-        return Err(Error::new(format!(
-            "{what}: register source A operand GMMAs must have K-major A layout"
-        )));
-    }
-    let (ta, tb, tc) = (letters(&a[0])?, letters(&a[1])?, letters(&a[2])?);
-    let fp8 = |t: &str| matches!(t, "E4M3" | "E5M2");
-    let int8 = |t: &str| matches!(t, "S8" | "U8");
-    let (k, tn_only) = match (tc, ta, tb) {
-        ("F16", "F16", "F16") | ("F32", "F16", "F16") | ("F32", "BF16", "BF16") => (16, false),
-        ("F32", "TF32", "TF32") => (8, true),
-        ("F16" | "F32", x, y) if fp8(x) && fp8(y) => (32, true),
-        ("S32", x, y) if int8(x) && int8(y) => (32, true),
-        _ => {
-            return Err(Error::new(format!(
-                "{what}: no GMMA for A = {}, B = {}, C = {}",
-                type_name(&a[0]),
-                type_name(&a[1]),
-                type_name(&a[2])
-            )))
-        }
-    };
-    if tn_only && (major_a || major_b) {
-        return Err(Error::new(format!(
-            "{what}: MajorA and MajorB must be GMMA::Major::K for {ta} x {tb}"
-        )));
-    }
-    if tk % k != 0 {
-        return Err(Error::new(format!(
-            "{what}: Tile_K must be a multiple of {k}, got {tk}"
-        )));
-    }
-    let n = [256, 192, 128, 96, 64, 32, 16, 8]
-        .into_iter()
-        .find(|n| tn % n == 0)
-        .ok_or_else(|| Error::new(format!("{what}: Tile_N must be a multiple of 8, got {tn}")))?;
-    sm90_gmma(n, k, [tc, ta, tb], rs, tn_only, [major_a, major_b])
+    ];
+    let major = |i: usize, which: &str| a.get(i).map_or(Ok(AtomMajor::K), |v| major_of(v, which));
+    let majors = [major(4, "A")?, major(5, "B")?];
+    let types = [elem_of(&a[0])?, elem_of(&a[1])?, elem_of(&a[2])?];
+    let op = gmma::op_selector(rs, types, tile, majors)?;
+    Ok(atom(op.atom(majors)?))
 }
 
 /// The `static_assert`s of an op struct, which C++ checks when a value of it is made
@@ -726,12 +655,12 @@ pub(crate) fn dsl_sm100_smem_layout(
             "the major mode ({major} elements of {bits} bits) must be a multiple of 8 elements and 128 bits"
         )));
     }
-    let kind = match (mn_major, widest_swizzle(major_bits)) {
-        (true, "SW128") if bits == 32 => "MN_SW128_32B".to_string(),
-        (true, sw) => format!("MN_{sw}"),
-        (false, sw) => format!("K_{sw}"),
+    let (major, sw) = match (mn_major, widest_swizzle(major_bits)) {
+        (true, AtomSwizzle::Sw128) if bits == 32 => (AtomMajor::MN, AtomSwizzle::Sw128Base32B),
+        (true, sw) => (AtomMajor::MN, sw),
+        (false, sw) => (AtomMajor::K, sw),
     };
-    let atom = crate::types::smem_atom_of_kind(&kind, bits)?;
+    let atom = crate::types::dsl_smem_atom(major, sw, bits)?;
     let mut staged = match ps {
         IntTuple::Tuple(v) => v,
         i => vec![i],
