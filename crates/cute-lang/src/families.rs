@@ -672,6 +672,31 @@ pub(crate) fn dsl_sm100_smem_layout(
         .map_err(|e| e.within("tile_to_mma_shape"))
 }
 
+/// The value of a default or member text of the dispatch-policy table: an integer, a
+/// `Shape<_1,_1,_1>`, or a name (a schedule tag, an atom, `true`); the table holds no other
+/// kind of value that the language has (`arch::Sm90` and the like are refused).
+fn policy_text(text: &str) -> Result<Value> {
+    let t = text.trim();
+    if let Ok(n) = t.parse::<i64>() {
+        return Ok(Value::Int(n));
+    }
+    if let Some(inner) = t.strip_prefix("Shape<").and_then(|r| r.strip_suffix('>')) {
+        return inner
+            .split(',')
+            .map(|x| {
+                let x = x.trim();
+                x.strip_prefix('_')
+                    .unwrap_or(x)
+                    .parse()
+                    .map(Value::Int)
+                    .map_err(|_| Error::new(format!("'{x}' is not a static integer")))
+            })
+            .collect::<Result<_>>()
+            .map(Value::Tuple);
+    }
+    crate::types::name_value(t).unwrap_or_else(|| Err(Error::new(format!("unknown name '{t}'"))))
+}
+
 /// A CUTLASS mainloop dispatch policy (`dispatch_policies.tsv`, generated from the headers)
 /// with its template arguments bound: members that are a parameter take its value (or its
 /// default), members that name no parameter are evaluated; others are left out.
@@ -704,7 +729,7 @@ pub(crate) fn policy(name: &str, targs: &[Value]) -> Option<Result<Value>> {
             };
             let v = match (targs.get(i), default) {
                 (Some(v), _) => v.clone(),
-                (None, Some(d)) => crate::eval_line(d)?,
+                (None, Some(d)) => policy_text(d)?,
                 (None, None) => {
                     return Err(Error::new(format!(
                         "{name} needs its template argument {pname}"
@@ -720,7 +745,7 @@ pub(crate) fn policy(name: &str, targs: &[Value]) -> Option<Result<Value>> {
             };
             let v = match bound.iter().find(|(p, _)| *p == text) {
                 Some((_, v)) => Some(v.clone()),
-                None if !bound.iter().any(|(p, _)| text.contains(p)) => crate::eval_line(text).ok(),
+                None if !bound.iter().any(|(p, _)| text.contains(p)) => policy_text(text).ok(),
                 None => None,
             };
             if let Some(v) = v {
@@ -733,4 +758,29 @@ pub(crate) fn policy(name: &str, targs: &[Value]) -> Option<Result<Value>> {
             members: out,
         })))
     })())
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every default and member text of the dispatch-policy table reads as the evaluator
+    /// reads it (the same value, or an error both ways).
+    #[test]
+    fn policy_texts_read_as_the_evaluator_reads_them() {
+        let mut n = 0;
+        for row in include_str!("dispatch_policies.tsv")
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+        {
+            let cols: Vec<&str> = row.split('\t').collect();
+            for item in cols[1..].iter().flat_map(|c| c.split(';')) {
+                let Some((_, text)) = item.split_once('=') else {
+                    continue;
+                };
+                let (typed, evaluated) = (super::policy_text(text), crate::eval_line(text));
+                assert_eq!(typed.as_ref().ok(), evaluated.as_ref().ok(), "{text}");
+                n += 1;
+            }
+        }
+        assert!(n > 100, "{n} texts");
+    }
 }
