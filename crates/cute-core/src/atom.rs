@@ -13,19 +13,58 @@
 
 use crate::bank::Instr;
 use crate::error::{Error, Result};
-use crate::gmma::GmmaOp;
+use crate::gmma::{self, GmmaOp};
 use crate::int_tuple::{Coord, IntTuple};
 use crate::layout::{self as alg, Layout, Tiler};
 use crate::smem_atom::AtomMajor;
 use crate::umma::UmmaArgs;
 use std::fmt;
 
-/// The generated table: `kind<TAB>NAME<TAB>Trait=VALUE...` per line, `#` comments.
+/// The generated table: `kind<TAB>NAME<TAB>Trait=VALUE...` per line, `#` comments; the row
+/// `derive<TAB>sparse_gmma` stands for the sparse GMMA rows, derived from the dense ones
+/// ([`gmma::sparse_atom`], as C++ builds them) instead of stored.
 const TABLE: &str = include_str!("atoms.tsv");
 
-/// The names of every known atom, in table order.
+/// The names of every known atom, in table order (the derived sparse GMMA rows where the
+/// table's `derive` row stands).
 pub fn atom_names() -> impl Iterator<Item = &'static str> {
-    table_rows().map(|(_, name, _)| name)
+    table_rows().flat_map(|(kind, name, _)| {
+        let derived: &'static [String] = if kind == "derive" {
+            sparse_gmma_names()
+        } else {
+            &[]
+        };
+        (kind != "derive")
+            .then_some(name)
+            .into_iter()
+            .chain(derived.iter().map(String::as_str))
+    })
+}
+
+/// The sparse GMMA ops, one per dense GMMA row, in the order the CUTLASS headers define
+/// them: by family (in the order the dense rows first name it), N, SS before RS.
+fn sparse_gmma_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let dense: Vec<GmmaOp> = table_rows()
+            .filter(|(kind, _, _)| *kind == "mma")
+            .filter_map(|(_, name, _)| name.parse::<GmmaOp>().ok())
+            .filter(|op| !op.sparse)
+            .collect();
+        let family = |op: &GmmaOp| (op.c, op.a, op.b, op.tn, op.saturate);
+        let mut families = Vec::new();
+        for op in &dense {
+            if !families.contains(&family(op)) {
+                families.push(family(op));
+            }
+        }
+        let mut ops = dense;
+        ops.sort_by_key(|op| {
+            let f = families.iter().position(|f| *f == family(op));
+            (f, op.n, op.a_reg)
+        });
+        ops.iter().map(|op| op.sparse().to_string()).collect()
+    })
 }
 
 fn table_rows() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
@@ -38,9 +77,10 @@ fn table_rows() -> impl Iterator<Item = (&'static str, &'static str, &'static st
         })
 }
 
-/// One trait of a table row as C++ printed it, `None` if the row or the trait is absent:
-/// also the traits only some atoms have (`ELayout` of the sparse MMAs, `SFALayout` /
-/// `SFBLayout` of the block-scaled SM120 MMAs, `ValID` of the TMEM and UTCCP copies).
+/// One trait of a stored table row as C++ printed it, `None` if the row or the trait is
+/// absent: also the traits only some atoms have (`ELayout` of the sparse SM120 MMAs,
+/// `SFALayout` / `SFBLayout` of the block-scaled SM120 MMAs, `ValID` of the TMEM and UTCCP
+/// copies). The derived sparse GMMA rows are not stored: [`Atom::trait_value`] has theirs.
 pub fn table_trait(name: &str, t: &str) -> Option<&'static str> {
     let (_, _, rest) = table_rows().find(|(_, n, _)| *n == name)?;
     rest.split('\t')
@@ -146,8 +186,15 @@ impl Atom {
     /// assert!(Atom::lookup("SM80_16x8x16").unwrap_err().msg.contains("did you mean"));
     /// ```
     pub fn lookup(name: &str) -> Result<Atom> {
-        let Some((kind, name, rest)) = table_rows().find(|(_, n, _)| *n == name) else {
-            return Err(unknown_atom(name));
+        let Some((kind, name, rest)) = table_rows().find(|(k, n, _)| *n == name && *k != "derive")
+        else {
+            return match name.parse::<GmmaOp>() {
+                Ok(op) if op.sparse => match Atom::lookup(&op.dense().to_string()) {
+                    Ok(Atom::Mma(dense)) => Ok(Atom::Mma(gmma::sparse_atom(&dense)?)),
+                    _ => Err(unknown_atom(name)),
+                },
+                _ => Err(unknown_atom(name)),
+            };
         };
         let mut traits = std::collections::HashMap::new();
         for field in rest.split('\t') {
@@ -200,11 +247,13 @@ impl Atom {
                 "ALayout" | "LayoutA_TV" => Ok(Trait::Layout(m.a.clone())),
                 "BLayout" | "LayoutB_TV" => Ok(Trait::Layout(m.b.clone())),
                 "CLayout" | "LayoutC_TV" => Ok(Trait::Layout(m.c.clone())),
-                _ => optional_trait(
-                    &m.name,
-                    t,
-                    "an MMA atom has Shape_MNK, ThrID, ALayout, BLayout and CLayout (sparse ones ELayout, block-scaled SM120 ones SFALayout and SFBLayout)",
-                ),
+                "ELayout" => match &m.params {
+                    Some(MmaParams::Gmma(op)) if op.sparse => {
+                        Ok(Trait::Layout(gmma::sparse_e_layout(op)?))
+                    }
+                    _ => optional_trait(&m.name, t, MMA_TRAITS),
+                },
+                _ => optional_trait(&m.name, t, MMA_TRAITS),
             },
             Atom::Copy(c) => match t {
                 "ThrID" => Ok(Trait::Layout(c.thr_id.clone())),
@@ -220,6 +269,8 @@ impl Atom {
         }
     }
 }
+
+const MMA_TRAITS: &str = "an MMA atom has Shape_MNK, ThrID, ALayout, BLayout and CLayout (sparse ones ELayout, block-scaled SM120 ones SFALayout and SFBLayout)";
 
 fn unknown_atom(name: &str) -> Error {
     let near = atom_names()

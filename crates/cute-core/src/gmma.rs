@@ -10,9 +10,11 @@
 //! assert_eq!(op.to_string(), "SM90_64x128x32_F32E4M3E5M2_RS_TN");
 //! ```
 
-use crate::atom::{Atom, MmaAtom};
+use crate::atom::{Atom, MmaAtom, MmaParams};
 use crate::elem::Elem;
 use crate::error::{Error, Result};
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
 use crate::smem_atom::AtomMajor;
 use std::fmt;
 use std::str::FromStr;
@@ -269,4 +271,127 @@ impl GmmaOp {
         at.mn_major = majors.map(|m| m == AtomMajor::MN);
         Ok(at)
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Sparse GMMA traits from the dense ones (mma_traits_sm90_gmma_sparse.hpp)
+// ---------------------------------------------------------------------------------------
+
+fn tuple(v: Vec<IntTuple>) -> IntTuple {
+    IntTuple::Tuple(v)
+}
+
+/// `GMMA::ABLayout<M, K>`: A or B read from shared memory through a descriptor, every thread
+/// of the warpgroup seeing the whole `M x K` block: `(128,(M,K)):(0,(1,M))`.
+///
+/// ```
+/// assert_eq!(cute_core::gmma::ab_layout(64, 32).unwrap().to_string(), "(128,(64,32)):(0,(1,64))");
+/// ```
+pub fn ab_layout(m: i64, k: i64) -> Result<Layout> {
+    Layout::new(
+        tuple(vec![IntTuple::Int(128), IntTuple::ints(&[m, k])]),
+        tuple(vec![IntTuple::Int(0), IntTuple::ints(&[1, m])]),
+    )
+}
+
+/// `GMMA::ALayout_64xK` for K = 16, 32, 64 (register-sourced A of 16-bit, 8-bit and sparse
+/// 8-bit types): `((4,8,4),(V,2,2)):((64V,1,16),(64,8,256V))` with V = K/8.
+///
+/// ```
+/// assert_eq!(cute_core::gmma::a_layout_rs(32).unwrap().to_string(), "((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))");
+/// ```
+pub fn a_layout_rs(k: i64) -> Result<Layout> {
+    if !matches!(k, 16 | 32 | 64) {
+        return Err(Error::new(format!(
+            "GMMA::ALayout_64x{k} does not exist (ALayout_64x16, 64x32 and 64x64 do)"
+        )));
+    }
+    let v = k / 8;
+    Layout::new(
+        tuple(vec![IntTuple::ints(&[4, 8, 4]), IntTuple::ints(&[v, 2, 2])]),
+        tuple(vec![
+            IntTuple::ints(&[64 * v, 1, 16]),
+            IntTuple::ints(&[64, 8, 256 * v]),
+        ]),
+    )
+}
+
+/// `GMMA::ELayout_64xK`: the metadata layout of a sparse GMMA of (logical) K = 16, 32, 64.
+///
+/// ```
+/// assert_eq!(cute_core::gmma::e_layout(64).unwrap().to_string(), "((2,2,8,4),(32)):((8,2048,1,16),(64))");
+/// ```
+pub fn e_layout(k: i64) -> Result<Layout> {
+    let (thr, val, thr_stride, val_stride) = match k {
+        16 => (
+            [2, 2, 8, 4],
+            IntTuple::ints(&[8, 2]),
+            [512, 0, 1, 16],
+            IntTuple::ints(&[64, 8]),
+        ),
+        32 => (
+            [2, 2, 8, 4],
+            IntTuple::ints(&[16, 2]),
+            [1024, 0, 1, 16],
+            IntTuple::ints(&[64, 8]),
+        ),
+        64 => (
+            [2, 2, 8, 4],
+            IntTuple::ints(&[32]),
+            [8, 2048, 1, 16],
+            IntTuple::ints(&[64]),
+        ),
+        _ => {
+            return Err(Error::new(format!(
+                "GMMA::ELayout_64x{k} does not exist (ELayout_64x16, 64x32 and 64x64 do)"
+            )))
+        }
+    };
+    Layout::new(
+        tuple(vec![IntTuple::ints(&thr), val]),
+        tuple(vec![IntTuple::ints(&thr_stride), val_stride]),
+    )
+}
+
+/// `MMA_Traits<SM90::GMMA::SPARSE::GMMA_64xNx(2K)_...>` from the dense op's
+/// `MMA_Traits<SM90_64xNxK_...>`, as `mma_traits_sm90_gmma_sparse.hpp` writes every one of
+/// them: the logical K doubles, A is `ABLayout<64, 2K>` (SS) or `ALayout_64x(2K)` (RS), B is
+/// `ABLayout<N, 2K>`, `ThrID` and `CLayout` are the dense op's; the metadata layout is
+/// [`e_layout`]`(2K)` ([`sparse_e_layout`]).
+///
+/// ```
+/// use cute_core::atom::Atom;
+/// let Atom::Mma(dense) = Atom::lookup("SM90_64x8x16_F16F16F16_RS").unwrap() else { unreachable!() };
+/// let sparse = cute_core::gmma::sparse_atom(&dense).unwrap();
+/// assert_eq!(sparse.name, "GMMA_64x8x32_F16F16F16_RS");
+/// assert_eq!(sparse.a.to_string(), "((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))");
+/// ```
+pub fn sparse_atom(dense: &MmaAtom) -> Result<MmaAtom> {
+    let op: GmmaOp = dense.name.parse()?;
+    if op.sparse {
+        return Err(Error::new(format!("{op} is sparse already")));
+    }
+    let sp = op.sparse();
+    Ok(MmaAtom {
+        name: sp.to_string(),
+        shape_mnk: IntTuple::ints(&[64, sp.n, sp.k]),
+        thr_id: dense.thr_id.clone(),
+        a: if sp.a_reg {
+            a_layout_rs(sp.k)?
+        } else {
+            ab_layout(64, sp.k)?
+        },
+        b: ab_layout(sp.n, sp.k)?,
+        c: dense.c.clone(),
+        mn_major: dense.mn_major,
+        params: Some(MmaParams::Gmma(sp)),
+    })
+}
+
+/// The metadata layout (`ELayout`) of a sparse GMMA atom.
+pub fn sparse_e_layout(op: &GmmaOp) -> Result<Layout> {
+    if !op.sparse {
+        return Err(Error::new(format!("{op} is dense: it has no metadata")));
+    }
+    e_layout(op.k)
 }
