@@ -12,6 +12,7 @@
 //! ```
 
 use crate::bank::Instr;
+use crate::elem::Elem;
 use crate::error::{Error, Result};
 use crate::gmma::{self, GmmaOp};
 use crate::int_tuple::{Coord, IntTuple};
@@ -289,7 +290,75 @@ fn unknown_atom(name: &str) -> Error {
     }
 }
 
+/// An SM80 `cp.async` op: `SM80_CP_ASYNC_CACHE{ALWAYS,GLOBAL}[_ZFILL]<TS, TD>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CpAsyncOp {
+    /// `CACHEGLOBAL` (`cp.async.cg`, 16 bytes only), else `CACHEALWAYS` (`cp.async.ca`).
+    pub global: bool,
+    /// `_ZFILL`: zero-fills past the source size.
+    pub zfill: bool,
+}
+
+impl fmt::Display for CpAsyncOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "SM80_CP_ASYNC_CACHE{}{}",
+            if self.global { "GLOBAL" } else { "ALWAYS" },
+            if self.zfill { "_ZFILL" } else { "" }
+        )
+    }
+}
+
+impl std::str::FromStr for CpAsyncOp {
+    type Err = Error;
+
+    fn from_str(name: &str) -> Result<CpAsyncOp> {
+        let (global, zfill) = match name.strip_prefix("SM80_CP_ASYNC_CACHE") {
+            Some("ALWAYS") => (false, false),
+            Some("GLOBAL") => (true, false),
+            Some("ALWAYS_ZFILL") => (false, true),
+            Some("GLOBAL_ZFILL") => (true, true),
+            _ => return Err(Error::new(format!("unknown type '{name}'"))),
+        };
+        Ok(CpAsyncOp { global, zfill })
+    }
+}
+
 impl CopyAtom {
+    /// `SM80_CP_ASYNC_CACHE{ALWAYS,GLOBAL}[_ZFILL]<T>` of a `bits`-bit `T`: the op's
+    /// `static_assert` on the width (`cp.async.ca` moves 4, 8 or 16 bytes, `cp.async.cg` 16),
+    /// and the table's atom of that width.
+    ///
+    /// ```
+    /// use cute_core::atom::{CopyAtom, CpAsyncOp};
+    /// let op: CpAsyncOp = "SM80_CP_ASYNC_CACHEGLOBAL".parse().unwrap();
+    /// assert_eq!(CopyAtom::cp_async(op, 128).unwrap().name, "SM80_CP_ASYNC_CACHEGLOBAL_128");
+    /// assert!(CopyAtom::cp_async(op, 64).is_err());
+    /// ```
+    pub fn cp_async(op: CpAsyncOp, bits: i64) -> Result<CopyAtom> {
+        let widths: &[i64] = if op.global { &[128] } else { &[32, 64, 128] };
+        if !widths.contains(&bits) {
+            let list = |f: fn(i64) -> i64, sep: &str| {
+                widths
+                    .iter()
+                    .map(|w| f(*w).to_string())
+                    .collect::<Vec<_>>()
+                    .join(sep)
+            };
+            return Err(Error::new(format!(
+                "{op} copies {} bits, not {bits} (cp.async{} moves {} bytes)",
+                list(|w| w, ", "),
+                if op.global { ".cg" } else { ".ca" },
+                list(|w| w / 8, "/")
+            )));
+        }
+        match Atom::lookup(&format!("{op}_{bits}"))? {
+            Atom::Copy(c) => Ok(c),
+            Atom::Mma(m) => Err(Error::new(format!("{} is an MMA atom", m.name))),
+        }
+    }
+
     /// The atom with a value type of `bits` bits, as `Copy_Atom<Op, uint_bit_t<bits>>`.
     pub fn with_value_bits(&self, bits: i64) -> Result<CopyAtom> {
         let mut c = self.clone();
@@ -458,10 +527,23 @@ impl MmaAtom {
     }
 
     /// `MMA_Traits<UniversalFMA<D, A, B, C>>`: one thread, one multiply-add.
-    pub fn universal_fma(name: String) -> Result<MmaAtom> {
-        let one = crate::literal::layout("(1,1):(0,0)")?;
+    ///
+    /// ```
+    /// use cute_core::{atom::MmaAtom, elem::Elem};
+    /// let a = MmaAtom::universal_fma(&[Elem::F32]).unwrap();
+    /// assert_eq!((a.name.as_str(), a.c.to_string().as_str()), ("UniversalFMA<float>", "(1,1):(0,0)"));
+    /// ```
+    pub fn universal_fma(types: &[Elem]) -> Result<MmaAtom> {
+        if !(1..=4).contains(&types.len()) {
+            return Err(Error::new(format!(
+                "UniversalFMA<D[, A, B, C]> takes 1 to 4 element types, got {}",
+                types.len()
+            )));
+        }
+        let names: Vec<&str> = types.iter().map(|t| t.cpp_name()).collect();
+        let one = Layout::new(IntTuple::ints(&[1, 1]), IntTuple::ints(&[0, 0]))?;
         Ok(MmaAtom {
-            name,
+            name: format!("UniversalFMA<{}>", names.join(",")),
             shape_mnk: IntTuple::ints(&[1, 1, 1]),
             thr_id: Layout::col_major(IntTuple::Int(1))?,
             a: one.clone(),

@@ -20,8 +20,9 @@
 //! - [`atom`]: MMA and copy atoms with CuTe's traits, `make_tiled_mma`, `make_tiled_copy`
 //!   and their thread-value layouts; [`smem_atom`]: the GMMA/UMMA shared-memory atoms.
 //! - [`elem`]: [`elem::Elem`], CuTe's element types (bits, C++ name, MMA-name letters).
-//! - [`gmma`], [`umma`]: the SM90 GMMA and SM100 UMMA ops by their typed parts (name
-//!   grammar, K rule, the C++ `static_assert`s, CUTLASS's selectors).
+//! - [`gmma`], [`umma`], [`sm120`]: the SM90 GMMA, SM100 UMMA and SM120 MMA ops by their
+//!   typed parts (name grammar, K rule, the C++ `static_assert`s, CUTLASS's selectors; the
+//!   sparse GMMA traits derived from the dense ones).
 //! - [`bank`]: the shared-memory bank model (phases, wavefronts, swizzle search).
 //! - [`desc`]: GMMA/UMMA shared-memory descriptors and the UMMA instruction descriptor.
 //! - [`tma`]: the TMA swizzle mode and box of a shared-memory layout.
@@ -47,6 +48,7 @@ pub mod gmma;
 pub mod int_tuple;
 pub mod layout;
 pub mod literal;
+pub mod sm120;
 pub mod smem_atom;
 pub mod swizzle;
 pub mod tma;

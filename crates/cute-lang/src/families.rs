@@ -6,10 +6,11 @@
 use crate::convert::{bits_of, elem_of, major_of, type_name};
 use crate::types::arity;
 use crate::value::Value;
-use cute_core::atom::{Atom, MmaAtom};
+use cute_core::atom::{Atom, CopyAtom, CpAsyncOp, MmaAtom};
 use cute_core::elem::Elem;
 use cute_core::error::{Error, Result};
 use cute_core::gmma::{self, GmmaOp};
+use cute_core::sm120::Sm120Template;
 use cute_core::smem_atom::{widest_swizzle, AtomMajor, AtomSwizzle};
 use cute_core::umma::{self, Sm100Schedule, UmmaArgs, UmmaFamily, UmmaOp, UmmaVariant};
 
@@ -44,8 +45,8 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Option<Result<Value>> {
                 .and_then(|op| umma_template(op, targs)),
         );
     }
-    if let Some(cache) = name.strip_prefix("SM80_CP_ASYNC_CACHE") {
-        return Some(cp_async(name, cache, targs));
+    if name.starts_with("SM80_CP_ASYNC_CACHE") {
+        return Some(cp_async(name, targs));
     }
     if name == "UniversalFMA" {
         return Some(universal_fma(targs));
@@ -119,82 +120,23 @@ fn f8f6f4_traits(targs: &[Value]) -> Result<Value> {
     Ok(atom(at))
 }
 
-/// The F8F6F4 element types of the SM120 and SM100 block-scaled MMAs.
-const F8F6F4_TYPES: &[&str] = &[
-    "float_e2m1_t",
-    "float_e3m2_t",
-    "float_e2m3_t",
-    "float_e4m3_t",
-    "float_e5m2_t",
-];
-
-/// `SM120_16x8x32_TN<A, B, C>` and the block-scaled / sparse SM120 templates: the instances
-/// `mma_sm120[_sparse].hpp` specialises (every other instance is C++'s "No MMA matches ...
-/// for given data types"); their traits are the table row's (checked by the generator).
+/// `SM120_16x8x32_TN<A, B, C>` and the block-scaled / sparse SM120 templates
+/// (`<A, B, C, SF, VS>`).
 fn sm120_template(name: &str, targs: &[Value]) -> Result<Value> {
-    let vs = name.ends_with("_VS");
-    let (n, rule): (usize, &str) = match name {
-        "SM120_16x8x32_TN" | "SM120_SPARSE_16x8x64_TN" => (
-            3,
-            "A and B one of float_e2m1_t, float_e3m2_t, float_e2m3_t, float_e4m3_t, float_e5m2_t; C float or half_t",
-        ),
-        "SM120_16x8x32_TN_VS" | "SM120_SPARSE_16x8x64_TN_VS" => (
-            5,
-            "A and B one of float_e2m1_t, float_e3m2_t, float_e2m3_t, float_e4m3_t, float_e5m2_t; C float; SF float_ue8m0_t",
-        ),
-        "SM120_16x8x64_TN_VS" | "SM120_SPARSE_16x8x128_TN_VS" => (
-            5,
-            "A and B float_e2m1_t; C float; SF float_ue8m0_t or float_ue4m3_t",
-        ),
-        _ => {
-            return Err(Error::new(format!(
-                "unknown type '{name}' (the SM120 MMA templates are SM120_16x8x32_TN, SM120_16x8x32_TN_VS, SM120_16x8x64_TN_VS, SM120_SPARSE_16x8x64_TN, SM120_SPARSE_16x8x64_TN_VS, SM120_SPARSE_16x8x128_TN_VS)"
-            )))
-        }
-    };
-    arity(name, targs, n, n)?;
-    let t: Vec<String> = targs
+    let t: Sm120Template = name.parse()?;
+    arity(name, targs, t.arity(), t.arity())?;
+    let n_types = if t.has_vs() { 4 } else { 3 };
+    let types = targs[..n_types]
         .iter()
-        .take(n - usize::from(vs))
-        .map(type_name)
-        .collect();
-    let f8 = |x: &str| F8F6F4_TYPES.contains(&x);
-    let ok = match (
-        n,
-        matches!(name, "SM120_16x8x64_TN_VS" | "SM120_SPARSE_16x8x128_TN_VS"),
-    ) {
-        (3, _) => f8(&t[0]) && f8(&t[1]) && matches!(t[2].as_str(), "float" | "half_t"),
-        (_, false) => f8(&t[0]) && f8(&t[1]) && t[2] == "float" && t[3] == "float_ue8m0_t",
-        (_, true) => {
-            t[0] == "float_e2m1_t"
-                && t[1] == "float_e2m1_t"
-                && t[2] == "float"
-                && matches!(t[3].as_str(), "float_ue8m0_t" | "float_ue4m3_t")
-        }
-    };
-    if !ok {
-        return Err(Error::new(format!(
-            "No MMA matches {name} for given data types <{}> ({rule})",
-            t.join(", ")
-        )));
-    }
-    let mut args = t;
-    if vs {
-        args.push(targs[4].to_int()?.to_string());
-    }
-    let mut a = match Atom::lookup(name)? {
-        Atom::Mma(m) => m,
-        Atom::Copy(c) => return Err(Error::new(format!("{} is a copy atom", c.name))),
-    };
-    a.name = format!("{name}<{}>", args.join(","));
-    Ok(atom(a))
+        .map(elem_of)
+        .collect::<Result<Vec<_>>>()?;
+    let vs = targs.get(4).map(Value::to_int).transpose()?;
+    Ok(atom(t.atom(&types, vs)?))
 }
 
 /// `SM80_CP_ASYNC_CACHE{ALWAYS,GLOBAL}[_ZFILL]<TS[, TD]>`: the table's atom of that width.
-fn cp_async(name: &str, cache: &str, targs: &[Value]) -> Result<Value> {
-    if !matches!(cache, "ALWAYS" | "GLOBAL" | "ALWAYS_ZFILL" | "GLOBAL_ZFILL") {
-        return Err(Error::new(format!("unknown type '{name}'")));
-    }
+fn cp_async(name: &str, targs: &[Value]) -> Result<Value> {
+    let op: CpAsyncOp = name.parse()?;
     arity(name, targs, 1, 2)?;
     let bits = bits_of(&targs[0])?;
     if let Some(td) = targs.get(1) {
@@ -206,37 +148,15 @@ fn cp_async(name: &str, cache: &str, targs: &[Value]) -> Result<Value> {
             )));
         }
     }
-    let widths: &[i64] = if cache.starts_with("GLOBAL") {
-        &[128]
-    } else {
-        &[32, 64, 128]
-    };
-    if !widths.contains(&bits) {
-        return Err(Error::new(format!(
-            "{name} copies {} bits, not {bits} (cp.async{} moves {} bytes)",
-            widths
-                .iter()
-                .map(|w| w.to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-            if cache.starts_with("GLOBAL") {
-                ".cg"
-            } else {
-                ".ca"
-            },
-            widths
-                .iter()
-                .map(|w| (w / 8).to_string())
-                .collect::<Vec<_>>()
-                .join("/")
-        )));
-    }
-    Atom::lookup(&format!("{name}_{bits}")).map(|a| Value::Atom(Box::new(a)))
+    Ok(Value::Atom(Box::new(Atom::Copy(CopyAtom::cp_async(
+        op, bits,
+    )?))))
 }
 
 /// `UniversalFMA<D[, A, B, C]>`.
 fn universal_fma(targs: &[Value]) -> Result<Value> {
     arity("UniversalFMA", targs, 1, 4)?;
+    let mut types = Vec::new();
     for t in targs {
         if !matches!(t, Value::Keyword(_)) {
             return Err(Error::new(format!(
@@ -244,13 +164,9 @@ fn universal_fma(targs: &[Value]) -> Result<Value> {
                 t.kind()
             )));
         }
-        bits_of(t)?;
+        types.push(elem_of(t)?);
     }
-    let names: Vec<String> = targs.iter().map(type_name).collect();
-    Ok(atom(MmaAtom::universal_fma(format!(
-        "UniversalFMA<{}>",
-        names.join(",")
-    ))?))
+    Ok(atom(MmaAtom::universal_fma(&types)?))
 }
 
 /// CuTeDSL `MmaUniversalOp(dtype)`.
