@@ -1,7 +1,7 @@
 //! Arguments of the descriptor functions (`make_gmma_desc`, `make_umma_desc`,
 //! `make_instr_desc`) from the language's values to [`cute_core::desc`].
 
-use crate::convert::{bits_of, major_of, type_name};
+use crate::convert::{bits_of, elem_of, major_of};
 use crate::value::Value;
 use cute_core::desc::{self, DescFamily, InstrArgs};
 use cute_core::error::{Error, Result};
@@ -35,7 +35,7 @@ fn flag(v: &Value, yes: &str, no: &str, what: &str) -> Result<bool> {
 /// MaxShift]>()`.
 pub(crate) fn instr_desc(a: &[Value]) -> Result<Value> {
     let ty = |v: &Value, which: &str| match v {
-        Value::Keyword(_) => Ok(type_name(v)),
+        Value::Keyword(_) => elem_of(v),
         v => Err(Error::new(format!(
             "expected an element type for {which}, got {}",
             v.kind()

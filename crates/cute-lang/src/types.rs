@@ -262,7 +262,7 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
         return v.map_err(ctx);
     }
     if last.starts_with("Mainloop") {
-        if let Some(v) = crate::families::policy(last, targs) {
+        if let Some(v) = crate::policy::policy(last, targs) {
             return v.map_err(ctx);
         }
     }
