@@ -395,3 +395,79 @@ pub fn sparse_e_layout(op: &GmmaOp) -> Result<Layout> {
     }
     e_layout(op.k)
 }
+
+/// CuTeDSL's warpgroup ops (`cute/nvgpu/warpgroup/mma.py`: `MmaF16BF16Op`, `MmaF8Op`,
+/// `MmaI8Op`): the GMMA of `[A, B, accumulator]` and the instruction shape `(M, N[, K])`,
+/// with the DSL's checks (no TF32; M is 64, N a multiple of 8 up to 256, K the
+/// instruction's; the `_TN` families K-major only; a register-sourced A K-major).
+///
+/// ```
+/// use cute_core::{elem::Elem, gmma::warpgroup_op, smem_atom::AtomMajor};
+/// let op = warpgroup_op([Elem::E4M3, Elem::E4M3, Elem::F32], &[64, 128, 32], false, [AtomMajor::K; 2]).unwrap();
+/// assert_eq!(op.to_string(), "SM90_64x128x32_F32E4M3E4M3_SS_TN");
+/// ```
+pub fn warpgroup_op(
+    [a, b, acc]: [Elem; 3],
+    shape: &[i64],
+    a_reg: bool,
+    majors: [AtomMajor; 2],
+) -> Result<GmmaOp> {
+    let l = |t: Elem| t.letters().unwrap_or("?");
+    let Some((k, tn)) = gmma_k([acc, a, b]).filter(|_| a != Elem::TF32) else {
+        return Err(Error::new(format!(
+            "no warpgroup MMA for A = {}, B = {}, accumulator {} (F16/BF16 with F16/F32, FP8 with F16/F32, 8-bit integers with Int32)",
+            l(a), l(b), l(acc)
+        )));
+    };
+    let (m, n) = match shape {
+        [m, n] => (*m, *n),
+        [m, n, kk] if *kk == k => (*m, *n),
+        [_, _, kk] => {
+            return Err(Error::new(format!(
+                "the warpgroup instruction's K is {k} for {}, got {kk}",
+                l(a)
+            )))
+        }
+        _ => {
+            return Err(Error::new(format!(
+                "expected a flat rank 2 or 3 instruction shape (M, N[, K]), got ({})",
+                shape
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            )))
+        }
+    };
+    if m != 64 {
+        return Err(Error::new(format!("the warpgroup MMA's M is 64, got {m}")));
+    }
+    if !(8..=256).contains(&n) || n % 8 != 0 {
+        return Err(Error::new(format!(
+            "the warpgroup MMA's N is a multiple of 8 from 8 to 256, got {n}"
+        )));
+    }
+    if tn && majors.contains(&AtomMajor::MN) {
+        return Err(Error::new(format!(
+            "{} x {} GMMAs read K-major A and B only",
+            l(a),
+            l(b)
+        )));
+    }
+    if a_reg && majors[0] == AtomMajor::MN {
+        return Err(Error::new(
+            "a register-sourced A (OperandSource.RMEM) must be K-major",
+        ));
+    }
+    Ok(GmmaOp {
+        n,
+        k,
+        c: acc,
+        a,
+        b,
+        a_reg,
+        tn,
+        saturate: false,
+        sparse: false,
+    })
+}

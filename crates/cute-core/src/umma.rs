@@ -644,3 +644,25 @@ pub fn sm100_trivial_mma_op(
     };
     Ok(UmmaArgs::new(op, [a, b, c], m, n, majors))
 }
+
+/// CuTeDSL `sm100_utils.make_trivial_tiled_mma`'s choice of tcgen05 op for an A/B type
+/// (`cutlass/utils/blackwell_helpers.py`): the family, the A/B type the op reads (`float`
+/// operands are read as `tfloat32_t`) and the accumulator (TF32 and 8-bit integer MMAs
+/// accumulate in `float` / `int32_t` whatever is asked).
+///
+/// ```
+/// use cute_core::{elem::Elem, umma::{dsl_trivial_mma_types, UmmaFamily}};
+/// assert_eq!(dsl_trivial_mma_types(Elem::F32, Elem::F16).unwrap(), (UmmaFamily::Tf32, Elem::TF32, Elem::F32));
+/// ```
+pub fn dsl_trivial_mma_types(ab: Elem, acc: Elem) -> Result<(UmmaFamily, Elem, Elem)> {
+    Ok(match ab {
+        Elem::F16 | Elem::BF16 => (UmmaFamily::F16Bf16, ab, acc),
+        Elem::TF32 | Elem::F32 => (UmmaFamily::Tf32, Elem::TF32, Elem::F32),
+        Elem::S8 | Elem::U8 => (UmmaFamily::S8, ab, Elem::S32),
+        t => {
+            return Err(Error::new(format!(
+                "make_trivial_tiled_mma: {t} operands are not modelled (F16/BF16, TF32 and 8-bit integers are)"
+            )))
+        }
+    })
+}

@@ -9,7 +9,7 @@ use crate::value::Value;
 use cute_core::atom::{Atom, CopyAtom, CpAsyncOp, MmaAtom};
 use cute_core::elem::Elem;
 use cute_core::error::{Error, Result};
-use cute_core::gmma::{self, GmmaOp};
+use cute_core::gmma;
 use cute_core::sm120::Sm120Template;
 use cute_core::smem_atom::{widest_swizzle, AtomMajor, AtomSwizzle};
 use cute_core::umma::{self, Sm100Schedule, UmmaArgs, UmmaFamily, UmmaOp, UmmaVariant};
@@ -174,11 +174,11 @@ pub(crate) fn dsl_universal_op(a: &[Value]) -> Result<Value> {
     universal_fma(a)
 }
 
-/// Letters of an element type in an atom name (`half_t` → `F16`).
-fn letters(v: &Value) -> Result<&'static str> {
+/// An element type that MMA atom names spell (`half_t` → `F16`).
+fn letters(v: &Value) -> Result<Elem> {
     let t = type_name(v);
     Elem::from_cpp(&t)
-        .and_then(Elem::letters)
+        .filter(|e| e.letters().is_some())
         .ok_or_else(|| Error::new(format!("no MMA atom takes {t} here")))
 }
 
@@ -187,7 +187,8 @@ fn letters(v: &Value) -> Result<&'static str> {
 pub(crate) fn dsl_f16bf16_op(a: &[Value]) -> Result<Value> {
     match a.len() {
         3 => {
-            let (ab, acc) = (letters(&a[0])?, letters(&a[1])?);
+            let (ab, acc) = (letters(&a[0])?.letters(), letters(&a[1])?.letters());
+            let (ab, acc) = (ab.unwrap_or("?"), acc.unwrap_or("?"));
             if !matches!(ab, "F16" | "BF16") || !matches!(acc, "F16" | "F32") || (ab, acc) == ("BF16", "F16") {
                 return Err(Error::new(format!(
                     "MmaF16BF16Op: A/B must be Float16 or BFloat16 and the accumulator Float16 (Float16 inputs) or Float32, got {ab} and {acc}"
@@ -239,38 +240,9 @@ pub(crate) fn warpgroup_op(ta: &Value, tb: &Value, acc: &Value, rest: &[Value]) 
             "a warpgroup op takes (types..., shape_mnk, a_src, a_major, b_major)",
         ));
     };
-    let (a, b, c) = (letters(ta)?, letters(tb)?, letters(acc)?);
-    let types = [elem_of(acc)?, elem_of(ta)?, elem_of(tb)?];
-    let Some((k, tn)) = gmma::gmma_k(types).filter(|_| types[1] != Elem::TF32) else {
-        return Err(Error::new(format!(
-            "no warpgroup MMA for A = {a}, B = {b}, accumulator {c} (F16/BF16 with F16/F32, FP8 with F16/F32, 8-bit integers with Int32)"
-        )));
-    };
-    let s = shape.to_int_tuple()?;
-    let dims = s.leaves();
-    let (m, n) = match dims.as_slice() {
-        [m, n] => (*m, *n),
-        [m, n, kk] if *kk == k => (*m, *n),
-        [_, _, kk] => {
-            return Err(Error::new(format!(
-                "the warpgroup instruction's K is {k} for {a}, got {kk}"
-            )))
-        }
-        _ => {
-            return Err(Error::new(format!(
-                "expected a flat rank 2 or 3 instruction shape (M, N[, K]), got {s}"
-            )))
-        }
-    };
-    if m != 64 {
-        return Err(Error::new(format!("the warpgroup MMA's M is 64, got {m}")));
-    }
-    if !(8..=256).contains(&n) || n % 8 != 0 {
-        return Err(Error::new(format!(
-            "the warpgroup MMA's N is a multiple of 8 from 8 to 256, got {n}"
-        )));
-    }
-    let rs = match src {
+    let types = [letters(ta)?, letters(tb)?, letters(acc)?];
+    let dims = shape.to_int_tuple()?.leaves();
+    let a_reg = match src {
         Value::Keyword("OperandSource.SMEM") => false,
         Value::Keyword("OperandSource.RMEM") => true,
         v => {
@@ -281,27 +253,7 @@ pub(crate) fn warpgroup_op(ta: &Value, tb: &Value, acc: &Value, rest: &[Value]) 
         }
     };
     let majors = [major_of(maj_a, "A")?, major_of(maj_b, "B")?];
-    if tn && majors.contains(&AtomMajor::MN) {
-        return Err(Error::new(format!(
-            "{a} x {b} GMMAs read K-major A and B only"
-        )));
-    }
-    if rs && majors[0] == AtomMajor::MN {
-        return Err(Error::new(
-            "a register-sourced A (OperandSource.RMEM) must be K-major",
-        ));
-    }
-    let op = GmmaOp {
-        n,
-        k,
-        c: types[0],
-        a: types[1],
-        b: types[2],
-        a_reg: rs,
-        tn,
-        saturate: false,
-        sparse: false,
-    };
+    let op = gmma::warpgroup_op(types, &dims, a_reg, majors)?;
     Ok(atom(op.atom(majors)?))
 }
 
@@ -335,8 +287,19 @@ fn tcgen05_op(family: UmmaFamily, ab: &Value, acc: &Value, a: &[Value]) -> Resul
             "the instruction shape must be (M, N, K), got {s}"
         )));
     };
-    let two_sm = cta_group(&a[1])?;
-    let a_tmem = match &a[2] {
+    tcgen05_atom(family, [elem_of(ab)?, elem_of(acc)?], [*m, *n], &a[1..])
+}
+
+/// The tcgen05 op of `family` with `(cta_group, a_src, a_major, b_major)`, with the op's
+/// checks.
+fn tcgen05_atom(
+    family: UmmaFamily,
+    [ab, acc]: [Elem; 2],
+    [m, n]: [i64; 2],
+    a: &[Value],
+) -> Result<Value> {
+    let two_sm = cta_group(&a[0])?;
+    let a_tmem = match &a[1] {
         Value::Keyword("OperandSource.SMEM") => false,
         Value::Keyword("OperandSource.TMEM") => true,
         v => {
@@ -352,9 +315,8 @@ fn tcgen05_op(family: UmmaFamily, ab: &Value, acc: &Value, a: &[Value]) -> Resul
         a_tmem,
         variant: UmmaVariant::Dense,
     };
-    let majors = [major_of(&a[3], "A")?, major_of(&a[4], "B")?];
-    let ab = elem_of(ab)?;
-    let args = UmmaArgs::new(op, [ab, ab, elem_of(acc)?], *m, *n, majors);
+    let majors = [major_of(&a[2], "A")?, major_of(&a[3], "B")?];
+    let args = UmmaArgs::new(op, [ab, ab, acc], m, n, majors);
     let at = MmaAtom::umma(&args)?;
     at.check_op()?;
     Ok(atom(at))
@@ -408,33 +370,12 @@ pub(crate) fn dsl_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
     let [m, n] = dims.as_slice() else {
         return Err(Error::new(format!("mma_tiler_mn must be (M, N), got {mn}")));
     };
-    let (family, k) = match type_name(ta).as_str() {
-        "half_t" | "bfloat16_t" => (UmmaFamily::F16Bf16, 16),
-        "tfloat32_t" | "float" => (UmmaFamily::Tf32, 8),
-        "int8_t" | "uint8_t" => (UmmaFamily::S8, 32),
-        t => {
-            return Err(Error::new(format!(
-                "make_trivial_tiled_mma: {t} operands are not modelled (F16/BF16, TF32 and 8-bit integers are)"
-            )))
-        }
-    };
-    let ab = if family == UmmaFamily::Tf32 {
-        Value::Keyword("tfloat32_t")
-    } else {
-        ta.clone()
-    };
-    let shape = Value::Tuple(vec![Value::Int(*m), Value::Int(*n), Value::Int(k)]);
-    // The DSL's accumulator: TF32 and 8-bit integer MMAs accumulate in float / int32_t.
-    let acc = match family {
-        UmmaFamily::Tf32 => Value::Keyword("float"),
-        UmmaFamily::S8 => Value::Keyword("int32_t"),
-        _ => acc_in.clone(),
-    };
-    let op = tcgen05_op(
+    let (family, ab, acc) = umma::dsl_trivial_mma_types(elem_of(ta)?, elem_of(acc_in)?)?;
+    let op = tcgen05_atom(
         family,
-        &ab,
-        &acc,
-        &[shape, group.clone(), src, a_major.clone(), b_major.clone()],
+        [ab, acc],
+        [*m, *n],
+        &[group.clone(), src, a_major.clone(), b_major.clone()],
     )?;
     crate::atom_args::make_tiled_mma(&[op], &[])
 }
