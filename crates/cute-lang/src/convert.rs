@@ -69,3 +69,16 @@ pub(crate) fn major_of(v: &Value, which: &str) -> Result<AtomMajor> {
 pub(crate) fn is_mn_major(v: &Value, which: &str) -> Result<bool> {
     Ok(major_of(v, which)? == AtomMajor::MN)
 }
+
+#[cfg(test)]
+mod tests {
+    use cute_core::elem::Elem;
+
+    /// The language names every element type the core knows (as a keyword).
+    #[test]
+    fn every_element_type_is_a_keyword() {
+        for e in Elem::ALL {
+            assert!(crate::types::KEYWORDS.contains(&e.cpp_name()), "{e}");
+        }
+    }
+}

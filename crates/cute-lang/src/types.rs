@@ -8,6 +8,7 @@ use crate::ops;
 use crate::value::{Major, Value};
 use cute_core::atom::Atom;
 use cute_core::bank::Instr;
+use cute_core::elem::Elem;
 use cute_core::error::{Error, Result};
 use cute_core::layout::Layout;
 use cute_core::smem_atom::{
@@ -294,10 +295,8 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
         "uint_bit_t" => {
             arity(last, targs, 1, 1)?;
             let bits = targs[0].to_int()?;
-            KEYWORDS
-                .iter()
-                .find(|k| k.starts_with("uint") && type_bits(k) == Some(bits))
-                .map(|k| Value::Keyword(k))
+            Elem::uint_of_bits(bits)
+                .map(|e| Value::Keyword(e.cpp_name()))
                 .ok_or_else(|| Error::new(format!("no unsigned type of {bits} bits")))
         }
         "conditional_t" | "conditional" => {
@@ -326,10 +325,8 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
             arity(last, targs, 1, 1)?;
             let bytes = targs[0].to_int()?;
             let bits = bytes.checked_mul(8).unwrap_or(0);
-            KEYWORDS
-                .iter()
-                .find(|k| k.starts_with("uint") && type_bits(k) == Some(bits))
-                .map(|k| Value::Keyword(k))
+            Elem::uint_of_bits(bits)
+                .map(|e| Value::Keyword(e.cpp_name()))
                 .ok_or_else(|| Error::new(format!("no unsigned type of {bytes} bytes")))
         }
         "complex" => {
@@ -428,7 +425,7 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
 
 /// An integer type standing for a run-time integer (`int`, `int64_t`, ...).
 pub(crate) fn is_dynamic_int(k: &str) -> bool {
-    (k.starts_with("int") || k.starts_with("uint")) && type_bits(k).is_some_and(|b| b >= 8)
+    Elem::from_cpp(k).is_some_and(Elem::is_int_8_plus)
 }
 
 /// Whether a value is a compile-time constant in C++: everything but the dynamic `int`-like
