@@ -1,7 +1,11 @@
-//! Atoms whose traits follow from their template (or constructor) arguments: SM100 UMMA
-//! (`SM100_MMA_*<A, B, C, M, N, MajorA, MajorB>`), SM80 `cp.async`
-//! (`SM80_CP_ASYNC_CACHEALWAYS<uint128_t>`), `UniversalFMA<T>`, CUTLASS's GMMA op selectors
-//! and SM100 builder, and the CuTeDSL `Mma*Op` constructors that name the same atoms.
+//! The language's side of the atoms whose traits follow from their template (or
+//! constructor) arguments: SM100/SM103 UMMA (`SM100_MMA_*<A, B, C, M, N, MajorA, MajorB>`),
+//! SM120 MMAs, SM80 `cp.async` (`SM80_CP_ASYNC_CACHEALWAYS<uint128_t>`), `UniversalFMA<T>`,
+//! CUTLASS's GMMA op selectors and SM100 builder, and the CuTeDSL `Mma*Op` constructors
+//! that name the same atoms. Each converts the language's values to the typed arguments of
+//! [`cute_core::umma`], [`cute_core::gmma`], [`cute_core::sm120`] or [`cute_core::atom`] and
+//! calls the typed function there, where the rules (name grammar, K, the C++
+//! `static_assert`s, the selectors' choices) live.
 
 use crate::convert::{bits_of, elem_of, major_of, type_name};
 use crate::types::arity;
