@@ -554,6 +554,44 @@ impl MmaAtom {
         })
     }
 
+    /// CuTeDSL `warp.MmaF16BF16Op(ab_dtype, acc_dtype, shape_mnk)`: the SM80 `mma.sync`
+    /// `SM80_16x8x{8,16}_{C}{A}{B}{C}_TN` of F16/BF16 inputs (BF16 accumulates in F32 only).
+    ///
+    /// ```
+    /// use cute_core::{atom::MmaAtom, elem::Elem};
+    /// let a = MmaAtom::sm80_f16bf16(Elem::BF16, Elem::F32, &[16, 8, 16]).unwrap();
+    /// assert_eq!(a.name, "SM80_16x8x16_F32BF16BF16F32_TN");
+    /// ```
+    pub fn sm80_f16bf16(ab: Elem, acc: Elem, shape: &[i64]) -> Result<MmaAtom> {
+        let l = |t: Elem| t.letters().unwrap_or("?");
+        if !matches!(ab, Elem::F16 | Elem::BF16)
+            || !matches!(acc, Elem::F16 | Elem::F32)
+            || (ab, acc) == (Elem::BF16, Elem::F16)
+        {
+            return Err(Error::new(format!(
+                "MmaF16BF16Op: A/B must be Float16 or BFloat16 and the accumulator Float16 (Float16 inputs) or Float32, got {} and {}",
+                l(ab),
+                l(acc)
+            )));
+        }
+        let k = match shape {
+            [16, 8, k @ (8 | 16)] => *k,
+            _ => return Err(Error::new(format!(
+                "MmaF16BF16Op: the SM80 instruction shape is (16, 8, 8) or (16, 8, 16), got ({})",
+                shape
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ))),
+        };
+        let (ab, acc) = (l(ab), l(acc));
+        match Atom::lookup(&format!("SM80_16x8x{k}_{acc}{ab}{ab}{acc}_TN"))? {
+            Atom::Mma(m) => Ok(m),
+            Atom::Copy(c) => Err(Error::new(format!("{} is a copy atom", c.name))),
+        }
+    }
+
     /// `make_tiled_mma(atom)`: one atom, no permutation.
     pub fn tiled(&self) -> Result<TiledMma> {
         make_tiled_mma(self, &Layout::col_major(IntTuple::ints(&[1, 1, 1]))?, &[])

@@ -191,22 +191,9 @@ fn letters(v: &Value) -> Result<Elem> {
 pub(crate) fn dsl_f16bf16_op(a: &[Value]) -> Result<Value> {
     match a.len() {
         3 => {
-            let (ab, acc) = (letters(&a[0])?.letters(), letters(&a[1])?.letters());
-            let (ab, acc) = (ab.unwrap_or("?"), acc.unwrap_or("?"));
-            if !matches!(ab, "F16" | "BF16") || !matches!(acc, "F16" | "F32") || (ab, acc) == ("BF16", "F16") {
-                return Err(Error::new(format!(
-                    "MmaF16BF16Op: A/B must be Float16 or BFloat16 and the accumulator Float16 (Float16 inputs) or Float32, got {ab} and {acc}"
-                )));
-            }
-            let s = a[2].to_int_tuple()?;
-            let dims = s.leaves();
-            if !matches!(dims.as_slice(), [16, 8, 16] | [16, 8, 8]) {
-                return Err(Error::new(format!(
-                    "MmaF16BF16Op: the SM80 instruction shape is (16, 8, 8) or (16, 8, 16), got {s}"
-                )));
-            }
-            let name = format!("SM80_16x8x{}_{acc}{ab}{ab}{acc}_TN", dims[2]);
-            Atom::lookup(&name).map(|a| Value::Atom(Box::new(a)))
+            let (ab, acc) = (letters(&a[0])?, letters(&a[1])?);
+            let shape = a[2].to_int_tuple()?.leaves();
+            Ok(atom(MmaAtom::sm80_f16bf16(ab, acc, &shape)?))
         }
         6 => warpgroup_op(&a[0], &a[0], &a[1], &a[2..]),
         7 => tcgen05_op(UmmaFamily::F16Bf16, &a[0], &a[1], &a[2..]),
