@@ -576,14 +576,16 @@ impl MmaAtom {
         }
         let k = match shape {
             [16, 8, k @ (8 | 16)] => *k,
-            _ => return Err(Error::new(format!(
+            _ => {
+                return Err(Error::new(format!(
                 "MmaF16BF16Op: the SM80 instruction shape is (16, 8, 8) or (16, 8, 16), got ({})",
                 shape
                     .iter()
                     .map(i64::to_string)
                     .collect::<Vec<_>>()
                     .join(",")
-            ))),
+            )))
+            }
         };
         let (ab, acc) = (l(ab), l(acc));
         match Atom::lookup(&format!("SM80_16x8x{k}_{acc}{ab}{ab}{acc}_TN"))? {

@@ -221,6 +221,11 @@ impl Elem {
     }
 
     /// The FP8/FP6/FP4 types of the `F8F6F4` MMAs (`e2m1`, `e3m2`, `e2m3`, `e4m3`, `e5m2`).
+    ///
+    /// ```
+    /// use cute_core::elem::Elem;
+    /// assert!(Elem::E3M2.is_f8f6f4() && !Elem::S8.is_f8f6f4());
+    /// ```
     pub fn is_f8f6f4(self) -> bool {
         matches!(
             self,
@@ -229,12 +234,22 @@ impl Elem {
     }
 
     /// A block-scale factor type (`float_ue8m0_t`, `float_ue4m3_t`).
+    ///
+    /// ```
+    /// use cute_core::elem::Elem;
+    /// assert!(Elem::UE4M3.is_scale_factor() && !Elem::E4M3.is_scale_factor());
+    /// ```
     pub fn is_scale_factor(self) -> bool {
         matches!(self, Elem::UE8M0 | Elem::UE4M3)
     }
 
     /// An integer type standing for a run-time integer (`int`, `int64_t`, ...): a signed or
     /// unsigned integer of 8 bits or more.
+    ///
+    /// ```
+    /// use cute_core::elem::Elem;
+    /// assert!(Elem::U64.is_int_8_plus() && !Elem::S4.is_int_8_plus());
+    /// ```
     pub fn is_int_8_plus(self) -> bool {
         matches!(
             self,

@@ -136,6 +136,12 @@ impl GmmaOp {
     }
 
     /// The sparse op of a dense one (K doubled), or the op itself.
+    ///
+    /// ```
+    /// use cute_core::gmma::GmmaOp;
+    /// let op: GmmaOp = "SM90_64x16x8_F32TF32TF32_SS_TN".parse().unwrap();
+    /// assert_eq!(op.sparse().to_string(), "GMMA_64x16x16_F32TF32TF32_SS_TN");
+    /// ```
     pub fn sparse(&self) -> GmmaOp {
         if self.sparse {
             return *self;
@@ -389,6 +395,12 @@ pub fn sparse_atom(dense: &MmaAtom) -> Result<MmaAtom> {
 }
 
 /// The metadata layout (`ELayout`) of a sparse GMMA atom.
+///
+/// ```
+/// use cute_core::gmma::{sparse_e_layout, GmmaOp};
+/// let op: GmmaOp = "GMMA_64x8x16_F32TF32TF32_RS_TN".parse().unwrap();
+/// assert_eq!(sparse_e_layout(&op).unwrap().to_string(), "((2,2,8,4),(8,2)):((512,0,1,16),(64,8))");
+/// ```
 pub fn sparse_e_layout(op: &GmmaOp) -> Result<Layout> {
     if !op.sparse {
         return Err(Error::new(format!("{op} is dense: it has no metadata")));

@@ -71,11 +71,21 @@ impl FromStr for Sm120Template {
 
 impl Sm120Template {
     /// Whether it is block-scaled: `<A, B, C, SF, VS>` (else `<A, B, C>`).
+    ///
+    /// ```
+    /// use cute_core::sm120::Sm120Template;
+    /// assert!("SM120_16x8x64_TN_VS".parse::<Sm120Template>().unwrap().has_vs());
+    /// ```
     pub fn has_vs(self) -> bool {
         !matches!(self, Sm120Template::F8F6F4 | Sm120Template::SparseF8F6F4)
     }
 
     /// How many template arguments it takes (3, or 5 with `SF` and `VS`).
+    ///
+    /// ```
+    /// use cute_core::sm120::Sm120Template;
+    /// assert_eq!("SM120_SPARSE_16x8x64_TN".parse::<Sm120Template>().unwrap().arity(), 3);
+    /// ```
     pub fn arity(self) -> usize {
         if self.has_vs() {
             5
@@ -95,6 +105,13 @@ impl Sm120Template {
 
     /// Whether the arch header specialises the template for these element types
     /// (`[A, B, C]` or `[A, B, C, SF]`).
+    ///
+    /// ```
+    /// use cute_core::{elem::Elem, sm120::Sm120Template};
+    /// let t: Sm120Template = "SM120_16x8x64_TN_VS".parse().unwrap();
+    /// assert!(t.specialised(&[Elem::E2M1, Elem::E2M1, Elem::F32, Elem::UE4M3]));
+    /// assert!(!t.specialised(&[Elem::E4M3, Elem::E2M1, Elem::F32, Elem::UE8M0]));
+    /// ```
     pub fn specialised(self, types: &[Elem]) -> bool {
         match (self, types) {
             (Sm120Template::F8F6F4 | Sm120Template::SparseF8F6F4, [a, b, c]) => {
@@ -112,6 +129,13 @@ impl Sm120Template {
 
     /// The atom of the instance `Template<types..., [VS]>`: C++'s "No MMA matches" for
     /// types it is not specialised for; the traits are the table row's.
+    ///
+    /// ```
+    /// use cute_core::{elem::Elem, sm120::Sm120Template};
+    /// let t: Sm120Template = "SM120_16x8x32_TN_VS".parse().unwrap();
+    /// let a = t.atom(&[Elem::E4M3, Elem::E5M2, Elem::F32, Elem::UE8M0], Some(32)).unwrap();
+    /// assert_eq!(a.name, "SM120_16x8x32_TN_VS<float_e4m3_t,float_e5m2_t,float,float_ue8m0_t,32>");
+    /// ```
     pub fn atom(self, types: &[Elem], vs: Option<i64>) -> Result<MmaAtom> {
         let names: Vec<&str> = types.iter().map(|t| t.cpp_name()).collect();
         if !self.specialised(types) {

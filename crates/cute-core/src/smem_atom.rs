@@ -100,6 +100,11 @@ impl AtomSwizzle {
     ];
 
     /// The C++ spelling (`INTER`, `SW32`, `SW64`, `SW128`, `SW128_32B`).
+    ///
+    /// ```
+    /// use cute_core::smem_atom::AtomSwizzle;
+    /// assert_eq!(AtomSwizzle::Sw128Base32B.name(), "SW128_32B");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             AtomSwizzle::Inter => "INTER",
@@ -112,6 +117,11 @@ impl AtomSwizzle {
 
     /// The bits one swizzle row spans (the atom's contiguous extent): 128 for `INTER`,
     /// 256, 512, 1024 for `SW32`, `SW64`, `SW128` (and `SW128_32B`).
+    ///
+    /// ```
+    /// use cute_core::smem_atom::AtomSwizzle;
+    /// assert_eq!(AtomSwizzle::Sw64.row_bits(), 512);
+    /// ```
     pub fn row_bits(self) -> i64 {
         match self {
             AtomSwizzle::Inter => 128,

@@ -54,6 +54,11 @@ impl UmmaFamily {
     ];
 
     /// The family as the op name spells it (`F16BF16`).
+    ///
+    /// ```
+    /// use cute_core::umma::UmmaFamily;
+    /// assert_eq!(UmmaFamily::MxF4NvF4.tag(), "MXF4NVF4");
+    /// ```
     pub fn tag(self) -> &'static str {
         match self {
             UmmaFamily::Tf32 => "TF32",
@@ -177,11 +182,22 @@ impl UmmaOp {
 
     /// `SM100_MMA_F8F6F4_SS` / `_2x1SM_SS`: plain ops whose `MMA_Traits` take the template
     /// arguments (`MMA_Traits<SM100_MMA_F8F6F4_SS, A, B, C, C<M>, C<N>, ...>`).
+    ///
+    /// ```
+    /// use cute_core::umma::UmmaOp;
+    /// assert!("SM100_MMA_F8F6F4_2x1SM_SS".parse::<UmmaOp>().unwrap().traits_form());
+    /// assert!(!"SM100_MMA_F8F6F4_TS".parse::<UmmaOp>().unwrap().traits_form());
+    /// ```
     pub fn traits_form(&self) -> bool {
         self.family == UmmaFamily::F8F6F4 && !self.a_tmem && self.variant == UmmaVariant::Dense
     }
 
     /// Whether the template has a scale-factor type (the block-scaled families).
+    ///
+    /// ```
+    /// use cute_core::umma::UmmaOp;
+    /// assert!("SM100_MMA_MXF8F6F4_SS".parse::<UmmaOp>().unwrap().has_sf());
+    /// ```
     pub fn has_sf(&self) -> bool {
         matches!(
             self.family,
@@ -193,6 +209,11 @@ impl UmmaOp {
     }
 
     /// Whether the template has a vector size `VS` (the 4-bit block-scaled families).
+    ///
+    /// ```
+    /// use cute_core::umma::UmmaOp;
+    /// assert!(!"SM100_MMA_MXF8F6F4_SS".parse::<UmmaOp>().unwrap().has_vs());
+    /// ```
     pub fn has_vs(&self) -> bool {
         matches!(
             self.family,
@@ -349,6 +370,12 @@ impl fmt::Display for UmmaArgs {
 
 impl UmmaArgs {
     /// The arguments of an op without scale factor, vector size or `ScaleC`.
+    ///
+    /// ```
+    /// use cute_core::{elem::Elem, smem_atom::AtomMajor, umma::UmmaArgs};
+    /// let a = UmmaArgs::new("SM100_MMA_S8_SS".parse().unwrap(), [Elem::S8, Elem::U8, Elem::S32], 128, 64, [AtomMajor::K; 2]);
+    /// assert_eq!(a.to_string(), "SM100_MMA_S8_SS<int8_t,uint8_t,int32_t,128,64,K,K>");
+    /// ```
     pub fn new(op: UmmaOp, [a, b, c]: [Elem; 3], m: i64, n: i64, majors: [AtomMajor; 2]) -> Self {
         UmmaArgs {
             op,
