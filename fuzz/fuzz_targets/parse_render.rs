@@ -265,7 +265,7 @@ fn options(seed: u64, view: View) -> Options {
 fn cells(v: &Value) -> i64 {
     match v {
         Value::Layout(_) | Value::Composed(_) => {
-            let Some(l) = v.to_any_layout() else { return 0 };
+            let Ok(l) = v.to_any_layout() else { return 0 };
             let a = l.size().unwrap_or(0);
             let b = l.in_elements().and_then(|e| e.size()).unwrap_or(0);
             a.saturating_abs().max(b.saturating_abs())

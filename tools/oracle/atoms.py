@@ -5,6 +5,10 @@ Compiles C++ probes against the real CuTe headers (the "oracle", see
 tools/oracle/setup.sh and README.md in this directory) and writes
 
   crates/cute-core/src/atoms.tsv                 the MMA / copy atom trait table
+  crates/cute-lang/tests/data/sparse-gmma-digests.txt
+                                                 digests of the sparse GMMA rows, which the
+                                                 core derives from the dense rows (C++'s rule)
+                                                 instead of storing them (see sparse_digests)
   crates/cute-lang/tests/data/atom-cases.jsonl   golden cases {"op","expr","expect"}
 
 Every printed result has the `_` of static integers removed (`(_8,_32):(_32,_1)` ->
@@ -27,6 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 DEFAULT_TSV = os.path.join(REPO, "crates", "cute-core", "src", "atoms.tsv")
 DEFAULT_JSONL = os.path.join(REPO, "crates", "cute-core", "tests", "data", "atom-cases.jsonl")
+DEFAULT_SPARSE = os.path.join(REPO, "crates", "cute-lang", "tests", "data", "sparse-gmma-digests.txt")
 GEN_REL = "tools/oracle/atoms.py"
 
 R = random.Random(20250917)
@@ -711,11 +716,43 @@ def congruent_layout(text):
     return _congruent(shape, stride)
 
 
+def fnv1a64(text):
+    """FNV-1a, 64 bits, of the UTF-8 bytes of text."""
+    h = 0xcbf29ce484222325
+    for b in text.encode():
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+SPARSE_DIGEST_HEADER = [
+    "# FNV-1a 64-bit digests of the sparse GMMA rows of atoms.tsv as C++ printed them",
+    "# (\"mma<TAB>GMMA_64xNxK_...<TAB>Shape_MNK=...<TAB>ThrID=...<TAB>ALayout=...<TAB>BLayout=...",
+    "# <TAB>CLayout=...<TAB>ELayout=...\"), one per row, in table order; written by tools/oracle/atoms.py.",
+    "# The table stores a `derive sparse_gmma` row instead; tests/golden.rs derives every row and",
+    "# checks it against these.",
+]
+
+
+def sparse_digests(rows):
+    """(rows to store, sparse GMMA rows): the sparse GMMA rows leave the table, and the row
+    `derive<TAB>sparse_gmma` stands where the first of them stood."""
+    stored, sparse = [], []
+    for r in rows:
+        if r.startswith("mma\tGMMA_64x"):
+            if not sparse:
+                stored.append("derive\tsparse_gmma")
+            sparse.append(r)
+        else:
+            stored.append(r)
+    return stored, sparse
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
     ap.add_argument("--tsv", default=DEFAULT_TSV)
     ap.add_argument("--out", default=DEFAULT_JSONL)
+    ap.add_argument("--sparse-digests", default=DEFAULT_SPARSE)
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--batch", type=int, default=120)
     ap.add_argument("--max-copy-errors", type=int, default=1000,
@@ -888,7 +925,11 @@ def main():
             "#       specialise, listed here, are checked to be the same; SFALayout/SFBLayout for the block-scaled",
             "#       _VS ones, ELayout for the sparse ones):",
         ] + sm120_lines + [
-            "#       sparse GMMA SM90::GMMA::SPARSE::GMMA_64xNxK_..._SS/RS (NAME without the namespace; probed as",
+            "#       sparse GMMA SM90::GMMA::SPARSE::GMMA_64xNxK_..._SS/RS: NOT STORED. The core derives them from",
+            "#       the dense rows as mma_traits_sm90_gmma_sparse.hpp builds them (K doubled, ABLayout<64|N,K>,",
+            "#       ALayout_64xK, the dense CLayout, ELayout_64xK) where the row `derive sparse_gmma` stands;",
+            "#       the C++ rows' FNV-1a digests are in crates/cute-lang/tests/data/sparse-gmma-digests.txt",
+            "#       (tests/golden.rs checks every derived row against them). They are (NAME without the namespace; probed as",
             "#       NAME<GMMA::Major::K,GMMA::Major::K> or NAME<>, like the dense ones, traits checked the same for",
             "#       the other majors; ELayout is the metadata layout; K is the logical, sparse K). Families",
             "#       64xNxK_TYPES[_TN[_SATURATE]] for GMMA_64xNxK_TYPES_SS[...] and GMMA_64xNxK_TYPES_RS[...]:",
@@ -902,9 +943,12 @@ def main():
             "#       then the third extension's MMA rows (SIMD, SM120, sparse GMMA) and copy rows (header order).",
             "# Format: kind<TAB>NAME<TAB>Trait=VALUE<TAB>...",
         ]
+        stored, sparse_rows = sparse_digests(rows)
         os.makedirs(os.path.dirname(a.tsv), exist_ok=True)
         with open(a.tsv, "w") as f:
-            f.write("\n".join(hdr + rows) + "\n")
+            f.write("\n".join(hdr + stored) + "\n")
+        with open(a.sparse_digests, "w") as f:
+            f.write("\n".join(SPARSE_DIGEST_HEADER + ["%016x" % fnv1a64(r) for r in sparse_rows]) + "\n")
         print("wrote %s (%d atoms)" % (a.tsv, len(rows)), file=sys.stderr)
         print("not in the table (an error or unclean output): %s" % missing, file=sys.stderr)
         print("SM120 instances differing from their row: %d %s" % (len(sm120_diffs), sm120_diffs[:10]),

@@ -12,17 +12,60 @@
 //! ```
 
 use crate::bank::Instr;
+use crate::elem::Elem;
 use crate::error::{Error, Result};
+use crate::gmma::{self, GmmaOp};
 use crate::int_tuple::{Coord, IntTuple};
 use crate::layout::{self as alg, Layout, Tiler};
+use crate::smem_atom::AtomMajor;
+use crate::umma::UmmaArgs;
 use std::fmt;
 
-/// The generated table: `kind<TAB>NAME<TAB>Trait=VALUE...` per line, `#` comments.
+/// The generated table: `kind<TAB>NAME<TAB>Trait=VALUE...` per line, `#` comments; the row
+/// `derive<TAB>sparse_gmma` stands for the sparse GMMA rows, derived from the dense ones
+/// ([`gmma::sparse_atom`], as C++ builds them) instead of stored.
 const TABLE: &str = include_str!("atoms.tsv");
 
-/// The names of every known atom, in table order.
+/// The names of every known atom, in table order (the derived sparse GMMA rows where the
+/// table's `derive` row stands).
 pub fn atom_names() -> impl Iterator<Item = &'static str> {
-    table_rows().map(|(_, name, _)| name)
+    table_rows().flat_map(|(kind, name, _)| {
+        let derived: &'static [String] = if kind == "derive" {
+            sparse_gmma_names()
+        } else {
+            &[]
+        };
+        (kind != "derive")
+            .then_some(name)
+            .into_iter()
+            .chain(derived.iter().map(String::as_str))
+    })
+}
+
+/// The sparse GMMA ops, one per dense GMMA row, in the order the CUTLASS headers define
+/// them: by family (in the order the dense rows first name it), N, SS before RS.
+fn sparse_gmma_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let dense: Vec<GmmaOp> = table_rows()
+            .filter(|(kind, _, _)| *kind == "mma")
+            .filter_map(|(_, name, _)| name.parse::<GmmaOp>().ok())
+            .filter(|op| !op.sparse)
+            .collect();
+        let family = |op: &GmmaOp| (op.c, op.a, op.b, op.tn, op.saturate);
+        let mut families = Vec::new();
+        for op in &dense {
+            if !families.contains(&family(op)) {
+                families.push(family(op));
+            }
+        }
+        let mut ops = dense;
+        ops.sort_by_key(|op| {
+            let f = families.iter().position(|f| *f == family(op));
+            (f, op.n, op.a_reg)
+        });
+        ops.iter().map(|op| op.sparse().to_string()).collect()
+    })
 }
 
 fn table_rows() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
@@ -35,9 +78,10 @@ fn table_rows() -> impl Iterator<Item = (&'static str, &'static str, &'static st
         })
 }
 
-/// One trait of a table row as C++ printed it, `None` if the row or the trait is absent:
-/// also the traits only some atoms have (`ELayout` of the sparse MMAs, `SFALayout` /
-/// `SFBLayout` of the block-scaled SM120 MMAs, `ValID` of the TMEM and UTCCP copies).
+/// One trait of a stored table row as C++ printed it, `None` if the row or the trait is
+/// absent: also the traits only some atoms have (`ELayout` of the sparse SM120 MMAs,
+/// `SFALayout` / `SFBLayout` of the block-scaled SM120 MMAs, `ValID` of the TMEM and UTCCP
+/// copies). The derived sparse GMMA rows are not stored: [`Atom::trait_value`] has theirs.
 pub fn table_trait(name: &str, t: &str) -> Option<&'static str> {
     let (_, _, rest) = table_rows().find(|(_, n, _)| *n == name)?;
     rest.split('\t')
@@ -89,6 +133,18 @@ pub struct MmaAtom {
     /// every other atom reads both K-major). The traits do not depend on it; the CuTeDSL
     /// smem helpers that take a tiled MMA do.
     pub mn_major: [bool; 2],
+    /// The op's typed parts and template arguments, where the atom has them (GMMA and UMMA
+    /// atoms): what the op struct's `static_assert`s read ([`MmaAtom::check_op`]).
+    pub params: Option<MmaParams>,
+}
+
+/// The typed op of a GMMA or UMMA atom.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MmaParams {
+    /// An SM90 GMMA op (dense or sparse).
+    Gmma(GmmaOp),
+    /// An SM100/SM103 UMMA op with its template arguments.
+    Umma(UmmaArgs),
 }
 
 /// A copy atom: `Copy_Traits<Op>` (layouts in bits), optionally with a value type as in
@@ -131,8 +187,15 @@ impl Atom {
     /// assert!(Atom::lookup("SM80_16x8x16").unwrap_err().msg.contains("did you mean"));
     /// ```
     pub fn lookup(name: &str) -> Result<Atom> {
-        let Some((kind, name, rest)) = table_rows().find(|(_, n, _)| *n == name) else {
-            return Err(unknown_atom(name));
+        let Some((kind, name, rest)) = table_rows().find(|(k, n, _)| *n == name && *k != "derive")
+        else {
+            return match name.parse::<GmmaOp>() {
+                Ok(op) if op.sparse => match Atom::lookup(&op.dense().to_string()) {
+                    Ok(Atom::Mma(dense)) => Ok(Atom::Mma(gmma::sparse_atom(&dense)?)),
+                    _ => Err(unknown_atom(name)),
+                },
+                _ => Err(unknown_atom(name)),
+            };
         };
         let mut traits = std::collections::HashMap::new();
         for field in rest.split('\t') {
@@ -155,6 +218,7 @@ impl Atom {
                 b: parse_layout(get("BLayout")?, "BLayout")?,
                 c: parse_layout(get("CLayout")?, "CLayout")?,
                 mn_major: [false, false],
+                params: name.parse().ok().map(MmaParams::Gmma),
             })),
             _ => Ok(Atom::Copy(CopyAtom {
                 name: name.to_string(),
@@ -184,11 +248,13 @@ impl Atom {
                 "ALayout" | "LayoutA_TV" => Ok(Trait::Layout(m.a.clone())),
                 "BLayout" | "LayoutB_TV" => Ok(Trait::Layout(m.b.clone())),
                 "CLayout" | "LayoutC_TV" => Ok(Trait::Layout(m.c.clone())),
-                _ => optional_trait(
-                    &m.name,
-                    t,
-                    "an MMA atom has Shape_MNK, ThrID, ALayout, BLayout and CLayout (sparse ones ELayout, block-scaled SM120 ones SFALayout and SFBLayout)",
-                ),
+                "ELayout" => match &m.params {
+                    Some(MmaParams::Gmma(op)) if op.sparse => {
+                        Ok(Trait::Layout(gmma::sparse_e_layout(op)?))
+                    }
+                    _ => optional_trait(&m.name, t, MMA_TRAITS),
+                },
+                _ => optional_trait(&m.name, t, MMA_TRAITS),
             },
             Atom::Copy(c) => match t {
                 "ThrID" => Ok(Trait::Layout(c.thr_id.clone())),
@@ -204,6 +270,8 @@ impl Atom {
         }
     }
 }
+
+const MMA_TRAITS: &str = "an MMA atom has Shape_MNK, ThrID, ALayout, BLayout and CLayout (sparse ones ELayout, block-scaled SM120 ones SFALayout and SFBLayout)";
 
 fn unknown_atom(name: &str) -> Error {
     let near = atom_names()
@@ -222,7 +290,75 @@ fn unknown_atom(name: &str) -> Error {
     }
 }
 
+/// An SM80 `cp.async` op: `SM80_CP_ASYNC_CACHE{ALWAYS,GLOBAL}[_ZFILL]<TS, TD>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CpAsyncOp {
+    /// `CACHEGLOBAL` (`cp.async.cg`, 16 bytes only), else `CACHEALWAYS` (`cp.async.ca`).
+    pub global: bool,
+    /// `_ZFILL`: zero-fills past the source size.
+    pub zfill: bool,
+}
+
+impl fmt::Display for CpAsyncOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "SM80_CP_ASYNC_CACHE{}{}",
+            if self.global { "GLOBAL" } else { "ALWAYS" },
+            if self.zfill { "_ZFILL" } else { "" }
+        )
+    }
+}
+
+impl std::str::FromStr for CpAsyncOp {
+    type Err = Error;
+
+    fn from_str(name: &str) -> Result<CpAsyncOp> {
+        let (global, zfill) = match name.strip_prefix("SM80_CP_ASYNC_CACHE") {
+            Some("ALWAYS") => (false, false),
+            Some("GLOBAL") => (true, false),
+            Some("ALWAYS_ZFILL") => (false, true),
+            Some("GLOBAL_ZFILL") => (true, true),
+            _ => return Err(Error::new(format!("unknown type '{name}'"))),
+        };
+        Ok(CpAsyncOp { global, zfill })
+    }
+}
+
 impl CopyAtom {
+    /// `SM80_CP_ASYNC_CACHE{ALWAYS,GLOBAL}[_ZFILL]<T>` of a `bits`-bit `T`: the op's
+    /// `static_assert` on the width (`cp.async.ca` moves 4, 8 or 16 bytes, `cp.async.cg` 16),
+    /// and the table's atom of that width.
+    ///
+    /// ```
+    /// use cute_core::atom::{CopyAtom, CpAsyncOp};
+    /// let op: CpAsyncOp = "SM80_CP_ASYNC_CACHEGLOBAL".parse().unwrap();
+    /// assert_eq!(CopyAtom::cp_async(op, 128).unwrap().name, "SM80_CP_ASYNC_CACHEGLOBAL_128");
+    /// assert!(CopyAtom::cp_async(op, 64).is_err());
+    /// ```
+    pub fn cp_async(op: CpAsyncOp, bits: i64) -> Result<CopyAtom> {
+        let widths: &[i64] = if op.global { &[128] } else { &[32, 64, 128] };
+        if !widths.contains(&bits) {
+            let list = |f: fn(i64) -> i64, sep: &str| {
+                widths
+                    .iter()
+                    .map(|w| f(*w).to_string())
+                    .collect::<Vec<_>>()
+                    .join(sep)
+            };
+            return Err(Error::new(format!(
+                "{op} copies {} bits, not {bits} (cp.async{} moves {} bytes)",
+                list(|w| w, ", "),
+                if op.global { ".cg" } else { ".ca" },
+                list(|w| w / 8, "/")
+            )));
+        }
+        match Atom::lookup(&format!("{op}_{bits}"))? {
+            Atom::Copy(c) => Ok(c),
+            Atom::Mma(m) => Err(Error::new(format!("{} is an MMA atom", m.name))),
+        }
+    }
+
     /// The atom with a value type of `bits` bits, as `Copy_Atom<Op, uint_bit_t<bits>>`.
     pub fn with_value_bits(&self, bits: i64) -> Result<CopyAtom> {
         let mut c = self.clone();
@@ -319,25 +455,26 @@ impl CopyAtom {
 
 impl MmaAtom {
     /// `MMA_Traits<SM100_MMA_*<A, B, C, M, N, ...>>` of a `tcgen05.mma` (UMMA) atom, as
-    /// `mma_traits_sm100.hpp` defines them: K is 256 bits of the A type; one CTA issues it
-    /// (`ThrID` 1) or a CTA pair (`2x1SM`: `ThrID` 2, each CTA holding half of M and of N).
+    /// `mma_traits_sm100.hpp` defines them: the element types checked as `MMA_Traits` does,
+    /// K by the family's rule; one CTA issues it (`ThrID` 1) or a CTA pair (`2x1SM`:
+    /// `ThrID` 2, each CTA holding half of M and of N).
     ///
     /// ```
-    /// use cute_core::atom::MmaAtom;
-    /// let a = MmaAtom::umma("SM100_MMA_F16BF16_2x1SM_SS".into(), 16, 256, 128, true).unwrap();
+    /// use cute_core::{atom::MmaAtom, elem::Elem, smem_atom::AtomMajor, umma::UmmaArgs};
+    /// let args = UmmaArgs::new("SM100_MMA_F16BF16_2x1SM_SS".parse().unwrap(), [Elem::BF16, Elem::BF16, Elem::F32], 256, 128, [AtomMajor::K; 2]);
+    /// let a = MmaAtom::umma(&args).unwrap();
     /// assert_eq!(a.shape_mnk.to_string(), "(256,128,16)");
     /// assert_eq!(a.a.to_string(), "(2,(128,16)):(128,(1,256))");
+    /// assert_eq!(a.c.to_string(), "(2,(128,128)):(128,(1,256))");
     /// ```
-    pub fn umma(name: String, a_bits: i64, m: i64, n: i64, two_sm: bool) -> Result<MmaAtom> {
-        if a_bits <= 0 || 256 % a_bits != 0 {
-            return Err(Error::new(format!(
-                "{name}: a {a_bits}-bit A type does not divide the 256-bit K of tcgen05.mma"
-            )));
-        }
+    pub fn umma(args: &UmmaArgs) -> Result<MmaAtom> {
+        args.check_types()?;
+        let k = args.op.k(args.a.bits())?;
+        let (m, n, two_sm) = (args.m, args.n, args.op.two_sm);
         let cta = if two_sm { 2 } else { 1 };
         if m <= 0 || n <= 0 || m % cta != 0 || n % cta != 0 {
             return Err(Error::new(format!(
-                "{name}: M = {m} and N = {n} must be positive{}",
+                "{args}: M = {m} and N = {n} must be positive{}",
                 if two_sm {
                     " and even (each CTA of the pair holds half)"
                 } else {
@@ -345,34 +482,116 @@ impl MmaAtom {
                 }
             )));
         }
-        let k = 256 / a_bits;
         let (hm, hn) = (m / cta, n / cta);
-        let lay = |s: String| crate::literal::layout(&s);
-        let thr = if two_sm { hm } else { 0 };
-        let thr_n = if two_sm { hn } else { 0 };
+        let (thr_m, thr_n) = if two_sm { (hm, hn) } else { (0, 0) };
+        // (cta, (x, y)) : (t, (1, ld)): the CTA, then a column-major x by y block.
+        let tv = |x: i64, y: i64, t: i64, ld: i64| -> Result<Layout> {
+            let pair = |p: i64, q: i64, r: i64| {
+                IntTuple::Tuple(vec![IntTuple::Int(p), IntTuple::ints(&[q, r])])
+            };
+            Layout::new(pair(cta, x, y), pair(t, 1, ld))
+        };
         Ok(MmaAtom {
+            name: args.to_string(),
             shape_mnk: IntTuple::ints(&[m, n, k]),
             thr_id: Layout::col_major(IntTuple::Int(cta))?,
-            a: lay(format!("({cta},({hm},{k})):({thr},(1,{m}))"))?,
-            b: lay(format!("({cta},({hn},{k})):({thr_n},(1,{n}))"))?,
-            c: lay(format!("({cta},({hm},{n})):({thr},(1,{m}))"))?,
-            name,
-            mn_major: [false, false],
+            a: tv(hm, k, thr_m, m)?,
+            b: tv(hn, k, thr_n, n)?,
+            c: tv(hm, n, thr_m, m)?,
+            mn_major: args.majors.map(|x| x == AtomMajor::MN),
+            params: Some(MmaParams::Umma(*args)),
         })
     }
 
+    /// The `static_assert`s of the op struct, which C++ checks when a value of it is made
+    /// (`make_tiled_mma(Op{})`) but not when only its traits are named (`MMA_Traits<Op>`):
+    /// an RS GMMA with an MN-major A, UMMA M/N/VS out of the instruction's range.
+    ///
+    /// ```
+    /// use cute_core::atom::{Atom, MmaAtom};
+    /// let Atom::Mma(mut a) = Atom::lookup("SM90_64x8x16_F16F16F16_RS").unwrap() else { unreachable!() };
+    /// a.mn_major = [true, false];
+    /// assert!(a.check_op().is_err());
+    /// ```
+    pub fn check_op(&self) -> Result<()> {
+        match &self.params {
+            Some(MmaParams::Gmma(g)) => {
+                g.check_op(
+                    self.mn_major
+                        .map(|mn| if mn { AtomMajor::MN } else { AtomMajor::K }),
+                )
+            }
+            Some(MmaParams::Umma(u)) => u.check_op(),
+            None => Ok(()),
+        }
+    }
+
     /// `MMA_Traits<UniversalFMA<D, A, B, C>>`: one thread, one multiply-add.
-    pub fn universal_fma(name: String) -> Result<MmaAtom> {
-        let one = crate::literal::layout("(1,1):(0,0)")?;
+    ///
+    /// ```
+    /// use cute_core::{atom::MmaAtom, elem::Elem};
+    /// let a = MmaAtom::universal_fma(&[Elem::F32]).unwrap();
+    /// assert_eq!((a.name.as_str(), a.c.to_string().as_str()), ("UniversalFMA<float>", "(1,1):(0,0)"));
+    /// ```
+    pub fn universal_fma(types: &[Elem]) -> Result<MmaAtom> {
+        if !(1..=4).contains(&types.len()) {
+            return Err(Error::new(format!(
+                "UniversalFMA<D[, A, B, C]> takes 1 to 4 element types, got {}",
+                types.len()
+            )));
+        }
+        let names: Vec<&str> = types.iter().map(|t| t.cpp_name()).collect();
+        let one = Layout::new(IntTuple::ints(&[1, 1]), IntTuple::ints(&[0, 0]))?;
         Ok(MmaAtom {
-            name,
+            name: format!("UniversalFMA<{}>", names.join(",")),
             shape_mnk: IntTuple::ints(&[1, 1, 1]),
             thr_id: Layout::col_major(IntTuple::Int(1))?,
             a: one.clone(),
             b: one.clone(),
             c: one,
             mn_major: [false, false],
+            params: None,
         })
+    }
+
+    /// CuTeDSL `warp.MmaF16BF16Op(ab_dtype, acc_dtype, shape_mnk)`: the SM80 `mma.sync`
+    /// `SM80_16x8x{8,16}_{C}{A}{B}{C}_TN` of F16/BF16 inputs (BF16 accumulates in F32 only).
+    ///
+    /// ```
+    /// use cute_core::{atom::MmaAtom, elem::Elem};
+    /// let a = MmaAtom::sm80_f16bf16(Elem::BF16, Elem::F32, &[16, 8, 16]).unwrap();
+    /// assert_eq!(a.name, "SM80_16x8x16_F32BF16BF16F32_TN");
+    /// ```
+    pub fn sm80_f16bf16(ab: Elem, acc: Elem, shape: &[i64]) -> Result<MmaAtom> {
+        let l = |t: Elem| t.letters().unwrap_or("?");
+        if !matches!(ab, Elem::F16 | Elem::BF16)
+            || !matches!(acc, Elem::F16 | Elem::F32)
+            || (ab, acc) == (Elem::BF16, Elem::F16)
+        {
+            return Err(Error::new(format!(
+                "MmaF16BF16Op: A/B must be Float16 or BFloat16 and the accumulator Float16 (Float16 inputs) or Float32, got {} and {}",
+                l(ab),
+                l(acc)
+            )));
+        }
+        let k = match shape {
+            [16, 8, k @ (8 | 16)] => *k,
+            _ => {
+                return Err(Error::new(format!(
+                "MmaF16BF16Op: the SM80 instruction shape is (16, 8, 8) or (16, 8, 16), got ({})",
+                shape
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            )))
+            }
+        };
+        let (ab, acc) = (l(ab), l(acc));
+        match Atom::lookup(&format!("SM80_16x8x{k}_{acc}{ab}{ab}{acc}_TN"))? {
+            Atom::Mma(m) => Ok(m),
+            Atom::Copy(c) => Err(Error::new(format!("{} is a copy atom", c.name))),
+        }
     }
 
     /// `make_tiled_mma(atom)`: one atom, no permutation.

@@ -25,6 +25,7 @@
 //! assert_eq!(d.to_string().lines().next(), Some("GmmaDescriptor: 0x4000004000010000"));
 //! ```
 
+use crate::elem::Elem;
 use crate::error::{Error, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::{self, Layout, Tiler};
@@ -510,11 +511,11 @@ pub fn make_smem_desc(
 pub struct InstrArgs {
     /// A's element type (`half_t`, `bfloat16_t`, `tfloat32_t`, `int8_t`, `uint8_t`,
     /// `float_e4m3_t`, `float_e5m2_t`, `float_e2m3_t`, `float_e3m2_t`, `float_e2m1_t`).
-    pub a: String,
+    pub a: Elem,
     /// B's element type.
-    pub b: String,
+    pub b: Elem,
     /// The accumulator type (`half_t`, `float`, `int32_t`).
-    pub c: String,
+    pub c: Elem,
     /// M of the instruction (64, 128 or 256).
     pub m: i64,
     /// N of the instruction (8..=256, a multiple of 8).
@@ -536,18 +537,18 @@ pub struct InstrArgs {
 }
 
 /// `UMMA::to_UMMAFormat<T>`: the format code and its name.
-fn umma_format(t: &str) -> Result<(u64, &'static str)> {
+fn umma_format(t: Elem) -> Result<(u64, &'static str)> {
     Ok(match t {
-        "half_t" => (0, "F16"),
-        "bfloat16_t" => (1, "BF16"),
-        "tfloat32_t" => (2, "TF32"),
-        "uint8_t" => (0, "UINT8"),
-        "int8_t" => (1, "INT8"),
-        "float_e4m3_t" => (0, "E4M3"),
-        "float_e5m2_t" => (1, "E5M2"),
-        "float_e2m3_t" => (3, "E2M3"),
-        "float_e3m2_t" => (4, "E3M2"),
-        "float_e2m1_t" => (1, "E2M1 (MXF4)"),
+        Elem::F16 => (0, "F16"),
+        Elem::BF16 => (1, "BF16"),
+        Elem::TF32 => (2, "TF32"),
+        Elem::U8 => (0, "UINT8"),
+        Elem::S8 => (1, "INT8"),
+        Elem::E4M3 => (0, "E4M3"),
+        Elem::E5M2 => (1, "E5M2"),
+        Elem::E2M3 => (3, "E2M3"),
+        Elem::E3M2 => (4, "E3M2"),
+        Elem::E2M1 => (1, "E2M1 (MXF4)"),
         _ => {
             return Err(Error::new(format!(
                 "Unknown type for UMMAFormat: {t} (UMMA reads half_t, bfloat16_t, tfloat32_t, int8_t, uint8_t, float_e4m3_t, float_e5m2_t, float_e2m3_t, float_e3m2_t, float_e2m1_t)"
@@ -561,22 +562,21 @@ fn umma_format(t: &str) -> Result<(u64, &'static str)> {
 /// 6-bit fields unchecked, so anything else would be a silently wrong descriptor.
 ///
 /// ```
-/// use cute_core::desc::{make_instr_desc, InstrArgs};
-/// use cute_core::smem_atom::AtomMajor;
+/// use cute_core::{desc::{make_instr_desc, InstrArgs}, elem::Elem, smem_atom::AtomMajor};
 /// let d = make_instr_desc(&InstrArgs {
-///     a: "half_t".into(), b: "half_t".into(), c: "float".into(), m: 128, n: 256,
+///     a: Elem::F16, b: Elem::F16, c: Elem::F32, m: 128, n: 256,
 ///     a_major: AtomMajor::K, b_major: AtomMajor::K,
 ///     a_neg: false, b_neg: false, saturate: false, sparse: false, max_shift: 0,
 /// }).unwrap();
 /// assert_eq!(d.word, 0x0840_0010);
 /// ```
 pub fn make_instr_desc(a: &InstrArgs) -> Result<Descriptor> {
-    let (af, an) = umma_format(&a.a)?;
-    let (bf, bn) = umma_format(&a.b)?;
-    let (cf, cn) = match a.c.as_str() {
-        "half_t" => (0, "F16"),
-        "float" => (1, "F32"),
-        "int32_t" => (2, "S32"),
+    let (af, an) = umma_format(a.a)?;
+    let (bf, bn) = umma_format(a.b)?;
+    let (cf, cn) = match a.c {
+        Elem::F16 => (0, "F16"),
+        Elem::F32 => (1, "F32"),
+        Elem::S32 => (2, "S32"),
         t => {
             return Err(Error::new(format!(
                 "Unknown type for CFormat: {t} (UMMA accumulates in half_t, float or int32_t)"
@@ -702,9 +702,9 @@ mod tests {
     #[test]
     fn instr_desc_fields() {
         let base = InstrArgs {
-            a: "bfloat16_t".into(),
-            b: "bfloat16_t".into(),
-            c: "float".into(),
+            a: Elem::BF16,
+            b: Elem::BF16,
+            c: Elem::F32,
             m: 128,
             n: 256,
             a_major: AtomMajor::K,
@@ -725,7 +725,7 @@ mod tests {
             .to_string()
             .contains("M = 512"));
         let bad = InstrArgs {
-            c: "double".into(),
+            c: Elem::F64,
             ..base
         };
         assert!(make_instr_desc(&bad)

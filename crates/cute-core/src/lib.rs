@@ -19,6 +19,10 @@
 //! - [`literal`]: the reader of CuTe's printed literals (`(4,8):(8,1)`), behind `str::parse`.
 //! - [`atom`]: MMA and copy atoms with CuTe's traits, `make_tiled_mma`, `make_tiled_copy`
 //!   and their thread-value layouts; [`smem_atom`]: the GMMA/UMMA shared-memory atoms.
+//! - [`elem`]: [`elem::Elem`], CuTe's element types (bits, C++ name, MMA-name letters).
+//! - [`gmma`], [`umma`], [`sm120`]: the SM90 GMMA, SM100 UMMA and SM120 MMA ops by their
+//!   typed parts (name grammar, K rule, the C++ `static_assert`s, CUTLASS's selectors; the
+//!   sparse GMMA traits derived from the dense ones).
 //! - [`bank`]: the shared-memory bank model (phases, wavefronts, swizzle search).
 //! - [`desc`]: GMMA/UMMA shared-memory descriptors and the UMMA instruction descriptor.
 //! - [`tma`]: the TMA swizzle mode and box of a shared-memory layout.
@@ -38,14 +42,18 @@
 pub mod atom;
 pub mod bank;
 pub mod desc;
+pub mod elem;
 pub mod error;
+pub mod gmma;
 pub mod int_tuple;
 pub mod layout;
 pub mod literal;
+pub mod sm120;
 pub mod smem_atom;
 pub mod swizzle;
 pub mod tma;
 pub mod tmem;
+pub mod umma;
 
 pub use error::{Error, Result};
 pub use int_tuple::IntTuple;

@@ -89,3 +89,135 @@ pub fn smem_atom(major: AtomMajor, sw: AtomSwizzle, bits: i64) -> Result<AnyLayo
     });
     in_bits.cast(bits, true)
 }
+
+impl AtomSwizzle {
+    /// The swizzles of the GMMA atoms, widest first (`SW128`, `SW64`, `SW32`, `INTER`).
+    pub const GMMA_WIDEST_FIRST: [AtomSwizzle; 4] = [
+        AtomSwizzle::Sw128,
+        AtomSwizzle::Sw64,
+        AtomSwizzle::Sw32,
+        AtomSwizzle::Inter,
+    ];
+
+    /// The C++ spelling (`INTER`, `SW32`, `SW64`, `SW128`, `SW128_32B`).
+    ///
+    /// ```
+    /// use cute_core::smem_atom::AtomSwizzle;
+    /// assert_eq!(AtomSwizzle::Sw128Base32B.name(), "SW128_32B");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomSwizzle::Inter => "INTER",
+            AtomSwizzle::Sw32 => "SW32",
+            AtomSwizzle::Sw64 => "SW64",
+            AtomSwizzle::Sw128 => "SW128",
+            AtomSwizzle::Sw128Base32B => "SW128_32B",
+        }
+    }
+
+    /// The bits one swizzle row spans (the atom's contiguous extent): 128 for `INTER`,
+    /// 256, 512, 1024 for `SW32`, `SW64`, `SW128` (and `SW128_32B`).
+    ///
+    /// ```
+    /// use cute_core::smem_atom::AtomSwizzle;
+    /// assert_eq!(AtomSwizzle::Sw64.row_bits(), 512);
+    /// ```
+    pub fn row_bits(self) -> i64 {
+        match self {
+            AtomSwizzle::Inter => 128,
+            AtomSwizzle::Sw32 => 256,
+            AtomSwizzle::Sw64 => 512,
+            AtomSwizzle::Sw128 | AtomSwizzle::Sw128Base32B => 1024,
+        }
+    }
+}
+
+/// The `SmemLayoutAtomKind` name of an atom (`K_SW128`, `MN_SW128_32B`), as CuTeDSL spells
+/// it and C++'s `Layout_{KIND}_Atom<T>` contains it.
+///
+/// ```
+/// use cute_core::smem_atom::{atom_kind_name, AtomMajor, AtomSwizzle};
+/// assert_eq!(atom_kind_name(AtomMajor::MN, AtomSwizzle::Sw64), "MN_SW64");
+/// ```
+pub fn atom_kind_name(major: AtomMajor, sw: AtomSwizzle) -> &'static str {
+    match (major, sw) {
+        (AtomMajor::MN, AtomSwizzle::Inter) => "MN_INTER",
+        (AtomMajor::MN, AtomSwizzle::Sw32) => "MN_SW32",
+        (AtomMajor::MN, AtomSwizzle::Sw64) => "MN_SW64",
+        (AtomMajor::MN, AtomSwizzle::Sw128) => "MN_SW128",
+        (AtomMajor::MN, AtomSwizzle::Sw128Base32B) => "MN_SW128_32B",
+        (AtomMajor::K, AtomSwizzle::Inter) => "K_INTER",
+        (AtomMajor::K, AtomSwizzle::Sw32) => "K_SW32",
+        (AtomMajor::K, AtomSwizzle::Sw64) => "K_SW64",
+        (AtomMajor::K, AtomSwizzle::Sw128) => "K_SW128",
+        (AtomMajor::K, AtomSwizzle::Sw128Base32B) => "K_SW128_32B",
+    }
+}
+
+/// The major and swizzle a `SmemLayoutAtomKind` name spells (`MN_SW128_32B`); `None` for
+/// a name that spells none. (`K_SW128_32B` is spelled, but [`smem_atom`] refuses it.)
+///
+/// ```
+/// use cute_core::smem_atom::{atom_kind, AtomMajor, AtomSwizzle};
+/// assert_eq!(atom_kind("K_SW32"), Some((AtomMajor::K, AtomSwizzle::Sw32)));
+/// assert_eq!(atom_kind("K_SW16"), None);
+/// ```
+pub fn atom_kind(kind: &str) -> Option<(AtomMajor, AtomSwizzle)> {
+    let (major, sw) = if let Some(sw) = kind.strip_prefix("MN_") {
+        (AtomMajor::MN, sw)
+    } else {
+        (AtomMajor::K, kind.strip_prefix("K_")?)
+    };
+    Some((major, AtomSwizzle::parse(sw)?))
+}
+
+/// The widest GMMA/UMMA swizzle whose row (1024, 512, 256 bits; else the 128-bit
+/// interleave) divides a major mode of `major_bits`, as the CuTeDSL helpers
+/// (`get_smem_layout_atom`, `make_smem_layout_a/b`) choose it.
+///
+/// ```
+/// use cute_core::smem_atom::{widest_swizzle, AtomSwizzle};
+/// assert_eq!(widest_swizzle(64 * 16), AtomSwizzle::Sw128);
+/// assert_eq!(widest_swizzle(24 * 16), AtomSwizzle::Inter);
+/// ```
+pub fn widest_swizzle(major_bits: i64) -> AtomSwizzle {
+    AtomSwizzle::GMMA_WIDEST_FIRST
+        .into_iter()
+        .find(|sw| major_bits % sw.row_bits() == 0)
+        .unwrap_or(AtomSwizzle::Inter)
+}
+
+/// CUTLASS `detail::ss_smem_selector<Major, Element, BLK_MN, BLK_K>()`
+/// (`gemm/collective/builders/sm90_common.inl`): for an MN-major operand the widest
+/// `Layout_MN_SW*_Atom` whose M/N extent divides BLK_MN, for K-major the widest
+/// `Layout_K_SW*_Atom` whose K extent divides BLK_K; C++ refuses a tile no atom divides.
+///
+/// ```
+/// use cute_core::smem_atom::{ss_smem_selector, AtomMajor, AtomSwizzle};
+/// assert_eq!(ss_smem_selector(AtomMajor::K, 16, 128, 32).unwrap(), AtomSwizzle::Sw64);
+/// assert!(ss_smem_selector(AtomMajor::K, 16, 128, 4).is_err());
+/// ```
+pub fn ss_smem_selector(
+    major: AtomMajor,
+    bits: i64,
+    blk_mn: i64,
+    blk_k: i64,
+) -> Result<AtomSwizzle> {
+    let blk = match major {
+        AtomMajor::MN => blk_mn,
+        AtomMajor::K => blk_k,
+    };
+    for sw in AtomSwizzle::GMMA_WIDEST_FIRST {
+        let atom = smem_atom(major, sw, bits)?;
+        let extent = match major {
+            AtomMajor::MN => atom.inner().mode(0)?.size()?,
+            AtomMajor::K => atom.inner().mode(1)?.size()?,
+        };
+        if extent > 0 && blk % extent == 0 {
+            return Ok(sw);
+        }
+    }
+    Err(Error::new(format!(
+        "no GMMA smem atom divides the tile extent {blk} (C++: \"BLK_MN/BLK_K must be a multiple of 64\")"
+    )))
+}

@@ -1,8 +1,8 @@
 //! The atom rows of the op table: reading atom, TiledMMA and TiledCopy arguments,
 //! `make_tiled_mma`, `atom(NAME, T)`, traits, and the arguments of the bank model.
 
+use crate::convert::bits_of;
 use crate::ops::{as_layout, Kwargs};
-use crate::types::bits_of;
 use crate::value::Value;
 use cute_core::atom::{Atom, TiledCopy, TiledMma};
 use cute_core::bank::Instr;

@@ -1,8 +1,7 @@
 //! Arguments of the descriptor functions (`make_gmma_desc`, `make_umma_desc`,
 //! `make_instr_desc`) from the language's values to [`cute_core::desc`].
 
-use crate::ops::any_layout;
-use crate::types::{bits_of, major_of, type_name};
+use crate::convert::{bits_of, elem_of, major_of};
 use crate::value::Value;
 use cute_core::desc::{self, DescFamily, InstrArgs};
 use cute_core::error::{Error, Result};
@@ -13,7 +12,7 @@ pub(crate) fn smem_desc(family: DescFamily, a: &[Value]) -> Result<Value> {
         &a[0],
         "the descriptor's major mode (make_gmma_desc<GMMA::Major::K>(...))",
     )?;
-    let layout = any_layout(&a[1])?;
+    let layout = a[1].to_any_layout()?;
     let bits = a.get(2).map(bits_of).transpose()?;
     Ok(Value::Descriptor(Box::new(desc::make_smem_desc(
         family, major, &layout, bits,
@@ -36,7 +35,7 @@ fn flag(v: &Value, yes: &str, no: &str, what: &str) -> Result<bool> {
 /// MaxShift]>()`.
 pub(crate) fn instr_desc(a: &[Value]) -> Result<Value> {
     let ty = |v: &Value, which: &str| match v {
-        Value::Keyword(_) => Ok(type_name(v)),
+        Value::Keyword(_) => elem_of(v),
         v => Err(Error::new(format!(
             "expected an element type for {which}, got {}",
             v.kind()

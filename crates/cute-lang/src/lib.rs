@@ -15,6 +15,8 @@
 //! - `eval`: the evaluator and its bindings ([`Env`]).
 //! - [`ops`]: the op table, one row per function; `types`: C++ type names, templates and
 //!   keywords.
+//! - `policy`: CUTLASS's mainloop dispatch policies (a generated table).
+//! - `convert`: values to typed arguments (element types, widths, majors, layouts).
 //! - `atom_args`, `desc_args`, `tmem_args`, `families`: argument conversions for atoms,
 //!   descriptors and tensor memory.
 //! - [`value`]: [`Value`], what an expression evaluates to, and its print format.
@@ -30,12 +32,14 @@
 
 mod atom_args;
 mod block;
+mod convert;
 mod desc_args;
 mod eval;
 mod families;
 mod lex;
 pub mod ops;
 mod parse;
+mod policy;
 pub mod session;
 mod tmem_args;
 mod types;

@@ -8,12 +8,13 @@ use crate::atom_args::{
     atom_with_type, bank_args, copy_atom, get_trait, make_tiled_mma, tile_shape, tiled_copy,
     tiled_copy_of, tiled_mma,
 };
-use crate::types::bits_of;
+use crate::convert::{bits_of, major_of};
 use crate::value::{Major, Value};
 use cute_core::atom::Atom;
 use cute_core::error::{edit_distance, Error, Result};
 use cute_core::int_tuple::{self, IntTuple};
 use cute_core::layout::{self as alg, Layout, ModeOrder, Tiler};
+use cute_core::smem_atom;
 use cute_core::swizzle::{self, AnyLayout, ComposedLayout, Swizzle};
 
 /// How C++ template arguments (`f<A,B>(x, ...)`) join a call's positional arguments.
@@ -249,24 +250,12 @@ fn num(n: int_tuple::Num) -> Result<Value> {
     Ok(n.leaf().into())
 }
 
-/// A layout or composed layout argument.
-pub(crate) fn any_layout(v: &Value) -> Result<AnyLayout> {
-    match v {
-        Value::Layout(l) => Ok(AnyLayout::Layout(l.clone())),
-        Value::Composed(c) => Ok(AnyLayout::Composed(c.clone())),
-        v => Err(Error::new(format!(
-            "expected a layout or composed layout, got {}",
-            v.kind()
-        ))),
-    }
-}
-
 /// A layout operation on the domain of a layout or composed layout.
 fn on_layout(v: &Value, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<Value> {
     match v {
         // No copy of the operand: the operation reads it.
         Value::Layout(l) => Ok(Value::Layout(f(l)?)),
-        v => Ok(any_layout(v)?.map_inner(f)?.into()),
+        v => Ok(v.to_any_layout()?.map_inner(f)?.into()),
     }
 }
 
@@ -593,7 +582,7 @@ pub static OPS: &[Op] = &[
     op!("complement", "(layout[, cotarget])", No, (1, 2), [], true,
         "where copies of the layout start so that together they cover [0, cotarget) (default cosize)",
         |a, _| {
-            let l = any_layout(&a[0])?;
+            let l = a[0].to_any_layout()?;
             match a.get(1) {
                 None => Ok(alg::complement(l.inner(), None)?.into()),
                 Some(t) => Ok(alg::complement(l.inner(), Some(&t.to_int_tuple()?))?.into()),
@@ -759,13 +748,13 @@ pub static OPS: &[Op] = &[
         }),
     op!("get_swizzle_portion", "(layout)", No, (1, 1), [], false,
         "the swizzle of a composed layout (Sw<0,4,3> for a plain layout)",
-        |a, _| match any_layout(&a[0])? {
+        |a, _| match a[0].to_any_layout()? {
             AnyLayout::Composed(c) => Ok(Value::Swizzle(c.swizzle)),
             AnyLayout::Layout(_) => Ok(Value::Swizzle(Swizzle::new(0, 4, 3)?)),
         }),
     op!("get_nonswizzle_portion", "(layout)", No, (1, 1), [], false,
         "the inner layout of a composed layout (a plain layout itself)",
-        |a, _| Ok(any_layout(&a[0])?.inner().clone().into())),
+        |a, _| Ok(a[0].to_any_layout()?.inner().clone().into())),
     // --- element types -----------------------------------------------------------------
     op!("upcast", "(N, layout)", Prepend, (2, 2), [], false,
         "the layout seen in elements N times wider",
@@ -780,7 +769,7 @@ pub static OPS: &[Op] = &[
         "a GMMA/UMMA smem layout in element units (its byte-address swizzle recast to elements)",
         |a, _| match &a[0] {
             Value::Composed(c) if matches!(c.offset, swizzle::Offset::SmemPtr { .. }) => {
-                Ok(any_layout(&a[0])?.in_elements()?.into())
+                Ok(a[0].to_any_layout()?.in_elements()?.into())
             }
             v => Err(Error::new(format!(
                 "expected a layout with the smem_ptr flag (a GMMA/UMMA smem atom), got {}",
@@ -818,7 +807,11 @@ pub static OPS: &[Op] = &[
         |a, _| recast_layout(&a[1], &a[0], &a[2]).map_err(|e| e.within("recast_layout"))),
     op!("ss_smem_selector", "<Major, Element, BLK_MN, BLK_K>()", Prepend, (4, 4), [], false,
         "CUTLASS's SM90 collective builder: the widest GMMA smem atom whose width divides the tile",
-        |a, _| crate::types::ss_smem_selector(a)),
+        |a, _| {
+            let (major, bits) = (major_of(&a[0], "the operand")?, bits_of(&a[1])?);
+            let sw = smem_atom::ss_smem_selector(major, bits, a[2].to_int()?, a[3].to_int()?)?;
+            Ok(smem_atom::smem_atom(major, sw, bits)?.into())
+        }),
     op!("is_major", "<I, Stride>()", Prepend, (2, 2), [], false,
         "CUTLASS gemm::detail::is_major: whether the first stride of mode I is the static 1 (1 or 0)",
         |a, _| {
@@ -978,11 +971,11 @@ pub static OPS: &[Op] = &[
         |a, _| crate::desc_args::instr_desc(a)),
     op!("tma_swizzle" | "get_tma_swizzle", "(smem_layout)", No, (1, 1), [], false,
         "the CUtensorMapSwizzle a TMA copy into this shared-memory layout uses (make_tma_copy's)",
-        |a, _| Ok(Value::Keyword(cute_core::tma::tma_swizzle(&any_layout(&a[0])?)?))),
+        |a, _| Ok(Value::Keyword(cute_core::tma::tma_swizzle(&a[0].to_any_layout()?)?))),
     op!("make_tma_copy" | "tma_box", "(gmem_layout, smem_layout[, T])", No, (2, 3), [], false,
         "the TMA box make_tma_copy(SM90_TMA_LOAD{}, gmem, smem) derives (its TmaGmemBasis), with its swizzle and the checks the driver makes",
         |a, _| {
-            let smem = any_layout(&a[1])?;
+            let smem = a[1].to_any_layout()?;
             let Some(bits) = smem.element_bits(a.get(2).map(bits_of).transpose()?)? else {
                 return Err(Error::new("make_tma_copy: give the element type (make_tma_copy(gmem, smem, half_t)): a plain smem layout does not carry it"));
             };
@@ -993,13 +986,13 @@ pub static OPS: &[Op] = &[
         "the shared-memory bank model of an access: phases, wavefronts, conflicts",
         |a, _| {
             let (smem, bits, tv, instr) = bank_args(a)?;
-            Ok(Value::Banks(Box::new(cute_core::bank::bank_conflicts(&any_layout(smem)?, bits, &tv, instr)?)))
+            Ok(Value::Banks(Box::new(cute_core::bank::bank_conflicts(&smem.to_any_layout()?, bits, &tv, instr)?)))
         }),
     op!("swizzle_search", "(smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
         "every swizzle and row padding of the smem layout ranked by wavefronts",
         |a, _| {
             let (smem, bits, tv, instr) = bank_args(a)?;
-            let base = any_layout(smem)?.inner().clone();
+            let base = smem.to_any_layout()?.inner().clone();
             Ok(Value::Ranked(cute_core::bank::swizzle_search(&base, bits, &tv, instr)?))
         }),
 ];
@@ -1096,7 +1089,7 @@ fn cast(a: &[Value], up: bool) -> Result<Value> {
     let n = a[0]
         .to_int()
         .map_err(|e| Error::new(format!("the factor N: {}", e.msg)))?;
-    Ok(any_layout(&a[1])?.cast(n, up)?.into())
+    Ok(a[1].to_any_layout()?.cast(n, up)?.into())
 }
 
 fn crd2idx(a: &[Value], _: &Kwargs) -> Result<Value> {
@@ -1256,7 +1249,7 @@ fn evenly_divides(a: &IntTuple, b: &IntTuple) -> Result<bool> {
 /// CuTe's `max_common_vector` (`vector`) / `max_common_layout` over layouts and swizzled
 /// composed layouts (`swizzle_layout.hpp`): a swizzle keeps only its `2^M` base contiguous.
 fn max_common(a: &[Value], vector: bool) -> Result<Value> {
-    let (x, y) = (any_layout(&a[0])?, any_layout(&a[1])?);
+    let (x, y) = (a[0].to_any_layout()?, a[1].to_any_layout()?);
     let base = |l: &AnyLayout| l.swizzle().map(|(sw, _)| 1i64 << sw.m);
     let (bx, by) = (base(&x), base(&y));
     let same_swizzle = x.swizzle().map(|s| s.0) == y.swizzle().map(|s| s.0);

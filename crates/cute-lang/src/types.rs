@@ -3,13 +3,17 @@
 //! (`Int<8>{}`, `Layout<Shape<..>,Stride<..>>{}`, `GMMA::Layout_K_SW128_Atom<half_t>{}`,
 //! `MMA_Atom<SM80_...>{}`, `TiledMMA<...>{}`), and their member types.
 
-use crate::ops::{self, any_layout};
+use crate::convert::{bits_of, major_of, type_bits};
+use crate::ops;
 use crate::value::{Major, Value};
 use cute_core::atom::Atom;
 use cute_core::bank::Instr;
+use cute_core::elem::Elem;
 use cute_core::error::{Error, Result};
 use cute_core::layout::Layout;
-use cute_core::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
+use cute_core::smem_atom::{
+    atom_kind, atom_kind_name, smem_atom, widest_swizzle, AtomMajor, AtomSwizzle,
+};
 use cute_core::swizzle::Offset;
 
 /// Namespace qualifiers that do not change what a name means (C++ namespaces and CuTeDSL
@@ -122,47 +126,6 @@ const DSL_TYPES: &[(&str, &str)] = &[
     ("bool", "uint8_t"),
 ];
 
-/// Width in bits of an element type keyword.
-pub(crate) fn type_bits(k: &str) -> Option<i64> {
-    Some(match k {
-        "uint1_t" => 1,
-        "int4_t" | "uint4_t" | "float_e2m1_t" => 4,
-        "float_e3m2_t" | "float_e2m3_t" => 6,
-        "int8_t" | "uint8_t" | "float_e4m3_t" | "float_e5m2_t" | "float_ue8m0_t"
-        | "float_ue4m3_t" => 8,
-        "int16_t" | "uint16_t" | "half_t" | "bfloat16_t" => 16,
-        "int32_t" | "uint32_t" | "float" | "tfloat32_t" => 32,
-        "int64_t" | "uint64_t" | "double" | "complex<float>" => 64,
-        "uint128_t" | "complex<double>" => 128,
-        _ => return None,
-    })
-}
-
-/// The C++ name of an element type value (`half_t`), or the value as printed.
-pub(crate) fn type_name(v: &Value) -> String {
-    match v {
-        Value::Keyword(k) => k.to_string(),
-        v => v.to_string(),
-    }
-}
-
-/// An element width: an integer number of bits or a type name.
-pub(crate) fn bits_of(v: &Value) -> Result<i64> {
-    match v {
-        Value::Int(b) | Value::Dyn(b) if *b > 0 => Ok(*b),
-        Value::Keyword(k) => {
-            type_bits(k).ok_or_else(|| Error::new(format!("'{k}' is not an element type")))
-        }
-        v => Err(Error::new(format!(
-            "expected an element width (bits, e.g. 16, or a type such as half_t), got {}",
-            match v {
-                Value::Int(b) => b.to_string(),
-                v => v.kind().to_string(),
-            }
-        ))),
-    }
-}
-
 fn keyword(k: &str) -> Option<&'static str> {
     KEYWORDS
         .iter()
@@ -216,8 +179,8 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         }
         (Some("Major"), "K") => Value::Keyword("Major::K"),
         (Some("Major"), "MN") => Value::Keyword("Major::MN"),
-        (Some("SmemLayoutAtomKind"), kind) => match smem_kind(kind) {
-            Some(_) => Value::Keyword(SMEM_KINDS.iter().find(|k| **k == kind).expect("listed")),
+        (Some("SmemLayoutAtomKind"), kind) => match atom_kind(kind) {
+            Some((major, sw)) => Value::Keyword(atom_kind_name(major, sw)),
             None => {
                 return Some(Err(Error::new(format!(
                     "unknown SmemLayoutAtomKind '{kind}'"
@@ -237,32 +200,16 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
     Some(Ok(v))
 }
 
-const SMEM_KINDS: &[&str] = &[
-    "MN_INTER",
-    "MN_SW32",
-    "MN_SW64",
-    "MN_SW128",
-    "MN_SW128_32B",
-    "K_INTER",
-    "K_SW32",
-    "K_SW64",
-    "K_SW128",
-];
-
-fn smem_kind(kind: &str) -> Option<(AtomMajor, AtomSwizzle)> {
-    let (major, sw) = if let Some(sw) = kind.strip_prefix("MN_") {
-        (AtomMajor::MN, sw)
-    } else {
-        (AtomMajor::K, kind.strip_prefix("K_")?)
-    };
-    Some((major, AtomSwizzle::parse(sw)?))
-}
-
 /// CuTeDSL `make_smem_layout_atom(SmemLayoutAtomKind.KIND, dtype)`: the same value as C++'s
 /// `Layout_KIND_Atom<T>`.
 pub(crate) fn smem_atom_of_kind(kind: &str, bits: i64) -> Result<Value> {
-    let (major, sw) = smem_kind(kind)
+    let (major, sw) = atom_kind(kind)
         .ok_or_else(|| Error::new(format!("unknown SmemLayoutAtomKind '{kind}'")))?;
+    dsl_smem_atom(major, sw, bits)
+}
+
+/// CuTeDSL's smem atom of a major and swizzle: C++'s `Layout_KIND_Atom<T>` with offset 0.
+pub(crate) fn dsl_smem_atom(major: AtomMajor, sw: AtomSwizzle, bits: i64) -> Result<Value> {
     // CuTeDSL's atom carries offset 0 where C++'s carries the smem_ptr flag.
     Ok(match smem_atom(major, sw, bits)? {
         cute_core::swizzle::AnyLayout::Composed(mut c) => {
@@ -273,18 +220,6 @@ pub(crate) fn smem_atom_of_kind(kind: &str, bits: i64) -> Result<Value> {
     })
 }
 
-/// `GMMA::Major::K` / `UMMA::Major::MN` (or CuTeDSL's `OperandMajorMode`) given for `which`.
-pub(crate) fn major_of(v: &Value, which: &str) -> Result<AtomMajor> {
-    match v {
-        Value::Keyword("Major::K") => Ok(AtomMajor::K),
-        Value::Keyword("Major::MN") => Ok(AtomMajor::MN),
-        v => Err(Error::new(format!(
-            "expected Major::K or Major::MN for {which}, got {}",
-            v.kind()
-        ))),
-    }
-}
-
 /// `Layout_{MN,K}_{INTER,SW32,SW64,SW128}_Atom`, `Layout_MN_SW128_32B_Atom`, or the
 /// `Layout_{INTER,SW32,SW64,SW128}_Atom<T, Major>` forms.
 fn smem_atom_template(full: &str, targs: &[Value]) -> Option<Result<Value>> {
@@ -292,7 +227,7 @@ fn smem_atom_template(full: &str, targs: &[Value]) -> Option<Result<Value>> {
     let umma = full.starts_with("UMMA::");
     let body = name.strip_prefix("Layout_")?.strip_suffix("_Atom")?;
     let major_of = |v: &Value| major_of(v, "the atom");
-    let parsed = match smem_kind(body) {
+    let parsed = match atom_kind(body) {
         Some((major, sw)) => {
             if targs.len() != 1 {
                 return Some(Err(Error::new(format!(
@@ -383,10 +318,7 @@ const fn n(lo: usize, hi: usize) -> Option<(usize, usize)> {
 
 /// The unsigned element type of `bits` bits, if there is one.
 fn unsigned_of_bits(bits: i64) -> Option<Value> {
-    KEYWORDS
-        .iter()
-        .find(|k| k.starts_with("uint") && type_bits(k) == Some(bits))
-        .map(|k| Value::Keyword(k))
+    Elem::uint_of_bits(bits).map(|e| Value::Keyword(e.cpp_name()))
 }
 
 /// A type trait's boolean.
@@ -522,7 +454,7 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
         return v.map_err(ctx);
     }
     if last.starts_with("Mainloop") {
-        if let Some(v) = crate::families::policy(last, targs) {
+        if let Some(v) = crate::policy::policy(last, targs) {
             return v.map_err(ctx);
         }
     }
@@ -548,7 +480,7 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
 
 /// An integer type standing for a run-time integer (`int`, `int64_t`, ...).
 pub(crate) fn is_dynamic_int(k: &str) -> bool {
-    (k.starts_with("int") || k.starts_with("uint")) && type_bits(k).is_some_and(|b| b >= 8)
+    Elem::from_cpp(k).is_some_and(Elem::is_int_8_plus)
 }
 
 /// Whether a value is a compile-time constant in C++: everything but the dynamic `int`-like
@@ -582,7 +514,7 @@ fn gmma_atom(name: &str, targs: &[Value]) -> Result<Value> {
     // value of it is made (`families::check_instance`), as C++ does.
     let mut atom = Atom::lookup(name)?;
     for (i, (t, which)) in targs.iter().zip(["A", "B"]).enumerate() {
-        let mn = crate::families::is_mn_major(t, which)?;
+        let mn = crate::convert::is_mn_major(t, which)?;
         if let Atom::Mma(m) = &mut atom {
             m.mn_major[i] = mn;
         }
@@ -629,10 +561,7 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
         }
         (v, m) => match ops::lookup(m) {
             Some(op) => ops::call_op(op, &[], std::slice::from_ref(v), &[]),
-            None => {
-                let _ = any_layout;
-                Err(Error::new(format!("{} has no member '{m}'", v.kind())))
-            }
+            None => Err(Error::new(format!("{} has no member '{m}'", v.kind()))),
         },
     }
 }
@@ -661,26 +590,11 @@ pub(crate) fn dsl_atom_kind(layout: &Value, dtype: &Value, major: i64) -> Result
     let major_bits = major
         .checked_mul(bits_of(dtype)?)
         .ok_or_else(|| Error::new("the major mode is too large"))?;
-    let kind = format!(
-        "{}_{}",
-        if row { "K" } else { "MN" },
-        widest_swizzle(major_bits)
-    );
-    Ok(Value::Keyword(
-        SMEM_KINDS
-            .iter()
-            .find(|k| **k == kind)
-            .expect("every kind is listed"),
-    ))
-}
-
-/// The widest GMMA/UMMA swizzle whose contiguous bits (1024, 512, 256; else the 128-bit
-/// interleave) divide a major mode of `major_bits`, as the CuTeDSL helpers choose it.
-pub(crate) fn widest_swizzle(major_bits: i64) -> &'static str {
-    [(1024, "SW128"), (512, "SW64"), (256, "SW32")]
-        .iter()
-        .find(|(b, _)| major_bits % b == 0)
-        .map_or("INTER", |(_, n)| n)
+    let major = if row { AtomMajor::K } else { AtomMajor::MN };
+    Ok(Value::Keyword(atom_kind_name(
+        major,
+        widest_swizzle(major_bits),
+    )))
 }
 
 /// CuTeDSL `sm90_utils.make_smem_layout_{a,b,epi}` (`cutlass/utils/hopper_helpers.py`): the
@@ -729,35 +643,4 @@ pub(crate) fn dsl_smem_layout(which: char, a: &[Value]) -> Result<Value> {
     let order = Value::Tuple(order.iter().map(|o| Value::Int(*o)).collect());
     ops::tile_to_shape(&atom, &Value::Tuple(trg), Some(&order))
         .map_err(|e| e.within("tile_to_shape"))
-}
-
-/// CUTLASS `detail::ss_smem_selector<Major, Element, BLK_MN, BLK_K>()`
-/// (`gemm/collective/builders/sm90_common.inl`): for an MN-major operand the widest
-/// `Layout_MN_SW*_Atom` whose M/N extent divides BLK_MN, for K-major the widest
-/// `Layout_K_SW*_Atom` whose K extent divides BLK_K; C++ refuses a tile no atom divides.
-pub(crate) fn ss_smem_selector(a: &[Value]) -> Result<Value> {
-    let major = major_of(&a[0], "the operand")?;
-    let bits = bits_of(&a[1])?;
-    let blk = match major {
-        AtomMajor::MN => a[2].to_int()?,
-        AtomMajor::K => a[3].to_int()?,
-    };
-    for sw in [
-        AtomSwizzle::Sw128,
-        AtomSwizzle::Sw64,
-        AtomSwizzle::Sw32,
-        AtomSwizzle::Inter,
-    ] {
-        let atom = smem_atom(major, sw, bits)?;
-        let extent = match major {
-            AtomMajor::MN => atom.inner().mode(0)?.size()?,
-            AtomMajor::K => atom.inner().mode(1)?.size()?,
-        };
-        if extent > 0 && blk % extent == 0 {
-            return Ok(atom.into());
-        }
-    }
-    Err(Error::new(format!(
-        "no GMMA smem atom divides the tile extent {blk} (C++: \"BLK_MN/BLK_K must be a multiple of 64\")"
-    )))
 }

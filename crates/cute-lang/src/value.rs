@@ -311,12 +311,15 @@ impl Value {
         }
     }
 
-    /// A layout or composed layout as one type (`None` for other values).
-    pub fn to_any_layout(&self) -> Option<cute_core::swizzle::AnyLayout> {
+    /// A layout or composed layout as one type.
+    pub fn to_any_layout(&self) -> Result<cute_core::swizzle::AnyLayout> {
         match self {
-            Value::Layout(l) => Some(l.clone().into()),
-            Value::Composed(c) => Some(c.clone().into()),
-            _ => None,
+            Value::Layout(l) => Ok(l.clone().into()),
+            Value::Composed(c) => Ok(c.clone().into()),
+            v => Err(Error::new(format!(
+                "expected a layout or composed layout, got {}",
+                v.kind()
+            ))),
         }
     }
 

@@ -131,6 +131,55 @@ fn every_atom_in_the_table_parses() {
     assert!(n >= 150, "only {n} atoms");
 }
 
+/// FNV-1a, 64 bits (tools/oracle/atoms.py's `fnv1a64`).
+fn fnv1a64(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// The sparse GMMA rows, which the core derives from the dense rows as
+/// `mma_traits_sm90_gmma_sparse.hpp` builds them (the table does not store them), print as
+/// C++ printed them: every derived row, in order, against the digest of the C++ row.
+#[test]
+fn derived_sparse_gmma_rows_are_cpps() {
+    use cute_core::atom::{Atom, Trait};
+    let text = std::fs::read_to_string(
+        repo_root().join("crates/cute-lang/tests/data/sparse-gmma-digests.txt"),
+    )
+    .expect("sparse-gmma-digests.txt");
+    let digests: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let names: Vec<&str> = cute_core::atom::atom_names()
+        .filter(|n| n.starts_with("GMMA_64x"))
+        .collect();
+    assert_eq!(names.len(), digests.len(), "sparse GMMA rows");
+    let layout = |a: &Atom, t: &str| match a.trait_value(t) {
+        Ok(Trait::Layout(l)) => l.to_string(),
+        r => panic!("{}: {t}: {r:?}", a.name()),
+    };
+    for (name, digest) in names.iter().zip(&digests) {
+        let a = Atom::lookup(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let Atom::Mma(m) = &a else {
+            panic!("{name} is a copy atom")
+        };
+        let row = format!(
+            "mma\t{name}\tShape_MNK={}\tThrID={}\tALayout={}\tBLayout={}\tCLayout={}\tELayout={}",
+            m.shape_mnk,
+            m.thr_id,
+            m.a,
+            m.b,
+            m.c,
+            layout(&a, "ELayout")
+        );
+        assert_eq!(&format!("{:016x}", fnv1a64(&row)), digest, "{row}");
+    }
+    println!(
+        "sparse GMMA rows derived = C++: {} / {}",
+        names.len(),
+        digests.len()
+    );
+}
+
 /// Lines C++ compiles and prints but that are not layouts: the stride is not congruent to
 /// the shape. C++ checks congruence only when such a value is used (indexing, size of the
 /// codomain, any algebra), so printing is all it can do; here the construction itself is the

@@ -180,3 +180,34 @@ fn spellings_are_unique() {
     }
 }
 
+/// No row calls another row by its name: the language's sources look up names only where
+/// the name comes from the user's text (`lookup(name)`), never a literal (`lookup("size")`),
+/// so renaming an op cannot leave a call that compiles and fails later.
+#[test]
+fn no_op_is_dispatched_by_a_literal_name() {
+    let dir = repo("crates/cute-lang/src");
+    for entry in std::fs::read_dir(&dir).expect("src") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        // Doc comments may show calls, and unit tests may compare against the evaluator;
+        // code may not make them.
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let code = code.lines().filter(|l| !l.trim_start().starts_with("//"));
+        for line in code {
+            // session.rs defines the entry points the rest may not re-enter.
+            let reentry: &[&str] = if path.ends_with("session.rs") {
+                &[]
+            } else {
+                &["eval_line(", "run_script("]
+            };
+            for pat in ["lookup(\"", "lookup_type(\""].iter().chain(reentry) {
+                assert!(
+                    !line.contains(pat),
+                    "{}: `{}` dispatches by name or re-enters the evaluator",
+                    path.display(),
+                    line.trim()
+                );
+            }
+        }
+    }
+}

@@ -25,7 +25,7 @@ impl Operand {
 
     /// The grid of `v`, or `None` when `v` is not a layout.
     fn of(id: String, label: String, v: &Value) -> Result<Option<Operand>> {
-        let Some(layout) = v.to_any_layout() else {
+        let Some(layout) = v.to_any_layout().ok() else {
             return Ok(None);
         };
         let layout = layout.in_elements()?;

@@ -303,7 +303,7 @@ pub(super) fn grey_legend() -> Vec<(String, String)> {
 }
 
 pub(super) fn layout_figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
-    let Some(layout) = value.to_any_layout() else {
+    let Some(layout) = value.to_any_layout().ok() else {
         return Err(Error::new(format!(
             "the layout view draws a layout or a composed layout, got {}",
             value.kind()

@@ -1,0 +1,84 @@
+//! Conversions of the language's values to the typed arguments of the algebra: element
+//! types and widths, majors. A leaf: the op rows, the templates and the families read
+//! their arguments through it.
+
+use crate::value::Value;
+use cute_core::elem::Elem;
+use cute_core::error::{Error, Result};
+use cute_core::smem_atom::AtomMajor;
+
+/// Width in bits of an element type keyword.
+pub(crate) fn type_bits(k: &str) -> Option<i64> {
+    Elem::from_cpp(k).map(Elem::bits)
+}
+
+/// The C++ name of an element type value (`half_t`), or the value as printed.
+pub(crate) fn type_name(v: &Value) -> String {
+    match v {
+        Value::Keyword(k) => k.to_string(),
+        v => v.to_string(),
+    }
+}
+
+/// An element width: an integer number of bits or a type name.
+pub(crate) fn bits_of(v: &Value) -> Result<i64> {
+    match v {
+        Value::Int(b) | Value::Dyn(b) if *b > 0 => Ok(*b),
+        Value::Keyword(k) => {
+            type_bits(k).ok_or_else(|| Error::new(format!("'{k}' is not an element type")))
+        }
+        v => Err(Error::new(format!(
+            "expected an element width (bits, e.g. 16, or a type such as half_t), got {}",
+            match v {
+                Value::Int(b) => b.to_string(),
+                v => v.kind().to_string(),
+            }
+        ))),
+    }
+}
+
+/// An element type named by its C++ (or CuTeDSL) name.
+pub(crate) fn elem_of(v: &Value) -> Result<Elem> {
+    match v {
+        Value::Keyword(k) => {
+            Elem::from_cpp(k).ok_or_else(|| Error::new(format!("'{k}' is not an element type")))
+        }
+        v => Err(Error::new(format!(
+            "expected an element type (such as half_t), got {}",
+            match v {
+                Value::Int(b) => b.to_string(),
+                v => v.kind().to_string(),
+            }
+        ))),
+    }
+}
+
+/// `GMMA::Major::K` / `UMMA::Major::MN` (or CuTeDSL's `OperandMajorMode`) given for `which`.
+pub(crate) fn major_of(v: &Value, which: &str) -> Result<AtomMajor> {
+    match v {
+        Value::Keyword("Major::K") => Ok(AtomMajor::K),
+        Value::Keyword("Major::MN") => Ok(AtomMajor::MN),
+        v => Err(Error::new(format!(
+            "expected Major::K or Major::MN for {which}, got {}",
+            v.kind()
+        ))),
+    }
+}
+
+/// Whether the major given for `which` is MN (`GMMA::Major::MN`, `UMMA::Major::MN`).
+pub(crate) fn is_mn_major(v: &Value, which: &str) -> Result<bool> {
+    Ok(major_of(v, which)? == AtomMajor::MN)
+}
+
+#[cfg(test)]
+mod tests {
+    use cute_core::elem::Elem;
+
+    /// The language names every element type the core knows (as a keyword).
+    #[test]
+    fn every_element_type_is_a_keyword() {
+        for e in Elem::ALL {
+            assert!(crate::types::KEYWORDS.contains(&e.cpp_name()), "{e}");
+        }
+    }
+}

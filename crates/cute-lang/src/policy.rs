@@ -1,0 +1,122 @@
+//! CUTLASS's mainloop dispatch policies (`dispatch_policies.tsv`, generated from
+//! `cutlass/gemm/dispatch_policy.hpp` by `tools/oracle/policies.py`): a policy's value with
+//! its template arguments bound, its members read by a small typed reader of the table's
+//! texts (integers, `Shape<_1,_1,_1>`, names).
+
+use crate::convert::type_name;
+use crate::types::name_value;
+use crate::value::Value;
+use cute_core::error::{Error, Result};
+
+/// The value of a default or member text of the dispatch-policy table: an integer, a
+/// `Shape<_1,_1,_1>`, or a name (a schedule tag, an atom, `true`); the table holds no other
+/// kind of value that the language has (`arch::Sm90` and the like are refused).
+fn policy_text(text: &str) -> Result<Value> {
+    let t = text.trim();
+    if let Ok(n) = t.parse::<i64>() {
+        return Ok(Value::Int(n));
+    }
+    if let Some(inner) = t.strip_prefix("Shape<").and_then(|r| r.strip_suffix('>')) {
+        return inner
+            .split(',')
+            .map(|x| {
+                let x = x.trim();
+                x.strip_prefix('_')
+                    .unwrap_or(x)
+                    .parse()
+                    .map(Value::Int)
+                    .map_err(|_| Error::new(format!("'{x}' is not a static integer")))
+            })
+            .collect::<Result<_>>()
+            .map(Value::Tuple);
+    }
+    name_value(t).unwrap_or_else(|| Err(Error::new(format!("unknown name '{t}'"))))
+}
+
+/// A CUTLASS mainloop dispatch policy (`dispatch_policies.tsv`, generated from the headers)
+/// with its template arguments bound: members that are a parameter take its value (or its
+/// default), members that name no parameter are evaluated; others are left out.
+pub(crate) fn policy(name: &str, targs: &[Value]) -> Option<Result<Value>> {
+    let row = include_str!("dispatch_policies.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .find(|l| l.split('\t').next() == Some(name))?;
+    let mut cols = row.split('\t').skip(1);
+    let params: Vec<&str> = cols
+        .next()
+        .unwrap_or("")
+        .split(';')
+        .filter(|p| !p.is_empty())
+        .collect();
+    let members = cols.next().unwrap_or("");
+    Some((|| {
+        if targs.len() > params.len() {
+            return Err(Error::new(format!(
+                "{name} takes at most {} template arguments, got {}",
+                params.len(),
+                targs.len()
+            )));
+        }
+        let mut bound: Vec<(&str, Value)> = Vec::new();
+        for (i, p) in params.iter().enumerate() {
+            let (pname, default) = match p.split_once('=') {
+                Some((n, d)) => (n, Some(d)),
+                None => (*p, None),
+            };
+            let v = match (targs.get(i), default) {
+                (Some(v), _) => v.clone(),
+                (None, Some(d)) => policy_text(d)?,
+                (None, None) => {
+                    return Err(Error::new(format!(
+                        "{name} needs its template argument {pname}"
+                    )))
+                }
+            };
+            bound.push((pname, v));
+        }
+        let mut out = Vec::new();
+        for m in members.split(';').filter(|m| !m.is_empty()) {
+            let Some((mname, text)) = m.split_once('=') else {
+                continue;
+            };
+            let v = match bound.iter().find(|(p, _)| *p == text) {
+                Some((_, v)) => Some(v.clone()),
+                None if !bound.iter().any(|(p, _)| text.contains(p)) => policy_text(text).ok(),
+                None => None,
+            };
+            if let Some(v) = v {
+                out.push((mname.to_string(), v));
+            }
+        }
+        let args: Vec<String> = targs.iter().map(type_name).collect();
+        Ok(Value::Policy(Box::new(crate::value::Policy {
+            name: format!("{name}<{}>", args.join(",")),
+            members: out,
+        })))
+    })())
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every default and member text of the dispatch-policy table reads as the evaluator
+    /// reads it (the same value, or an error both ways).
+    #[test]
+    fn policy_texts_read_as_the_evaluator_reads_them() {
+        let mut n = 0;
+        for row in include_str!("dispatch_policies.tsv")
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+        {
+            let cols: Vec<&str> = row.split('\t').collect();
+            for item in cols[1..].iter().flat_map(|c| c.split(';')) {
+                let Some((_, text)) = item.split_once('=') else {
+                    continue;
+                };
+                let (typed, evaluated) = (super::policy_text(text), crate::eval_line(text));
+                assert_eq!(typed.as_ref().ok(), evaluated.as_ref().ok(), "{text}");
+                n += 1;
+            }
+        }
+        assert!(n > 100, "{n} texts");
+    }
+}
