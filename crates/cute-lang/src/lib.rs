@@ -13,12 +13,16 @@
 //! - `lex`, `parse`, `block`: tokens, the recursive-descent parser, C++/CuTeDSL blocks
 //!   (statements, comments, dialects).
 //! - `eval`: the evaluator and its bindings ([`Env`]).
-//! - [`ops`]: the op table, one row per function; `types`: C++ type names, templates and
-//!   keywords.
-//! - `policy`: CUTLASS's mainloop dispatch policies (a generated table).
-//! - `convert`: values to typed arguments (element types, widths, majors, layouts).
+//! - [`ops`]: the op table ([`OPS`]), one row per function; `types`: the type table
+//!   ([`TYPES`]: class templates and type traits, rows shaped like the op rows), the
+//!   namespaces read through ([`NAMESPACES`]), keywords and the smem-atom templates. The
+//!   docs' tables and the fuzz dictionary are generated from them (`tests/op_table_docs.rs`).
+//! - `policy`: CUTLASS's mainloop dispatch policies (a generated table, a typed reader).
+//! - `convert`: the one leaf module of value conversions to typed arguments (element
+//!   types, widths, majors, layouts) that the rows share.
 //! - `atom_args`, `desc_args`, `tmem_args`, `families`: argument conversions for atoms,
-//!   descriptors and tensor memory.
+//!   descriptors, tensor memory and the GMMA/UMMA/SM120 families, each calling typed
+//!   `cute_core` functions.
 //! - [`value`]: [`Value`], what an expression evaluates to, and its print format.
 //!
 //! ```
