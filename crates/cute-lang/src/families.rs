@@ -449,19 +449,14 @@ pub(crate) fn check_instance(v: &Value) -> Result<()> {
 }
 
 /// Whether C++ declares `name` as a class template: every SM90 GMMA op but the integer
-/// ones (the floating-point `_TN` ones take defaulted scale arguments, `<>`), and the SM100
-/// UMMA ops.
+/// ones (the floating-point `_TN` ones take defaulted scale arguments, `<>`), the SM100 and
+/// SM103 UMMA ops (but the F8F6F4 ones whose traits take the arguments), the SM120 MMAs.
 pub(crate) fn is_class_template(name: &str) -> bool {
     (name.starts_with("SM90_")
         && (name.contains("_SS") || name.contains("_RS"))
         && !name.contains("_S32"))
-        || (name.starts_with("SM100_MMA_")
-            && name.parse::<UmmaOp>().is_ok_and(|op| !op.traits_form()))
-        || (name.starts_with("SM120_") && cute_core::atom::is_atom_name(name))
-        || matches!(
-            name,
-            "SM103_MXF4_ULTRA_SS_VS" | "SM103_MXF4_ULTRA_2x1SM_SS_VS"
-        )
+        || name.parse::<UmmaOp>().is_ok_and(|op| !op.traits_form())
+        || name.parse::<Sm120Template>().is_ok()
         || is_sparse_gmma(name)
 }
 
