@@ -15,7 +15,7 @@ use cute_core::elem::Elem;
 use cute_core::error::{Error, Result};
 use cute_core::gmma;
 use cute_core::sm120::Sm120Template;
-use cute_core::smem_atom::{widest_swizzle, AtomMajor, AtomSwizzle};
+use cute_core::smem_atom::{self, AtomMajor};
 use cute_core::umma::{self, Sm100Schedule, UmmaArgs, UmmaFamily, UmmaOp, UmmaVariant};
 
 fn atom(a: MmaAtom) -> Value {
@@ -492,18 +492,13 @@ pub(crate) fn dsl_sm100_smem_layout(
         cute_core::error::arith::mul(frg.get(i)?.size()?, ps.get(i + 1)?.size()?)
     };
     let major = if mn_major { extent(0)? } else { extent(1)? };
-    let major_bits = cute_core::error::arith::mul(major, bits)?;
-    if major % 8 != 0 || major_bits % 128 != 0 {
-        return Err(Error::new(format!(
-            "the major mode ({major} elements of {bits} bits) must be a multiple of 8 elements and 128 bits"
-        )));
-    }
-    let (major, sw) = match (mn_major, widest_swizzle(major_bits)) {
-        (true, AtomSwizzle::Sw128) if bits == 32 => (AtomMajor::MN, AtomSwizzle::Sw128Base32B),
-        (true, sw) => (AtomMajor::MN, sw),
-        (false, sw) => (AtomMajor::K, sw),
+    let major_kind = if mn_major {
+        AtomMajor::MN
+    } else {
+        AtomMajor::K
     };
-    let atom = crate::types::dsl_smem_atom(major, sw, bits)?;
+    let sw = smem_atom::umma_smem_atom_choice(major_kind, major, bits)?;
+    let atom = crate::types::dsl_smem_atom(major_kind, sw, bits)?;
     let mut staged = match ps {
         IntTuple::Tuple(v) => v,
         i => vec![i],
