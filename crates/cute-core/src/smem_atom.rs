@@ -221,3 +221,27 @@ pub fn ss_smem_selector(
         "no GMMA smem atom divides the tile extent {blk} (C++: \"BLK_MN/BLK_K must be a multiple of 64\")"
     )))
 }
+
+/// CuTeDSL `sm100_utils.get_smem_layout_atom_ab`'s choice of UMMA smem atom
+/// (`cutlass/utils/blackwell_helpers.py`): the widest swizzle whose row divides the major
+/// mode of `major` elements of `bits` bits, MN-major 32-bit types taking `SW128_32B` for
+/// `SW128`; the major mode must be a multiple of 8 elements and of 128 bits.
+///
+/// ```
+/// use cute_core::smem_atom::{umma_smem_atom_choice, AtomMajor, AtomSwizzle};
+/// assert_eq!(umma_smem_atom_choice(AtomMajor::MN, 128, 32).unwrap(), AtomSwizzle::Sw128Base32B);
+/// assert_eq!(umma_smem_atom_choice(AtomMajor::K, 64, 16).unwrap(), AtomSwizzle::Sw128);
+/// assert!(umma_smem_atom_choice(AtomMajor::K, 12, 16).is_err());
+/// ```
+pub fn umma_smem_atom_choice(major: AtomMajor, major_size: i64, bits: i64) -> Result<AtomSwizzle> {
+    let major_bits = crate::error::arith::mul(major_size, bits)?;
+    if major_size % 8 != 0 || major_bits % 128 != 0 {
+        return Err(Error::new(format!(
+            "the major mode ({major_size} elements of {bits} bits) must be a multiple of 8 elements and 128 bits"
+        )));
+    }
+    Ok(match (major, widest_swizzle(major_bits)) {
+        (AtomMajor::MN, AtomSwizzle::Sw128) if bits == 32 => AtomSwizzle::Sw128Base32B,
+        (_, sw) => sw,
+    })
+}

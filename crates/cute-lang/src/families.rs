@@ -15,7 +15,7 @@ use cute_core::elem::Elem;
 use cute_core::error::{Error, Result};
 use cute_core::gmma;
 use cute_core::sm120::Sm120Template;
-use cute_core::smem_atom::{widest_swizzle, AtomMajor, AtomSwizzle};
+use cute_core::smem_atom::{self, AtomMajor};
 use cute_core::umma::{self, Sm100Schedule, UmmaArgs, UmmaFamily, UmmaOp, UmmaVariant};
 
 fn atom(a: MmaAtom) -> Value {
@@ -449,19 +449,14 @@ pub(crate) fn check_instance(v: &Value) -> Result<()> {
 }
 
 /// Whether C++ declares `name` as a class template: every SM90 GMMA op but the integer
-/// ones (the floating-point `_TN` ones take defaulted scale arguments, `<>`), and the SM100
-/// UMMA ops.
+/// ones (the floating-point `_TN` ones take defaulted scale arguments, `<>`), the SM100 and
+/// SM103 UMMA ops (but the F8F6F4 ones whose traits take the arguments), the SM120 MMAs.
 pub(crate) fn is_class_template(name: &str) -> bool {
     (name.starts_with("SM90_")
         && (name.contains("_SS") || name.contains("_RS"))
         && !name.contains("_S32"))
-        || (name.starts_with("SM100_MMA_")
-            && name.parse::<UmmaOp>().is_ok_and(|op| !op.traits_form()))
-        || (name.starts_with("SM120_") && cute_core::atom::is_atom_name(name))
-        || matches!(
-            name,
-            "SM103_MXF4_ULTRA_SS_VS" | "SM103_MXF4_ULTRA_2x1SM_SS_VS"
-        )
+        || name.parse::<UmmaOp>().is_ok_and(|op| !op.traits_form())
+        || name.parse::<Sm120Template>().is_ok()
         || is_sparse_gmma(name)
 }
 
@@ -497,18 +492,13 @@ pub(crate) fn dsl_sm100_smem_layout(
         cute_core::error::arith::mul(frg.get(i)?.size()?, ps.get(i + 1)?.size()?)
     };
     let major = if mn_major { extent(0)? } else { extent(1)? };
-    let major_bits = cute_core::error::arith::mul(major, bits)?;
-    if major % 8 != 0 || major_bits % 128 != 0 {
-        return Err(Error::new(format!(
-            "the major mode ({major} elements of {bits} bits) must be a multiple of 8 elements and 128 bits"
-        )));
-    }
-    let (major, sw) = match (mn_major, widest_swizzle(major_bits)) {
-        (true, AtomSwizzle::Sw128) if bits == 32 => (AtomMajor::MN, AtomSwizzle::Sw128Base32B),
-        (true, sw) => (AtomMajor::MN, sw),
-        (false, sw) => (AtomMajor::K, sw),
+    let major_kind = if mn_major {
+        AtomMajor::MN
+    } else {
+        AtomMajor::K
     };
-    let atom = crate::types::dsl_smem_atom(major, sw, bits)?;
+    let sw = smem_atom::umma_smem_atom_choice(major_kind, major, bits)?;
+    let atom = crate::types::dsl_smem_atom(major_kind, sw, bits)?;
     let mut staged = match ps {
         IntTuple::Tuple(v) => v,
         i => vec![i],
