@@ -18,8 +18,11 @@ pub struct Cell {
     /// Extra classes (`conflict`, `dim`, `empty`, ...), space-separated.
     pub class: String,
     /// `data-NAME="VALUE"` attributes.
-    pub data: Vec<(&'static str, Data)>,
+    pub data: DataList,
 }
+
+/// A cell's `data-*` attributes: (NAME, VALUE) in the order they are written.
+pub type DataList = Vec<(&'static str, Data)>;
 
 /// A `data-*` value: mostly integers, which are written without an allocation each.
 #[derive(Clone, Debug, PartialEq)]
@@ -127,17 +130,20 @@ pub enum Mark {
 /// A grid's cells computed on demand: the page's way to draw grids above
 /// [`crate::limits::CELL_HARD_CAP`] (a 1024x1024 layout), where holding a [`Cell`] each
 /// would take hundreds of megabytes. The page reads the fills of every cell at once
-/// ([`Figure::pixels`]) and the full cells of those in view (labels, hover).
+/// ([`Figure::pixels`]) and the full cells of those in view (labels, hover). A held grid
+/// can be a computed one whose cells are all built ([`Panel::filled`]). Each part of a
+/// cell is computed apart, at (row, column), both in range; computed cells carry no
+/// classes.
 #[derive(Clone)]
 pub struct CellSource {
-    /// The cell at (row, column), both in range. Computed cells carry no classes.
-    pub cell: Arc<dyn Fn(usize, usize) -> Cell + Send + Sync>,
-    /// Its text, without building the cell (labels of the cells in view, every frame).
+    /// The cell's text (labels of the cells in view, every frame).
     pub text: Arc<dyn Fn(usize, usize) -> String + Send + Sync>,
     /// The fills (`#rrggbb`) the cells use.
     pub palette: Arc<[String]>,
-    /// The cell's fill as an index into `palette`, without building the cell.
+    /// The cell's fill as an index into `palette` (white outside it).
     pub fill: Arc<dyn Fn(usize, usize) -> usize + Send + Sync>,
+    /// The cell's `data-*` attributes (hover).
+    pub data: Arc<dyn Fn(usize, usize) -> DataList + Send + Sync>,
     /// Characters in the widest line of any cell's text (the figure's cell width).
     pub widest: usize,
 }
@@ -150,7 +156,7 @@ impl std::fmt::Debug for CellSource {
 
 impl PartialEq for CellSource {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.cell, &other.cell) && Arc::ptr_eq(&self.fill, &other.fill)
+        Arc::ptr_eq(&self.data, &other.data) && Arc::ptr_eq(&self.fill, &other.fill)
     }
 }
 
@@ -172,13 +178,68 @@ impl Panel {
 
     /// The cell at (`row`, `col`), held or computed; `None` out of range.
     pub fn cell(&self, row: usize, col: usize) -> Option<Cow<'_, Cell>> {
+        let Some(src) = &self.source else {
+            return self.held(row, col).map(Cow::Borrowed);
+        };
+        let (fill, class) = self.paint(row, col)?;
+        Some(Cow::Owned(Cell {
+            text: (src.text)(row, col),
+            fill: fill.to_string(),
+            class: class.to_string(),
+            data: (src.data)(row, col),
+        }))
+    }
+
+    /// The held cell at (`row`, `col`); `None` out of range or when computed.
+    fn held(&self, row: usize, col: usize) -> Option<&Cell> {
         if row >= self.rows || col >= self.cols {
             return None;
         }
+        self.cells.get(row * self.cols + col)
+    }
+
+    /// The fill (CSS) and classes of the cell at (`row`, `col`), held or computed, without
+    /// building it: what a drawing's fills read. `None` out of range.
+    pub fn paint(&self, row: usize, col: usize) -> Option<(&str, &str)> {
         match &self.source {
-            Some(src) => Some(Cow::Owned((src.cell)(row, col))),
-            None => self.cells.get(row * self.cols + col).map(Cow::Borrowed),
+            Some(src) if row < self.rows && col < self.cols => {
+                // White where the index is outside the palette (the bitmap's rule too).
+                let k = (src.fill)(row, col);
+                Some((src.palette.get(k).map_or("#ffffff", String::as_str), ""))
+            }
+            Some(_) => None,
+            None => self
+                .held(row, col)
+                .map(|c| (c.fill.as_str(), c.class.as_str())),
         }
+    }
+
+    /// The text of the cell at (`row`, `col`), held or computed, without building it.
+    /// `None` out of range.
+    pub fn text(&self, row: usize, col: usize) -> Option<Cow<'_, str>> {
+        match &self.source {
+            Some(src) if row < self.rows && col < self.cols => {
+                Some(Cow::Owned((src.text)(row, col)))
+            }
+            Some(_) => None,
+            None => self.held(row, col).map(|c| Cow::Borrowed(c.text.as_str())),
+        }
+    }
+
+    /// The panel with every cell held: a computed grid's cells all built, in row-major
+    /// order (a held grid is a computed grid whose cells are filled in).
+    pub fn filled(mut self) -> Panel {
+        if self.source.is_some() {
+            let mut cells = Vec::with_capacity(self.rows * self.cols);
+            for r in 0..self.rows {
+                for c in 0..self.cols {
+                    cells.extend(self.cell(r, c).map(Cow::into_owned));
+                }
+            }
+            self.cells = cells;
+            self.source = None;
+        }
+        self
     }
 }
 

@@ -2,7 +2,7 @@
 //! the cell and header labels as placed in the picture. The SVG writer and the page read
 //! the same numbers.
 
-use super::figure::{text_on, Cell, Figure, Panel};
+use super::figure::{text_on, Figure, Panel};
 use std::borrow::Cow;
 
 /// Where a panel's grid of cells lies in the SVG ([`Figure::panel_boxes`]).
@@ -233,21 +233,36 @@ pub struct Label<'a> {
 /// above and below.
 pub const LINE_OFFSET: i32 = 7;
 
-pub(super) fn label_of(cell: &Cell, x: usize, y: usize) -> Option<Label<'_>> {
-    if cell.text.is_empty() {
+/// A cell's text placed with its centre at (`x`, `y`), in the colour that reads on `fill`,
+/// dimmed where `class` says so; `None` without text. Held and computed cells alike.
+pub(super) fn label<'a>(
+    text: Cow<'a, str>,
+    fill: &str,
+    class: &str,
+    x: usize,
+    y: usize,
+) -> Option<Label<'a>> {
+    if text.is_empty() {
         return None;
     }
-    let (text, second) = match cell.text.split_once('\n') {
-        None => (cell.text.as_str(), None),
-        Some((a, b)) => (a, Some(b)),
+    let (text, second) = match text.find('\n') {
+        None => (text, None),
+        Some(k) => match text {
+            Cow::Borrowed(t) => (Cow::Borrowed(&t[..k]), Some(Cow::Borrowed(&t[k + 1..]))),
+            Cow::Owned(mut t) => {
+                let b = t.split_off(k + 1);
+                t.truncate(k);
+                (Cow::Owned(t), Some(Cow::Owned(b)))
+            }
+        },
     };
     Some(Label {
         x,
         y,
-        text: Cow::Borrowed(text),
-        second: second.map(Cow::Borrowed),
-        fill: text_on(&cell.fill),
-        dim: cell.class.split(' ').any(|c| c == "dim"),
+        text,
+        second,
+        fill: text_on(fill),
+        dim: class.split(' ').any(|c| c == "dim"),
     })
 }
 
@@ -281,43 +296,16 @@ impl Figure {
         let rows = rows.start.min(p.rows)..rows.end.min(p.rows);
         let cols = cols.start.min(p.cols)..cols.end.min(p.cols);
         let mut out = Vec::with_capacity(rows.len() * cols.len());
-        if let Some(src) = &p.source {
-            // Text and fill only: building whole cells (data attributes and all) for every
-            // label in view would be most of a zoom frame.
-            let on: Vec<&'static str> = src.palette.iter().map(|f| text_on(f)).collect();
-            for r in rows {
-                for c in cols.clone() {
-                    let text = (src.text)(r, c);
-                    if text.is_empty() {
-                        continue;
-                    }
-                    let (text, second) = match text.split_once('\n') {
-                        None => (text, None),
-                        Some((a, b)) => (a.to_string(), Some(Cow::Owned(b.to_string()))),
-                    };
-                    out.push(Label {
-                        x: b.x + c * b.cell_w + b.cell_w / 2,
-                        y: b.y + r * b.cell_h + b.cell_h / 2,
-                        text: Cow::Owned(text),
-                        second,
-                        fill: on.get((src.fill)(r, c)).copied().unwrap_or("#000000"),
-                        dim: false,
-                    });
-                }
-            }
-            return out;
-        }
         for r in rows {
             for c in cols.clone() {
-                if let Some(l) = p.cells.get(r * p.cols + c).and_then(|cell| {
-                    label_of(
-                        cell,
-                        b.x + c * b.cell_w + b.cell_w / 2,
-                        b.y + r * b.cell_h + b.cell_h / 2,
-                    )
-                }) {
-                    out.push(l);
-                }
+                let (Some(text), Some((fill, class))) = (p.text(r, c), p.paint(r, c)) else {
+                    continue;
+                };
+                let (x, y) = (
+                    b.x + c * b.cell_w + b.cell_w / 2,
+                    b.y + r * b.cell_h + b.cell_h / 2,
+                );
+                out.extend(label(text, fill, class, x, y));
             }
         }
         out

@@ -19,6 +19,6 @@ mod figure;
 mod geometry;
 mod svg_writer;
 
-pub use figure::{text_on, Cell, CellSource, Data, Figure, Mark, Panel, Theme};
+pub use figure::{text_on, Cell, CellSource, Data, DataList, Figure, Mark, Panel, Theme};
 pub use geometry::{HeaderLabel, Label, PanelBox, LINE_OFFSET};
 pub use svg_writer::{Detail, FONT};

@@ -2,10 +2,11 @@
 
 use super::figure::{Cell, Data, Figure, Mark, Panel, Theme};
 use super::geometry::{
-    header_labels, label_of, row_stride, text_width, Metrics, Slots, CHAR_W, GAP, LINE_OFFSET,
-    MARGIN, TITLE_H,
+    header_labels, label, row_stride, text_width, Metrics, Slots, CHAR_W, GAP, LINE_OFFSET, MARGIN,
+    TITLE_H,
 };
 use crate::limits::CELL_HARD_CAP;
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use svg::node::element::{Group, Rectangle, Style, Text, Title};
 use svg::node::Blob;
@@ -468,7 +469,8 @@ fn write_cells(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize) -> String 
 
 /// A cell's text as SVG (inside its cell's group, which carries the classes).
 fn write_label(out: &mut String, cell: &Cell, tx: usize, ty: usize) {
-    let Some(l) = label_of(cell, tx, ty) else {
+    let text = Cow::Borrowed(cell.text.as_str());
+    let Some(l) = label(text, &cell.fill, &cell.class, tx, ty) else {
         return;
     };
     let _ = write!(out, "<text x=\"{tx}\" y=\"{ty}\" fill=\"{}\">", l.fill);
@@ -543,23 +545,11 @@ fn write_runs(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, merge_marke
             );
         }
     };
-    let lazy = p.source.as_ref();
-    let n = if lazy.is_some() {
-        p.rows * p.cols
-    } else {
-        p.cells.len()
-    };
-    for i in 0..n {
+    for i in 0..p.rows * p.cols {
         let (r, c) = (i / cols, i % cols);
-        let key = match (lazy, p.cells.get(i)) {
-            (Some(src), _) => (
-                src.palette
-                    .get((src.fill)(r, c))
-                    .map_or("#ffffff", String::as_str),
-                "",
-            ),
-            (None, Some(cell)) => (cell.fill.as_str(), cell.class.as_str()),
-            (None, None) => break,
+        // Held or computed, without building the cell.
+        let Some(key) = p.paint(r, c) else {
+            break;
         };
         let k = match keys.iter().position(|x| *x == key) {
             Some(k) => k,
