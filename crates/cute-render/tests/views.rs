@@ -5,6 +5,7 @@ mod common;
 
 use common::*;
 use cute_lang::{eval_line, Session};
+use cute_render::grid::{cell_key, CELL_KEYS};
 use cute_render::views::{infer_view_of_call, CELL_HARD_CAP};
 use cute_render::{
     render_figure, render_svg, svg_to_png, Highlight, Options, Palette, Theme, View,
@@ -277,4 +278,42 @@ fn fills_and_labels_add_up_to_the_whole_picture() {
     let all = f.labels(b, 0..usize::MAX, 0..usize::MAX);
     assert!(all.iter().any(|l| l.dim) && all.iter().any(|l| !l.dim));
     assert!(f.labels(b, 5..5, 0..9).is_empty());
+}
+
+/// The page's inspector labels every key from the renderer's one table: every `data-*` key
+/// of every cell of every view is in it.
+#[test]
+fn every_cell_key_is_in_the_key_table() {
+    let mut seen = std::collections::BTreeSet::new();
+    // The examples, a TMEM accumulator (m, n, mma, values) and a broadcast TV layout
+    // (several threads on one element: also).
+    let more = [
+        "partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_SS<half_t, half_t, float, 64, 32, UMMA::Major::K, UMMA::Major::K>{}), Shape<_128,_32>{})",
+        "((4,2), (4,2):(1,0))",
+    ];
+    for expr in EXAMPLES.iter().map(|(_, e)| *e).chain(more) {
+        let f = render_figure(expr, &Options::default()).unwrap();
+        for (p, _) in &f.panels {
+            for r in 0..p.rows {
+                for c in 0..p.cols {
+                    for (k, _) in &p.cell(r, c).unwrap().data {
+                        seen.insert(*k);
+                    }
+                }
+            }
+        }
+    }
+    let missing: Vec<&str> = seen
+        .iter()
+        .copied()
+        .filter(|k| cell_key(k).is_none())
+        .collect();
+    assert!(missing.is_empty(), "not in CELL_KEYS: {missing:?}");
+    // The table lists no key that no view writes, but the page's own `panel`.
+    let unused: Vec<&str> = CELL_KEYS
+        .iter()
+        .map(|k| k.key)
+        .filter(|k| !seen.contains(k))
+        .collect();
+    assert_eq!(unused, ["panel"], "keys no view writes");
 }

@@ -34,10 +34,10 @@ pub(super) struct Slots {
 }
 
 pub(super) const MARGIN: usize = 16;
-pub(super) const TITLE_H: usize = 46;
-pub(super) const GAP: usize = 28;
+const TITLE_H: usize = 46;
+const GAP: usize = 28;
 const LABEL_H: usize = 20;
-pub(super) const CHAR_W: usize = 7;
+const CHAR_W: usize = 7;
 
 pub(super) fn text_width(s: &str, px_per_char: usize) -> usize {
     s.chars().count() * px_per_char
@@ -207,6 +207,85 @@ impl Figure {
                 }
             })
             .collect()
+    }
+}
+
+/// The picture around the panels: its size, and where the legend and the notes go.
+pub(super) struct Frame {
+    /// The picture's width.
+    pub width: usize,
+    /// The picture's height.
+    pub height: usize,
+    /// Top of the legend.
+    pub legend_y: usize,
+    /// Each legend entry's x and line (the legend wraps when wider than the figure).
+    pub legend_at: Vec<(usize, usize)>,
+    /// Top of the notes.
+    pub notes_y: usize,
+}
+
+impl Figure {
+    /// The frame around panels placed in `slots`.
+    pub(super) fn frame(&self, slots: &Slots) -> Frame {
+        let Slots { col_w, row_h, .. } = slots;
+        let (ncols, nrows) = (col_w.len(), row_h.len());
+        let body_w = col_w.iter().sum::<usize>() + GAP * ncols.saturating_sub(1);
+        let body_h = row_h.iter().sum::<usize>() + GAP * nrows.saturating_sub(1);
+        let legend_y = MARGIN + TITLE_H + body_h + 14;
+        let legend_title_w = text_width(&self.legend_title, CHAR_W) + 10;
+        // The legend wraps onto several lines when it is wider than the figure.
+        let min_w = (MARGIN * 2 + body_w)
+            .max(MARGIN * 2 + text_width(&self.title, 9))
+            .max(MARGIN * 2 + text_width(&self.subtitle, CHAR_W))
+            .max(
+                self.notes
+                    .iter()
+                    .map(|n| MARGIN * 2 + text_width(n, CHAR_W))
+                    .max()
+                    .unwrap_or(0),
+            )
+            .max(360);
+        let mut legend_lines = 1;
+        let mut lx = MARGIN + legend_title_w;
+        let mut legend_at = Vec::new();
+        for (_, label) in &self.legend {
+            let w = text_width(label, CHAR_W) + 30;
+            if lx + w > min_w - MARGIN && lx > MARGIN + legend_title_w {
+                legend_lines += 1;
+                lx = MARGIN + legend_title_w;
+            }
+            legend_at.push((lx, legend_lines - 1));
+            lx += w;
+        }
+        let legend_h = if self.legend.is_empty() && self.legend_title.is_empty() {
+            0
+        } else {
+            20 * legend_lines + 4
+        };
+        let notes_y = legend_y + legend_h;
+        Frame {
+            width: min_w,
+            height: notes_y + 18 * self.notes.len() + MARGIN,
+            legend_y,
+            legend_at,
+            notes_y,
+        }
+    }
+
+    /// The picture's width and height: the SVG's `width` and `height` (its size at zoom
+    /// 1), the same at every level of detail.
+    ///
+    /// ```
+    /// use cute_render::{render_figure, Options, Theme};
+    /// let f = render_figure("(4,8):(8,1)", &Options::default()).unwrap();
+    /// let (w, h) = f.size();
+    /// let svg = f.to_svg(Theme::Light);
+    /// assert!(svg.contains(&format!(" height=\"{h}\" viewBox=\"0 0 {w} {h}\" width=\"{w}\"")));
+    /// ```
+    pub fn size(&self) -> (usize, usize) {
+        let m = self.metrics();
+        let f = self.frame(&self.slots(&m));
+        (f.width, f.height)
     }
 }
 

@@ -17,8 +17,10 @@
 mod bitmap;
 mod figure;
 mod geometry;
+mod keys;
 mod svg_writer;
 
 pub use figure::{text_on, Cell, CellSource, Data, DataList, Figure, Mark, Panel, Theme};
 pub use geometry::{HeaderLabel, Label, PanelBox, LINE_OFFSET};
+pub use keys::{cell_key, CellKey, Unit, Word, CELL_KEYS};
 pub use svg_writer::{Detail, FONT};

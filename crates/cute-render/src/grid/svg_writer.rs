@@ -2,8 +2,7 @@
 
 use super::figure::{Cell, Data, Figure, Mark, Panel, Theme};
 use super::geometry::{
-    header_labels, label, row_stride, text_width, Metrics, Slots, CHAR_W, GAP, LINE_OFFSET, MARGIN,
-    TITLE_H,
+    header_labels, label, row_stride, Frame, Metrics, Slots, LINE_OFFSET, MARGIN,
 };
 use crate::limits::CELL_HARD_CAP;
 use std::borrow::Cow;
@@ -51,49 +50,15 @@ impl Figure {
     /// ```
     pub fn to_svg_with(&self, theme: Theme, detail: Detail) -> String {
         let m = self.metrics();
-        let Slots {
-            col_x,
-            row_y,
-            col_w,
-            row_h,
-        } = self.slots(&m);
-        let (ncols, nrows) = (col_w.len(), row_h.len());
-        let body_w = col_w.iter().sum::<usize>() + GAP * ncols.saturating_sub(1);
-        let body_h = row_h.iter().sum::<usize>() + GAP * nrows.saturating_sub(1);
-        let legend_y = MARGIN + TITLE_H + body_h + 14;
-        let legend_title_w = text_width(&self.legend_title, CHAR_W) + 10;
-        // The legend wraps onto several lines when it is wider than the figure.
-        let min_w = (MARGIN * 2 + body_w)
-            .max(MARGIN * 2 + text_width(&self.title, 9))
-            .max(MARGIN * 2 + text_width(&self.subtitle, CHAR_W))
-            .max(
-                self.notes
-                    .iter()
-                    .map(|n| MARGIN * 2 + text_width(n, CHAR_W))
-                    .max()
-                    .unwrap_or(0),
-            )
-            .max(360);
-        let mut legend_lines = 1;
-        let mut lx = MARGIN + legend_title_w;
-        let mut placed = Vec::new();
-        for (_, label) in &self.legend {
-            let w = text_width(label, CHAR_W) + 30;
-            if lx + w > min_w - MARGIN && lx > MARGIN + legend_title_w {
-                legend_lines += 1;
-                lx = MARGIN + legend_title_w;
-            }
-            placed.push((lx, legend_lines - 1));
-            lx += w;
-        }
-        let legend_h = if self.legend.is_empty() && self.legend_title.is_empty() {
-            0
-        } else {
-            20 * legend_lines + 4
-        };
-        let notes_y = legend_y + legend_h;
-        let width = min_w;
-        let height = notes_y + 18 * self.notes.len() + MARGIN;
+        let slots = self.slots(&m);
+        let Frame {
+            width,
+            height,
+            legend_y,
+            legend_at,
+            notes_y,
+        } = self.frame(&slots);
+        let Slots { col_x, row_y, .. } = slots;
 
         let mut doc = Document::new()
             .set("xmlns", "http://www.w3.org/2000/svg")
@@ -149,7 +114,7 @@ impl Figure {
                     .set("fill", theme.muted()),
             );
         }
-        for ((fill, label), (x, line)) in self.legend.iter().zip(placed) {
+        for ((fill, label), (x, line)) in self.legend.iter().zip(legend_at) {
             let y = legend_y + 20 * line;
             legend = legend
                 .add(
