@@ -16,7 +16,7 @@
 
 use crate::grid::Figure;
 use cute_core::atom::Atom;
-use cute_core::{Error, IntTuple, Layout, Result};
+use cute_core::{Error, Layout, Result};
 use cute_lang::Call;
 use cute_lang::Value;
 
@@ -248,21 +248,11 @@ pub fn figure_with_call(
             let c = match value {
                 Value::TiledCopy(c) => (**c).clone(),
                 Value::Atom(a) => match &**a {
-                    Atom::Copy(c) => {
-                        let c = if c.val_bits.is_some() {
-                            c.clone()
-                        } else {
-                            c.with_value_bits(16)?
-                        };
-                        let r = c.val_layout(&c.ref_)?;
-                        let thr = r.mode(0)?.size()?;
-                        let val = r.mode(1)?.size()?;
-                        cute_core::atom::make_tiled_copy_impl(
-                            &c,
-                            Layout::col_major(IntTuple::ints(&[thr, val]))?,
-                            IntTuple::ints(&[thr, val]),
-                        )?
-                    }
+                    // An atom without a value type moves 16-bit values.
+                    Atom::Copy(c) => match c.val_bits {
+                        Some(_) => c.tiled()?,
+                        None => c.with_value_bits(16)?.tiled()?,
+                    },
                     Atom::Mma(m) => {
                         return Err(Error::new(format!(
                             "{} is an MMA atom: use the mma view",
