@@ -5,7 +5,7 @@ use super::figure::{rgba, Figure};
 
 impl Figure {
     /// The fills of a lazy panel ([`Panel::source`]) as RGBA bytes, one pixel per cell,
-    /// row-major: what the page paints under a [`Detail::Fills`] drawing, which leaves
+    /// row-major: what the page paints under a [`super::Detail::Fills`] drawing, which leaves
     /// such panels' cells empty. `None` for held panels (their fills are in the SVG).
     pub fn pixels(&self, index: usize) -> Option<Vec<u8>> {
         let (p, _) = self.panels.get(index)?;

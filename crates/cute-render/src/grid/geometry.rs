@@ -348,7 +348,7 @@ pub(super) fn label<'a>(
 impl Figure {
     /// The text of the cells in `rows` x `cols` (clamped) of the panel `b` (one of
     /// [`Figure::panel_boxes`], which the caller keeps: computing them reads every cell),
-    /// placed as [`Detail::Full`] draws it: what the page paints over a [`Detail::Fills`]
+    /// placed as [`super::Detail::Full`] draws it: what the page paints over a [`super::Detail::Fills`]
     /// drawing for the cells in view. Empty when the figure has no cell text.
     ///
     /// ```
@@ -436,7 +436,7 @@ pub(super) fn header_labels<'a>(
 impl Figure {
     /// The row headers of `rows` and the column headers of `cols` of the panel `b`, every
     /// `step`-th (the page thins them out when zoomed out), placed as the SVG places them:
-    /// what the page paints for a lazy grid, whose [`Detail::Fills`] drawing leaves them out.
+    /// what the page paints for a lazy grid, whose [`super::Detail::Fills`] drawing leaves them out.
     ///
     /// ```
     /// use cute_render::{render_figure, Options};
