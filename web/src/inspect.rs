@@ -1,10 +1,13 @@
 //! The hover inspector: a cell's `data-*` attributes (written by the renderer) turned into
 //! labelled rows, enriched from the drawn value (hierarchical coordinate, offset bits under
 //! the swizzle, bank and word). Pure: the page reads the attributes, this explains them.
+//! The labels and the word of an offset are the renderer's ([`cute_render::grid::CELL_KEYS`],
+//! [`cute_render::grid::Word`]).
 
 use cute_core::int_tuple::idx2crd;
 use cute_core::{IntTuple, Swizzle};
 use cute_lang::Value;
+use cute_render::grid::{cell_key, Word};
 
 /// One inspector row: label and value.
 pub type Row = (String, String);
@@ -55,34 +58,6 @@ fn binary(v: i64, width: usize) -> String {
         .collect()
 }
 
-/// Labels for the renderer's attribute names (unknown ones are shown as they are).
-const LABELS: &[(&str, &str)] = &[
-    ("panel", "panel"),
-    ("idx", "index"),
-    ("offset", "offset"),
-    ("pre", "offset before swizzle"),
-    ("bank", "bank"),
-    ("word", "word"),
-    ("byte", "byte"),
-    ("thread", "thread"),
-    ("value", "value"),
-    ("phase", "phase"),
-    ("ways", "conflict ways"),
-    ("threads", "lanes"),
-    ("bit", "bit"),
-    ("field", "field"),
-    ("rank", "rank"),
-    ("candidate", "candidate"),
-    ("wavefronts", "wavefronts"),
-    ("ideal", "ideal wavefronts"),
-    ("conflicts", "extra wavefronts"),
-    ("ratio", "× ideal"),
-    ("extra-elems", "padding elements"),
-    ("smem", "shared memory"),
-    ("smem-offset", "smem offset"),
-    ("boxrow", "box row"),
-];
-
 /// Inspector rows for one cell's attributes (`data-` prefix removed, document order).
 ///
 /// ```
@@ -125,10 +100,8 @@ pub fn rows(data: &[(String, String)], ctx: &Context) -> Vec<Row> {
             "panel" | "row" | "col" | "coord" => {}
             "offset" | "pre" => {}
             _ => {
-                let label = LABELS
-                    .iter()
-                    .find(|(n, _)| n == k)
-                    .map_or(k.as_str(), |(_, l)| l);
+                // Keys the table does not know are shown as they are.
+                let label = cell_key(k).map_or(k.as_str(), |c| c.label);
                 push(label, v.clone());
             }
         }
@@ -162,12 +135,7 @@ pub fn rows(data: &[(String, String)], ctx: &Context) -> Vec<Row> {
             _ => push("offset", format!("{o} = 0b{}", binary(o, width))),
         }
         if get(data, "word").is_none() && ctx.bits > 0 {
-            let byte = o * i64::from(ctx.bits) / 8;
-            let word = byte.div_euclid(4);
-            push(
-                "word",
-                format!("{word} (bytes {}..{})", word * 4, word * 4 + 3),
-            );
+            push("word", Word::of_offset(o, ctx.bits).to_string());
         }
     }
     out

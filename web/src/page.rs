@@ -98,19 +98,6 @@ pub fn visible_cells(b: &PanelBox, view: (f64, f64, f64, f64)) -> (Range<usize>,
     )
 }
 
-/// `width="…"`/`height="…"` of the root `<svg …>` tag.
-pub fn natural_size(svg: &str) -> (f64, f64) {
-    let head = &svg[..svg.find('>').unwrap_or(0)];
-    let attr = |name: &str| {
-        head.split(name)
-            .nth(1)
-            .and_then(|r| r.split('"').next())
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0.0)
-    };
-    (attr(" width=\""), attr(" height=\""))
-}
-
 /// The canvas size (px) a PNG export of a `w` x `h` drawing is rasterised at: 2x where
 /// the canvas allows (browsers cap canvases near 16k px a side / 268 M px).
 pub fn png_size(w: f64, h: f64) -> (f64, f64) {
@@ -191,13 +178,6 @@ mod tests {
             visible_cells(&b, (500.0, 500.0, 600.0, 600.0)),
             (8..8, 16..16)
         );
-    }
-
-    #[test]
-    fn natural_size_reads_the_root_tag() {
-        let svg = r#"<svg xmlns="http://www.w3.org/2000/svg" width="640" height="200.5"><rect width="1"/></svg>"#;
-        assert_eq!(natural_size(svg), (640.0, 200.5));
-        assert_eq!(natural_size("not svg"), (0.0, 0.0));
     }
 
     #[test]

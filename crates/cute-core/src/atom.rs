@@ -451,6 +451,27 @@ impl CopyAtom {
         instr.check()?;
         Ok(instr)
     }
+
+    /// One atom as a TiledCopy: its threads and values (of the reference layout, in values
+    /// of its type) over a threads x values tile, thread-major, as `make_tiled_copy_impl`
+    /// of `(thr,val):(1,thr)` over `(thr,val)` builds it. Needs a value type.
+    ///
+    /// ```
+    /// use cute_core::atom::Atom;
+    /// let Atom::Copy(ldsm) = Atom::lookup("SM75_U32x4_LDSM_N").unwrap() else { unreachable!() };
+    /// let copy = ldsm.with_value_bits(16).unwrap().tiled().unwrap();
+    /// assert_eq!(copy.tiler.to_string(), "(32,8)");
+    /// assert!(ldsm.tiled().is_err()); // no value type
+    /// ```
+    pub fn tiled(&self) -> Result<TiledCopy> {
+        let r = self.val_layout(&self.ref_)?;
+        let (thr, val) = (r.mode(0)?.size()?, r.mode(1)?.size()?);
+        make_tiled_copy_impl(
+            self,
+            Layout::col_major(IntTuple::ints(&[thr, val]))?,
+            IntTuple::ints(&[thr, val]),
+        )
+    }
 }
 
 impl MmaAtom {

@@ -6,16 +6,22 @@
 //! - text mode: [`print_script`] and [`print_one`], what `render --print` prints;
 //! - [`views`]: core values turned into figures — layout, swizzle, TV, MMA, copy, bank,
 //!   swizzle-search and algebra views ([`views::figure_with_call`]);
-//! - [`grid`]: the single SVG writer ([`grid::Figure::to_svg`]), with `data-*` attributes
-//!   on every cell for the page's hover inspector;
+//! - [`grid`]: the figure model ([`Figure`]: panels of cells, held or computed on
+//!   demand), its geometry, the single SVG writer ([`grid::Figure::to_svg`]), with
+//!   `data-*` attributes on every cell for the page's hover inspector, and the bitmap of
+//!   grids computed on demand ([`grid::Figure::pixels`]);
+//! - [`view`] and [`limits`], below both: the view names and the cell caps;
 //! - [`render_svg`]: expression text in, SVG document out ([`render_figure`]: the figure
 //!   before it is written).
 
 pub mod grid;
+pub mod limits;
+pub mod view;
 pub mod views;
 
 pub use grid::{Figure, Theme};
-pub use views::{Highlight, Options, Palette, View};
+pub use view::View;
+pub use views::{Highlight, Options, Palette};
 
 use cute_core::{Error, Result};
 use cute_lang::Call;

@@ -1,6 +1,6 @@
 //! Browser glue: the window, the system theme, the URL, downloads and PNG export.
 
-use crate::page::{natural_size, png_size};
+use crate::page::png_size;
 use cute_render::Theme;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -80,10 +80,10 @@ fn download_blob(blob: &web_sys::Blob, name: &str) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// Rasterise `svg` in the browser (its own fonts) and download it as PNG ([`png_size`]).
-pub fn export_png(svg: &str, name: String) -> Result<(), JsValue> {
-    let (w, h) = natural_size(svg);
-    let (cw, ch) = png_size(w, h);
+/// Rasterise `svg`, a drawing of `size` ([`cute_render::Figure::size`]), in the browser
+/// (its own fonts) and download it as PNG ([`png_size`]).
+pub fn export_png(svg: &str, size: (usize, usize), name: String) -> Result<(), JsValue> {
+    let (cw, ch) = png_size(size.0 as f64, size.1 as f64);
     let doc = window().document().ok_or("no document")?;
     let canvas: web_sys::HtmlCanvasElement = doc.create_element("canvas")?.dyn_into()?;
     canvas.set_width(cw as u32);

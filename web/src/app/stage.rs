@@ -5,7 +5,7 @@ use super::dom::now;
 use super::inspector::{Inspection, Inspector};
 use super::Shared;
 use crate::inspect::Context;
-use crate::page::{natural_size, printed_lines, WHOLE_CELLS};
+use crate::page::{printed_lines, WHOLE_CELLS};
 use crate::state::{State, ZOOM_MAX, ZOOM_MIN};
 use cute_render::grid::{Detail, PanelBox};
 use cute_render::{Options, Theme};
@@ -95,7 +95,8 @@ impl Drawing {
                 self.inspector
                     .context
                     .set_value(Context::of(&value, opts.elem_bits));
-                self.natural.set_value(natural_size(&svg));
+                let (w, h) = fig.size();
+                self.natural.set_value((w as f64, h as f64));
                 if let Some(div) = self.canvas.get_untracked() {
                     div.set_inner_html(&svg);
                     let _ = div.class_list().remove_1("stale");

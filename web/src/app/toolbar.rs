@@ -28,18 +28,23 @@ pub(super) fn Toolbar() -> impl IntoView {
         dom::copy_page_url();
         copied.set(true);
     };
-    // Exports are the whole picture, every cell's text included, whatever the page paints.
-    let whole_svg =
-        move || figure.with_value(|f| f.as_ref().map(|f| f.to_svg(theme.get_untracked())));
+    // Exports are the whole picture, every cell's text included, whatever the page paints;
+    // with its size, as the renderer laid it out.
+    let whole_svg = move || {
+        figure.with_value(|f| {
+            f.as_ref()
+                .map(|f| (f.to_svg(theme.get_untracked()), f.size()))
+        })
+    };
     let name = move |ext| export_name(state.with_untracked(|s| s.opts.view), ext);
     let export_svg = move |_| {
-        if let Some(svg) = whole_svg() {
+        if let Some((svg, _)) = whole_svg() {
             let _ = dom::download(&JsValue::from_str(&svg), "image/svg+xml", &name("svg"));
         }
     };
     let export_png = move |_| {
-        if let Some(svg) = whole_svg() {
-            let _ = dom::export_png(&svg, name("png"));
+        if let Some((svg, size)) = whole_svg() {
+            let _ = dom::export_png(&svg, size, name("png"));
         }
     };
 

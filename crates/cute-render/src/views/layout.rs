@@ -2,7 +2,7 @@
 
 use super::palette::GREY_RAMP;
 use super::{check_cells, overview_note, Options, Palette, View, CELL_HARD_CAP};
-use crate::grid::{Cell, CellSource, Data, Figure, Panel};
+use crate::grid::{Cell, CellSource, Data, DataList, Figure, Panel};
 use cute_core::bank::{bank_of_offset, BANKS};
 use cute_core::int_tuple::idx2crd;
 use cute_core::swizzle::AnyLayout;
@@ -98,7 +98,9 @@ impl OffsetGrid {
         (idx, a, self.post.as_ref().map_or(a, |p| p[idx]))
     }
 
-    fn cell(&self, r: usize, c: usize, bits: u32, text: String, fill: String) -> Cell {
+    /// A cell's `data-*` attributes: index, row, column, offset, bank (of `bits`-bit
+    /// elements) and, swizzled, the offset before the swizzle.
+    fn data(&self, r: usize, c: usize, bits: u32) -> DataList {
         let (idx, a, b) = self.at(r, c);
         let mut data = vec![
             ("idx", Data::from(idx)),
@@ -110,12 +112,7 @@ impl OffsetGrid {
         if self.post.is_some() {
             data.push(("pre", Data::from(a)));
         }
-        Cell {
-            text,
-            fill,
-            class: String::new(),
-            data,
-        }
+        data
     }
 
     /// A panel of this grid with the given cells (or source).
@@ -134,51 +131,6 @@ impl OffsetGrid {
             marks: Vec::new(),
         }
     }
-}
-
-/// One grid of a layout's domain; `text(pre, post)` and `fill(pre, post)` pick the labels.
-fn offsets_panel(
-    id: &str,
-    label: &str,
-    grid: &OffsetGrid,
-    cell_text: bool,
-    bits: u32,
-    text: impl Fn(i64, i64) -> String,
-    fill: impl Fn(i64, i64) -> String,
-) -> Result<Panel> {
-    let mut cells = Vec::with_capacity(grid.rows * grid.cols);
-    for r in 0..grid.rows {
-        for c in 0..grid.cols {
-            let (_, a, b) = grid.at(r, c);
-            let t = if cell_text { text(a, b) } else { String::new() };
-            cells.push(grid.cell(r, c, bits, t, fill(a, b)));
-        }
-    }
-    Ok(grid.panel(id, label, cells, None))
-}
-
-/// The layout view's grid: cell = (swizzled) offset, colour = offset mod 8 in CuTe's grey
-/// ramp.
-pub(super) fn grey_panel(
-    id: &str,
-    label: &str,
-    layout: &AnyLayout,
-    cell_text: bool,
-    opts: &Options,
-) -> Result<Panel> {
-    offsets_panel(
-        id,
-        label,
-        &OffsetGrid::new(layout, CELL_HARD_CAP)?,
-        cell_text,
-        opts.elem_bits,
-        |_, b| b.to_string(),
-        |_, b| grey(b).to_string(),
-    )
-}
-
-fn grey(offset: i64) -> &'static str {
-    GREY_RAMP[offset.rem_euclid(8) as usize]
 }
 
 /// The longest side of a grid computed on demand.
@@ -200,66 +152,88 @@ fn digits(v: i64) -> usize {
     usize::from(v < 0) + 1 + TENS.iter().take_while(|&&t| m >= t).count()
 }
 
-/// How a grid computed on demand labels and colours a cell from its (pre, post) offsets:
-/// the text, its width in characters (without building it), and the fill as an index
-/// into the palette.
-struct LazyStyle {
+/// How a grid of offsets labels and colours a cell from its (pre, post) offsets: the text,
+/// its width in characters (without building it), and the fill as an index into the
+/// palette.
+struct OffsetStyle {
     palette: Arc<[String]>,
     text: fn(i64, i64) -> String,
     width: fn(i64, i64) -> usize,
     fill: Arc<dyn Fn(i64, i64) -> usize + Send + Sync>,
 }
 
-/// A panel of `grid` whose cells are built when asked ([`CellSource`]): what the page
-/// draws from `opts.lazy_from` cells on (up to [`crate::views::LAZY_CAP`], above the
-/// hard cap), where holding a [`Cell`] each costs more than painting what is in view.
-fn lazy_panel(
+impl OffsetStyle {
+    /// The layout view's: cell = (swizzled) offset, colour = offset mod 8 in CuTe's grey
+    /// ramp.
+    fn grey() -> OffsetStyle {
+        OffsetStyle {
+            palette: GREY_RAMP.iter().map(|g| g.to_string()).collect(),
+            text: |_, b| b.to_string(),
+            width: |_, b| digits(b),
+            fill: Arc::new(|_, b| b.rem_euclid(8) as usize),
+        }
+    }
+}
+
+/// How a panel of offsets holds its cells.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hold {
+    /// Every cell built, with its text where `text` (held cells: files, small figures).
+    Cells { text: bool },
+    /// Cells built when asked ([`CellSource`]): what the page draws from
+    /// `opts.lazy_from` cells on (up to [`crate::limits::LAZY_CAP`], above the hard cap),
+    /// where holding a [`Cell`] each costs more than painting what is in view.
+    OnDemand,
+}
+
+/// One grid of a layout's domain, its cells labelled and coloured by `style`: one source of
+/// cells, computed on demand or filled in (a held grid is a computed grid whose cells are
+/// all built).
+fn offsets_panel(
     id: &str,
     label: &str,
     grid: &Arc<OffsetGrid>,
     bits: u32,
-    style: LazyStyle,
+    style: OffsetStyle,
+    hold: Hold,
 ) -> Result<Panel> {
-    // Longer sides would be hundreds of thousands of pixels even zoomed out, and more
-    // than a bitmap holds.
-    if grid.rows.max(grid.cols) > LAZY_SIDE {
-        return Err(Error::new(format!(
-            "a {}x{} grid is too long to draw: above {CELL_HARD_CAP} cells, a side has at most {LAZY_SIDE} cells",
-            grid.rows, grid.cols
-        )));
-    }
-    // In storage order, not row by row across it.
-    let post = grid.post.as_deref().unwrap_or(&grid.pre);
-    let widest = grid
-        .pre
-        .iter()
-        .zip(post)
-        .map(|(&a, &b)| (style.width)(a, b))
-        .max()
-        .unwrap_or(0)
-        .max(1);
-    let LazyStyle {
+    let widest = match hold {
+        Hold::Cells { .. } => 0,
+        Hold::OnDemand => {
+            // Longer sides would be hundreds of thousands of pixels even zoomed out, and
+            // more than a bitmap holds.
+            if grid.rows.max(grid.cols) > LAZY_SIDE {
+                return Err(Error::new(format!(
+                    "a {}x{} grid is too long to draw: above {CELL_HARD_CAP} cells, a side has at most {LAZY_SIDE} cells",
+                    grid.rows, grid.cols
+                )));
+            }
+            // In storage order, not row by row across it.
+            let post = grid.post.as_deref().unwrap_or(&grid.pre);
+            grid.pre
+                .iter()
+                .zip(post)
+                .map(|(&a, &b)| (style.width)(a, b))
+                .max()
+                .unwrap_or(0)
+                .max(1)
+        }
+    };
+    let OffsetStyle {
         palette,
         text,
         fill,
         ..
     } = style;
-    let (g1, g2, g3, p1, f1) = (
-        Arc::clone(grid),
-        Arc::clone(grid),
-        Arc::clone(grid),
-        Arc::clone(&palette),
-        Arc::clone(&fill),
-    );
+    // An overview's cells have no text.
+    let text: fn(i64, i64) -> String = match hold {
+        Hold::Cells { text: false } => |_, _| String::new(),
+        _ => text,
+    };
+    let (g1, g2, g3) = (Arc::clone(grid), Arc::clone(grid), Arc::clone(grid));
     let source = CellSource {
-        cell: Arc::new(move |r, c| {
-            let (_, a, b) = g1.at(r, c);
-            // White where the index is outside the palette, as in the bitmap and the runs.
-            let colour = p1.get(f1(a, b)).map_or("#ffffff", String::as_str);
-            g1.cell(r, c, bits, text(a, b), colour.to_string())
-        }),
         text: Arc::new(move |r, c| {
-            let (_, a, b) = g3.at(r, c);
+            let (_, a, b) = g1.at(r, c);
             text(a, b)
         }),
         palette,
@@ -267,21 +241,28 @@ fn lazy_panel(
             let (_, a, b) = g2.at(r, c);
             fill(a, b)
         }),
+        data: Arc::new(move |r, c| g3.data(r, c, bits)),
         widest,
     };
-    Ok(grid.panel(id, label, Vec::new(), Some(source)))
+    let panel = grid.panel(id, label, Vec::new(), Some(source));
+    Ok(match hold {
+        Hold::OnDemand => panel,
+        Hold::Cells { .. } => panel.filled(),
+    })
 }
 
-/// [`grey_panel`], computed on demand.
-fn lazy_grey_panel(id: &str, layout: &AnyLayout, opts: &Options) -> Result<Panel> {
-    let grid = Arc::new(OffsetGrid::new(layout, opts.lazy_cap)?);
-    let style = LazyStyle {
-        palette: GREY_RAMP.iter().map(|g| g.to_string()).collect(),
-        text: |_, b| b.to_string(),
-        width: |_, b| digits(b),
-        fill: Arc::new(|_, b| b.rem_euclid(8) as usize),
-    };
-    lazy_panel(id, "", &grid, opts.elem_bits, style)
+/// The layout view's grid of held cells ([`OffsetStyle::grey`]), with text where
+/// `cell_text`.
+pub(super) fn grey_panel(
+    id: &str,
+    label: &str,
+    layout: &AnyLayout,
+    cell_text: bool,
+    opts: &Options,
+) -> Result<Panel> {
+    let grid = Arc::new(OffsetGrid::new(layout, CELL_HARD_CAP)?);
+    let hold = Hold::Cells { text: cell_text };
+    offsets_panel(id, label, &grid, opts.elem_bits, OffsetStyle::grey(), hold)
 }
 
 /// Whether the page computes a grid of `cells` cells, `side` on its longest side, on
@@ -320,7 +301,9 @@ pub(super) fn layout_figure(title: &str, value: &Value, opts: &Options) -> Resul
         "offset"
     };
     let panel = if lazy {
-        lazy_grey_panel("layout", &layout, opts)?
+        let grid = Arc::new(OffsetGrid::new(&layout, opts.lazy_cap)?);
+        let style = OffsetStyle::grey();
+        offsets_panel("layout", "", &grid, opts.elem_bits, style, Hold::OnDemand)?
     } else {
         grey_panel("layout", "", &layout, cell_text, opts)?
     };
@@ -367,62 +350,32 @@ pub(super) fn swizzle_figure(
     let cell_text = lazy || check_cells(size.saturating_mul(2), opts)?;
     let bits = opts.elem_bits;
     let pal = opts.palette;
-    // 32 colours, computed once rather than per cell.
-    let bank_fill: Vec<String> = (0..BANKS).map(|b| pal.bank(b)).collect();
     let before_label = format!("before: {} + {}", c.offset, c.layout);
     let after_label = format!("after: {}", c.swizzle);
-    // One grid of offsets serves both panels.
+    // One grid of offsets serves both panels; 32 colours, computed once rather than per
+    // cell.
     let grid = Arc::new(OffsetGrid::new(&map, CELL_HARD_CAP)?);
-    let (before, after) = if lazy {
-        let palette: Arc<[String]> = bank_fill.into();
-        let style = |text, width, fill: fn(i64, i64) -> i64| LazyStyle {
-            palette: Arc::clone(&palette),
-            text,
-            width,
-            fill: Arc::new(move |a, b| bank_of_offset(fill(a, b), bits) as usize),
-        };
-        (
-            lazy_panel(
-                "before",
-                &before_label,
-                &grid,
-                bits,
-                style(|a, _| a.to_string(), |a, _| digits(a), |a, _| a),
-            )?,
-            lazy_panel(
-                "after",
-                &after_label,
-                &grid,
-                bits,
-                style(
-                    |a, b| format!("{a}\u{2192}{b}"),
-                    |a, b| digits(a) + 1 + digits(b),
-                    |_, b| b,
-                ),
-            )?,
-        )
+    let palette: Arc<[String]> = (0..BANKS).map(|b| pal.bank(b)).collect();
+    let hold = if lazy {
+        Hold::OnDemand
     } else {
-        (
-            offsets_panel(
-                "before",
-                &before_label,
-                &grid,
-                cell_text,
-                bits,
-                |a, _| a.to_string(),
-                |a, _| bank_fill[bank_of_offset(a, bits) as usize].clone(),
-            )?,
-            offsets_panel(
-                "after",
-                &after_label,
-                &grid,
-                cell_text,
-                bits,
-                |a, b| format!("{a}\u{2192}{b}"),
-                |_, b| bank_fill[bank_of_offset(b, bits) as usize].clone(),
-            )?,
-        )
+        Hold::Cells { text: cell_text }
     };
+    // Coloured by the bank of the offset `of(pre, post)`.
+    let by_bank = |text, width, of: fn(i64, i64) -> i64| OffsetStyle {
+        palette: Arc::clone(&palette),
+        text,
+        width,
+        fill: Arc::new(move |a, b| bank_of_offset(of(a, b), bits) as usize),
+    };
+    let before = by_bank(|a, _| a.to_string(), |a, _| digits(a), |a, _| a);
+    let after = by_bank(
+        |a, b| format!("{a}\u{2192}{b}"),
+        |a, b| digits(a) + 1 + digits(b),
+        |_, b| b,
+    );
+    let before = offsets_panel("before", &before_label, &grid, bits, before, hold)?;
+    let after = offsets_panel("after", &after_label, &grid, bits, after, hold)?;
     let sw = c.swizzle;
     // The offset to spell out: asked for, or the first one the swizzle moves.
     let shown = match opts.bit_offset {

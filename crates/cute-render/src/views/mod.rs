@@ -16,7 +16,7 @@
 
 use crate::grid::Figure;
 use cute_core::atom::Atom;
-use cute_core::{Error, IntTuple, Layout, Result};
+use cute_core::{Error, Layout, Result};
 use cute_lang::Call;
 use cute_lang::Value;
 
@@ -42,102 +42,8 @@ use tma::tma_figure;
 use tmem::{tmem_atom_figure, tmem_tensor_figure};
 use tv::{copy_figure, mma_figure, tv_figure};
 
-/// Above this many cells a figure is an overview without per-cell text.
-pub const CELL_TEXT_CAP: usize = 16_384;
-/// Above this many cells nothing is drawn (the SVG would not be usable).
-pub const CELL_HARD_CAP: usize = 1 << 18;
-
-/// The most cells the page's layout view draws (a 1024x1024 layout), computed on demand
-/// ([`Options::lazy_cap`]).
-pub const LAZY_CAP: usize = 1 << 20;
-
-/// Which picture to draw.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum View {
-    /// Inferred from the value: layout → layout, composed → swizzle, (tile, tv) → tv,
-    /// MMA → mma, copy → copy, bank analysis → banks.
-    #[default]
-    Auto,
-    /// Offsets of a layout.
-    Layout,
-    /// A composed layout before and after its swizzle.
-    Swizzle,
-    /// A thread-value layout.
-    Tv,
-    /// A/B/C of an MMA.
-    Mma,
-    /// S/D of a copy.
-    Copy,
-    /// Shared-memory banks of an access.
-    Banks,
-    /// The ranking of a swizzle search.
-    Search,
-    /// The operands and the result of an algebra operation, side by side.
-    Algebra,
-    /// A GMMA/UMMA descriptor's fields, and the operand block it describes.
-    Descriptor,
-    /// Blackwell tensor memory: an UMMA accumulator or a TMEM load/store atom.
-    Tmem,
-    /// A TMA box over the global tile and its landing in shared memory.
-    Tma,
-}
-
-impl View {
-    /// Every view, in menu order (`auto` first).
-    ///
-    /// ```
-    /// use cute_render::View;
-    /// for v in View::ALL {
-    ///     assert_eq!(View::parse(v.name()), Some(*v));
-    /// }
-    /// assert_eq!(View::ALL.len(), 12);
-    /// ```
-    pub const ALL: &'static [View] = &[
-        View::Auto,
-        View::Layout,
-        View::Swizzle,
-        View::Tv,
-        View::Mma,
-        View::Copy,
-        View::Banks,
-        View::Search,
-        View::Algebra,
-        View::Descriptor,
-        View::Tmem,
-        View::Tma,
-    ];
-
-    /// The view's name: what [`View::parse`] reads, `--view` takes and a figure's
-    /// `data-view` says.
-    ///
-    /// ```
-    /// use cute_render::View;
-    /// assert_eq!(View::Algebra.name(), "algebra");
-    /// assert_eq!(View::parse("search"), Some(View::Search));
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            View::Auto => "auto",
-            View::Layout => "layout",
-            View::Swizzle => "swizzle",
-            View::Tv => "tv",
-            View::Mma => "mma",
-            View::Copy => "copy",
-            View::Banks => "banks",
-            View::Search => "search",
-            View::Algebra => "algebra",
-            View::Descriptor => "descriptor",
-            View::Tmem => "tmem",
-            View::Tma => "tma",
-        }
-    }
-
-    /// Parse a view name (the inverse of [`View::name`]).
-    pub fn parse(s: &str) -> Option<View> {
-        View::ALL.iter().copied().find(|v| v.name() == s)
-    }
-}
+pub use crate::limits::{CELL_HARD_CAP, CELL_TEXT_CAP, LAZY_CAP};
+pub use crate::view::View;
 
 /// One thread or one warp to emphasise; other cells are dimmed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -342,21 +248,11 @@ pub fn figure_with_call(
             let c = match value {
                 Value::TiledCopy(c) => (**c).clone(),
                 Value::Atom(a) => match &**a {
-                    Atom::Copy(c) => {
-                        let c = if c.val_bits.is_some() {
-                            c.clone()
-                        } else {
-                            c.with_value_bits(16)?
-                        };
-                        let r = c.val_layout(&c.ref_)?;
-                        let thr = r.mode(0)?.size()?;
-                        let val = r.mode(1)?.size()?;
-                        cute_core::atom::make_tiled_copy_impl(
-                            &c,
-                            Layout::col_major(IntTuple::ints(&[thr, val]))?,
-                            IntTuple::ints(&[thr, val]),
-                        )?
-                    }
+                    // An atom without a value type moves 16-bit values.
+                    Atom::Copy(c) => match c.val_bits {
+                        Some(_) => c.tiled()?,
+                        None => c.with_value_bits(16)?.tiled()?,
+                    },
                     Atom::Mma(m) => {
                         return Err(Error::new(format!(
                             "{} is an MMA atom: use the mma view",
