@@ -9,6 +9,7 @@
 //! highlight) and the stage (drawing, zoom, label layer, inspector), sharing [`Shared`].
 
 mod dom;
+mod drawing;
 mod form_pane;
 mod inspector;
 mod labels;

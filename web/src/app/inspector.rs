@@ -2,8 +2,6 @@
 //! `data-*` attributes in small figures, from the figure through the panel's hit
 //! rectangle in big ones (whose cells are fills). Hover shows, click pins.
 
-use super::stage::Drawing;
-use super::Shared;
 use crate::inspect::{self, Context, Row};
 use cute_render::grid::PanelBox;
 use cute_render::{Figure, Highlight};
@@ -36,74 +34,18 @@ impl Inspection {
         self.pinned.set(false);
     }
 
-    fn show(self, data: &[(String, String)]) {
+    pub fn show(self, data: &[(String, String)]) {
         self.rows
             .set(self.context.with_value(|c| inspect::rows(data, c)));
     }
 }
 
-impl Drawing {
-    /// The pointer entered a cell of a figure drawn whole.
-    pub fn hover(self, e: &web_sys::MouseEvent) {
-        if self.inspector.pinned.get_untracked() {
-            return;
-        }
-        if let Some((_, data)) = cell_data(e.target()) {
-            self.inspector.show(&data);
-        }
-    }
-
-    /// The pointer moved over a big figure's hit rectangle.
-    pub fn hover_hit(self, e: &web_sys::MouseEvent) {
-        if self.inspector.pinned.get_untracked() {
-            return;
-        }
-        if let Some((data, (panel, row, col))) = self.shared.figure.with_value(|f| hit_data(e, f)) {
-            self.boxes
-                .with_value(|b| outline_cell(&panel, "focus", row, col, b));
-            self.inspector.show(&data);
-        }
-    }
-
-    /// A click (not the end of a pan): pin the cell under it, or release the pin.
-    pub fn click(self, e: &web_sys::MouseEvent) {
-        if let Some((data, (panel, row, col))) = self.shared.figure.with_value(|f| hit_data(e, f)) {
-            self.boxes
-                .with_value(|b| outline_cell(&panel, "pin", row, col, b));
-            self.inspector.show(&data);
-            self.inspector.pinned.set(true);
-            return;
-        }
-        if let Some(div) = self.canvas.get_untracked() {
-            if let Ok(list) = div.query_selector_all(".cell.pinned, rect.pin") {
-                for i in 0..list.length() {
-                    if let Some(el) = list
-                        .item(i)
-                        .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-                    {
-                        let _ = el.class_list().remove_1("pinned");
-                        if el.class_list().contains("pin") {
-                            let _ = el.set_attribute("visibility", "hidden");
-                        }
-                    }
-                }
-            }
-        }
-        match cell_data(e.target()) {
-            Some((cell, data)) => {
-                let _ = cell.class_list().add_1("pinned");
-                self.inspector.show(&data);
-                self.inspector.pinned.set(true);
-            }
-            None => self.inspector.pinned.set(false),
-        }
-    }
-}
-
 /// The inspector's box: the rows, and "Highlight this thread" for a pinned TV cell.
 #[component]
-pub(super) fn Inspector(insp: Inspection) -> impl IntoView {
-    let state = Shared::get().state;
+pub(super) fn Inspector(
+    insp: Inspection,
+    set_highlight: SignalSetter<Option<Highlight>>,
+) -> impl IntoView {
     let Inspection { rows, pinned, .. } = insp;
     let pinned_thread = move || {
         rows.with_untracked(|r| {
@@ -126,7 +68,7 @@ pub(super) fn Inspector(insp: Inspection) -> impl IntoView {
             <Show when=move || pinned.get() && rows.with(|r| r.iter().any(|(k, _)| k == "thread"))>
                 <button id="highlight-pinned" on:click=move |_| {
                     if let Some(t) = pinned_thread() {
-                        state.update(|s| s.opts.highlight = Some(Highlight::Thread(t)));
+                        set_highlight.set(Some(Highlight::Thread(t)));
                     }
                 }>"Highlight this thread"</button>
             </Show>
@@ -135,7 +77,7 @@ pub(super) fn Inspector(insp: Inspection) -> impl IntoView {
 }
 
 /// The renderer's `data-*` attributes of the cell under `target`, with its panel's id.
-fn cell_data(
+pub(super) fn cell_data(
     target: Option<web_sys::EventTarget>,
 ) -> Option<(web_sys::Element, Vec<(String, String)>)> {
     let el: web_sys::Element = target?.dyn_into().ok()?;
@@ -164,7 +106,7 @@ fn cell_data(
 /// the panel's transparent hit rectangle gives row and column, the figure the attributes.
 /// Also the panel's element, row and column, for the outline that marks the cell.
 #[allow(clippy::type_complexity)]
-fn hit_data(
+pub(super) fn hit_data(
     e: &web_sys::MouseEvent,
     fig: &Option<Figure>,
 ) -> Option<(Vec<(String, String)>, (web_sys::Element, usize, usize))> {
@@ -190,7 +132,13 @@ fn hit_data(
 }
 
 /// Show the panel's `rect.{class}` outline (drawn hidden by the renderer) over one cell.
-fn outline_cell(panel: &web_sys::Element, class: &str, row: usize, col: usize, boxes: &[PanelBox]) {
+pub(super) fn outline_cell(
+    panel: &web_sys::Element,
+    class: &str,
+    row: usize,
+    col: usize,
+    boxes: &[PanelBox],
+) {
     // One outline of each kind in the whole figure.
     if let Some(Ok(all)) = panel
         .closest("svg")

@@ -1,0 +1,462 @@
+//! The drawing: what is drawn and how it is shown, in one place. [`Drawing`] holds the
+//! drawing's elements (the SVG's div, the fills and label canvases), its geometry and the
+//! inspector's state; its methods draw a figure (one `innerHTML` write of the renderer's
+//! SVG), size it to the zoom, paint big figures' fills and labels ([`super::labels`]'s
+//! canvas helpers) and answer hover and click ([`super::inspector`]'s cell readers). The
+//! stage's components call it; nothing it calls calls back.
+
+use super::dom::{now, window};
+use super::inspector::{cell_data, hit_data, outline_cell, Inspection};
+use super::labels::{context_2d, fit};
+use super::Shared;
+use crate::inspect::Context;
+use crate::page::{printed_lines, visible_cells, LEGIBLE_CELL_PX, WHOLE_CELLS};
+use cute_render::grid::{Detail, PanelBox};
+use cute_render::{Options, Theme};
+use leptos::html;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// What the stage's parts share: the drawing's elements and geometry, the inspector, the
+/// messages.
+#[derive(Clone, Copy)]
+pub(super) struct Drawing {
+    pub shared: Shared,
+    /// The scrolling div the SVG is written into.
+    pub canvas: NodeRef<html::Div>,
+    /// The canvas over it that big figures' labels are painted on.
+    pub layer: NodeRef<html::Canvas>,
+    /// The canvas under it that lazy grids' fills are painted on (through the hole the
+    /// renderer leaves in the SVG's background).
+    pub fills: NodeRef<html::Canvas>,
+    /// Each lazy panel's fills, one pixel a cell: (panel index, bitmap).
+    pub bitmaps: StoredValue<Vec<(usize, web_sys::HtmlCanvasElement)>, LocalStorage>,
+    /// The SVG's width and height at zoom 1.
+    pub natural: StoredValue<(f64, f64)>,
+    /// Where each panel's cells lie, for the labels and outlines of figures drawn as fills
+    /// (empty for figures drawn whole).
+    pub boxes: StoredValue<Vec<PanelBox>>,
+    /// A label repaint is waiting for the next frame.
+    pub labels_queued: StoredValue<bool>,
+    pub inspector: Inspection,
+    view_note: RwSignal<Option<String>>,
+    draw_error: RwSignal<Option<String>>,
+    status: RwSignal<String>,
+    /// What was last drawn: expression, options, theme.
+    drawn: StoredValue<Option<(String, Options, Theme)>>,
+}
+
+impl Drawing {
+    pub fn new() -> Drawing {
+        Drawing {
+            shared: Shared::get(),
+            canvas: NodeRef::new(),
+            layer: NodeRef::new(),
+            fills: NodeRef::new(),
+            bitmaps: StoredValue::new_local(Vec::new()),
+            natural: StoredValue::new((0.0, 0.0)),
+            boxes: StoredValue::new(Vec::new()),
+            labels_queued: StoredValue::new(false),
+            inspector: Inspection::new(),
+            view_note: RwSignal::new(None),
+            draw_error: RwSignal::new(None),
+            status: RwSignal::new(String::new()),
+            drawn: StoredValue::new(None),
+        }
+    }
+
+    /// Why the figure is drawn in another view than asked, if it is.
+    pub fn view_note(self) -> ReadSignal<Option<String>> {
+        self.view_note.read_only()
+    }
+
+    /// Why the expression could not be drawn (the figure on screen is stale), if so.
+    pub fn draw_error(self) -> ReadSignal<Option<String>> {
+        self.draw_error.read_only()
+    }
+
+    /// The last drawing's timings.
+    pub fn status(self) -> ReadSignal<String> {
+        self.status.read_only()
+    }
+
+    /// Evaluate `expr` once, print its lines, draw its figure (or show why not).
+    pub fn draw(self, expr: String, opts: Options, th: Theme) {
+        // The effects that call this may fire more than once for one change (at mount
+        // they do): draw each (expression, options, theme) once.
+        let key = (expr, opts, th);
+        if self.drawn.with_value(|k| k.as_ref() == Some(&key)) {
+            return;
+        }
+        self.drawn.set_value(Some(key.clone()));
+        let (expr, opts, _) = key;
+        let Shared {
+            printed,
+            line_error,
+            figure,
+            ..
+        } = self.shared;
+        let t0 = now();
+        let evaluated = cute_render::evaluate(&expr);
+        let (lines, first) = printed_lines(&expr, &evaluated.lines);
+        printed.set(lines);
+        line_error.set(first);
+        let t1 = now();
+        match evaluated.figure(&opts) {
+            Ok((value, fig, note)) => {
+                self.view_note.set(note);
+                let t2 = now();
+                let big = fig.cell_text && fig.cell_count() > WHOLE_CELLS;
+                let svg = fig.to_svg_with(th, if big { Detail::Fills } else { Detail::Full });
+                let t3 = now();
+                self.inspector
+                    .context
+                    .set_value(Context::of(&value, opts.elem_bits));
+                let (w, h) = fig.size();
+                self.natural.set_value((w as f64, h as f64));
+                if let Some(div) = self.canvas.get_untracked() {
+                    div.set_inner_html(&svg);
+                    let _ = div.class_list().remove_1("stale");
+                }
+                let b = if big { fig.panel_boxes() } else { Vec::new() };
+                self.boxes.set_value(b);
+                let tb = now();
+                self.bitmaps
+                    .set_value(self.boxes.with_value(|b| bitmaps(&fig, b)));
+                let fills_ms = now() - tb;
+                let too_big = fig.cell_count() > cute_render::views::CELL_HARD_CAP;
+                self.shared.export_blocked.set(too_big.then(|| {
+                    format!(
+                        "{} cells are too many for a file (export holds up to {})",
+                        fig.cell_count(),
+                        cute_render::views::CELL_HARD_CAP
+                    )
+                }));
+                figure.set_value(Some(fig));
+                self.apply_zoom();
+                let tl = now();
+                self.paint_labels();
+                let labels_ms = now() - tl;
+                self.draw_error.set(None);
+                self.inspector.clear();
+                let t4 = now();
+                let mut status = format!(
+                    "evaluate {:.1} ms · figure {:.1} ms · SVG {:.1} ms · DOM {:.1} ms",
+                    t1 - t0,
+                    t2 - t1,
+                    t3 - t2,
+                    t4 - t3 - fills_ms - labels_ms
+                );
+                if !self.boxes.with_value(Vec::is_empty) {
+                    status += &format!(" · canvas {:.1} ms", fills_ms + labels_ms);
+                }
+                self.status.set(status);
+            }
+            Err(e) => {
+                self.draw_error.set(Some(e.to_string()));
+                self.shared.export_blocked.set(None);
+                if let Some(div) = self.canvas.get_untracked() {
+                    let _ = div.class_list().add_1("stale");
+                }
+                self.status.set(String::new());
+            }
+        }
+    }
+
+    /// Size the SVG to its natural size times the state's zoom.
+    pub fn apply_zoom(self) {
+        let Some(svg) = self
+            .canvas
+            .get_untracked()
+            .and_then(|div| div.first_element_child())
+        else {
+            return;
+        };
+        let (w, h) = self.natural.get_value();
+        let z = self.shared.state.with_untracked(|s| s.zoom);
+        if let Ok(svg) = svg.dyn_into::<web_sys::SvgElement>() {
+            let st = svg.style();
+            let _ = st.set_property("width", &format!("{:.0}px", w * z));
+            let _ = st.set_property("height", &format!("{:.0}px", h * z));
+        }
+    }
+}
+
+impl Drawing {
+    /// Paint the lazy grids' fills and the labels of the cells in view. Cheap (a bitmap
+    /// blit, ~1 µs a label), so redone whole.
+    pub fn paint_labels(self) {
+        let t0 = now();
+        self.labels_queued.set_value(false);
+        let (Some(layer), Some(fills), Some(div)) = (
+            self.layer.get_untracked(),
+            self.fills.get_untracked(),
+            self.canvas.get_untracked(),
+        ) else {
+            return;
+        };
+        let dpr = window().device_pixel_ratio().max(1.0);
+        let (cw, ch) = (
+            f64::from(div.client_width()),
+            f64::from(div.client_height()),
+        );
+        let Some(ctx) = fit(&layer, cw, ch, dpr) else {
+            return;
+        };
+        let _ = layer.set_attribute("data-labels", "0");
+        let lazy = self.bitmaps.with_value(|b| !b.is_empty());
+        let fctx = if lazy {
+            fit(&fills, cw, ch, dpr)
+        } else {
+            // Nothing to paint: keep the layer at one pixel rather than a screenful.
+            fit(&fills, 1.0, 1.0, 1.0)
+        };
+        if self.boxes.with_value(Vec::is_empty) {
+            return;
+        }
+        let Some(svg) = div.first_element_child() else {
+            return;
+        };
+        let (cr, sr) = (
+            div.get_bounding_client_rect(),
+            svg.get_bounding_client_rect(),
+        );
+        let (w, _) = self.natural.get_value();
+        let z = if w > 0.0 { sr.width() / w } else { 0.0 };
+        if z <= 0.0 {
+            return;
+        }
+        // The drawing's origin in the layer (CSS px), and the part of it in view (SVG units).
+        let ox = sr.left() - cr.left() - f64::from(div.client_left());
+        let oy = sr.top() - cr.top() - f64::from(div.client_top());
+        let view = (-ox / z, -oy / z, (cw - ox) / z, (ch - oy) / z);
+        if let (true, Some(fctx)) = (lazy, fctx) {
+            let _ = fctx.set_transform(dpr * z, 0.0, 0.0, dpr * z, dpr * ox, dpr * oy);
+            let painted = self.paint_fills(&fctx, view, z * dpr);
+            // Which cells' fills are painted, for tests and the curious.
+            let _ = fills.set_attribute("data-ranges", &painted.join(" "));
+        }
+        let _ = ctx.set_transform(dpr * z, 0.0, 0.0, dpr * z, dpr * ox, dpr * oy);
+        ctx.set_font(&format!("11px {}", cute_render::grid::FONT));
+        ctx.set_text_align("center");
+        ctx.set_text_baseline("middle");
+        let d = f64::from(cute_render::grid::LINE_OFFSET);
+        let mut count = 0usize;
+        let mut ranges = Vec::new();
+        self.shared.figure.with_value(|f| {
+            let Some(f) = f else {
+                return;
+            };
+            self.boxes.with_value(|bs| {
+                for b in bs.iter().filter(|b| b.cell_h as f64 * z >= LEGIBLE_CELL_PX) {
+                    let (rows, cols) = visible_cells(b, view);
+                    ranges.push(format!(
+                        "{}:{}-{},{}-{}",
+                        b.id, rows.start, rows.end, cols.start, cols.end
+                    ));
+                    for l in f.labels(b, rows, cols) {
+                        ctx.set_fill_style_str(l.fill);
+                        ctx.set_global_alpha(if l.dim { 0.22 } else { 1.0 });
+                        let (x, y) = (l.x as f64, l.y as f64);
+                        match l.second {
+                            None => {
+                                let _ = ctx.fill_text(&l.text, x, y);
+                            }
+                            Some(second) => {
+                                let _ = ctx.fill_text(&l.text, x, y - d);
+                                let _ = ctx.fill_text(&second, x, y + d);
+                            }
+                        }
+                        count += 1;
+                    }
+                }
+            });
+        });
+        ctx.set_global_alpha(1.0);
+        if lazy {
+            self.paint_headers(&ctx, view, z);
+        }
+        // What is painted, for tests and the curious: label count and cell ranges.
+        let _ = layer.set_attribute("data-labels", &count.to_string());
+        let _ = layer.set_attribute("data-ranges", &ranges.join(" "));
+        // The repaint's cost (the benchmark's pan and zoom frames read it).
+        let _ = layer.set_attribute("data-ms", &format!("{:.2}", now() - t0));
+    }
+
+    /// Each lazy panel's bitmap over the cells in view, one cell a `cell_w` x `cell_h`
+    /// block; sharp where a cell covers a device pixel or more, averaged where it does not.
+    fn paint_fills(
+        self,
+        ctx: &web_sys::CanvasRenderingContext2d,
+        view: (f64, f64, f64, f64),
+        px_per_unit: f64,
+    ) -> Vec<String> {
+        let mut painted = Vec::new();
+        self.bitmaps.with_value(|bitmaps| {
+            self.boxes.with_value(|boxes| {
+                for (index, bitmap) in bitmaps {
+                    let Some(b) = boxes.iter().find(|b| b.index == *index) else {
+                        continue;
+                    };
+                    let (rows, cols) = visible_cells(b, view);
+                    if rows.is_empty() || cols.is_empty() {
+                        continue;
+                    }
+                    painted.push(format!(
+                        "{}:{}-{},{}-{}",
+                        b.id, rows.start, rows.end, cols.start, cols.end
+                    ));
+                    ctx.set_image_smoothing_enabled(b.cell_w.min(b.cell_h) as f64 * px_per_unit < 1.0);
+                    let (cw, ch) = (b.cell_w as f64, b.cell_h as f64);
+                    let _ = ctx
+                        .draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(
+                            bitmap,
+                            cols.start as f64,
+                            rows.start as f64,
+                            cols.len() as f64,
+                            rows.len() as f64,
+                            b.x as f64 + cols.start as f64 * cw,
+                            b.y as f64 + rows.start as f64 * ch,
+                            cols.len() as f64 * cw,
+                            rows.len() as f64 * ch,
+                        );
+                }
+            });
+        });
+        painted
+    }
+
+    /// A lazy grid's row and column headers in view (its drawing leaves them out): every
+    /// one where a cell is legible, every 2^k-th where it is not.
+    fn paint_headers(
+        self,
+        ctx: &web_sys::CanvasRenderingContext2d,
+        view: (f64, f64, f64, f64),
+        z: f64,
+    ) {
+        ctx.set_font(&format!("10px {}", cute_render::grid::FONT));
+        ctx.set_fill_style_str(self.shared.theme.get_untracked().muted());
+        ctx.set_text_baseline("alphabetic");
+        let f = self.shared.figure;
+        f.with_value(|f| {
+            let Some(f) = f else {
+                return;
+            };
+            self.bitmaps.with_value(|bitmaps| {
+                self.boxes.with_value(|boxes| {
+                    for b in boxes
+                        .iter()
+                        .filter(|b| bitmaps.iter().any(|(i, _)| *i == b.index))
+                    {
+                        let (rows, cols) = visible_cells(b, view);
+                        let on_screen = (b.cell_h.min(b.cell_w) as f64 * z).max(1e-9);
+                        let step =
+                            ((LEGIBLE_CELL_PX / on_screen).ceil() as usize).next_power_of_two();
+                        for h in f.headers(b, rows, cols, step) {
+                            ctx.set_text_align(if h.end { "end" } else { "center" });
+                            let _ = ctx.fill_text(h.text, h.x as f64, h.y as f64);
+                        }
+                    }
+                });
+            });
+        });
+    }
+
+    /// At most one label repaint per frame, however many scroll events arrive.
+    pub fn queue_labels(self) {
+        if self.labels_queued.get_value() || self.boxes.with_value(Vec::is_empty) {
+            return;
+        }
+        self.labels_queued.set_value(true);
+        request_animation_frame(move || self.paint_labels());
+    }
+}
+
+impl Drawing {
+    /// The pointer entered a cell of a figure drawn whole.
+    pub fn hover(self, e: &web_sys::MouseEvent) {
+        if self.inspector.pinned.get_untracked() {
+            return;
+        }
+        if let Some((_, data)) = cell_data(e.target()) {
+            self.inspector.show(&data);
+        }
+    }
+
+    /// The pointer moved over a big figure's hit rectangle.
+    pub fn hover_hit(self, e: &web_sys::MouseEvent) {
+        if self.inspector.pinned.get_untracked() {
+            return;
+        }
+        if let Some((data, (panel, row, col))) = self.shared.figure.with_value(|f| hit_data(e, f)) {
+            self.boxes
+                .with_value(|b| outline_cell(&panel, "focus", row, col, b));
+            self.inspector.show(&data);
+        }
+    }
+
+    /// A click (not the end of a pan): pin the cell under it, or release the pin.
+    pub fn click(self, e: &web_sys::MouseEvent) {
+        if let Some((data, (panel, row, col))) = self.shared.figure.with_value(|f| hit_data(e, f)) {
+            self.boxes
+                .with_value(|b| outline_cell(&panel, "pin", row, col, b));
+            self.inspector.show(&data);
+            self.inspector.pinned.set(true);
+            return;
+        }
+        if let Some(div) = self.canvas.get_untracked() {
+            if let Ok(list) = div.query_selector_all(".cell.pinned, rect.pin") {
+                for i in 0..list.length() {
+                    if let Some(el) = list
+                        .item(i)
+                        .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+                    {
+                        let _ = el.class_list().remove_1("pinned");
+                        if el.class_list().contains("pin") {
+                            let _ = el.set_attribute("visibility", "hidden");
+                        }
+                    }
+                }
+            }
+        }
+        match cell_data(e.target()) {
+            Some((cell, data)) => {
+                let _ = cell.class_list().add_1("pinned");
+                self.inspector.show(&data);
+                self.inspector.pinned.set(true);
+            }
+            None => self.inspector.pinned.set(false),
+        }
+    }
+}
+
+/// A bitmap (one pixel a cell) of each lazy panel's fills, for [`Drawing::paint_labels`];
+/// `boxes` are the figure's panel boxes (a lazy figure is always drawn as fills, so has them).
+fn bitmaps(
+    fig: &cute_render::Figure,
+    boxes: &[PanelBox],
+) -> Vec<(usize, web_sys::HtmlCanvasElement)> {
+    let mut out = Vec::new();
+    for b in boxes {
+        let Some(px) = fig.pixels(b.index) else {
+            continue;
+        };
+        let (w, h) = (b.cols as u32, b.rows as u32);
+        let bitmap = window()
+            .document()
+            .and_then(|doc| doc.create_element("canvas").ok())
+            .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok());
+        let Some(bitmap) = bitmap else {
+            continue;
+        };
+        bitmap.set_width(w);
+        bitmap.set_height(h);
+        let data =
+            web_sys::ImageData::new_with_u8_clamped_array_and_sh(wasm_bindgen::Clamped(&px), w, h);
+        if let (Ok(data), Some(ctx)) = (data, context_2d(&bitmap)) {
+            let _ = ctx.put_image_data(&data, 0.0, 0.0);
+            out.push((b.index, bitmap));
+        }
+    }
+    out
+}
