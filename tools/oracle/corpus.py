@@ -21,7 +21,6 @@ The value model (Lay, Sw, Comp, U), the C++ spelling of values (gen.cpp), the ba
 error isolation (gen.Oracle) and the print conversion (gen.convert) are gen.py's.
 """
 import argparse
-import concurrent.futures as cf
 import json
 import os
 import re
@@ -391,19 +390,7 @@ def main():
     results = {}
     batches = [cases[i:i + args.batch] for i in range(0, len(cases), args.batch)]
     lock = threading.Lock()
-    done = [0]
-
-    def work(b):
-        local = {}
-        orc.solve(b, local)
-        with lock:
-            results.update(local)
-            done[0] += 1
-            print("batch %d/%d done (%.0fs, %d compiles)" % (done[0], len(batches), time.time() - t0,
-                                                            orc.compiles), file=sys.stderr)
-
-    with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        list(pool.map(work, batches))
+    gen.solve_batches(orc, batches, args.jobs, results, lock, t0)
 
     # C++ results
     expect, errlines, problems = {}, [], []

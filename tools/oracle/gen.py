@@ -1026,6 +1026,26 @@ def negative_shape(text):
     return has_neg_shape(v)
 
 
+
+def solve_batches(orc, batches, jobs, results, lock, t0, after_batch=None):
+    """Solve every batch of cases with `orc` on `jobs` threads into `results` (updated under
+    `lock`), printing progress; `after_batch()` runs after each (incremental writes)."""
+    done = [0]
+
+    def work(b):
+        local = {}
+        orc.solve(b, local)
+        with lock:
+            results.update(local)
+            done[0] += 1
+            print("batch %d/%d done (%.0fs, %d compiles)" % (done[0], len(batches), time.time() - t0,
+                                                            orc.compiles), file=sys.stderr)
+        if after_batch is not None:
+            after_batch()
+
+    with cf.ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(work, batches))
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=DEFAULT_OUT)
@@ -1098,20 +1118,7 @@ def main():
             os.replace(tmp, args.out)
             return rows
 
-    done = [0]
-
-    def work(b):
-        local = {}
-        orc.solve(b, local)
-        with out_lock:
-            results.update(local)
-            done[0] += 1
-            print("batch %d/%d done (%.0fs, %d compiles)" % (done[0], len(batches), time.time() - t0,
-                                                            orc.compiles), file=sys.stderr)
-        write_out()
-
-    with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        list(pool.map(work, batches))
+    solve_batches(orc, batches, args.jobs, results, out_lock, t0, write_out)
     rows = write_out()
 
     # stats

@@ -20,7 +20,6 @@ of a failing translation unit are isolated via the compiler's line numbers, a ca
 alone is "error").
 """
 import argparse
-import concurrent.futures as cf
 import json
 import os
 import random
@@ -1603,20 +1602,7 @@ def main():
             os.replace(tmp, path)
         return main_rows, dyn_rows
 
-    done = [0]
-
-    def work(b):
-        local = {}
-        orc.solve(b, local)
-        with lock:
-            results.update(local)
-            done[0] += 1
-            print("batch %d/%d done (%.0fs, %d compiles)" % (done[0], len(batches), time.time() - t0,
-                                                            orc.compiles), file=sys.stderr)
-        write_out()
-
-    with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        list(pool.map(work, batches))
+    gen.solve_batches(orc, batches, args.jobs, results, lock, t0, write_out)
     main_rows, dyn_rows = write_out()
 
     # review / stats
