@@ -148,6 +148,27 @@ pub struct CellSource {
     pub widest: usize,
 }
 
+impl CellSource {
+    /// The cell at (`row`, `col`), both in range, built.
+    pub fn cell(&self, row: usize, col: usize) -> Cell {
+        Cell {
+            text: (self.text)(row, col),
+            fill: self.fill_of(row, col).to_string(),
+            class: String::new(),
+            data: (self.data)(row, col),
+        }
+    }
+
+    /// The fill (CSS) of the cell at (`row`, `col`), both in range: white where its index
+    /// is outside the palette (the bitmap's rule too).
+    #[inline]
+    pub fn fill_of(&self, row: usize, col: usize) -> &str {
+        self.palette
+            .get((self.fill)(row, col))
+            .map_or("#ffffff", String::as_str)
+    }
+}
+
 impl std::fmt::Debug for CellSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "CellSource {{ widest: {} }}", self.widest)
@@ -178,19 +199,15 @@ impl Panel {
 
     /// The cell at (`row`, `col`), held or computed; `None` out of range.
     pub fn cell(&self, row: usize, col: usize) -> Option<Cow<'_, Cell>> {
-        let Some(src) = &self.source else {
-            return self.held(row, col).map(Cow::Borrowed);
-        };
-        let (fill, class) = self.paint(row, col)?;
-        Some(Cow::Owned(Cell {
-            text: (src.text)(row, col),
-            fill: fill.to_string(),
-            class: class.to_string(),
-            data: (src.data)(row, col),
-        }))
+        match &self.source {
+            Some(src) if row < self.rows && col < self.cols => Some(Cow::Owned(src.cell(row, col))),
+            Some(_) => None,
+            None => self.held(row, col).map(Cow::Borrowed),
+        }
     }
 
     /// The held cell at (`row`, `col`); `None` out of range or when computed.
+    #[inline]
     fn held(&self, row: usize, col: usize) -> Option<&Cell> {
         if row >= self.rows || col >= self.cols {
             return None;
@@ -200,13 +217,10 @@ impl Panel {
 
     /// The fill (CSS) and classes of the cell at (`row`, `col`), held or computed, without
     /// building it: what a drawing's fills read. `None` out of range.
+    #[inline]
     pub fn paint(&self, row: usize, col: usize) -> Option<(&str, &str)> {
         match &self.source {
-            Some(src) if row < self.rows && col < self.cols => {
-                // White where the index is outside the palette (the bitmap's rule too).
-                let k = (src.fill)(row, col);
-                Some((src.palette.get(k).map_or("#ffffff", String::as_str), ""))
-            }
+            Some(src) if row < self.rows && col < self.cols => Some((src.fill_of(row, col), "")),
             Some(_) => None,
             None => self
                 .held(row, col)
@@ -229,15 +243,14 @@ impl Panel {
     /// The panel with every cell held: a computed grid's cells all built, in row-major
     /// order (a held grid is a computed grid whose cells are filled in).
     pub fn filled(mut self) -> Panel {
-        if self.source.is_some() {
+        if let Some(src) = self.source.take() {
             let mut cells = Vec::with_capacity(self.rows * self.cols);
             for r in 0..self.rows {
                 for c in 0..self.cols {
-                    cells.extend(self.cell(r, c).map(Cow::into_owned));
+                    cells.push(src.cell(r, c));
                 }
             }
             self.cells = cells;
-            self.source = None;
         }
         self
     }

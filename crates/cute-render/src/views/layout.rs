@@ -159,7 +159,8 @@ struct OffsetStyle {
     palette: Arc<[String]>,
     text: fn(i64, i64) -> String,
     width: fn(i64, i64) -> usize,
-    fill: Arc<dyn Fn(i64, i64) -> usize + Send + Sync>,
+    /// The fill of (pre, post) for `bits`-bit elements.
+    fill: fn(i64, i64, u32) -> usize,
 }
 
 impl OffsetStyle {
@@ -170,7 +171,7 @@ impl OffsetStyle {
             palette: GREY_RAMP.iter().map(|g| g.to_string()).collect(),
             text: |_, b| b.to_string(),
             width: |_, b| digits(b),
-            fill: Arc::new(|_, b| b.rem_euclid(8) as usize),
+            fill: |_, b, _| b.rem_euclid(8) as usize,
         }
     }
 }
@@ -225,21 +226,20 @@ fn offsets_panel(
         fill,
         ..
     } = style;
-    // An overview's cells have no text.
-    let text: fn(i64, i64) -> String = match hold {
-        Hold::Cells { text: false } => |_, _| String::new(),
-        _ => text,
-    };
     let (g1, g2, g3) = (Arc::clone(grid), Arc::clone(grid), Arc::clone(grid));
     let source = CellSource {
-        text: Arc::new(move |r, c| {
-            let (_, a, b) = g1.at(r, c);
-            text(a, b)
-        }),
+        text: match hold {
+            // An overview's cells have no text.
+            Hold::Cells { text: false } => Arc::new(|_, _| String::new()),
+            _ => Arc::new(move |r, c| {
+                let (_, a, b) = g1.at(r, c);
+                text(a, b)
+            }),
+        },
         palette,
         fill: Arc::new(move |r, c| {
             let (_, a, b) = g2.at(r, c);
-            fill(a, b)
+            fill(a, b, bits)
         }),
         data: Arc::new(move |r, c| g3.data(r, c, bits)),
         widest,
@@ -361,18 +361,22 @@ pub(super) fn swizzle_figure(
     } else {
         Hold::Cells { text: cell_text }
     };
-    // Coloured by the bank of the offset `of(pre, post)`.
-    let by_bank = |text, width, of: fn(i64, i64) -> i64| OffsetStyle {
+    // Coloured by the bank of the offset before, or after.
+    let by_bank = |text, width, fill| OffsetStyle {
         palette: Arc::clone(&palette),
         text,
         width,
-        fill: Arc::new(move |a, b| bank_of_offset(of(a, b), bits) as usize),
+        fill,
     };
-    let before = by_bank(|a, _| a.to_string(), |a, _| digits(a), |a, _| a);
+    let before = by_bank(
+        |a, _| a.to_string(),
+        |a, _| digits(a),
+        |a, _, bits| bank_of_offset(a, bits) as usize,
+    );
     let after = by_bank(
         |a, b| format!("{a}\u{2192}{b}"),
         |a, b| digits(a) + 1 + digits(b),
-        |_, b| b,
+        |_, b, bits| bank_of_offset(b, bits) as usize,
     );
     let before = offsets_panel("before", &before_label, &grid, bits, before, hold)?;
     let after = offsets_panel("after", &after_label, &grid, bits, after, hold)?;
