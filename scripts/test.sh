@@ -33,7 +33,7 @@ cargo test -q -p cute-lang --test golden --locked -- --nocapture
 step "the core is pure: no dependencies (no language crate below it), builds for wasm32"
 deps=$(cargo tree -p cute-core -e normal --prefix none --locked | sort -u | wc -l)
 [ "$deps" -eq 1 ] || { echo "error: cute-core must have no dependencies"; cargo tree -p cute-core -e normal; exit 1; }
-lang=$(cargo tree -p cute-lang -e normal --prefix none --locked | sort -u | grep -vc '^cute-')
+lang=$(cargo tree -p cute-lang -e normal --prefix none --locked | sort -u | { grep -vc '^cute-' || true; })
 [ "$lang" -eq 0 ] || { echo "error: cute-lang must depend on cute-core only"; cargo tree -p cute-lang -e normal; exit 1; }
 cargo build -p cute-core --target wasm32-unknown-unknown --release --locked
 
