@@ -3,6 +3,7 @@
 //! rectangle in big ones (whose cells are fills). Hover shows, click pins.
 
 use crate::inspect::{self, Context, Row};
+use crate::state::State;
 use cute_render::grid::PanelBox;
 use cute_render::{Figure, Highlight};
 use leptos::prelude::*;
@@ -42,10 +43,7 @@ impl Inspection {
 
 /// The inspector's box: the rows, and "Highlight this thread" for a pinned TV cell.
 #[component]
-pub(super) fn Inspector(
-    insp: Inspection,
-    set_highlight: SignalSetter<Option<Highlight>>,
-) -> impl IntoView {
+pub(super) fn Inspector(insp: Inspection, state: RwSignal<State>) -> impl IntoView {
     let Inspection { rows, pinned, .. } = insp;
     let pinned_thread = move || {
         rows.with_untracked(|r| {
@@ -68,7 +66,7 @@ pub(super) fn Inspector(
             <Show when=move || pinned.get() && rows.with(|r| r.iter().any(|(k, _)| k == "thread"))>
                 <button id="highlight-pinned" on:click=move |_| {
                     if let Some(t) = pinned_thread() {
-                        set_highlight.set(Some(Highlight::Thread(t)));
+                        state.update(|s| s.opts.highlight = Some(Highlight::Thread(t)));
                     }
                 }>"Highlight this thread"</button>
             </Show>

@@ -3,11 +3,11 @@
 use super::form_pane::FormPane;
 use super::Shared;
 use crate::page::{highlight_fields, highlight_of, LineError, Printed};
-use crate::state::Mode;
-use cute_render::Highlight;
+use crate::state::{Mode, State};
 use leptos::prelude::*;
 
-/// The pane hands each part the slice of the state it reads and writes.
+/// The pane hands each part what it reads and writes (the URL state, the results, the
+/// first error), read-only where it only reads.
 #[component]
 pub(super) fn SidePane() -> impl IntoView {
     let Shared {
@@ -17,10 +17,6 @@ pub(super) fn SidePane() -> impl IntoView {
         ..
     } = Shared::get();
     let is = move |m: Mode| state.with(|s| s.mode == m);
-    let (expr, set_expr) = create_slice(state, |s| s.expr.clone(), |s, v| s.expr = v);
-    let (highlight, set_highlight) =
-        create_slice(state, |s| s.opts.highlight, |s, v| s.opts.highlight = v);
-    let (warp, set_warp) = create_slice(state, |s| s.opts.warp, |s, v| s.opts.warp = v);
     view! {
         <section class="side">
             <div class="tabs" role="tablist">
@@ -49,24 +45,20 @@ pub(super) fn SidePane() -> impl IntoView {
             </div>
             <Show
                 when=move || is(Mode::Form)
-                fallback=move || view! { <Editor expr=expr set_expr=set_expr line_error=line_error.read_only()/> }
+                fallback=move || view! { <Editor state=state line_error=line_error.read_only()/> }
             >
                 <FormPane/>
-                <pre class="form-expr" id="form-expr">{move || expr.get()}</pre>
+                <pre class="form-expr" id="form-expr">{move || state.with(|s| s.expr.clone())}</pre>
             </Show>
             <Results printed=printed.read_only()/>
-            <HighlightPane highlight=highlight set_highlight=set_highlight warp=warp set_warp=set_warp/>
+            <HighlightPane state=state/>
         </section>
     }
 }
 
 /// The expression editor with its first error pointed at by line and column.
 #[component]
-fn Editor(
-    expr: Signal<String>,
-    set_expr: SignalSetter<String>,
-    line_error: ReadSignal<Option<LineError>>,
-) -> impl IntoView {
+fn Editor(state: RwSignal<State>, line_error: ReadSignal<Option<LineError>>) -> impl IntoView {
     view! {
         <label class="editor-label" for="editor">
             "CuTe expression or script (" <code>"NAME = expr"</code> " binds; the last line is drawn)"
@@ -76,8 +68,11 @@ fn Editor(
             spellcheck="false"
             autocomplete="off"
             rows="6"
-            prop:value=move || expr.get()
-            on:input=move |e| set_expr.set(event_target_value(&e))
+            prop:value=move || state.with(|s| s.expr.clone())
+            on:input=move |e| {
+                let v = event_target_value(&e);
+                state.update(|s| s.expr = v)
+            }
         ></textarea>
         <Show when=move || line_error.with(|e| e.is_some())>
             {move || {
@@ -116,14 +111,10 @@ fn Results(printed: ReadSignal<Vec<Printed>>) -> impl IntoView {
 
 /// Highlight a thread or warp (TV, MMA and copy views) and pick the bank view's warp.
 #[component]
-fn HighlightPane(
-    highlight: Signal<Option<Highlight>>,
-    set_highlight: SignalSetter<Option<Highlight>>,
-    warp: Signal<u32>,
-    set_warp: SignalSetter<u32>,
-) -> impl IntoView {
-    let value = move || highlight_fields(highlight.get());
-    let set = move |kind: String, n: String| set_highlight.set(highlight_of(&kind, &n));
+fn HighlightPane(state: RwSignal<State>) -> impl IntoView {
+    let value = move || highlight_fields(state.with(|s| s.opts.highlight));
+    let set =
+        move |kind: String, n: String| state.update(|s| s.opts.highlight = highlight_of(&kind, &n));
     view! {
         <fieldset class="highlight">
             <legend>"Highlight"</legend>
@@ -139,9 +130,9 @@ fn HighlightPane(
             <input type="number" id="hl-index" min="0" aria-label="index of the highlighted thread or warp" prop:value=move || value().1 on:input=move |e| set(value().0.to_string(), event_target_value(&e))/>
             <label title="the warp whose instructions the bank view draws">
                 "bank view warp "
-                <input type="number" id="bank-warp" min="0" prop:value=move || warp.get().to_string() on:input=move |e| {
+                <input type="number" id="bank-warp" min="0" prop:value=move || state.with(|s| s.opts.warp.to_string()) on:input=move |e| {
                     if let Ok(w) = event_target_value(&e).parse::<u32>() {
-                        if w < 1 << 16 { set_warp.set(w) }
+                        if w < 1 << 16 { state.update(|s| s.opts.warp = w) }
                     }
                 }/>
             </label>

@@ -13,7 +13,6 @@ use std::time::Duration;
 pub(super) fn Stage() -> impl IntoView {
     let d = Drawing::new();
     let Shared { state, theme, .. } = d.shared;
-    let set_highlight = create_write_slice(state, |s, v| s.opts.highlight = v);
     // What the drawing depends on; zoom, mode and the form's own fields are not part of it.
     let render_key = Memo::new(move |_| state.with(|s| (s.expr.clone(), s.options())));
     let scheduled = StoredValue::new(false);
@@ -54,7 +53,7 @@ pub(super) fn Stage() -> impl IntoView {
                 <Canvas d=d/>
                 <canvas class="label-layer" id="label-layer" node_ref=d.layer aria-hidden="true"></canvas>
             </div>
-            <Inspector insp=d.inspector set_highlight=set_highlight/>
+            <Inspector insp=d.inspector state=state/>
         </section>
     }
 }
