@@ -1,7 +1,7 @@
 //! The literal reader at the bottom of the crate: int-tuples (`(2,(3,-4))`, `_8`) and
 //! layouts (`(8,32):(32,1)`, `8`) as CuTe prints them. It is what `FromStr` of
 //! [`IntTuple`] and [`Layout`] and the atom table use; it evaluates nothing (the expression
-//! language lives in [`crate::expr`], on top of the algebra).
+//! language lives in the `cute-lang` crate, on top of the algebra).
 //!
 //! ```
 //! use cute_core::{IntTuple, Layout};
