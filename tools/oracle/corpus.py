@@ -219,20 +219,12 @@ def int_arg(v, what):
     return v
 
 
-def has_under(v):
-    if isinstance(v, U):
-        return True
-    if isinstance(v, tuple):
-        return any(has_under(x) for x in v)
-    return False
-
-
 def is_int_valued(v):
     """Syntactically an integer: a literal or the application of a layout to a full coordinate."""
     if isinstance(v, int):
         return True
     if isinstance(v, Apply):
-        return not any(has_under(a) for a in v.args)
+        return not any(gen.has_under(a) for a in v.args)
     if isinstance(v, Call):
         return v.name in ("size", "cosize", "rank", "depth", "crd2idx")
     return False
