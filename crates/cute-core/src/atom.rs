@@ -21,7 +21,8 @@ use crate::smem_atom::AtomMajor;
 use crate::umma::UmmaArgs;
 use std::fmt;
 
-/// The generated table: `kind<TAB>NAME<TAB>Trait=VALUE...` per line, `#` comments; the row
+/// The generated table: `kind<TAB>NAME<TAB>Trait=VALUE...` per line, `#` comments (what the
+/// rows hold is in `atoms.txt` beside it, kept out of the wasm); the row
 /// `derive<TAB>sparse_gmma` stands for the sparse GMMA rows, derived from the dense ones
 /// ([`gmma::sparse_atom`], as C++ builds them) instead of stored.
 const TABLE: &str = include_str!("atoms.tsv");
