@@ -153,6 +153,22 @@ impl GmmaOp {
         }
     }
 
+    /// Whether C++ declares the op as a class template: every sparse op, and every dense op
+    /// but the integer ones (the floating-point `_TN` ones take defaulted scale arguments,
+    /// `<>`).
+    ///
+    /// ```
+    /// use cute_core::gmma::GmmaOp;
+    /// let op = |s: &str| s.parse::<GmmaOp>().unwrap();
+    /// assert!(op("SM90_64x8x16_F16F16F16_SS").is_class_template());
+    /// assert!(op("SM90_64x8x32_F16E4M3E4M3_SS_TN").is_class_template());
+    /// assert!(!op("SM90_64x8x32_S32S8S8_SS_TN").is_class_template());
+    /// assert!(op("GMMA_64x8x64_S32S8S8_SS_TN").is_class_template());
+    /// ```
+    pub fn is_class_template(&self) -> bool {
+        self.sparse || self.c != Elem::S32
+    }
+
     /// The static_assert of an RS op struct, checked when a value of it is made: A read
     /// from registers must be K-major.
     ///

@@ -13,9 +13,9 @@ use crate::value::Value;
 use cute_core::atom::{Atom, CopyAtom, CpAsyncOp, MmaAtom};
 use cute_core::elem::Elem;
 use cute_core::error::{Error, Result};
-use cute_core::gmma;
+use cute_core::gmma::{self, GmmaOp};
 use cute_core::sm120::Sm120Template;
-use cute_core::smem_atom::{self, AtomMajor};
+use cute_core::smem_atom::AtomMajor;
 use cute_core::umma::{self, Sm100Schedule, UmmaArgs, UmmaFamily, UmmaOp, UmmaVariant};
 
 fn atom(a: MmaAtom) -> Value {
@@ -448,64 +448,12 @@ pub(crate) fn check_instance(v: &Value) -> Result<()> {
     }
 }
 
-/// Whether C++ declares `name` as a class template: every SM90 GMMA op but the integer
-/// ones (the floating-point `_TN` ones take defaulted scale arguments, `<>`), the SM100 and
-/// SM103 UMMA ops (but the F8F6F4 ones whose traits take the arguments), the SM120 MMAs.
+/// Whether C++ declares `name` as a class template: the GMMA ops but the integer dense ones
+/// ([`GmmaOp::is_class_template`]), the SM100 and SM103 UMMA ops (but the F8F6F4 ones whose
+/// traits take the arguments), the SM120 MMAs.
 pub(crate) fn is_class_template(name: &str) -> bool {
-    (name.starts_with("SM90_")
-        && (name.contains("_SS") || name.contains("_RS"))
-        && !name.contains("_S32"))
+    name.parse::<GmmaOp>()
+        .is_ok_and(|op| op.is_class_template())
         || name.parse::<UmmaOp>().is_ok_and(|op| !op.traits_form())
         || name.parse::<Sm120Template>().is_ok()
-        || is_sparse_gmma(name)
-}
-
-/// A sparse GMMA (`SM90::GMMA::SPARSE::GMMA_64xNxK_..._SS/RS`), every one a class template.
-pub(crate) fn is_sparse_gmma(name: &str) -> bool {
-    name.starts_with("GMMA_64x") && (name.contains("_SS") || name.contains("_RS"))
-}
-
-/// CuTeDSL `sm100_utils.make_smem_layout_{a,b}(tiled_mma, mma_tiler_mnk, dtype, stages)`
-/// (`cutlass/utils/blackwell_helpers.py`): the operand's MMA tile shape from
-/// `partition_shape_A/B`, the widest swizzle atom whose contiguous bits divide its major
-/// mode (MN-major 32-bit types take `MN_SW128_32B`), tiled with `tile_to_mma_shape` over
-/// the shape with the stages appended, major mode first.
-pub(crate) fn dsl_sm100_smem_layout(
-    which: char,
-    mma: &cute_core::atom::TiledMma,
-    a: &[Value],
-) -> Result<Value> {
-    use cute_core::int_tuple::IntTuple;
-    let tiler = a[1].to_int_tuple()?;
-    if tiler.rank() != 3 {
-        return Err(Error::new(format!(
-            "mma_tiler_mnk must be (M, N, K), got {tiler}"
-        )));
-    }
-    let bits = bits_of(&a[2])?;
-    let (mode, op) = if which == 'a' { (0, 'A') } else { (1, 'B') };
-    let mn_major = mma.atom.mn_major[mode];
-    let shape = IntTuple::Tuple(vec![tiler.get(mode)?.clone(), tiler.get(2)?.clone()]);
-    let ps = mma.partition_shape(op, &shape)?;
-    let frg = ps.get(0)?;
-    let extent = |i: usize| -> Result<i64> {
-        cute_core::error::arith::mul(frg.get(i)?.size()?, ps.get(i + 1)?.size()?)
-    };
-    let major = if mn_major { extent(0)? } else { extent(1)? };
-    let major_kind = if mn_major {
-        AtomMajor::MN
-    } else {
-        AtomMajor::K
-    };
-    let sw = smem_atom::umma_smem_atom_choice(major_kind, major, bits)?;
-    let atom = crate::types::dsl_smem_atom(major_kind, sw, bits)?;
-    let mut staged = match ps {
-        IntTuple::Tuple(v) => v,
-        i => vec![i],
-    };
-    staged.push(IntTuple::Int(a[3].to_int()?));
-    let order: [i64; 3] = if mn_major { [2, 1, 3] } else { [1, 2, 3] };
-    let order = Value::Tuple(order.iter().map(|o| Value::Int(*o)).collect());
-    crate::ops::dsl_tile_to_mma_shape(&atom, &IntTuple::Tuple(staged).into(), Some(&order))
-        .map_err(|e| e.within("tile_to_mma_shape"))
 }

@@ -10,6 +10,7 @@ use cute_core::atom::Atom;
 use cute_core::bank::Instr;
 use cute_core::elem::Elem;
 use cute_core::error::{Error, Result};
+use cute_core::gmma::GmmaOp;
 use cute_core::layout::Layout;
 use cute_core::smem_atom::{
     atom_kind, atom_kind_name, smem_atom, widest_swizzle, AtomMajor, AtomSwizzle,
@@ -467,10 +468,8 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
         })()
         .map_err(ctx);
     }
-    if last.starts_with("SM90_") && (last.contains("_SS") || last.contains("_RS"))
-        || crate::families::is_sparse_gmma(last)
-    {
-        return gmma_atom(last, targs).map_err(ctx);
+    if let Ok(op) = last.parse::<GmmaOp>() {
+        return gmma_atom(op, targs).map_err(ctx);
     }
     Err(Error::new(match ops::lookup(last) {
         Some(_) => format!("'{last}' is a function: call it, e.g. {last}<...>(...)"),
@@ -499,27 +498,27 @@ fn is_static(v: &Value) -> bool {
 /// `SM90_64xNx16_..._SS<GMMA::Major::A, GMMA::Major::B>`: the traits are the same for every
 /// major; C++ refuses an MN-major A read from registers (RS). The `_TN` families take no
 /// majors (`<>`).
-fn gmma_atom(name: &str, targs: &[Value]) -> Result<Value> {
-    if !crate::families::is_class_template(name) {
+fn gmma_atom(op: GmmaOp, targs: &[Value]) -> Result<Value> {
+    if !op.is_class_template() {
         return Err(Error::new(format!(
-            "{name} is not a template (the integer GMMAs take no arguments): write {name}{{}}"
+            "{op} is not a template (the integer GMMAs take no arguments): write {op}{{}}"
         )));
     }
-    if name.ends_with("_TN") || name.ends_with("_TN_SATURATE") {
-        arity(name, targs, 0, 0)?;
-    } else {
-        arity(name, targs, 2, 2)?;
-    }
+    arity(
+        &op.to_string(),
+        targs,
+        if op.tn { 0 } else { 2 },
+        if op.tn { 0 } else { 2 },
+    )?;
     // The traits take any majors; an RS op with an MN-major A is refused only where a
     // value of it is made (`families::check_instance`), as C++ does.
-    let mut atom = Atom::lookup(name)?;
-    for (i, (t, which)) in targs.iter().zip(["A", "B"]).enumerate() {
-        let mn = crate::convert::is_mn_major(t, which)?;
-        if let Atom::Mma(m) = &mut atom {
-            m.mn_major[i] = mn;
+    let mut majors = [AtomMajor::K; 2];
+    for (m, (t, which)) in majors.iter_mut().zip(targs.iter().zip(["A", "B"])) {
+        if crate::convert::is_mn_major(t, which)? {
+            *m = AtomMajor::MN;
         }
     }
-    Ok(Value::Atom(Box::new(atom)))
+    Ok(Value::Atom(Box::new(Atom::Mma(op.atom(majors)?))))
 }
 
 /// `T::member` of a type's value: atom traits, composed-layout parts.
@@ -602,7 +601,7 @@ pub(crate) fn dsl_atom_kind(layout: &Value, dtype: &Value, major: i64) -> Result
 /// tile with the stages appended. `which`: `a`, `b` or `c` (epilogue).
 pub(crate) fn dsl_smem_layout(which: char, a: &[Value]) -> Result<Value> {
     if let (Value::TiledMma(m), 'a' | 'b') = (&a[0], which) {
-        return crate::families::dsl_sm100_smem_layout(which, m, a);
+        return crate::ops::dsl_sm100_smem_layout(which, m, a);
     }
     let (layout, tile, dtype, stages) = match which {
         'c' => (&a[1], &a[2], &a[0], &a[3]),

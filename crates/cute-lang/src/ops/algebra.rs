@@ -1,0 +1,421 @@
+//! The typed helpers the op table's rows call: each takes the values of one CuTe function's
+//! arguments and calls the algebra (composition, coalesce, divides, tile_to_shape, ...).
+//! Rows that share work share a helper here, never another row by name.
+
+use super::args::*;
+use super::{Kwargs, TARGS_GIVEN};
+use crate::convert::bits_of;
+use crate::value::{Major, Value};
+use cute_core::error::{Error, Result};
+use cute_core::int_tuple::{self, IntTuple};
+use cute_core::layout::{self as alg, Layout, Tiler};
+use cute_core::smem_atom::{self, AtomMajor};
+use cute_core::swizzle::{self, AnyLayout, ComposedLayout, Swizzle};
+
+/// `composition(a, b)`, for every pair of kinds C++ composes.
+pub(crate) fn composition(a: &Value, b: &Value) -> Result<Value> {
+    match (a, b) {
+        (Value::Swizzle(sw), Value::Layout(l)) => {
+            Ok(swizzle::composition(*sw, 0, l.clone()).into())
+        }
+        (Value::Composed(c), b) => Ok(c.compose(&b.to_tiler()?)?.into()),
+        (
+            Value::Layout(l),
+            b @ (Value::Layout(_) | Value::Int(_) | Value::Dyn(_) | Value::Tuple(_) | Value::Under),
+        ) => Ok(Value::Layout(alg::composition_tiler(l, &b.to_tiler()?)?)),
+        // C++ folds the swizzle through: L o (Sw o 0 o B) = Sw' o 0 o (L o B), Sw' acting on
+        // L's image of the swizzle's bits.
+        (Value::Layout(l), Value::Composed(c)) => compose_layout_swizzled(l, c),
+        (a, b) => Err(Error::new(format!(
+            "cannot compose {} with {}",
+            a.kind(),
+            b.kind()
+        ))),
+    }
+}
+
+/// CuTe `composition(Layout, ComposedLayout<Swizzle,...>)` where `L` maps the swizzle's
+/// bits to bits (`make_swizzle<L(yyy), L(zzz)>`, `layout_composed.hpp`).
+pub(super) fn compose_layout_swizzled(l: &Layout, c: &ComposedLayout) -> Result<Value> {
+    if c.offset.value() != 0 {
+        return Err(Error::new(format!(
+            "composing a layout with {c} requires offset 0 (CuTe: \"Require offset == 0.\")"
+        )));
+    }
+    let y = l.call_index(c.swizzle.yyy_mask())?;
+    let z = l.call_index(c.swizzle.zzz_mask())?;
+    let sw = swizzle_of_masks(y, z)?;
+    let inner = alg::composition(l, &c.layout)?;
+    Ok(swizzle::composition(sw, 0, inner).into())
+}
+
+/// CuTe `make_swizzle<Y, Z>()`: the swizzle with contiguous masks `y` (source) and `z`.
+pub(super) fn swizzle_of_masks(y: i64, z: i64) -> Result<Swizzle> {
+    let bits = |m: i64| i64::from(m.count_ones());
+    if y == 0 && z == 0 {
+        return Swizzle::new(0, 0, 0);
+    }
+    let not_a_swizzle = || {
+        Error::new(format!(
+            "the layout does not map the swizzle's bits to a swizzle (masks {y:#b} and {z:#b})"
+        ))
+    };
+    if y <= 0 || z <= 0 || bits(y) != bits(z) {
+        return Err(not_a_swizzle());
+    }
+    let (ty, tz) = (i64::from(y.trailing_zeros()), i64::from(z.trailing_zeros()));
+    let sw = Swizzle::new(bits(y), ty.min(tz), ty - tz).map_err(|_| not_a_swizzle())?;
+    if sw.yyy_mask() | sw.zzz_mask() != y | z {
+        return Err(not_a_swizzle());
+    }
+    Ok(sw)
+}
+
+/// CuTe `coalesce(layout[, profile])` of a layout or composed layout.
+pub(crate) fn coalesce(x: &Value, profile_arg: Option<&Value>) -> Result<Value> {
+    match profile_arg {
+        None => on_layout(x, |l| alg::coalesce(l, None)),
+        Some(p) => {
+            let p = profile(p)?;
+            on_layout(x, |l| alg::coalesce(l, Some(&p)))
+        }
+    }
+}
+
+/// CuTe `tile_to_shape(atom, shape[, order])`.
+pub(crate) fn tile_to_shape(atom: &Value, shape: &Value, order: Option<&Value>) -> Result<Value> {
+    let trg = shape.to_int_tuple()?;
+    let order = mode_order(order)?;
+    on_layout(atom, |l| alg::tile_to_shape(l, &trg, &order))
+}
+
+/// CuTe `slice(crd, x)`: every mode fixed gives the empty layout `():()`, as C++ slices.
+pub(super) fn slice(crd: &Value, x: &Value) -> Result<Value> {
+    let c = crd.to_coord()?;
+    match x {
+        Value::Layout(l) => Ok(l.slice(&c)?.into()),
+        Value::Composed(cl) => Ok(cl.slice_dynamic(&c, &crd.dynamic_leaves())?.into()),
+        v => Ok(int_tuple::slice(&c, &v.to_int_tuple()?)?.into()),
+    }
+}
+
+/// CuTe `recast_layout<OLD, NEW>(layout)` (widths as bits or type names).
+pub(super) fn recast_layout(old: &Value, new: &Value, layout: &Value) -> Result<Value> {
+    let (old, new) = (bits_of(old)?, bits_of(new)?);
+    Ok(alg::recast_layout(old, new, plain(layout)?)?.into())
+}
+
+pub(super) fn divide_or_product(
+    a: &[Value],
+    f: fn(&Layout, &Tiler) -> Result<Layout>,
+) -> Result<Value> {
+    let tiler = a[1].to_tiler()?;
+    on_layout(&a[0], |l| f(l, &tiler))
+}
+
+/// An inverse of a layout, or of a swizzled layout: `inv(Sw o 0 o L) = Sw' o 0 o inv(L)`,
+/// `Sw'` the swizzle on `inv(L)`'s image of the swizzle's bits (C++ moves the swizzle
+/// through the inverted layout the same way).
+pub(super) fn inverse(v: &Value, f: fn(&Layout) -> Result<Layout>) -> Result<Value> {
+    match v {
+        Value::Under => Ok(Value::Under),
+        Value::Composed(c) => {
+            if c.offset != swizzle::Offset::Int(0) {
+                return Err(Error::new(format!(
+                    "the inverse of {c} needs offset 0 (a pointer flag or a shift has no inverse here)"
+                )));
+            }
+            let inv = f(&c.layout)?;
+            let y = inv.call_index(c.swizzle.yyy_mask())?;
+            let z = inv.call_index(c.swizzle.zzz_mask())?;
+            let sw = swizzle_of_masks(y, z)?;
+            Ok(swizzle::composition(sw, 0, inv).into())
+        }
+        v => Ok(f(plain(v)?)?.into()),
+    }
+}
+
+/// `append(x[, y])` / `append<N>(x[, y])` and `prepend(...)`.
+pub(super) fn extend(a: &[Value], kw: &Kwargs, back: bool) -> Result<Value> {
+    let ranked = kw.iter().any(|(k, _, _)| *k == TARGS_GIVEN);
+    let (n, a) = if ranked {
+        (Some(index(&a[0])?), &a[1..])
+    } else {
+        (None, a)
+    };
+    if a.is_empty() || a.len() > 2 {
+        return Err(Error::new("expected (x[, y]) or <rank>(x[, y])"));
+    }
+    let y = a.get(1);
+    match &a[0] {
+        // C++ appends to a composed layout as to any non-tuple: a tuple of it and copies of y.
+        c @ Value::Composed(_) => {
+            let n = n.unwrap_or(2);
+            let fill = match y {
+                Some(y) => y.clone(),
+                None => Value::Layout(Layout::new(IntTuple::Int(1), IntTuple::Int(0))?),
+            };
+            let mut items = vec![fill; n.saturating_sub(1)];
+            if back {
+                items.insert(0, c.clone());
+            } else {
+                items.push(c.clone());
+            }
+            Ok(Value::Tuple(items))
+        }
+        v @ Value::Layout(_) => {
+            let y = y.map(as_layout).transpose()?;
+            on_layout(v, |l| {
+                let n = n.unwrap_or(l.rank() + 1);
+                if back {
+                    alg::append(l, n, y.as_ref())
+                } else {
+                    alg::prepend(l, n, y.as_ref())
+                }
+            })
+        }
+        v => {
+            let t = v.to_int_tuple()?;
+            let y = match y {
+                Some(y) => y.to_int_tuple()?,
+                None => IntTuple::Int(1),
+            };
+            let n = n.unwrap_or(t.rank() + 1);
+            Ok(if back {
+                int_tuple::append(&t, n, &y)?
+            } else {
+                int_tuple::prepend(&t, n, &y)?
+            }
+            .into())
+        }
+    }
+}
+
+pub(super) fn cast(a: &[Value], up: bool) -> Result<Value> {
+    let n = a[0]
+        .to_int()
+        .map_err(|e| Error::new(format!("the factor N: {}", e.msg)))?;
+    Ok(a[1].to_any_layout()?.cast(n, up)?.into())
+}
+
+pub(super) fn crd2idx(a: &[Value], _: &Kwargs) -> Result<Value> {
+    let c = a[0].to_int_tuple()?;
+    if let Value::Layout(l) = &a[1] {
+        if a.len() != 2 {
+            return Err(Error::new("with a layout: crd2idx(crd, layout)"));
+        }
+        return int(l.call_coord(&c)?);
+    }
+    let s = a[1].to_int_tuple()?;
+    match a.get(2) {
+        None => int(int_tuple::crd2idx_shape(&c, &s)?),
+        Some(d) => {
+            let d = d.to_int_tuple()?;
+            if !s.congruent(&d) && !d.is_int() {
+                return Err(Error::new(format!(
+                    "shape {s} and stride {d} are not congruent"
+                )));
+            }
+            int(int_tuple::crd2idx(&c, &s, &d)?)
+        }
+    }
+}
+
+/// CuTeDSL tcgen05 `tile_to_mma_shape(atom, mma_tile_shape[, order])`: CuTe's, coalesced to
+/// the profile of the MMA tile shape.
+pub(crate) fn dsl_tile_to_mma_shape(
+    atom: &Value,
+    shape: &Value,
+    order: Option<&Value>,
+) -> Result<Value> {
+    let mut args = vec![atom.clone(), shape.clone()];
+    args.extend(order.cloned());
+    let tiled = tile_to_mma_shape(&args, &[])?;
+    coalesce(&tiled, Some(shape)).map_err(|e| e.within("coalesce"))
+}
+
+/// CuTeDSL `sm100_utils.make_smem_layout_{a,b}(tiled_mma, mma_tiler_mnk, dtype, stages)`
+/// (`cutlass/utils/blackwell_helpers.py`): the operand's MMA tile shape from
+/// `partition_shape_A/B`, the widest swizzle atom whose contiguous bits divide its major
+/// mode (MN-major 32-bit types take `MN_SW128_32B`), tiled with `tile_to_mma_shape` over
+/// the shape with the stages appended, major mode first.
+pub(crate) fn dsl_sm100_smem_layout(
+    which: char,
+    mma: &cute_core::atom::TiledMma,
+    a: &[Value],
+) -> Result<Value> {
+    let tiler = a[1].to_int_tuple()?;
+    if tiler.rank() != 3 {
+        return Err(Error::new(format!(
+            "mma_tiler_mnk must be (M, N, K), got {tiler}"
+        )));
+    }
+    let bits = bits_of(&a[2])?;
+    let (mode, op) = if which == 'a' { (0, 'A') } else { (1, 'B') };
+    let mn_major = mma.atom.mn_major[mode];
+    let shape = IntTuple::Tuple(vec![tiler.get(mode)?.clone(), tiler.get(2)?.clone()]);
+    let ps = mma.partition_shape(op, &shape)?;
+    let frg = ps.get(0)?;
+    let extent = |i: usize| -> Result<i64> {
+        cute_core::error::arith::mul(frg.get(i)?.size()?, ps.get(i + 1)?.size()?)
+    };
+    let major = if mn_major { extent(0)? } else { extent(1)? };
+    let major_kind = if mn_major {
+        AtomMajor::MN
+    } else {
+        AtomMajor::K
+    };
+    let sw = smem_atom::umma_smem_atom_choice(major_kind, major, bits)?;
+    let atom = crate::types::dsl_smem_atom(major_kind, sw, bits)?;
+    let mut staged = match ps {
+        IntTuple::Tuple(v) => v,
+        i => vec![i],
+    };
+    staged.push(IntTuple::Int(a[3].to_int()?));
+    let order: [i64; 3] = if mn_major { [2, 1, 3] } else { [1, 2, 3] };
+    let order = Value::Tuple(order.iter().map(|o| Value::Int(*o)).collect());
+    dsl_tile_to_mma_shape(&atom, &IntTuple::Tuple(staged).into(), Some(&order))
+        .map_err(|e| e.within("tile_to_mma_shape"))
+}
+
+/// CuTe `UMMA::tile_to_mma_shape(atom, ((MMA_M, MMA_N), M_MMAs, N_MMAs, ...)[, order])`:
+/// `tile_to_shape` over `((MMA_M, M_MMAs), (MMA_N, N_MMAs), ...)`, then `tiled_divide` by
+/// `(MMA_M, MMA_N)`.
+pub(super) fn tile_to_mma_shape(a: &[Value], _: &Kwargs) -> Result<Value> {
+    let s = a[1].to_int_tuple()?;
+    let (IntTuple::Tuple(modes), true) = (&s, s.rank() >= 3) else {
+        return Err(Error::new(format!(
+            "the MMA tile shape must be ((MMA_M, MMA_N), M_MMAs, N_MMAs, ...), got {s}"
+        )));
+    };
+    let mma = &modes[0];
+    if mma.rank() != 2 || mma.is_int() {
+        return Err(Error::new(format!(
+            "mode 0 of the MMA tile shape must be (MMA_M, MMA_N), got {mma}"
+        )));
+    }
+    let mut mn = vec![
+        IntTuple::Tuple(vec![mma.get(0)?.clone(), modes[1].clone()]),
+        IntTuple::Tuple(vec![mma.get(1)?.clone(), modes[2].clone()]),
+    ];
+    mn.extend(modes[3..].iter().cloned());
+    let tiled = tile_to_shape(&a[0], &IntTuple::Tuple(mn).into(), a.get(2))
+        .map_err(|e| e.within("tile_to_shape"))?;
+    divide_or_product(&[tiled, mma.product_each()?.into()], alg::tiled_divide)
+        .map_err(|e| e.within("tiled_divide"))
+}
+
+/// `make_swizzle(B, M, S)`.
+pub(crate) fn make_swizzle(a: &[Value]) -> Result<Value> {
+    Ok(Value::Swizzle(Swizzle::new(
+        a[0].to_int()?,
+        a[1].to_int()?,
+        a[2].to_int()?,
+    )?))
+}
+
+/// CuTeDSL `make_swizzle(b, m, s)`: the identity (`b == 0`) is always `Sw<0,4,3>`.
+pub(super) fn dsl_make_swizzle(a: &[Value]) -> Result<Value> {
+    if a[0].to_int()? == 0 {
+        return Ok(Value::Swizzle(Swizzle::new(0, 4, 3)?));
+    }
+    make_swizzle(a)
+}
+
+/// `make_composed_layout(Sw, OFFSET, L)` from three argument values.
+pub(crate) fn make_composed(a: &[Value]) -> Result<ComposedLayout> {
+    let sw = match &a[0] {
+        Value::Swizzle(s) => *s,
+        v => {
+            return Err(Error::new(format!(
+                "the outer function of a composed layout must be a swizzle here, got {}",
+                v.kind()
+            )))
+        }
+    };
+    let offset = match &a[1] {
+        Value::Offset(o) => *o,
+        v => swizzle::Offset::Int(v.to_int()?),
+    };
+    Ok(ComposedLayout {
+        swizzle: sw,
+        offset,
+        layout: a[2].to_layout()?.clone(),
+    })
+}
+
+pub(super) fn make_layout(a: &[Value], _: &Kwargs) -> Result<Value> {
+    if a.iter().all(|v| matches!(v, Value::Layout(_))) {
+        let ls: Vec<Layout> = a
+            .iter()
+            .map(|v| v.to_layout().cloned())
+            .collect::<Result<_>>()?;
+        return Ok(alg::make_layout(&ls).into());
+    }
+    if a.len() > 2 {
+        return Err(Error::new(format!(
+            "expected (shape[, stride]) or layouts, got {} arguments",
+            a.len()
+        )));
+    }
+    let shape = a[0].to_int_tuple()?;
+    match a.get(1) {
+        None | Some(Value::Major(Major::Left)) => Ok(Layout::col_major(shape)?.into()),
+        Some(Value::Major(Major::Right)) => Ok(Layout::row_major(shape)?.into()),
+        Some(d) => Ok(Layout::new(shape, d.to_int_tuple()?)?.into()),
+    }
+}
+
+pub(super) fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    i64::try_from(a).unwrap_or(i64::MAX)
+}
+
+/// CuTe `evenly_divides(shape, tiler)`: mode by mode for a tuple tiler (a tiler of more modes
+/// than the shape does not divide it); otherwise `size(b) * size(ceil_div(a, b)) == size(a)`.
+pub(super) fn evenly_divides(a: &IntTuple, b: &IntTuple) -> Result<bool> {
+    match b {
+        IntTuple::Tuple(bs) => {
+            if bs.len() > a.rank() {
+                return Ok(false);
+            }
+            for (i, bi) in bs.iter().enumerate() {
+                if !evenly_divides(a.get(i)?, bi)? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        }
+        IntTuple::Int(_) | IntTuple::Dyn(_) => {
+            let q = int_tuple::ceil_div(a, b)?.size()?;
+            Ok(cute_core::error::arith::mul(b.size()?, q)? == a.size()?)
+        }
+    }
+}
+
+/// CuTe's `max_common_vector` (`vector`) / `max_common_layout` over layouts and swizzled
+/// composed layouts (`swizzle_layout.hpp`): a swizzle keeps only its `2^M` base contiguous.
+pub(super) fn max_common(a: &[Value], vector: bool) -> Result<Value> {
+    let (x, y) = (a[0].to_any_layout()?, a[1].to_any_layout()?);
+    let base = |l: &AnyLayout| l.swizzle().map(|(sw, _)| 1i64 << sw.m);
+    let (bx, by) = (base(&x), base(&y));
+    let same_swizzle = x.swizzle().map(|s| s.0) == y.swizzle().map(|s| s.0);
+    let cap = match (bx, by) {
+        (Some(_), Some(_)) if same_swizzle => None,
+        (Some(p), Some(q)) => Some(p.min(q)),
+        (p, q) => p.or(q),
+    };
+    if vector {
+        let v = alg::max_common_vector(x.inner(), y.inner())?;
+        return int(cap.map_or(v, |c| v.min(c)));
+    }
+    let common = alg::max_common_layout(x.inner(), y.inner())?;
+    Ok(match cap {
+        Some(c) if c < common.size()? => alg::composition_tiler(&common, &Tiler::Int(c))?,
+        _ => common,
+    }
+    .into())
+}

@@ -1,0 +1,117 @@
+//! Readers of the op table's arguments: indices, shapes, profiles, mode orders, the layout
+//! of a layout or composed layout.
+
+use crate::value::{Major, Value};
+use cute_core::error::{Error, Result};
+use cute_core::int_tuple::{self, IntTuple};
+use cute_core::layout::{Layout, ModeOrder};
+
+pub(super) fn int(v: i64) -> Result<Value> {
+    Ok(Value::Int(v))
+}
+
+/// An integer of the kind C++ computes (`size` of a dynamic shape is dynamic).
+pub(super) fn num(n: int_tuple::Num) -> Result<Value> {
+    Ok(n.leaf().into())
+}
+
+/// A layout operation on the domain of a layout or composed layout.
+pub(super) fn on_layout(v: &Value, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<Value> {
+    match v {
+        // No copy of the operand: the operation reads it.
+        Value::Layout(l) => Ok(Value::Layout(f(l)?)),
+        v => Ok(v.to_any_layout()?.map_inner(f)?.into()),
+    }
+}
+
+/// A non-negative index argument.
+pub(super) fn index(v: &Value) -> Result<usize> {
+    let i = v.to_int()?;
+    usize::try_from(i).map_err(|_| Error::new(format!("index {i} is negative")))
+}
+
+pub(super) fn ints(vs: &[Value]) -> Result<Vec<i64>> {
+    vs.iter().map(Value::to_int).collect()
+}
+
+/// `x` followed by mode indices: the mode they select (`size<0>(L)` is `size(get<0>(L))`).
+pub(super) fn sub(args: &[Value]) -> Result<std::borrow::Cow<'_, Value>> {
+    // Without mode indices, the value itself (no copy).
+    let mut cur = std::borrow::Cow::Borrowed(&args[0]);
+    for a in &args[1..] {
+        cur = std::borrow::Cow::Owned(get(&cur, index(a)?)?);
+    }
+    Ok(cur)
+}
+
+/// The layout of a layout or composed layout (its inner layout), borrowed.
+pub(super) fn inner_layout(v: &Value) -> Result<&Layout> {
+    match v {
+        Value::Layout(l) => Ok(l),
+        Value::Composed(c) => Ok(&c.layout),
+        v => Err(Error::new(format!(
+            "expected a layout or composed layout, got {}",
+            v.kind()
+        ))),
+    }
+}
+
+pub(super) fn shape_of(v: &Value) -> Result<IntTuple> {
+    match v {
+        Value::Layout(l) => Ok(l.shape().clone()),
+        Value::Composed(c) => Ok(c.layout.shape().clone()),
+        v => v.to_int_tuple(),
+    }
+}
+
+/// A profile or coordinate argument with `_` read as 1 (a whole mode), as C++'s non-tuples.
+pub(super) fn profile(v: &Value) -> Result<IntTuple> {
+    match v {
+        Value::Under => Ok(IntTuple::Int(1)),
+        Value::Tuple(vs) => Ok(IntTuple::Tuple(
+            vs.iter().map(profile).collect::<Result<_>>()?,
+        )),
+        v => v.to_int_tuple(),
+    }
+}
+
+/// A layout argument; an int-tuple is taken as `make_layout(shape)`.
+pub(crate) fn as_layout(v: &Value) -> Result<Layout> {
+    match v {
+        Value::Layout(l) => Ok(l.clone()),
+        v => Layout::col_major(v.to_int_tuple()?),
+    }
+}
+
+pub(super) fn mode_order(v: Option<&Value>) -> Result<ModeOrder> {
+    Ok(match v {
+        None | Some(Value::Major(Major::Left)) => ModeOrder::ColMajor,
+        Some(Value::Major(Major::Right)) => ModeOrder::RowMajor,
+        Some(v) => ModeOrder::Step(v.to_int_tuple().map_err(|_| {
+            Error::new(format!(
+                "expected a mode order (a Step, LayoutLeft or LayoutRight), got {}",
+                v.kind()
+            ))
+        })?),
+    })
+}
+
+pub(super) fn get(v: &Value, i: usize) -> Result<Value> {
+    match v {
+        Value::Layout(l) => Ok(l.mode(i)?.into()),
+        Value::Composed(c) => Ok(c.map_inner(|l| l.mode(i))?.into()),
+        Value::Tuple(vs) => vs.get(i).cloned().ok_or_else(|| {
+            Error::new(format!(
+                "index {i} out of range for a tuple of rank {}",
+                vs.len()
+            ))
+        }),
+        Value::Int(_) | Value::Dyn(_) if i == 0 => Ok(v.clone()),
+        v => Err(Error::new(format!("cannot index {} with {i}", v.kind()))),
+    }
+}
+
+/// A plain layout argument (no swizzle).
+pub(super) fn plain(v: &Value) -> Result<&Layout> {
+    v.to_layout()
+}
