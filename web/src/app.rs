@@ -22,7 +22,8 @@ use crate::state::State;
 use cute_render::{Figure, Theme};
 use leptos::prelude::*;
 
-/// What the page's parts share, provided as context by [`App`].
+/// What the page's parts share. [`App`] makes it; the stage (which writes the results, the
+/// figure and the export's verdict) holds it all, the other parts get the pieces they use.
 #[derive(Clone, Copy)]
 pub(crate) struct Shared {
     /// Everything the URL carries.
@@ -37,13 +38,6 @@ pub(crate) struct Shared {
     pub figure: StoredValue<Option<Figure>>,
     /// Why the drawn figure cannot be exported (too big for a file), if it cannot.
     pub export_blocked: RwSignal<Option<String>>,
-}
-
-impl Shared {
-    /// The shared state of the [`App`] this component is part of.
-    pub fn get() -> Shared {
-        expect_context()
-    }
 }
 
 /// Mount the page into `<body>`, state from the page's URL, kept in the URL as it changes.
@@ -62,14 +56,14 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
     let notices = RwSignal::new(init_notes);
     let system_dark = dom::system_dark();
     let theme = Memo::new(move |_| state.with(|s| s.theme).resolve(system_dark.get()));
-    provide_context(Shared {
+    let shared = Shared {
         state,
         theme,
         printed: RwSignal::new(Vec::new()),
         line_error: RwSignal::new(None),
         figure: StoredValue::new(None),
         export_blocked: RwSignal::new(None),
-    });
+    };
 
     if sync_url {
         Effect::new(move |_| dom::replace_query(&state.with(|s| s.to_query())));
@@ -78,7 +72,12 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
 
     view! {
         <div class="app">
-            <toolbar::Toolbar/>
+            <toolbar::Toolbar
+                state=state
+                theme=theme
+                figure=shared.figure
+                export_blocked=shared.export_blocked.read_only()
+            />
             <Show when=move || !notices.with(|n| n.is_empty())>
                 <ul class="notices" id="notices">
                     <For each=move || notices.get() key=|n| n.clone() let:n>
@@ -88,8 +87,12 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                 </ul>
             </Show>
             <main class="main">
-                <side::SidePane/>
-                <stage::Stage/>
+                <side::SidePane
+                    state=state
+                    printed=shared.printed.read_only()
+                    line_error=shared.line_error.read_only()
+                />
+                <stage::Stage shared=shared/>
             </main>
             <footer class="foot">
                 "CuTe C++ semantics · the same renderer as the "

@@ -47,9 +47,9 @@ pub(super) struct Drawing {
 }
 
 impl Drawing {
-    pub fn new() -> Drawing {
+    pub fn new(shared: Shared) -> Drawing {
         Drawing {
-            shared: Shared::get(),
+            shared,
             canvas: NodeRef::new(),
             layer: NodeRef::new(),
             fills: NodeRef::new(),

@@ -1,12 +1,11 @@
 //! Form mode: fields for the common cases; every change rewrites the expression.
 
-use super::Shared;
 use crate::form::{self, Kind};
+use crate::state::State;
 use leptos::prelude::*;
 
 #[component]
-pub(super) fn FormPane() -> impl IntoView {
-    let state = Shared::get().state;
+pub(super) fn FormPane(state: RwSignal<State>) -> impl IntoView {
     let set = move |key: &'static str, v: String| {
         state.update(|s| {
             if s.form.set(key, &v).is_ok() {

@@ -1,7 +1,6 @@
 //! The side pane: editor or form, the results as CuTe prints them, the highlight fields.
 
 use super::form_pane::FormPane;
-use super::Shared;
 use crate::page::{highlight_fields, highlight_of, LineError, Printed};
 use crate::state::{Mode, State};
 use leptos::prelude::*;
@@ -9,13 +8,11 @@ use leptos::prelude::*;
 /// The pane hands each part what it reads and writes (the URL state, the results, the
 /// first error), read-only where it only reads.
 #[component]
-pub(super) fn SidePane() -> impl IntoView {
-    let Shared {
-        state,
-        printed,
-        line_error,
-        ..
-    } = Shared::get();
+pub(super) fn SidePane(
+    state: RwSignal<State>,
+    printed: ReadSignal<Vec<Printed>>,
+    line_error: ReadSignal<Option<LineError>>,
+) -> impl IntoView {
     let is = move |m: Mode| state.with(|s| s.mode == m);
     view! {
         <section class="side">
@@ -45,12 +42,12 @@ pub(super) fn SidePane() -> impl IntoView {
             </div>
             <Show
                 when=move || is(Mode::Form)
-                fallback=move || view! { <Editor state=state line_error=line_error.read_only()/> }
+                fallback=move || view! { <Editor state=state line_error=line_error/> }
             >
-                <FormPane/>
+                <FormPane state=state/>
                 <pre class="form-expr" id="form-expr">{move || state.with(|s| s.expr.clone())}</pre>
             </Show>
-            <Results printed=printed.read_only()/>
+            <Results printed=printed/>
             <HighlightPane state=state/>
         </section>
     }

@@ -10,8 +10,8 @@ use leptos::prelude::*;
 use std::time::Duration;
 
 #[component]
-pub(super) fn Stage() -> impl IntoView {
-    let d = Drawing::new();
+pub(super) fn Stage(shared: Shared) -> impl IntoView {
+    let d = Drawing::new(shared);
     let Shared { state, theme, .. } = d.shared;
     // What the drawing depends on; zoom, mode and the form's own fields are not part of it.
     let render_key = Memo::new(move |_| state.with(|s| (s.expr.clone(), s.options())));

@@ -1,23 +1,23 @@
 //! The toolbar: preset, view, palette, theme and element-width menus, copy link, export.
 
-use super::{dom, Shared};
+use super::dom;
 use crate::page::export_name;
 use crate::presets::{self, PRESETS};
-use crate::state::{palette_label, Mode, ThemeChoice, ELEMENT_BITS};
-use cute_render::{Palette, View};
+use crate::state::{palette_label, Mode, State, ThemeChoice, ELEMENT_BITS};
+use cute_render::{Figure, Palette, Theme, View};
 use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
+/// The toolbar reads and writes the URL state; it reads the drawn figure (for exports) and
+/// why it cannot be exported.
 #[component]
-pub(super) fn Toolbar() -> impl IntoView {
-    let Shared {
-        state,
-        theme,
-        figure,
-        export_blocked,
-        ..
-    } = Shared::get();
+pub(super) fn Toolbar(
+    state: RwSignal<State>,
+    theme: Memo<Theme>,
+    figure: StoredValue<Option<Figure>>,
+    export_blocked: ReadSignal<Option<String>>,
+) -> impl IntoView {
     let copied = RwSignal::new(false);
     // A copied link is out of date once the state (so the URL) changes.
     Effect::new(move |_| {
@@ -52,7 +52,7 @@ pub(super) fn Toolbar() -> impl IntoView {
         <header class="bar">
             <h1>"CuTe Layout Explorer"</h1>
             <div class="controls">
-                <PresetMenu/>
+                <PresetMenu state=state/>
                 {menu(
                     "view",
                     "View",
@@ -148,8 +148,7 @@ fn menu(
 /// The presets, by group; choosing one replaces the expression and view, then the menu
 /// goes back to "Choose…".
 #[component]
-fn PresetMenu() -> impl IntoView {
-    let state = Shared::get().state;
+fn PresetMenu(state: RwSignal<State>) -> impl IntoView {
     let on_preset = move |e: ev::Event| {
         let v = event_target_value(&e);
         if let Some(p) = v.parse::<usize>().ok().and_then(|i| PRESETS.get(i)) {
