@@ -583,3 +583,87 @@ test('screenshots of the main views (for a human to look at)', async () => {
     await ctx.close();
   }
 });
+
+test('banks: the element width is the value\'s (float, 8-bit, half atoms); each panel reports its own offset and bank', async () => {
+  const { page, ctx, errors } = await open();
+  // First load: 8x32 half under Sw<3,2,3>. Cell (1,0) is offset 32 before the swizzle
+  // (bank 16, the colour it has) and 36 after (bank 18).
+  await hoverCell(page, 'before', 1, 0);
+  assert.match(await inspectorRow(page, 'offset'), /^32 = /);
+  assert.equal(await inspectorRow(page, 'bank'), '16');
+  await hoverCell(page, 'after', 1, 0);
+  assert.match(await inspectorRow(page, 'swizzled offset'), /^36 = /);
+  assert.equal(await inspectorRow(page, 'bank'), '18');
+  assert.ok(await page.isVisible('#bits'), 'nothing fixes the width: the menu chooses it');
+
+  // A float atom prints smem_ptr[32b]: 32-bit banks whatever the menu says.
+  await typeExpr(page, 'GMMA::Layout_K_SW128_Atom<float>{}');
+  await hoverCell(page, 'before', 0, 1);
+  assert.equal(await inspectorRow(page, 'bank'), '1');
+  assert.match(await inspectorRow(page, 'word'), /^1 \(bytes 4\.\.7\)/);
+  assert.match(await page.textContent('#bits-fixed'), /32-bit \(smem_ptr\[32b\]\)/);
+  assert.match(await page.textContent('#canvas svg'), /for 32-bit elements \(from smem_ptr\[32b\]/);
+  // The bit line names the swizzle as drawn (in elements): Sw<3,2,3> for floats.
+  await hoverCell(page, 'after', 1, 0);
+  assert.match(await inspectorRow(page, 'swizzle bits'), /Sw<3,2,3>/);
+
+  // 8-bit elements: four to a bank.
+  await typeExpr(page, 'GMMA::Layout_K_SW128_Atom<uint8_t>{}');
+  await hoverCell(page, 'before', 0, 3);
+  assert.equal(await inspectorRow(page, 'bank'), '0');
+  await hoverCell(page, 'before', 0, 4);
+  assert.equal(await inspectorRow(page, 'bank'), '1');
+  assert.match(await page.textContent('#bits-fixed'), /8-bit/);
+
+  // half_t: Sw<3,4,3> in bytes is Sw<3,3,3> in elements, and the inspector says so.
+  await typeExpr(page, 'GMMA::Layout_K_SW128_Atom<half_t>{}');
+  await hoverCell(page, 'after', 1, 0);
+  assert.match(await inspectorRow(page, 'swizzle bits'), /Sw<3,3,3>/);
+
+  // A declared element type sets the width of a swizzle written in elements.
+  await typeExpr(page, 'using Element = float;\nSw<3,2,3> o 0 o (8,32):(32,1)');
+  assert.match(await page.textContent('#bits-fixed'), /using Element = float/);
+  await hoverCell(page, 'before', 1, 0);
+  assert.equal(await inspectorRow(page, 'bank'), '0');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('Form and Expression edit one state: a pasted block survives the tabs, Back undoes a form edit', async () => {
+  const { page, ctx, errors } = await open();
+  const block = 'A = (8,64):(64,1)\nlogical_divide(A, (4:1,16:1))';
+  await typeExpr(page, block);
+  await page.click('#mode-form');
+  assert.ok(await page.isVisible('#form-note'), 'the form says it has not taken over');
+  await page.click('#mode-editor');
+  assert.equal(await page.inputValue('#editor'), block, 'switching tabs lost the block');
+
+  // Editing a field replaces the expression; Back returns to the block.
+  await page.click('#mode-form');
+  await page.fill('#f-shape', '(4,8)');
+  await page.waitForFunction(() => !document.querySelector('#form-note'));
+  const formExpr = await page.textContent('#form-expr');
+  assert.notEqual(formExpr.trim(), block);
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#form-note'));
+  await page.goBack();
+  await page.waitForSelector('#editor');
+  assert.equal(await page.inputValue('#editor'), block);
+  // Forward again: the form's expression.
+  await page.goForward();
+  await page.goForward();
+  await page.waitForFunction((e) => document.querySelector('#form-expr')?.textContent === e, formExpr);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('after an error the stage says the picture is the last good value', async () => {
+  const { page, ctx, errors } = await open();
+  await typeExpr(page, '(4,8):(8,1)');
+  await page.fill('#editor', 'logical_divide((4,8):(8,1), ');
+  await page.waitForSelector('#draw-error');
+  const msg = await page.textContent('#draw-error');
+  assert.match(msg, /Not drawn: the picture below is the last good value, \(4,8\):\(8,1\)/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});

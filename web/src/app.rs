@@ -18,7 +18,10 @@ mod stage;
 mod toolbar;
 
 use crate::page::{LineError, Printed};
-use crate::state::State;
+use crate::state::{History, State};
+
+/// Edits less than this far apart are one burst of typing: one history entry.
+const TYPING_BURST_MS: f64 = 1500.0;
 use cute_render::{Figure, Theme};
 use leptos::prelude::*;
 
@@ -38,6 +41,9 @@ pub(crate) struct Shared {
     pub figure: StoredValue<Option<Figure>>,
     /// Why the drawn figure cannot be exported (too big for a file), if it cannot.
     pub export_blocked: RwSignal<Option<String>>,
+    /// The element width the drawn value or its block fixes, and where from (the menu's
+    /// width is not used then).
+    pub elem_fixed: RwSignal<Option<(u32, String)>>,
 }
 
 /// Mount the page into `<body>`, state from the page's URL, kept in the URL as it changes.
@@ -63,10 +69,38 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         line_error: RwSignal::new(None),
         figure: StoredValue::new(None),
         export_blocked: RwSignal::new(None),
+        elem_fixed: RwSignal::new(None),
     };
 
     if sync_url {
-        Effect::new(move |_| dom::replace_query(&state.with(|s| s.to_query())));
+        // What the URL last showed, and when the last typing was: the history keeps
+        // committed edits as entries, typing rewrites the current one (State::history).
+        let shown = StoredValue::new(state.get_untracked());
+        let typed_at = StoredValue::new(f64::NEG_INFINITY);
+        Effect::new(move |_| {
+            let new = state.get();
+            let old = shown.get_value();
+            if old == new {
+                return;
+            }
+            let t = dom::now();
+            let burst = t - typed_at.get_value() < TYPING_BURST_MS;
+            let step = old.history(&new, burst);
+            // Typing starts or continues a burst; a committed edit ends it.
+            let typing = old.history(&new, true) == History::Replace;
+            typed_at.set_value(if typing { t } else { f64::NEG_INFINITY });
+            shown.set_value(new.clone());
+            match step {
+                History::Push => dom::push_query(&new.to_query()),
+                History::Replace => dom::replace_query(&new.to_query()),
+            }
+        });
+        // Back and Forward: the state of that entry (the URL already shows it).
+        let _ = window_event_listener(leptos::ev::popstate, move |_| {
+            let (s, _) = State::from_query(&dom::query());
+            shown.set_value(s.clone());
+            state.set(s);
+        });
     }
     Effect::new(move |_| dom::set_theme(theme.get()));
 
@@ -77,6 +111,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                 theme=theme
                 figure=shared.figure
                 export_blocked=shared.export_blocked.read_only()
+                elem_fixed=shared.elem_fixed.read_only()
             />
             <Show when=move || !notices.with(|n| n.is_empty())>
                 <ul class="notices" id="notices">

@@ -5,6 +5,7 @@
 //! [`cute_render::grid::Word`]).
 
 use cute_core::int_tuple::idx2crd;
+use cute_core::swizzle::AnyLayout;
 use cute_core::{IntTuple, Swizzle};
 use cute_lang::Value;
 use cute_render::grid::{cell_key, Word};
@@ -17,9 +18,10 @@ pub type Row = (String, String);
 pub struct Context {
     /// Shape of the drawn layout (for hierarchical coordinates).
     pub shape: Option<IntTuple>,
-    /// Swizzle of a drawn composed layout (for its bit fields).
+    /// Swizzle of a drawn composed layout (for its bit fields), in the units drawn: a
+    /// shared-memory atom's byte swizzle recast to its elements, as the figure shows it.
     pub swizzle: Option<Swizzle>,
-    /// Element width in bits.
+    /// Element width in bits (the one the figure used).
     pub bits: u32,
 }
 
@@ -28,7 +30,15 @@ impl Context {
     pub fn of(value: &Value, bits: u32) -> Context {
         let (shape, swizzle) = match value {
             Value::Layout(l) => (Some(l.shape().clone()), None),
-            Value::Composed(c) => (Some(c.layout.shape().clone()), Some(c.swizzle)),
+            Value::Composed(c) => {
+                let drawn = AnyLayout::Composed(c.clone()).in_elements().ok();
+                let sw = match drawn {
+                    Some(AnyLayout::Composed(d)) => Some(d.swizzle),
+                    // The swizzle is the identity in elements.
+                    _ => None,
+                };
+                (Some(c.layout.shape().clone()), sw)
+            }
             _ => (None, None),
         };
         Context {

@@ -96,6 +96,15 @@ pub enum Mode {
     Form,
 }
 
+/// How a state change enters the browser's history ([`State::history`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum History {
+    /// A new entry (Back returns to the state before).
+    Push,
+    /// The current entry rewritten.
+    Replace,
+}
+
 /// Everything the page shows, as the URL carries it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
@@ -268,6 +277,54 @@ impl State {
             q.add("zoom", &format!("{:.*}", places, self.zoom));
         }
         q.finish()
+    }
+
+    /// How the change from `self` to `new` enters the browser's history. Typing (the
+    /// editor's text, a form field with the expression it writes, the highlight and warp
+    /// numbers) and zooming replace the current entry; any other change (a preset, a menu,
+    /// a tab) is a committed edit, a new entry. `burst`: the previous change was typing,
+    /// moments ago; the first change of a burst of typing pushes, so Back returns to the
+    /// text before it.
+    ///
+    /// ```
+    /// use cute_web::state::{History, Mode, State};
+    /// let s = State::default();
+    /// let typed = State { expr: "8:1".into(), ..s.clone() };
+    /// assert_eq!(s.history(&typed, false), History::Push);
+    /// assert_eq!(s.history(&typed, true), History::Replace);
+    /// let tab = State { mode: Mode::Form, ..s.clone() };
+    /// assert_eq!(s.history(&tab, true), History::Push);
+    /// let zoomed = State { zoom: 2.0, ..s.clone() };
+    /// assert_eq!(s.history(&zoomed, false), History::Replace);
+    /// assert_eq!(s.history(&s, false), History::Replace);
+    /// ```
+    pub fn history(&self, new: &State, burst: bool) -> History {
+        let zoom_only = State {
+            zoom: new.zoom,
+            ..self.clone()
+        };
+        if zoom_only == *new {
+            return History::Replace;
+        }
+        // The old state with every typed field as in the new one: equal if only they changed.
+        let mut typed = State {
+            expr: new.expr.clone(),
+            zoom: new.zoom,
+            form: new.form.clone(),
+            ..self.clone()
+        };
+        typed.opts.highlight = new.opts.highlight;
+        typed.opts.warp = new.opts.warp;
+        if self.form != new.form {
+            // A form field rewrites the expression, its view and its element width.
+            typed.opts.view = new.opts.view;
+            typed.opts.elem_bits = new.opts.elem_bits;
+        }
+        if typed == *new && burst {
+            History::Replace
+        } else {
+            History::Push
+        }
     }
 
     /// The renderer's options for this state (the embedded [`State::opts`], with the

@@ -121,8 +121,55 @@ impl Evaluated {
         }
     }
 
-    /// The figure of `d` in exactly `opts.view`.
+    /// The element width the drawn value or its block fixes, and where it comes from: the
+    /// value's own `smem_ptr[Nb]` (a shared-memory atom as C++ builds it), else the
+    /// element type the block declared (`using Element = float;`, or `ElementA`, `ElementB`
+    /// when only one is declared or both agree). `None`: the width is chosen (the page's
+    /// menu, `render --bits`).
+    ///
+    /// ```
+    /// let e = cute_render::evaluate("GMMA::Layout_K_SW128_Atom<float>{}");
+    /// assert_eq!(e.element_width(), Some((32, "smem_ptr[32b]".to_string())));
+    /// let e = cute_render::evaluate("using Element = float;\nSwizzle<3,2,3>{} o (8,32):(32,1)");
+    /// assert_eq!(e.element_width(), Some((32, "using Element = float".to_string())));
+    /// assert_eq!(cute_render::evaluate("(8,32):(32,1)").element_width(), None);
+    /// ```
+    pub fn element_width(&self) -> Option<(u32, String)> {
+        let d = self.drawn.as_ref().ok()?;
+        if let Ok(cute_core::swizzle::AnyLayout::Composed(c)) = d.value.to_any_layout() {
+            if let cute_core::swizzle::Offset::SmemPtr { bits } = c.offset {
+                return Some((u32::try_from(bits).ok()?, format!("smem_ptr[{bits}b]")));
+            }
+        }
+        let declared = |name: &str| {
+            let Some(Value::Keyword(t)) = self.session.env().get(name) else {
+                return None;
+            };
+            let bits = u32::try_from(cute_core::elem::Elem::from_cpp(t)?.bits()).ok()?;
+            Some((bits, format!("using {name} = {t}")))
+        };
+        declared("Element").or_else(|| match (declared("ElementA"), declared("ElementB")) {
+            (Some(a), Some(b)) if a.0 == b.0 => Some(a),
+            (Some(a), None) => Some(a),
+            (None, Some(b)) => Some(b),
+            _ => None,
+        })
+    }
+
+    /// The figure of `d` in exactly `opts.view`, at the width the value fixes if it does.
     fn draw_in(&self, d: &Drawn, opts: &Options) -> Result<Figure> {
+        let fixed;
+        let opts = match self.element_width() {
+            Some((bits, from)) => {
+                fixed = Options {
+                    elem_bits: bits,
+                    elem_from: Some(from),
+                    ..opts.clone()
+                };
+                &fixed
+            }
+            None => opts,
+        };
         let wants_call = match opts.view {
             View::Algebra => true,
             View::Auto => matches!(d.value, Value::Layout(_)),

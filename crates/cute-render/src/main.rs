@@ -134,6 +134,7 @@ fn draw(cli: &Cli, output: &std::path::Path) -> Result<(), String> {
         view: cli.view,
         palette: cli.palette,
         elem_bits: cli.bits,
+        elem_from: None,
         bit_offset: cli.bit_offset,
         highlight: match (cli.highlight_thread, cli.highlight_warp) {
             (Some(t), _) => Some(cute_render::Highlight::Thread(t)),

@@ -168,7 +168,7 @@ fn lazy_grids_compute_what_is_asked_and_equal_the_layout() {
     ] {
         let opts = Options {
             view: if swizzled { View::Layout } else { View::Auto },
-            ..opts
+            ..opts.clone()
         };
         let f = render_figure(expr, &opts).unwrap_or_else(|e| panic!("{expr}: {e}"));
         assert!(f.is_lazy(), "{expr}");
@@ -246,7 +246,7 @@ fn lazy_grids_compute_what_is_asked_and_equal_the_layout() {
     assert!(files.msg.contains("too many to draw"), "{}", files.msg);
     let o = Options {
         view: View::Swizzle,
-        ..opts
+        ..opts.clone()
     };
     let e = render_figure("composition(Sw<3,4,3>, (2048,1024):(1024,1))", &o).unwrap_err();
     assert!(

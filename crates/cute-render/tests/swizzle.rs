@@ -37,3 +37,83 @@ fn snapshot() {
     assert_eq!(f.view.name(), "swizzle");
     insta::assert_snapshot!("view_swizzle", f.to_svg(Theme::Light));
 }
+
+/// The cell under (row, col) of a panel.
+fn cell_at<'a>(
+    doc: &'a roxmltree::Document<'a>,
+    panel: &str,
+    row: &str,
+    col: &str,
+) -> roxmltree::Node<'a, 'a> {
+    cells(doc, panel)
+        .into_iter()
+        .find(|c| c.attribute("data-row") == Some(row) && c.attribute("data-col") == Some(col))
+        .unwrap()
+}
+
+#[test]
+fn the_before_panel_reports_its_own_offset_and_bank() {
+    let s = svg("composition(Sw<3,2,3>, (8,32):(32,1))");
+    let doc = parse(&s);
+    let c = cell_at(&doc, "before", "1", "0");
+    // Coloured by offset 32 (bank 16 for 16-bit elements), so it reports that, not the
+    // swizzled 36 (bank 18).
+    assert_eq!(c.attribute("data-offset"), Some("32"));
+    assert_eq!(c.attribute("data-bank"), Some("16"));
+    assert_eq!(c.attribute("data-pre"), None);
+}
+
+#[test]
+fn the_element_width_is_the_values_then_the_blocks_then_the_chosen_one() {
+    let opts = Options::default(); // 16-bit chosen
+                                   // A float GMMA atom prints smem_ptr[32b]: its cells are 32-bit, whatever was chosen.
+    let f = render_figure("GMMA::Layout_K_SW128_Atom<float>{}", &opts).unwrap();
+    let s = f.to_svg(Theme::Light);
+    let doc = parse(&s);
+    // Offset 1 of floats is byte 4: bank 1 (a 16-bit reading says bank 0).
+    assert_eq!(
+        cell_at(&doc, "before", "0", "1").attribute("data-bank"),
+        Some("1")
+    );
+    assert!(
+        f.notes
+            .iter()
+            .any(|n| n.contains("32-bit elements (from smem_ptr[32b]")),
+        "{:?}",
+        f.notes
+    );
+    // An 8-bit atom: offsets 0..3 share bank 0, offset 4 is bank 1.
+    let f = render_figure("GMMA::Layout_K_SW128_Atom<uint8_t>{}", &opts).unwrap();
+    let doc_s = f.to_svg(Theme::Light);
+    let doc = parse(&doc_s);
+    assert_eq!(
+        cell_at(&doc, "before", "0", "3").attribute("data-bank"),
+        Some("0")
+    );
+    assert_eq!(
+        cell_at(&doc, "before", "0", "4").attribute("data-bank"),
+        Some("1")
+    );
+    // A block's declared element type sets the width of a swizzle in elements.
+    let f = render_figure(
+        "using Element = float;\nSw<3,2,3> o 0 o (8,32):(32,1)",
+        &opts,
+    )
+    .unwrap();
+    let s = f.to_svg(Theme::Light);
+    let doc = parse(&s);
+    assert_eq!(
+        cell_at(&doc, "before", "1", "0").attribute("data-bank"),
+        Some("0")
+    );
+    assert!(f
+        .notes
+        .iter()
+        .any(|n| n.contains("from using Element = float")));
+    // Nothing fixes it: the chosen width, said so.
+    let f = render_figure("Sw<3,2,3> o 0 o (8,32):(32,1)", &opts).unwrap();
+    assert!(f
+        .notes
+        .iter()
+        .any(|n| n.contains("16-bit elements (the chosen width")));
+}

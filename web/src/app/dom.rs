@@ -42,10 +42,29 @@ pub fn set_theme(theme: Theme) {
 
 /// Replace the page URL's query (`q`: with `?`, or empty) without a history entry.
 pub fn replace_query(q: &str) {
+    write_query(q, false);
+}
+
+/// Write the page's query string as a new history entry (Back returns to the one before).
+pub fn push_query(q: &str) {
+    write_query(q, true);
+}
+
+fn write_query(q: &str, push: bool) {
     let path = window().location().pathname().unwrap_or_default();
+    let url = format!("{path}{q}");
     if let Ok(h) = window().history() {
-        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&format!("{path}{q}")));
+        let _ = if push {
+            h.push_state_with_url(&JsValue::NULL, "", Some(&url))
+        } else {
+            h.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+        };
     }
+}
+
+/// The page's query string (`?...`, or empty).
+pub fn query() -> String {
+    window().location().search().unwrap_or_default()
 }
 
 /// Put the page's URL on the clipboard.

@@ -109,9 +109,10 @@ impl Drawing {
                 let big = fig.cell_text && fig.cell_count() > WHOLE_CELLS;
                 let svg = fig.to_svg_with(th, if big { Detail::Fills } else { Detail::Full });
                 let t3 = now();
-                self.inspector
-                    .context
-                    .set_value(Context::of(&value, opts.elem_bits));
+                let width = evaluated.element_width();
+                let bits = width.as_ref().map_or(opts.elem_bits, |w| w.0);
+                self.inspector.context.set_value(Context::of(&value, bits));
+                self.shared.elem_fixed.set(width);
                 let (w, h) = fig.size();
                 self.natural.set_value((w as f64, h as f64));
                 if let Some(div) = self.canvas.get_untracked() {
@@ -153,8 +154,19 @@ impl Drawing {
                 self.status.set(status);
             }
             Err(e) => {
-                self.draw_error.set(Some(e.to_string()));
+                // The figure on screen stays (dimmed) but must not pass for this text's.
+                let last = self
+                    .shared
+                    .figure
+                    .with_value(|f| f.as_ref().map(|f| f.title.clone()));
+                self.draw_error.set(Some(match last {
+                    Some(t) => {
+                        format!("{e}\nNot drawn: the picture below is the last good value, {t}")
+                    }
+                    None => e.to_string(),
+                }));
                 self.shared.export_blocked.set(None);
+                self.shared.elem_fixed.set(None);
                 if let Some(div) = self.canvas.get_untracked() {
                     let _ = div.class_list().add_1("stale");
                 }

@@ -29,13 +29,9 @@ pub(super) fn SidePane(
                     id="mode-form"
                     role="tab"
                     class:active=move || is(Mode::Form)
-                    on:click=move |_| {
-                        state.update(|s| {
-                            s.mode = Mode::Form;
-                            s.expr = s.form.to_expr();
-                            s.opts.view = s.form.view();
-                        })
-                    }
+                    // The form takes over the expression only when one of its fields is
+                    // edited: switching tabs never replaces what was typed or pasted.
+                    on:click=move |_| state.update(|s| s.mode = Mode::Form)
                 >
                     "Form"
                 </button>
@@ -45,6 +41,11 @@ pub(super) fn SidePane(
                 fallback=move || view! { <Editor state=state line_error=line_error/> }
             >
                 <FormPane state=state/>
+                <Show when=move || state.with(|s| s.expr != s.form.to_expr())>
+                    <p class="form-note" id="form-note">
+                        "The drawing shows the expression you wrote. Editing a field replaces it with the form's (Back brings it back)."
+                    </p>
+                </Show>
                 <pre class="form-expr" id="form-expr">{move || state.with(|s| s.expr.clone())}</pre>
             </Show>
             <Results printed=printed/>

@@ -17,6 +17,7 @@ pub(super) fn Toolbar(
     theme: Memo<Theme>,
     figure: StoredValue<Option<Figure>>,
     export_blocked: ReadSignal<Option<String>>,
+    elem_fixed: ReadSignal<Option<(u32, String)>>,
 ) -> impl IntoView {
     let copied = RwSignal::new(false);
     // A copied link is out of date once the state (so the URL) changes.
@@ -89,18 +90,30 @@ pub(super) fn Toolbar(
                         }
                     },
                 )}
-                {menu(
-                    "bits",
-                    "Element",
-                    Some("element width used to colour offsets by bank"),
-                    ELEMENT_BITS.map(|b| (b.to_string(), format!("{b}-bit"))),
-                    move || state.with(|s| s.opts.elem_bits.to_string()),
-                    move |v| {
-                        if let Ok(b) = v.parse() {
-                            state.update(|s| s.opts.elem_bits = b)
-                        }
-                    },
-                )}
+                // The value's own width (a shared-memory atom's smem_ptr[Nb], a declared
+                // Element) is the width; the menu is for values that have none.
+                <Show
+                    when=move || elem_fixed.with(Option::is_some)
+                    fallback=move || menu(
+                        "bits",
+                        "Element",
+                        Some("element width used to colour offsets by bank"),
+                        ELEMENT_BITS.map(|b| (b.to_string(), format!("{b}-bit"))),
+                        move || state.with(|s| s.opts.elem_bits.to_string()),
+                        move |v| {
+                            if let Ok(b) = v.parse() {
+                                state.update(|s| s.opts.elem_bits = b)
+                            }
+                        },
+                    )
+                >
+                    <label title=move || elem_fixed.with(|f| f.as_ref().map(|(_, from)| format!("the drawn value fixes the width: {from}")))>
+                        <span>"Element"</span>
+                        <output id="bits-fixed">
+                            {move || elem_fixed.with(|f| f.as_ref().map(|(b, from)| format!("{b}-bit ({from})")))}
+                        </output>
+                    </label>
+                </Show>
                 <button id="copy-link" on:click=copy_link>
                     {move || if copied.get() { "Link copied" } else { "Copy link" }}
                 </button>

@@ -99,17 +99,19 @@ impl OffsetGrid {
     }
 
     /// A cell's `data-*` attributes: index, row, column, offset, bank (of `bits`-bit
-    /// elements) and, swizzled, the offset before the swizzle.
-    fn data(&self, r: usize, c: usize, bits: u32) -> DataList {
+    /// elements) and, swizzled, the offset before the swizzle. A panel of the offsets
+    /// `before` the swizzle reports those: its cells are coloured by them.
+    fn data(&self, r: usize, c: usize, bits: u32, before: bool) -> DataList {
         let (idx, a, b) = self.at(r, c);
+        let shown = if before { a } else { b };
         let mut data = vec![
             ("idx", Data::from(idx)),
             ("row", Data::from(r)),
             ("col", Data::from(c)),
-            ("offset", Data::from(b)),
-            ("bank", Data::from(bank_of_offset(b, bits))),
+            ("offset", Data::from(shown)),
+            ("bank", Data::from(bank_of_offset(shown, bits))),
         ];
-        if self.post.is_some() {
+        if self.post.is_some() && !before {
             data.push(("pre", Data::from(a)));
         }
         data
@@ -161,6 +163,9 @@ struct OffsetStyle {
     width: fn(i64, i64) -> usize,
     /// The fill of (pre, post) for `bits`-bit elements.
     fill: fn(i64, i64, u32) -> usize,
+    /// The panel shows the offsets before the swizzle: a cell's inspector data is its own
+    /// offset and bank, not the swizzled ones.
+    before: bool,
 }
 
 impl OffsetStyle {
@@ -172,6 +177,7 @@ impl OffsetStyle {
             text: |_, b| b.to_string(),
             width: |_, b| digits(b),
             fill: |_, b, _| b.rem_euclid(8) as usize,
+            before: false,
         }
     }
 }
@@ -224,6 +230,7 @@ fn offsets_panel(
         palette,
         text,
         fill,
+        before,
         ..
     } = style;
     let (g1, g2, g3) = (Arc::clone(grid), Arc::clone(grid), Arc::clone(grid));
@@ -241,7 +248,7 @@ fn offsets_panel(
             let (_, a, b) = g2.at(r, c);
             fill(a, b, bits)
         }),
-        data: Arc::new(move |r, c| g3.data(r, c, bits)),
+        data: Arc::new(move |r, c| g3.data(r, c, bits, before)),
         widest,
     };
     let panel = grid.panel(id, label, Vec::new(), Some(source));
@@ -362,21 +369,24 @@ pub(super) fn swizzle_figure(
         Hold::Cells { text: cell_text }
     };
     // Coloured by the bank of the offset before, or after.
-    let by_bank = |text, width, fill| OffsetStyle {
+    let by_bank = |text, width, fill, before| OffsetStyle {
         palette: Arc::clone(&palette),
         text,
         width,
         fill,
+        before,
     };
     let before = by_bank(
         |a, _| a.to_string(),
         |a, _| digits(a),
         |a, _, bits| bank_of_offset(a, bits) as usize,
+        true,
     );
     let after = by_bank(
         |a, b| format!("{a}\u{2192}{b}"),
         |a, b| digits(a) + 1 + digits(b),
         |_, b, bits| bank_of_offset(b, bits) as usize,
+        false,
     );
     let before = offsets_panel("before", &before_label, &grid, bits, before, hold)?;
     let after = offsets_panel("after", &after_label, &grid, bits, after, hold)?;
@@ -402,7 +412,8 @@ pub(super) fn swizzle_figure(
             1i64 << m.clamp(0, 62)
         ),
         format!(
-            "colour = bank of the offset for {bits}-bit elements (bank = offset*{bits}/32 mod 32); cells read 'before\u{2192}after'"
+            "colour = bank of the offset for {bits}-bit elements ({}; bank = offset*{bits}/32 mod 32); cells read 'before\u{2192}after'",
+            opts.elem_from.as_deref().map_or_else(|| "the chosen width".to_string(), |f| format!("from {f}"))
         ),
     ];
     if !cell_text {

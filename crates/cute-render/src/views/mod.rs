@@ -63,6 +63,10 @@ pub struct Options {
     pub palette: Palette,
     /// Element width in bits for bank colouring in the layout and swizzle views.
     pub elem_bits: u32,
+    /// Where `elem_bits` comes from when the drawn value or its block fixes it (the
+    /// figure's notes say so); `None`: chosen (the page's menu, `render --bits`).
+    /// [`crate::Evaluated`] sets it.
+    pub elem_from: Option<String>,
     /// Offset whose swizzle bits the swizzle view spells out (default: one that changes).
     pub bit_offset: Option<i64>,
     /// Emphasised thread or warp.
@@ -90,6 +94,7 @@ impl Default for Options {
             view: View::Auto,
             palette: Palette::Cute,
             elem_bits: 16,
+            elem_from: None,
             bit_offset: None,
             highlight: None,
             warp: 0,
