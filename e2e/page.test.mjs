@@ -250,7 +250,8 @@ test('tma view: a preset and a shared URL; hover names the box, its row chunk an
 test('export downloads a valid SVG and PNG of the current view', async () => {
   const { page, ctx, errors } = await open('?expr=(4,8):(8,1)');
   const [svgDl] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
-  assert.equal(svgDl.suggestedFilename(), 'cute-auto.svg');
+  // Named by the view drawn, not the menu's "auto".
+  assert.equal(svgDl.suggestedFilename(), 'cute-layout.svg');
   const svg = await readFile(await svgDl.path(), 'utf8');
   assert.match(svg, /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   assert.match(svg, /<\/svg>\s*$/);
@@ -264,7 +265,7 @@ test('export downloads a valid SVG and PNG of the current view', async () => {
   }, svg);
   assert.ok(ok);
   const [pngDl] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
-  assert.equal(pngDl.suggestedFilename(), 'cute-auto.png');
+  assert.equal(pngDl.suggestedFilename(), 'cute-layout.png');
   const png = await readFile(await pngDl.path());
   assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
   assert.ok(png.length > 1000);
@@ -343,8 +344,10 @@ test('form mode writes the expression; views, big layouts, zoom, narrow screens'
   // A big layout: the same view, labels painted only where they are on screen.
   await page.click('#mode-editor');
   await typeExpr(page, '(256,256):(256,1)');
-  // The form chose the swizzle view; a plain layout is drawn in its own view, with a note.
-  assert.match(await page.textContent('#view-note'), /drawn in the layout view/);
+  // The form suggested the swizzle view; the view follows the value to the layout view.
+  assert.equal(await page.getAttribute('#canvas svg', 'data-view'), 'layout');
+  assert.equal(await page.$('#view-note'), null);
+  assert.doesNotMatch(decodeURIComponent(page.url()), /view=swizzle/);
   // Cells are paths; hovering the grid still inspects the cell under the pointer.
   assert.equal(await page.locator('#canvas .cell').count(), 0);
   const hit = await page.locator('#panel-layout .hit').boundingBox();
@@ -664,6 +667,56 @@ test('after an error the stage says the picture is the last good value', async (
   await page.waitForSelector('#draw-error');
   const msg = await page.textContent('#draw-error');
   assert.match(msg, /Not drawn: the picture below is the last good value, \(4,8\):\(8,1\)/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('the view follows the value after a preset; a chosen view stays and says why not', async () => {
+  const { page, ctx, errors } = await open();
+  await page.selectOption('#preset', { label: 'Hopper 128x128x64 F16 GEMM: smem A (K-major SW128) and its GMMA descriptor' });
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'descriptor');
+  await typeExpr(page, 'Sw<3,4,3> o 0 o (8,64):(64,1)');
+  // The preset's view was a suggestion: menu, URL and export name follow the swizzle.
+  assert.equal(await page.getAttribute('#canvas svg', 'data-view'), 'swizzle');
+  assert.equal(await page.inputValue('#view'), 'auto');
+  assert.doesNotMatch(decodeURIComponent(page.url()), /view=/);
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+  assert.equal(dl.suggestedFilename(), 'cute-swizzle.svg');
+  // A view the user chose stays chosen; the stage says it could not draw this value.
+  await page.selectOption('#view', 'tv');
+  await page.waitForSelector('#view-note');
+  assert.match(await page.textContent('#view-note'), /drawn in the swizzle view/);
+  assert.equal(await page.inputValue('#view'), 'tv');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('new figures open fitted and scrolled to their corner', async () => {
+  const { page, ctx, errors } = await open('', { width: 1400, height: 900 });
+  // The part of a panel's width on screen.
+  const shown = (sel) => page.evaluate((sel) => {
+    const c = document.querySelector('#canvas').getBoundingClientRect();
+    const p = document.querySelector(sel).getBoundingClientRect();
+    if (p.bottom > c.bottom + 1) return 0;
+    return (Math.min(p.right, c.right) - Math.max(p.left, c.left)) / p.width;
+  }, sel);
+  const inside = async (sel) => (await shown(sel)) >= 0.999;
+  // The first load's 8x32 swizzle opens as whole as keeps its labels legible (50%): 30 of
+  // 32 columns, where 100% showed 17.
+  await page.waitForFunction(() => Number(document.querySelector('#label-layer').dataset.labels) > 0);
+  assert.equal(await page.textContent('#zoom-level'), '50%');
+  for (const p of ['#panel-before', '#panel-after']) {
+    assert.ok(await shown(p) > 0.9, `${p}: ${await shown(p)} on screen`);
+  }
+  // Scrolled away, then a preset: it opens at its corner.
+  await typeExpr(page, '(256,256):(256,1)');
+  await page.$eval('#canvas', (c) => { c.scrollLeft = 500; c.scrollTop = 500; });
+  await page.selectOption('#preset', { label: 'SM80_16x8x16_F16F16F16F16_TN' });
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'mma');
+  assert.deepEqual(await page.$eval('#canvas', (c) => [c.scrollLeft, c.scrollTop]), [0, 0]);
+  for (const id of await page.$$eval('#canvas svg .panel', (ps) => ps.map((p) => p.id))) {
+    assert.ok(await inside('#' + id), `${id} of the MMA off-screen`);
+  }
   assert.deepEqual(errors, []);
   await ctx.close();
 });

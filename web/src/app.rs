@@ -22,7 +22,7 @@ use crate::state::{History, State};
 
 /// Edits less than this far apart are one burst of typing: one history entry.
 const TYPING_BURST_MS: f64 = 1500.0;
-use cute_render::{Figure, Theme};
+use cute_render::{Figure, Theme, View};
 use leptos::prelude::*;
 
 /// What the page's parts share. [`App`] makes it; the stage (which writes the results, the
@@ -44,6 +44,9 @@ pub(crate) struct Shared {
     /// The element width the drawn value or its block fixes, and where from (the menu's
     /// width is not used then).
     pub elem_fixed: RwSignal<Option<(u32, String)>>,
+    /// The view was chosen (the view menu, a shared URL's `view`): it stays when a value
+    /// cannot be drawn in it. Otherwise (a preset's view) the view follows the value.
+    pub view_chosen: StoredValue<bool>,
 }
 
 /// Mount the page into `<body>`, state from the page's URL, kept in the URL as it changes.
@@ -70,6 +73,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         figure: StoredValue::new(None),
         export_blocked: RwSignal::new(None),
         elem_fixed: RwSignal::new(None),
+        view_chosen: StoredValue::new(state.with_untracked(|s| s.opts.view != View::Auto)),
     };
 
     if sync_url {
@@ -112,6 +116,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                 figure=shared.figure
                 export_blocked=shared.export_blocked.read_only()
                 elem_fixed=shared.elem_fixed.read_only()
+                view_chosen=shared.view_chosen
             />
             <Show when=move || !notices.with(|n| n.is_empty())>
                 <ul class="notices" id="notices">

@@ -11,8 +11,13 @@ use super::labels::{context_2d, fit};
 use super::Shared;
 use crate::inspect::Context;
 use crate::page::{printed_lines, visible_cells, LEGIBLE_CELL_PX, WHOLE_CELLS};
+use crate::state::{ZOOM_MAX, ZOOM_MIN};
+
+/// The zoom down to which cell text stays legible (the renderer's cells are 24px tall;
+/// labels are painted from [`LEGIBLE_CELL_PX`] = 12px).
+const LEGIBLE_ZOOM: f64 = 0.5;
 use cute_render::grid::{Detail, PanelBox};
-use cute_render::{Options, Theme};
+use cute_render::{Options, Theme, View};
 use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -89,7 +94,7 @@ impl Drawing {
             return;
         }
         self.drawn.set_value(Some(key.clone()));
-        let (expr, opts, _) = key;
+        let (expr, opts, th) = key;
         let Shared {
             printed,
             line_error,
@@ -104,7 +109,20 @@ impl Drawing {
         let t1 = now();
         match evaluated.figure(&opts) {
             Ok((value, fig, note)) => {
-                self.view_note.set(note);
+                if note.is_some() && !self.shared.view_chosen.get_value() {
+                    // The view was a preset's suggestion: it follows the value now. The
+                    // figure is already the automatic view's; the redraw this state change
+                    // asks for finds it drawn.
+                    let auto = Options {
+                        view: View::Auto,
+                        ..opts.clone()
+                    };
+                    self.drawn.set_value(Some((expr.clone(), auto, th)));
+                    self.shared.state.update(|s| s.opts.view = View::Auto);
+                    self.view_note.set(None);
+                } else {
+                    self.view_note.set(note);
+                }
                 let t2 = now();
                 let big = fig.cell_text && fig.cell_count() > WHOLE_CELLS;
                 let svg = fig.to_svg_with(th, if big { Detail::Fills } else { Detail::Full });
@@ -114,7 +132,13 @@ impl Drawing {
                 self.inspector.context.set_value(Context::of(&value, bits));
                 self.shared.elem_fixed.set(width);
                 let (w, h) = fig.size();
-                self.natural.set_value((w as f64, h as f64));
+                let size = (w as f64, h as f64);
+                // A figure of another size is a new picture: it opens fitted, scrolled to
+                // its corner (the first one too, unless the URL gave a zoom).
+                let first = self.natural.get_value() == (0.0, 0.0);
+                let reshaped = self.natural.get_value() != size
+                    && !(first && self.shared.state.with_untracked(|s| s.zoom != 1.0));
+                self.natural.set_value(size);
                 if let Some(div) = self.canvas.get_untracked() {
                     div.set_inner_html(&svg);
                     let _ = div.class_list().remove_1("stale");
@@ -134,6 +158,13 @@ impl Drawing {
                     )
                 }));
                 figure.set_value(Some(fig));
+                if reshaped {
+                    if let Some(div) = self.canvas.get_untracked() {
+                        div.set_scroll_left(0);
+                        div.set_scroll_top(0);
+                    }
+                    self.open_fitted();
+                }
                 self.apply_zoom();
                 let tl = now();
                 self.paint_labels();
@@ -173,6 +204,46 @@ impl Drawing {
                 self.status.set(String::new());
             }
         }
+    }
+
+    /// A new figure opens whole, or as nearly whole as keeps its text legible (50%: 11px
+    /// labels; a swizzle of 32 columns, a wide MMA). Grids that would need less than 30%
+    /// open at 100% at their corner, legible (fit shows them whole).
+    fn open_fitted(self) {
+        let z = self.fitting_zoom(true).unwrap_or(1.0);
+        let z = if z >= 0.3 { z.max(LEGIBLE_ZOOM) } else { 1.0 };
+        if self.shared.state.with_untracked(|s| s.zoom) != z {
+            self.shared.state.update(|s| s.zoom = z);
+        }
+    }
+
+    /// Zoom so the drawing fits the stage's width (the fit button).
+    pub fn fit(self) {
+        if let Some(z) = self.fitting_zoom(false) {
+            self.shared.state.update(|s| s.zoom = z);
+        }
+    }
+
+    /// The zoom at which the drawing fits the stage's width; `whole`: and its height,
+    /// never above 100%.
+    fn fitting_zoom(self, whole: bool) -> Option<f64> {
+        let (w, h) = self.natural.get_value();
+        let div = self.canvas.get_untracked()?;
+        let (aw, ah) = (
+            f64::from(div.client_width()) - 8.0,
+            f64::from(div.client_height()) - 8.0,
+        );
+        if w <= 0.0 || aw <= 0.0 {
+            return None;
+        }
+        let mut z = aw / w;
+        if whole && h > 0.0 && ah > 0.0 {
+            z = z.min(ah / h);
+        }
+        if whole {
+            z = z.min(1.0);
+        }
+        Some(z.clamp(ZOOM_MIN, ZOOM_MAX))
     }
 
     /// Size the SVG to its natural size times the state's zoom.

@@ -78,22 +78,14 @@ fn set_zoom(state: RwSignal<State>, z: f64) {
 fn ZoomBar(d: Drawing) -> impl IntoView {
     let state = d.shared.state;
     let zoom_by = move |f: f64| set_zoom(state, state.with_untracked(|s| s.zoom) * f);
-    let fit = move |_| {
-        let (w, _) = d.natural.get_value();
-        if let Some(div) = d.canvas.get_untracked() {
-            let avail = f64::from(div.client_width()) - 8.0;
-            if w > 0.0 && avail > 0.0 {
-                set_zoom(state, avail / w);
-            }
-        }
-    };
+    let fit = move |_| d.fit();
     view! {
         <div class="zoombar">
             <button id="zoom-out" title="zoom out (ctrl + wheel)" on:click=move |_| zoom_by(1.0 / 1.25)>"−"</button>
             <span id="zoom-level">{move || format!("{:.0}%", state.with(|s| s.zoom) * 100.0)}</span>
             <button id="zoom-in" title="zoom in (ctrl + wheel)" on:click=move |_| zoom_by(1.25)>"+"</button>
             <button id="zoom-fit" on:click=fit>"fit"</button>
-            <button id="zoom-reset" on:click=move |_| set_zoom(state, 1.0)>"100%"</button>
+            <button id="zoom-reset" title="natural size (100%)" on:click=move |_| set_zoom(state, 1.0)>"1:1"</button>
             <span class="status" id="status">{move || d.status().get()}</span>
         </div>
     }

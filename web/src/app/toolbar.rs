@@ -18,6 +18,7 @@ pub(super) fn Toolbar(
     figure: StoredValue<Option<Figure>>,
     export_blocked: ReadSignal<Option<String>>,
     elem_fixed: ReadSignal<Option<(u32, String)>>,
+    view_chosen: StoredValue<bool>,
 ) -> impl IntoView {
     let copied = RwSignal::new(false);
     // A copied link is out of date once the state (so the URL) changes.
@@ -37,7 +38,11 @@ pub(super) fn Toolbar(
                 .map(|f| (f.to_svg(theme.get_untracked()), f.size()))
         })
     };
-    let name = move |ext| export_name(state.with_untracked(|s| s.opts.view), ext);
+    // Named by the view drawn (which a value that cannot be drawn as chosen changes).
+    let name = move |ext| {
+        let view = figure.with_value(|f| f.as_ref().map(|f| f.view));
+        export_name(view.unwrap_or(View::Auto), ext)
+    };
     let export_svg = move |_| {
         if let Some((svg, _)) = whole_svg() {
             let _ = dom::download(&JsValue::from_str(&svg), "image/svg+xml", &name("svg"));
@@ -53,7 +58,7 @@ pub(super) fn Toolbar(
         <header class="bar">
             <h1>"CuTe Layout Explorer"</h1>
             <div class="controls">
-                <PresetMenu state=state/>
+                <PresetMenu state=state view_chosen=view_chosen/>
                 {menu(
                     "view",
                     "View",
@@ -62,6 +67,7 @@ pub(super) fn Toolbar(
                     move || state.with(|s| s.opts.view.name().to_string()),
                     move |v| {
                         if let Some(v) = View::parse(&v) {
+                            view_chosen.set_value(v != View::Auto);
                             state.update(|s| s.opts.view = v)
                         }
                     },
@@ -161,10 +167,12 @@ fn menu(
 /// The presets, by group; choosing one replaces the expression and view, then the menu
 /// goes back to "Choose…".
 #[component]
-fn PresetMenu(state: RwSignal<State>) -> impl IntoView {
+fn PresetMenu(state: RwSignal<State>, view_chosen: StoredValue<bool>) -> impl IntoView {
     let on_preset = move |e: ev::Event| {
         let v = event_target_value(&e);
         if let Some(p) = v.parse::<usize>().ok().and_then(|i| PRESETS.get(i)) {
+            // A preset suggests its view; the next value typed may need another.
+            view_chosen.set_value(false);
             state.update(|s| {
                 s.expr = p.expr.to_string();
                 s.opts.view = p.view;
