@@ -720,3 +720,21 @@ test('new figures open fitted and scrolled to their corner', async () => {
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('answers up front: the TMA box and swizzle mode, the descriptor form, wrapped result lines', async () => {
+  const { page, ctx, errors } = await open();
+  const answers = () => page.$$eval('#answers li', (l) => l.map((e) => e.textContent).join('\n'));
+  await page.selectOption('#preset', { label: 'TMA 128B swizzle: K-major 64x64 half tile of an (M,K) row-major matrix' });
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'tma');
+  assert.match(await answers(), /box \{64, 64\} \(4096 elements, 8192 B\) x 1 per tile, CU_TENSOR_MAP_SWIZZLE_128B/);
+  await page.selectOption('#preset', { label: 'Hopper 128x128x64 F16 GEMM: smem A (K-major SW128) and its GMMA descriptor' });
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'descriptor');
+  assert.match(await answers(), /canonical form: /);
+  // A long result line wraps inside the pane instead of running off it.
+  await page.selectOption('#preset', { label: '32x64 floats: column reads, 8-way conflicts' });
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'banks');
+  assert.match(await page.textContent('#results'), /8-way worst/);
+  assert.ok(await page.$eval('#results', (r) => r.scrollWidth <= r.clientWidth + 1), 'a result line runs off the pane');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});

@@ -47,6 +47,10 @@ pub(crate) struct Shared {
     /// The view was chosen (the view menu, a shared URL's `view`): it stays when a value
     /// cannot be drawn in it. Otherwise (a preset's view) the view follows the value.
     pub view_chosen: StoredValue<bool>,
+    /// What the drawn figure says in words (its notes: a TMA box and swizzle mode, a
+    /// descriptor's canonical form, wavefronts, the best search candidate), for the
+    /// results pane.
+    pub answers: RwSignal<Vec<String>>,
 }
 
 /// Mount the page into `<body>`, state from the page's URL, kept in the URL as it changes.
@@ -73,6 +77,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         figure: StoredValue::new(None),
         export_blocked: RwSignal::new(None),
         elem_fixed: RwSignal::new(None),
+        answers: RwSignal::new(Vec::new()),
         view_chosen: StoredValue::new(state.with_untracked(|s| s.opts.view != View::Auto)),
     };
 
@@ -131,6 +136,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                     state=state
                     printed=shared.printed.read_only()
                     line_error=shared.line_error.read_only()
+                    answers=shared.answers.read_only()
                 />
                 <stage::Stage shared=shared/>
             </main>

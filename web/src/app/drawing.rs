@@ -157,6 +157,7 @@ impl Drawing {
                         cute_render::views::CELL_HARD_CAP
                     )
                 }));
+                self.shared.answers.set(fig.notes.clone());
                 figure.set_value(Some(fig));
                 if reshaped {
                     if let Some(div) = self.canvas.get_untracked() {
@@ -198,6 +199,7 @@ impl Drawing {
                 }));
                 self.shared.export_blocked.set(None);
                 self.shared.elem_fixed.set(None);
+                self.shared.answers.set(Vec::new());
                 if let Some(div) = self.canvas.get_untracked() {
                     let _ = div.class_list().add_1("stale");
                 }

@@ -12,6 +12,7 @@ pub(super) fn SidePane(
     state: RwSignal<State>,
     printed: ReadSignal<Vec<Printed>>,
     line_error: ReadSignal<Option<LineError>>,
+    answers: ReadSignal<Vec<String>>,
 ) -> impl IntoView {
     let is = move |m: Mode| state.with(|s| s.mode == m);
     view! {
@@ -48,7 +49,7 @@ pub(super) fn SidePane(
                 </Show>
                 <pre class="form-expr" id="form-expr">{move || state.with(|s| s.expr.clone())}</pre>
             </Show>
-            <Results printed=printed/>
+            <Results printed=printed answers=answers/>
             <HighlightPane state=state/>
         </section>
     }
@@ -91,7 +92,7 @@ fn Editor(state: RwSignal<State>, line_error: ReadSignal<Option<LineError>>) -> 
 
 /// Every printed line of the script, errors marked.
 #[component]
-fn Results(printed: ReadSignal<Vec<Printed>>) -> impl IntoView {
+fn Results(printed: ReadSignal<Vec<Printed>>, answers: ReadSignal<Vec<String>>) -> impl IntoView {
     view! {
         <details class="results" open>
             <summary>"Results (as CuTe prints them)"</summary>
@@ -103,6 +104,14 @@ fn Results(printed: ReadSignal<Vec<Printed>>) -> impl IntoView {
                     </li>
                 </For>
             </ol>
+            // The drawing's answers in words, up front (the figure shows them under its grid).
+            <Show when=move || answers.with(|a| !a.is_empty())>
+                <ul id="answers" class="answers" aria-label="what the drawing says">
+                    <For each=move || answers.get() key=|a| a.clone() let:a>
+                        <li>{a}</li>
+                    </For>
+                </ul>
+            </Show>
         </details>
     }
 }
