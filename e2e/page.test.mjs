@@ -738,3 +738,21 @@ test('answers up front: the TMA box and swizzle mode, the descriptor form, wrapp
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('a search row is named as a kernel writes it and opens its bank check', async () => {
+  const { page, ctx, errors } = await open();
+  await page.selectOption('#preset', { label: 'Which swizzle fixes the column reads?' });
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'search');
+  await hoverCell(page, 'ranking', 0, 0);
+  assert.equal(await inspectorRow(page, 'candidate'), 'Sw<3,3,3>');
+  assert.equal(await inspectorRow(page, 'in a kernel'), 'Swizzle<3,4,3> on bytes = SW128');
+  // Row #3 (Sw<2,3,3>, 8 wavefronts) opens its bank view; Back returns to the ranking.
+  await clickCell(page, 'ranking', 2, 0);
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'banks');
+  assert.match(await page.inputValue('#editor'), /^bank_conflicts\(Sw<2,3,3> o 0 o \(32,64\):\(64,1\), 16, /);
+  assert.match(await page.textContent('#results'), /8 wavefronts, ideal 4/);
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'search');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});

@@ -990,6 +990,31 @@ pub struct Candidate {
     pub ideal: u64,
     /// Extra shared memory in elements (padding).
     pub extra_elems: i64,
+    /// The width of the elements the search was for.
+    pub elem_bits: u32,
+}
+
+impl Candidate {
+    /// How a kernel writes the candidate: its swizzle on byte addresses and the mode
+    /// name where it is one ([`Swizzle::kernel_spelling`]); `None` for no swizzle and
+    /// padding.
+    ///
+    /// ```
+    /// use cute_core::{bank::{swizzle_search, Instr}, Layout};
+    /// let base: Layout = "(32,64):(64,1)".parse().unwrap();
+    /// let tv: Layout = "(32,8):(1,32)".parse().unwrap(); // lane t reads row t, 8 halves
+    /// let best = &swizzle_search(&base, 16, &tv, Instr::Lds(128)).unwrap()[0];
+    /// assert_eq!(best.label, "Sw<3,3,3>");
+    /// assert_eq!(best.kernel_spelling().as_deref(), Some("Swizzle<3,4,3> on bytes = SW128"));
+    /// ```
+    pub fn kernel_spelling(&self) -> Option<String> {
+        match &self.smem {
+            AnyLayout::Composed(c) if self.extra_elems == 0 => {
+                c.swizzle.kernel_spelling(self.elem_bits)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Rank swizzles `Sw<B,M,S>` (and no swizzle, and row padding) of `base` for an access by
@@ -1026,6 +1051,7 @@ pub fn swizzle_search(
         wavefronts: none.wavefronts(),
         ideal: none.ideal(),
         extra_elems: 0,
+        elem_bits,
     }];
     let cosize = base.cosize()?;
     let vec = i64::from(instr.lane_bits() / elem_bits);
@@ -1047,6 +1073,7 @@ pub fn swizzle_search(
                         wavefronts: r.wavefronts(),
                         ideal: r.ideal(),
                         extra_elems: 0,
+                        elem_bits,
                     });
                 }
             }
@@ -1085,6 +1112,7 @@ fn padding_candidates(
             out.push(Candidate {
                 label: format!("pad +{pad}"),
                 extra_elems: l.cosize()? - base.cosize()?,
+                elem_bits,
                 smem: AnyLayout::Layout(l),
                 wavefronts: r.wavefronts(),
                 ideal: r.ideal(),

@@ -132,6 +132,34 @@ impl Swizzle {
         Swizzle::new(self.b, self.m + log2_exact(n, "downcast")?, self.s)
     }
 
+    /// How a kernel writes this swizzle of `elem_bits`-bit element offsets: as CuTe's
+    /// `Swizzle<B,M,S>` on byte addresses (what `smem_ptr_flag` atoms, TMA and the
+    /// GMMA/UMMA descriptors use), with the mode it is where it is one (SW32, SW64, SW128
+    /// of the `Layout_{K,MN}_SW*_Atom<T>` atoms, UMMA's SW128_32B). `None` when the
+    /// elements are narrower than a byte and the swizzle moves sub-byte bits.
+    ///
+    /// ```
+    /// use cute_core::Swizzle;
+    /// let sw = Swizzle::new(3, 3, 3).unwrap(); // on half_t offsets
+    /// assert_eq!(sw.kernel_spelling(16).as_deref(), Some("Swizzle<3,4,3> on bytes = SW128"));
+    /// assert_eq!(Swizzle::new(2, 2, 3).unwrap().kernel_spelling(32).as_deref(), Some("Swizzle<2,4,3> on bytes = SW64"));
+    /// assert_eq!(Swizzle::new(3, 1, 3).unwrap().kernel_spelling(16).as_deref(), Some("Swizzle<3,2,3> on bytes"));
+    /// ```
+    pub fn kernel_spelling(self, elem_bits: u32) -> Option<String> {
+        let bytes = self.recast(i64::from(elem_bits), 8).ok()?;
+        let mode = match (bytes.b, bytes.m, bytes.s) {
+            (1, 4, 3) => " = SW32",
+            (2, 4, 3) => " = SW64",
+            (3, 4, 3) => " = SW128",
+            (2, 5, 2) => " = SW128_32B",
+            _ => "",
+        };
+        Some(format!(
+            "Swizzle<{},{},{}> on bytes{mode}",
+            bytes.b, bytes.m, bytes.s
+        ))
+    }
+
     /// CuTe `recast_layout<uint_bit_t<OLD>, uint_bit_t<NEW>>(swizzle)`.
     ///
     /// ```

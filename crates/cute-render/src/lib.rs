@@ -172,7 +172,9 @@ impl Evaluated {
         };
         let wants_call = match opts.view {
             View::Algebra => true,
-            View::Auto => matches!(d.value, Value::Layout(_)),
+            // The search view's rows open the bank check of their candidate: its call.
+            View::Search => true,
+            View::Auto => matches!(d.value, Value::Layout(_) | Value::Ranked(_)),
             _ => false,
         };
         let call = if wants_call {

@@ -11,7 +11,7 @@ use super::labels::{context_2d, fit};
 use super::Shared;
 use crate::inspect::Context;
 use crate::page::{printed_lines, visible_cells, LEGIBLE_CELL_PX, WHOLE_CELLS};
-use crate::state::{ZOOM_MAX, ZOOM_MIN};
+use crate::state::{Mode, ZOOM_MAX, ZOOM_MIN};
 
 /// The zoom down to which cell text stays legible (the renderer's cells are 24px tall;
 /// labels are painted from [`LEGIBLE_CELL_PX`] = 12px).
@@ -481,8 +481,26 @@ impl Drawing {
     }
 
     /// A click (not the end of a pan): pin the cell under it, or release the pin.
+    /// A cell that opens another expression (a search row: its candidate's bank check)
+    /// makes it the page's, a committed edit. Whether the cell did.
+    fn open(self, data: &[(String, String)]) -> bool {
+        let Some((_, call)) = data.iter().find(|(k, _)| k == "open") else {
+            return false;
+        };
+        self.shared.view_chosen.set_value(false);
+        self.shared.state.update(|s| {
+            s.expr = call.clone();
+            s.opts.view = View::Auto;
+            s.mode = Mode::Editor;
+        });
+        true
+    }
+
     pub fn click(self, e: &web_sys::MouseEvent) {
         if let Some((data, (panel, row, col))) = self.shared.figure.with_value(|f| hit_data(e, f)) {
+            if self.open(&data) {
+                return;
+            }
             self.boxes
                 .with_value(|b| outline_cell(&panel, "pin", row, col, b));
             self.inspector.show(&data);
@@ -505,6 +523,7 @@ impl Drawing {
             }
         }
         match cell_data(e.target()) {
+            Some((_, data)) if self.open(&data) => {}
             Some((cell, data)) => {
                 let _ = cell.class_list().add_1("pinned");
                 self.inspector.show(&data);

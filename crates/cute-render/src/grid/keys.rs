@@ -63,6 +63,8 @@ pub const CELL_KEYS: &[CellKey] = &[
     k("core", "core", Unit::Plain),
     k("rank", "rank", Unit::Plain),
     k("candidate", "candidate", Unit::Plain),
+    k("kernel", "in a kernel", Unit::Plain),
+    k("open", "opens", Unit::Plain),
     k("wavefronts", "wavefronts", Unit::Plain),
     k("ideal", "ideal wavefronts", Unit::Plain),
     k("conflicts", "extra wavefronts", Unit::Plain),

@@ -282,7 +282,7 @@ pub fn figure_with_call(
             ))),
         },
         View::Search => match value {
-            Value::Ranked(cs) => search_figure(title, cs, opts),
+            Value::Ranked(cs) => search_figure(title, cs, call, opts),
             v => Err(Error::new(format!(
                 "the search view draws swizzle_search(...), got {}",
                 v.kind()

@@ -4,13 +4,15 @@ use super::{check_cells, overview_note, Options, View};
 use crate::grid::{Cell, Data, Figure, Panel};
 use cute_core::bank::Candidate;
 use cute_core::{Error, Result};
+use cute_lang::{Call, Value};
 
 /// Candidates drawn by the search view (the rest are counted in a note).
 pub const SEARCH_ROWS: usize = 64;
 
 /// The search view's columns: header, and the `data-field` of its cells.
-const SEARCH_COLUMNS: [(&str, &str); 6] = [
+const SEARCH_COLUMNS: [(&str, &str); 7] = [
     ("candidate", "candidate"),
+    ("in a kernel (bytes)", "kernel"),
     ("wavefronts", "wavefronts"),
     ("ideal", "ideal"),
     ("conflicts", "conflicts"),
@@ -18,10 +20,34 @@ const SEARCH_COLUMNS: [(&str, &str); 6] = [
     ("smem +", "extra-elems"),
 ];
 
-pub(super) fn search_figure(title: &str, cs: &[Candidate], opts: &Options) -> Result<Figure> {
+/// The bank check of each candidate, as text the language reads back: the search's own
+/// call with the candidate's layout for its first operand (`None` when the operands do
+/// not print as a call that gives the first candidate's wavefronts back).
+fn bank_calls(cs: &[Candidate], call: Option<&Call>) -> Option<Vec<String>> {
+    let call = call.filter(|c| c.name == "swizzle_search")?;
+    let rest: Vec<String> = call.args[1..]
+        .iter()
+        .map(|a| a.as_ref().ok().map(Value::to_string))
+        .collect::<Option<_>>()?;
+    let text = |c: &Candidate| format!("bank_conflicts({}, {})", c.smem, rest.join(", "));
+    // The printed operands must read back as the same access.
+    match cute_lang::eval_line(&text(&cs[0])) {
+        Ok(Value::Banks(r)) if r.wavefronts() == cs[0].wavefronts => {}
+        _ => return None,
+    }
+    Some(cs.iter().map(text).collect())
+}
+
+pub(super) fn search_figure(
+    title: &str,
+    cs: &[Candidate],
+    call: Option<&Call>,
+    opts: &Options,
+) -> Result<Figure> {
     if cs.is_empty() {
         return Err(Error::new("the search view has no candidates to draw"));
     }
+    let opens = bank_calls(&cs[..cs.len().min(SEARCH_ROWS)], call);
     let shown = cs.len().min(SEARCH_ROWS);
     let cols = SEARCH_COLUMNS.len();
     let cell_text = check_cells((shown * cols) as i64, opts)?;
@@ -49,33 +75,48 @@ pub(super) fn search_figure(title: &str, cs: &[Candidate], opts: &Options) -> Re
         let fill = opts.palette.quality(quality(c.wavefronts));
         let conflicts = c.wavefronts.saturating_sub(c.ideal);
         let smem = c.smem.to_string();
+        let kernel = c.kernel_spelling();
         for (j, (_, field)) in SEARCH_COLUMNS.iter().enumerate() {
             let text = match j {
                 0 => c.label.clone(),
-                1 => c.wavefronts.to_string(),
-                2 => c.ideal.to_string(),
-                3 => conflicts.to_string(),
-                4 => ratio(c),
+                1 => kernel
+                    .as_deref()
+                    .map_or("-".to_string(), |k| k.replace(" on bytes", "")),
+                2 => c.wavefronts.to_string(),
+                3 => c.ideal.to_string(),
+                4 => conflicts.to_string(),
+                5 => ratio(c),
                 _ if c.extra_elems > 0 => format!("+{}", c.extra_elems),
                 _ => "0".to_string(),
             };
+            let mut data = vec![
+                ("row", Data::from(k)),
+                ("col", Data::from(j)),
+                ("field", Data::Text(field.to_string())),
+                ("rank", Data::from(k + 1)),
+                ("candidate", Data::Text(c.label.clone())),
+                ("wavefronts", Data::from(c.wavefronts)),
+                ("ideal", Data::from(c.ideal)),
+                ("conflicts", Data::from(conflicts)),
+                ("ratio", Data::Text(ratio(c))),
+                ("extra-elems", Data::from(c.extra_elems)),
+                ("smem", Data::Text(smem.clone())),
+            ];
+            if let Some(k) = &kernel {
+                data.push(("kernel", Data::Text(k.clone())));
+            }
+            if let Some(o) = &opens {
+                data.push(("open", Data::Text(o[k].clone())));
+            }
             cells.push(Cell {
                 text: if cell_text { text } else { String::new() },
                 fill: fill.clone(),
-                class: String::new(),
-                data: vec![
-                    ("row", Data::from(k)),
-                    ("col", Data::from(j)),
-                    ("field", Data::Text(field.to_string())),
-                    ("rank", Data::from(k + 1)),
-                    ("candidate", Data::Text(c.label.clone())),
-                    ("wavefronts", Data::from(c.wavefronts)),
-                    ("ideal", Data::from(c.ideal)),
-                    ("conflicts", Data::from(conflicts)),
-                    ("ratio", Data::Text(ratio(c))),
-                    ("extra-elems", Data::from(c.extra_elems)),
-                    ("smem", Data::Text(smem.clone())),
-                ],
+                class: if opens.is_some() {
+                    "opens".into()
+                } else {
+                    String::new()
+                },
+                data,
             });
         }
     }
@@ -95,7 +136,7 @@ pub(super) fn search_figure(title: &str, cs: &[Candidate], opts: &Options) -> Re
         row_headers: (1..=shown).map(|r| format!("#{r}")).collect(),
         col_headers: SEARCH_COLUMNS.iter().map(|(h, _)| h.to_string()).collect(),
         cells,
-        col_breaks: vec![1],
+        col_breaks: vec![2],
         row_breaks: Vec::new(),
         source: None,
         marks: Vec::new(),
@@ -103,14 +144,16 @@ pub(super) fn search_figure(title: &str, cs: &[Candidate], opts: &Options) -> Re
     let top = &cs[0];
     let base = cs.iter().find(|c| c.label == "none");
     let mut notes = vec![format!(
-        "best: {} (#1): {} wavefronts, ideal {}{}",
+        "best: {} (#1): {} wavefronts, ideal {}{}{}",
         top.smem,
         top.wavefronts,
         top.ideal,
         match top.wavefronts.saturating_sub(top.ideal) {
             0 => ", conflict-free".to_string(),
             n => format!(", {n} extra"),
-        }
+        },
+        top.kernel_spelling()
+            .map_or_else(String::new, |k| format!("; in a kernel: {k}"))
     )];
     if let Some((rank, none)) = cs.iter().enumerate().find(|(_, c)| c.label == "none") {
         notes.push(format!(
@@ -124,6 +167,11 @@ pub(super) fn search_figure(title: &str, cs: &[Candidate], opts: &Options) -> Re
         "conflicts = wavefronts beyond the ideal; x ideal = wavefronts / ideal; smem + = elements of padding; ties: no padding first, shorter names first"
             .to_string(),
     );
+    if opens.is_some() {
+        notes.push(
+            "on the page, a row opens its bank check (the call is the row's data-open)".to_string(),
+        );
+    }
     if shown < cs.len() {
         notes.push(format!(
             "{} more candidates (#{}..#{}) are not drawn",
