@@ -7,7 +7,9 @@ use crate::value::Value;
 use cute_core::atom::{Atom, TiledCopy, TiledMma};
 use cute_core::bank::Instr;
 use cute_core::error::{Error, Result};
+use cute_core::int_tuple::IntTuple;
 use cute_core::layout::Layout;
+use std::borrow::Cow;
 
 pub(crate) fn tiled_mma(v: &Value) -> Result<&TiledMma> {
     match v {
@@ -132,7 +134,35 @@ pub(crate) fn copy_atom(v: &Value) -> Result<cute_core::atom::CopyAtom> {
         ))),
     }
 }
-pub(crate) fn bank_args(args: &[Value]) -> Result<(&Value, u32, Layout, Instr)> {
+/// The part of `smem` a tiled copy's tile covers: the tile the copy's TV layout indexes
+/// (`Tiler_MN`), as `partition_S/D` sees the first one, `composition(smem, tiler)`; the
+/// layout itself when it is the tile. An error names both shapes when it does not cover it.
+fn copy_tile_of<'a>(smem: &'a Value, copy: &TiledCopy) -> Result<Cow<'a, Value>> {
+    let layout = smem.to_any_layout()?;
+    let shape = layout.inner().shape();
+    let tile = &copy.tiler;
+    let dims =
+        |t: &IntTuple| -> Result<Vec<i64>> { (0..t.rank()).map(|i| t.get(i)?.size()).collect() };
+    let (have, want) = (dims(shape)?, dims(tile)?);
+    if have == want {
+        return Ok(Cow::Borrowed(smem));
+    }
+    let x = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
+    let covers =
+        have.len() >= want.len() && want.iter().zip(&have).all(|(w, h)| *w > 0 && h % w == 0);
+    if !covers {
+        return Err(Error::new(format!(
+            "the copy's tile is {} (its Tiler_MN {tile}) but the shared-memory layout is {} ({shape}): it must cover the tile mode by mode; pass the layout the copy reads (e.g. tile_to_shape(atom, the CTA tile))",
+            x(&want),
+            x(&have)
+        )));
+    }
+    crate::ops::composition(smem, &Value::from(tile.clone()))
+        .map(Cow::Owned)
+        .map_err(|e| e.within("composition(smem, Tiler_MN)"))
+}
+
+pub(crate) fn bank_args(args: &[Value]) -> Result<(Cow<'_, Value>, u32, Layout, Instr)> {
     let instr_of = |v: &Value| -> Result<Instr> {
         match v {
             Value::Keyword(k) => Instr::parse(k).ok_or_else(|| {
@@ -165,7 +195,7 @@ pub(crate) fn bank_args(args: &[Value]) -> Result<(&Value, u32, Layout, Instr)> 
             c.layout_s_tv()?
         };
         let bits = u32::try_from(bits).map_err(|_| Error::new("element width out of range"))?;
-        return Ok((&args[0], bits, tv, instr));
+        return Ok((copy_tile_of(&args[0], c)?, bits, tv, instr));
     }
     if args.len() != 4 {
         return Err(Error::new(
@@ -188,5 +218,5 @@ pub(crate) fn bank_args(args: &[Value]) -> Result<(&Value, u32, Layout, Instr)> 
             )))
         }
     };
-    Ok((&args[0], bits, tv, instr_of(&args[3])?))
+    Ok((Cow::Borrowed(&args[0]), bits, tv, instr_of(&args[3])?))
 }
