@@ -160,8 +160,23 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
                 }
                 return apply(f, &eval_all(args, env)?);
             }
+            // A spelling the op table lists with its namespace (CuTeDSL's
+            // `cute.recast_layout`, whose arguments differ from C++'s) wins over the name
+            // without it.
+            let short = strip_ns(name);
+            let op = ops::lookup(name).or_else(|| ops::lookup(short));
+            let bound = bound_path(name, env);
+            // An unknown function is the error, not the first unknown name among its
+            // arguments (`make_tensor(nullptr, ...)` names make_tensor).
+            if op.is_none()
+                && bound.is_none()
+                && targs.is_empty()
+                && (!args.is_empty() || !kwargs.is_empty())
+            {
+                return Err(ops::unknown_function(short));
+            }
             let args_v = eval_all(args, env)?;
-            if let Some((obj, path)) = bound_path(name, env) {
+            if let Some((obj, path)) = bound {
                 let mut cur = obj;
                 for (k, m) in path.iter().enumerate() {
                     cur = if k + 1 == path.len() {
@@ -178,11 +193,6 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             for (k, n) in kwargs {
                 kw.push((*k, eval(n, env)?, n.col));
             }
-            // A spelling the op table lists with its namespace (CuTeDSL's
-            // `cute.recast_layout`, whose arguments differ from C++'s) wins over the name
-            // without it.
-            let short = strip_ns(name);
-            let op = ops::lookup(name).or_else(|| ops::lookup(short));
             // `Int<8>()`, `Layout<...>()`: a type's value-initialisation; `Sw<3,4,3>(x)`:
             // a type's value applied.
             let takes_targs = op.is_some_and(|o| o.targs != ops::Targs::No);

@@ -224,3 +224,18 @@ fn templated_atoms_refuse_what_cpp_refuses() {
         );
     }
 }
+
+#[test]
+fn an_unknown_function_is_named_before_its_arguments() {
+    // Not "unknown name 'nullptr'": the function is what is missing.
+    let e = cute_lang::eval_line("make_tensor(make_smem_ptr<half_t>(nullptr), (8,8):(8,1))")
+        .unwrap_err();
+    assert!(
+        e.msg.starts_with("unknown function 'make_tensor'"),
+        "{}",
+        e.msg
+    );
+    // A known function still reports its argument's unknown name.
+    let e = cute_lang::eval_line("size(nullptr)").unwrap_err();
+    assert_eq!(e.msg, "unknown name 'nullptr'");
+}

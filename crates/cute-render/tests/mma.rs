@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use cute_lang::{eval_line, Value};
-use cute_render::{render_figure, Options, Theme};
+use cute_render::{render_figure, Options, Theme, View};
 
 #[test]
 fn mma_view_arranges_a_b_c_like_cute() {
@@ -53,4 +53,24 @@ fn snapshot() {
     let f = render_figure(example("mma"), &Options::default()).unwrap();
     assert_eq!(f.view.name(), "mma");
     insta::assert_snapshot!("view_mma", f.to_svg(Theme::Light));
+}
+
+#[test]
+fn an_umma_tiled_mma_says_its_thread_is_a_cta_and_where_c_lives() {
+    let f = render_figure(
+        "make_tiled_mma(SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>{})",
+        &Options { view: View::Mma, ..Options::default() },
+    )
+    .unwrap();
+    assert!(
+        f.subtitle.contains("1 CTA (UMMA: one issuing thread each)"),
+        "{}",
+        f.subtitle
+    );
+    assert_eq!(f.legend_title, "CTA:");
+    assert!(
+        f.notes[0].contains("the tmem view of partition_fragment_C(tiled_mma, Shape<_128,_256>{})"),
+        "{:?}",
+        f.notes
+    );
 }

@@ -347,7 +347,7 @@ fn check_cells(n: i64, opts: &Options) -> Result<bool> {
             String::new()
         };
         return Err(Error::new(format!(
-            "{n} cells is too many to draw (limit {CELL_HARD_CAP}{lazy})"
+            "{n} cells is too many to draw (limit {CELL_HARD_CAP}{lazy}); draw a tile of it: composition(L, (256,256)) is the top-left 256x256 block of a layout L, logical_divide(L, (256,256)) its tiles"
         )));
     }
     Ok(n <= opts.cell_text_cap)

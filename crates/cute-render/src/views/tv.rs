@@ -2,7 +2,7 @@
 
 use super::{check_cells, dimmed, overview_note, Highlight, Options, Palette, View, CELL_HARD_CAP};
 use crate::grid::{Cell, Data, Figure, Panel};
-use cute_core::atom::{TiledCopy, TiledMma};
+use cute_core::atom::{MmaParams, TiledCopy, TiledMma};
 use cute_core::{Error, IntTuple, Layout, Result};
 use cute_lang::Value;
 
@@ -197,17 +197,38 @@ pub(super) fn mma_figure(title: &str, mma: &TiledMma, opts: &Options) -> Result<
         opts,
     )?;
     let threads = mma.thr_layout_vmnk.size()?;
+    let umma = matches!(mma.atom.params, Some(MmaParams::Umma(_)));
+    let mut notes = tv_notes(opts, cell_text, total as usize);
+    if umma {
+        // tcgen05.mma has no per-thread fragments: the "thread" of its TV layouts is a CTA.
+        notes.insert(
+            0,
+            format!(
+                "UMMA (tcgen05.mma): one thread issues the MMA for its CTA, so ThrID counts CTAs ({threads} here), not threads; every value of a panel belongs to CTA T0{}. A and B are read from shared memory through descriptors (the descriptor view of make_umma_desc), and C lives in tensor memory: the tmem view of partition_fragment_C(tiled_mma, Shape<_{m},_{n}>{{}}) shows its lanes and columns",
+                if threads > 1 { " or T1 (2-SM: the CTA pair)" } else { "" }
+            ),
+        );
+    }
     Ok(Figure {
         view: View::Mma,
         title: title.to_string(),
-        subtitle: format!(
-            "{}  ·  tile {m}x{n}x{k}, {threads} threads, ThrLayoutVMNK {}",
-            mma.atom.name, mma.thr_layout_vmnk
-        ),
+        subtitle: if umma {
+            format!(
+                "{}  ·  tile {m}x{n}x{k}, {threads} CTA{} (UMMA: one issuing thread each), ThrLayoutVMNK {}",
+                mma.atom.name,
+                if threads == 1 { "" } else { "s" },
+                mma.thr_layout_vmnk
+            )
+        } else {
+            format!(
+                "{}  ·  tile {m}x{n}x{k}, {threads} threads, ThrLayoutVMNK {}",
+                mma.atom.name, mma.thr_layout_vmnk
+            )
+        },
         panels: vec![(b, (1, 0)), (a, (0, 1)), (c, (1, 1))],
-        legend_title: "thread:".into(),
+        legend_title: if umma { "CTA:" } else { "thread:" }.into(),
         legend: thread_legend(threads, opts.palette),
-        notes: tv_notes(opts, cell_text, total as usize),
+        notes,
         cell_text,
     })
 }
