@@ -161,7 +161,12 @@ test('descriptor view: from a preset and from a shared URL; hover names the fiel
   // The printed descriptor is C++'s print(GmmaDescriptor).
   const printed = await page.$$eval('#results li code', (l) => l.map((e) => e.textContent));
   assert.match(printed[printed.length - 1], /^GmmaDescriptor: 0x4000004000010000\n  start_addr :  0x0000/);
-  assert.deepEqual(await page.$eval('#panel-bits', (p) => [p.dataset.rows, p.dataset.cols]), ['2', '32']);
+  // Each 32-bit word of the ruler, then a row naming its fields.
+  assert.deepEqual(await page.$eval('#panel-bits', (p) => [p.dataset.rows, p.dataset.cols]), ['4', '32']);
+  const named = await page.$$eval('#panel-bits .mlabel', (l) => l.map((e) => e.textContent));
+  for (const f of ['layout_t', 'base_offset', 'stride_off', 'leading_off', 'start_addr']) {
+    assert.ok(named.includes(f), `${f} not on the ruler: ${named}`);
+  }
   assert.deepEqual(await page.$eval('#panel-smem', (p) => [p.dataset.rows, p.dataset.cols]), ['64', '16']);
   // The SBO arrow is drawn over the operand.
   assert.match(await page.$eval('#panel-smem .marks', (m) => m.textContent), /SBO 1024 B/);
@@ -171,8 +176,8 @@ test('descriptor view: from a preset and from a shared URL; hover names the fiel
   assert.equal(await row('bit'), '62');
   assert.equal(await row('field'), 'layout_type');
   assert.equal(await row('meaning'), 'B128');
-  // Row 1, column 15 is bit 16, the lowest bit of LBO.
-  await hoverCell(page, 'bits', 1, 15);
+  // Row 2 (the second word), column 15 is bit 16, the lowest bit of LBO.
+  await hoverCell(page, 'bits', 2, 15);
   assert.equal(await row('field'), 'leading_off');
   // Row 9 of the operand is in the second core matrix down (the one SBO reaches).
   await hoverCell(page, 'smem', 9, 3);
@@ -183,9 +188,9 @@ test('descriptor view: from a preset and from a shared URL; hover names the fiel
   await page.goto(base + q);
   await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'descriptor');
   assert.equal(await page.inputValue('#view'), 'descriptor');
-  assert.deepEqual(await page.$eval('#panel-bits', (p) => [p.dataset.rows, p.dataset.cols]), ['1', '32']);
+  assert.deepEqual(await page.$eval('#panel-bits', (p) => [p.dataset.rows, p.dataset.cols]), ['2', '32']);
   // Bits 28..24 are m_dim: column 31 - 27 = 4 is bit 27.
-  const bit = page.locator('#panel-bits .cell[data-bit="27"]');
+  const bit = page.locator('#panel-bits .cell[data-bit="27"]').first();
   if (await bit.count()) await bit.hover(); else await hoverCell(page, 'bits', 0, 4);
   assert.equal(await row('field'), 'm_dim');
   assert.equal(await row('meaning'), 'M = 128');

@@ -18,8 +18,34 @@ fn descriptor_view_draws_bits_fields_core_matrices_and_offsets() {
     };
     let s = svg(expr);
     let doc = parse(&s);
-    let bits = cells(&doc, "bits");
+    let all = cells(&doc, "bits");
+    assert_eq!(
+        all.len(),
+        128,
+        "two words of 32 bits, each with its names row"
+    );
+    // Rows 0 and 2 hold the bits; rows 1 and 3 name the fields of the row above.
+    let bits: Vec<_> = all
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| (i / 32) % 2 == 0)
+        .map(|(_, c)| c)
+        .collect();
     assert_eq!(bits.len(), 64);
+    let labels = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("mlabel"))
+        .filter_map(|n| n.text())
+        .collect::<Vec<_>>();
+    for f in &d.fields {
+        assert!(
+            labels
+                .iter()
+                .any(|l| f.name.starts_with(*l) && !l.is_empty()),
+            "{} not named on the ruler: {labels:?}",
+            f.name
+        );
+    }
     for (k, c) in bits.iter().enumerate() {
         let bit = attr(c, "data-bit");
         // Row 0 is bits 63..32, left to right from the top bit.
@@ -79,8 +105,9 @@ fn descriptor_view_draws_bits_fields_core_matrices_and_offsets() {
         "UMMA::make_instr_desc<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>()",
     );
     let doc = parse(&i);
-    let bits = cells(&doc, "bits");
-    assert_eq!(bits.len(), 32);
+    let mut bits = cells(&doc, "bits");
+    assert_eq!(bits.len(), 64, "32 bits and their names row");
+    bits.truncate(32);
     let m_dim: Vec<_> = bits
         .iter()
         .filter(|c| c.attribute("data-field") == Some("m_dim"))

@@ -125,6 +125,14 @@ pub enum Mark {
         /// Text at the middle.
         label: String,
     },
+    /// Text centred at a point given as (row, column) in cells, on a halo of the
+    /// background (a field's name over its run of cells).
+    Label {
+        /// Centre (row, column).
+        at: (f64, f64),
+        /// The text.
+        text: String,
+    },
 }
 
 /// A grid's cells computed on demand: the page's way to draw grids above

@@ -330,6 +330,17 @@ fn write_marks(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, theme: The
         }
     }
     for m in &p.marks {
+        if let Mark::Label { at: centre, text } = m {
+            let (x, y) = at(*centre);
+            let _ = write!(
+                out,
+                "<text class=\"mlabel\" x=\"{x:.1}\" y=\"{y:.1}\" style=\"font-size:10px\" text-anchor=\"middle\" dominant-baseline=\"central\">"
+            );
+            escape(&mut out, text);
+            out.push_str("</text>");
+        }
+    }
+    for m in &p.marks {
         if let Mark::Arrow {
             from,
             to,

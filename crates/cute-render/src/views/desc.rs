@@ -24,9 +24,11 @@ pub(super) fn desc_figure(title: &str, d: &Descriptor, opts: &Options) -> Result
     let colour = |k: usize| opts.palette.thread(k as i64);
     let mut cells = Vec::with_capacity(words * 32);
     let mut marks = Vec::new();
-    for row in 0..words {
-        // Row 0 holds the highest word: the ruler reads left to right from the top bit.
-        let base = bits - 32 * (row as u32 + 1);
+    for word in 0..words {
+        // Row 0 holds the highest word: the ruler reads left to right from the top bit;
+        // under each word, a row naming its fields.
+        let row = 2 * word;
+        let base = bits - 32 * (word as u32 + 1);
         for col in 0..32u32 {
             let bit = base + 31 - col;
             let on = (d.word >> bit) & 1;
@@ -64,17 +66,42 @@ pub(super) fn desc_figure(title: &str, d: &Descriptor, opts: &Options) -> Result
                 data,
             });
         }
+        // The names row: blank cells (hover still names the field) under the bits.
+        for col in 0..32usize {
+            let mut data = cells[cells.len() - 32 + col].data.clone();
+            data.retain(|(k, _)| *k != "value");
+            cells.push(Cell {
+                text: String::new(),
+                fill: "#ffffff".to_string(),
+                class: String::new(),
+                data,
+            });
+        }
         // Each field's run of bits in this row, framed.
         for f in &d.fields {
             let (lo, hi) = (f.lo.max(base), (f.lo + f.width).min(base + 32));
             if lo < hi {
+                let col = (base + 31 - (hi - 1)) as usize;
+                let cols = (hi - lo) as usize;
                 marks.push(Mark::Outline {
                     row,
-                    col: (base + 31 - (hi - 1)) as usize,
-                    rows: 1,
-                    cols: (hi - lo) as usize,
+                    col,
+                    rows: 2,
+                    cols,
                     colour: "#202020".into(),
                     width: 2.0,
+                });
+                // The name under the run, cut where the run is narrow (one-digit cells are
+                // 26 px: four 10px characters each); the legend and hover give it whole.
+                let room = cols * 4;
+                let name: String = if f.name.chars().count() <= room {
+                    f.name.to_string()
+                } else {
+                    f.name.chars().take(room.max(1)).collect()
+                };
+                marks.push(Mark::Label {
+                    at: (row as f64 + 1.5, col as f64 + cols as f64 / 2.0),
+                    text: name,
                 });
             }
         }
@@ -82,12 +109,16 @@ pub(super) fn desc_figure(title: &str, d: &Descriptor, opts: &Options) -> Result
     let ruler = Panel {
         id: "bits".into(),
         label: format!("{} ({bits} bits)", d.type_name()),
-        rows: words,
+        rows: 2 * words,
         cols: 32,
-        row_headers: (0..words)
+        row_headers: (0..2 * words)
             .map(|r| {
-                let base = bits as usize - 32 * (r + 1);
-                format!("{}..{}", base + 31, base)
+                let base = bits as usize - 32 * (r / 2 + 1);
+                if r % 2 == 0 {
+                    format!("{}..{}", base + 31, base)
+                } else {
+                    "field".to_string()
+                }
             })
             .collect(),
         col_headers: (0..32).map(|c| (31 - c).to_string()).collect(),

@@ -20,6 +20,20 @@ fn header(i: usize, shape: &IntTuple) -> String {
     }
 }
 
+/// A grid side's headers: index and coordinate while they are short (`5 (1,2)`); the
+/// flat index alone when a coordinate would be long (`((0,0),(0,0))` of a staged tile made
+/// its cells ~115 px wide). The inspector gives every cell's coordinate on hover.
+fn headers(n: usize, shape: &IntTuple) -> Vec<String> {
+    /// Widest header (characters) still written with its coordinate.
+    const SHORT: usize = 8;
+    let full: Vec<String> = (0..n).map(|i| header(i, shape)).collect();
+    if full.iter().any(|h| h.chars().count() > SHORT) {
+        (0..n).map(|i| i.to_string()).collect()
+    } else {
+        full
+    }
+}
+
 /// Where the innermost sub-mode of a grouped mode wraps: thicker lines there.
 fn breaks(shape: &IntTuple, n: usize) -> Vec<usize> {
     match shape {
@@ -124,8 +138,8 @@ impl OffsetGrid {
             label: label.to_string(),
             rows: self.rows,
             cols: self.cols,
-            row_headers: (0..self.rows).map(|r| header(r, &self.row_shape)).collect(),
-            col_headers: (0..self.cols).map(|c| header(c, &self.col_shape)).collect(),
+            row_headers: headers(self.rows, &self.row_shape),
+            col_headers: headers(self.cols, &self.col_shape),
             cells,
             col_breaks: breaks(&self.col_shape, self.cols),
             row_breaks: breaks(&self.row_shape, self.rows),
