@@ -112,6 +112,26 @@ try {
     await measure(`edit_swizzle_${m}x${n}`, `Sw<3,4,3> o 0 o (${m},${n}):(${n},1)`, `Sw<3,3,3> o 0 o (${m},${n}):(${n},1)`, runs);
   }
 
+  // A pasted block of 400 lines (a mainloop's types and layouts, bound and reused): paste →
+  // every line evaluated, printed and the last drawn.
+  {
+    const block = (last) => {
+      const lines = [];
+      for (let i = 0; lines.length < 396; i++) {
+        lines.push(`using SmemLayoutAtom${i} = GMMA::Layout_K_SW128_Atom<half_t>;  // stage ${i}`);
+        lines.push(`using SmemLayout${i} = decltype(tile_to_shape(SmemLayoutAtom${i}{}, make_shape(Int<128>{}, Int<64>{}, Int<4>{})));`);
+        lines.push(`A${i} = composition(Sw<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{})`);
+        lines.push(`size(A${i})`);
+      }
+      lines.push('M = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))');
+      lines.push('tiled_copy = make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), M)');
+      lines.push('// the block ends with what is drawn');
+      lines.push(last);
+      return lines.join('\n');
+    };
+    await measure('paste_400_lines', block('A1'), block('A2'), Math.max(5, Math.floor(RUNS / 2)));
+  }
+
   // A 1024x1024 layout (above the cap of held cells: computed on demand), then pan and zoom
   // frames over it: scroll or zoom → the next frame painted (labels and fills redrawn).
   await measure('edit_1024x1024', '(1024,1024):(1024,1)', '(1024,1024):(1,1024)', Math.max(3, Math.floor(RUNS / 3)));

@@ -705,7 +705,6 @@ test('new figures open fitted and scrolled to their corner', async () => {
     if (p.bottom > c.bottom + 1) return 0;
     return (Math.min(p.right, c.right) - Math.max(p.left, c.left)) / p.width;
   }, sel);
-  const inside = async (sel) => (await shown(sel)) >= 0.999;
   // The first load's 8x32 swizzle opens as whole as keeps its labels legible (50%): 30 of
   // 32 columns, where 100% showed 17.
   await page.waitForFunction(() => Number(document.querySelector('#label-layer').dataset.labels) > 0);
@@ -719,8 +718,14 @@ test('new figures open fitted and scrolled to their corner', async () => {
   await page.selectOption('#preset', { label: 'SM80_16x8x16_F16F16F16F16_TN' });
   await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'mma');
   assert.deepEqual(await page.$eval('#canvas', (c) => [c.scrollLeft, c.scrollTop]), [0, 0]);
+  // A, B and C are all on screen (their whole width; the bottom of C may need a scroll).
   for (const id of await page.$$eval('#canvas svg .panel', (ps) => ps.map((p) => p.id))) {
-    assert.ok(await inside('#' + id), `${id} of the MMA off-screen`);
+    const on = await page.evaluate((sel) => {
+      const c = document.querySelector('#canvas').getBoundingClientRect();
+      const p = document.querySelector(sel).getBoundingClientRect();
+      return p.left >= c.left - 1 && p.right <= c.right + 1 && p.top < c.bottom - 40;
+    }, '#' + id);
+    assert.ok(on, `${id} of the MMA off-screen`);
   }
   assert.deepEqual(errors, []);
   await ctx.close();
@@ -758,6 +763,71 @@ test('a search row is named as a kernel writes it and opens its bank check', asy
   assert.match(await page.textContent('#results'), /8 wavefronts, ideal 4/);
   await page.goBack();
   await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'search');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('a scripted tour as a new user takes it (screenshots in e2e/out/tour-*.png)', async () => {
+  const { page, ctx, errors } = await open('', { width: 1600, height: 1000 });
+  const shot = (name) => page.screenshot({ path: `${OUT}/tour-${name}.png` });
+  await shot('01-first-load');
+  // The paste: a Hopper mainloop's staged shared memory, as the kernel writes it.
+  const paste = [
+    '// a mainloop\'s shared memory, as the kernel writes it',
+    'using Element = cutlass::half_t;',
+    'constexpr int kStages = 3;',
+    'using SmemLayoutAtomA = GMMA::Layout_K_SW128_Atom<Element>;',
+    'using SmemLayoutA = decltype(tile_to_shape(SmemLayoutAtomA{},',
+    '    make_shape(Int<128>{}, Int<64>{}, Int<kStages>{})));',
+  ].join('\n');
+  await page.fill('#editor', paste);
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'swizzle');
+  assert.match(await page.textContent('#bits-fixed'), /16-bit \(smem_ptr\[16b\]\)/);
+  await shot('02-paste-staged-smem');
+  // A bank check of the ldmatrix that reads it, in one line of the block.
+  await typeExpr(page, 'M = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))\nbank_conflicts(Sw<3,3,3> o 0 o (128,64):(64,1), make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), M))');
+  assert.match(await page.textContent('#results'), /conflict-free/);
+  await shot('03-bank-check');
+  // The atom alone does not cover the copy's tile: the error names both.
+  await page.fill('#editor', 'M = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))\nbank_conflicts(GMMA::Layout_K_SW128_Atom<half_t>{}, make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), M))');
+  await page.waitForSelector('#draw-error');
+  assert.match(await page.textContent('#draw-error'), /the copy's tile is 32x16 .* the shared-memory layout is 8x64/);
+  await shot('04-tile-mismatch');
+  // A search, then its third row opened.
+  await page.selectOption('#preset', { label: 'Which swizzle fixes the column reads?' });
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'search');
+  await shot('05-search');
+  await clickCell(page, 'ranking', 2, 0);
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'banks');
+  await shot('06-search-row-opened');
+  // The Hopper and Blackwell presets.
+  for (const [name, label, view] of [
+    ['07-gmma-desc', 'Hopper 128x128x64 F16 GEMM: smem A (K-major SW128) and its GMMA descriptor', 'descriptor'],
+    ['08-tma', 'TMA 128B swizzle: K-major 64x64 half tile of an (M,K) row-major matrix', 'tma'],
+    ['09-tmem', 'Blackwell 128x256 UMMA accumulator (float) in TMEM', 'tmem'],
+    ['10-umma-instr-desc', 'Blackwell UMMA 128x256 F16 -> F32: instruction descriptor', 'descriptor'],
+    ['11-gmma-staged', 'GMMA K-major SW128, half_t: 128x64x3', 'swizzle'],
+  ]) {
+    await page.selectOption('#preset', { label });
+    await page.waitForFunction((v) => document.querySelector('#canvas svg')?.dataset.view === v, view);
+    await shot(name);
+  }
+  // A float atom: 32-bit banks from its smem_ptr, the inspector on a cell.
+  await typeExpr(page, 'GMMA::Layout_K_SW128_Atom<float>{}');
+  await hoverCell(page, 'after', 1, 2);
+  await shot('12-float-atom-inspected');
+  // Share: the link opens the same picture in a fresh page.
+  const url = page.url();
+  const shared = await ctx.newPage();
+  await shared.goto(url);
+  await shared.waitForSelector('#canvas svg');
+  assert.equal(await shared.textContent('#canvas svg title'), 'GMMA::Layout_K_SW128_Atom<float>{}');
+  await shared.screenshot({ path: `${OUT}/tour-13-shared-link.png` });
+  await shared.close();
+  // Export the picture.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+  assert.equal(dl.suggestedFilename(), 'cute-swizzle.svg');
+  assert.match(await readFile(await dl.path(), 'utf8'), /for 32-bit elements \(from smem_ptr\[32b\]/);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

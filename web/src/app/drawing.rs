@@ -208,11 +208,17 @@ impl Drawing {
         }
     }
 
-    /// A new figure opens whole, or as nearly whole as keeps its text legible (50%: 11px
-    /// labels; a swizzle of 32 columns, a wide MMA). Grids that would need less than 30%
-    /// open at 100% at their corner, legible (fit shows them whole).
+    /// A new figure opens whole (tall ones: their width), or as nearly whole as keeps its
+    /// text legible (50%: 11px labels; a swizzle of 32 columns, a wide MMA). Grids that
+    /// would need less than 30% open at 100% at their corner, legible (fit shows them
+    /// whole).
     fn open_fitted(self) {
-        let z = self.fitting_zoom(true).unwrap_or(1.0);
+        let (Some(wide), Some(whole)) = (self.fitting_zoom(false), self.fitting_zoom(true)) else {
+            return;
+        };
+        // Tall figures (a descriptor over its operand block, a long table) fit their
+        // width and scroll down, rather than shrink to fit their height.
+        let z = if whole >= 0.4 { whole } else { wide.min(1.0) };
         let z = if z >= 0.3 { z.max(LEGIBLE_ZOOM) } else { 1.0 };
         if self.shared.state.with_untracked(|s| s.zoom) != z {
             self.shared.state.update(|s| s.zoom = z);
