@@ -269,8 +269,11 @@ test('export downloads a valid SVG and PNG of the current view', async () => {
     return img.naturalWidth > 0;
   }, svg);
   assert.ok(ok);
-  const [pngDl] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
+  // While the PNG is made the button says so and is disabled; then it is back.
+  const saw = page.waitForFunction(() => document.querySelector('#export-png').textContent === 'PNG…');
+  const [pngDl] = await Promise.all([page.waitForEvent('download'), page.click('#export-png'), saw]);
   assert.equal(pngDl.suggestedFilename(), 'cute-layout.png');
+  await page.waitForFunction(() => document.querySelector('#export-png').textContent === 'PNG');
   const png = await readFile(await pngDl.path());
   assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
   assert.ok(png.length > 1000);

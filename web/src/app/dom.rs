@@ -101,7 +101,13 @@ fn download_blob(blob: &web_sys::Blob, name: &str) -> Result<(), JsValue> {
 
 /// Rasterise `svg`, a drawing of `size` ([`cute_render::Figure::size`]), in the browser
 /// (its own fonts) and download it as PNG ([`png_size`]).
-pub fn export_png(svg: &str, size: (usize, usize), name: String) -> Result<(), JsValue> {
+/// `done` runs when the file is handed to the browser (or the export failed).
+pub fn export_png(
+    svg: &str,
+    size: (usize, usize),
+    name: String,
+    done: impl FnOnce() + 'static,
+) -> Result<(), JsValue> {
     let (cw, ch) = png_size(size.0 as f64, size.1 as f64);
     let doc = window().document().ok_or("no document")?;
     let canvas: web_sys::HtmlCanvasElement = doc.create_element("canvas")?.dyn_into()?;
@@ -124,13 +130,16 @@ pub fn export_png(svg: &str, size: (usize, usize), name: String) -> Result<(), J
             .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok());
         if let Some(ctx) = ctx {
             let _ = ctx.draw_image_with_html_image_element_and_dw_and_dh(&img2, 0.0, 0.0, cw, ch);
-            let done =
+            let saved =
                 wasm_bindgen::closure::Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
                     if let Some(b) = blob {
                         let _ = download_blob(&b, &name);
                     }
+                    done();
                 });
-            let _ = canvas.to_blob(done.unchecked_ref());
+            let _ = canvas.to_blob(saved.unchecked_ref());
+        } else {
+            done();
         }
     });
     img.set_onload(Some(onload.unchecked_ref()));

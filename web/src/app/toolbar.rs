@@ -48,10 +48,24 @@ pub(super) fn Toolbar(
             let _ = dom::download(&JsValue::from_str(&svg), "image/svg+xml", &name("svg"));
         }
     };
+    // A big picture takes seconds to rasterise: the button says so meanwhile (the work
+    // starts after it is repainted).
+    let exporting = RwSignal::new(false);
     let export_png = move |_| {
-        if let Some((svg, size)) = whole_svg() {
-            let _ = dom::export_png(&svg, size, name("png"));
-        }
+        exporting.set(true);
+        set_timeout(
+            move || match whole_svg() {
+                Some((svg, size)) => {
+                    if dom::export_png(&svg, size, name("png"), move || exporting.set(false))
+                        .is_err()
+                    {
+                        exporting.set(false);
+                    }
+                }
+                None => exporting.set(false),
+            },
+            std::time::Duration::from_millis(30),
+        );
     };
 
     view! {
@@ -132,9 +146,9 @@ pub(super) fn Toolbar(
                 <button
                     id="export-png"
                     on:click=export_png
-                    disabled=move || export_blocked.with(Option::is_some)
+                    disabled=move || export_blocked.with(Option::is_some) || exporting.get()
                     title=move || export_blocked.get().unwrap_or_else(|| "download the whole picture as PNG".into())
-                >"PNG"</button>
+                >{move || if exporting.get() { "PNG…" } else { "PNG" }}</button>
             </div>
         </header>
     }
