@@ -46,7 +46,8 @@ pub(super) struct Drawing {
     pub inspector: Inspection,
     view_note: RwSignal<Option<String>>,
     draw_error: RwSignal<Option<String>>,
-    status: RwSignal<String>,
+    /// The last drawing's time (ms) and its parts.
+    status: RwSignal<(f64, String)>,
     /// What was last drawn: expression, options, theme.
     drawn: StoredValue<Option<(String, Options, Theme)>>,
 }
@@ -65,7 +66,7 @@ impl Drawing {
             inspector: Inspection::new(),
             view_note: RwSignal::new(None),
             draw_error: RwSignal::new(None),
-            status: RwSignal::new(String::new()),
+            status: RwSignal::new((0.0, String::new())),
             drawn: StoredValue::new(None),
         }
     }
@@ -81,7 +82,7 @@ impl Drawing {
     }
 
     /// The last drawing's timings.
-    pub fn status(self) -> ReadSignal<String> {
+    pub fn status(self) -> ReadSignal<(f64, String)> {
         self.status.read_only()
     }
 
@@ -183,7 +184,7 @@ impl Drawing {
                 if !self.boxes.with_value(Vec::is_empty) {
                     status += &format!(" · canvas {:.1} ms", fills_ms + labels_ms);
                 }
-                self.status.set(status);
+                self.status.set((t4 - t0, status));
             }
             Err(e) => {
                 // The figure on screen stays (dimmed) but must not pass for this text's.
@@ -203,7 +204,7 @@ impl Drawing {
                 if let Some(div) = self.canvas.get_untracked() {
                     let _ = div.class_list().add_1("stale");
                 }
-                self.status.set(String::new());
+                self.status.set((0.0, String::new()));
             }
         }
     }

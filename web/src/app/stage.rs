@@ -86,7 +86,10 @@ fn ZoomBar(d: Drawing) -> impl IntoView {
             <button id="zoom-in" title="zoom in (ctrl + wheel)" on:click=move |_| zoom_by(1.25)>"+"</button>
             <button id="zoom-fit" on:click=fit>"fit"</button>
             <button id="zoom-reset" title="natural size (100%)" on:click=move |_| set_zoom(state, 1.0)>"1:1"</button>
-            <span class="status" id="status">{move || d.status().get()}</span>
+            // The time a user cares about; the parts (for developers) on hover.
+            <span class="status" id="status" title=move || d.status().with(|s| s.1.clone())>
+                {move || d.status().with(|(ms, _)| if *ms > 0.0 { format!("drawn in {ms:.0} ms") } else { String::new() })}
+            </span>
         </div>
     }
 }
