@@ -308,7 +308,7 @@ test('XSS corpus in every URL parameter runs nothing', async () => {
     '</title><script>window.__pwned=1</script>',
   ];
   const params = ['expr', 'view', 'palette', 'theme', 'bits', 'bit', 'hl', 'warp', 'mode',
-    'zoom', 'f.kind', 'f.shape', 'f.stride', 'f.B', 'f.elem', 'f.thr', 'f.val', 'f.instr', 'bogus'];
+    'zoom', 'pin', 'f.kind', 'f.shape', 'f.stride', 'f.B', 'f.elem', 'f.thr', 'f.val', 'f.instr', 'bogus'];
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
   const fired = [];
@@ -831,6 +831,24 @@ test('a scripted tour as a new user takes it (screenshots in e2e/out/tour-*.png)
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
   assert.equal(dl.suggestedFilename(), 'cute-swizzle.svg');
   assert.match(await readFile(await dl.path(), 'utf8'), /for 32-bit elements \(from smem_ptr\[32b\]/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('a pinned cell is in the share URL and reopens pinned', async () => {
+  const { page, ctx, errors } = await open();
+  await clickCell(page, 'before', 1, 0);
+  await page.waitForFunction(() => decodeURIComponent(location.search).includes('pin=before:1:0'));
+  const url = page.url();
+  const other = await ctx.newPage();
+  await other.goto(url);
+  await other.waitForFunction(() => document.querySelector('#inspector dd[data-key="bank"]'));
+  assert.match(await other.textContent('#inspector'), /Pinned cell/);
+  assert.equal(await other.locator('#inspector dd[data-key="bank"]').first().textContent(), '16');
+  // A new expression releases the pin.
+  await typeExpr(other, '(4,8):(8,1)');
+  await other.waitForFunction(() => !location.search.includes('pin='));
+  await other.close();
   assert.deepEqual(errors, []);
   await ctx.close();
 });

@@ -121,6 +121,47 @@ pub struct State {
     pub zoom: f64,
     /// The form's fields (`f.*` parameters), kept so a shared form link reopens the form.
     pub form: crate::form::Form,
+    /// The pinned cell (`pin=PANEL:ROW:COL`): a shared link opens with it in the inspector.
+    pub pin: Option<Pin>,
+}
+
+/// A pinned cell: the panel's id, row and column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pin {
+    pub panel: String,
+    pub row: usize,
+    pub col: usize,
+}
+
+impl Pin {
+    /// `PANEL:ROW:COL`, the panel an id of the renderer's (letters, digits, `_`, `-`).
+    ///
+    /// ```
+    /// use cute_web::state::Pin;
+    /// assert_eq!(Pin::parse("after:1:0"), Some(Pin { panel: "after".into(), row: 1, col: 0 }));
+    /// assert_eq!(Pin::parse("after:1"), None);
+    /// assert_eq!(Pin::parse("<x>:1:0"), None);
+    /// ```
+    pub fn parse(v: &str) -> Option<Pin> {
+        let mut parts = v.split(':');
+        let (panel, row, col) = (parts.next()?, parts.next()?, parts.next()?);
+        let id_ok = (1..=32).contains(&panel.len())
+            && panel
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        let (row, col) = (row.parse().ok()?, col.parse().ok()?);
+        (id_ok && parts.next().is_none() && row < 1 << 20 && col < 1 << 20).then(|| Pin {
+            panel: panel.to_string(),
+            row,
+            col,
+        })
+    }
+}
+
+impl std::fmt::Display for Pin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.panel, self.row, self.col)
+    }
 }
 
 impl Default for State {
@@ -135,6 +176,7 @@ impl Default for State {
             mode: Mode::Editor,
             zoom: 1.0,
             form: crate::form::Form::default(),
+            pin: None,
         }
     }
 }
@@ -210,6 +252,10 @@ impl State {
                     "editor" => s.mode = Mode::Editor,
                     _ => bad(k, v, "expected editor or form"),
                 },
+                "pin" => match Pin::parse(v) {
+                    Some(p) => s.pin = Some(p),
+                    None => bad(k, v, "expected PANEL:ROW:COL"),
+                },
                 "zoom" => match v.parse::<f64>() {
                     Ok(z) if z.is_finite() && (ZOOM_MIN..=ZOOM_MAX).contains(&z) => s.zoom = z,
                     _ => bad(k, v, "expected a number from 0.01 to 8"),
@@ -271,6 +317,9 @@ impl State {
                 q.add(&format!("f.{k}"), &v);
             }
         }
+        if let Some(p) = &self.pin {
+            q.add("pin", &p.to_string());
+        }
         if self.zoom != d.zoom {
             // Three places below 10%, where "fit" zooms for big grids go.
             let places = if self.zoom < 0.1 { 3 } else { 2 };
@@ -299,8 +348,10 @@ impl State {
     /// assert_eq!(s.history(&s, false), History::Replace);
     /// ```
     pub fn history(&self, new: &State, burst: bool) -> History {
+        // Zooming and pinning a cell rewrite the current entry.
         let zoom_only = State {
             zoom: new.zoom,
+            pin: new.pin.clone(),
             ..self.clone()
         };
         if zoom_only == *new {
@@ -310,6 +361,7 @@ impl State {
         let mut typed = State {
             expr: new.expr.clone(),
             zoom: new.zoom,
+            pin: new.pin.clone(),
             form: new.form.clone(),
             ..self.clone()
         };
@@ -406,6 +458,11 @@ mod tests {
             mode: Mode::Form,
             zoom: 1.5,
             form: Default::default(),
+            pin: Some(Pin {
+                panel: "after".into(),
+                row: 3,
+                col: 17,
+            }),
         };
         s.form.set("shape", "(16,16)").unwrap();
         let q = s.to_query();

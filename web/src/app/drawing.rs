@@ -11,7 +11,7 @@ use super::labels::{context_2d, fit};
 use super::Shared;
 use crate::inspect::Context;
 use crate::page::{printed_lines, visible_cells, LEGIBLE_CELL_PX, WHOLE_CELLS};
-use crate::state::{Mode, ZOOM_MAX, ZOOM_MIN};
+use crate::state::{Mode, Pin, ZOOM_MAX, ZOOM_MIN};
 
 /// The zoom down to which cell text stays legible (the renderer's cells are 24px tall;
 /// labels are painted from [`LEGIBLE_CELL_PX`] = 12px).
@@ -94,6 +94,11 @@ impl Drawing {
         if self.drawn.with_value(|k| k.as_ref() == Some(&key)) {
             return;
         }
+        // A pin belongs to the expression it was made on (a shared link's first drawing
+        // included); a new expression releases it.
+        let new_expr = self
+            .drawn
+            .with_value(|k| k.as_ref().is_some_and(|k| k.0 != key.0));
         self.drawn.set_value(Some(key.clone()));
         let (expr, opts, th) = key;
         let Shared {
@@ -173,6 +178,13 @@ impl Drawing {
                 let labels_ms = now() - tl;
                 self.draw_error.set(None);
                 self.inspector.clear();
+                if let Some(pin) = self.shared.state.with_untracked(|s| s.pin.clone()) {
+                    if new_expr {
+                        self.set_pin(None);
+                    } else {
+                        self.restore_pin(&pin);
+                    }
+                }
                 let t4 = now();
                 let mut status = format!(
                     "evaluate {:.1} ms · figure {:.1} ms · SVG {:.1} ms · DOM {:.1} ms",
@@ -487,7 +499,6 @@ impl Drawing {
         }
     }
 
-    /// A click (not the end of a pan): pin the cell under it, or release the pin.
     /// A cell that opens another expression (a search row: its candidate's bank check)
     /// makes it the page's, a committed edit. Whether the cell did.
     fn open(self, data: &[(String, String)]) -> bool {
@@ -503,6 +514,46 @@ impl Drawing {
         true
     }
 
+    /// The pinned cell goes into the URL (a shared link opens with it pinned).
+    fn set_pin(self, pin: Option<Pin>) {
+        if self.shared.state.with_untracked(|s| s.pin != pin) {
+            self.shared.state.update(|s| s.pin = pin);
+        }
+    }
+
+    /// Pin the cell of a new drawing that the URL names, if the figure has it.
+    fn restore_pin(self, pin: &Pin) {
+        let Pin { panel, row, col } = pin;
+        let Some(data) = self
+            .shared
+            .figure
+            .with_value(|f| f.as_ref()?.cell_data_at(panel, *row, *col))
+        else {
+            self.set_pin(None);
+            return;
+        };
+        if let Some(el) = self.canvas.get_untracked().and_then(|div| {
+            div.query_selector(&format!("#panel-{panel}"))
+                .ok()
+                .flatten()
+        }) {
+            if self.boxes.with_value(Vec::is_empty) {
+                let cell = format!(".cell[data-row=\"{row}\"][data-col=\"{col}\"]");
+                if let Ok(Some(c)) = el.query_selector(&cell) {
+                    let _ = c.class_list().add_1("pinned");
+                }
+            } else {
+                self.boxes
+                    .with_value(|b| outline_cell(&el, "pin", *row, *col, b));
+            }
+        }
+        let mut rows = vec![("panel".to_string(), panel.clone())];
+        rows.extend(data);
+        self.inspector.show(&rows);
+        self.inspector.pinned.set(true);
+    }
+
+    /// A click (not the end of a pan): pin the cell under it, or release the pin.
     pub fn click(self, e: &web_sys::MouseEvent) {
         if let Some((data, (panel, row, col))) = self.shared.figure.with_value(|f| hit_data(e, f)) {
             if self.open(&data) {
@@ -512,6 +563,7 @@ impl Drawing {
                 .with_value(|b| outline_cell(&panel, "pin", row, col, b));
             self.inspector.show(&data);
             self.inspector.pinned.set(true);
+            self.set_pin(pin_of(&data, Some((row, col))));
             return;
         }
         if let Some(div) = self.canvas.get_untracked() {
@@ -535,10 +587,32 @@ impl Drawing {
                 let _ = cell.class_list().add_1("pinned");
                 self.inspector.show(&data);
                 self.inspector.pinned.set(true);
+                self.set_pin(pin_of(&data, None));
             }
-            None => self.inspector.pinned.set(false),
+            None => {
+                self.inspector.pinned.set(false);
+                self.set_pin(None);
+            }
         }
     }
+}
+
+/// The pin of a cell's data (its panel, and its row and column: given, or its own).
+fn pin_of(data: &[(String, String)], at: Option<(usize, usize)>) -> Option<Pin> {
+    let get = |k: &str| {
+        data.iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.as_str())
+    };
+    let (row, col) = match at {
+        Some(rc) => rc,
+        None => (get("row")?.parse().ok()?, get("col")?.parse().ok()?),
+    };
+    Some(Pin {
+        panel: get("panel")?.to_string(),
+        row,
+        col,
+    })
 }
 
 /// A bitmap (one pixel a cell) of each lazy panel's fills, for [`Drawing::paint_labels`];
