@@ -781,6 +781,93 @@ pub fn bank_conflicts(
     tile(smem, None, elem_bits, tv, instr)
 }
 
+/// Threads a canonical access of `instr` has at most (1,024 warps).
+const CANONICAL_MAX_THREADS: i64 = 32 * 1024;
+
+/// The canonical warp access of a vector instruction (LDS/STS of 32 to 128 bits, cp.async)
+/// over a whole 2-D shared-memory layout, as a TiledCopy of it does: each thread moves
+/// `lane_bits / elem_bits` consecutive elements along the layout's contiguous mode
+/// (the mode whose first stride is 1), consecutive threads side by side along that mode,
+/// then down the other. The TV layout `(thread, value) → index` over the layout's shape,
+/// for [`bank_conflicts`]. ldmatrix/stmatrix have no access without an MMA's tiling (give
+/// their TiledCopy).
+///
+/// ```
+/// use cute_core::{bank::{bank_conflicts, canonical_access, Instr}, swizzle::AnyLayout};
+/// let smem = AnyLayout::Layout("(32,64):(64,1)".parse().unwrap()); // halves, row-major
+/// let tv = canonical_access(&smem, 16, Instr::Lds(128)).unwrap();
+/// assert_eq!(tv.to_string(), "((8,32),8):((256,1),32)"); // 8 threads a row, 8 halves each
+/// let r = bank_conflicts(&smem, 16, &tv, Instr::Lds(128)).unwrap();
+/// assert_eq!((r.wavefronts(), r.ideal()), (32, 32)); // 8 warps, 4 conflict-free wavefronts each
+/// ```
+pub fn canonical_access(smem: &AnyLayout, elem_bits: u32, instr: Instr) -> Result<Layout> {
+    let bits = match instr {
+        Instr::Lds(b) | Instr::Sts(b) | Instr::Ldgsts { bits: b, .. } => b,
+        Instr::Ldsm { .. } | Instr::Stsm { .. } => {
+            return Err(Error::new(format!(
+                "{instr} has no access of its own: give the TiledCopy that issues it, e.g. bank_conflicts(smem, make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{{}}, tiled_mma))"
+            )))
+        }
+    };
+    if elem_bits == 0 || bits % elem_bits != 0 {
+        return Err(Error::new(format!(
+            "{instr} moves {bits} bits per lane: not a whole number of {elem_bits}-bit elements"
+        )));
+    }
+    let vec = i64::from(bits / elem_bits);
+    let l = smem.inner();
+    let IntTuple::Tuple(modes) = l.shape() else {
+        return Err(Error::new(format!(
+            "a canonical access needs a 2-D layout (rows, columns), got {l}"
+        )));
+    };
+    if modes.len() != 2 {
+        return Err(Error::new(format!(
+            "a canonical access needs a 2-D layout (rows, columns), got rank {} ({l}): check one stage, e.g. layout(_,_,0)",
+            modes.len()
+        )));
+    }
+    let first_stride = |i: usize| -> Result<i64> {
+        Ok(l.mode(i)?.stride().leaves().first().copied().unwrap_or(0))
+    };
+    let c = match (first_stride(0)?, first_stride(1)?) {
+        (_, 1) => 1,
+        (1, _) => 0,
+        _ => {
+            return Err(Error::new(format!(
+                "{l} has no contiguous mode (no mode starts with stride 1): give the access as a TV layout or a TiledCopy"
+            )))
+        }
+    };
+    let (m, k) = (modes[1 - c].size()?, modes[c].size()?);
+    if k % vec != 0 {
+        return Err(Error::new(format!(
+            "{instr} moves {vec} elements per lane, which do not divide the contiguous mode's {k}"
+        )));
+    }
+    let across = k / vec;
+    let threads = arith::mul(m, across)?;
+    if threads > CANONICAL_MAX_THREADS {
+        return Err(Error::new(format!(
+            "the access takes {threads} threads (more than {CANONICAL_MAX_THREADS}): check one tile of the layout"
+        )));
+    }
+    let ints = |v: &[i64]| IntTuple::ints(v);
+    // Thread layout and value layout over (rows, columns) as make_tiled_copy takes them.
+    let (thr, val) = if c == 1 {
+        (
+            Layout::new(ints(&[m, across]), ints(&[across, 1]))?,
+            Layout::new(ints(&[1, vec]), ints(&[0, 1]))?,
+        )
+    } else {
+        (
+            Layout::new(ints(&[across, m]), ints(&[1, across]))?,
+            Layout::new(ints(&[vec, 1]), ints(&[1, 0]))?,
+        )
+    };
+    Ok(crate::layout::make_layout_tv(&thr, &val)?.1)
+}
+
 /// [`bank_conflicts`] of a global→shared `cp.async` whose global side is known: `gmem`
 /// maps the same domain to global element offsets (from a 128-byte-aligned base), and
 /// every lane's values must be contiguous and aligned there too. See

@@ -550,6 +550,29 @@ impl AnyLayout {
         }
     }
 
+    /// The element width a shared-memory atom's pointer flag carries (`smem_ptr[Nb]`).
+    ///
+    /// ```
+    /// use cute_core::swizzle::{AnyLayout, ComposedLayout, Offset};
+    /// use cute_core::Swizzle;
+    /// let atom = ComposedLayout {
+    ///     swizzle: Swizzle::new(3, 4, 3).unwrap(),
+    ///     offset: Offset::SmemPtr { bits: 32 },
+    ///     layout: "(8,32):(32,1)".parse().unwrap(),
+    /// };
+    /// assert_eq!(AnyLayout::Composed(atom).smem_ptr_bits(), Some(32));
+    /// assert_eq!(AnyLayout::Layout("8:1".parse().unwrap()).smem_ptr_bits(), None);
+    /// ```
+    pub fn smem_ptr_bits(&self) -> Option<i64> {
+        match self {
+            AnyLayout::Composed(ComposedLayout {
+                offset: Offset::SmemPtr { bits },
+                ..
+            }) => Some(*bits),
+            _ => None,
+        }
+    }
+
     /// The layout in element units, as CuTe addresses a shared-memory tensor built on it
     /// (`as_position_independent_swizzle_layout`): a composed layout whose offset is the
     /// `smem_ptr[Bb]` flag has its byte-address swizzle recast to `B`-bit elements and

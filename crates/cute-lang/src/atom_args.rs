@@ -197,9 +197,32 @@ pub(crate) fn bank_args(args: &[Value]) -> Result<(Cow<'_, Value>, u32, Layout, 
         let bits = u32::try_from(bits).map_err(|_| Error::new("element width out of range"))?;
         return Ok((copy_tile_of(&args[0], c)?, bits, tv, instr));
     }
+    // (smem, INSTR) or (smem, bits, INSTR): the instruction's canonical warp access over the
+    // whole layout; the width from the layout's smem_ptr[Nb] when not given.
+    if matches!(args.len(), 2 | 3) && matches!(args[args.len() - 1], Value::Keyword(_)) {
+        let instr = instr_of(&args[args.len() - 1])?;
+        let smem = args[0].to_any_layout()?;
+        let bits = match (args.len(), smem.smem_ptr_bits()) {
+            (3, _) => bits_of(&args[1])?,
+            (_, Some(b)) => b,
+            _ => {
+                return Err(Error::new(format!(
+                    "the layout does not say its element width: give it, e.g. bank_conflicts(smem, 16, {})",
+                    match &args[1] {
+                        Value::Keyword(k) => k,
+                        _ => "LDS128",
+                    }
+                )))
+            }
+        };
+        let bits = u32::try_from(bits)
+            .map_err(|_| Error::new(format!("element width {bits} is out of range")))?;
+        let tv = cute_core::bank::canonical_access(&smem, bits, instr)?;
+        return Ok((Cow::Borrowed(&args[0]), bits, tv, instr));
+    }
     if args.len() != 4 {
         return Err(Error::new(
-            "expected (smem_layout, element_bits, tv_layout, instruction) or (smem_layout, tiled_copy[, instruction])",
+            "expected (smem_layout, INSTR), (smem_layout, element_bits, INSTR), (smem_layout, element_bits, tv_layout, INSTR) or (smem_layout, tiled_copy[, INSTR])",
         ));
     }
     let bits = bits_of(&args[1])?;

@@ -35,3 +35,40 @@ fn a_layout_that_does_not_cover_the_tile_names_both_shapes() {
     assert!(e.contains("the copy's tile is 32x16"), "{e}");
     assert!(e.contains("the shared-memory layout is 8x64"), "{e}");
 }
+
+/// `bank_conflicts(smem[, bits], INSTR)`: the instruction's canonical warp access over the
+/// whole layout, the width from the layout's smem_ptr when not given.
+#[test]
+fn one_line_bank_checks_use_the_instructions_canonical_access() {
+    let line = |s: &str| {
+        cute_lang::eval_line(s)
+            .map(|v| v.to_string())
+            .map_err(|e| e.msg)
+    };
+    let plain = line("bank_conflicts((32,64):(64,1), 16, LDS128)").unwrap();
+    assert!(
+        plain.starts_with("LDS.128, 16-bit elements, 8 per lane: 256 threads (8 warps)"),
+        "{plain}"
+    );
+    assert!(plain.contains("conflict-free"), "{plain}");
+    // The same access written as a TV layout by hand gives the same report.
+    let by_hand =
+        line("bank_conflicts((32,64):(64,1), 16, ((8,32),8):((256,1),32), LDS128)").unwrap();
+    assert_eq!(plain, by_hand);
+    // The width of a GMMA atom's smem_ptr[16b]; a store.
+    let atom = line("bank_conflicts(tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64>{}), STS128)").unwrap();
+    assert!(atom.starts_with("STS.128, 16-bit elements"), "{atom}");
+    // Column reads of a column-major tile: lanes go down the contiguous mode.
+    let col = line("bank_conflicts((64,32):(1,64), 32, LDS32)").unwrap();
+    assert!(col.contains("conflict-free"), "{col}");
+    // What it cannot know, it says.
+    let e = line("bank_conflicts((32,64):(64,1), LDS128)").unwrap_err();
+    assert!(
+        e.contains("give it, e.g. bank_conflicts(smem, 16, LDS128)"),
+        "{e}"
+    );
+    let e = line("bank_conflicts((32,64):(64,1), 16, LDSM_X4)").unwrap_err();
+    assert!(e.contains("give the TiledCopy that issues it"), "{e}");
+    let e = line("bank_conflicts((32,64,2):(64,1,2048), 16, LDS128)").unwrap_err();
+    assert!(e.contains("2-D layout"), "{e}");
+}

@@ -791,13 +791,13 @@ pub static OPS: &[Op] = &[
             Ok(Value::Tma(Box::new(cute_core::tma::make_tma_box(a[0].to_layout()?, &smem, bits)?)))
         }),
     // --- shared memory -----------------------------------------------------------------
-    op!("bank_conflicts", "(smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
+    op!("bank_conflicts", "(smem[, bits], INSTR) | (smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
         "the shared-memory bank model of an access: phases, wavefronts, conflicts",
         |a, _| {
             let (smem, bits, tv, instr) = bank_args(a)?;
             Ok(Value::Banks(Box::new(cute_core::bank::bank_conflicts(&smem.to_any_layout()?, bits, &tv, instr)?)))
         }),
-    op!("swizzle_search", "(smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
+    op!("swizzle_search", "(smem[, bits], INSTR) | (smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
         "every swizzle and row padding of the smem layout ranked by wavefronts",
         |a, _| {
             let (smem, bits, tv, instr) = bank_args(a)?;
