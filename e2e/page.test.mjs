@@ -791,6 +791,10 @@ test('a scripted tour as a new user takes it (screenshots in e2e/out/tour-*.png)
   await typeExpr(page, 'M = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))\nbank_conflicts(Sw<3,3,3> o 0 o (128,64):(64,1), make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), M))');
   assert.match(await page.textContent('#results'), /conflict-free/);
   await shot('03-bank-check');
+  // The same question in one line: the instruction's canonical access over the layout.
+  await typeExpr(page, 'bank_conflicts(tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, Shape<_64,_64>{}), LDS128)');
+  assert.match(await page.textContent('#results'), /LDS\.128, 16-bit elements, 8 per lane: 512 threads \(16 warps\)/);
+  await shot('03b-one-line-bank-check');
   // The atom alone does not cover the copy's tile: the error names both.
   await page.fill('#editor', 'M = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))\nbank_conflicts(GMMA::Layout_K_SW128_Atom<half_t>{}, make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), M))');
   await page.waitForSelector('#draw-error');
