@@ -77,7 +77,13 @@ impl Palette {
                 let l = if b.is_multiple_of(2) { 0.78 } else { 0.66 };
                 hsl(h, 0.65, l)
             }
-            Palette::ColorBlind => cividis(b as f64 / (BANKS - 1) as f64),
+            // Cividis is one ramp: in bank order, neighbours would look alike. Even banks
+            // take its first half and odd ones its second, so neighbours are half the ramp
+            // apart (bank 2k and 2k+1: positions k and 16+k of 32).
+            Palette::ColorBlind => {
+                let pos = (b % 2) * (BANKS / 2) + (b % BANKS) / 2;
+                cividis(pos as f64 / (BANKS - 1) as f64)
+            }
         }
     }
 
@@ -125,4 +131,35 @@ fn cividis(t: f64) -> String {
         mix(a.1, b.1),
         mix(a.2, b.2)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rgb(hex: &str) -> [f64; 3] {
+        let v = |i: usize| f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap());
+        [v(1), v(3), v(5)]
+    }
+
+    /// Neighbouring banks (the ones a conflict is between) never look alike.
+    #[test]
+    fn neighbouring_banks_differ_in_every_palette() {
+        for p in Palette::ALL {
+            for b in 0..BANKS {
+                let (x, y) = (rgb(&p.bank(b)), rgb(&p.bank((b + 1) % BANKS)));
+                let d = x
+                    .iter()
+                    .zip(&y)
+                    .map(|(a, b)| (a - b).powi(2))
+                    .sum::<f64>()
+                    .sqrt();
+                assert!(
+                    d > 40.0,
+                    "{p:?}: banks {b} and {} are {d:.0} apart",
+                    (b + 1) % BANKS
+                );
+            }
+        }
+    }
 }
