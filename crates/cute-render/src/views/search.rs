@@ -47,8 +47,8 @@ pub(super) fn search_figure(
     if cs.is_empty() {
         return Err(Error::new("the search view has no candidates to draw"));
     }
-    let opens = bank_calls(&cs[..cs.len().min(SEARCH_ROWS)], call);
     let shown = cs.len().min(SEARCH_ROWS);
+    let opens = bank_calls(&cs[..shown], call);
     let cols = SEARCH_COLUMNS.len();
     let cell_text = check_cells((shown * cols) as i64, opts)?;
     let best = cs.iter().map(|c| c.wavefronts).min().unwrap_or(0);
