@@ -44,6 +44,12 @@ async function open(query = '', viewport = { width: 1400, height: 900 }) {
 
 /** Replace the editor's text as a user typing would (one input event); wait until the
  * drawing shows it (a valid expression: its last line is the SVG's title). */
+/** The page's URL once it has written the last state (typing rewrites it after a pause). */
+async function pageUrl(page) {
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-url-pending'));
+  return page.url();
+}
+
 async function typeExpr(page, text) {
   await page.fill('#editor', text);
   await page.waitForFunction((t) => {
@@ -84,7 +90,7 @@ test('typed expression: right number of cells and offsets, URL follows', async (
     assert.equal(Number(c.offset), 8 * (i % 4) + Math.floor(i / 4), `cell ${i}`);
     assert.equal(Number(c.row), i % 4);
   }
-  assert.match(decodeURIComponent(page.url()), /[?&]expr=\(4,8\):\(8,1\)/);
+  assert.match(decodeURIComponent(await pageUrl(page)), /[?&]expr=\(4,8\):\(8,1\)/);
   // A script: bindings carry, the last line is drawn, every line is printed.
   await typeExpr(page, 'A = (8,64):(64,1)\nsize(A)\nlogical_divide(A, (4:1,16:1))');
   assert.deepEqual(await page.$$eval('#results li code', (l) => l.map((e) => e.textContent)),
@@ -113,7 +119,7 @@ test('shared URL restores the whole state', async () => {
   assert.match(await inspectorRow(page, 'offset before swizzle'), /^128 = /);
   assert.match(await inspectorRow(page, 'swizzled offset'), /^144 = /);
   // The URL written back is the same state.
-  assert.equal(new URL(page.url()).search, q);
+  assert.equal(new URL(await pageUrl(page)).search, q);
   assert.deepEqual(errors, []);
   await ctx.close();
 });
@@ -149,7 +155,7 @@ test('hover shows bank and thread; click pins; highlight a thread', async () => 
   await page.waitForFunction(() => document.querySelectorAll('#canvas .cell.dim').length > 0);
   const lit = await page.$$eval('#canvas .cell:not(.dim)', (cs) => [...new Set(cs.map((c) => c.dataset.thread))]);
   assert.deepEqual(lit, ['9']);
-  assert.match(page.url(), /[?&]hl=t9/);
+  assert.match(await pageUrl(page), /[?&]hl=t9/);
   assert.deepEqual(errors, []);
   await ctx.close();
 });
@@ -348,14 +354,14 @@ test('form mode writes the expression; views, big layouts, zoom, narrow screens'
     return p?.dataset.rows === '16' && p?.dataset.cols === '64';
   });
   assert.equal(await page.getAttribute('#canvas svg', 'data-view'), 'swizzle');
-  assert.match(decodeURIComponent(page.url()), /mode=form.*f\.shape=\(16,64\)/);
+  assert.match(decodeURIComponent(await pageUrl(page)), /mode=form.*f\.shape=\(16,64\)/);
   // A big layout: the same view, labels painted only where they are on screen.
   await page.click('#mode-editor');
   await typeExpr(page, '(256,256):(256,1)');
   // The form suggested the swizzle view; the view follows the value to the layout view.
   assert.equal(await page.getAttribute('#canvas svg', 'data-view'), 'layout');
   assert.equal(await page.$('#view-note'), null);
-  assert.doesNotMatch(decodeURIComponent(page.url()), /view=swizzle/);
+  assert.doesNotMatch(decodeURIComponent(await pageUrl(page)), /view=swizzle/);
   // Cells are paths; hovering the grid still inspects the cell under the pointer.
   assert.equal(await page.locator('#canvas .cell').count(), 0);
   const hit = await page.locator('#panel-layout .hit').boundingBox();
@@ -640,7 +646,7 @@ test('banks: the element width is the value\'s (float, 8-bit, half atoms); each 
   await ctx.close();
 });
 
-test('Form and Expression edit one state: a pasted block survives the tabs, Back undoes a form edit', async () => {
+test('Form and Expression edit one state: a pasted block survives the tabs, Back and Ctrl+Z undo a form edit', async () => {
   const { page, ctx, errors } = await open();
   const block = 'A = (8,64):(64,1)\nlogical_divide(A, (4:1,16:1))';
   await typeExpr(page, block);
@@ -664,6 +670,16 @@ test('Form and Expression edit one state: a pasted block survives the tabs, Back
   await page.goForward();
   await page.goForward();
   await page.waitForFunction((e) => document.querySelector('#form-expr')?.textContent === e, formExpr);
+  // Undo in the editor: its own typing first, then the text the form replaced.
+  await page.click('#mode-editor');
+  assert.equal(await page.inputValue('#editor'), formExpr);
+  await page.focus('#editor');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' ');
+  await page.keyboard.press('Control+z');
+  await page.waitForFunction((e) => document.querySelector('#editor').value === e, formExpr);
+  await page.keyboard.press('Control+z');
+  await page.waitForFunction((b) => document.querySelector('#editor').value === b, block);
   assert.deepEqual(errors, []);
   await ctx.close();
 });
@@ -687,7 +703,7 @@ test('the view follows the value after a preset; a chosen view stays and says wh
   // The preset's view was a suggestion: menu, URL and export name follow the swizzle.
   assert.equal(await page.getAttribute('#canvas svg', 'data-view'), 'swizzle');
   assert.equal(await page.inputValue('#view'), 'auto');
-  assert.doesNotMatch(decodeURIComponent(page.url()), /view=/);
+  assert.doesNotMatch(decodeURIComponent(await pageUrl(page)), /view=/);
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
   assert.equal(dl.suggestedFilename(), 'cute-swizzle.svg');
   // A view the user chose stays chosen; the stage says it could not draw this value.
@@ -787,6 +803,20 @@ test('a scripted tour as a new user takes it (screenshots in e2e/out/tour-*.png)
   await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'swizzle');
   assert.match(await page.textContent('#bits-fixed'), /16-bit \(smem_ptr\[16b\]\)/);
   await shot('02-paste-staged-smem');
+  // One before/after pair per stage, labelled as C++ slices it; fit shows them all.
+  assert.deepEqual(await page.$$eval('#canvas svg .panel', (ps) => ps.map((p) => p.dataset.panel)),
+    ['before-0', 'after-0', 'before-1', 'after-1', 'before-2', 'after-2', 'bits']);
+  assert.equal((await page.textContent('#panel-after-2 .plabel')).trim(), 'after (_,_,2)');
+  await page.click('#zoom-fit');
+  for (const id of ['#panel-before-0', '#panel-after-0', '#panel-after-2']) {
+    const inside = await page.evaluate((sel) => {
+      const c = document.querySelector('#canvas').getBoundingClientRect();
+      const p = document.querySelector(sel).getBoundingClientRect();
+      return p.left >= c.left - 1 && p.right <= c.right + 1;
+    }, id);
+    assert.ok(inside, `${id} fits the width`);
+  }
+  await shot('02b-staged-smem-fitted');
   // A bank check of the ldmatrix that reads it, in one line of the block.
   await typeExpr(page, 'M = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))\nbank_conflicts(Sw<3,3,3> o 0 o (128,64):(64,1), make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), M))');
   assert.match(await page.textContent('#results'), /conflict-free/);
@@ -824,7 +854,7 @@ test('a scripted tour as a new user takes it (screenshots in e2e/out/tour-*.png)
   await hoverCell(page, 'after', 1, 2);
   await shot('12-float-atom-inspected');
   // Share: the link opens the same picture in a fresh page.
-  const url = page.url();
+  const url = await pageUrl(page);
   const shared = await ctx.newPage();
   await shared.goto(url);
   await shared.waitForSelector('#canvas svg');
@@ -843,7 +873,7 @@ test('a pinned cell is in the share URL and reopens pinned', async () => {
   const { page, ctx, errors } = await open();
   await clickCell(page, 'before', 1, 0);
   await page.waitForFunction(() => decodeURIComponent(location.search).includes('pin=before:1:0'));
-  const url = page.url();
+  const url = await pageUrl(page);
   const other = await ctx.newPage();
   await other.goto(url);
   await other.waitForFunction(() => document.querySelector('#inspector dd[data-key="bank"]'));

@@ -106,6 +106,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         });
         // Back and Forward: the state of that entry (the URL already shows it).
         let _ = window_event_listener(leptos::ev::popstate, move |_| {
+            dom::drop_pending_query();
             let (s, _) = State::from_query(&dom::query());
             shown.set_value(s.clone());
             state.set(s);

@@ -93,7 +93,9 @@ pub fn rows(data: &[(String, String)], ctx: &Context) -> Vec<Row> {
         // Algebra panels carry the coordinate in their own operand's shape.
         push("coordinate", c.to_string());
     } else if let (Some(i), Some(shape)) = (idx, &ctx.shape) {
-        let drawn_is_value = matches!(get(data, "panel"), Some("layout" | "before" | "after"));
+        // A slice of the last mode (`after-2`) is indexed in the whole value too.
+        let panel = get(data, "panel").map(|p| p.split('-').next().unwrap_or(p));
+        let drawn_is_value = matches!(panel, Some("layout" | "before" | "after"));
         if drawn_is_value {
             if let Ok(c) = idx2crd(&IntTuple::Int(i), shape) {
                 push("coordinate", c.to_string());
@@ -177,6 +179,19 @@ mod tests {
         );
         assert!(
             r.contains(&("coordinate".into(), "((1,2),1)".into())),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn a_slice_panel_gives_the_coordinate_in_the_whole_layout() {
+        let v = cute_lang::eval_line("(4,8,3):(8,1,32)").unwrap();
+        let r = rows(
+            &data(&[("panel", "layout-2"), ("idx", "69"), ("offset", "69")]),
+            &Context::of(&v, 16),
+        );
+        assert!(
+            r.contains(&("coordinate".into(), "(1,1,2)".into())),
             "{r:?}"
         );
     }

@@ -784,13 +784,21 @@ pub fn bank_conflicts(
 /// Threads a canonical access of `instr` has at most (1,024 warps).
 const CANONICAL_MAX_THREADS: i64 = 32 * 1024;
 
-/// The canonical warp access of a vector instruction (LDS/STS of 32 to 128 bits, cp.async)
-/// over a whole 2-D shared-memory layout, as a TiledCopy of it does: each thread moves
-/// `lane_bits / elem_bits` consecutive elements along the layout's contiguous mode
-/// (the mode whose first stride is 1), consecutive threads side by side along that mode,
-/// then down the other. The TV layout `(thread, value) → index` over the layout's shape,
-/// for [`bank_conflicts`]. ldmatrix/stmatrix have no access without an MMA's tiling (give
-/// their TiledCopy).
+/// The canonical warp access of an instruction over a whole 2-D shared-memory layout, as a
+/// TiledCopy of it does; the TV layout `(thread, value) → index` over the layout's shape,
+/// for [`bank_conflicts`]. Rows are the layout's mode other than its contiguous one (the
+/// mode whose first stride is 1).
+///
+/// - LDS/STS (32 to 128 bits) and cp.async: each thread moves `lane_bits / elem_bits`
+///   consecutive elements along the contiguous mode, consecutive threads side by side
+///   along it, then down the rows.
+/// - ldmatrix/stmatrix `.xN` (`.trans` reads and writes the same addresses): one warp
+///   instruction moves N 8x8 matrices of 16-byte rows, lane `8q + r` giving row `r` of
+///   matrix `q`. x4 lays its matrices 2x2 (down first, as an MMA's A fragment takes them:
+///   16 rows by two 16-byte columns) where the rows allow, else 1x4 along the rows; x2 and
+///   x1 side by side along the rows. Lanes beyond `8N` repeat the first ones (their
+///   addresses are not used). One instruction a warp, warps side by side along the
+///   contiguous mode, then down.
 ///
 /// ```
 /// use cute_core::{bank::{bank_conflicts, canonical_access, Instr}, swizzle::AnyLayout};
@@ -799,17 +807,15 @@ const CANONICAL_MAX_THREADS: i64 = 32 * 1024;
 /// assert_eq!(tv.to_string(), "((8,32),8):((256,1),32)"); // 8 threads a row, 8 halves each
 /// let r = bank_conflicts(&smem, 16, &tv, Instr::Lds(128)).unwrap();
 /// assert_eq!((r.wavefronts(), r.ideal()), (32, 32)); // 8 warps, 4 conflict-free wavefronts each
+/// // ldmatrix.x4 of its 128-byte rows: every matrix's 8 rows in the same 4 banks.
+/// let x4 = Instr::Ldsm { count: 4, trans: false };
+/// let tv = canonical_access(&smem, 16, x4).unwrap();
+/// let r = bank_conflicts(&smem, 16, &tv, x4).unwrap();
+/// assert_eq!((r.warps(), r.wavefronts(), r.ideal()), (8, 256, 32));
 /// ```
 pub fn canonical_access(smem: &AnyLayout, elem_bits: u32, instr: Instr) -> Result<Layout> {
-    let bits = match instr {
-        Instr::Lds(b) | Instr::Sts(b) | Instr::Ldgsts { bits: b, .. } => b,
-        Instr::Ldsm { .. } | Instr::Stsm { .. } => {
-            return Err(Error::new(format!(
-                "{instr} has no access of its own: give the TiledCopy that issues it, e.g. bank_conflicts(smem, make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{{}}, tiled_mma))"
-            )))
-        }
-    };
-    if elem_bits == 0 || bits % elem_bits != 0 {
+    let bits = instr.lane_bits();
+    if elem_bits == 0 || !bits.is_multiple_of(elem_bits) {
         return Err(Error::new(format!(
             "{instr} moves {bits} bits per lane: not a whole number of {elem_bits}-bit elements"
         )));
@@ -840,32 +846,74 @@ pub fn canonical_access(smem: &AnyLayout, elem_bits: u32, instr: Instr) -> Resul
         }
     };
     let (m, k) = (modes[1 - c].size()?, modes[c].size()?);
-    if k % vec != 0 {
-        return Err(Error::new(format!(
-            "{instr} moves {vec} elements per lane, which do not divide the contiguous mode's {k}"
-        )));
-    }
-    let across = k / vec;
-    let threads = arith::mul(m, across)?;
-    if threads > CANONICAL_MAX_THREADS {
-        return Err(Error::new(format!(
-            "the access takes {threads} threads (more than {CANONICAL_MAX_THREADS}): check one tile of the layout"
-        )));
-    }
+    // Strides of one row and one element along the contiguous mode, in the layout's index
+    // (colexicographic over its shape).
+    let (sa, sb) = if c == 1 { (1, m) } else { (k, 1) };
     let ints = |v: &[i64]| IntTuple::ints(v);
-    // Thread layout and value layout over (rows, columns) as make_tiled_copy takes them.
-    let (thr, val) = if c == 1 {
-        (
-            Layout::new(ints(&[m, across]), ints(&[across, 1]))?,
-            Layout::new(ints(&[1, vec]), ints(&[0, 1]))?,
-        )
-    } else {
-        (
-            Layout::new(ints(&[across, m]), ints(&[1, across]))?,
-            Layout::new(ints(&[vec, 1]), ints(&[1, 0]))?,
-        )
+    let too_many = |threads: i64| -> Result<()> {
+        if threads > CANONICAL_MAX_THREADS {
+            return Err(Error::new(format!(
+                "the access takes {threads} threads (more than {CANONICAL_MAX_THREADS}): check one tile of the layout"
+            )));
+        }
+        Ok(())
     };
-    Ok(crate::layout::make_layout_tv(&thr, &val)?.1)
+    let count = match instr {
+        Instr::Ldsm { count, .. } | Instr::Stsm { count, .. } => i64::from(count),
+        _ => {
+            if k % vec != 0 {
+                return Err(Error::new(format!(
+                    "{instr} moves {vec} elements per lane, which do not divide the contiguous mode's {k}"
+                )));
+            }
+            let across = k / vec;
+            too_many(arith::mul(m, across)?)?;
+            // Thread layout and value layout over (rows, columns) as make_tiled_copy takes them.
+            let (thr, val) = if c == 1 {
+                (
+                    Layout::new(ints(&[m, across]), ints(&[across, 1]))?,
+                    Layout::new(ints(&[1, vec]), ints(&[0, 1]))?,
+                )
+            } else {
+                (
+                    Layout::new(ints(&[across, m]), ints(&[1, across]))?,
+                    Layout::new(ints(&[vec, 1]), ints(&[1, 0]))?,
+                )
+            };
+            return Ok(crate::layout::make_layout_tv(&thr, &val)?.1);
+        }
+    };
+    // The N matrices as (down, along) the rows: x4 2x2 where 16 rows divide, else 1x4.
+    let (pa, pb) = match count {
+        4 if m % 16 == 0 => (2, 2),
+        n => (1, n),
+    };
+    let (rows, cols) = (8 * pa, vec * pb);
+    if m % rows != 0 || k % cols != 0 {
+        return Err(Error::new(format!(
+            "{instr} moves {rows}x{cols}-element tiles ({count} 8x8 matrices of {vec} elements a row), which do not divide the layout's {m}x{k} (rows x contiguous elements)"
+        )));
+    }
+    let (na, nb) = (m / rows, k / cols);
+    too_many(arith::mul(32, arith::mul(na, nb)?)?)?;
+    let e = arith::mul(vec, sb)?;
+    // Lane 8q + r + 8N d (q = q0 + pa q1), then warps along the rows, then down.
+    let thread = Layout::new(
+        ints(&[8, pa, pb, 4 / count, nb, na]),
+        ints(&[
+            sa,
+            arith::mul(8, sa)?,
+            e,
+            0,
+            arith::mul(pb, e)?,
+            arith::mul(rows, sa)?,
+        ]),
+    )?;
+    let value = Layout::new(ints(&[vec]), ints(&[sb]))?;
+    Layout::new(
+        IntTuple::Tuple(vec![thread.shape().clone(), value.shape().clone()]),
+        IntTuple::Tuple(vec![thread.stride().clone(), value.stride().clone()]),
+    )
 }
 
 /// [`bank_conflicts`] of a global→shared `cp.async` whose global side is known: `gmem`

@@ -67,8 +67,60 @@ fn one_line_bank_checks_use_the_instructions_canonical_access() {
         e.contains("give it, e.g. bank_conflicts(smem, 16, LDS128)"),
         "{e}"
     );
-    let e = line("bank_conflicts((32,64):(64,1), 16, LDSM_X4)").unwrap_err();
-    assert!(e.contains("give the TiledCopy that issues it"), "{e}");
+    let e = line("bank_conflicts((32,60):(60,1), 16, LDSM_X4)").unwrap_err();
+    assert!(e.contains("16x16-element tiles"), "{e}");
     let e = line("bank_conflicts((32,64,2):(64,1,2048), 16, LDS128)").unwrap_err();
     assert!(e.contains("2-D layout"), "{e}");
+}
+
+/// `bank_conflicts(smem, LDSM_Xn[_T])`: ldmatrix's canonical access (N 8x8 matrices of
+/// 16-byte rows a warp) finds what the TiledCopy of an MMA's A operand finds on the same
+/// tile: 8-way conflicts on 128-byte rows, none under the 128-byte swizzle.
+#[test]
+fn one_line_ldmatrix_checks_agree_with_the_tiled_copy() {
+    let report = |s: &str| {
+        eval_block(s)
+            .map(|v| v.to_string())
+            .unwrap_or_else(|e| panic!("{s}: {}", e.msg))
+    };
+    // (wavefronts, ideal) of a report's summary line.
+    let counts = |r: &str| -> (u64, u64) {
+        let n = |after: &str| -> u64 {
+            let i = r
+                .find(after)
+                .unwrap_or_else(|| panic!("no '{after}' in {r}"))
+                + after.len();
+            r[i..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+                .parse()
+                .unwrap()
+        };
+        (n("; "), n("ideal "))
+    };
+    let mma = "M = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (1,1,1))\n";
+    for (smem, per_instr) in [
+        ("(16,16):(64,1)", 32),
+        ("Sw<3,3,3> o 0 o (16,16):(64,1)", 4),
+    ] {
+        // One 16x16 tile: the tiled copy's, and the canonical x4's (one instruction each).
+        let tiled = report(&format!(
+            "{mma}bank_conflicts({smem}, make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), M))"
+        ));
+        let one = report(&format!("bank_conflicts({smem}, 16, LDSM_X4)"));
+        let t = report(&format!("bank_conflicts({smem}, 16, LDSM_X4_T)"));
+        assert!(one.starts_with("ldmatrix.x4"), "{one}");
+        assert_eq!(counts(&one), counts(&tiled), "{smem}: {one} vs {tiled}");
+        assert_eq!(counts(&one), (per_instr, 4), "{smem}: {one}");
+        // .trans moves the same rows.
+        assert_eq!(counts(&t), counts(&one), "{smem}");
+    }
+    // x2 and x1 over an 8x64 SW128 atom (all its 16-byte rows): conflict-free.
+    for x in ["LDSM_X1", "LDSM_X2", "LDSM_X4", "STSM_X4"] {
+        let r = report(&format!(
+            "bank_conflicts(GMMA::Layout_K_SW128_Atom<half_t>{{}}, {x})"
+        ));
+        assert!(r.contains("conflict-free"), "{x}: {r}");
+    }
 }

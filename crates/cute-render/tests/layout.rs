@@ -331,3 +331,42 @@ fn snapshot() {
     assert_eq!(f.view.name(), "layout");
     insta::assert_snapshot!("view_layout", f.to_svg(Theme::Light));
 }
+
+/// A rank-3 layout (stages, k-blocks) is drawn one panel per slice of its last mode, each
+/// labelled as C++ slices it and holding that slice's cells, with short headers; more
+/// slices than fit are one grid.
+#[test]
+fn rank_3_layouts_draw_a_panel_per_slice_of_the_last_mode() {
+    let layout: cute_core::Layout = "((2,4),(2,2),3):((1,16),(2,8),64)".parse().unwrap();
+    let s = svg("((2,4),(2,2),3):((1,16),(2,8),64)");
+    let doc = parse(&s);
+    assert_eq!(panel_ids(&doc), ["layout-0", "layout-1", "layout-2"]);
+    let mut seen = Vec::new();
+    for k in 0..3 {
+        let id = format!("layout-{k}");
+        let p = panel(&doc, &id);
+        assert_eq!(p.attribute("data-rows"), Some("8"));
+        assert_eq!(p.attribute("data-cols"), Some("4"));
+        let label = p
+            .descendants()
+            .find(|n| n.attribute("class") == Some("plabel"))
+            .and_then(|n| n.text())
+            .map(str::trim);
+        assert_eq!(label, Some(format!("(_,_,{k})").as_str()));
+        for c in cells(&doc, &id) {
+            let idx = attr(&c, "data-idx");
+            // Its row and column within the slice, its index and offset in the whole.
+            let (r, col) = (attr(&c, "data-row"), attr(&c, "data-col"));
+            assert_eq!(idx, r + 8 * col + 32 * k, "{id} ({r},{col})");
+            assert_eq!(attr(&c, "data-offset"), layout.call_index(idx).unwrap());
+            seen.push(idx);
+        }
+    }
+    seen.sort();
+    assert!(seen.into_iter().eq(0..96));
+    // 17 slices: one grid.
+    let s = svg("(4,8,17):(8,1,32)");
+    assert_eq!(panel_ids(&parse(&s)), ["layout"]);
+    // Rank 2: one grid, as before.
+    assert_eq!(panel_ids(&parse(&svg("(4,8):(8,1)"))), ["layout"]);
+}

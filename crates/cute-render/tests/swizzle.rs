@@ -117,3 +117,23 @@ fn the_element_width_is_the_values_then_the_blocks_then_the_chosen_one() {
         .iter()
         .any(|n| n.contains("16-bit elements (the chosen width")));
 }
+
+/// A staged swizzled smem layout: a before/after pair per stage, the bits panel under all.
+#[test]
+fn a_staged_swizzle_draws_a_pair_per_stage() {
+    let s = svg("Sw<2,2,2> o 0 o ((4,2),8,3):((8,32),1,64)");
+    let doc = parse(&s);
+    let ids = panel_ids(&doc);
+    assert_eq!(
+        ids,
+        ["before-0", "after-0", "before-1", "after-1", "before-2", "after-2", "bits"]
+    );
+    // Stage 2's row 4, column 0: index 4 + 64*2, offset 32 + 64*2 = 160 before, and 168
+    // after (bits 4-5 of 160 are 0b10, XORed into bits 2-3).
+    let c = cell_at(&doc, "after-2", "4", "0");
+    assert_eq!(c.attribute("data-idx"), Some("132"));
+    assert_eq!(c.attribute("data-pre"), Some("160"));
+    assert_eq!(c.attribute("data-offset"), Some("168"));
+    let below = |id: &str| corner(panel(&doc, id)).1;
+    assert!(ids[..6].iter().all(|id| below(id) < below("bits")));
+}

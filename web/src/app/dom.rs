@@ -40,13 +40,66 @@ pub fn set_theme(theme: Theme) {
     }
 }
 
-/// Replace the page URL's query (`q`: with `?`, or empty) without a history entry.
+thread_local! {
+    /// A query waiting to replace the URL's ([`replace_query`]), and whether its write is
+    /// scheduled.
+    static PENDING: std::cell::RefCell<(Option<String>, bool)> = const { std::cell::RefCell::new((None, false)) };
+}
+
+/// How long a typing burst's URL rewrites wait: one write per pause, not one a keystroke
+/// (a `replaceState` costs ~2 ms and makes Chromium reload the favicon, ~3 ms).
+const REPLACE_DELAY: Duration = Duration::from_millis(200);
+
+/// Replace the page URL's query (`q`: with `?`, or empty) without a history entry, soon:
+/// rewrites that follow within [`REPLACE_DELAY`] are written once, the last.
 pub fn replace_query(q: &str) {
-    write_query(q, false);
+    let schedule = PENDING.with_borrow_mut(|(pending, scheduled)| {
+        *pending = Some(q.to_string());
+        !std::mem::replace(scheduled, true)
+    });
+    if schedule {
+        // For tests and scripts that read the URL: it is about to change.
+        set_url_pending(true);
+        set_timeout(
+            || {
+                PENDING.with_borrow_mut(|p| p.1 = false);
+                flush_query();
+            },
+            REPLACE_DELAY,
+        );
+    }
+}
+
+/// Write a pending [`replace_query`] now (before the URL is read or a new entry made).
+pub fn flush_query() {
+    if let Some(q) = PENDING.with_borrow_mut(|p| p.0.take()) {
+        write_query(&q, false);
+        set_url_pending(false);
+    }
+}
+
+/// Forget a pending [`replace_query`]: the URL now shows another entry (Back, Forward).
+pub fn drop_pending_query() {
+    if PENDING.with_borrow_mut(|p| p.0.take()).is_some() {
+        set_url_pending(false);
+    }
+}
+
+/// `data-url-pending` on the root element while a [`replace_query`] waits.
+fn set_url_pending(on: bool) {
+    if let Some(root) = window().document().and_then(|d| d.document_element()) {
+        let _ = if on {
+            root.set_attribute("data-url-pending", "")
+        } else {
+            root.remove_attribute("data-url-pending")
+        };
+    }
 }
 
 /// Write the page's query string as a new history entry (Back returns to the one before).
 pub fn push_query(q: &str) {
+    // The entry being left keeps the last state typed into it.
+    flush_query();
     write_query(q, true);
 }
 
@@ -69,6 +122,7 @@ pub fn query() -> String {
 
 /// Put the page's URL on the clipboard.
 pub fn copy_page_url() {
+    flush_query();
     let href = window().location().href().unwrap_or_default();
     let _ = window().navigator().clipboard().write_text(&href);
 }

@@ -15,6 +15,7 @@ pub(super) fn SidePane(
     answers: ReadSignal<Vec<String>>,
 ) -> impl IntoView {
     let is = move |m: Mode| state.with(|s| s.mode == m);
+    let undo = EditorUndo::new(state);
     view! {
         <section class="side">
             <div class="tabs" role="tablist">
@@ -39,7 +40,7 @@ pub(super) fn SidePane(
             </div>
             <Show
                 when=move || is(Mode::Form)
-                fallback=move || view! { <Editor state=state line_error=line_error/> }
+                fallback=move || view! { <Editor state=state line_error=line_error undo=undo/> }
             >
                 <FormPane state=state/>
                 <Show when=move || state.with(|s| s.expr != s.form.to_expr())>
@@ -57,7 +58,11 @@ pub(super) fn SidePane(
 
 /// The expression editor with its first error pointed at by line and column.
 #[component]
-fn Editor(state: RwSignal<State>, line_error: ReadSignal<Option<LineError>>) -> impl IntoView {
+fn Editor(
+    state: RwSignal<State>,
+    line_error: ReadSignal<Option<LineError>>,
+    undo: EditorUndo,
+) -> impl IntoView {
     view! {
         <label class="editor-label" for="editor">
             "CuTe expression or script (" <code>"NAME = expr"</code> " binds; the last line is drawn)"
@@ -70,8 +75,10 @@ fn Editor(state: RwSignal<State>, line_error: ReadSignal<Option<LineError>>) -> 
             prop:value=move || state.with(|s| s.expr.clone())
             on:input=move |e| {
                 let v = event_target_value(&e);
+                undo.typed();
                 state.update(|s| s.expr = v)
             }
+            on:keydown=move |e| undo.key(&e)
         ></textarea>
         <Show when=move || line_error.with(|e| e.is_some())>
             {move || {
@@ -144,5 +151,75 @@ fn HighlightPane(state: RwSignal<State>) -> impl IntoView {
                 }/>
             </label>
         </fieldset>
+    }
+}
+
+/// Undo for the texts the editor did not type: what a preset, a form field, a search row or
+/// a link replaced. The browser's own undo goes first (the editor's typing); when it has
+/// nothing left, Ctrl+Z (⌘Z) brings back the text before the last such replacement.
+#[derive(Clone, Copy)]
+struct EditorUndo {
+    state: RwSignal<State>,
+    /// Texts replaced, oldest first.
+    replaced: StoredValue<Vec<String>>,
+    /// The next change of the expression is the editor's (typing) or an undo's: not kept.
+    own: StoredValue<bool>,
+}
+
+impl EditorUndo {
+    /// Texts kept at most.
+    const DEPTH: usize = 50;
+
+    fn new(state: RwSignal<State>) -> EditorUndo {
+        let u = EditorUndo {
+            state,
+            replaced: StoredValue::new(Vec::new()),
+            own: StoredValue::new(false),
+        };
+        let expr = Memo::new(move |_| state.with(|s| s.expr.clone()));
+        let last = StoredValue::new(state.with_untracked(|s| s.expr.clone()));
+        Effect::new(move |_| {
+            let now = expr.get();
+            let before = std::mem::replace(&mut *last.write_value(), now.clone());
+            if before == now {
+                return;
+            }
+            if !std::mem::replace(&mut *u.own.write_value(), false) {
+                u.replaced.update_value(|r| {
+                    r.push(before);
+                    let extra = r.len().saturating_sub(Self::DEPTH);
+                    r.drain(..extra);
+                });
+            }
+        });
+        u
+    }
+
+    /// The editor changed the text.
+    fn typed(self) {
+        self.own.set_value(true);
+    }
+
+    /// Ctrl+Z / ⌘Z in the editor: after the browser's undo, if it changed nothing, the text
+    /// before the last replacement.
+    fn key(self, e: &leptos::ev::KeyboardEvent) {
+        let undo =
+            (e.ctrl_key() || e.meta_key()) && !e.shift_key() && e.key().eq_ignore_ascii_case("z");
+        let Some(area) = undo.then(|| event_target::<web_sys::HtmlTextAreaElement>(e)) else {
+            return;
+        };
+        let before = area.value();
+        set_timeout(
+            move || {
+                if area.value() != before {
+                    return;
+                }
+                if let Some(text) = self.replaced.try_update_value(Vec::pop).flatten() {
+                    self.own.set_value(true);
+                    self.state.update(|s| s.expr = text);
+                }
+            },
+            std::time::Duration::ZERO,
+        );
     }
 }

@@ -30,8 +30,12 @@ pub(super) fn Stage(shared: Shared) -> impl IntoView {
             set_timeout(draw, Duration::ZERO);
         }
     });
+    // Zoom alone: an effect reading the whole state would repaint the labels after every
+    // edit, on top of the drawing's own paint.
+    let zoom = Memo::new(move |_| state.with(|s| s.zoom));
     Effect::new(move |_| {
-        state.with(|s| s.zoom);
+        // Read, not only tracked: a memo nobody reads is never brought up to date.
+        let _ = zoom.get();
         d.apply_zoom();
         d.queue_labels();
     });

@@ -115,8 +115,8 @@ impl OffsetGrid {
     /// A cell's `data-*` attributes: index, row, column, offset, bank (of `bits`-bit
     /// elements) and, swizzled, the offset before the swizzle. A panel of the offsets
     /// `before` the swizzle reports those: its cells are coloured by them.
-    fn data(&self, r: usize, c: usize, bits: u32, before: bool) -> DataList {
-        let (idx, a, b) = self.at(r, c);
+    fn data(&self, r: usize, c: usize, part: &Part, bits: u32, before: bool) -> DataList {
+        let (idx, a, b) = self.at(r, part.col0 + c);
         let shown = if before { a } else { b };
         let mut data = vec![
             ("idx", Data::from(idx)),
@@ -131,21 +131,128 @@ impl OffsetGrid {
         data
     }
 
-    /// A panel of this grid with the given cells (or source).
-    fn panel(&self, id: &str, label: &str, cells: Vec<Cell>, source: Option<CellSource>) -> Panel {
-        Panel {
-            id: id.to_string(),
-            label: label.to_string(),
-            rows: self.rows,
+    /// The grid whole, as one panel.
+    fn whole(&self) -> Part {
+        Part {
+            col0: 0,
             cols: self.cols,
+            col_shape: self.col_shape.clone(),
+            slice: None,
+        }
+    }
+
+    /// The grid cut into slices of the layout's last mode (stages, k-blocks), one panel
+    /// each: its columns are `cols` apart (the last mode is the slowest), and a slice's
+    /// columns are the middle modes. `None` where the layout has fewer than 3 modes or its
+    /// last mode has 1 or more than [`MAX_SLICES`] slices.
+    fn slices(&self, layout: &Layout) -> Option<Vec<Part>> {
+        let IntTuple::Tuple(modes) = layout.shape() else {
+            return None;
+        };
+        let rank = modes.len();
+        if rank < 3 {
+            return None;
+        }
+        let n = usize::try_from(modes[rank - 1].size().ok()?).ok()?;
+        if !(2..=MAX_SLICES).contains(&n) || !self.cols.is_multiple_of(n) {
+            return None;
+        }
+        let middle = if rank == 3 {
+            modes[1].clone()
+        } else {
+            IntTuple::Tuple(modes[1..rank - 1].to_vec())
+        };
+        let cols = self.cols / n;
+        Some(
+            (0..n)
+                .map(|k| Part {
+                    col0: k * cols,
+                    cols,
+                    col_shape: middle.clone(),
+                    slice: Some((k, rank)),
+                })
+                .collect(),
+        )
+    }
+
+    /// A panel of this grid's `part` with the given cells (or source).
+    fn panel(&self, id: &str, label: &str, part: &Part, source: Option<CellSource>) -> Panel {
+        Panel {
+            id: part.id(id),
+            label: part.label(label),
+            rows: self.rows,
+            cols: part.cols,
             row_headers: headers(self.rows, &self.row_shape),
-            col_headers: headers(self.cols, &self.col_shape),
-            cells,
-            col_breaks: breaks(&self.col_shape, self.cols),
+            col_headers: headers(part.cols, &part.col_shape),
+            cells: Vec::new(),
+            col_breaks: breaks(&part.col_shape, part.cols),
             row_breaks: breaks(&self.row_shape, self.rows),
             source,
             marks: Vec::new(),
         }
+    }
+}
+
+/// Most slices of a layout's last mode drawn as panels of their own; more are drawn as one
+/// grid.
+const MAX_SLICES: usize = 16;
+
+/// The columns of an [`OffsetGrid`] one panel draws: all of them, or one slice of the last
+/// mode.
+#[derive(Clone)]
+struct Part {
+    col0: usize,
+    cols: usize,
+    col_shape: IntTuple,
+    /// The slice's index in the last mode, and the layout's rank.
+    slice: Option<(usize, usize)>,
+}
+
+impl Part {
+    /// `layout`, or `layout-2` for slice 2.
+    fn id(&self, id: &str) -> String {
+        match self.slice {
+            None => id.to_string(),
+            Some((k, _)) => format!("{id}-{k}"),
+        }
+    }
+
+    /// The panel's label, with the slice as C++ writes it: `before (_,_,2)`.
+    fn label(&self, label: &str) -> String {
+        match self.slice {
+            None => label.to_string(),
+            Some((k, rank)) => {
+                let slice = format!("({}{k})", "_,".repeat(rank - 1));
+                if label.is_empty() {
+                    slice
+                } else {
+                    format!("{label} {slice}")
+                }
+            }
+        }
+    }
+}
+
+/// How many units (a slice's panel, or its before/after pair), each `w` x `h` cells of
+/// `aspect` (width / height), go in a row of panels so the figure is about as wide as a
+/// screen is (16:10).
+fn units_per_row(n: usize, w: usize, h: usize, aspect: f64) -> usize {
+    let score = |per_row: usize| {
+        let rows = n.div_ceil(per_row);
+        let ratio = (per_row * w) as f64 * aspect / (rows * h).max(1) as f64;
+        (ratio.ln() - 1.6f64.ln()).abs()
+    };
+    (1..=n.max(1))
+        .min_by(|&a, &b| score(a).total_cmp(&score(b)))
+        .unwrap_or(1)
+}
+
+/// The width / height of a cell of `chars` characters, as the figure will size it.
+fn cell_aspect(chars: usize, cell_text: bool) -> f64 {
+    if cell_text {
+        (chars * 7 + 12).max(26) as f64 / 24.0
+    } else {
+        1.0
     }
 }
 
@@ -171,6 +278,7 @@ fn digits(v: i64) -> usize {
 /// How a grid of offsets labels and colours a cell from its (pre, post) offsets: the text,
 /// its width in characters (without building it), and the fill as an index into the
 /// palette.
+#[derive(Clone)]
 struct OffsetStyle {
     palette: Arc<[String]>,
     text: fn(i64, i64) -> String,
@@ -211,9 +319,9 @@ enum Hold {
 /// cells, computed on demand or filled in (a held grid is a computed grid whose cells are
 /// all built).
 fn offsets_panel(
-    id: &str,
-    label: &str,
+    (id, label): (&str, &str),
     grid: &Arc<OffsetGrid>,
+    part: &Part,
     bits: u32,
     style: OffsetStyle,
     hold: Hold,
@@ -223,10 +331,10 @@ fn offsets_panel(
         Hold::OnDemand => {
             // Longer sides would be hundreds of thousands of pixels even zoomed out, and
             // more than a bitmap holds.
-            if grid.rows.max(grid.cols) > LAZY_SIDE {
+            if grid.rows.max(part.cols) > LAZY_SIDE {
                 return Err(Error::new(format!(
                     "a {}x{} grid is too long to draw: above {CELL_HARD_CAP} cells, a side has at most {LAZY_SIDE} cells",
-                    grid.rows, grid.cols
+                    grid.rows, part.cols
                 )));
             }
             // In storage order, not row by row across it.
@@ -248,24 +356,26 @@ fn offsets_panel(
         ..
     } = style;
     let (g1, g2, g3) = (Arc::clone(grid), Arc::clone(grid), Arc::clone(grid));
+    let col0 = part.col0;
+    let p = part.clone();
     let source = CellSource {
         text: match hold {
             // An overview's cells have no text.
             Hold::Cells { text: false } => Arc::new(|_, _| String::new()),
             _ => Arc::new(move |r, c| {
-                let (_, a, b) = g1.at(r, c);
+                let (_, a, b) = g1.at(r, col0 + c);
                 text(a, b)
             }),
         },
         palette,
         fill: Arc::new(move |r, c| {
-            let (_, a, b) = g2.at(r, c);
+            let (_, a, b) = g2.at(r, col0 + c);
             fill(a, b, bits)
         }),
-        data: Arc::new(move |r, c| g3.data(r, c, bits, before)),
+        data: Arc::new(move |r, c| g3.data(r, c, &p, bits, before)),
         widest,
     };
-    let panel = grid.panel(id, label, Vec::new(), Some(source));
+    let panel = grid.panel(id, label, part, Some(source));
     Ok(match hold {
         Hold::OnDemand => panel,
         Hold::Cells { .. } => panel.filled(),
@@ -283,7 +393,15 @@ pub(super) fn grey_panel(
 ) -> Result<Panel> {
     let grid = Arc::new(OffsetGrid::new(layout, CELL_HARD_CAP)?);
     let hold = Hold::Cells { text: cell_text };
-    offsets_panel(id, label, &grid, opts.elem_bits, OffsetStyle::grey(), hold)
+    let style = OffsetStyle::grey();
+    offsets_panel(
+        (id, label),
+        &grid,
+        &grid.whole(),
+        opts.elem_bits,
+        style,
+        hold,
+    )
 }
 
 /// Whether the page computes a grid of `cells` cells, `side` on its longest side, on
@@ -321,19 +439,44 @@ pub(super) fn layout_figure(title: &str, value: &Value, opts: &Options) -> Resul
     } else {
         "offset"
     };
-    let panel = if lazy {
-        let grid = Arc::new(OffsetGrid::new(&layout, opts.lazy_cap)?);
-        let style = OffsetStyle::grey();
-        offsets_panel("layout", "", &grid, opts.elem_bits, style, Hold::OnDemand)?
+    let grid = Arc::new(OffsetGrid::new(
+        &layout,
+        if lazy { opts.lazy_cap } else { CELL_HARD_CAP },
+    )?);
+    let hold = if lazy {
+        Hold::OnDemand
     } else {
-        grey_panel("layout", "", &layout, cell_text, opts)?
+        Hold::Cells { text: cell_text }
     };
-    let (rows, cols) = (panel.rows, panel.cols);
+    let parts = grid.slices(layout.inner());
+    let mut panels = Vec::new();
+    for part in parts.clone().unwrap_or_else(|| vec![grid.whole()]) {
+        let style = OffsetStyle::grey();
+        panels.push(offsets_panel(
+            ("layout", ""),
+            &grid,
+            &part,
+            opts.elem_bits,
+            style,
+            hold,
+        )?);
+    }
+    let (rows, cols) = (grid.rows, panels[0].cols);
+    let shape = match &parts {
+        None => format!("{rows}x{cols}"),
+        Some(p) => format!("{} slices (last mode) of {rows}x{cols}", p.len()),
+    };
+    let widest = grid.pre.iter().map(|&a| digits(a)).max().unwrap_or(1);
+    let per_row = units_per_row(panels.len(), cols, rows, cell_aspect(widest, cell_text));
     Ok(Figure {
         view: View::Layout,
         title: title.to_string(),
-        subtitle: format!("{value}  ·  {rows}x{cols}, cell = {what}, colour = {what} mod 8"),
-        panels: vec![(panel, (0, 0))],
+        subtitle: format!("{value}  ·  {shape}, cell = {what}, colour = {what} mod 8"),
+        panels: panels
+            .into_iter()
+            .enumerate()
+            .map(|(k, p)| (p, (k % per_row, k / per_row)))
+            .collect(),
         legend_title: format!("{what} mod 8:"),
         legend: grey_legend(),
         notes: if cell_text {
@@ -402,8 +545,20 @@ pub(super) fn swizzle_figure(
         |_, b, bits| bank_of_offset(b, bits) as usize,
         false,
     );
-    let before = offsets_panel("before", &before_label, &grid, bits, before, hold)?;
-    let after = offsets_panel("after", &after_label, &grid, bits, after, hold)?;
+    let parts = grid.slices(&c.layout);
+    let mut pairs = Vec::new();
+    for part in parts.clone().unwrap_or_else(|| vec![grid.whole()]) {
+        // One slice's labels name the slice; the subtitle has the whole map.
+        let (bl, al) = if parts.is_some() {
+            ("before", "after")
+        } else {
+            (before_label.as_str(), after_label.as_str())
+        };
+        pairs.push((
+            offsets_panel(("before", bl), &grid, &part, bits, before.clone(), hold)?,
+            offsets_panel(("after", al), &grid, &part, bits, after.clone(), hold)?,
+        ));
+    }
     let sw = c.swizzle;
     // The offset to spell out: asked for, or the first one the swizzle moves.
     let shown = match opts.bit_offset {
@@ -433,19 +588,47 @@ pub(super) fn swizzle_figure(
     if !cell_text {
         notes.push(overview_note(size as usize * 2, opts));
     }
+    let (rows, cols) = (grid.rows, pairs[0].0.cols);
+    let shape = match &parts {
+        None => format!("{rows}x{cols}"),
+        Some(p) => format!("{} slices (last mode) of {rows}x{cols}", p.len()),
+    };
+    // Wide tiles stack before over after, tall ones sit side by side; slices' pairs fill
+    // rows of a screen's shape; the bits go under all.
+    let stacked = cols > 2 * rows;
+    let (unit_w, unit_h) = if stacked {
+        (cols, 2 * rows)
+    } else {
+        (2 * cols, rows)
+    };
+    let widest = grid
+        .pre
+        .iter()
+        .map(|&a| 2 * digits(a) + 1)
+        .max()
+        .unwrap_or(1);
+    let per_row = units_per_row(pairs.len(), unit_w, unit_h, cell_aspect(widest, cell_text));
+    let mut panels = Vec::new();
+    let mut below = 0;
+    for (k, (before, after)) in pairs.into_iter().enumerate() {
+        let (ux, uy) = (k % per_row, k / per_row);
+        let (b, a) = if stacked {
+            ((ux, 2 * uy), (ux, 2 * uy + 1))
+        } else {
+            ((2 * ux, uy), (2 * ux + 1, uy))
+        };
+        below = below.max(a.1 + 1);
+        panels.push((before, b));
+        panels.push((after, a));
+    }
+    panels.push((bits_panel, (0, below)));
     Ok(Figure {
         view: View::Swizzle,
         title: title.to_string(),
         subtitle: format!(
-            "{original}  ·  {}x{} before and after the swizzle, offset {shown} spelled out in bits",
-            before.rows, before.cols
+            "{original}  ·  {shape} before and after the swizzle, offset {shown} spelled out in bits"
         ),
-        // Wide tiles stack vertically, tall ones sit side by side.
-        panels: if before.cols > 2 * before.rows {
-            vec![(before, (0, 0)), (after, (0, 1)), (bits_panel, (0, 2))]
-        } else {
-            vec![(before, (0, 0)), (after, (1, 0)), (bits_panel, (0, 1))]
-        },
+        panels,
         legend_title: "bank:".into(),
         legend: (0..BANKS)
             .step_by(4)
