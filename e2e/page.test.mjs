@@ -886,3 +886,29 @@ test('a pinned cell is in the share URL and reopens pinned', async () => {
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('tensors: a thread\'s partition from a preset, lit and inspected, and from a shared link', async () => {
+  const { page, ctx, errors } = await open('', { width: 1600, height: 1000 });
+  await page.selectOption('#preset', { label: 'SM80 mainloop: thread 37\'s part of sA (partition_A)' });
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'partition');
+  // The block of declarations prints what its last one declares: the tensor C++ prints.
+  assert.match(await page.textContent('#results'), /smem_ptr\[16b\]\(0x444\) o \(\(2,2,2\),2,2\):\(\(1,256,8\),1024,16\)/);
+  // Thread 37's 32 elements; the first is (17, 2), its V0, and V1 next to it (stride 1).
+  assert.match(await page.textContent('#answers'), /thread 37: 32 elements/);
+  await hoverCell(page, 'partition', 17, 2);
+  assert.equal(await inspectorRow(page, 'thread'), '37');
+  assert.equal(await inspectorRow(page, 'value'), '0');
+  await hoverCell(page, 'partition', 17, 3);
+  assert.equal(await inspectorRow(page, 'value'), '1');
+  // Thread 101 (the other N half) holds the same elements.
+  assert.match(await inspectorRow(page, 'also'), /T101V1/);
+  await page.screenshot({ path: `${OUT}/partition.png` });
+  // The shared link draws the same.
+  const url = await pageUrl(page);
+  const other = await ctx.newPage();
+  await other.goto(url);
+  await other.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'partition');
+  assert.match(await other.textContent('#answers'), /thread 37: 32 elements/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});

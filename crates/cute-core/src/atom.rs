@@ -800,6 +800,113 @@ impl TiledMma {
         Ok(tv.slice(&c)?.shape().clone())
     }
 
+    /// CuTe `ThrMMA::partition_A/B/C(tensor)`, on the tensor's layout: thread
+    /// `thr_idx`'s slice of a tile `(M,K,...)`, `(N,K,...)` or `(M,N,...)` — the layout
+    /// `(FrgV, RestX, RestY, ...)` and the offset of its first element (the pointer moves
+    /// by it).
+    ///
+    /// ```
+    /// use cute_core::atom::{make_tiled_mma, Atom};
+    /// use cute_core::layout::Tiler;
+    /// let Atom::Mma(atom) = Atom::lookup("SM80_16x8x16_F16F16F16F16_TN").unwrap() else { unreachable!() };
+    /// let under = [Tiler::Under, Tiler::Under, Tiler::Under];
+    /// let mma = make_tiled_mma(&atom, &"(2,2,1)".parse().unwrap(), &under).unwrap();
+    /// let (l, off) = mma.partition('A', &"(64,32):(32,1)".parse().unwrap(), 37).unwrap();
+    /// assert_eq!((l.to_string(), off), ("((2,2,2),2,2):((1,256,8),1024,16)".to_string(), 546));
+    /// ```
+    pub fn partition(&self, which: char, layout: &Layout, thr_idx: i64) -> Result<(Layout, i64)> {
+        let threads = self.thr_layout_vmnk.size()?;
+        if thr_idx < 0 || thr_idx >= threads {
+            return Err(Error::new(format!(
+                "thread {thr_idx} is outside the TiledMMA's {threads} threads"
+            )));
+        }
+        if layout.rank() < 2 {
+            return Err(Error::new(format!(
+                "partition_{which}: the tensor's layout {layout} must have at least two modes"
+            )));
+        }
+        let (modes, atom_tv) = match which {
+            'A' => ((0, 2), &self.atom.a),
+            'B' => ((1, 2), &self.atom.b),
+            _ => ((0, 1), &self.atom.c),
+        };
+        let (x, y) = modes;
+        for (mode, i) in [(0, x), (1, y)] {
+            let (have, tile) = (layout.mode(mode)?.size()?, self.tile_size(i)?);
+            if tile == 0 || have % tile != 0 {
+                return Err(Error::new(format!(
+                    "partition_{which}: mode {mode} of the tensor ({have}) is not a multiple of the TiledMMA's tile ({tile}, of {})",
+                    self.tile_shape()?
+                )));
+            }
+        }
+        let tv = self.thrfrg(layout, modes, atom_tv)?;
+        // get_flat_coord: (ThrV, ThrM, ThrN, ThrK) of the thread, one integer a mode.
+        let v = &self.thr_layout_vmnk;
+        let hier =
+            crate::int_tuple::idx2crd_strided(&IntTuple::Int(thr_idx), v.shape(), v.stride())?;
+        let flat: Vec<i64> = match (&hier, v.shape()) {
+            (IntTuple::Tuple(cs), IntTuple::Tuple(ss)) => cs
+                .iter()
+                .zip(ss)
+                .map(|(c, s)| crate::int_tuple::crd2idx_shape(c, s))
+                .collect::<Result<_>>()?,
+            _ => return Err(Error::new("the TiledMMA's thread layout is not (V,M,N,K)")),
+        };
+        let thr = Coord::Tuple(vec![
+            Coord::Int(flat[0]),
+            Coord::Tuple(vec![Coord::Int(flat[x + 1]), Coord::Int(flat[y + 1])]),
+        ]);
+        let rest = tv.mode(1)?.mode(1)?.rank().max(1);
+        let frg = Coord::Tuple(vec![Coord::Under, Coord::Tuple(vec![Coord::Under; rest])]);
+        let c = Coord::Tuple(vec![thr, frg]);
+        let offset = tv.call_coord(&c.start())?;
+        Ok((tv.slice(&c)?, offset))
+    }
+
+    /// Who owns what of a whole `(M,K)`, `(N,K)` or `(M,N)` tile `shape` under
+    /// `partition_A/B/C`: the TV layout `(thr_idx, (FrgV,(RestX,RestY))) → ` column-major
+    /// index of `shape`. Thread `t`'s values are [`TiledMma::partition`]'s of the
+    /// column-major layout of `shape`, in its order.
+    ///
+    /// ```
+    /// use cute_core::atom::{make_tiled_mma, Atom};
+    /// use cute_core::{layout::Tiler, IntTuple, Layout};
+    /// let Atom::Mma(atom) = Atom::lookup("SM80_16x8x16_F16F16F16F16_TN").unwrap() else { unreachable!() };
+    /// let under = [Tiler::Under, Tiler::Under, Tiler::Under];
+    /// let mma = make_tiled_mma(&atom, &"(2,2,1)".parse().unwrap(), &under).unwrap();
+    /// let shape: IntTuple = "(64,32)".parse().unwrap();
+    /// let tv = mma.tv_over('A', &shape).unwrap();
+    /// let (l, off) = mma.partition('A', &Layout::col_major(shape).unwrap(), 37).unwrap();
+    /// for v in 0..l.size().unwrap() {
+    ///     assert_eq!(tv.call_coord(&IntTuple::ints(&[37, v])).unwrap(), off + l.call_index(v).unwrap());
+    /// }
+    /// ```
+    pub fn tv_over(&self, which: char, shape: &IntTuple) -> Result<Layout> {
+        let whole = Layout::col_major(shape.clone())?;
+        // Checks the shape against the tile, as partition does.
+        self.partition(which, &whole, 0)?;
+        let (modes, atom_tv) = match which {
+            'A' => ((0, 2), &self.atom.a),
+            'B' => ((1, 2), &self.atom.b),
+            _ => ((0, 1), &self.atom.c),
+        };
+        let frg = self.thrfrg(&whole, modes, atom_tv)?;
+        let sub = match which {
+            'A' => Some(Layout::new(
+                IntTuple::ints(&[self.vmnk_size(1)?, self.vmnk_size(2)?]),
+                IntTuple::ints(&[1, 0]),
+            )?),
+            'B' => Some(Layout::new(
+                IntTuple::ints(&[self.vmnk_size(1)?, self.vmnk_size(2)?]),
+                IntTuple::ints(&[0, 1]),
+            )?),
+            _ => None,
+        };
+        self.finish(frg, sub)
+    }
+
     /// CuTe `get_layoutC_TV()`: (thr_idx, val) → (m, n) column-major index.
     pub fn layout_c_tv(&self) -> Result<Layout> {
         let ref_c = Layout::col_major(IntTuple::ints(&[self.tile_size(0)?, self.tile_size(1)?]))?;
@@ -915,6 +1022,7 @@ pub fn make_tiled_copy_impl(
 }
 
 impl TiledCopy {
+    /// CuTe `tile2thrfrg(tensor, ref2trg)` unfolded: `(thr, val, rest)`.
     fn tile2thrfrg(&self, t: &Layout, ref2trg: &Layout) -> Result<Layout> {
         let r = self.atom.val_layout(&self.atom.ref_)?;
         let shape = IntTuple::ints(&[r.mode(0)?.size()?, r.mode(1)?.size()?]);
@@ -941,7 +1049,20 @@ impl TiledCopy {
             Coord::Tuple(vec![Coord::Under, Coord::Under]),
             Coord::Under,
         ]);
-        let unfolded = tv.slice(&c)?;
+        tv.slice(&c)
+    }
+
+    /// `right_inverse(AtomLayoutRef).compose(AtomLayoutSrc/Dst)`.
+    fn ref2trg(&self, trg: &Layout) -> Result<Layout> {
+        let r = self.atom.val_layout(&self.atom.ref_)?;
+        alg::composition(&alg::right_inverse(&r)?, &self.atom.val_layout(trg)?)
+    }
+
+    fn layout_x_tv(&self, trg: &Layout) -> Result<Layout> {
+        let ref_shape = IntTuple::Tuple(vec![self.tiler.clone(), IntTuple::Int(1)]);
+        let ref_l = Layout::col_major(ref_shape)?;
+        let unfolded = self.tile2thrfrg(&ref_l, &self.ref2trg(trg)?)?;
+        // (thr, val, (1)) → (thr, val).
         unfolded.slice(&Coord::Tuple(vec![
             Coord::Under,
             Coord::Under,
@@ -949,12 +1070,72 @@ impl TiledCopy {
         ]))
     }
 
-    fn layout_x_tv(&self, trg: &Layout) -> Result<Layout> {
-        let ref_shape = IntTuple::Tuple(vec![self.tiler.clone(), IntTuple::Int(1)]);
-        let ref_l = Layout::col_major(ref_shape)?;
-        let r = self.atom.val_layout(&self.atom.ref_)?;
-        let ref2trg = alg::composition(&alg::right_inverse(&r)?, &self.atom.val_layout(trg)?)?;
-        self.tile2thrfrg(&ref_l, &ref2trg)
+    /// Who owns what of a whole tile `shape` under `partition_S/D`: the TV layout
+    /// `(thr_idx, (val, rest)) → ` column-major index of `shape`; thread `t`'s values are
+    /// [`TiledCopy::partition`]'s of the column-major layout of `shape`, in its order.
+    pub fn tv_over(&self, src: bool, shape: &IntTuple) -> Result<Layout> {
+        let whole = Layout::col_major(shape.clone())?;
+        self.partition(src, &whole, 0)?;
+        let tile = self.tiler.leaves();
+        let tiler = Tiler::Tuple(tile.iter().map(|&t| Tiler::Int(t)).collect());
+        let tiled = alg::zipped_divide(&whole, &tiler)?;
+        let trg = if src { &self.atom.src } else { &self.atom.dst };
+        let tv = self.tile2thrfrg(&tiled, &self.ref2trg(trg)?)?;
+        // (thr, val, rest) → (thr, (val, rest)).
+        let (thr, val, rest) = (tv.mode(0)?, tv.mode(1)?, tv.mode(2)?);
+        Ok(alg::make_layout(&[thr, alg::make_layout(&[val, rest])]))
+    }
+
+    /// CuTe `ThrCopy::partition_S/D(tensor)` on the tensor's layout: thread `thr_idx`'s
+    /// values of a tensor the copy tiles, `(CPY, CPY_M, CPY_N, ...)`, and the offset of
+    /// its first element. `src`: the source side (`partition_S`), else the destination.
+    ///
+    /// ```
+    /// use cute_core::atom::{make_tiled_copy, Atom};
+    /// let Atom::Copy(atom) = Atom::lookup("UniversalCopy_128").unwrap() else { unreachable!() };
+    /// let atom = atom.with_value_bits(16).unwrap();
+    /// let copy = make_tiled_copy(&atom, &"(16,8):(8,1)".parse().unwrap(), &"(1,8)".parse().unwrap()).unwrap();
+    /// let (l, off) = copy.partition(true, &"(128,64):(64,1)".parse().unwrap(), 9).unwrap();
+    /// assert_eq!((l.to_string(), off), ("((8,1),8,1):((1,0),1024,0)".to_string(), 72));
+    /// ```
+    pub fn partition(&self, src: bool, layout: &Layout, thr_idx: i64) -> Result<(Layout, i64)> {
+        let threads = self.layout_tv.mode(0)?.size()?;
+        if thr_idx < 0 || thr_idx >= threads {
+            return Err(Error::new(format!(
+                "thread {thr_idx} is outside the TiledCopy's {threads} threads"
+            )));
+        }
+        let tile = self.tiler.leaves();
+        if layout.rank() < tile.len() {
+            return Err(Error::new(format!(
+                "partition_{}: the tensor's layout {layout} has fewer modes than the copy's tile {}",
+                if src { 'S' } else { 'D' },
+                self.tiler
+            )));
+        }
+        for (i, t) in tile.iter().enumerate() {
+            let have = layout.mode(i)?.size()?;
+            if *t == 0 || have % t != 0 {
+                return Err(Error::new(format!(
+                    "partition_{}: mode {i} of the tensor ({have}) is not a multiple of the copy's tile ({t}, of {})",
+                    if src { 'S' } else { 'D' },
+                    self.tiler
+                )));
+            }
+        }
+        let tiler = Tiler::Tuple(tile.iter().map(|&t| Tiler::Int(t)).collect());
+        let tiled = alg::zipped_divide(layout, &tiler)?;
+        let trg = if src { &self.atom.src } else { &self.atom.dst };
+        let tv = self.tile2thrfrg(&tiled, &self.ref2trg(trg)?)?;
+        // thr_tensor(thr_idx, _, repeat<rank>(_)).
+        let rest = tv.mode(2)?.rank().max(1);
+        let c = Coord::Tuple(vec![
+            Coord::Int(thr_idx),
+            Coord::Under,
+            Coord::Tuple(vec![Coord::Under; rest]),
+        ]);
+        let offset = tv.call_coord(&c.start())?;
+        Ok((tv.slice(&c)?, offset))
     }
 
     /// CuTe `get_layoutS_TV()`: (thr_idx, val_idx) → (m, n) of the source.

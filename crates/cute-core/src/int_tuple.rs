@@ -1317,7 +1317,47 @@ pub enum Coord {
     Tuple(Vec<Coord>),
 }
 
+/// As C++ writes it: `(_,2)`.
+///
+/// ```
+/// use cute_core::int_tuple::Coord;
+/// assert_eq!(Coord::Tuple(vec![Coord::Under, Coord::Int(2)]).to_string(), "(_,2)");
+/// ```
+impl fmt::Display for Coord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Coord::Under => write!(f, "_"),
+            Coord::Int(i) => write!(f, "{i}"),
+            Coord::Tuple(cs) => {
+                write!(f, "(")?;
+                for (k, c) in cs.iter().enumerate() {
+                    if k > 0 {
+                        write!(f, ",")?;
+                    }
+                    write!(f, "{c}")?;
+                }
+                write!(f, ")")
+            }
+        }
+    }
+}
+
 impl Coord {
+    /// The coordinate with every `_` at 0: where a slice starts (`slice_and_offset`'s
+    /// offset is the layout of it).
+    ///
+    /// ```
+    /// use cute_core::int_tuple::Coord;
+    /// assert_eq!(Coord::Tuple(vec![Coord::Under, Coord::Int(2)]).start().to_string(), "(0,2)");
+    /// ```
+    pub fn start(&self) -> IntTuple {
+        match self {
+            Coord::Under => IntTuple::Int(0),
+            Coord::Int(i) => IntTuple::Int(*i),
+            Coord::Tuple(cs) => IntTuple::Tuple(cs.iter().map(Coord::start).collect()),
+        }
+    }
+
     /// Whether any `_` appears.
     ///
     /// ```

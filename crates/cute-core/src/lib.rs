@@ -51,6 +51,7 @@ pub mod literal;
 pub mod sm120;
 pub mod smem_atom;
 pub mod swizzle;
+pub mod tensor;
 pub mod tma;
 pub mod tmem;
 pub mod umma;

@@ -444,6 +444,10 @@ pub(crate) fn apply(f: &Value, args: &[Value]) -> Result<Value> {
         Value::Tuple(args.iter().map(Value::to_static).collect())
     };
     match f {
+        Value::Tensor(t) => Ok(Value::Tensor(Box::new(t.slice(&coord_val.to_coord()?)?))),
+        Value::Partition(p) => Ok(Value::Tensor(Box::new(
+            p.tensor.slice(&coord_val.to_coord()?)?,
+        ))),
         Value::Layout(l) => {
             let c = coord_val.to_coord()?;
             if c.has_underscore() {

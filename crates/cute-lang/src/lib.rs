@@ -45,6 +45,7 @@ pub mod ops;
 mod parse;
 mod policy;
 pub mod session;
+pub mod tensor_args;
 mod tmem_args;
 mod types;
 pub mod value;

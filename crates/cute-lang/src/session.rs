@@ -44,6 +44,8 @@ pub struct Session {
     track: bool,
     /// Keep no copy of the last value (`print_script` prints each result and draws none).
     forget_last: bool,
+    /// The name the last binding bound.
+    last_bound: Option<String>,
 }
 
 /// A line's top-level function call: the function's name and each positional argument's
@@ -81,6 +83,7 @@ impl Session {
                     for (n, v) in names.iter().zip(vs) {
                         self.remember(&v);
                         self.env.bind(n, v);
+                        self.last_bound = Some(n.to_string());
                     }
                     return None;
                 }
@@ -94,6 +97,7 @@ impl Session {
                 Ok(v) => {
                     self.remember(&v);
                     self.env.bind(name, v);
+                    self.last_bound = Some(name.to_string());
                     return None;
                 }
                 Err(e) => Err(e),
@@ -222,6 +226,9 @@ impl Session {
         // Newlines before the current statement (counted as the statements go by).
         let mut lines_before = 0;
         let mut counted_to = 0;
+        // The line of the last declaration: a block of declarations alone prints the value
+        // its last one declares (a pasted `using SmemLayoutA = ...;` shows what it is).
+        let mut declared = None;
         for span in block::split_statements(&code) {
             lines_before += code[counted_to..span.start].matches('\n').count();
             counted_to = span.start;
@@ -244,6 +251,13 @@ impl Session {
                 self.before_last = env_before;
             }
             let Some(result) = result else {
+                if self.last_gen != gen && self.last_bound.is_some() {
+                    let first = text.len() - text.trim_start().len();
+                    let line = lines_before
+                        + code[span.start..span.start + first].matches('\n').count()
+                        + 1;
+                    declared = Some(line);
+                }
                 continue;
             };
             // The line the statement starts on (its first non-blank byte), or the one its
@@ -271,6 +285,14 @@ impl Session {
                 }
             };
             out.push(ScriptLine { line, result });
+        }
+        if let (true, Some(line), Some(name)) = (out.is_empty(), declared, &self.last_bound) {
+            if let Some(v) = self.env.get(name) {
+                out.push(ScriptLine {
+                    line,
+                    result: Ok(v.clone()),
+                });
+            }
         }
         out
     }

@@ -149,7 +149,9 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
     let v = match (before, last) {
         (_, "LayoutLeft" | "GenColMajor") => Value::Major(Major::Left),
         (_, "LayoutRight" | "GenRowMajor") => Value::Major(Major::Right),
-        (_, "Underscore" | "None") => Value::Under,
+        // CuTe's `using X = Underscore;` (projections: `Step<_1, X, _1>{}`).
+        (_, "Underscore" | "None" | "X") => Value::Under,
+        (_, "nullptr" | "NULL") => Value::Keyword("nullptr"),
         (_, "smem_ptr_flag") => Value::Offset(Offset::SmemPtr { bits: 1 }),
         (Some("LayoutEnum"), "ROW_MAJOR") => Value::Keyword("LayoutEnum.ROW_MAJOR"),
         (Some("LayoutEnum"), "COL_MAJOR") => Value::Keyword("LayoutEnum.COL_MAJOR"),
@@ -434,6 +436,8 @@ pub fn lookup_type(name: &str) -> Option<&'static TypeRow> {
 fn tuple_entry(v: &Value) -> Result<Value> {
     match v {
         Value::Keyword(k) if is_dynamic_int(k) => Ok(Value::Dyn(0)),
+        // `Step<_1, X, _1>`: CuTe's `X` is `Underscore`, a tuple element like any type.
+        Value::Under => Ok(Value::Under),
         Value::Tuple(vs) => Ok(Value::Tuple(
             vs.iter().map(tuple_entry).collect::<Result<_>>()?,
         )),

@@ -78,6 +78,16 @@ pub enum Value {
     Tmem(Box<cute_core::tmem::TmemTensor>),
     /// A TMA box (`make_tma_copy`'s `TmaGmemBasis`).
     Tma(Box<cute_core::tma::TmaBox>),
+    /// A typed pointer (`make_smem_ptr<half_t>(nullptr)`).
+    Ptr(cute_core::tensor::Ptr),
+    /// A tensor: a pointer (or a register array) and a layout.
+    Tensor(Box<cute_core::tensor::Tensor>),
+    /// A TiledMMA's slice for one thread (`tiled_mma.get_slice(thr_idx)`).
+    ThrMma(Box<crate::tensor_args::ThrMma>),
+    /// A TiledCopy's slice for one thread (`tiled_copy.get_slice(thr_idx)`).
+    ThrCopy(Box<crate::tensor_args::ThrCopy>),
+    /// A thread's partition of a tensor, with every thread's part (the partition view).
+    Partition(Box<crate::tensor_args::Partition>),
 }
 
 /// A CUTLASS dispatch policy: its spelling and the members the language evaluates.
@@ -115,6 +125,11 @@ impl fmt::Display for Value {
             Value::Descriptor(d) => write!(f, "{d}"),
             Value::Tmem(t) => write!(f, "{t}"),
             Value::Tma(t) => write!(f, "{t}"),
+            Value::Ptr(p) => write!(f, "{p}"),
+            Value::Tensor(t) => write!(f, "{t}"),
+            Value::ThrMma(m) => write!(f, "{m}"),
+            Value::ThrCopy(c) => write!(f, "{c}"),
+            Value::Partition(p) => write!(f, "{p}"),
         }
     }
 }
@@ -215,6 +230,11 @@ impl Value {
             Value::Descriptor(_) => "a descriptor",
             Value::Tmem(_) => "a TMEM tensor",
             Value::Tma(_) => "a TMA box",
+            Value::Ptr(_) => "a pointer",
+            Value::Tensor(_) => "a tensor",
+            Value::ThrMma(_) => "a thread's slice of a TiledMMA",
+            Value::ThrCopy(_) => "a thread's slice of a TiledCopy",
+            Value::Partition(_) => "a tensor",
         }
     }
 

@@ -89,6 +89,14 @@ fn check(name: &str, cases: &[Case]) {
     );
 }
 
+/// Tensors: pointers, make_tensor, slicing, local_tile, local_partition, partition_A/B/C,
+/// from tools/oracle/tensors.py.
+#[test]
+fn tensor_cases() {
+    let cases = load(&repo_root().join("crates/cute-lang/tests/data/tensor-cases.jsonl"));
+    check("tensor-cases.jsonl", &cases);
+}
+
 #[test]
 fn reference_cases() {
     // The reference corpus, regenerated from the C++ headers by tools/oracle/corpus.py.

@@ -227,15 +227,51 @@ fn templated_atoms_refuse_what_cpp_refuses() {
 
 #[test]
 fn an_unknown_function_is_named_before_its_arguments() {
-    // Not "unknown name 'nullptr'": the function is what is missing.
-    let e = cute_lang::eval_line("make_tensor(make_smem_ptr<half_t>(nullptr), (8,8):(8,1))")
-        .unwrap_err();
+    // Not "unknown name 'ptr_A'": the function is what is missing.
+    let e = cute_lang::eval_line("make_wide_tensor(ptr_A, (8,8):(8,1))").unwrap_err();
     assert!(
-        e.msg.starts_with("unknown function 'make_tensor'"),
+        e.msg.starts_with("unknown function 'make_wide_tensor'"),
         "{}",
         e.msg
     );
     // A known function still reports its argument's unknown name.
-    let e = cute_lang::eval_line("size(nullptr)").unwrap_err();
-    assert_eq!(e.msg, "unknown name 'nullptr'");
+    let e = cute_lang::eval_line("size(ptr_A)").unwrap_err();
+    assert_eq!(e.msg, "unknown name 'ptr_A'");
+}
+
+/// Hostile tensor lines: each a clear error naming what is wrong, with a column.
+#[test]
+fn hostile_tensor_lines_are_clear_errors() {
+    let g = "make_tensor(make_gmem_ptr<float>(nullptr), make_shape(64, 64))";
+    let mma = "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{})";
+    let cases = [
+        // A coordinate of the wrong rank, a tile past the end, a slice out of bounds.
+        (format!("local_tile({g}, make_shape(Int<16>{{}}, Int<16>{{}}), make_coord(1, 2, 3))"), "the coordinate (1,2,3) has 3 modes"),
+        (format!("local_tile({g}, make_shape(Int<16>{{}}, Int<16>{{}}), make_coord(9, 0))"), "coordinate 9 is outside a mode of size 4"),
+        (format!("{g}(64, _)"), "coordinate 64 is outside a mode of size 64"),
+        (format!("{g}(3, 4)"), "names one element (offset 259)"),
+        (format!("local_tile({g}, make_shape(Int<16>{{}}, Int<16>{{}}, Int<8>{{}}), make_coord(0, 0, 0), Step<_1, X>{{}})"), "the projection has 2 modes, the tiler has 3"),
+        // Thread ids out of range.
+        (format!("{mma}.get_slice(32)"), "thread 32 is outside the TiledMMA's 32 threads"),
+        (format!("local_partition({g}, Layout<Shape<_16,_8>>{{}}, 128)"), "thread 128 is outside the thread layout"),
+        // A tile the MMA does not divide; partition on the TiledMMA itself.
+        (format!("{mma}.get_slice(0).partition_A(make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<24>{{}}, Int<16>{{}})))"), "mode 0 of the tensor (24) is not a multiple of the TiledMMA's tile (16"),
+        (format!("{mma}.partition_C({g})"), "partition_C is a member of a thread's slice"),
+        // Pointers of the wrong address space or width for a smem atom; bad addresses.
+        ("make_tensor(make_gmem_ptr<half_t>(nullptr), GMMA::Layout_K_SW128_Atom<half_t>{})".to_string(), "it needs a make_smem_ptr, not a gmem_ptr"),
+        ("make_tensor(make_smem_ptr<float>(nullptr), GMMA::Layout_K_SW128_Atom<half_t>{})".to_string(), "the layout is for 16-bit elements (smem_ptr[16b]), the pointer's are 32-bit"),
+        ("make_gmem_ptr<half_t>(-4)".to_string(), "must not be negative"),
+        ("make_gmem_ptr<int4_t>(nullptr)".to_string(), "sub-byte types"),
+        ("make_tensor<float>(make_shape(4, 8))".to_string(), "Dynamic owning tensors not supported"),
+        ("make_tensor(make_shape(4, 8), LayoutRight{})".to_string(), "expected a pointer"),
+    ];
+    for (line, want) in &cases {
+        let got = panic::catch_unwind(|| cute_lang::print_one(line));
+        let (text, ok) = got.unwrap_or_else(|_| panic!("panic on {line}"));
+        assert!(!ok, "{line} -> {text}");
+        assert!(
+            text.starts_with("error: ") && text.contains(want) && text.contains("(column "),
+            "{line}\n  -> {text}\n  wanted an error containing: {want}"
+        );
+    }
 }

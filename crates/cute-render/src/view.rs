@@ -31,6 +31,9 @@ pub enum View {
     Tmem,
     /// A TMA box over the global tile and its landing in shared memory.
     Tma,
+    /// A thread's partition of a tensor (`partition_A/B/C`, `partition_S/D`): the whole
+    /// tile coloured by owner, the thread's part highlighted.
+    Partition,
 }
 
 impl View {
@@ -41,7 +44,7 @@ impl View {
     /// for v in View::ALL {
     ///     assert_eq!(View::parse(v.name()), Some(*v));
     /// }
-    /// assert_eq!(View::ALL.len(), 12);
+    /// assert_eq!(View::ALL.len(), 13);
     /// ```
     pub const ALL: &'static [View] = &[
         View::Auto,
@@ -56,6 +59,7 @@ impl View {
         View::Descriptor,
         View::Tmem,
         View::Tma,
+        View::Partition,
     ];
 
     /// The view's name: what [`View::parse`] reads, `--view` takes and a figure's
@@ -80,6 +84,7 @@ impl View {
             View::Descriptor => "descriptor",
             View::Tmem => "tmem",
             View::Tma => "tma",
+            View::Partition => "partition",
         }
     }
 

@@ -36,8 +36,13 @@ pub(super) fn ints(vs: &[Value]) -> Result<Vec<i64>> {
 
 /// `x` followed by mode indices: the mode they select (`size<0>(L)` is `size(get<0>(L))`).
 pub(super) fn sub(args: &[Value]) -> Result<std::borrow::Cow<'_, Value>> {
-    // Without mode indices, the value itself (no copy).
-    let mut cur = std::borrow::Cow::Borrowed(&args[0]);
+    // Without mode indices, the value itself (no copy); a tensor's queries are its
+    // layout's.
+    let mut cur = match &args[0] {
+        Value::Tensor(t) => std::borrow::Cow::Owned(Value::Layout(t.layout.clone())),
+        Value::Partition(p) => std::borrow::Cow::Owned(Value::Layout(p.tensor.layout.clone())),
+        v => std::borrow::Cow::Borrowed(v),
+    };
     for a in &args[1..] {
         cur = std::borrow::Cow::Owned(get(&cur, index(a)?)?);
     }

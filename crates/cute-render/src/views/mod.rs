@@ -134,6 +134,9 @@ fn is_tmem_copy(name: &str) -> bool {
 /// assert_eq!(infer_view(&v), View::Search);
 /// ```
 pub fn infer_view(value: &Value) -> View {
+    if let Some(drawn) = tensor_drawn(value) {
+        return infer_view(&drawn);
+    }
     match value {
         Value::Ranked(_) => View::Search,
         Value::Composed(_) => View::Swizzle,
@@ -146,8 +149,31 @@ pub fn infer_view(value: &Value) -> View {
         Value::Descriptor(_) => View::Descriptor,
         Value::Tmem(_) => View::Tmem,
         Value::Tma(_) => View::Tma,
+        Value::Partition(_) => View::Partition,
         _ => View::Layout,
     }
+}
+
+/// What a tensor is drawn as: its layout, with a shared-memory pointer's swizzle in front
+/// (`Sw<3,4,3> o smem_ptr[16b] o L`, as the smem atom it was made from) while the pointer
+/// is at address 0 (a swizzle acts on addresses; elsewhere the drawing would need them).
+fn tensor_drawn(value: &Value) -> Option<Value> {
+    let Value::Tensor(t) = value else {
+        return None;
+    };
+    Some(match &t.iter {
+        cute_core::tensor::Iter::Ptr(p) => match p.swizzle {
+            Some(sw) if p.addr == 0 => Value::Composed(cute_core::ComposedLayout {
+                swizzle: sw,
+                offset: cute_core::swizzle::Offset::SmemPtr {
+                    bits: i64::from(p.bits),
+                },
+                layout: t.layout.clone(),
+            }),
+            _ => Value::Layout(t.layout.clone()),
+        },
+        cute_core::tensor::Iter::Owned { .. } => Value::Layout(t.layout.clone()),
+    })
 }
 
 /// The view a value gets when none is asked for, knowing the drawn line's call: a layout
@@ -218,6 +244,8 @@ pub fn figure_with_call(
         .map(|c| if c.is_control() { '\u{fffd}' } else { c })
         .collect();
     let title = title.as_str();
+    let drawn = tensor_drawn(value);
+    let value = drawn.as_ref().unwrap_or(value);
     match view {
         View::Layout | View::Auto => layout_figure(title, value, opts),
         View::Swizzle => match value {
@@ -311,6 +339,13 @@ pub fn figure_with_call(
             },
             v => Err(Error::new(format!(
                 "the tmem view draws partition_fragment_C(...) of an SM100 UMMA or a TMEM load/store atom, got {}",
+                v.kind()
+            ))),
+        },
+        View::Partition => match value {
+            Value::Partition(p) => tv::partition_figure(title, p, opts),
+            v => Err(Error::new(format!(
+                "the partition view draws a thread's partition (tiled_mma.get_slice(t).partition_A(tensor), tiled_copy.get_slice(t).partition_S(tensor)), got {}",
                 v.kind()
             ))),
         },

@@ -72,7 +72,35 @@ fn tv_panel(
                     ("value", Data::from(v)),
                 ]);
             } else {
-                // Several (thread, value) pairs on one element (broadcast / duplicates).
+                // Several (thread, value) pairs on one element (broadcast / duplicates). A
+                // highlighted thread shows itself there; the others are listed.
+                let (mut t, mut v) = (t, v);
+                if opts.highlight == Some(Highlight::Thread(t)) {
+                    let first = |k: &str| {
+                        cell.data
+                            .iter()
+                            .find(|(n, _)| *n == k)
+                            .and_then(|(_, d)| match d {
+                                Data::Int(x) => Some(*x),
+                                _ => None,
+                            })
+                    };
+                    if let (Some(t0), Some(v0)) = (first("thread"), first("value")) {
+                        if cell_text {
+                            cell.text = format!("T{t}\nV{v}");
+                        }
+                        cell.fill = opts.palette.thread(t);
+                        cell.class = String::new();
+                        for (k, d) in cell.data.iter_mut() {
+                            match *k {
+                                "thread" => *d = Data::from(t),
+                                "value" => *d = Data::from(v),
+                                _ => {}
+                            }
+                        }
+                        (t, v) = (t0, v0);
+                    }
+                }
                 match cell.data.iter_mut().find(|(k, _)| *k == "also") {
                     Some((_, Data::Text(s))) => s.push_str(&format!(" T{t}V{v}")),
                     _ => cell.data.push(("also", Data::Text(format!("T{t}V{v}")))),
@@ -271,6 +299,66 @@ pub(super) fn copy_figure(title: &str, copy: &TiledCopy, opts: &Options) -> Resu
         legend_title: "thread:".into(),
         legend: thread_legend(threads, opts.palette),
         notes: tv_notes(opts, cell_text, (2 * m * n) as usize),
+        cell_text,
+    })
+}
+
+/// A thread's partition of a tensor: the whole tensor (mode 0 down, the others across),
+/// every element coloured by the thread that owns it and labelled with its value index
+/// in that thread's part, the thread's own elements lit (unless another thread or warp is
+/// highlighted).
+pub(super) fn partition_figure(
+    title: &str,
+    p: &cute_lang::tensor_args::Partition,
+    opts: &Options,
+) -> Result<Figure> {
+    let (m, n) = match &p.shape {
+        IntTuple::Tuple(ms) if ms.len() >= 2 => {
+            let m = ms[0].size()?;
+            (m, p.shape.size()? / m.max(1))
+        }
+        s => (s.size()?, 1),
+    };
+    let cell_text = check_cells(m.saturating_mul(n), opts)?;
+    let lit = Options {
+        highlight: opts.highlight.or(Some(Highlight::Thread(p.thr))),
+        ..opts.clone()
+    };
+    let (rn, cn) = match p.what {
+        "partition_A" => ("m", "k"),
+        "partition_B" => ("n", "k"),
+        "partition_C" => ("m", "n"),
+        _ => ("r", "c"),
+    };
+    let panel = tv_panel(
+        "partition",
+        &format!("{} of a {m}x{n} tensor, thread {}", p.what, p.thr),
+        &p.tv,
+        m,
+        n,
+        false,
+        [rn, cn],
+        cell_text,
+        &lit,
+    )?;
+    let threads = p.tv.mode(0)?.size()?;
+    let values = p.tensor.layout.size()?;
+    let mut notes = tv_notes(&lit, cell_text, (m * n) as usize);
+    notes.insert(
+        0,
+        format!("thread {}: {} elements, {}", p.thr, values, p.tensor),
+    );
+    Ok(Figure {
+        view: View::Partition,
+        title: title.to_string(),
+        subtitle: format!(
+            "{}  ·  {threads} threads over a {m}x{n} tensor; cell = T# (owner) over V# (its value index)",
+            p.tensor
+        ),
+        panels: vec![(panel, (0, 0))],
+        legend_title: "thread:".into(),
+        legend: thread_legend(threads, opts.palette),
+        notes,
         cell_text,
     })
 }

@@ -28,6 +28,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "tma",
         "make_tma_copy(make_layout(make_shape(256, 512), make_stride(512, _1{})), tile_to_shape(GMMA::Layout_K_SW32_Atom<half_t>{}, Shape<_16,_16>{}))",
     ),
+    (
+        "partition",
+        "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{}).get_slice(5).partition_A(make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<16>{}, Int<16>{}), LayoutRight{}))",
+    ),
 ];
 
 pub fn svg(expr: &str) -> String {

@@ -1,0 +1,434 @@
+//! CuTe tensors: an iterator (a pointer into an address space, a counting iterator, or a
+//! register array) and a layout, printed as `cute::print` prints them, with the slicing,
+//! tiling and partitioning of `cute/tensor_impl.hpp`.
+//!
+//! Non-owning tensors over pointers are values: the pointer's address (a null pointer
+//! prints `(nil)` as glibc's `%p` does) moves as C++'s pointer arithmetic moves it. A
+//! shared-memory pointer made with a GMMA/UMMA smem atom (`Sw<B,M,S> o smem_ptr[Nb] o L`)
+//! carries the swizzle, as `make_tensor` does (`Sw<3,4,3>_smem_ptr[16b](..) o L`).
+//! Owning register tensors (`make_tensor<T>(shape)`) print `ptr[Nb](stack)` where C++
+//! prints the stack address of the array.
+//!
+//! ```
+//! use cute_core::tensor::{Ptr, Space, Tensor};
+//! let g = Tensor::new(Ptr::new(Space::Gmem, 32, 0x1000).into(), "(256,128):(128,1)".parse().unwrap());
+//! assert_eq!(g.to_string(), "gmem_ptr[32b](0x1000) o (256,128):(128,1)");
+//! use cute_core::{int_tuple::Coord, layout::Tiler};
+//! let tiler = Tiler::Tuple(vec![Tiler::Int(64), Tiler::Int(32)]);
+//! let tile = g.local_tile(&tiler, &Coord::Tuple(vec![Coord::Int(1), Coord::Int(2)]), None).unwrap();
+//! assert_eq!(tile.to_string(), "gmem_ptr[32b](0x9100) o (64,32):(128,1)");
+//! ```
+
+use crate::error::arith;
+use crate::int_tuple::{Coord, IntTuple};
+use crate::layout::{self as alg, Layout, Tiler};
+use crate::swizzle::{AnyLayout, Offset, Swizzle};
+use crate::{Error, Result};
+use std::fmt;
+
+/// The address space a pointer points into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// `make_gmem_ptr`: global memory.
+    Gmem,
+    /// `make_smem_ptr`: shared memory.
+    Smem,
+    /// `make_rmem_ptr`: registers.
+    Rmem,
+    /// A raw `T*`.
+    Generic,
+}
+
+impl Space {
+    /// The prefix C++ prints: `gmem_ptr`, `smem_ptr`, and `ptr` for a register pointer
+    /// (`make_rmem_ptr`) as for a raw one.
+    pub fn name(self) -> &'static str {
+        match self {
+            Space::Gmem => "gmem_ptr",
+            Space::Smem => "smem_ptr",
+            Space::Rmem | Space::Generic => "ptr",
+        }
+    }
+}
+
+/// A typed pointer: `make_gmem_ptr<T>(p)`, `make_smem_ptr<T>(p)`, ...
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ptr {
+    /// Where it points.
+    pub space: Space,
+    /// `sizeof_bits<T>`.
+    pub bits: u32,
+    /// The byte address (0: `nullptr`).
+    pub addr: u64,
+    /// A shared-memory pointer's swizzle (of byte addresses), from a `smem_ptr_flag` layout.
+    pub swizzle: Option<Swizzle>,
+}
+
+impl Ptr {
+    /// A pointer of `bits`-bit elements at byte address `addr`.
+    pub fn new(space: Space, bits: u32, addr: u64) -> Ptr {
+        Ptr {
+            space,
+            bits,
+            addr,
+            swizzle: None,
+        }
+    }
+
+    /// `p + n`: `n` elements on, in bytes as C++ computes them.
+    ///
+    /// ```
+    /// use cute_core::tensor::{Ptr, Space};
+    /// assert_eq!(Ptr::new(Space::Smem, 16, 0).offset(16).unwrap().addr, 0x20);
+    /// assert!(Ptr::new(Space::Gmem, 4, 0).offset(1).is_err()); // half a byte
+    /// ```
+    pub fn offset(self, n: i64) -> Result<Ptr> {
+        let bits = arith::mul(n, i64::from(self.bits))?;
+        if bits % 8 != 0 {
+            return Err(Error::new(format!(
+                "a {}-bit pointer moved by {n} elements lands inside a byte: sub-byte iterators are not modelled",
+                self.bits
+            )));
+        }
+        let addr = i64::try_from(self.addr)
+            .ok()
+            .and_then(|a| a.checked_add(bits / 8))
+            .and_then(|a| u64::try_from(a).ok())
+            .ok_or_else(|| {
+                Error::new(format!(
+                    "pointer arithmetic out of range: {:#x} + {n} elements",
+                    self.addr
+                ))
+            })?;
+        Ok(Ptr { addr, ..self })
+    }
+}
+
+impl fmt::Display for Ptr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(sw) = self.swizzle {
+            write!(f, "{sw}_")?;
+        }
+        write!(f, "{}[{}b](", self.space.name(), self.bits)?;
+        if self.addr == 0 {
+            // glibc's `%p` of a null pointer.
+            write!(f, "(nil))")
+        } else {
+            write!(f, "{:#x})", self.addr)
+        }
+    }
+}
+
+/// What a tensor's layout indexes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Iter {
+    /// A pointer.
+    Ptr(Ptr),
+    /// An owning register array of `bits`-bit elements (`make_tensor<T>(shape)`), `offset`
+    /// elements into it.
+    Owned {
+        /// `sizeof_bits<T>`.
+        bits: u32,
+        /// Elements from the array's start.
+        offset: i64,
+    },
+}
+
+impl From<Ptr> for Iter {
+    fn from(p: Ptr) -> Iter {
+        Iter::Ptr(p)
+    }
+}
+
+impl Iter {
+    fn offset(&self, n: i64) -> Result<Iter> {
+        Ok(match self {
+            Iter::Ptr(p) => Iter::Ptr(p.offset(n)?),
+            Iter::Owned { bits, offset } => Iter::Owned {
+                bits: *bits,
+                offset: arith::add(*offset, n)?,
+            },
+        })
+    }
+
+    /// The element width.
+    pub fn bits(&self) -> u32 {
+        match self {
+            Iter::Ptr(p) => p.bits,
+            Iter::Owned { bits, .. } => *bits,
+        }
+    }
+}
+
+impl fmt::Display for Iter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Iter::Ptr(p) => write!(f, "{p}"),
+            // C++ prints the array's stack address; it is not a property of the program.
+            Iter::Owned { bits, offset: 0 } => write!(f, "ptr[{bits}b](stack)"),
+            Iter::Owned { bits, offset } => write!(f, "ptr[{bits}b](stack+{offset})"),
+        }
+    }
+}
+
+/// A tensor: an iterator and a layout (`Tensor<Engine, Layout>`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tensor {
+    /// What the layout's offsets index.
+    pub iter: Iter,
+    /// Coordinates to offsets (in elements).
+    pub layout: Layout,
+}
+
+impl fmt::Display for Tensor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} o {}", self.iter, self.layout)
+    }
+}
+
+impl Tensor {
+    /// `make_tensor(iter, layout)`.
+    pub fn new(iter: Iter, layout: Layout) -> Tensor {
+        Tensor { iter, layout }
+    }
+
+    /// `make_tensor(ptr, layout)` where the layout may be a composed one: a
+    /// `Sw o smem_ptr[Nb] o L` layout (a GMMA/UMMA smem atom) over a shared-memory pointer of
+    /// N-bit elements moves its swizzle into the pointer, as C++ does.
+    ///
+    /// ```
+    /// use cute_core::tensor::{Ptr, Space, Tensor};
+    /// use cute_core::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
+    /// let atom = smem_atom(AtomMajor::K, AtomSwizzle::Sw128, 16).unwrap(); // GMMA::Layout_K_SW128_Atom<half_t>
+    /// let t = Tensor::over(Ptr::new(Space::Smem, 16, 0), &atom).unwrap();
+    /// assert_eq!(t.to_string(), "Sw<3,4,3>_smem_ptr[16b]((nil)) o (8,64):(64,1)");
+    /// ```
+    pub fn over(ptr: Ptr, layout: &AnyLayout) -> Result<Tensor> {
+        match layout {
+            AnyLayout::Layout(l) => Ok(Tensor::new(ptr.into(), l.clone())),
+            AnyLayout::Composed(c) => match c.offset {
+                Offset::SmemPtr { bits } => {
+                    if ptr.space != Space::Smem {
+                        return Err(Error::new(format!(
+                            "{c} is a shared-memory layout (smem_ptr_flag): it needs a make_smem_ptr, not a {}",
+                            ptr.space.name()
+                        )));
+                    }
+                    if i64::from(ptr.bits) != bits {
+                        return Err(Error::new(format!(
+                            "the layout is for {bits}-bit elements (smem_ptr[{bits}b]), the pointer's are {}-bit",
+                            ptr.bits
+                        )));
+                    }
+                    Ok(Tensor::new(
+                        Ptr {
+                            // Sw<0,M,S> is the identity: C++'s pointer is a plain one.
+                            swizzle: (c.swizzle.b != 0).then_some(c.swizzle),
+                            ..ptr
+                        }
+                        .into(),
+                        c.layout.clone(),
+                    ))
+                }
+                Offset::Int(_) => Err(Error::new(format!(
+                    "a tensor over a swizzle in element units ({c}) is not modelled yet: use the smem atoms' layouts (smem_ptr_flag), whose swizzle C++ moves into the pointer"
+                ))),
+            },
+        }
+    }
+
+    /// `tensor(coord)` with `_` in some modes: the sub-tensor of those modes, its iterator
+    /// moved to the fixed coordinates (`slice_and_offset`). A coordinate with no `_` is an
+    /// element, not a tensor: refused with its offset named.
+    ///
+    /// ```
+    /// use cute_core::{int_tuple::Coord, tensor::{Ptr, Space, Tensor}};
+    /// let t = Tensor::new(Ptr::new(Space::Gmem, 16, 0).into(), "(8,4):(4,1)".parse().unwrap());
+    /// let col = t.slice(&Coord::Tuple(vec![Coord::Under, Coord::Int(3)])).unwrap();
+    /// assert_eq!(col.to_string(), "gmem_ptr[16b](0x6) o (8):(4)");
+    /// ```
+    pub fn slice(&self, c: &Coord) -> Result<Tensor> {
+        let sub = self.layout.slice(c)?;
+        in_bounds(c, self.layout.shape())?;
+        let offset = self.layout.call_coord(&c.start())?;
+        if !c.has_underscore() {
+            return Err(Error::new(format!(
+                "{c} fixes every mode: it names one element (offset {offset}), not a tensor; use layout(t)({c}) for its offset"
+            )));
+        }
+        Ok(Tensor::new(self.iter.offset(offset)?, sub))
+    }
+
+    /// CuTe `local_tile(tensor, tiler, coord[, proj])`: `zipped_divide` by the tiler, then
+    /// the tile at `coord` (`_` keeps that mode of tiles; modes the coordinate does not
+    /// give are kept). `proj` (`Step<_1, X, _1>`) keeps the tiler's and coordinate's modes
+    /// marked `true`.
+    pub fn local_tile(
+        &self,
+        tiler: &Tiler,
+        coord: &Coord,
+        proj: Option<&[bool]>,
+    ) -> Result<Tensor> {
+        let (tiler, coord) = match proj {
+            None => (tiler.clone(), coord.clone()),
+            Some(keep) => (project_tiler(tiler, keep)?, project_coord(coord, keep)?),
+        };
+        let tiled = alg::zipped_divide(&self.layout, &tiler)?;
+        // inner_partition: every mode of the tile, the coordinate (with `_` appended for
+        // the tensor's modes the tiler does not tile) among the tiles.
+        let rest_rank = tiled.mode(1)?.rank();
+        let coord = match coord {
+            Coord::Tuple(mut cs) => {
+                if cs.len() > rest_rank {
+                    return Err(Error::new(format!(
+                        "local_tile: the coordinate {} has {} modes, the tensor's tiles {} ({})",
+                        Coord::Tuple(cs.clone()),
+                        cs.len(),
+                        rest_rank,
+                        tiled.mode(1)?.shape()
+                    )));
+                }
+                cs.resize(rest_rank, Coord::Under);
+                Coord::Tuple(cs)
+            }
+            c => c,
+        };
+        let inner = unders(tiled.mode(0)?.shape());
+        self.with_layout(tiled)?
+            .slice(&Coord::Tuple(vec![inner, coord]))
+    }
+
+    /// CuTe `local_partition(tensor, thr_layout, thr_idx)`: the elements of thread
+    /// `thr_idx` when `thr_layout`'s threads tile the tensor (`outer_partition` of
+    /// `thr_layout`'s shape at the thread's coordinate).
+    pub fn local_partition(&self, thr: &Layout, idx: i64) -> Result<Tensor> {
+        let n = thr.size()?;
+        if idx < 0 || idx >= n {
+            return Err(Error::new(format!(
+                "thread {idx} is outside the thread layout {thr} ({n} threads)"
+            )));
+        }
+        // get_flat_coord: the thread's coordinate through the layout's strides, one
+        // integer a mode.
+        let hier =
+            crate::int_tuple::idx2crd_strided(&IntTuple::Int(idx), thr.shape(), thr.stride())?;
+        let flat = match (&hier, thr.shape()) {
+            (IntTuple::Tuple(cs), IntTuple::Tuple(ss)) => Coord::Tuple(
+                cs.iter()
+                    .zip(ss)
+                    .map(|(c, s)| crate::int_tuple::crd2idx_shape(c, s).map(Coord::Int))
+                    .collect::<Result<_>>()?,
+            ),
+            (c, s) => Coord::Int(crate::int_tuple::crd2idx_shape(c, s)?),
+        };
+        let tiler = tiler_of(&thr.shape().product_each()?)?;
+        let tiled = alg::zipped_divide(&self.layout, &tiler)?;
+        // outer_partition: the thread's coordinate in the tile (with `_` appended for the
+        // tile's modes the thread layout does not cover), every tile.
+        let tile_rank = tiled.mode(0)?.rank();
+        let coord = match flat {
+            Coord::Tuple(mut cs) => {
+                cs.resize(tile_rank.max(cs.len()), Coord::Under);
+                Coord::Tuple(cs)
+            }
+            c => c,
+        };
+        let rest = unders(tiled.mode(1)?.shape());
+        self.with_layout(tiled)?
+            .slice(&Coord::Tuple(vec![coord, rest]))
+    }
+
+    /// The tensor with its iterator moved by `n` elements (C++ `tensor.data() + n`).
+    pub fn offset_by(&self, n: i64) -> Result<Tensor> {
+        Ok(Tensor::new(self.iter.offset(n)?, self.layout.clone()))
+    }
+
+    /// The same iterator over another layout of the same domain.
+    fn with_layout(&self, layout: Layout) -> Result<Tensor> {
+        Ok(Tensor::new(self.iter.clone(), layout))
+    }
+}
+
+/// `repeat<rank(shape)>(_)`: `_` for every mode of `shape` (one `_` for an integer).
+fn unders(shape: &IntTuple) -> Coord {
+    match shape {
+        IntTuple::Tuple(ms) => Coord::Tuple(vec![Coord::Under; ms.len()]),
+        _ => Coord::Under,
+    }
+}
+
+/// Every fixed coordinate of `c` inside its mode of `shape` (C++ does not check; an index
+/// past a mode is memory the tensor does not cover).
+fn in_bounds(c: &Coord, shape: &IntTuple) -> Result<()> {
+    match (c, shape) {
+        (Coord::Under, _) => Ok(()),
+        (Coord::Int(i), s) => {
+            let n = s.size()?;
+            if (0..n).contains(i) {
+                Ok(())
+            } else {
+                Err(Error::new(format!(
+                    "coordinate {i} is outside a mode of size {n} ({s})"
+                )))
+            }
+        }
+        (Coord::Tuple(cs), IntTuple::Tuple(ss)) => {
+            cs.iter().zip(ss).try_for_each(|(c, s)| in_bounds(c, s))
+        }
+        (Coord::Tuple(_), s) => Err(Error::new(format!(
+            "the coordinate {c} has more modes than the shape {s}"
+        ))),
+    }
+}
+
+/// A shape as a tiler of its modes (`make_shape(_64{}, _32{})` tiles by 64 then 32).
+fn tiler_of(shape: &IntTuple) -> Result<Tiler> {
+    Ok(match shape {
+        IntTuple::Tuple(ms) => Tiler::Tuple(ms.iter().map(tiler_of).collect::<Result<_>>()?),
+        s => Tiler::Int(s.size()?),
+    })
+}
+
+fn project_tiler(t: &Tiler, keep: &[bool]) -> Result<Tiler> {
+    let Tiler::Tuple(ms) = t else {
+        return Err(Error::new(
+            "a projection (Step<..>) needs a tuple tiler, e.g. make_shape(_128{}, _128{}, _32{})",
+        ));
+    };
+    if ms.len() != keep.len() {
+        return Err(Error::new(format!(
+            "the projection has {} modes, the tiler has {}",
+            keep.len(),
+            ms.len()
+        )));
+    }
+    Ok(Tiler::Tuple(
+        ms.iter()
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|(m, _)| m.clone())
+            .collect(),
+    ))
+}
+
+fn project_coord(c: &Coord, keep: &[bool]) -> Result<Coord> {
+    let Coord::Tuple(cs) = c else {
+        return Err(Error::new(format!(
+            "a projection (Step<..>) needs a tuple coordinate, got {c}"
+        )));
+    };
+    if cs.len() != keep.len() {
+        return Err(Error::new(format!(
+            "the projection has {} modes, the coordinate {c} has {}",
+            keep.len(),
+            cs.len()
+        )));
+    }
+    Ok(Coord::Tuple(
+        cs.iter()
+            .zip(keep)
+            .filter(|(_, k)| **k)
+            .map(|(m, _)| m.clone())
+            .collect(),
+    ))
+}

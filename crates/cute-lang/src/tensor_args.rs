@@ -1,0 +1,290 @@
+//! The tensor rows of the op table: pointers (`make_gmem_ptr<T>(p)`, `nullptr`),
+//! `make_tensor`, slicing, `local_tile`, `local_partition`, and a TiledMMA's thread slice
+//! (`get_slice`, `partition_A/B/C`). Conversions only: the tensor algebra is
+//! `cute_core::tensor`.
+
+use crate::convert::bits_of;
+use crate::ops::as_layout;
+use crate::value::Value;
+use cute_core::atom::TiledMma;
+use cute_core::error::{Error, Result};
+use cute_core::layout::Layout;
+use cute_core::swizzle::AnyLayout;
+use cute_core::tensor::{Iter, Ptr, Space, Tensor};
+
+/// A TiledMMA's slice for one thread (`tiled_mma.get_slice(thr_idx)`, C++ `ThrMMA`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThrMma {
+    /// The TiledMMA.
+    pub mma: TiledMma,
+    /// The thread.
+    pub thr: i64,
+}
+
+impl std::fmt::Display for ThrMma {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // C++ prints a ThrMMA as its TiledMMA.
+        write!(f, "{}", self.mma)
+    }
+}
+
+/// A TiledCopy's slice for one thread (`tiled_copy.get_slice(thr_idx)`, C++ `ThrCopy`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThrCopy {
+    /// The TiledCopy.
+    pub copy: cute_core::atom::TiledCopy,
+    /// The thread.
+    pub thr: i64,
+}
+
+impl std::fmt::Display for ThrCopy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // C++ prints a ThrCopy as its TiledCopy.
+        write!(f, "{}", self.copy)
+    }
+}
+
+/// A thread's partition of a tensor (`thr_mma.partition_A(sA)`), with who owns what of
+/// the whole tensor: the partition view draws it. Prints as the tensor C++ returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Partition {
+    /// The thread's part, as C++ returns it.
+    pub tensor: Tensor,
+    /// The partitioned tensor's shape.
+    pub shape: cute_core::IntTuple,
+    /// `(thr_idx, value) →` column-major index of `shape`: every thread's part.
+    pub tv: Layout,
+    /// The thread.
+    pub thr: i64,
+    /// `partition_A`, `partition_S`, ...
+    pub what: &'static str,
+}
+
+impl std::fmt::Display for Partition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.tensor)
+    }
+}
+
+pub(crate) fn tensor(v: &Value) -> Result<&Tensor> {
+    match v {
+        Value::Tensor(t) => Ok(t),
+        Value::Partition(p) => Ok(&p.tensor),
+        v => Err(Error::new(format!("expected a tensor, got {}", v.kind()))),
+    }
+}
+
+/// The width of a tensor's element type: whole bytes (C++ iterates sub-byte types with a
+/// `subbyte_iterator`, an address and a bit offset, which is not modelled).
+fn elem_bits(ty: &Value) -> Result<u32> {
+    let bits = bits_of(ty)?;
+    match u32::try_from(bits) {
+        Ok(b) if b % 8 == 0 => Ok(b),
+        _ => Err(Error::new(format!(
+            "{bits}-bit elements: tensors of sub-byte types (C++'s subbyte_iterator) are not modelled yet"
+        ))),
+    }
+}
+
+/// `make_gmem_ptr<T>(p)` and its kin: `p` is `nullptr` or an integer address.
+pub(crate) fn make_ptr(space: Space, a: &[Value]) -> Result<Value> {
+    let [ty, addr] = a else {
+        return Err(Error::new(format!(
+            "{}: give the element type and the address, e.g. make_{}<half_t>(nullptr)",
+            space.name(),
+            space.name()
+        )));
+    };
+    let bits = elem_bits(ty)?;
+    let addr =
+        match addr {
+            Value::Keyword("nullptr") if space == Space::Rmem => return Err(Error::new(
+                "C++ refuses make_rmem_ptr<T>(nullptr) (the call is ambiguous): give an address",
+            )),
+            Value::Keyword("nullptr") => 0,
+            Value::Int(v) | Value::Dyn(v) => u64::try_from(*v).map_err(|_| {
+                Error::new(format!("a pointer's address must not be negative, got {v}"))
+            })?,
+            Value::Ptr(p) => {
+                // make_smem_ptr(other_ptr): C++ re-tags the address.
+                p.addr
+            }
+            v => {
+                return Err(Error::new(format!(
+                    "expected an address (nullptr or an integer), got {}",
+                    v.kind()
+                )))
+            }
+        };
+    Ok(Value::Ptr(Ptr::new(space, bits, addr)))
+}
+
+/// `make_tensor(ptr, layout)`, `make_tensor(ptr, shape[, stride | LayoutLeft/Right])`,
+/// `make_tensor(ptr, n0, n1, ...)`; `make_tensor<T>(shape | layout)` owns its elements.
+pub(crate) fn make_tensor(a: &[Value]) -> Result<Value> {
+    match &a[0] {
+        Value::Ptr(p) => {
+            let layout = layout_args(&a[1..])?;
+            Ok(Value::Tensor(Box::new(Tensor::over(*p, &layout)?)))
+        }
+        Value::Keyword(_) => {
+            let bits = elem_bits(&a[0])?;
+            let layout = match layout_args(&a[1..])? {
+                AnyLayout::Layout(l) => l,
+                AnyLayout::Composed(c) => {
+                    return Err(Error::new(format!(
+                        "an owning tensor takes a plain layout, got {c}"
+                    )))
+                }
+            };
+            if !layout.shape().is_static() || !layout.stride().is_static() {
+                // C++: static_assert "Dynamic owning tensors not supported".
+                return Err(Error::new(format!(
+                    "an owning tensor needs a static layout (C++: \"Dynamic owning tensors not supported\"), got {layout}"
+                )));
+            }
+            Ok(Value::Tensor(Box::new(Tensor::new(
+                Iter::Owned { bits, offset: 0 },
+                layout,
+            ))))
+        }
+        v => Err(Error::new(format!(
+            "make_tensor: expected a pointer (make_gmem_ptr<T>(p), make_smem_ptr<T>(p)) or an element type (make_tensor<T>(shape)), got {}",
+            v.kind()
+        ))),
+    }
+}
+
+/// A layout given as C++ gives it to `make_tensor`/`make_layout`.
+fn layout_args(a: &[Value]) -> Result<AnyLayout> {
+    match a {
+        [] => Err(Error::new("make_tensor: give a layout or a shape")),
+        [one] => match one {
+            Value::Layout(_) | Value::Composed(_) => one.to_any_layout(),
+            v => Ok(AnyLayout::Layout(Layout::col_major(v.to_int_tuple()?)?)),
+        },
+        [shape, Value::Major(m)] => Ok(AnyLayout::Layout(match m {
+            crate::value::Major::Left => Layout::col_major(shape.to_int_tuple()?)?,
+            crate::value::Major::Right => Layout::row_major(shape.to_int_tuple()?)?,
+        })),
+        // make_layout(shape, stride): `make_tensor(p, 8, 4)` is `8:4`, as in C++.
+        [shape, stride] => Ok(AnyLayout::Layout(Layout::new(
+            shape.to_int_tuple()?,
+            stride.to_int_tuple()?,
+        )?)),
+        _ => Err(Error::new(
+            "make_tensor: give a layout, or a shape and a stride (or LayoutLeft/LayoutRight)",
+        )),
+    }
+}
+
+/// `local_tile(tensor, tiler, coord[, proj])`.
+pub(crate) fn local_tile(a: &[Value]) -> Result<Value> {
+    let t = tensor(&a[0])?;
+    let tiler = a[1].to_tiler()?;
+    let coord = a[2].to_coord()?;
+    let proj = a.get(3).map(projection).transpose()?;
+    Ok(Value::Tensor(Box::new(t.local_tile(
+        &tiler,
+        &coord,
+        proj.as_deref(),
+    )?)))
+}
+
+/// `Step<_1, X, _1>{}`: the modes kept (`X` is `_`).
+fn projection(v: &Value) -> Result<Vec<bool>> {
+    match v {
+        Value::Tuple(vs) => Ok(vs.iter().map(|v| !matches!(v, Value::Under)).collect()),
+        v => Err(Error::new(format!(
+            "expected a projection such as Step<_1, X, _1>{{}}, got {}",
+            v.kind()
+        ))),
+    }
+}
+
+/// `local_partition(tensor, thr_layout, thr_idx)`.
+pub(crate) fn local_partition(a: &[Value]) -> Result<Value> {
+    let t = tensor(&a[0])?;
+    let thr = as_layout(&a[1])?;
+    let idx = a[2].to_int()?;
+    Ok(Value::Tensor(Box::new(t.local_partition(&thr, idx)?)))
+}
+
+/// `tiled_mma.get_slice(thr_idx)`, `tiled_copy.get_slice(thr_idx)`.
+pub(crate) fn get_slice(a: &[Value]) -> Result<Value> {
+    let thr = a[1].to_int()?;
+    let (n, what) = match &a[0] {
+        Value::TiledMma(m) => (m.thr_layout_vmnk.size()?, "TiledMMA"),
+        Value::TiledCopy(c) => (c.layout_tv.mode(0)?.size()?, "TiledCopy"),
+        v => {
+            return Err(Error::new(format!(
+                "get_slice takes a TiledMMA or a TiledCopy, got {}",
+                v.kind()
+            )))
+        }
+    };
+    if thr < 0 || thr >= n {
+        return Err(Error::new(format!(
+            "thread {thr} is outside the {what}'s {n} threads"
+        )));
+    }
+    Ok(match &a[0] {
+        Value::TiledCopy(c) => Value::ThrCopy(Box::new(ThrCopy {
+            copy: (**c).clone(),
+            thr,
+        })),
+        _ => Value::ThrMma(Box::new(ThrMma {
+            mma: crate::atom_args::tiled_mma(&a[0])?.clone(),
+            thr,
+        })),
+    })
+}
+
+/// `thr_copy.partition_S/D(tensor)`.
+pub(crate) fn partition_copy(src: bool, a: &[Value]) -> Result<Value> {
+    let which = if src { 'S' } else { 'D' };
+    let Value::ThrCopy(c) = &a[0] else {
+        return Err(Error::new(format!(
+            "partition_{which} is a member of a thread's slice: tiled_copy.get_slice(thr_idx).partition_{which}(tensor), got {}",
+            a[0].kind()
+        )));
+    };
+    let t = tensor(&a[1])?;
+    let (layout, offset) = c.copy.partition(src, &t.layout, c.thr)?;
+    let part = Tensor::new(t.offset_by(offset)?.iter, layout);
+    let shape = t.layout.shape().clone();
+    let tv = c.copy.tv_over(src, &shape)?;
+    Ok(Value::Partition(Box::new(Partition {
+        tensor: part,
+        shape,
+        tv,
+        thr: c.thr,
+        what: if src { "partition_S" } else { "partition_D" },
+    })))
+}
+
+/// `thr_mma.partition_A/B/C(tensor)`.
+pub(crate) fn partition(which: char, a: &[Value]) -> Result<Value> {
+    let Value::ThrMma(m) = &a[0] else {
+        return Err(Error::new(format!(
+            "partition_{which} is a member of a thread's slice: tiled_mma.get_slice(thr_idx).partition_{which}(tensor), got {}",
+            a[0].kind()
+        )));
+    };
+    let t = tensor(&a[1])?;
+    let (layout, offset) = m.mma.partition(which, &t.layout, m.thr)?;
+    let part = Tensor::new(t.offset_by(offset)?.iter, layout);
+    let shape = t.layout.shape().clone();
+    let tv = m.mma.tv_over(which, &shape)?;
+    Ok(Value::Partition(Box::new(Partition {
+        tensor: part,
+        shape,
+        tv,
+        thr: m.thr,
+        what: match which {
+            'A' => "partition_A",
+            'B' => "partition_B",
+            _ => "partition_C",
+        },
+    })))
+}

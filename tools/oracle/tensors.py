@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Golden tensor cases from the CuTe C++ headers: pointers, make_tensor, slicing,
+local_tile (with projections), local_partition, a TiledMMA thread's partition_A/B/C and
+the layout queries of tensors, each printed by `cute::print`.
+
+Writes `crates/cute-lang/tests/data/tensor-cases.jsonl` (`{"op", "expr", "expect"}`; the
+`_` of static integers dropped). `expr` is the language's one-line spelling; the C++ is
+the same text with integer addresses written `(void*)N`. C++ prints an owning tensor's
+stack address: the language prints `stack` there, and so does the expectation.
+
+    ORACLE_DIR=/work/oracle python3 tools/oracle/tensors.py [-j 2]
+
+Python 3, stdlib only (the Oracle runner is descs.py's).
+"""
+import argparse
+import concurrent.futures as cf
+import json
+import os
+import random
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import descs  # noqa: E402
+
+# The SM80 MMA traits besides descs.py's headers.
+descs.HEADERS = descs.HEADERS.replace("#include <cute/atom/mma_atom.hpp>",
+                                      "#include <cute/atom/mma_atom.hpp>\n#include <cute/atom/mma_traits_sm80.hpp>")
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "..", "crates", "cute-lang", "tests", "data", "tensor-cases.jsonl")
+SEED = 2211
+
+TYPES = ["half_t", "float", "int8_t", "double", "bfloat16_t", "uint8_t"]
+SPACES = ["gmem", "smem", "rmem"]
+
+
+def case(op, expr):
+    # C++ takes an address as a pointer: make_gmem_ptr<T>((void*)4096).
+    cpp = re.sub(r"(make_[gsr]mem_ptr<[^>]+>)\((\d+|0x[0-9a-fA-F]+)\)", r"\1((void*)\2)", expr)
+    return descs.Case(op, expr, '  print(%s); printf("\\n");\n' % cpp)
+
+
+def st(n):
+    return "Int<%d>{}" % n
+
+
+def shape_expr(dims, static):
+    return "make_shape(%s)" % ", ".join(st(d) if s else str(d) for d, s in zip(dims, static))
+
+
+def stride_expr(strides, static):
+    return "make_stride(%s)" % ", ".join(st(d) if s else str(d) for d, s in zip(strides, static))
+
+
+def divisors(n):
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def ptr(rng, space=None, ty=None):
+    space = space or rng.choice(SPACES)
+    ty = ty or rng.choice(TYPES)
+    addr = rng.choice(["nullptr", "nullptr", "4096", "0x400", "256"])
+    if space == "rmem" and addr == "nullptr":
+        # C++: make_rmem_ptr<T>(nullptr) is ambiguous (one refused case is below).
+        addr = "0x400"
+    return "make_%s_ptr<%s>(%s)" % (space, ty, addr)
+
+
+def rand_tensor(rng, rank=2, space=None, ty=None):
+    """A tensor over a random 2-D/3-D layout (row- or column-major, padded, static or not)."""
+    dims = [rng.choice([4, 8, 16, 32, 64, 128]) for _ in range(rank)]
+    static = [rng.random() < 0.6 for _ in range(rank)]
+    kind = rng.choice(["col", "row", "pad", "layout", "ints"])
+    p = ptr(rng, space, ty)
+    if kind == "col":
+        return "make_tensor(%s, %s)" % (p, shape_expr(dims, static)), dims
+    if kind == "row":
+        return "make_tensor(%s, %s, LayoutRight{})" % (p, shape_expr(dims, static)), dims
+    if kind == "ints" and rank == 2:
+        # make_layout(shape, stride): a rank-1 tensor of dims[0] elements dims[1] apart.
+        return "make_tensor(%s, %s)" % (p, shape_expr(dims, static)), dims
+    # Row-major with padding, or a static Layout<> literal.
+    strides = [1] * rank
+    acc = 1
+    for i in reversed(range(rank)):
+        strides[i] = acc
+        acc *= dims[i] + (rng.choice([0, 0, 8]) if i > 0 else 0)
+    if kind == "layout":
+        lay = descs.static_layout(dims, strides)
+        return "make_tensor(%s, %s)" % (p, lay), dims
+    return "make_tensor(%s, %s, %s)" % (p, shape_expr(dims, static), stride_expr(strides, [True] + static[1:])), dims
+
+
+def cases():
+    rng = random.Random(SEED)
+    out = []
+    # Pointers.
+    for space in SPACES:
+        for ty in TYPES:
+            for addr in (["4096", "0x10"] if space == "rmem" else ["nullptr", "4096", "0x10"]):
+                out.append(case("make_ptr", "make_%s_ptr<%s>(%s)" % (space, ty, addr)))
+    out.append(case("make_ptr", "make_rmem_ptr<float>(nullptr)"))
+    # make_tensor in its spellings.
+    for _ in range(60):
+        t, _dims = rand_tensor(rng, rng.choice([2, 2, 3]))
+        out.append(case("make_tensor", t))
+    for ty in ["float", "half_t", "int8_t"]:
+        for s in ["Shape<_4,_8>{}", "Shape<_8>{}", "make_shape(_4{}, _2{}, _2{})", "Layout<Shape<_4,_8>,Stride<_8,_1>>{}"]:
+            out.append(case("make_tensor_owning", "make_tensor<%s>(%s)" % (ty, s)))
+    out.append(case("make_tensor_owning", "make_tensor<float>(make_shape(4, 8))"))
+    # Slicing.
+    for _ in range(80):
+        t, dims = rand_tensor(rng, 2)
+        k = rng.randrange(dims[1])
+        j = rng.randrange(dims[0])
+        form = rng.choice(["(_, %d)" % k, "(%d, _)" % j, "(make_coord(_, %d))" % k, "(_, _)"])
+        out.append(case("slice", "%s%s" % (t, form)))
+    for _ in range(30):
+        t, dims = rand_tensor(rng, 3)
+        form = rng.choice(["(_, _, %d)" % rng.randrange(dims[2]), "(%d, _, %d)" % (rng.randrange(dims[0]), rng.randrange(dims[2])),
+                           "(_, %d, _)" % rng.randrange(dims[1])])
+        out.append(case("slice", "%s%s" % (t, form)))
+    # local_tile.
+    for _ in range(120):
+        rank = rng.choice([2, 2, 3])
+        t, dims = rand_tensor(rng, rank)
+        tile = [rng.choice(divisors(d)[-4:]) for d in dims]
+        ntiles = [d // s for d, s in zip(dims, tile)]
+        coord = []
+        for n in ntiles:
+            coord.append("_" if rng.random() < 0.25 else str(rng.randrange(n)))
+        tiler = "make_shape(%s)" % ", ".join(st(x) for x in tile)
+        if rank == 3 and rng.random() < 0.5:
+            # The tutorial's projections: the tiler and coordinate of (M,N,K) on an (M,K) tensor.
+            t2, d2 = rand_tensor(rng, 2)
+            full = [rng.choice(divisors(d2[0])[-3:]), rng.choice([16, 32, 64, 128]), rng.choice(divisors(d2[1])[-3:])]
+            cm = rng.randrange(d2[0] // full[0])
+            ck = rng.choice(["_", str(rng.randrange(d2[1] // full[2]))])
+            out.append(case("local_tile_proj", "local_tile(%s, make_shape(%s), make_coord(%d, %d, %s), Step<_1, X, _1>{})"
+                            % (t2, ", ".join(st(x) for x in full), cm, rng.randrange(4), ck)))
+            continue
+        out.append(case("local_tile", "local_tile(%s, %s, make_coord(%s))" % (t, tiler, ", ".join(coord))))
+    # local_partition.
+    for _ in range(100):
+        t, dims = rand_tensor(rng, 2)
+        thr = [rng.choice([x for x in divisors(dims[0]) if x <= 32]), rng.choice([x for x in divisors(dims[1]) if x <= 16])]
+        lay = rng.choice(["Layout<Shape<_%d,_%d>>{}" % tuple(thr), "Layout<Shape<_%d,_%d>, Stride<_%d,_1>>{}" % (thr[0], thr[1], thr[1])])
+        idx = rng.randrange(thr[0] * thr[1])
+        out.append(case("local_partition", "local_partition(%s, %s, %d)" % (t, lay, idx)))
+    # Shared-memory atoms: the swizzle moves into the pointer.
+    for fam in ["GMMA::Layout_K_SW128_Atom", "GMMA::Layout_K_SW64_Atom", "GMMA::Layout_MN_SW128_Atom", "GMMA::Layout_K_INTER_Atom"]:
+        for ty in ["half_t", "float", "int8_t"]:
+            sm = "tile_to_shape(%s<%s>{}, make_shape(Int<128>{}, Int<64>{}))" % (fam, ty)
+            t = "make_tensor(make_smem_ptr<%s>(nullptr), %s)" % (ty, sm)
+            out.append(case("smem_atom_tensor", t))
+            out.append(case("smem_atom_tensor", "%s(_, 0)" % t))
+            out.append(case("smem_atom_tensor", "local_tile(%s, make_shape(Int<128>{}, Int<16>{}), make_coord(0, %d))" % (t, rng.randrange(4))))
+            out.append(case("smem_atom_tensor", "local_tile(%s, make_shape(Int<64>{}, Int<32>{}), make_coord(1, _))" % t))
+    # Queries.
+    for _ in range(20):
+        t, _dims = rand_tensor(rng, rng.choice([2, 3]))
+        for q in ["size", "rank", "depth", "shape", "stride", "layout"]:
+            out.append(case("query", "%s(%s)" % (q, t)))
+    # C++ has no cosize of a tensor.
+    out.append(case("query", "cosize(make_tensor(make_gmem_ptr<half_t>(nullptr), 8, 4))"))
+    # A TiledMMA thread's partition of A, B and C.
+    mmas = [("SM80_16x8x16_F16F16F16F16_TN", "half_t", (16, 8, 16)),
+            ("SM80_16x8x8_F16F16F16F16_TN", "half_t", (16, 8, 8)),
+            ("SM80_16x8x16_F32BF16BF16F32_TN", "bfloat16_t", (16, 8, 16)),
+            ("SM80_16x8x32_S32S8S8S32_TN", "int8_t", (16, 8, 32)),
+            ("SM80_8x8x4_F64F64F64F64_TN", "double", (8, 8, 4))]
+    for name, ty, (am, an, ak) in mmas:
+        for lay in [(1, 1, 1), (2, 2, 1), (2, 1, 1), (1, 2, 1), (4, 1, 1)]:
+            nthr = 32 * lay[0] * lay[1] * lay[2]
+            mma = "make_tiled_mma(%s{}, Layout<Shape<_%d,_%d,_%d>>{})" % (name, *lay)
+            tm, tn, tk = am * lay[0], an * lay[1], ak * lay[2]
+            for which, (x, y) in [("A", (tm, tk)), ("B", (tn, tk)), ("C", (tm, tn))]:
+                for thr in sorted({0, 1, 37 % nthr, 127 % nthr, nthr - 1}):
+                    X, Y = x * rng.choice([1, 2, 4]), y * rng.choice([1, 2])
+                    ety = "float" if which == "C" and ty != "double" else ty
+                    major = rng.choice(["", ", LayoutRight{}"])
+                    t = "make_tensor(make_%s_ptr<%s>(nullptr), make_shape(Int<%d>{}, Int<%d>{})%s)" % (
+                        "gmem" if which == "C" else "smem", ety, X, Y, major)
+                    out.append(case("partition_" + which, "%s.get_slice(%d).partition_%s(%s)" % (mma, thr, which, t)))
+    # A TiledCopy thread's partition_S/D: a G2S copy over row-major tiles, and the
+    # ldmatrix copy of an MMA's A and B operands.
+    g2s = [("Copy_Atom<UniversalCopy<uint128_t>, half_t>{}", "half_t", (16, 8), (1, 8)),
+           ("Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>{}", "half_t", (32, 4), (1, 8)),
+           ("Copy_Atom<UniversalCopy<uint64_t>, float>{}", "float", (8, 16), (1, 2)),
+           ("Copy_Atom<UniversalCopy<uint32_t>, half_t>{}", "half_t", (32, 8), (2, 1)),
+           ("Copy_Atom<UniversalCopy<uint128_t>, int8_t>{}", "int8_t", (16, 8), (1, 16))]
+    for atom, ty, thr, val in g2s:
+        copy = "make_tiled_copy(%s, Layout<Shape<_%d,_%d>,Stride<_%d,_1>>{}, Layout<Shape<_%d,_%d>>{})" % (
+            atom, thr[0], thr[1], thr[1], val[0], val[1])
+        tm, tn = thr[0] * val[0], thr[1] * val[1]
+        for t in sorted({0, 1, 9, 37 % (thr[0] * thr[1]), thr[0] * thr[1] - 1}):
+            for side, space in [("S", "gmem"), ("D", "smem")]:
+                X, Y = tm * rng.choice([1, 2, 4]), tn * rng.choice([1, 2])
+                major = rng.choice([", LayoutRight{}", ", LayoutRight{}", ""])
+                tens = "make_tensor(make_%s_ptr<%s>(nullptr), make_shape(%s, %s)%s)" % (
+                    space, ty, rng.choice(["Int<%d>{}" % X, str(X)]), "Int<%d>{}" % Y, major)
+                out.append(case("partition_" + side, "%s.get_slice(%d).partition_%s(%s)" % (copy, t, side, tens)))
+    for which in "AB":
+        for mma_name, lay in [("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1)), ("SM80_16x8x16_F16F16F16F16_TN", (1, 1, 1)),
+                              ("SM80_16x8x8_F16F16F16F16_TN", (2, 1, 1))]:
+            mma = "make_tiled_mma(%s{}, Layout<Shape<_%d,_%d,_%d>>{})" % (mma_name, *lay)
+            for ldsm in ["SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N", "SM75_U32x1_LDSM_N"]:
+                copy = "make_tiled_copy_%s(Copy_Atom<%s, half_t>{}, %s)" % (which, ldsm, mma)
+                for t in [0, 1, 37, 127]:
+                    if t >= 32 * lay[0] * lay[1]:
+                        continue
+                    tens = "make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<64>{}, Int<32>{}), LayoutRight{})"
+                    out.append(case("partition_S", "%s.get_slice(%d).partition_S(%s)" % (copy, t, tens)))
+    seen, uniq = set(), []
+    for c in out:
+        if c.expr not in seen:
+            seen.add(c.expr)
+            uniq.append(c)
+    return uniq
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
+    ap.add_argument("--out", default=OUT)
+    ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--batch", type=int, default=80)
+    ap.add_argument("--only", help="regenerate only these ops (comma-separated); the other lines of --out are kept")
+    a = ap.parse_args()
+    cs = cases()
+    kept = []
+    if a.only:
+        only = a.only.split(",")
+        cs = [c for c in cs if c.op in only]
+        with open(a.out) as f:
+            kept = [json.loads(line) for line in f if json.loads(line)["op"] not in only]
+    print("%d cases" % len(cs), file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        o = descs.Oracle(a.oracle_dir, tmp)
+        batches = [cs[i:i + a.batch] for i in range(0, len(cs), a.batch)]
+        with cf.ThreadPoolExecutor(a.j) as ex:
+            list(ex.map(o.batch, batches))
+    with open(a.out, "w") as f:
+        for row in kept:
+            f.write(json.dumps(row) + "\n")
+        for c in cs:
+            expect = re.sub(r"\(0x7ff[0-9a-f]+\)", "(stack)", c.expect)
+            f.write(json.dumps({"op": c.op, "expr": c.expr, "expect": expect}) + "\n")
+    errors = sum(c.expect == "error" for c in cs)
+    print("wrote %d cases (%d refused by C++) to %s" % (len(cs), errors, a.out), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
