@@ -213,6 +213,46 @@ def cases():
                         continue
                     tens = "make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<64>{}, Int<32>{}), LayoutRight{})"
                     out.append(case("partition_S", "%s.get_slice(%d).partition_S(%s)" % (copy, t, tens)))
+    # Register fragments: a thread's partition_fragment_A/B/C, the TiledMMA's
+    # partition_fragment_C(shape), make_fragment_like and make_tensor_like of tensors.
+    for name, ty, (am, an, ak) in mmas:
+        for lay in [(1, 1, 1), (2, 2, 1), (4, 1, 1)]:
+            nthr = 32 * lay[0] * lay[1] * lay[2]
+            mma = "make_tiled_mma(%s{}, Layout<Shape<_%d,_%d,_%d>>{})" % (name, *lay)
+            tm, tn, tk = am * lay[0], an * lay[1], ak * lay[2]
+            for which, (x, y) in [("A", (tm, tk)), ("B", (tn, tk)), ("C", (tm, tn))]:
+                for thr in sorted({0, 37 % nthr, nthr - 1}):
+                    X, Y = x * rng.choice([1, 2, 4]), y * rng.choice([1, 2])
+                    t = "make_tensor(make_smem_ptr<%s>(nullptr), make_shape(Int<%d>{}, Int<%d>{})%s)" % (
+                        ty, X, Y, rng.choice(["", ", LayoutRight{}"]))
+                    out.append(case("fragment", "%s.get_slice(%d).partition_fragment_%s(%s)" % (mma, thr, which, t)))
+            out.append(case("fragment", "partition_fragment_C(%s, make_shape(Int<%d>{}, Int<%d>{}))" % (mma, tm * 2, tn * 2)))
+    for _ in range(30):
+        t, dims = rand_tensor(rng, rng.choice([2, 3]))
+        if "rmem" in t:
+            continue
+        out.append(case("fragment", "make_fragment_like(%s)" % t))
+        out.append(case("fragment", "make_tensor_like(%s)" % t))
+    # Identity (counting) tensors: printed with basis strides, tiled, sliced, partitioned.
+    for _ in range(25):
+        dims = [rng.choice([8, 16, 32, 64, 128]) for _ in range(2)]
+        static = [rng.random() < 0.5, rng.random() < 0.5]
+        ident = "make_identity_tensor(%s)" % shape_expr(dims, static)
+        out.append(case("identity", ident))
+        k = rng.randrange(dims[1])
+        out.append(case("identity", "%s(_, %d)" % (ident, k)))
+        tile = [rng.choice(divisors(d)[-3:]) for d in dims]
+        coord = ", ".join("_" if rng.random() < 0.2 else str(rng.randrange(d // t)) for d, t in zip(dims, tile))
+        out.append(case("identity", "local_tile(%s, make_shape(%s), make_coord(%s))" % (ident, ", ".join(st(x) for x in tile), coord)))
+    out.append(case("identity", "make_identity_tensor(make_shape(Int<4>{}, make_shape(2, 3)))"))
+    out.append(case("identity", "make_identity_tensor(make_shape(4, 8, 2))"))
+    for thr in [0, 9, 37, 127]:
+        copy = "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})"
+        out.append(case("identity", "%s.get_slice(%d).partition_S(make_identity_tensor(make_shape(Int<128>{}, Int<64>{})))" % (copy, thr)))
+        mma = "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{})"
+        for which in "ABC":
+            out.append(case("identity", "%s.get_slice(%d).partition_%s(make_identity_tensor(make_shape(Int<64>{}, Int<32>{})))" % (mma, thr, which)))
+        out.append(case("identity", "local_partition(make_identity_tensor(make_shape(64, 64)), Layout<Shape<_16,_8>>{}, %d)" % thr))
     seen, uniq = set(), []
     for c in out:
         if c.expr not in seen:

@@ -476,6 +476,35 @@ impl CopyAtom {
 }
 
 impl MmaAtom {
+    /// The value types `(D, A, B, C)` of a register MMA, spelled in its name
+    /// (`SM80_16x8x16_F32BF16BF16F32_TN`: float, bfloat16_t, bfloat16_t, float): what
+    /// `partition_fragment_A/B/C` hold. `None` for GMMA/UMMA atoms, whose A/B fragments are
+    /// descriptors and whose UMMA accumulator lives in tensor memory, and for names
+    /// without four types.
+    ///
+    /// ```
+    /// use cute_core::atom::Atom;
+    /// use cute_core::elem::Elem;
+    /// let Atom::Mma(m) = Atom::lookup("SM80_16x8x16_F32BF16BF16F32_TN").unwrap() else { unreachable!() };
+    /// assert_eq!(m.value_types(), Some([Elem::F32, Elem::BF16, Elem::BF16, Elem::F32]));
+    /// ```
+    pub fn value_types(&self) -> Option<[Elem; 4]> {
+        if self.params.is_some() {
+            return None;
+        }
+        let mut letters = self.name.split('_').nth(2)?;
+        const TOKENS: [&str; 10] = [
+            "BF16", "TF32", "E4M3", "E5M2", "F64", "F32", "F16", "S32", "S8", "U8",
+        ];
+        let mut out = Vec::with_capacity(4);
+        while !letters.is_empty() {
+            let t = TOKENS.iter().find(|t| letters.starts_with(**t))?;
+            out.push(Elem::from_letters(t)?);
+            letters = &letters[t.len()..];
+        }
+        out.try_into().ok()
+    }
+
     /// `MMA_Traits<SM100_MMA_*<A, B, C, M, N, ...>>` of a `tcgen05.mma` (UMMA) atom, as
     /// `mma_traits_sm100.hpp` defines them: the element types checked as `MMA_Traits` does,
     /// K by the family's rule; one CTA issues it (`ThrID` 1) or a CTA pair (`2x1SM`:

@@ -124,6 +124,14 @@ impl fmt::Display for Ptr {
 pub enum Iter {
     /// A pointer.
     Ptr(Ptr),
+    /// A counting iterator (`make_identity_tensor`): the coordinate of the first element,
+    /// one integer per leaf of the identity's `shape` (printed nested as the shape is).
+    Counting {
+        /// The identity's shape.
+        shape: IntTuple,
+        /// The coordinate, a leaf each.
+        start: Vec<i64>,
+    },
     /// An owning register array of `bits`-bit elements (`make_tensor<T>(shape)`), `offset`
     /// elements into it.
     Owned {
@@ -133,6 +141,14 @@ pub enum Iter {
         offset: i64,
     },
 }
+
+/// Counting tensors hold their basis strides packed in one integer: the stride `k@i` of
+/// leaf `i` of the identity's shape is `k * BASIS^i`. Exact while every coordinate is below
+/// `BASIS` (then `k * shape < BASIS` too, so no two strides can merge that C++ keeps
+/// apart) and the shape has at most [`MAX_COUNTING_LEAVES`] leaves.
+const BASIS: i64 = 1 << 20;
+/// Leaves of an identity tensor's shape at most (`BASIS^3` fits an `i64`).
+pub const MAX_COUNTING_LEAVES: usize = 3;
 
 impl From<Ptr> for Iter {
     fn from(p: Ptr) -> Iter {
@@ -148,6 +164,14 @@ impl Iter {
                 bits: *bits,
                 offset: arith::add(*offset, n)?,
             },
+            Iter::Counting { shape, start } => Iter::Counting {
+                shape: shape.clone(),
+                start: start
+                    .iter()
+                    .zip(unpack(n, start.len()))
+                    .map(|(a, b)| arith::add(*a, b))
+                    .collect::<Result<_>>()?,
+            },
         })
     }
 
@@ -156,8 +180,71 @@ impl Iter {
         match self {
             Iter::Ptr(p) => p.bits,
             Iter::Owned { bits, .. } => *bits,
+            Iter::Counting { .. } => 0,
         }
     }
+}
+
+/// A packed stride or offset as one coefficient per leaf.
+fn unpack(v: i64, leaves: usize) -> Vec<i64> {
+    (0..leaves)
+        .map(|i| (v / BASIS.pow(i as u32)).rem_euclid(BASIS))
+        .collect()
+}
+
+/// `shape` with its leaves replaced, in order, by `f(leaf index)`, written as C++ writes a
+/// tuple.
+fn write_leaves(
+    f: &mut fmt::Formatter<'_>,
+    shape: &IntTuple,
+    next: &mut usize,
+    leaf: &mut dyn FnMut(&mut fmt::Formatter<'_>, usize) -> fmt::Result,
+) -> fmt::Result {
+    match shape {
+        IntTuple::Tuple(ms) => {
+            write!(f, "(")?;
+            for (k, m) in ms.iter().enumerate() {
+                if k > 0 {
+                    write!(f, ",")?;
+                }
+                write_leaves(f, m, next, leaf)?;
+            }
+            write!(f, ")")
+        }
+        _ => {
+            let i = *next;
+            *next += 1;
+            leaf(f, i)
+        }
+    }
+}
+
+/// The path of leaf `i` of `shape` (`(4,(2,3))`: leaf 2 is `[1, 1]`).
+fn leaf_path(shape: &IntTuple, i: usize) -> Vec<usize> {
+    fn go(s: &IntTuple, i: &mut usize, path: &mut Vec<usize>) -> bool {
+        match s {
+            IntTuple::Tuple(ms) => {
+                for (k, m) in ms.iter().enumerate() {
+                    path.push(k);
+                    if go(m, i, path) {
+                        return true;
+                    }
+                    path.pop();
+                }
+                false
+            }
+            _ => {
+                if *i == 0 {
+                    return true;
+                }
+                *i -= 1;
+                false
+            }
+        }
+    }
+    let (mut i, mut path) = (i, Vec::new());
+    go(shape, &mut i, &mut path);
+    path
 }
 
 impl fmt::Display for Iter {
@@ -167,6 +254,20 @@ impl fmt::Display for Iter {
             // C++ prints the array's stack address; it is not a property of the program.
             Iter::Owned { bits, offset: 0 } => write!(f, "ptr[{bits}b](stack)"),
             Iter::Owned { bits, offset } => write!(f, "ptr[{bits}b](stack+{offset})"),
+            Iter::Counting { shape, start } => {
+                write!(f, "ArithTuple")?;
+                let tuple = matches!(shape, IntTuple::Tuple(_));
+                if !tuple {
+                    write!(f, "(")?;
+                }
+                write_leaves(f, shape, &mut 0, &mut |f, i| {
+                    write!(f, "{}", start.get(i).copied().unwrap_or(0))
+                })?;
+                if !tuple {
+                    write!(f, ")")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -182,11 +283,80 @@ pub struct Tensor {
 
 impl fmt::Display for Tensor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} o {}", self.iter, self.layout)
+        let Iter::Counting { shape, start } = &self.iter else {
+            return write!(f, "{} o {}", self.iter, self.layout);
+        };
+        // Basis strides: `k@i` (`k@i@j` for a nested leaf), `0` where none.
+        write!(f, "{} o {}:", self.iter, self.layout.shape())?;
+        let strides = self.layout.stride().clone();
+        let n = start.len();
+        write_leaves(f, &strides, &mut 0, &mut |f, i| {
+            let s = strides.leaves().get(i).copied().unwrap_or(0);
+            let cs = unpack(s, n);
+            match cs
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| **c != 0)
+                .collect::<Vec<_>>()[..]
+            {
+                [] => write!(f, "0"),
+                [(leaf, c)] => {
+                    write!(f, "{c}")?;
+                    for p in leaf_path(shape, leaf).iter().rev() {
+                        write!(f, "@{p}")?;
+                    }
+                    Ok(())
+                }
+                _ => write!(
+                    f,
+                    "({})",
+                    cs.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+                ),
+            }
+        })
     }
 }
 
 impl Tensor {
+    /// CuTe `make_identity_tensor(shape)`: every coordinate to itself, a counting iterator
+    /// over basis strides (`ArithTuple(0,0) o (128,64):(1@0,1@1)`).
+    ///
+    /// ```
+    /// use cute_core::tensor::Tensor;
+    /// let t = Tensor::identity(&"(4,(2,3))".parse().unwrap()).unwrap();
+    /// assert_eq!(t.to_string(), "ArithTuple(0,(0,0)) o (4,(2,3)):(1@0,(1@0@1,1@1@1))");
+    /// ```
+    pub fn identity(shape: &IntTuple) -> Result<Tensor> {
+        let leaves = shape.leaves();
+        if !matches!(shape, IntTuple::Tuple(_)) {
+            return Err(Error::new(format!(
+                "make_identity_tensor of an integer ({shape}) is a counting iterator of integers: write make_identity_tensor(make_shape({shape}))"
+            )));
+        }
+        if leaves.len() > MAX_COUNTING_LEAVES || leaves.iter().any(|&e| !(0..BASIS).contains(&e)) {
+            return Err(Error::new(format!(
+                "identity tensors of up to {MAX_COUNTING_LEAVES} leaves with extents below {BASIS} are modelled, got {shape}"
+            )));
+        }
+        fn basis(s: &IntTuple, k: &mut u32) -> IntTuple {
+            match s {
+                IntTuple::Tuple(ms) => IntTuple::Tuple(ms.iter().map(|m| basis(m, k)).collect()),
+                _ => {
+                    *k += 1;
+                    IntTuple::Int(BASIS.pow(*k - 1))
+                }
+            }
+        }
+        let stride = basis(shape, &mut 0);
+        Ok(Tensor::new(
+            Iter::Counting {
+                shape: shape.clone(),
+                start: vec![0; leaves.len()],
+            },
+            Layout::new(shape.clone(), stride)?,
+        ))
+    }
+
     /// `make_tensor(iter, layout)`.
     pub fn new(iter: Iter, layout: Layout) -> Tensor {
         Tensor { iter, layout }

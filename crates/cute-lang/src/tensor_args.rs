@@ -137,16 +137,7 @@ pub(crate) fn make_tensor(a: &[Value]) -> Result<Value> {
                     )))
                 }
             };
-            if !layout.shape().is_static() || !layout.stride().is_static() {
-                // C++: static_assert "Dynamic owning tensors not supported".
-                return Err(Error::new(format!(
-                    "an owning tensor needs a static layout (C++: \"Dynamic owning tensors not supported\"), got {layout}"
-                )));
-            }
-            Ok(Value::Tensor(Box::new(Tensor::new(
-                Iter::Owned { bits, offset: 0 },
-                layout,
-            ))))
+            owning(bits, layout)
         }
         v => Err(Error::new(format!(
             "make_tensor: expected a pointer (make_gmem_ptr<T>(p), make_smem_ptr<T>(p)) or an element type (make_tensor<T>(shape)), got {}",
@@ -287,4 +278,78 @@ pub(crate) fn partition(which: char, a: &[Value]) -> Result<Value> {
             _ => "partition_C",
         },
     })))
+}
+
+/// A register tensor of `elem` owning `layout`'s elements (`make_tensor<T>(layout)`).
+pub(crate) fn owned(elem: cute_core::elem::Elem, layout: Layout) -> Result<Value> {
+    let bits = u32::try_from(elem.bits())
+        .ok()
+        .filter(|b| b % 8 == 0)
+        .ok_or_else(|| {
+            Error::new(format!(
+                "{elem}: tensors of sub-byte types (C++'s subbyte_iterator) are not modelled yet"
+            ))
+        })?;
+    owning(bits, layout)
+}
+
+/// A register tensor of `bits`-bit elements owning `layout`'s: C++ holds it in an array
+/// sized at compile time.
+fn owning(bits: u32, layout: Layout) -> Result<Value> {
+    if !layout.shape().is_static() || !layout.stride().is_static() {
+        // C++: static_assert "Dynamic owning tensors not supported".
+        return Err(Error::new(format!(
+            "an owning tensor needs a static layout (C++: \"Dynamic owning tensors not supported\"), got {layout}"
+        )));
+    }
+    Ok(Value::Tensor(Box::new(Tensor::new(
+        Iter::Owned { bits, offset: 0 },
+        layout,
+    ))))
+}
+
+/// `thr_mma.partition_fragment_A/B/C(tensor)`: the thread's register fragment of its part
+/// (`make_fragment_like<ValType>(partition_X(tensor))`); `partition_fragment_C(tiled_mma,
+/// shape)` is the TiledMMA's own (tmem_args).
+pub(crate) fn partition_fragment(which: char, a: &[Value]) -> Result<Value> {
+    match (&a[0], which) {
+        (Value::ThrMma(m), _) => {
+            let t = tensor(&a[1])?;
+            let Some(types) = m.mma.atom.value_types() else {
+                return Err(Error::new(format!(
+                    "partition_fragment_{which}: {}'s fragments are not register arrays (a GMMA/UMMA operand is a shared-memory descriptor, an UMMA accumulator lives in TMEM): not modelled yet",
+                    m.mma.atom.name
+                )));
+            };
+            let (layout, _) = m.mma.partition(which, &t.layout, m.thr)?;
+            // make_fragment_A/B: make_fragment_like of the part; make_fragment_C: a
+            // compact column-major tensor of its shape.
+            match which {
+                'A' => owned(types[1], cute_core::layout::make_fragment_like(&layout)?),
+                'B' => owned(types[2], cute_core::layout::make_fragment_like(&layout)?),
+                _ => owned(types[3], Layout::col_major(layout.shape().clone())?),
+            }
+        }
+        (_, 'C') => crate::tmem_args::partition_fragment_c(a),
+        (v, _) => Err(Error::new(format!(
+            "partition_fragment_{which} is a member of a thread's slice: tiled_mma.get_slice(thr_idx).partition_fragment_{which}(tensor), got {}",
+            v.kind()
+        ))),
+    }
+}
+
+/// `make_fragment_like(tensor)` / `make_tensor_like(tensor)`: a register tensor of the
+/// same element type over `make_fragment_like` / `make_layout_like` of its layout.
+pub(crate) fn like(fragment: bool, t: &Tensor) -> Result<Value> {
+    if matches!(t.iter, Iter::Counting { .. }) {
+        return Err(Error::new(
+            "a register tensor like an identity tensor holds coordinates (ArithTuples): not modelled",
+        ));
+    }
+    let layout = if fragment {
+        cute_core::layout::make_fragment_like(&t.layout)?
+    } else {
+        cute_core::layout::make_layout_like(&t.layout)?
+    };
+    owning(t.iter.bits(), layout)
 }

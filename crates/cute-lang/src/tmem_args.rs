@@ -31,9 +31,14 @@ pub(crate) fn partition_fragment_c(a: &[Value]) -> Result<Value> {
     let umma = match &mma.atom.params {
         Some(MmaParams::Umma(u)) if u.op.family != UmmaFamily::Sm103MxF4Ultra => u,
         _ => {
+            // A register MMA's accumulator: make_tensor<ValTypeC>(partition_shape_C(...)).
+            if let Some([_, _, _, c]) = mma.atom.value_types() {
+                let shape = mma.partition_shape('C', &a[1].to_int_tuple()?)?;
+                return crate::tensor_args::owned(c, cute_core::Layout::col_major(shape)?);
+            }
             return Err(Error::new(format!(
-                "partition_fragment_C: {name} accumulates in registers; the TMEM accumulator is an SM100 UMMA's (SM100_MMA_*<A, B, C, M, N, ...>); a register fragment is make_fragment_like(partition_shape_C(...))"
-            )))
+                "partition_fragment_C: {name} accumulates in registers whose type its name does not spell; a register fragment is make_fragment_like(partition_shape_C(...))"
+            )));
         }
     };
     let bits = umma.c.bits();

@@ -264,6 +264,13 @@ fn hostile_tensor_lines_are_clear_errors() {
         ("make_gmem_ptr<int4_t>(nullptr)".to_string(), "sub-byte types"),
         ("make_tensor<float>(make_shape(4, 8))".to_string(), "Dynamic owning tensors not supported"),
         ("make_tensor(make_shape(4, 8), LayoutRight{})".to_string(), "expected a pointer"),
+        // Identity tensors: integer strides do not exist; a rank-0 shape; too many leaves.
+        ("stride(make_identity_tensor(make_shape(128, 64)))".to_string(), "strides are basis vectors"),
+        ("make_identity_tensor(8)".to_string(), "write make_identity_tensor(make_shape(8))"),
+        ("make_identity_tensor(make_shape(2, 2, 2, 2))".to_string(), "up to 3 leaves"),
+        ("make_fragment_like(make_identity_tensor(make_shape(8, 8)))".to_string(), "holds coordinates"),
+        // Fragments of an MMA whose operands are not register arrays.
+        ("make_tiled_mma(SM90_64x64x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}).get_slice(0).partition_fragment_A(make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<64>{}, Int<16>{})))".to_string(), "not modelled yet"),
     ];
     for (line, want) in &cases {
         let got = panic::catch_unwind(|| cute_lang::print_one(line));

@@ -38,15 +38,37 @@ pub(super) fn ints(vs: &[Value]) -> Result<Vec<i64>> {
 pub(super) fn sub(args: &[Value]) -> Result<std::borrow::Cow<'_, Value>> {
     // Without mode indices, the value itself (no copy); a tensor's queries are its
     // layout's.
-    let mut cur = match &args[0] {
-        Value::Tensor(t) => std::borrow::Cow::Owned(Value::Layout(t.layout.clone())),
-        Value::Partition(p) => std::borrow::Cow::Owned(Value::Layout(p.tensor.layout.clone())),
-        v => std::borrow::Cow::Borrowed(v),
+    let tensor = match &args[0] {
+        Value::Tensor(t) => Some(&**t),
+        Value::Partition(p) => Some(&p.tensor),
+        _ => None,
+    };
+    let mut cur = match tensor {
+        Some(t) if matches!(t.iter, cute_core::tensor::Iter::Counting { .. }) => {
+            return Err(Error::new(
+                "an identity tensor's strides are basis vectors (1@0, ...), not integers: print the tensor itself",
+            ))
+        }
+        Some(t) => std::borrow::Cow::Owned(Value::Layout(t.layout.clone())),
+        None => std::borrow::Cow::Borrowed(&args[0]),
     };
     for a in &args[1..] {
         cur = std::borrow::Cow::Owned(get(&cur, index(a)?)?);
     }
     Ok(cur)
+}
+
+/// [`sub`] for what reads only shapes (size, rank, depth, shape): an identity tensor's
+/// shape is its layout's, whatever its strides.
+pub(super) fn sub_shape(args: &[Value]) -> Result<std::borrow::Cow<'_, Value>> {
+    let t = match &args[0] {
+        Value::Tensor(t) => &**t,
+        Value::Partition(p) => &p.tensor,
+        _ => return sub(args),
+    };
+    let mut all = args.to_vec();
+    all[0] = Value::Layout(Layout::col_major(t.layout.shape().clone())?);
+    Ok(std::borrow::Cow::Owned(sub(&all)?.into_owned()))
 }
 
 /// The layout of a layout or composed layout (its inner layout), borrowed.

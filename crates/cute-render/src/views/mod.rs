@@ -173,6 +173,8 @@ fn tensor_drawn(value: &Value) -> Option<Value> {
             _ => Value::Layout(t.layout.clone()),
         },
         cute_core::tensor::Iter::Owned { .. } => Value::Layout(t.layout.clone()),
+        // Coordinates, not offsets: its partitions draw it (the partition view).
+        cute_core::tensor::Iter::Counting { .. } => return None,
     })
 }
 
@@ -244,6 +246,13 @@ pub fn figure_with_call(
         .map(|c| if c.is_control() { '\u{fffd}' } else { c })
         .collect();
     let title = title.as_str();
+    if let Value::Tensor(t) = value {
+        if matches!(t.iter, cute_core::tensor::Iter::Counting { .. }) {
+            return Err(Error::new(
+                "an identity tensor holds coordinates, not offsets: draw a thread's partition of it (tiled_copy.get_slice(t).partition_S(cA))",
+            ));
+        }
+    }
     let drawn = tensor_drawn(value);
     let value = drawn.as_ref().unwrap_or(value);
     match view {
