@@ -253,6 +253,18 @@ def cases():
         for which in "ABC":
             out.append(case("identity", "%s.get_slice(%d).partition_%s(make_identity_tensor(make_shape(Int<64>{}, Int<32>{})))" % (mma, thr, which)))
         out.append(case("identity", "local_partition(make_identity_tensor(make_shape(64, 64)), Layout<Shape<_16,_8>>{}, %d)" % thr))
+    # Rank-3 tensors (a k-tile or stage mode): the mainloop's partition_A/B of sA(_,_,k_pipe)
+    # and partition_S of gA(_,_,k).
+    for thr in [0, 37, 127]:
+        mma = "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{})"
+        for which, shp in [("A", (64, 32, 3)), ("B", (32, 32, 4)), ("C", (64, 32, 2))]:
+            t = "make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<%d>{}, Int<%d>{}, Int<%d>{}))" % shp
+            out.append(case("partition_rank3", "%s.get_slice(%d).partition_%s(%s)" % (mma, thr, which, t)))
+        copy = "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>{}, Layout<Shape<_32,_4>,Stride<_4,_1>>{}, Layout<Shape<_1,_8>>{})"
+        g = "local_tile(make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(4096, 4096), LayoutRight{}), make_shape(Int<128>{}, Int<128>{}, Int<32>{}), make_coord(1, 0, _), Step<_1, X, _1>{})"
+        out.append(case("partition_rank3", "%s.get_slice(%d).partition_S(%s)" % (copy, thr, g)))
+        sm = "make_tensor(make_smem_ptr<half_t>(nullptr), tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(Int<128>{}, Int<32>{}, Int<3>{})))"
+        out.append(case("partition_rank3", "%s.get_slice(%d).partition_D(%s)" % (copy, thr, sm)))
     seen, uniq = set(), []
     for c in out:
         if c.expr not in seen:

@@ -1,0 +1,34 @@
+//! Tensors written as CuTeDSL writes them give the values of their C++ spellings (the C++
+//! spellings are checked against the headers in golden.rs's tensor cases).
+
+use cute_lang::session::eval_block;
+
+fn same(dsl: &str, cpp: &str) {
+    let d = eval_block(dsl)
+        .map(|v| v.to_string())
+        .unwrap_or_else(|e| panic!("{dsl}: {}", e.msg));
+    let c = eval_block(cpp)
+        .map(|v| v.to_string())
+        .unwrap_or_else(|e| panic!("{cpp}: {}", e.msg));
+    assert_eq!(d, c, "{dsl}\n  vs {cpp}");
+}
+
+#[test]
+fn cutedsl_spellings_equal_cpp() {
+    same(
+        "cute.make_tensor(cute.make_ptr(cutlass.Float16, 0, cute.AddressSpace.gmem), cute.make_layout((512, 256), stride=(256, 1)))",
+        "make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(512, 256), make_stride(256, 1))",
+    );
+    same(
+        "cute.local_tile(cute.make_identity_tensor((128, 64)), tiler=(32, 32), coord=(1, 1))",
+        "local_tile(make_identity_tensor(make_shape(128, 64)), make_shape(Int<32>{}, Int<32>{}), make_coord(1, 1))",
+    );
+    same(
+        "mA = cute.make_tensor(cute.make_ptr(cutlass.Float16, 0, cute.AddressSpace.gmem), cute.make_layout((512, 256), stride=(256, 1)))\ncute.local_tile(mA, (128, 128, 32), (1, 2, None), proj=(1, None, 1))",
+        "auto mA = make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(512, 256), make_stride(256, _1{}));\nlocal_tile(mA, make_shape(Int<128>{}, Int<128>{}, Int<32>{}), make_coord(1, 2, _), Step<_1, X, _1>{})",
+    );
+    same(
+        "tiled_mma = cute.make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2, 2, 1))\nsA = cute.make_tensor(cute.make_ptr(cutlass.Float16, 0, cute.AddressSpace.smem), cute.make_layout((64, 32), stride=(32, 1)))\ntiled_mma.get_slice(37).partition_A(sA)",
+        "auto tiled_mma = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<64>{}, Int<32>{}), LayoutRight{});\ntiled_mma.get_slice(37).partition_A(sA)",
+    );
+}
