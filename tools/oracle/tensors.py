@@ -265,6 +265,40 @@ def cases():
         out.append(case("partition_rank3", "%s.get_slice(%d).partition_S(%s)" % (copy, thr, g)))
         sm = "make_tensor(make_smem_ptr<half_t>(nullptr), tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(Int<128>{}, Int<32>{}, Int<3>{})))"
         out.append(case("partition_rank3", "%s.get_slice(%d).partition_D(%s)" % (copy, thr, sm)))
+    # The layout functions C++ lifts to tensors (the iterator kept), and two it does not.
+    for _ in range(30):
+        rank = rng.choice([2, 2, 3])
+        t, dims = rand_tensor(rng, rank)
+        tile = [rng.choice(divisors(d)[-4:]) for d in dims[:2]]
+        tiler = "make_shape(%s)" % ", ".join(st(x) for x in tile)
+        for f in ["logical_divide", "zipped_divide", "tiled_divide", "flat_divide"]:
+            out.append(case("tensor_algebra", "%s(%s, %s)" % (f, t, tiler)))
+        out.append(case("tensor_algebra", "coalesce(%s)" % t))
+        out.append(case("tensor_algebra", "flatten(zipped_divide(%s, %s))" % (t, tiler)))
+        if rank == 3:
+            out.append(case("tensor_algebra", "group_modes<0,2>(%s)" % t))
+    for ident in ["make_identity_tensor(make_shape(128, 64))", "make_identity_tensor(make_shape(Int<64>{}, Int<32>{}))"]:
+        out.append(case("tensor_algebra", "zipped_divide(%s, make_shape(Int<32>{}, Int<16>{}))" % ident))
+        out.append(case("tensor_algebra", "coalesce(%s)" % ident))
+    out.append(case("tensor_algebra", "filter_zeros(make_tensor(make_gmem_ptr<float>(nullptr), make_shape(8, 4), make_stride(Int<0>{}, Int<1>{})))"))
+    out.append(case("tensor_algebra", "filter(make_tensor(make_gmem_ptr<float>(nullptr), make_shape(8, 4), make_stride(Int<0>{}, Int<1>{})))"))
+    out.append(case("tensor_algebra", "logical_product(make_tensor(make_gmem_ptr<float>(nullptr), make_shape(8, 4)), make_shape(Int<2>{}, Int<2>{}))"))
+    # retile_D of an MMA's register fragment by the ldmatrix copy feeding it (the SM80
+    # mainloop's smem_thr_copy.retile_D(tCrA)), and retile_S of the same.
+    for mma_name, lay in [("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1)), ("SM80_16x8x16_F16F16F16F16_TN", (1, 1, 1)),
+                          ("SM80_16x8x8_F16F16F16F16_TN", (2, 1, 1)), ("SM80_16x8x16_F32BF16BF16F32_TN", (2, 2, 1))]:
+        ty = "bfloat16_t" if "BF16" in mma_name else "half_t"
+        mma = "make_tiled_mma(%s{}, Layout<Shape<_%d,_%d,_%d>>{})" % (mma_name, *lay)
+        for which, shape in [("A", (64, 32)), ("B", (64, 32))]:
+            for ldsm in ["SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N", "SM75_U32x1_LDSM_N"]:
+                copy = "make_tiled_copy_%s(Copy_Atom<%s, %s>{}, %s)" % (which, ldsm, ty, mma)
+                for t in [0, 37]:
+                    if t >= 32 * lay[0] * lay[1]:
+                        continue
+                    s_t = "make_tensor(make_smem_ptr<%s>(nullptr), make_shape(Int<%d>{}, Int<%d>{}), LayoutRight{})" % (ty, *shape)
+                    frag = "%s.get_slice(%d).partition_fragment_%s(%s)" % (mma, t, which, s_t)
+                    for side in "DS":
+                        out.append(case("retile", "%s.get_slice(%d).retile_%s(%s)" % (copy, t, side, frag)))
     seen, uniq = set(), []
     for c in out:
         if c.expr not in seen:

@@ -1115,6 +1115,56 @@ impl TiledCopy {
         Ok(alg::make_layout(&[thr, alg::make_layout(&[val, rest])]))
     }
 
+    /// CuTe `TiledCopy::retile(layout)` (what `retile_S/D` give a fragment): a thread's
+    /// fragment `(V, RestM, RestN, ...)` re-tiled to the copy's `((atom_vals, rest_vals),
+    /// RestM, RestN, ...)`, assuming its first `V` values are the first of the copy's
+    /// `TiledLayout_TV`, as C++ does.
+    ///
+    /// ```
+    /// use cute_core::atom::{make_tiled_copy_operand, make_tiled_mma, Atom};
+    /// use cute_core::layout::Tiler;
+    /// let Atom::Mma(mma) = Atom::lookup("SM80_16x8x16_F16F16F16F16_TN").unwrap() else { unreachable!() };
+    /// let under = [Tiler::Under, Tiler::Under, Tiler::Under];
+    /// let mma = make_tiled_mma(&mma, &"(2,2,1)".parse().unwrap(), &under).unwrap();
+    /// let Atom::Copy(ldsm) = Atom::lookup("SM75_U32x4_LDSM_N").unwrap() else { unreachable!() };
+    /// let copy = make_tiled_copy_operand(&ldsm.with_value_bits(16).unwrap(), &mma, 'A').unwrap();
+    /// let frag = "((2,2,2),2,2):((1,2,4),16,8)".parse().unwrap(); // partition_fragment_A of 64x32
+    /// assert_eq!(copy.retile(&frag).unwrap().to_string(), "((8,1),2,2):((1,0),16,8)");
+    /// ```
+    pub fn retile(&self, layout: &Layout) -> Result<Layout> {
+        let r = layout.rank();
+        if r < 1 {
+            return Err(Error::new(format!("retile: {layout} has no modes")));
+        }
+        let v = layout.mode(0)?.size()?;
+        let threads = self.layout_tv.mode(0)?.size()?;
+        let atom_vals = self.atom.val_layout(&self.atom.ref_)?.mode(1)?.size()?;
+        let frg_mn = alg::upcast(
+            crate::error::arith::mul(threads, v)?,
+            &alg::right_inverse(&self.layout_tv)?.with_shape(self.tiler.clone())?,
+        )?;
+        let frg_v = alg::zipped_divide(
+            &alg::logical_product(
+                &Layout::col_major(IntTuple::Int(v))?,
+                &Tiler::Layout(alg::right_inverse(&frg_mn)?),
+            )?,
+            &Tiler::Layout(Layout::col_major(IntTuple::Int(atom_vals))?),
+        )?;
+        let mut tile = vec![Tiler::Int(v)];
+        for s in frg_mn.shape().product_each()?.leaves() {
+            tile.push(Tiler::Int(s));
+        }
+        let tiled = alg::zipped_divide(layout, &Tiler::Tuple(tile))?;
+        let composed = alg::composition_tiler(
+            &tiled,
+            &Tiler::Tuple(vec![Tiler::Layout(frg_v), Tiler::Under]),
+        )?;
+        // v_tensor(_, append<R>(_0, _)).
+        let mut rest = vec![Coord::Int(0)];
+        rest.resize(r.max(1), Coord::Under);
+        composed.slice(&Coord::Tuple(vec![Coord::Under, Coord::Tuple(rest)]))
+    }
+
     /// CuTe `ThrCopy::partition_S/D(tensor)` on the tensor's layout: thread `thr_idx`'s
     /// values of a tensor the copy tiles, `(CPY, CPY_M, CPY_N, ...)`, and the offset of
     /// its first element. `src`: the source side (`partition_S`), else the destination.

@@ -353,3 +353,59 @@ pub(crate) fn like(fragment: bool, t: &Tensor) -> Result<Value> {
     };
     owning(t.iter.bits(), layout)
 }
+
+/// The layout functions C++ overloads for tensors by applying them to the tensor's layout
+/// and keeping its iterator (`zipped_divide(tensor, tiler)`, `coalesce(tensor)`, ...).
+const LIFTED: &[&str] = &[
+    "logical_divide",
+    "zipped_divide",
+    "tiled_divide",
+    "flat_divide",
+    "coalesce",
+    "filter",
+    "flatten",
+    "group",
+    "filter_zeros",
+];
+
+/// `op` applied to a tensor's layout, its iterator kept, where C++ lifts `op` to tensors
+/// and `args[0]` is a tensor; `None` otherwise.
+pub(crate) fn lifted(
+    op: &str,
+    args: &[Value],
+    body: impl Fn(&[Value]) -> Result<Value>,
+) -> Option<Result<Value>> {
+    let t = match args.first()? {
+        Value::Tensor(t) => &**t,
+        Value::Partition(p) => &p.tensor,
+        _ => return None,
+    };
+    if !LIFTED.contains(&op) {
+        return None;
+    }
+    let mut on_layout = args.to_vec();
+    on_layout[0] = Value::Layout(t.layout.clone());
+    Some(body(&on_layout).and_then(|v| match v {
+        Value::Layout(l) => Ok(Value::Tensor(Box::new(Tensor::new(t.iter.clone(), l)))),
+        v => Err(Error::new(format!(
+            "{op} of a tensor's layout gave {}, not a layout",
+            v.kind()
+        ))),
+    }))
+}
+
+/// `thr_copy.retile_S/D(tensor)`: the tensor (a thread's fragment) re-tiled to the copy's
+/// values, its iterator kept.
+pub(crate) fn retile(which: char, a: &[Value]) -> Result<Value> {
+    let Value::ThrCopy(c) = &a[0] else {
+        return Err(Error::new(format!(
+            "retile_{which} is a member of a thread's slice of a TiledCopy: tiled_copy.get_slice(thr_idx).retile_{which}(fragment), got {}",
+            a[0].kind()
+        )));
+    };
+    let t = tensor(&a[1])?;
+    Ok(Value::Tensor(Box::new(Tensor::new(
+        t.iter.clone(),
+        c.copy.retile(&t.layout)?,
+    ))))
+}

@@ -217,6 +217,9 @@ pub(crate) fn call_op(op: &Op, targs: &[Value], args: &[Value], kw: &Kwargs) -> 
             args.len()
         )));
     }
+    if let Some(r) = tensor_args::lifted(op.name, args, |a| (op.body)(a, &kw_rest)) {
+        return r.map_err(ctx);
+    }
     (op.body)(args, &kw_rest).map_err(ctx)
 }
 
@@ -309,7 +312,7 @@ pub static OPS: &[Op] = &[
                 v => Ok(int_tuple::take(&v.to_int_tuple()?, b, Some(e))?.into()),
             }
         }),
-    op!("group", "(x, begin, end)", Append, (3, 3), [], false,
+    op!("group" | "group_modes", "(x, begin, end)", Append, (3, 3), ["input", "begin", "end"], false,
         "the modes [begin, end) gathered into one mode",
         |a, _| {
             let (b, e) = (a[1].to_int()?, a[2].to_int()?);
@@ -539,6 +542,12 @@ pub static OPS: &[Op] = &[
     op!("get_slice" | "get_thread_slice", "(tiled_mma | tiled_copy, thr_idx)", No, (2, 2), [], false,
         "one thread's slice of a TiledMMA (ThrMMA: partition_A/B/C) or a TiledCopy (ThrCopy: partition_S/D)",
         |a, _| tensor_args::get_slice(a)),
+    op!("retile_S", "(thr_copy, fragment)", No, (2, 2), [], false,
+        "a thread's source fragment re-tiled to the copy's values: ((atom_vals, rest_vals), RestM, RestN, ...)",
+        |a, _| tensor_args::retile('S', a)),
+    op!("retile_D", "(thr_copy, fragment)", No, (2, 2), [], false,
+        "a thread's destination fragment (an MMA's registers) re-tiled to the copy's values: ((atom_vals, rest_vals), RestM, RestN, ...)",
+        |a, _| tensor_args::retile('D', a)),
     op!("partition_S", "(thr_copy, tensor)", No, (2, 2), [], false,
         "the thread's source values of a tensor the copy tiles: (CPY, CPY_M, CPY_N, ...)",
         |a, _| tensor_args::partition_copy(true, a)),
