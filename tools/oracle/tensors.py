@@ -299,6 +299,15 @@ def cases():
                     frag = "%s.get_slice(%d).partition_fragment_%s(%s)" % (mma, t, which, s_t)
                     for side in "DS":
                         out.append(case("retile", "%s.get_slice(%d).retile_%s(%s)" % (copy, t, side, frag)))
+    # recast<T> of tensors (gmem, a smem atom's swizzled tensor, a register fragment).
+    for new in ["uint32_t", "uint128_t", "half_t", "uint8_t", "uint64_t"]:
+        for _ in range(6):
+            t, _dims = rand_tensor(rng, 2, space=rng.choice(["gmem", "smem"]))
+            out.append(case("recast", "recast<%s>(%s)" % (new, t)))
+        for ty in ["half_t", "float"]:
+            sm = "make_tensor(make_smem_ptr<%s>(nullptr), tile_to_shape(GMMA::Layout_K_SW128_Atom<%s>{}, make_shape(Int<64>{}, Int<64>{})))" % (ty, ty)
+            out.append(case("recast", "recast<%s>(%s)" % (new, sm)))
+        out.append(case("recast", "recast<%s>(make_tensor<half_t>(Shape<_8,_4>{}))" % new))
     seen, uniq = set(), []
     for c in out:
         if c.expr not in seen:

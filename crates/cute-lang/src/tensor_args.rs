@@ -409,3 +409,21 @@ pub(crate) fn retile(which: char, a: &[Value]) -> Result<Value> {
         c.copy.retile(&t.layout)?,
     ))))
 }
+
+/// `recast<NEW>(tensor)`: the same memory as `NEW` elements (the pointer retyped, its
+/// address and swizzle kept; the layout `recast_layout<OLD, NEW>`).
+pub(crate) fn recast(ty: &Value, t: &Tensor) -> Result<Value> {
+    let new = elem_bits(ty)?;
+    let old = t.iter.bits();
+    let iter = match &t.iter {
+        Iter::Ptr(p) => Iter::Ptr(Ptr { bits: new, ..*p }),
+        Iter::Owned { offset: 0, .. } => Iter::Owned { bits: new, offset: 0 },
+        _ => {
+            return Err(Error::new(
+                "recast of an identity tensor, or of a register tensor not at its start, is not modelled",
+            ))
+        }
+    };
+    let layout = cute_core::layout::recast_layout(i64::from(old), i64::from(new), &t.layout)?;
+    Ok(Value::Tensor(Box::new(Tensor::new(iter, layout))))
+}
