@@ -308,6 +308,27 @@ def cases():
             sm = "make_tensor(make_smem_ptr<%s>(nullptr), tile_to_shape(GMMA::Layout_K_SW128_Atom<%s>{}, make_shape(Int<64>{}, Int<64>{})))" % (ty, ty)
             out.append(case("recast", "recast<%s>(%s)" % (new, sm)))
         out.append(case("recast", "recast<%s>(make_tensor<half_t>(Shape<_8,_4>{}))" % new))
+    # The rest of issue 22's C++ surface: static negative integers, the 1-bit smem atoms,
+    # slice_and_offset, elem_scale, inner_product.
+    for n in [1, 2, 3, 4, 8, 16, 32]:
+        out.append(case("surface", "_m%d{}" % n))
+        out.append(case("surface", "make_layout(make_shape(_4{}, _8{}), make_stride(_m%d{}, _4{}))" % n))
+    for fam in ["GMMA::Layout_K_INTER_Atom_Bits", "GMMA::Layout_K_SW32_Atom_Bits", "GMMA::Layout_K_SW64_Atom_Bits",
+                "GMMA::Layout_K_SW128_Atom_Bits", "GMMA::Layout_MN_INTER_Atom_Bits", "GMMA::Layout_MN_SW128_Atom_Bits",
+                "UMMA::Layout_MN_SW128_32B_Atom_Bits", "UMMA::Layout_K_SW128_Atom_Bits"]:
+        out.append(case("surface", "%s{}" % fam))
+    for _ in range(20):
+        dims = [rng.choice([2, 4, 8]) for _ in range(3)]
+        strides = [rng.choice([1, 2, 8, 16, 32]) for _ in range(3)]
+        lay = descs.static_layout(dims, strides)
+        k = rng.randrange(dims[1])
+        out.append(case("surface", "slice_and_offset(make_coord(_, %d, _), %s)" % (k, lay)))
+        out.append(case("surface", "slice_and_offset(make_coord(%d, _, %d), %s)" % (rng.randrange(dims[0]), rng.randrange(dims[2]), lay)))
+    for a, b in [("make_shape(2, 3)", "make_shape(4, 5)"), ("make_shape(_2{}, _3{})", "make_shape(_4{}, make_shape(_5{}, _2{}))"),
+                 ("make_shape(2, make_shape(3, 4))", "make_shape(5, make_shape(6, 7))"), ("_3{}", "_4{}"),
+                 ("make_shape(2, 3)", "make_shape(4, 5, 6)")]:
+        out.append(case("surface", "inner_product(%s, %s)" % (a, b)))
+        out.append(case("surface", "elem_scale(%s, %s)" % (a, b)))
     seen, uniq = set(), []
     for c in out:
         if c.expr not in seen:

@@ -1306,6 +1306,62 @@ pub fn dice(coord: &Coord, t: &IntTuple) -> Result<IntTuple> {
     select_by(coord, t, false)
 }
 
+/// CuTe `inner_product(a, b)`: `Σ a_i · b_i` over congruent tuples (integers: `a · b`).
+///
+/// ```
+/// use cute_core::int_tuple::inner_product;
+/// assert_eq!(inner_product(&"(2,(3,4))".parse().unwrap(), &"(5,(6,7))".parse().unwrap()).unwrap(), 56);
+/// assert!(inner_product(&"(2,3)".parse().unwrap(), &"(5,6,7)".parse().unwrap()).is_err());
+/// ```
+pub fn inner_product(a: &IntTuple, b: &IntTuple) -> Result<i64> {
+    match (a, b) {
+        (IntTuple::Tuple(x), IntTuple::Tuple(y)) => {
+            if x.len() != y.len() {
+                return Err(Error::new(format!(
+                    "inner_product: mismatched ranks ({a} and {b})"
+                )));
+            }
+            x.iter()
+                .zip(y)
+                .try_fold(0i64, |acc, (p, q)| arith::add(acc, inner_product(p, q)?))
+        }
+        (IntTuple::Tuple(_), _) | (_, IntTuple::Tuple(_)) => Err(Error::new(format!(
+            "inner_product of a tuple and an integer ({a}, {b}): C++ has no product of them"
+        ))),
+        _ => arith::mul(a.size()?, b.size()?),
+    }
+}
+
+/// CuTe `elem_scale(a, b)`: `a` with each integer multiplied by the product of the
+/// matching mode of `b`.
+///
+/// ```
+/// use cute_core::int_tuple::elem_scale;
+/// assert_eq!(elem_scale(&"(2,3)".parse().unwrap(), &"(4,(5,2))".parse().unwrap()).unwrap().to_string(), "(8,30)");
+/// ```
+pub fn elem_scale(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
+    match (a, b) {
+        (IntTuple::Tuple(x), IntTuple::Tuple(y)) if x.len() == y.len() => Ok(IntTuple::Tuple(
+            x.iter()
+                .zip(y)
+                .map(|(p, q)| elem_scale(p, q))
+                .collect::<Result<_>>()?,
+        )),
+        (IntTuple::Tuple(_), _) => Err(Error::new(format!(
+            "elem_scale: {b} does not match the modes of {a}"
+        ))),
+        (IntTuple::Dyn(v), _) => Ok(IntTuple::Dyn(arith::mul(*v, b.size()?)?)),
+        (_, _) => {
+            let v = arith::mul(a.size()?, b.size()?)?;
+            Ok(if b.is_static() {
+                IntTuple::Int(v)
+            } else {
+                IntTuple::Dyn(v)
+            })
+        }
+    }
+}
+
 /// A coordinate that may hold `_` (CuTe's `Underscore`) for slicing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Coord {

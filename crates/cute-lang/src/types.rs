@@ -146,9 +146,35 @@ fn tail(name: &str) -> (&str, Option<&str>) {
 /// means nothing here.
 pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
     let (last, before) = tail(name);
+    if last.ends_with("_Atom_Bits") {
+        return Some(template(name, &[]));
+    }
     let v = match (before, last) {
         (_, "LayoutLeft" | "GenColMajor") => Value::Major(Major::Left),
         (_, "LayoutRight" | "GenRowMajor") => Value::Major(Major::Right),
+        // CuTe's static negative integers `_m1` .. `_m32`.
+        (_, n)
+            if n.strip_prefix("_m").is_some_and(|d| {
+                matches!(
+                    d,
+                    "1" | "2"
+                        | "3"
+                        | "4"
+                        | "5"
+                        | "6"
+                        | "7"
+                        | "8"
+                        | "9"
+                        | "10"
+                        | "12"
+                        | "16"
+                        | "24"
+                        | "32"
+                )
+            }) =>
+        {
+            Value::Int(-n[2..].parse::<i64>().unwrap_or(0))
+        }
         // CuTe's `using X = Underscore;` (projections: `Step<_1, X, _1>{}`).
         (_, "Underscore" | "None" | "X") => Value::Under,
         (_, "nullptr" | "NULL") => Value::Keyword("nullptr"),
@@ -457,6 +483,24 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
     };
     if let Some(v) = smem_atom_template(name, targs) {
         return v.map_err(ctx);
+    }
+    // `Layout_K_SW128_Atom_Bits`: the atom of 1-bit elements the `<T>` atoms upcast.
+    if let Some(kind) = last
+        .strip_prefix("Layout_")
+        .and_then(|b| b.strip_suffix("_Atom_Bits"))
+    {
+        if let Some((major, sw)) = atom_kind(kind) {
+            arity(last, targs, 0, 0).map_err(ctx)?;
+            // UMMA declares only its own 1-bit atom; GMMA declares the others.
+            let umma_only = sw == AtomSwizzle::Sw128Base32B;
+            if name.starts_with("UMMA::") != umma_only {
+                return Err(Error::new(format!(
+                    "{} declares no {last} (UMMA::Layout_MN_SW128_32B_Atom_Bits is UMMA's; the others are GMMA's)",
+                    if umma_only { "GMMA" } else { "UMMA" }
+                )));
+            }
+            return Ok(smem_atom(major, sw, 1).map_err(ctx)?.into());
+        }
     }
     if let Some(v) = crate::families::template(last, targs) {
         return v.map_err(ctx);

@@ -530,6 +530,19 @@ pub static OPS: &[Op] = &[
     op!("make_tensor", "(ptr, layout | shape[, stride | LayoutLeft | LayoutRight] | n0, n1, ...) | <T>(shape | layout)", Prepend, (2, MANY), [], false,
         "a tensor over a pointer (a smem atom's swizzle moves into the pointer), or a register tensor owning its elements",
         |a, _| tensor_args::make_tensor(a)),
+    op!("inner_product", "(a, b)", No, (2, 2), [], false,
+        "the sum of the elementwise products of two congruent int-tuples (integers: their product)",
+        |a, _| Ok(Value::Int(int_tuple::inner_product(&a[0].to_int_tuple()?, &a[1].to_int_tuple()?)?))),
+    op!("elem_scale", "(a, b)", No, (2, 2), [], false,
+        "a scaled mode by mode by b: each integer of a times the product of b's mode",
+        |a, _| Ok(int_tuple::elem_scale(&a[0].to_int_tuple()?, &a[1].to_int_tuple()?)?.into())),
+    op!("slice_and_offset", "(coord, layout)", No, (2, 2), [], false,
+        "(slice(coord, layout), the offset of the coordinate with `_` at 0): the sub-layout and where it starts",
+        |a, _| {
+            let l = as_layout(&a[1])?;
+            let c = a[0].to_coord()?;
+            Ok(Value::Tuple(vec![Value::Layout(l.slice(&c)?), Value::Int(l.call_coord(&c.start())?)]))
+        }),
     op!("make_identity_tensor", "(shape)", No, (1, 1), [], false,
         "every coordinate of the shape to itself: a counting tensor over basis strides, ArithTuple(0,0) o (M,N):(1@0,1@1)",
         |a, _| Ok(Value::Tensor(Box::new(cute_core::tensor::Tensor::identity(&a[0].to_int_tuple()?)?)))),
