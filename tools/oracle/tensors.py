@@ -329,6 +329,16 @@ def cases():
                  ("make_shape(2, 3)", "make_shape(4, 5, 6)")]:
         out.append(case("surface", "inner_product(%s, %s)" % (a, b)))
         out.append(case("surface", "elem_scale(%s, %s)" % (a, b)))
+    # The member types of TiledCopys.
+    copies = ["make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})",
+              "make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>{}, Layout<Shape<_32,_4>,Stride<_4,_1>>{}, Layout<Shape<_1,_8>>{})",
+              "make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>, float>{}, Layout<Shape<_8,_32>>{}, Layout<Shape<_4,_1>>{})",
+              "make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{}))",
+              "make_tiled_copy_B(Copy_Atom<SM75_U32x2_LDSM_N, half_t>{}, make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{}))",
+              "make_tiled_copy_C(Copy_Atom<UniversalCopy<uint32_t>, half_t>{}, make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{}))"]
+    for cp in copies:
+        for m in ["Tiler_MN", "TiledLayout_TV", "TiledNumThr", "TiledNumVal"]:
+            out.append(case("members", "typename decltype(%s)::%s{}" % (cp, m)))
     seen, uniq = set(), []
     for c in out:
         if c.expr not in seen:

@@ -606,6 +606,11 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
             Some(op) => ops::call_op(op, &[], std::slice::from_ref(v), &[]),
             None => unreachable!("the layout queries are ops"),
         },
+        // The member types of a TiledCopy (`typename decltype(tiled_copy)::Tiler_MN{}`).
+        (Value::TiledCopy(c), "Tiler_MN") => Ok(c.tiler.clone().into()),
+        (Value::TiledCopy(c), "TiledLayout_TV") => Ok(Value::Layout(c.layout_tv.clone())),
+        (Value::TiledCopy(c), "TiledNumThr") => Ok(Value::Int(c.layout_tv.mode(0)?.size()?)),
+        (Value::TiledCopy(c), "TiledNumVal") => Ok(Value::Int(c.layout_tv.mode(1)?.size()?)),
         (Value::Atom(_) | Value::TiledMma(_) | Value::TiledCopy(_), k) if keyword(k).is_some() => {
             crate::atom_args::get_trait(v, k)
         }
