@@ -339,6 +339,21 @@ def cases():
     for cp in copies:
         for m in ["Tiler_MN", "TiledLayout_TV", "TiledNumThr", "TiledNumVal"]:
             out.append(case("members", "typename decltype(%s)::%s{}" % (cp, m)))
+    # detail::get_tma_swizzle_bits/base, printed as their enumerators' names (C++ has no
+    # print for them; the body prints the name of the value). TMA::to_CUtensorMapSwizzle is
+    # not in a host-only build: tests/tensors.rs checks it against the header's switch.
+    names = {"bits": '{"TMA::SmemSwizzleBits::DISABLE","TMA::SmemSwizzleBits::B32","TMA::SmemSwizzleBits::B64","TMA::SmemSwizzleBits::B128"}',
+             "base": '{"TMA::SmemSwizzleBase::SWIZZLE_BASE_16B","TMA::SmemSwizzleBase::SWIZZLE_BASE_32B","TMA::SmemSwizzleBase::SWIZZLE_BASE_32B_FLIP_8B","TMA::SmemSwizzleBase::SWIZZLE_BASE_64B"}'}
+    args = ["Swizzle<%d,%d,%d>{}" % bms for bms in [(3, 4, 3), (2, 4, 3), (1, 4, 3), (0, 4, 3), (4, 4, 3), (3, 4, 2),
+                                                     (2, 5, 2), (2, 5, 3), (3, 5, 2), (2, 6, 3), (2, 6, 2), (3, 3, 3)]]
+    args += ["%s<%s>{}" % (f, t) for f in ["GMMA::Layout_K_SW128_Atom", "GMMA::Layout_MN_SW64_Atom", "GMMA::Layout_K_SW32_Atom",
+                                          "GMMA::Layout_K_INTER_Atom", "UMMA::Layout_MN_SW128_32B_Atom"] for t in ["half_t", "float"]]
+    args += ["Layout<Shape<_8,_64>,Stride<_64,_1>>{}", "composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{})"]
+    for what in ["bits", "base"]:
+        for x in args:
+            expr = "detail::get_tma_swizzle_%s(%s)" % (what, x)
+            cpp = '  { auto v = %s; const char* n[] = %s; printf("%%s\\n", n[int(v)]); }\n' % (expr, names[what])
+            out.append(descs.Case("tma_swizzle_enum", expr, cpp))
     seen, uniq = set(), []
     for c in out:
         if c.expr not in seen:

@@ -427,3 +427,102 @@ pub(crate) fn recast(ty: &Value, t: &Tensor) -> Result<Value> {
     let layout = cute_core::layout::recast_layout(i64::from(old), i64::from(new), &t.layout)?;
     Ok(Value::Tensor(Box::new(Tensor::new(iter, layout))))
 }
+
+/// `get_swizzle_portion(x)`: a layout's swizzle (`Sw<0,4,3>`, the identity, for a plain
+/// layout).
+fn swizzle_portion(v: &Value) -> Result<cute_core::Swizzle> {
+    match v {
+        Value::Swizzle(s) => Ok(*s),
+        Value::Composed(c) => Ok(c.swizzle),
+        Value::Layout(_) => cute_core::Swizzle::new(0, 4, 3),
+        v => Err(Error::new(format!(
+            "expected a swizzle or a (composed) layout, got {}",
+            v.kind()
+        ))),
+    }
+}
+
+/// `detail::get_tma_swizzle_bits(x)`: the TMA swizzle width of a layout's swizzle, with
+/// C++'s static_asserts.
+pub(crate) fn tma_swizzle_bits(v: &Value) -> Result<Value> {
+    let s = swizzle_portion(v)?;
+    Ok(Value::Keyword(match (s.m, s.b) {
+        (4, 3) => "TMA::SmemSwizzleBits::B128",
+        (4, 2) => "TMA::SmemSwizzleBits::B64",
+        (4, 1) => "TMA::SmemSwizzleBits::B32",
+        (4, 0) => "TMA::SmemSwizzleBits::DISABLE",
+        (4, _) => {
+            return Err(Error::new(
+                "Expected B = 0,1,2, or 3 when M == 4. Unsupported layout swizzle.",
+            ))
+        }
+        (5 | 6, 2) => "TMA::SmemSwizzleBits::B128",
+        (5 | 6, _) => {
+            return Err(Error::new(
+                "Expected B = 2 when M == 5 or 6. Unsupported layout swizzle.",
+            ))
+        }
+        _ => return Err(Error::new(format!("{s}: Unsupported layout swizzle."))),
+    }))
+}
+
+/// `detail::get_tma_swizzle_base(x)`: the TMA swizzle atom's base, with C++'s
+/// static_asserts (their messages as C++ spells them).
+pub(crate) fn tma_swizzle_base(v: &Value) -> Result<Value> {
+    let s = swizzle_portion(v)?;
+    let fail = |m: &str| Err(Error::new(m.to_string()));
+    Ok(Value::Keyword(match s.m {
+        4 if !(0..=3).contains(&s.b) => {
+            return fail("Expected B = 0,1,2, or 3 when M == 4. Unsupported layout swizzle.")
+        }
+        4 if s.s != 3 => return fail("Expected S = 3 when M == 4. Unsupported layout swizzle."),
+        4 => "TMA::SmemSwizzleBase::SWIZZLE_BASE_16B",
+        5 if s.b != 2 => return fail("Expected B = 2 when M == 5. Unsupported layout swizzle."),
+        5 if s.s != 2 => return fail("Expected S = 2 when M == 5. Unsupported layout swizzle."),
+        5 => "TMA::SmemSwizzleBase::SWIZZLE_BASE_32B",
+        // C++'s message names M == 5 here too.
+        6 if s.b != 2 => return fail("Expected B = 2 when M == 5. Unsupported layout swizzle."),
+        6 => "TMA::SmemSwizzleBase::SWIZZLE_BASE_64B",
+        _ => return fail("Expected 128b=16B=(2^4)B to 512b=64B=(2^6)B base swizzle."),
+    }))
+}
+
+/// `TMA::to_CUtensorMapSwizzle(bits, base)`: the driver's swizzle mode (as nvcc 12.7+
+/// compiles it: the 32B/64B-atom 128B modes exist there).
+pub(crate) fn to_cu_swizzle(bits: &Value, base: &Value) -> Result<Value> {
+    let (Value::Keyword(b), Value::Keyword(a)) = (bits, base) else {
+        return Err(Error::new(
+            "expected TMA::SmemSwizzleBits::* and TMA::SmemSwizzleBase::* (get_tma_swizzle_bits/base give them)",
+        ));
+    };
+    let b16 = *a == "TMA::SmemSwizzleBase::SWIZZLE_BASE_16B";
+    let need16 = |mode: &'static str, what: &str| {
+        if b16 {
+            Ok(mode)
+        } else {
+            Err(Error::new(format!(
+                "Expected 16B swizzle base for {what} swizzle bits."
+            )))
+        }
+    };
+    Ok(Value::Keyword(match *b {
+        "TMA::SmemSwizzleBits::DISABLE" => need16("CU_TENSOR_MAP_SWIZZLE_NONE", "0B")?,
+        "TMA::SmemSwizzleBits::B32" => need16("CU_TENSOR_MAP_SWIZZLE_32B", "32B")?,
+        "TMA::SmemSwizzleBits::B64" => need16("CU_TENSOR_MAP_SWIZZLE_64B", "64B")?,
+        "TMA::SmemSwizzleBits::B128" => match *a {
+            "TMA::SmemSwizzleBase::SWIZZLE_BASE_16B" => "CU_TENSOR_MAP_SWIZZLE_128B",
+            "TMA::SmemSwizzleBase::SWIZZLE_BASE_32B" => "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B",
+            "TMA::SmemSwizzleBase::SWIZZLE_BASE_64B" => "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B",
+            _ => {
+                return Err(Error::new(
+                    "Unsupported pair of SmemSwizzleBits and SmemSwizzleBase!",
+                ))
+            }
+        },
+        _ => {
+            return Err(Error::new(format!(
+                "expected TMA::SmemSwizzleBits::*, got {b}"
+            )))
+        }
+    }))
+}

@@ -190,6 +190,22 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         (Some("AddressSpace"), "gmem") => Value::Keyword("AddressSpace.gmem"),
         (Some("AddressSpace"), "smem") => Value::Keyword("AddressSpace.smem"),
         (Some("AddressSpace"), "rmem") => Value::Keyword("AddressSpace.rmem"),
+        (Some("SmemSwizzleBits"), b @ ("DISABLE" | "B32" | "B64" | "B128")) => {
+            Value::Keyword(match b {
+                "DISABLE" => "TMA::SmemSwizzleBits::DISABLE",
+                "B32" => "TMA::SmemSwizzleBits::B32",
+                "B64" => "TMA::SmemSwizzleBits::B64",
+                _ => "TMA::SmemSwizzleBits::B128",
+            })
+        }
+        (
+            Some("SmemSwizzleBase"),
+            b @ ("SWIZZLE_BASE_16B" | "SWIZZLE_BASE_32B" | "SWIZZLE_BASE_64B"),
+        ) => Value::Keyword(match b {
+            "SWIZZLE_BASE_16B" => "TMA::SmemSwizzleBase::SWIZZLE_BASE_16B",
+            "SWIZZLE_BASE_32B" => "TMA::SmemSwizzleBase::SWIZZLE_BASE_32B",
+            _ => "TMA::SmemSwizzleBase::SWIZZLE_BASE_64B",
+        }),
         (Some("OperandSource"), "SMEM") => Value::Keyword("OperandSource.SMEM"),
         (Some("OperandSource"), "TMEM") => Value::Keyword("OperandSource.TMEM"),
         (Some("OperandSource"), "RMEM") => Value::Keyword("OperandSource.RMEM"),

@@ -32,3 +32,59 @@ fn cutedsl_spellings_equal_cpp() {
         "auto tiled_mma = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<64>{}, Int<32>{}), LayoutRight{});\ntiled_mma.get_slice(37).partition_A(sA)",
     );
 }
+
+/// `TMA::to_CUtensorMapSwizzle` is not in a host-only build of the headers: checked here
+/// against its switch in `cute/arch/copy_sm90_desc.hpp` (as nvcc 12.7+ compiles it, with the
+/// 32B/64B-atom modes).
+#[test]
+fn to_cu_tensor_map_swizzle_follows_the_header() {
+    let line = |s: &str| {
+        cute_lang::eval_line(s)
+            .map(|v| v.to_string())
+            .map_err(|e| e.msg)
+    };
+    for (bits, base, want) in [
+        (
+            "DISABLE",
+            "SWIZZLE_BASE_16B",
+            Ok("CU_TENSOR_MAP_SWIZZLE_NONE"),
+        ),
+        ("B32", "SWIZZLE_BASE_16B", Ok("CU_TENSOR_MAP_SWIZZLE_32B")),
+        ("B64", "SWIZZLE_BASE_16B", Ok("CU_TENSOR_MAP_SWIZZLE_64B")),
+        ("B128", "SWIZZLE_BASE_16B", Ok("CU_TENSOR_MAP_SWIZZLE_128B")),
+        (
+            "B128",
+            "SWIZZLE_BASE_32B",
+            Ok("CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B"),
+        ),
+        (
+            "B128",
+            "SWIZZLE_BASE_64B",
+            Ok("CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B"),
+        ),
+        (
+            "B64",
+            "SWIZZLE_BASE_32B",
+            Err("Expected 16B swizzle base for 64B swizzle bits."),
+        ),
+        (
+            "DISABLE",
+            "SWIZZLE_BASE_64B",
+            Err("Expected 16B swizzle base for 0B swizzle bits."),
+        ),
+    ] {
+        let got = line(&format!(
+            "TMA::to_CUtensorMapSwizzle(TMA::SmemSwizzleBits::{bits}, TMA::SmemSwizzleBase::{base})"
+        ));
+        match (got, want) {
+            (Ok(g), Ok(w)) => assert_eq!(g, w, "{bits} {base}"),
+            (Err(g), Err(w)) => assert!(g.contains(w), "{bits} {base}: {g}"),
+            (g, w) => panic!("{bits} {base}: {g:?}, want {w:?}"),
+        }
+    }
+    // From a layout, as CuTe's make_tma_copy does it.
+    assert_eq!(
+        line("TMA::to_CUtensorMapSwizzle(detail::get_tma_swizzle_bits(GMMA::Layout_K_SW128_Atom<half_t>{}), detail::get_tma_swizzle_base(GMMA::Layout_K_SW128_Atom<half_t>{}))").unwrap(),
+        line("tma_swizzle(GMMA::Layout_K_SW128_Atom<half_t>{})").unwrap()
+    );
+}

@@ -543,6 +543,15 @@ pub static OPS: &[Op] = &[
             let c = a[0].to_coord()?;
             Ok(Value::Tuple(vec![Value::Layout(l.slice(&c)?), Value::Int(l.call_coord(&c.start())?)]))
         }),
+    op!("get_tma_swizzle_bits" | "detail::get_tma_swizzle_bits", "(swizzle | layout)", No, (1, 1), [], false,
+        "the TMA swizzle width of a layout's swizzle: TMA::SmemSwizzleBits::B128 for Sw<3,4,3>",
+        |a, _| tensor_args::tma_swizzle_bits(&a[0])),
+    op!("get_tma_swizzle_base" | "detail::get_tma_swizzle_base", "(swizzle | layout)", No, (1, 1), [], false,
+        "the TMA swizzle atom's base: TMA::SmemSwizzleBase::SWIZZLE_BASE_16B for M = 4",
+        |a, _| tensor_args::tma_swizzle_base(&a[0])),
+    op!("to_CUtensorMapSwizzle" | "TMA::to_CUtensorMapSwizzle", "(bits, base)", No, (2, 2), [], false,
+        "the driver's CU_TENSOR_MAP_SWIZZLE_* of a swizzle width and base",
+        |a, _| tensor_args::to_cu_swizzle(&a[0], &a[1])),
     op!("make_identity_tensor", "(shape)", No, (1, 1), [], false,
         "every coordinate of the shape to itself: a counting tensor over basis strides, ArithTuple(0,0) o (M,N):(1@0,1@1)",
         |a, _| Ok(Value::Tensor(Box::new(cute_core::tensor::Tensor::identity(&a[0].to_int_tuple()?)?)))),
