@@ -53,13 +53,15 @@ const REPLACE_DELAY: Duration = Duration::from_millis(200);
 /// Replace the page URL's query (`q`: with `?`, or empty) without a history entry, soon:
 /// rewrites that follow within [`REPLACE_DELAY`] are written once, the last.
 pub fn replace_query(q: &str) {
-    let schedule = PENDING.with_borrow_mut(|(pending, scheduled)| {
-        *pending = Some(q.to_string());
-        !std::mem::replace(scheduled, true)
+    let (was_none, schedule) = PENDING.with_borrow_mut(|(pending, scheduled)| {
+        let was_none = pending.replace(q.to_string()).is_none();
+        (was_none, !std::mem::replace(scheduled, true))
     });
-    if schedule {
+    if was_none {
         // For tests and scripts that read the URL: it is about to change.
         set_url_pending(true);
+    }
+    if schedule {
         set_timeout(
             || {
                 PENDING.with_borrow_mut(|p| p.1 = false);
