@@ -354,6 +354,25 @@ def cases():
             expr = "detail::get_tma_swizzle_%s(%s)" % (what, x)
             cpp = '  { auto v = %s; const char* n[] = %s; printf("%%s\\n", n[int(v)]); }\n' % (expr, names[what])
             out.append(descs.Case("tma_swizzle_enum", expr, cpp))
+    # ComposedLayout<Layout, int, Layout>: the queries read B (cosize too), the divides,
+    # products and coalesce act on B, stride is deleted.
+    for _ in range(12):
+        bd = [rng.choice([2, 4, 8]) for _ in range(2)]
+        bs = rng.choice([[1, bd[0]], [bd[1], 1], [2, 2 * bd[0]]])
+        b = descs.static_layout(bd, bs)
+        a = descs.static_layout([rng.choice([64, 128, 256])], [rng.choice([1, 2, 3])])
+        o = rng.choice(["_0{}", "_3{}", "Int<8>{}"])
+        cl = "make_composed_layout(%s, %s, %s)" % (a, o, b)
+        out.append(case("composed_layout", cl))
+        for q in ["size", "rank", "depth", "shape", "cosize", "stride"]:
+            out.append(case("composed_layout", "%s(%s)" % (q, cl)))
+        out.append(case("composed_layout", "get<1>(%s)" % cl))
+        out.append(case("composed_layout", "flatten(%s)" % cl))
+        out.append(case("composed_layout", "coalesce(%s)" % cl))
+        t = "Layout<_%d,_1>{}" % bd[0]
+        for f in ["logical_divide", "zipped_divide", "logical_product"]:
+            out.append(case("composed_layout", "%s(%s, %s)" % (f, cl, t)))
+        out.append(case("composed_layout", "%s(%d)" % (cl, rng.randrange(bd[0] * bd[1]))))
     seen, uniq = set(), []
     for c in out:
         if c.expr not in seen:

@@ -20,6 +20,13 @@ pub(super) fn on_layout(v: &Value, f: impl FnOnce(&Layout) -> Result<Layout>) ->
     match v {
         // No copy of the operand: the operation reads it.
         Value::Layout(l) => Ok(Value::Layout(f(l)?)),
+        // C++'s ComposedLayout<A,O,B> of a layout A: the operation acts on B.
+        Value::Composition(c) => Ok(Value::Composition(Box::new(
+            cute_core::swizzle::LayoutComposition {
+                inner: f(&c.inner)?,
+                ..(**c).clone()
+            },
+        ))),
         v => Ok(v.to_any_layout()?.map_inner(f)?.into()),
     }
 }
@@ -76,6 +83,7 @@ pub(super) fn inner_layout(v: &Value) -> Result<&Layout> {
     match v {
         Value::Layout(l) => Ok(l),
         Value::Composed(c) => Ok(&c.layout),
+        Value::Composition(c) => Ok(&c.inner),
         v => Err(Error::new(format!(
             "expected a layout or composed layout, got {}",
             v.kind()
@@ -87,6 +95,7 @@ pub(super) fn shape_of(v: &Value) -> Result<IntTuple> {
     match v {
         Value::Layout(l) => Ok(l.shape().clone()),
         Value::Composed(c) => Ok(c.layout.shape().clone()),
+        Value::Composition(c) => Ok(c.inner.shape().clone()),
         v => v.to_int_tuple(),
     }
 }
@@ -127,6 +136,7 @@ pub(super) fn get(v: &Value, i: usize) -> Result<Value> {
     match v {
         Value::Layout(l) => Ok(l.mode(i)?.into()),
         Value::Composed(c) => Ok(c.map_inner(|l| l.mode(i))?.into()),
+        Value::Composition(_) => on_layout(v, |l| l.mode(i)),
         Value::Tuple(vs) => vs.get(i).cloned().ok_or_else(|| {
             Error::new(format!(
                 "index {i} out of range for a tuple of rank {}",

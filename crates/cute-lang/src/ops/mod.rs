@@ -260,6 +260,7 @@ pub static OPS: &[Op] = &[
         |a, _| match &*sub_shape(a)? {
             Value::Layout(l) => num(l.shape().size_num()?),
             Value::Composed(c) => num(c.layout.shape().size_num()?),
+            Value::Composition(c) => num(c.inner.shape().size_num()?),
             Value::TiledMma(m) => int(m.thr_layout_vmnk.size()?),
             Value::TiledCopy(c) => int(c.layout_tv.mode(0)?.size()?),
             v => num(v.to_int_tuple()?.size_num()?),
@@ -284,7 +285,13 @@ pub static OPS: &[Op] = &[
         |a, _| Ok(shape_of(&*sub_shape(a)?)?.into())),
     op!("stride", "(layout[, modes...])", Append, (1, MANY), [], false,
         "the stride of a layout (of one mode with indices)",
-        |a, _| Ok(inner_layout(&*sub(a)?)?.stride().clone().into())),
+        |a, _| match &*sub(a)? {
+            // C++: `stride(ComposedLayout) = delete`.
+            Value::Composed(_) | Value::Composition(_) => Err(Error::new(
+                "a composed layout has no strides (C++ deletes stride() of a ComposedLayout): stride(layout.layout_b())",
+            )),
+            v => Ok(inner_layout(v)?.stride().clone().into()),
+        }),
     op!("get", "(x, i...) | (atom, Trait)", Append, (2, MANY), [], false,
         "mode i (then mode j of that, ...) of a tuple or layout, or a trait of an atom",
         |a, _| match a {
@@ -343,7 +350,7 @@ pub static OPS: &[Op] = &[
     op!("flatten", "(x)", No, (1, 1), [], false,
         "the same modes without nesting",
         |a, _| match &a[0] {
-            v @ (Value::Layout(_) | Value::Composed(_)) => on_layout(v, |l| Ok(l.flatten())),
+            v @ (Value::Layout(_) | Value::Composed(_) | Value::Composition(_)) => on_layout(v, |l| Ok(l.flatten())),
             v => Ok(v.to_int_tuple()?.flatten().into()),
         }),
     op!("coalesce", "(layout[, profile])", No, (1, 2), [], true,
