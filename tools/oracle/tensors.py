@@ -373,6 +373,12 @@ def cases():
         for f in ["logical_divide", "zipped_divide", "logical_product"]:
             out.append(case("composed_layout", "%s(%s, %s)" % (f, cl, t)))
         out.append(case("composed_layout", "%s(%d)" % (cl, rng.randrange(bd[0] * bd[1]))))
+    # domain_offset of tensors: the iterator moved to a coordinate, the layout kept.
+    for _ in range(10):
+        t, dims = rand_tensor(rng, 2, space=rng.choice(["gmem", "smem"]))
+        crd = "make_coord(%d, %d)" % (rng.randrange(dims[0]), rng.randrange(dims[1]))
+        out.append(case("domain_offset", "domain_offset(%s, %s)" % (crd, t)))
+    out.append(case("domain_offset", "domain_offset(make_coord(3, 5), make_identity_tensor(make_shape(16, 16)))"))
     seen, uniq = set(), []
     for c in out:
         if c.expr not in seen:

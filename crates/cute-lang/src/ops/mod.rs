@@ -604,9 +604,14 @@ pub static OPS: &[Op] = &[
     op!("nullspace", "(layout)", No, (1, 1), [], false,
         "the layout of the indices the layout sends to offset 0 (its stride-0 modes)",
         |a, _| Ok(alg::nullspace(plain(&a[0])?)?.into())),
-    op!("domain_offset", "(crd, layout)", No, (2, 2), [], false,
-        "(layout, layout(crd)): the layout and the offset of a coordinate in it",
+    op!("domain_offset", "(crd, layout | tensor)", No, (2, 2), [], false,
+        "(layout, layout(crd)): the layout and the offset of a coordinate in it; of a tensor, the tensor with its iterator moved there",
         |a, _| {
+            if let Value::Tensor(_) | Value::Partition(_) = &a[1] {
+                let t = tensor_args::tensor(&a[1])?;
+                let off = t.layout.call_coord(&a[0].to_int_tuple()?)?;
+                return Ok(Value::Tensor(Box::new(t.offset_by(off)?)));
+            }
             let l = plain(&a[1])?;
             let off = l.call_coord(&a[0].to_int_tuple()?)?;
             Ok(Value::Tuple(vec![l.clone().into(), Value::Int(off)]))
