@@ -776,6 +776,30 @@ impl TiledMma {
         alg::zipped_divide(&tv_tensor, &thr_tile)
     }
 
+    /// Operand `which`'s modes of (M, N, K) and its atom TV layout: A is (M, K), B (N, K),
+    /// C (M, N).
+    fn operand(&self, which: char) -> ((usize, usize), &Layout) {
+        match which {
+            'A' => ((0, 2), &self.atom.a),
+            'B' => ((1, 2), &self.atom.b),
+            _ => ((0, 1), &self.atom.c),
+        }
+    }
+
+    /// The (ThrM, ThrN) → (ThrM, ThrK) / (ThrN, ThrK) map `get_layoutA/B_TV` compose with
+    /// (A ignores ThrN, B ignores ThrM); none for C.
+    fn operand_sub(&self, which: char) -> Result<Option<Layout>> {
+        let stride = match which {
+            'A' => [1, 0],
+            'B' => [0, 1],
+            _ => return Ok(None),
+        };
+        Ok(Some(Layout::new(
+            IntTuple::ints(&[self.vmnk_size(1)?, self.vmnk_size(2)?]),
+            IntTuple::ints(&stride),
+        )?))
+    }
+
     /// thr_idx → (ThrV,ThrM,ThrN,ThrK).
     fn thridx_2_thrid(&self) -> Result<Layout> {
         let v = &self.thr_layout_vmnk;
@@ -818,11 +842,7 @@ impl TiledMma {
                 "partition_shape_{which}: the shape {shape} must have at least two modes"
             )));
         }
-        let (modes, atom_tv) = match which {
-            'A' => ((0, 2), &self.atom.a),
-            'B' => ((1, 2), &self.atom.b),
-            _ => ((0, 1), &self.atom.c),
-        };
+        let (modes, atom_tv) = self.operand(which);
         let tv = self.thrfrg(&dummy, modes, atom_tv)?;
         let rest = Coord::Tuple(vec![Coord::Under; dummy.rank()]);
         let c = Coord::Tuple(vec![Coord::Int(0), Coord::Tuple(vec![Coord::Under, rest])]);
@@ -855,11 +875,7 @@ impl TiledMma {
                 "partition_{which}: the tensor's layout {layout} must have at least two modes"
             )));
         }
-        let (modes, atom_tv) = match which {
-            'A' => ((0, 2), &self.atom.a),
-            'B' => ((1, 2), &self.atom.b),
-            _ => ((0, 1), &self.atom.c),
-        };
+        let (modes, atom_tv) = self.operand(which);
         let (x, y) = modes;
         for (mode, i) in [(0, x), (1, y)] {
             let (have, tile) = (layout.mode(mode)?.size()?, self.tile_size(i)?);
@@ -916,24 +932,9 @@ impl TiledMma {
         let whole = Layout::col_major(shape.clone())?;
         // Checks the shape against the tile, as partition does.
         self.partition(which, &whole, 0)?;
-        let (modes, atom_tv) = match which {
-            'A' => ((0, 2), &self.atom.a),
-            'B' => ((1, 2), &self.atom.b),
-            _ => ((0, 1), &self.atom.c),
-        };
+        let (modes, atom_tv) = self.operand(which);
         let frg = self.thrfrg(&whole, modes, atom_tv)?;
-        let sub = match which {
-            'A' => Some(Layout::new(
-                IntTuple::ints(&[self.vmnk_size(1)?, self.vmnk_size(2)?]),
-                IntTuple::ints(&[1, 0]),
-            )?),
-            'B' => Some(Layout::new(
-                IntTuple::ints(&[self.vmnk_size(1)?, self.vmnk_size(2)?]),
-                IntTuple::ints(&[0, 1]),
-            )?),
-            _ => None,
-        };
-        self.finish(frg, sub)
+        self.finish(frg, self.operand_sub(which)?)
     }
 
     /// CuTe `get_layoutC_TV()`: (thr_idx, val) → (m, n) column-major index.
@@ -947,22 +948,14 @@ impl TiledMma {
     pub fn layout_a_tv(&self) -> Result<Layout> {
         let ref_a = Layout::col_major(IntTuple::ints(&[self.tile_size(0)?, self.tile_size(2)?]))?;
         let frg = self.thrfrg(&ref_a, (0, 2), &self.atom.a)?;
-        let sub = Layout::new(
-            IntTuple::ints(&[self.vmnk_size(1)?, self.vmnk_size(2)?]),
-            IntTuple::ints(&[1, 0]),
-        )?;
-        self.finish(frg, Some(sub))
+        self.finish(frg, self.operand_sub('A')?)
     }
 
     /// CuTe `get_layoutB_TV()`: (thr_idx, val) → (n, k).
     pub fn layout_b_tv(&self) -> Result<Layout> {
         let ref_b = Layout::col_major(IntTuple::ints(&[self.tile_size(1)?, self.tile_size(2)?]))?;
         let frg = self.thrfrg(&ref_b, (1, 2), &self.atom.b)?;
-        let sub = Layout::new(
-            IntTuple::ints(&[self.vmnk_size(1)?, self.vmnk_size(2)?]),
-            IntTuple::ints(&[0, 1]),
-        )?;
-        self.finish(frg, Some(sub))
+        self.finish(frg, self.operand_sub('B')?)
     }
 }
 

@@ -565,20 +565,7 @@ fn project_tiler(t: &Tiler, keep: &[bool]) -> Result<Tiler> {
             "a projection (Step<..>) needs a tuple tiler, e.g. make_shape(_128{}, _128{}, _32{})",
         ));
     };
-    if ms.len() != keep.len() {
-        return Err(Error::new(format!(
-            "the projection has {} modes, the tiler has {}",
-            keep.len(),
-            ms.len()
-        )));
-    }
-    Ok(Tiler::Tuple(
-        ms.iter()
-            .zip(keep)
-            .filter(|(_, k)| **k)
-            .map(|(m, _)| m.clone())
-            .collect(),
-    ))
+    Ok(Tiler::Tuple(project(ms, keep, "the tiler")?))
 }
 
 fn project_coord(c: &Coord, keep: &[bool]) -> Result<Coord> {
@@ -587,18 +574,26 @@ fn project_coord(c: &Coord, keep: &[bool]) -> Result<Coord> {
             "a projection (Step<..>) needs a tuple coordinate, got {c}"
         )));
     };
-    if cs.len() != keep.len() {
+    Ok(Coord::Tuple(project(
+        cs,
+        keep,
+        &format!("the coordinate {c}"),
+    )?))
+}
+
+/// The modes of `items` that `keep` marks (a `Step<_1, X, _1>` projection).
+fn project<T: Clone>(items: &[T], keep: &[bool], what: &str) -> Result<Vec<T>> {
+    if items.len() != keep.len() {
         return Err(Error::new(format!(
-            "the projection has {} modes, the coordinate {c} has {}",
+            "the projection has {} modes, {what} has {}",
             keep.len(),
-            cs.len()
+            items.len()
         )));
     }
-    Ok(Coord::Tuple(
-        cs.iter()
-            .zip(keep)
-            .filter(|(_, k)| **k)
-            .map(|(m, _)| m.clone())
-            .collect(),
-    ))
+    Ok(items
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| **k)
+        .map(|(m, _)| m.clone())
+        .collect())
 }

@@ -241,16 +241,30 @@ pub(crate) fn partition_copy(src: bool, a: &[Value]) -> Result<Value> {
         )));
     };
     let t = tensor(&a[1])?;
-    let (layout, offset) = c.copy.partition(src, &t.layout, c.thr)?;
-    let part = Tensor::new(t.offset_by(offset)?.iter, layout);
-    let shape = t.layout.shape().clone();
-    let tv = c.copy.tv_over(src, &shape)?;
+    partitioned(
+        t,
+        c.copy.partition(src, &t.layout, c.thr)?,
+        c.copy.tv_over(src, t.layout.shape())?,
+        c.thr,
+        if src { "partition_S" } else { "partition_D" },
+    )
+}
+
+/// A thread's `(layout, offset)` part of `t` as the value partition_X returns, with every
+/// thread's part (`tv`) for the partition view.
+fn partitioned(
+    t: &Tensor,
+    (layout, offset): (Layout, i64),
+    tv: Layout,
+    thr: i64,
+    what: &'static str,
+) -> Result<Value> {
     Ok(Value::Partition(Box::new(Partition {
-        tensor: part,
-        shape,
+        tensor: Tensor::new(t.offset_by(offset)?.iter, layout),
+        shape: t.layout.shape().clone(),
         tv,
-        thr: c.thr,
-        what: if src { "partition_S" } else { "partition_D" },
+        thr,
+        what,
     })))
 }
 
@@ -263,21 +277,17 @@ pub(crate) fn partition(which: char, a: &[Value]) -> Result<Value> {
         )));
     };
     let t = tensor(&a[1])?;
-    let (layout, offset) = m.mma.partition(which, &t.layout, m.thr)?;
-    let part = Tensor::new(t.offset_by(offset)?.iter, layout);
-    let shape = t.layout.shape().clone();
-    let tv = m.mma.tv_over(which, &shape)?;
-    Ok(Value::Partition(Box::new(Partition {
-        tensor: part,
-        shape,
-        tv,
-        thr: m.thr,
-        what: match which {
+    partitioned(
+        t,
+        m.mma.partition(which, &t.layout, m.thr)?,
+        m.mma.tv_over(which, t.layout.shape())?,
+        m.thr,
+        match which {
             'A' => "partition_A",
             'B' => "partition_B",
             _ => "partition_C",
         },
-    })))
+    )
 }
 
 /// A register tensor of `elem` owning `layout`'s elements (`make_tensor<T>(layout)`).
