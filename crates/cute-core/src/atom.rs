@@ -870,23 +870,8 @@ impl TiledMma {
                 "thread {thr_idx} is outside the TiledMMA's {threads} threads"
             )));
         }
-        if layout.rank() < 2 {
-            return Err(Error::new(format!(
-                "partition_{which}: the tensor's layout {layout} must have at least two modes"
-            )));
-        }
-        let (modes, atom_tv) = self.operand(which);
-        let (x, y) = modes;
-        for (mode, i) in [(0, x), (1, y)] {
-            let (have, tile) = (layout.mode(mode)?.size()?, self.tile_size(i)?);
-            if tile == 0 || have % tile != 0 {
-                return Err(Error::new(format!(
-                    "partition_{which}: mode {mode} of the tensor ({have}) is not a multiple of the TiledMMA's tile ({tile}, of {})",
-                    self.tile_shape()?
-                )));
-            }
-        }
-        let tv = self.thrfrg(layout, modes, atom_tv)?;
+        let tv = self.thrfrg_checked(which, layout)?;
+        let (x, y) = self.operand(which).0;
         // get_flat_coord: (ThrV, ThrM, ThrN, ThrK) of the thread, one integer a mode.
         let v = &self.thr_layout_vmnk;
         let hier =
@@ -910,6 +895,28 @@ impl TiledMma {
         Ok((tv.slice(&c)?, offset))
     }
 
+    /// `thrfrg_A/B/C(layout)` of a tensor's layout, after checking the TiledMMA's tile
+    /// divides its first two modes.
+    fn thrfrg_checked(&self, which: char, layout: &Layout) -> Result<Layout> {
+        if layout.rank() < 2 {
+            return Err(Error::new(format!(
+                "partition_{which}: the tensor's layout {layout} must have at least two modes"
+            )));
+        }
+        let (modes, atom_tv) = self.operand(which);
+        let (x, y) = modes;
+        for (mode, i) in [(0, x), (1, y)] {
+            let (have, tile) = (layout.mode(mode)?.size()?, self.tile_size(i)?);
+            if tile == 0 || have % tile != 0 {
+                return Err(Error::new(format!(
+                    "partition_{which}: mode {mode} of the tensor ({have}) is not a multiple of the TiledMMA's tile ({tile}, of {})",
+                    self.tile_shape()?
+                )));
+            }
+        }
+        self.thrfrg(layout, modes, atom_tv)
+    }
+
     /// Who owns what of a whole `(M,K)`, `(N,K)` or `(M,N)` tile `shape` under
     /// `partition_A/B/C`: the TV layout `(thr_idx, (FrgV,(RestX,RestY))) → ` column-major
     /// index of `shape`. Thread `t`'s values are [`TiledMma::partition`]'s of the
@@ -929,11 +936,7 @@ impl TiledMma {
     /// }
     /// ```
     pub fn tv_over(&self, which: char, shape: &IntTuple) -> Result<Layout> {
-        let whole = Layout::col_major(shape.clone())?;
-        // Checks the shape against the tile, as partition does.
-        self.partition(which, &whole, 0)?;
-        let (modes, atom_tv) = self.operand(which);
-        let frg = self.thrfrg(&whole, modes, atom_tv)?;
+        let frg = self.thrfrg_checked(which, &Layout::col_major(shape.clone())?)?;
         self.finish(frg, self.operand_sub(which)?)
     }
 
@@ -1092,17 +1095,37 @@ impl TiledCopy {
         ]))
     }
 
+    /// CuTe `tidfrg_S/D(layout)` of a tensor's layout, `(thr, val, rest)`, after checking
+    /// the copy's tile divides its modes.
+    fn tidfrg(&self, src: bool, layout: &Layout) -> Result<Layout> {
+        let which = if src { 'S' } else { 'D' };
+        let tile = self.tiler.leaves();
+        if layout.rank() < tile.len() {
+            return Err(Error::new(format!(
+                "partition_{which}: the tensor's layout {layout} has fewer modes than the copy's tile {}",
+                self.tiler
+            )));
+        }
+        for (i, t) in tile.iter().enumerate() {
+            let have = layout.mode(i)?.size()?;
+            if *t == 0 || have % t != 0 {
+                return Err(Error::new(format!(
+                    "partition_{which}: mode {i} of the tensor ({have}) is not a multiple of the copy's tile ({t}, of {})",
+                    self.tiler
+                )));
+            }
+        }
+        let tiler = Tiler::Tuple(tile.iter().map(|&t| Tiler::Int(t)).collect());
+        let tiled = alg::zipped_divide(layout, &tiler)?;
+        let trg = if src { &self.atom.src } else { &self.atom.dst };
+        self.tile2thrfrg(&tiled, &self.ref2trg(trg)?)
+    }
+
     /// Who owns what of a whole tile `shape` under `partition_S/D`: the TV layout
     /// `(thr_idx, (val, rest)) → ` column-major index of `shape`; thread `t`'s values are
     /// [`TiledCopy::partition`]'s of the column-major layout of `shape`, in its order.
     pub fn tv_over(&self, src: bool, shape: &IntTuple) -> Result<Layout> {
-        let whole = Layout::col_major(shape.clone())?;
-        self.partition(src, &whole, 0)?;
-        let tile = self.tiler.leaves();
-        let tiler = Tiler::Tuple(tile.iter().map(|&t| Tiler::Int(t)).collect());
-        let tiled = alg::zipped_divide(&whole, &tiler)?;
-        let trg = if src { &self.atom.src } else { &self.atom.dst };
-        let tv = self.tile2thrfrg(&tiled, &self.ref2trg(trg)?)?;
+        let tv = self.tidfrg(src, &Layout::col_major(shape.clone())?)?;
         // (thr, val, rest) → (thr, (val, rest)).
         let (thr, val, rest) = (tv.mode(0)?, tv.mode(1)?, tv.mode(2)?);
         Ok(alg::make_layout(&[thr, alg::make_layout(&[val, rest])]))
@@ -1177,28 +1200,7 @@ impl TiledCopy {
                 "thread {thr_idx} is outside the TiledCopy's {threads} threads"
             )));
         }
-        let tile = self.tiler.leaves();
-        if layout.rank() < tile.len() {
-            return Err(Error::new(format!(
-                "partition_{}: the tensor's layout {layout} has fewer modes than the copy's tile {}",
-                if src { 'S' } else { 'D' },
-                self.tiler
-            )));
-        }
-        for (i, t) in tile.iter().enumerate() {
-            let have = layout.mode(i)?.size()?;
-            if *t == 0 || have % t != 0 {
-                return Err(Error::new(format!(
-                    "partition_{}: mode {i} of the tensor ({have}) is not a multiple of the copy's tile ({t}, of {})",
-                    if src { 'S' } else { 'D' },
-                    self.tiler
-                )));
-            }
-        }
-        let tiler = Tiler::Tuple(tile.iter().map(|&t| Tiler::Int(t)).collect());
-        let tiled = alg::zipped_divide(layout, &tiler)?;
-        let trg = if src { &self.atom.src } else { &self.atom.dst };
-        let tv = self.tile2thrfrg(&tiled, &self.ref2trg(trg)?)?;
+        let tv = self.tidfrg(src, layout)?;
         // thr_tensor(thr_idx, _, repeat<rank>(_)).
         let rest = tv.mode(2)?.rank().max(1);
         let c = Coord::Tuple(vec![

@@ -52,12 +52,32 @@ pub struct Partition {
     pub tensor: Tensor,
     /// The partitioned tensor's shape.
     pub shape: cute_core::IntTuple,
-    /// `(thr_idx, value) →` column-major index of `shape`: every thread's part.
-    pub tv: Layout,
+    /// Who partitioned it: what gives every thread's part ([`Partition::tv`]).
+    pub by: Partitioner,
     /// The thread.
     pub thr: i64,
     /// `partition_A`, `partition_S`, ...
     pub what: &'static str,
+}
+
+/// The TiledMMA (and operand) or TiledCopy (and side) of a [`Partition`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Partitioner {
+    /// `partition_A/B/C`.
+    Mma(Box<TiledMma>, char),
+    /// `partition_S` (`true`) / `partition_D`.
+    Copy(Box<cute_core::atom::TiledCopy>, bool),
+}
+
+impl Partition {
+    /// `(thr_idx, value) →` column-major index of `shape`: every thread's part, for the
+    /// partition view (computed when drawn, not when the value is printed).
+    pub fn tv(&self) -> Result<Layout> {
+        match &self.by {
+            Partitioner::Mma(m, which) => m.tv_over(*which, &self.shape),
+            Partitioner::Copy(c, src) => c.tv_over(*src, &self.shape),
+        }
+    }
 }
 
 impl std::fmt::Display for Partition {
@@ -244,25 +264,25 @@ pub(crate) fn partition_copy(src: bool, a: &[Value]) -> Result<Value> {
     partitioned(
         t,
         c.copy.partition(src, &t.layout, c.thr)?,
-        c.copy.tv_over(src, t.layout.shape())?,
+        Partitioner::Copy(Box::new(c.copy.clone()), src),
         c.thr,
         if src { "partition_S" } else { "partition_D" },
     )
 }
 
-/// A thread's `(layout, offset)` part of `t` as the value partition_X returns, with every
-/// thread's part (`tv`) for the partition view.
+/// A thread's `(layout, offset)` part of `t` as the value partition_X returns, with what
+/// partitioned it (the partition view draws every thread's part).
 fn partitioned(
     t: &Tensor,
     (layout, offset): (Layout, i64),
-    tv: Layout,
+    by: Partitioner,
     thr: i64,
     what: &'static str,
 ) -> Result<Value> {
     Ok(Value::Partition(Box::new(Partition {
         tensor: Tensor::new(t.offset_by(offset)?.iter, layout),
         shape: t.layout.shape().clone(),
-        tv,
+        by,
         thr,
         what,
     })))
@@ -280,7 +300,7 @@ pub(crate) fn partition(which: char, a: &[Value]) -> Result<Value> {
     partitioned(
         t,
         m.mma.partition(which, &t.layout, m.thr)?,
-        m.mma.tv_over(which, t.layout.shape())?,
+        Partitioner::Mma(Box::new(m.mma.clone()), which),
         m.thr,
         match which {
             'A' => "partition_A",

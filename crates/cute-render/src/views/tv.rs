@@ -330,10 +330,11 @@ pub(super) fn partition_figure(
         "partition_C" => ("m", "n"),
         _ => ("r", "c"),
     };
+    let tv = p.tv()?;
     let panel = tv_panel(
         "partition",
         &format!("{} of a {m}x{n} tensor, thread {}", p.what, p.thr),
-        &p.tv,
+        &tv,
         m,
         n,
         false,
@@ -341,7 +342,7 @@ pub(super) fn partition_figure(
         cell_text,
         &lit,
     )?;
-    let threads = p.tv.mode(0)?.size()?;
+    let threads = tv.mode(0)?.size()?;
     let values = p.tensor.layout.size()?;
     let mut notes = tv_notes(&lit, cell_text, (m * n) as usize);
     notes.insert(
