@@ -453,6 +453,44 @@ impl CopyAtom {
         Ok(instr)
     }
 
+    /// The global-memory instruction this atom issues for [`crate::gmem::coalescing`]:
+    /// `SM80_CP_ASYNC_*` → its cp.async read, `UniversalCopy_N` → LDG.N (a load;
+    /// `coalescing` takes an explicit `STG` for a store). Other atoms do not touch global
+    /// memory, or name no width.
+    ///
+    /// ```
+    /// use cute_core::{atom::Atom, gmem::GmemOp};
+    /// let Atom::Copy(c) = Atom::lookup("SM80_CP_ASYNC_CACHEALWAYS_64").unwrap() else { panic!() };
+    /// assert_eq!(c.gmem_op().unwrap(), GmemOp::CpAsync { bits: 64, bypass: false });
+    /// let Atom::Copy(c) = Atom::lookup("UniversalCopy_128").unwrap() else { panic!() };
+    /// assert_eq!(c.gmem_op().unwrap(), GmemOp::Ldg(128));
+    /// let Atom::Copy(c) = Atom::lookup("SM75_U32x4_LDSM_N").unwrap() else { panic!() };
+    /// assert!(c.gmem_op().is_err());
+    /// ```
+    pub fn gmem_op(&self) -> Result<crate::gmem::GmemOp> {
+        use crate::gmem::GmemOp;
+        let n = self.name.as_str();
+        if n.starts_with("SM80_CP_ASYNC_") || n.starts_with("UniversalCopy_") {
+            return match self.instr()? {
+                Instr::Ldgsts { bits, bypass } => Ok(GmemOp::CpAsync { bits, bypass }),
+                Instr::Lds(b) => {
+                    let op = GmemOp::Ldg(b);
+                    op.check()?;
+                    Ok(op)
+                }
+                i => Err(Error::new(format!("{n}: {i} is not a global access"))),
+            };
+        }
+        if n == "DefaultCopy" || n == "AutoVectorizingCopy" {
+            return Err(Error::new(format!(
+                "{n}: the copy names no access width (name the instruction: coalescing(gmem, tiled_copy, LDG128))"
+            )));
+        }
+        Err(Error::new(format!(
+            "{n} does not access global memory (coalescing takes a cp.async or UniversalCopy copy, or an instruction such as LDG128)"
+        )))
+    }
+
     /// One atom as a TiledCopy: its threads and values (of the reference layout, in values
     /// of its type) over a threads x values tile, thread-major, as `make_tiled_copy_impl`
     /// of `(thr,val):(1,thr)` over `(thr,val)` builds it. Needs a value type.

@@ -1077,32 +1077,17 @@ fn lane_address(
     dom: i64,
     instr: Instr,
 ) -> Result<u64> {
-    let at = |v: i64| -> Result<i64> {
-        let i = tv.call_coord(&IntTuple::ints(&[t, v]))?;
-        if i < 0 || i >= dom {
-            return Err(Error::new(format!(
-                "thread {t} value {v} maps to index {i}, outside the shared-memory layout (size {dom})"
-            )));
-        }
-        smem.call_index(i)
-    };
-    let base = at(v0)?;
-    for k in 1..vec {
-        let o = at(v0 + k)?;
-        if o != arith::add(base, k)? {
-            return Err(Error::new(format!(
-                "{instr} needs {vec} contiguous elements per lane, but thread {t} values {v0}..{} sit at offsets {base}, .., {o} (value {})",
-                v0 + vec - 1,
-                v0 + k
-            )));
-        }
-    }
+    let base = lane_offset(
+        smem,
+        tv,
+        t,
+        v0,
+        vec,
+        dom,
+        &instr.to_string(),
+        "shared-memory",
+    )?;
     let bits = arith::mul(base, i64::from(elem_bits))?;
-    if bits < 0 {
-        return Err(Error::new(format!(
-            "thread {t} value {v0} has a negative offset {base}"
-        )));
-    }
     if bits % i64::from(instr.lane_bits()) != 0 {
         return Err(Error::new(format!(
             "{instr}: thread {t} value {v0} at offset {base} is not aligned to {} bytes",
@@ -1110,6 +1095,48 @@ fn lane_address(
         )));
     }
     Ok((bits / 8) as u64)
+}
+
+/// The element offset of thread `t`'s values `v0..v0+vec` in `layout` (through the TV
+/// layout): they must be contiguous there (one vector access moves them) and the offset
+/// non-negative. `what` names the instruction, `space` the memory, for the errors.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn lane_offset(
+    layout: &AnyLayout,
+    tv: &Layout,
+    t: i64,
+    v0: i64,
+    vec: i64,
+    dom: i64,
+    what: &str,
+    space: &str,
+) -> Result<i64> {
+    let at = |v: i64| -> Result<i64> {
+        let i = tv.call_coord(&IntTuple::ints(&[t, v]))?;
+        if i < 0 || i >= dom {
+            return Err(Error::new(format!(
+                "thread {t} value {v} maps to index {i}, outside the {space} layout (size {dom})"
+            )));
+        }
+        layout.call_index(i)
+    };
+    let base = at(v0)?;
+    for k in 1..vec {
+        let o = at(v0 + k)?;
+        if o != arith::add(base, k)? {
+            return Err(Error::new(format!(
+                "{what} needs {vec} contiguous elements per lane, but thread {t} values {v0}..{} sit at offsets {base}, .., {o} (value {})",
+                v0 + vec - 1,
+                v0 + k
+            )));
+        }
+    }
+    if base < 0 {
+        return Err(Error::new(format!(
+            "thread {t} value {v0} has a negative offset {base}"
+        )));
+    }
+    Ok(base)
 }
 
 /// One ranked alternative of [`swizzle_search`].

@@ -44,6 +44,7 @@ pub mod bank;
 pub mod desc;
 pub mod elem;
 pub mod error;
+pub mod gmem;
 pub mod gmma;
 pub mod int_tuple;
 pub mod layout;

@@ -259,6 +259,26 @@ proptest! {
         prop_assert_eq!(ra.wavefronts, rb.wavefronts);
     }
 
+    /// A global access touches at least the sectors its bytes need and at most one per
+    /// active lane, between one and four sectors per line, whatever the lane order.
+    #[test]
+    fn gmem_sectors_bound(a in warp_addrs(16), k in 0usize..5, seed in any::<u64>()) {
+        use cute_core::gmem::{analyze_gmem_warp, GmemOp};
+        let op = [GmemOp::Ldg(32), GmemOp::Ldg(64), GmemOp::Ldg(128), GmemOp::Stg(32),
+                  GmemOp::CpAsync { bits: 128, bypass: true }][k];
+        let r = analyze_gmem_warp(op, &a).unwrap();
+        let active = a.iter().flatten().count() as u32;
+        prop_assert!(r.min_sectors <= r.sectors && r.sectors <= active);
+        prop_assert!(r.lines <= r.sectors && r.sectors <= 4 * r.lines);
+        prop_assert!(r.min_lines <= r.lines);
+        prop_assert_eq!(r.requests, u32::from(active > 0));
+        let mut b = a.clone();
+        let n = b.len();
+        for i in 0..n { b.swap(i, (seed.rotate_left(i as u32) as usize) % n); }
+        let rb = analyze_gmem_warp(op, &b).unwrap();
+        prop_assert_eq!((r.sectors, r.lines, r.bytes), (rb.sectors, rb.lines, rb.bytes));
+    }
+
     /// The best swizzle found is never worse than no swizzle.
     #[test]
     fn swizzle_search_never_loses(rows in 0u32..=3, cols in 2u32..=5, bits in 0usize..3) {

@@ -243,3 +243,169 @@ pub(crate) fn bank_args(args: &[Value]) -> Result<(Cow<'_, Value>, u32, Layout, 
     };
     Ok((Cow::Borrowed(&args[0]), bits, tv, instr_of(&args[3])?))
 }
+
+/// What `coalescing(...)` analyses: the global layout (element offsets), its element width
+/// and byte address, the (thread, value) access and the instruction.
+pub(crate) struct GmemAccess {
+    pub layout: Layout,
+    pub bits: u32,
+    pub base: u64,
+    pub tv: Layout,
+    pub op: cute_core::gmem::GmemOp,
+}
+
+/// `coalescing`'s arguments: `(gmem_tensor, tiled_copy[, INSTR])`, `(gmem[, bits], INSTR)`
+/// (the instruction's canonical warp access over the whole 2-D layout, as for banks) and
+/// `(gmem, bits, tiled_copy | tv[, INSTR])`. A tensor gives the width and the address
+/// (its pointer); a plain layout starts at address 0.
+pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
+    use cute_core::gmem::GmemOp;
+    use cute_core::tensor::{Iter, Space};
+    let usage = "expected (gmem_tensor, tiled_copy[, INSTR]), (gmem[, bits], INSTR) or (gmem, bits, tiled_copy | tv_layout[, INSTR])";
+    let op_of = |v: &Value| -> Option<Result<GmemOp>> {
+        match v {
+            Value::Keyword(k) if GmemOp::parse(k).is_some() || Instr::parse(k).is_some() => {
+                Some(GmemOp::parse(k).ok_or_else(|| {
+                    Error::new(format!(
+                        "{k} is a shared-memory instruction; global memory is read with one of {}",
+                        GmemOp::NAMES.join(", ")
+                    ))
+                }))
+            }
+            _ => None,
+        }
+    };
+    let (layout, mut bits, base) = match &args[0] {
+        Value::Tensor(t) => match &t.iter {
+            Iter::Ptr(p) if matches!(p.space, Space::Gmem | Space::Generic) => {
+                (t.layout.clone(), Some(i64::from(p.bits)), p.addr)
+            }
+            Iter::Ptr(p) => {
+                return Err(Error::new(format!(
+                    "the tensor is in {} memory ({}): coalescing is about global memory (make_gmem_ptr); for shared memory use bank_conflicts",
+                    match p.space {
+                        Space::Smem => "shared",
+                        _ => "register",
+                    },
+                    p.space.name()
+                )))
+            }
+            _ => {
+                return Err(Error::new(
+                    "the tensor has no memory behind it (a counting or register tensor): give a global-memory tensor (make_tensor(make_gmem_ptr<T>(p), layout))",
+                ))
+            }
+        },
+        Value::Layout(l) => (l.clone(), None, 0),
+        Value::Composed(_) => {
+            return Err(Error::new(
+                "a swizzled (composed) layout is a shared-memory layout: coalescing takes a global-memory tensor or plain layout",
+            ))
+        }
+        v => return Err(Error::new(format!("{usage}; got {} first", v.kind()))),
+    };
+    let mut rest = &args[1..];
+    // An element width, unless it is the instruction.
+    if let Some(v) = rest.first() {
+        if op_of(v).is_none() && matches!(v, Value::Int(_) | Value::Dyn(_) | Value::Keyword(_)) {
+            let b = bits_of(v)?;
+            if let Some(have) = bits.filter(|h| *h != b) {
+                return Err(Error::new(format!(
+                    "the tensor holds {have}-bit elements, not {b}-bit ones"
+                )));
+            }
+            bits = Some(b);
+            rest = &rest[1..];
+        }
+    }
+    let explicit = match rest.last().and_then(op_of) {
+        Some(op) => {
+            rest = &rest[..rest.len() - 1];
+            Some(op?)
+        }
+        None => None,
+    };
+    let bits_u32 = |b: i64| {
+        u32::try_from(b).map_err(|_| Error::new(format!("element width {b} is out of range")))
+    };
+    match rest {
+        [Value::TiledCopy(c)] => {
+            let op = match explicit {
+                Some(op) => op,
+                None => c.atom.gmem_op()?,
+            };
+            let b = match (bits, c.atom.val_bits) {
+                (Some(b), Some(v)) if b != v => {
+                    return Err(Error::new(format!(
+                        "the copy moves {v}-bit values but the global tensor holds {b}-bit elements"
+                    )))
+                }
+                (Some(b), _) | (None, Some(b)) => b,
+                (None, None) => {
+                    return Err(Error::new(
+                        "give the element width: the layout and the copy do not say it",
+                    ))
+                }
+            };
+            // The copy reads global memory on its source side, a store writes its destination.
+            let tv = if op.is_store() {
+                c.layout_d_tv()?
+            } else {
+                c.layout_s_tv()?
+            };
+            let whole = Value::Layout(layout);
+            let tile = copy_tile_of(&whole, c)?;
+            Ok(GmemAccess {
+                layout: tile.to_layout()?.clone(),
+                bits: bits_u32(b)?,
+                base,
+                tv,
+                op,
+            })
+        }
+        [tv] => {
+            let op =
+                explicit.ok_or_else(|| Error::new(format!("{usage}: name the instruction")))?;
+            let b = bits.ok_or_else(|| Error::new("give the element width (bits or a type)"))?;
+            let tv = match tv {
+                Value::Layout(l) => l.clone(),
+                Value::Tuple(vs) if vs.len() == 2 && matches!(vs[1], Value::Layout(_)) => {
+                    vs[1].to_layout()?.clone()
+                }
+                v => {
+                    return Err(Error::new(format!(
+                        "expected a tiled copy or a (thread, value) layout, got {}",
+                        v.kind()
+                    )))
+                }
+            };
+            Ok(GmemAccess {
+                layout,
+                bits: bits_u32(b)?,
+                base,
+                tv,
+                op,
+            })
+        }
+        [] => {
+            let op =
+                explicit.ok_or_else(|| Error::new(format!("{usage}: name the instruction")))?;
+            let b = bits_u32(bits.ok_or_else(|| {
+                Error::new(format!(
+                    "the layout does not say its element width: give it, e.g. coalescing(gmem, 16, {})",
+                    GmemOp::NAMES[4]
+                ))
+            })?)?;
+            let any = cute_core::swizzle::AnyLayout::Layout(layout.clone());
+            let tv = cute_core::bank::canonical_access(&any, b, Instr::Lds(op.bits()))?;
+            Ok(GmemAccess {
+                layout,
+                bits: b,
+                base,
+                tv,
+                op,
+            })
+        }
+        _ => Err(Error::new(usage)),
+    }
+}

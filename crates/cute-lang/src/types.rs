@@ -41,7 +41,7 @@ pub const NAMESPACES: &[&str] = &[
 ];
 
 /// Names with a fixed meaning: atom traits, element types and majors (instruction names
-/// are [`Instr::NAMES`]).
+/// are [`Instr::NAMES`] and [`cute_core::gmem::GmemOp::NAMES`]).
 pub const KEYWORDS: &[&str] = &[
     "Shape_MNK",
     "ThrID",
@@ -131,6 +131,7 @@ fn keyword(k: &str) -> Option<&'static str> {
     KEYWORDS
         .iter()
         .chain(Instr::NAMES)
+        .chain(cute_core::gmem::GmemOp::NAMES)
         .find(|n| **n == k)
         .copied()
 }

@@ -67,6 +67,8 @@ pub enum Value {
     TiledCopy(Box<TiledCopy>),
     /// `bank_conflicts(...)`.
     Banks(Box<BankReport>),
+    /// `coalescing(...)`: the global-memory sectors and lines of an access.
+    Coalesce(Box<cute_core::gmem::CoalesceReport>),
     /// `swizzle_search(...)`: alternatives, best first.
     Ranked(Vec<Candidate>),
     /// A CUTLASS mainloop dispatch policy with its members
@@ -120,6 +122,7 @@ impl fmt::Display for Value {
             Value::TiledMma(m) => write!(f, "{m}"),
             Value::TiledCopy(c) => write!(f, "{c}"),
             Value::Banks(b) => write!(f, "{b}"),
+            Value::Coalesce(c) => write!(f, "{c}"),
             Value::Ranked(cs) => f.write_str(&cute_core::bank::format_candidates(cs, 8)),
             Value::Policy(p) => f.write_str(&p.name),
             Value::Descriptor(d) => write!(f, "{d}"),
@@ -225,6 +228,7 @@ impl Value {
             Value::TiledMma(_) => "a TiledMMA",
             Value::TiledCopy(_) => "a TiledCopy",
             Value::Banks(_) => "a bank analysis",
+            Value::Coalesce(_) => "a coalescing analysis",
             Value::Ranked(_) => "a swizzle ranking",
             Value::Policy(_) => "a dispatch policy",
             Value::Descriptor(_) => "a descriptor",

@@ -1,7 +1,9 @@
 //! Turn `hw/patterns.txt` (NAME<TAB>bank_conflicts(...)) into `hw/corpus.jsonl`: the exact
 //! per-lane byte addresses of every warp instruction, which the CUDA harness in `hw/`
 //! replays on the GPU. Warp 0 only (every warp of a pattern runs the same kind of code;
-//! the hardware harness runs one warp).
+//! the hardware harness runs one warp). `coalescing(...)` lines (`hw/gmem/patterns.txt`)
+//! give the first [`GMEM_INSTRS`] instructions of the tile, whichever warp: where a global
+//! tile starts inside a line, warps differ.
 //!
 //! Run: `cargo run -p cute-render --example hw_corpus -- hw/patterns.txt > hw/corpus.jsonl`
 
@@ -51,6 +53,28 @@ fn record(name: &str, expr: &str, r: &BankReport) -> Json {
     })
 }
 
+/// Instructions of a coalescing pattern the hardware replays.
+const GMEM_INSTRS: usize = 4;
+
+fn gmem_record(name: &str, expr: &str, r: &cute_core::gmem::CoalesceReport) -> Json {
+    let instrs = &r.instrs[..r.instrs.len().min(GMEM_INSTRS)];
+    json!({
+        "name": name,
+        "expr": expr,
+        "op": r.op.op_name(),
+        "bits": r.elem_bits,
+        "gmem": r.gmem.to_string(),
+        "base": r.base,
+        "tv": r.tv.to_string(),
+        "vec": r.vec,
+        "threads": r.threads,
+        "instrs": instrs.iter().map(|i| {
+            i.addrs.iter().map(|a| a.map_or(-1, |a| a as i64)).collect::<Vec<_>>()
+        }).collect::<Vec<_>>(),
+        "model_sectors": instrs.iter().map(|i| i.sectors).collect::<Vec<_>>(),
+    })
+}
+
 fn main() {
     let path = std::env::args()
         .nth(1)
@@ -71,8 +95,9 @@ fn main() {
         };
         match cute_lang::eval_line(expr) {
             Ok(Value::Banks(r)) => println!("{}", record(name, expr, &r)),
+            Ok(Value::Coalesce(r)) => println!("{}", gmem_record(name, expr, &r)),
             Ok(v) => {
-                eprintln!("error: {name}: not a bank analysis: {v}");
+                eprintln!("error: {name}: not a bank or coalescing analysis: {v}");
                 bad += 1;
             }
             Err(e) => {

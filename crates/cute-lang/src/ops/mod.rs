@@ -910,6 +910,13 @@ pub static OPS: &[Op] = &[
             let (smem, bits, tv, instr) = bank_args(a)?;
             Ok(Value::Banks(Box::new(cute_core::bank::bank_conflicts(&smem.to_any_layout()?, bits, &tv, instr)?)))
         }),
+    // --- global memory ------------------------------------------------------------------
+    op!("coalescing", "(gmem_tensor, tiled_copy[, INSTR]) | (gmem[, bits], INSTR) | (gmem, bits, tiled_copy | tv[, INSTR])", No, (2, 4), [], false,
+        "the global-memory coalescing of an access: 32-byte sectors and 128-byte lines per warp instruction against the fewest",
+        |a, _| {
+            let g = crate::atom_args::coalesce_args(a)?;
+            Ok(Value::Coalesce(Box::new(cute_core::gmem::coalescing(&g.layout, g.bits, g.base, &g.tv, g.op)?)))
+        }),
     op!("swizzle_search", "(smem[, bits], INSTR) | (smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
         "every swizzle and row padding of the smem layout ranked by wavefronts",
         |a, _| {
