@@ -162,14 +162,19 @@ def convert(manifest, raw, launchlog, header, out):
     for m, l, r in zip(man, log, rows):
         if r.get("Kernel Name", "").split("(")[0] != l[2]:
             sys.exit(f"launch {m['launch']}: ncu kernel {r.get('Kernel Name')} != {l[2]}")
-        rawm = {c: num(r[c]) for c in metric_cols}
+        # the counters asked for (the raw page adds device attributes and .avg/.min/.max)
+        rawm = {c: num(r[c]) for c in metric_cols
+                if c.startswith(("l1tex__", "lts__", "smsp__")) and c.endswith(".sum")}
         k_ = kind(m["op"]) if m["op"] != "control" else "ld"
+        # cp.async's global read is counted with the loads in the L1TEX tag stage
+        t_ = "ld" if k_ == "ldgsts" else k_
         g = lambda k: rawm.get(k)
         recs.append({
             "name": m["name"], "op": m["op"], "instr": m["instr"],
             "active_lanes": sum(a >= 0 for a in m["addrs"]),
-            "sectors": g(f"l1tex__t_sectors_pipe_lsu_mem_global_op_{k_}.sum"),
-            "requests": g(f"l1tex__t_requests_pipe_lsu_mem_global_op_{k_}.sum"),
+            "sectors": g(f"l1tex__t_sectors_pipe_lsu_mem_global_op_{t_}.sum"),
+            "lines": g(f"l1tex__t_set_accesses_pipe_lsu_mem_global_op_{t_}.sum"),
+            "requests": g(f"l1tex__t_requests_pipe_lsu_mem_global_op_{t_}.sum"),
             "instructions": g("smsp__inst_executed_op_ldgsts.sum" if k_ == "ldgsts"
                               else f"smsp__inst_executed_op_global_{k_}.sum"),
             "buffer_mod_4096": int(l[3]),
@@ -178,7 +183,7 @@ def convert(manifest, raw, launchlog, header, out):
     ctl = [r for r in recs if r["op"] == "control"]
     h["control_ok"] = all(
         all((v or 0) == 0 for k, v in r["raw"].items()
-            if k.startswith(("l1tex__", "lts__", "smsp__inst", "smsp__sass")) and k.endswith(".sum")) for r in ctl)
+            if k.startswith(("l1tex__", "lts__", "smsp__inst", "smsp__sass"))) for r in ctl)
     h["control"] = [r["raw"] for r in ctl]
     with open(out, "w") as f:
         f.write(json.dumps(h) + "\n")

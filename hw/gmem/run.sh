@@ -26,7 +26,8 @@ stamp "metrics: $METRICS"
 
 "$NVCC" -arch=sm_90 -O3 -o "$WORK/gmem_bench" gmem_bench.cu
 cuobjdump --dump-sass "$WORK/gmem_bench" > "$WORK/sass.txt"
-# every gb_ld*/gb_st* kernel has exactly one LDG/STG and no other memory instruction
+# every gb_ld*/gb_st*/gb_cpasync* kernel has exactly one LDG/STG/LDGSTS and no other memory
+# instruction (ptxas pads LDGSTS with `@!PT LDS RZ, [RZ]`: predicated on never-true, never run)
 python3 - "$WORK/sass.txt" <<'PY'
 import re, sys
 cur, mem = None, {}
@@ -34,7 +35,7 @@ for line in open(sys.argv[1]):
     m = re.search(r"Function : (\S+)", line)
     if m:
         cur = m.group(1); mem[cur] = []
-    elif cur and re.search(r"\b(LDGSTS|LDG|STG|LD|ST|LDL|STL|LDS|STS|ATOM|RED)(\.[A-Z0-9_.]+)?\s", line):
+    elif cur and "@!PT" not in line and re.search(r"\b(LDGSTS|LDG|STG|LD|ST|LDL|STL|LDS|STS|ATOM|RED)(\.[A-Z0-9_.]+)?\s", line):
         mem[cur].append(re.sub(r"\s+", " ", line.strip()))
 bad = False
 for k, v in sorted(mem.items()):

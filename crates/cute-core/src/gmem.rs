@@ -8,7 +8,13 @@
 //! lookup and L2 request per distinct 128-byte line (`l1tex__t_set_accesses_…`,
 //! `lts__t_requests_srcunit_tex_…`), whatever the lane order, width (1 to 16 bytes),
 //! repetition (a broadcast costs one sector) or predication. A warp whose lanes are all off
-//! issues nothing.
+//! issues nothing. cp.async counts with the loads.
+//!
+//! `cp.async.cg` (LDGSTS.BYPASS, which skips L1) is the exception: the warp goes through
+//! the tag stage a quarter (8 lanes, 128 bytes) at a time, one lookup per line a quarter
+//! touches, and each line costs one "sector" per pair of lanes (2k, 2k+1) reading it, even
+//! where the pair reads two sectors or the same 16 bytes as another pair. Nothing is shared
+//! between quarters: a broadcast costs 16 sectors and 4 lines, not 1 and 1.
 
 use crate::bank::{self, MAX_ELEMENTS};
 use crate::error::arith;
@@ -229,11 +235,17 @@ impl GmemInstr {
 /// let col: Vec<Option<u64>> = (0..32).map(|l| Some(128 * l)).collect();
 /// let r = analyze_gmem_warp(GmemOp::Ldg(32), &col).unwrap();
 /// assert_eq!((r.sectors, r.lines, r.min_sectors), (32, 32, 4));
+/// // cp.async.cg of one 16-byte block by every lane: no merging across quarters or pairs.
+/// let same = vec![Some(256u64); 32];
+/// let cg = GmemOp::CpAsync { bits: 128, bypass: true };
+/// let r = analyze_gmem_warp(cg, &same).unwrap();
+/// assert_eq!((r.sectors, r.lines, r.min_sectors), (16, 4, 1));
 /// ```
 ///
 /// Laws (`tests/laws.rs::gmem_sectors_bound`): `min_sectors ≤ sectors ≤ active lanes`
 /// (one sector per lane at most: an aligned access of at most 16 bytes never straddles
-/// one), `lines ≤ sectors ≤ 4 · lines`, and the cost does not depend on the lane order.
+/// one), `lines ≤ sectors ≤ 4 · lines`, and, but for `cp.async.cg`, the cost does not
+/// depend on the lane order.
 pub fn analyze_gmem_warp(op: GmemOp, addrs: &[Option<u64>]) -> Result<GmemInstr> {
     op.check()?;
     if addrs.len() != 32 {
@@ -267,17 +279,40 @@ pub fn analyze_gmem_warp(op: GmemOp, addrs: &[Option<u64>]) -> Result<GmemInstr>
         u.len() as u32
     };
     let bytes = starts.len() as u64 * w;
+    let (sectors, lines) = match op {
+        GmemOp::CpAsync { bypass: true, .. } => bypass_cost(addrs),
+        _ => (distinct(SECTOR_BYTES), distinct(LINE_BYTES)),
+    };
     Ok(GmemInstr {
         warp: 0,
         index: 0,
         addrs: addrs.to_vec(),
         requests: u32::from(!starts.is_empty()),
-        sectors: distinct(SECTOR_BYTES),
-        lines: distinct(LINE_BYTES),
+        sectors,
+        lines,
         bytes,
         min_sectors: bytes.div_ceil(SECTOR_BYTES) as u32,
         min_lines: bytes.div_ceil(LINE_BYTES) as u32,
     })
+}
+
+/// `cp.async.cg`'s (sectors, lines): per quarter-warp, per line, one per lane pair.
+fn bypass_cost(addrs: &[Option<u64>]) -> (u32, u32) {
+    let (mut sectors, mut lines) = (0, 0);
+    for quarter in addrs.chunks(8) {
+        // (line, lane pair) of each active lane, deduplicated
+        let mut seen: Vec<(u64, usize)> = quarter
+            .iter()
+            .enumerate()
+            .filter_map(|(l, a)| a.map(|a| (a / LINE_BYTES, l / 2)))
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        sectors += seen.len() as u32;
+        seen.dedup_by_key(|(line, _)| *line);
+        lines += seen.len() as u32;
+    }
+    (sectors, lines)
 }
 
 /// A whole tile's coalescing.

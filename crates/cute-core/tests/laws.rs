@@ -260,12 +260,14 @@ proptest! {
     }
 
     /// A global access touches at least the sectors its bytes need and at most one per
-    /// active lane, between one and four sectors per line, whatever the lane order.
+    /// active lane, between one and four sectors per line, whatever the lane order (but
+    /// cp.async.cg, which goes a quarter-warp at a time).
     #[test]
     fn gmem_sectors_bound(a in warp_addrs(16), k in 0usize..5, seed in any::<u64>()) {
         use cute_core::gmem::{analyze_gmem_warp, GmemOp};
         let op = [GmemOp::Ldg(32), GmemOp::Ldg(64), GmemOp::Ldg(128), GmemOp::Stg(32),
                   GmemOp::CpAsync { bits: 128, bypass: true }][k];
+        let ordered = k < 4;
         let r = analyze_gmem_warp(op, &a).unwrap();
         let active = a.iter().flatten().count() as u32;
         prop_assert!(r.min_sectors <= r.sectors && r.sectors <= active);
@@ -276,7 +278,10 @@ proptest! {
         let n = b.len();
         for i in 0..n { b.swap(i, (seed.rotate_left(i as u32) as usize) % n); }
         let rb = analyze_gmem_warp(op, &b).unwrap();
-        prop_assert_eq!((r.sectors, r.lines, r.bytes), (rb.sectors, rb.lines, rb.bytes));
+        prop_assert_eq!(r.bytes, rb.bytes);
+        if ordered {
+            prop_assert_eq!((r.sectors, r.lines), (rb.sectors, rb.lines));
+        }
     }
 
     /// The best swizzle found is never worse than no swizzle.
