@@ -6,7 +6,7 @@
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum View {
     /// Inferred from the value: layout → layout, composed → swizzle, (tile, tv) → tv,
-    /// MMA → mma, copy → copy, bank analysis → banks.
+    /// MMA → mma, copy → copy, bank analysis → banks, coalescing analysis → coalescing.
     #[default]
     Auto,
     /// Offsets of a layout.
@@ -34,6 +34,9 @@ pub enum View {
     /// A thread's partition of a tensor (`partition_A/B/C`, `partition_S/D`): the whole
     /// tile coloured by owner, the thread's part highlighted.
     Partition,
+    /// Global-memory coalescing of an access: the lines and sectors each warp instruction
+    /// touches, the bytes its lanes ask for.
+    Coalescing,
 }
 
 impl View {
@@ -44,7 +47,7 @@ impl View {
     /// for v in View::ALL {
     ///     assert_eq!(View::parse(v.name()), Some(*v));
     /// }
-    /// assert_eq!(View::ALL.len(), 13);
+    /// assert_eq!(View::ALL.len(), 14);
     /// ```
     pub const ALL: &'static [View] = &[
         View::Auto,
@@ -60,6 +63,7 @@ impl View {
         View::Tmem,
         View::Tma,
         View::Partition,
+        View::Coalescing,
     ];
 
     /// The view's name: what [`View::parse`] reads, `--view` takes and a figure's
@@ -85,6 +89,7 @@ impl View {
             View::Tmem => "tmem",
             View::Tma => "tma",
             View::Partition => "partition",
+            View::Coalescing => "coalescing",
         }
     }
 

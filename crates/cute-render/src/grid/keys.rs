@@ -83,6 +83,8 @@ pub const CELL_KEYS: &[CellKey] = &[
     k("mma", "mma", Unit::Plain),
     k("values", "values", Unit::Plain),
     k("register", "register", Unit::Plain),
+    k("sector", "32-byte sector", Unit::Plain),
+    k("line", "128-byte line", Unit::Plain),
 ];
 
 /// The table's entry for `key` (without `data-`).

@@ -8,6 +8,7 @@
 //! | `mma` | MMA atom, TiledMMA | A (M×K) left, B (K×N) on top, C (M×N) at the origin, as CuTe's print_latex |
 //! | `copy` | copy atom with a value type, TiledCopy | S and D side by side |
 //! | `banks` | `bank_conflicts(..)` | 32 banks × 4-byte word rows per instruction: which lane touches which word in which phase, conflicts outlined, wavefront summary |
+//! | `coalescing` | `coalescing(..)` | per warp instruction, the 128-byte global lines it touches as rows of 4-byte cells: bytes a lane asks for (coloured by thread, `T#`), the rest of each fetched 32-byte sector (grey), sector boundaries; sectors and lines against the fewest |
 //! | `search` | `swizzle_search(..)` | ranked table, one row per candidate (best first, at most [`SEARCH_ROWS`]): candidate, wavefronts, ideal, conflicts, × ideal, padding; coloured best (green / yellow) to worst (red / blue) |
 //! | `descriptor` | `make_gmma_desc`, `make_umma_desc`, `make_instr_desc` | the descriptor's bits as a ruler of named fields (two rows of 32 bits, or one); for a shared-memory descriptor, the operand block below it: offsets, core matrices outlined, LBO/SBO as arrows from the first core matrix |
 //! | `tmem` | `partition_fragment_C` of an SM100 UMMA, a TMEM load/store atom | lanes x 32-bit columns of tensor memory: the C element (m, n) in each, coloured by sub-partition; or thread T# / register R# of a warpgroup's `tcgen05.ld/st`, coloured by thread |
@@ -22,6 +23,7 @@ use cute_lang::Value;
 
 mod algebra;
 mod banks;
+mod coalescing;
 mod desc;
 mod layout;
 mod palette;
@@ -33,6 +35,8 @@ mod tv;
 use algebra::algebra_figure;
 use banks::bank_figure;
 pub use banks::BANK_PANELS;
+use coalescing::coalescing_figure;
+pub use coalescing::COALESCING_PANELS;
 use desc::desc_figure;
 use layout::{layout_figure, swizzle_figure};
 pub use palette::Palette;
@@ -146,6 +150,7 @@ pub fn infer_view(value: &Value) -> View {
         Value::TiledMma(_) => View::Mma,
         Value::Atom(_) | Value::TiledCopy(_) => View::Copy,
         Value::Banks(_) => View::Banks,
+        Value::Coalesce(_) => View::Coalescing,
         Value::Descriptor(_) => View::Descriptor,
         Value::Tmem(_) => View::Tmem,
         Value::Tma(_) => View::Tma,
@@ -348,6 +353,13 @@ pub fn figure_with_call(
             },
             v => Err(Error::new(format!(
                 "the tmem view draws partition_fragment_C(...) of an SM100 UMMA or a TMEM load/store atom, got {}",
+                v.kind()
+            ))),
+        },
+        View::Coalescing => match value {
+            Value::Coalesce(c) => coalescing_figure(title, c, opts),
+            v => Err(Error::new(format!(
+                "the coalescing view draws coalescing(...), got {}",
                 v.kind()
             ))),
         },

@@ -29,6 +29,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "make_tma_copy(make_layout(make_shape(256, 512), make_stride(512, _1{})), tile_to_shape(GMMA::Layout_K_SW32_Atom<half_t>{}, Shape<_16,_16>{}))",
     ),
     (
+        "coalescing",
+        "coalescing(make_tensor(make_gmem_ptr<half_t>(48), make_shape(64, 32), make_stride(40, 1)), make_tiled_copy(atom(UniversalCopy_64, half_t), (16,8):(8,1), (1,4)))",
+    ),
+    (
         "partition",
         "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{}).get_slice(5).partition_A(make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<16>{}, Int<16>{}), LayoutRight{}))",
     ),
