@@ -5,6 +5,8 @@ Sources (paths relative to the repository root):
   crates/cute-lang/tests/data/*.jsonl     the "expr" and "code" fields
   crates/cute-lang/tests/data/bad-inputs.txt   one hostile line per file
   crates/cute-lang/tests/data/fuzz/*      earlier findings (README excluded)
+  hw/patterns*.txt, hw/gmem/patterns.txt  the EXPR of each NAME<TAB>EXPR line (bank and
+                                          coalescing analyses of tiled copies)
 
 Usage: fuzz/seed_corpus.py OUT_DIR     (files are named by the SHA-1 of their content,
 as libFuzzer names its own, so re-running is idempotent and duplicates collapse)
@@ -45,6 +47,12 @@ def cases():
             for line in f:
                 if line.strip() and not line.startswith("#"):
                     yield line.rstrip("\n")
+    hw = sorted(glob.glob(os.path.join(ROOT, "hw", "patterns*.txt")))
+    for path in hw + [os.path.join(ROOT, "hw", "gmem", "patterns.txt")]:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if "\t" in line and not line.startswith("#"):
+                    yield line.rstrip("\n").split("\t", 1)[1]
     for path in glob.glob(os.path.join(data, "fuzz", "*")):
         if os.path.basename(path) != "README":
             with open(path, encoding="utf-8", errors="replace") as f:
