@@ -887,6 +887,30 @@ test('a pinned cell is in the share URL and reopens pinned', async () => {
   await ctx.close();
 });
 
+test('coalescing: a misaligned global tile from a preset, inspected, and from a shared link', async () => {
+  const { page, ctx, errors } = await open('', { width: 1600, height: 1000 });
+  await page.selectOption('#preset', { label: 'Rows of 40 halves from byte 48: 80% of fetched bytes used' });
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'coalescing');
+  assert.match(await page.textContent('#results'), /LDG\.E\.64, 16-bit elements, 4 per lane, base 48: .* 40 sectors, min 32; 14 lines, min 8/);
+  // Warp 0's instruction: 10 sectors over 3 lines; the notes say it.
+  assert.match(await page.textContent('#answers'), /instruction 0: 10 sectors, min 8; 3 lines, min 2; 256 bytes asked, 80% of fetched bytes used/);
+  // Byte 48 of line 0 is thread 0's; byte 32 is in its sector but nobody's (grey).
+  await hoverCell(page, 'i0', 0, 12);
+  assert.equal(await inspectorRow(page, 'threads'), '0');
+  assert.equal(await inspectorRow(page, 'sector'), '1');
+  await hoverCell(page, 'i0', 0, 8);
+  assert.equal(await inspectorRow(page, 'byte'), '32');
+  assert.equal(await page.locator('#panel-i0 .cell.waste').count() > 0, true);
+  await page.screenshot({ path: `${OUT}/coalescing.png` });
+  const url = await pageUrl(page);
+  const other = await ctx.newPage();
+  await other.goto(url);
+  await other.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'coalescing');
+  assert.match(await other.textContent('#answers'), /instruction 0: 10 sectors, min 8/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('tensors: a thread\'s partition from a preset, lit and inspected, and from a shared link', async () => {
   const { page, ctx, errors } = await open('', { width: 1600, height: 1000 });
   await page.selectOption('#preset', { label: 'SM80 mainloop: thread 37\'s part of sA (partition_A)' });
