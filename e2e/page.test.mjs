@@ -922,8 +922,10 @@ test('tensors: a thread\'s partition from a preset, lit and inspected, and from 
   await hoverCell(page, 'partition', 17, 2);
   assert.equal(await inspectorRow(page, 'thread'), '37');
   assert.equal(await inspectorRow(page, 'value'), '0');
+  assert.equal(await inspectorRow(page, 'coord'), '((0,0,0),0,0)');
   await hoverCell(page, 'partition', 17, 3);
   assert.equal(await inspectorRow(page, 'value'), '1');
+  assert.equal(await inspectorRow(page, 'coord'), '((1,0,0),0,0)');
   // Thread 101 (the other N half) holds the same elements.
   assert.match(await inspectorRow(page, 'also'), /T101V1/);
   await page.screenshot({ path: `${OUT}/partition.png` });

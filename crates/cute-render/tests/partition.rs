@@ -82,3 +82,34 @@ fn snapshot() {
     assert_eq!(f.view.name(), "partition");
     insta::assert_snapshot!("view_partition", f.to_svg(Theme::Light));
 }
+
+#[test]
+fn a_copy_partition_shows_both_sides_and_outlines_each_instruction() {
+    // 8-byte vectors: thread 9 moves its 16 halves in 4 instructions of 4.
+    let expr = "make_tiled_copy(Copy_Atom<UniversalCopy<uint64_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{}).get_slice(9).partition_S(make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(32, Int<64>{}), LayoutRight{}))";
+    let s = svg(expr);
+    let doc = parse(&s);
+    assert_eq!(panel_ids(&doc), ["partition", "other"]);
+    for id in ["partition", "other"] {
+        let mine: Vec<_> = cells(&doc, id)
+            .into_iter()
+            .filter(|c| c.attribute("data-thread") == Some("9"))
+            .collect();
+        assert_eq!(mine.len(), 16, "{id}");
+        for c in &mine {
+            assert_eq!(attr(c, "data-instr"), attr(c, "data-value") / 4, "{id}");
+        }
+        let outlines = panel(&doc, id)
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("outline"))
+            .count();
+        assert_eq!(outlines, 4, "{id}: one outline per instruction");
+    }
+    // The partitioned side names each value's coordinate in the thread's partition
+    // ((4,2),2,1): V5 is the second instruction's second value.
+    let v5 = cells(&doc, "partition")
+        .into_iter()
+        .find(|c| c.attribute("data-thread") == Some("9") && c.attribute("data-value") == Some("5"))
+        .unwrap();
+    assert_eq!(v5.attribute("data-coord"), Some("((1,1),0,0)"));
+}

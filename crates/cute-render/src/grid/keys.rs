@@ -85,6 +85,7 @@ pub const CELL_KEYS: &[CellKey] = &[
     k("register", "register", Unit::Plain),
     k("sector", "32-byte sector", Unit::Plain),
     k("line", "128-byte line", Unit::Plain),
+    k("instr", "instruction", Unit::Plain),
 ];
 
 /// The table's entry for `key` (without `data-`).

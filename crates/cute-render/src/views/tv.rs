@@ -1,9 +1,10 @@
 //! Thread-value views: TV layouts, MMA (A, B, C) and copy (S, D) over their tiles.
 
 use super::{check_cells, dimmed, overview_note, Highlight, Options, Palette, View, CELL_HARD_CAP};
-use crate::grid::{Cell, Data, Figure, Panel};
+use crate::grid::{Cell, Data, Figure, Mark, Panel};
 use cute_core::atom::{MmaParams, TiledCopy, TiledMma};
 use cute_core::{Error, IntTuple, Layout, Result};
+use cute_lang::tensor_args::Partitioner;
 use cute_lang::Value;
 
 /// A (thread, value) → column-major index layout drawn over an M×N tile; `transpose`
@@ -307,6 +308,52 @@ pub(super) fn copy_figure(title: &str, copy: &TiledCopy, opts: &Options) -> Resu
 /// every element coloured by the thread that owns it and labelled with its value index
 /// in that thread's part, the thread's own elements lit (unless another thread or warp is
 /// highlighted).
+/// Mark thread `thr`'s cells of a TV panel with the instruction that moves them (`data-instr`:
+/// value / `per`) and outline each instruction's cells where they form a rectangle. Returns
+/// the number of instructions. A panel of computed cells (too large to hold) is left as is.
+fn group_instructions(panel: &mut Panel, thr: i64, per: i64) -> usize {
+    let int = |c: &Cell, k: &str| {
+        c.data
+            .iter()
+            .find(|(n, _)| *n == k)
+            .and_then(|(_, d)| match d {
+                Data::Int(x) => Some(*x),
+                _ => None,
+            })
+    };
+    // instruction -> (cells, min row, min col, max row, max col)
+    let mut groups: std::collections::BTreeMap<i64, (usize, usize, usize, usize, usize)> =
+        Default::default();
+    let cols = panel.cols.max(1);
+    for (k, cell) in panel.cells.iter_mut().enumerate() {
+        if int(cell, "thread") != Some(thr) {
+            continue;
+        }
+        let Some(v) = int(cell, "value") else {
+            continue;
+        };
+        let i = v / per.max(1);
+        cell.data.push(("instr", Data::from(i)));
+        let (r, c) = (k / cols, k % cols);
+        let g = groups.entry(i).or_insert((0, r, c, r, c));
+        *g = (g.0 + 1, g.1.min(r), g.2.min(c), g.3.max(r), g.4.max(c));
+    }
+    for (n, r0, c0, r1, c1) in groups.values().copied() {
+        let (rows, cols) = (r1 - r0 + 1, c1 - c0 + 1);
+        if rows * cols == n {
+            panel.marks.push(Mark::Outline {
+                row: r0,
+                col: c0,
+                rows,
+                cols,
+                colour: "#000000".into(),
+                width: 2.0,
+            });
+        }
+    }
+    groups.len()
+}
+
 pub(super) fn partition_figure(
     title: &str,
     p: &cute_lang::tensor_args::Partition,
@@ -331,7 +378,7 @@ pub(super) fn partition_figure(
         _ => ("r", "c"),
     };
     let tv = p.tv()?;
-    let panel = tv_panel(
+    let mut panel = tv_panel(
         "partition",
         &format!("{} of a {m}x{n} tensor, thread {}", p.what, p.thr),
         &tv,
@@ -342,6 +389,25 @@ pub(super) fn partition_figure(
         cell_text,
         &lit,
     )?;
+    // Hover: where each of the thread's values sits in its partition (V# flattened).
+    let part_shape = p.tensor.layout.shape();
+    for cell in panel.cells.iter_mut() {
+        let int = |k: &str| {
+            cell.data
+                .iter()
+                .find(|(n, _)| *n == k)
+                .and_then(|(_, d)| match d {
+                    Data::Int(x) => Some(*x),
+                    _ => None,
+                })
+        };
+        if let (Some(t), Some(v)) = (int("thread"), int("value")) {
+            if t == p.thr {
+                let crd = cute_core::int_tuple::idx2crd(&IntTuple::Int(v), part_shape)?;
+                cell.data.push(("coord", Data::Text(crd.to_string())));
+            }
+        }
+    }
     let threads = tv.mode(0)?.size()?;
     let values = p.tensor.layout.size()?;
     let mut notes = tv_notes(&lit, cell_text, (m * n) as usize);
@@ -349,6 +415,46 @@ pub(super) fn partition_figure(
         0,
         format!("thread {}: {} elements, {}", p.thr, values, p.tensor),
     );
+    let mut panels = Vec::new();
+    if let Partitioner::Copy(c, src) = &p.by {
+        // A copy: its instructions outlined on both sides, the other side beside it.
+        let per = |side: bool| -> Result<i64> {
+            let l = if side { &c.atom.src } else { &c.atom.dst };
+            c.atom.val_layout(l)?.mode(1)?.size()
+        };
+        let n_instr = group_instructions(&mut panel, p.thr, per(*src)?);
+        let (this, that) = if *src { ("S", "D") } else { ("D", "S") };
+        let mut other = tv_panel(
+            "other",
+            &format!(
+                "{that}: where the copy's {that} side holds thread {}'s values",
+                p.thr
+            ),
+            &c.tv_over(!*src, &p.shape)?,
+            m,
+            n,
+            false,
+            [rn, cn],
+            cell_text,
+            &lit,
+        )?;
+        group_instructions(&mut other, p.thr, per(!*src)?);
+        panel.label = format!("{this}: {}", panel.label);
+        notes.insert(
+            1,
+            format!(
+                "{} moves {} values of thread {} in {n_instr} instruction(s) of {} ({this} side), outlined",
+                c.atom.name,
+                values,
+                p.thr,
+                per(*src)?
+            ),
+        );
+        panels.push((panel, (0, 0)));
+        panels.push((other, (0, 1)));
+    } else {
+        panels.push((panel, (0, 0)));
+    }
     Ok(Figure {
         view: View::Partition,
         title: title.to_string(),
@@ -356,7 +462,7 @@ pub(super) fn partition_figure(
             "{}  ·  {threads} threads over a {m}x{n} tensor; cell = T# (owner) over V# (its value index)",
             p.tensor
         ),
-        panels: vec![(panel, (0, 0))],
+        panels,
         legend_title: "thread:".into(),
         legend: thread_legend(threads, opts.palette),
         notes,
