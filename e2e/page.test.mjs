@@ -895,12 +895,12 @@ test('coalescing: a misaligned global tile from a preset, inspected, and from a 
   // Warp 0's instruction: 10 sectors over 3 lines; the notes say it.
   assert.match(await page.textContent('#answers'), /instruction 0: 10 sectors, min 8; 3 lines, min 2; 256 bytes asked, 80% of fetched bytes used/);
   // Byte 48 of line 0 is thread 0's; byte 32 is in its sector but nobody's (grey).
-  await hoverCell(page, 'i0', 0, 12);
-  assert.equal(await inspectorRow(page, 'threads'), '0');
-  assert.equal(await inspectorRow(page, 'sector'), '1');
-  await hoverCell(page, 'i0', 0, 8);
+  await page.locator('#panel-i0 .cell[data-byte="48"]').hover();
+  assert.equal(await inspectorRow(page, 'lanes'), '0');
+  assert.equal(await inspectorRow(page, '32-byte sector'), '1');
+  await page.locator('#panel-i0 .cell[data-byte="32"]').hover();
   assert.equal(await inspectorRow(page, 'byte'), '32');
-  assert.equal(await page.locator('#panel-i0 .cell.waste').count() > 0, true);
+  assert.match(await page.getAttribute('#panel-i0 .cell[data-byte="32"]', 'class'), /waste/);
   await page.screenshot({ path: `${OUT}/coalescing.png` });
   const url = await pageUrl(page);
   const other = await ctx.newPage();
@@ -922,10 +922,10 @@ test('tensors: a thread\'s partition from a preset, lit and inspected, and from 
   await hoverCell(page, 'partition', 17, 2);
   assert.equal(await inspectorRow(page, 'thread'), '37');
   assert.equal(await inspectorRow(page, 'value'), '0');
-  assert.equal(await inspectorRow(page, 'coord'), '((0,0,0),0,0)');
+  assert.equal(await inspectorRow(page, 'coordinate'), '((0,0,0),0,0)');
   await hoverCell(page, 'partition', 17, 3);
   assert.equal(await inspectorRow(page, 'value'), '1');
-  assert.equal(await inspectorRow(page, 'coord'), '((1,0,0),0,0)');
+  assert.equal(await inspectorRow(page, 'coordinate'), '((1,0,0),0,0)');
   // Thread 101 (the other N half) holds the same elements.
   assert.match(await inspectorRow(page, 'also'), /T101V1/);
   await page.screenshot({ path: `${OUT}/partition.png` });
