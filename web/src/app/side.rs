@@ -143,7 +143,7 @@ fn HighlightPane(state: RwSignal<State>) -> impl IntoView {
             </select>
             <input type="number" id="hl-index" min="0" aria-label="index of the highlighted thread or warp" prop:value=move || value().1 on:input=move |e| set(value().0.to_string(), event_target_value(&e))/>
             <label title="the warp whose instructions the bank view draws">
-                "bank view warp "
+                "warp (banks, coalescing) "
                 <input type="number" id="bank-warp" min="0" prop:value=move || state.with(|s| s.opts.warp.to_string()) on:input=move |e| {
                     if let Ok(w) = event_target_value(&e).parse::<u32>() {
                         if w < 1 << 16 { state.update(|s| s.opts.warp = w) }
