@@ -14,6 +14,8 @@
 //! - [`render_svg`]: expression text in, SVG document out ([`render_figure`]: the figure
 //!   before it is written).
 
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod grid;
 pub mod limits;
 pub mod view;
