@@ -40,7 +40,7 @@ import textwrap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
-DEFAULT_JSONL = os.path.join(REPO, "crates", "cute-core", "tests", "data", "snippets.jsonl")
+DEFAULT_JSONL = os.path.join(REPO, "crates", "cute-lang", "tests", "data", "snippets.jsonl")
 
 # Host-only stand-ins for the CUDA builtins that the CUTLASS collective-builder headers
 # mention (never called here), and the two runtime functions they reference.
@@ -86,8 +86,13 @@ from cutlass.cute.nvgpu import tcgen05, warp, warpgroup
 UNDERSCORE_INT = re.compile(r"(?<![A-Za-z0-9_])_(?=-?\d)")
 
 
+# A register tensor's array lives on the host stack: C++ prints its address, the
+# language `stack` (as tools/oracle/tensors.py reads it).
+STACK_ADDR = re.compile(r"\(0x7ff[0-9a-f]+\)")
+
+
 def strip_static(s):
-    return UNDERSCORE_INT.sub("", s)
+    return STACK_ADDR.sub("(stack)", UNDERSCORE_INT.sub("", s))
 
 
 def include_flags(oracle):
@@ -189,7 +194,7 @@ def dsl_last_value(code):
     raise ValueError("last statement is neither an expression nor `name = ...`")
 
 
-def run_dsl(entries, python):
+def run_dsl(entries, python, arch=None):
     """Runs the Python entries under CuTeDSL (trace only). Returns {idx: printed|error:..}."""
     parts = [DSL_PRELUDE]
     for idx, e in entries:
@@ -204,7 +209,8 @@ def run_dsl(entries, python):
         path = os.path.join(tmp, "dsl_snippets.py")
         with open(path, "w") as f:
             f.write("".join(parts))
-        p = subprocess.run([python, path], capture_output=True, text=True, timeout=900)
+        env = dict(os.environ, CUTE_DSL_ARCH=arch) if arch else None
+        p = subprocess.run([python, path], capture_output=True, text=True, timeout=900, env=env)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     res, cur = {}, None
@@ -220,8 +226,10 @@ def run_dsl(entries, python):
 
 
 def dsl_normalize(s):
-    """CuTeDSL prints swizzles as `S<B,M,S>` and Python tuples with `, `."""
-    return re.sub(r"\bS<", "Sw<", s).replace(", ", ",")
+    """CuTeDSL prints swizzles as `S<B,M,S>`, Python tuples with `, ` and a counting
+    tensor as `tensor<(384,-6) o L>` (C++: `ArithTuple(384,-6) o L`)."""
+    s = re.sub(r"\bS<", "Sw<", s).replace(", ", ",")
+    return re.sub(r"^tensor<(\([-0-9,()]*\)) o (.*)>$", r"ArithTuple\1 o \2", s)
 
 
 def main():
@@ -269,7 +277,12 @@ def main():
 
     if a.dsl_python:
         py = [(i, e) for i, e in sel if e["lang"] == "python"]
-        dres = run_dsl(py, a.dsl_python)
+        # The DSL refuses SM90 warpgroup MMAs on its default target (sm_100a).
+        hopper = [(i, e) for i, e in py if "sm90_utils." in e["code"] or "warpgroup." in e["code"]]
+        rest = [ie for ie in py if ie not in hopper]
+        dres = run_dsl(rest, a.dsl_python) if rest else {}
+        if hopper:
+            dres.update(run_dsl(hopper, a.dsl_python, arch="sm_90a"))
         for i, e in py:
             got = dsl_normalize(dres.get(i, "error: no output"))
             if got != e["expect"]:

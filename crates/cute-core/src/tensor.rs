@@ -142,10 +142,23 @@ pub enum Iter {
     },
 }
 
+/// A thread of `thr`'s threads: C++ wraps any index through the layout's strides, the
+/// language names the mistake.
+fn check_thread(thr: &Layout, idx: i64) -> Result<()> {
+    let n = thr.size()?;
+    if idx < 0 || idx >= n {
+        return Err(Error::new(format!(
+            "thread {idx} is outside the thread layout {thr} ({n} threads)"
+        )));
+    }
+    Ok(())
+}
+
 /// Counting tensors hold their basis strides packed in one integer: the stride `k@i` of
-/// leaf `i` of the identity's shape is `k * BASIS^i`. Exact while every coordinate is below
-/// `BASIS` (then `k * shape < BASIS` too, so no two strides can merge that C++ keeps
-/// apart) and the shape has at most [`MAX_COUNTING_LEAVES`] leaves.
+/// leaf `i` of the identity's shape is `k * BASIS^i`. Exact while every coordinate lies in
+/// `[-BASIS/2, BASIS/2)` (extents below `BASIS/2`, so `k * shape < BASIS` and no two
+/// strides can merge that C++ keeps apart; offsets may go negative) and the shape has at
+/// most [`MAX_COUNTING_LEAVES`] leaves.
 const BASIS: i64 = 1 << 20;
 /// Leaves of an identity tensor's shape at most (`BASIS^3` fits an `i64`).
 pub const MAX_COUNTING_LEAVES: usize = 3;
@@ -187,8 +200,20 @@ impl Iter {
 
 /// A packed stride or offset as one coefficient per leaf.
 fn unpack(v: i64, leaves: usize) -> Vec<i64> {
+    // Balanced digits in [-BASIS/2, BASIS/2): a negative coordinate (`domain_offset` by
+    // (0, -6, 0), a residue k-tile) reads back as C++ holds it.
+    let mut rest = v;
     (0..leaves)
-        .map(|i| (v / BASIS.pow(i as u32)).rem_euclid(BASIS))
+        .map(|_| {
+            let r = rest.rem_euclid(BASIS);
+            let carry = r >= BASIS / 2;
+            rest = rest.div_euclid(BASIS) + i64::from(carry);
+            if carry {
+                r - BASIS
+            } else {
+                r
+            }
+        })
         .collect()
 }
 
@@ -333,9 +358,12 @@ impl Tensor {
                 "make_identity_tensor of an integer ({shape}) is a counting iterator of integers: write make_identity_tensor(make_shape({shape}))"
             )));
         }
-        if leaves.len() > MAX_COUNTING_LEAVES || leaves.iter().any(|&e| !(0..BASIS).contains(&e)) {
+        if leaves.len() > MAX_COUNTING_LEAVES
+            || leaves.iter().any(|&e| !(0..BASIS / 2).contains(&e))
+        {
             return Err(Error::new(format!(
-                "identity tensors of up to {MAX_COUNTING_LEAVES} leaves with extents below {BASIS} are modelled, got {shape}"
+                "identity tensors of up to {MAX_COUNTING_LEAVES} leaves with extents below {} are modelled, got {shape}",
+                BASIS / 2
             )));
         }
         fn basis(s: &IntTuple, k: &mut u32) -> IntTuple {
@@ -472,12 +500,33 @@ impl Tensor {
     /// `thr_idx` when `thr_layout`'s threads tile the tensor (`outer_partition` of
     /// `thr_layout`'s shape at the thread's coordinate).
     pub fn local_partition(&self, thr: &Layout, idx: i64) -> Result<Tensor> {
-        let n = thr.size()?;
-        if idx < 0 || idx >= n {
-            return Err(Error::new(format!(
-                "thread {idx} is outside the thread layout {thr} ({n} threads)"
-            )));
-        }
+        check_thread(thr, idx)?;
+        self.partition_at(thr, idx)
+    }
+
+    /// CuTe `local_partition(tensor, thr_layout, thr_idx, proj)`: the same over
+    /// `dice(proj, thr_layout)`, the thread layout's modes that `proj` keeps (`Step<_1, X>`
+    /// keeps mode 0). `thr_idx` ranges over the whole thread layout.
+    ///
+    /// ```
+    /// use cute_core::{int_tuple::Coord, tensor::{Ptr, Space, Tensor}};
+    /// let s = Tensor::new(Ptr::new(Space::Smem, 32, 0).into(), "(128,8):(1,128)".parse().unwrap());
+    /// let proj = Coord::Tuple(vec![Coord::Int(1), Coord::Under]);
+    /// let t = s.local_partition_projected(&"(16,16):(1,16)".parse().unwrap(), 37, &proj).unwrap();
+    /// assert_eq!(t.to_string(), "smem_ptr[32b](0x14) o (8,8):(16,128)");
+    /// ```
+    pub fn local_partition_projected(
+        &self,
+        thr: &Layout,
+        idx: i64,
+        proj: &Coord,
+    ) -> Result<Tensor> {
+        check_thread(thr, idx)?;
+        self.partition_at(&thr.dice(proj)?, idx)
+    }
+
+    /// `outer_partition` of `thr`'s shape at thread `idx`'s coordinate.
+    fn partition_at(&self, thr: &Layout, idx: i64) -> Result<Tensor> {
         // get_flat_coord: the thread's coordinate through the layout's strides, one
         // integer a mode.
         let hier =

@@ -258,6 +258,9 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
                 'N' => return Ok(Value::Bool(a.to_static() != b.to_static())),
                 _ => {}
             }
+            if let Some(r) = pointer_arith(*op, &a, &b) {
+                return r;
+            }
             let result_static = static_result(*op, &a, &b);
             let int_of = |v: &Value, col: usize| match v {
                 Value::Bool(b) => Ok(i64::from(*b)),
@@ -311,6 +314,56 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             let vals = eval_all(parts, env)?;
             compose_chain(&vals)
         }
+        Expr::PtrDecl { pointee, init } => {
+            if matches!(&pointee.expr, Expr::Name(n) if n == "void") {
+                return Err(Error::at(
+                    pointee.col,
+                    "a void pointer has no element type: declare it with one (half_t const* A)",
+                ));
+            }
+            let ty = eval(pointee, env)?;
+            let init = init.as_ref().map(|n| eval(n, env)).transpose()?;
+            crate::tensor_args::raw_ptr(&ty, init.as_ref())
+        }
+        Expr::DefaultInit(ty) => match eval(ty, env)? {
+            Value::Keyword(k) if crate::convert::bits_of(&Value::Keyword(k)).is_ok() => {
+                Err(Error::new(format!(
+                    "a {k} declared without a value has none: give it one (`{k} x = ...;`)"
+                )))
+            }
+            v => Ok(v),
+        },
+    }
+}
+
+/// C++ pointer arithmetic in elements: `p + n` of any pointer, `n + p` and `p - n` of a
+/// raw one (CuTe's tagged pointers define only `operator+(n)`); `None` when neither
+/// operand is a pointer.
+fn pointer_arith(op: char, a: &Value, b: &Value) -> Option<Result<Value>> {
+    use cute_core::tensor::Space;
+    let moved = |p: &cute_core::tensor::Ptr, n: &Value, neg: bool| -> Result<Value> {
+        let n = n.to_int()?;
+        let n = if neg { arith::sub(0, n)? } else { n };
+        Ok(Value::Ptr(p.offset(n)?))
+    };
+    match (op, a, b) {
+        ('+', Value::Ptr(p), n) if !matches!(n, Value::Ptr(_)) => Some(moved(p, n, false)),
+        ('+', n, Value::Ptr(p)) if p.space == Space::Generic && !matches!(n, Value::Ptr(_)) => {
+            Some(moved(p, n, false))
+        }
+        ('-', Value::Ptr(p), n) if p.space == Space::Generic && !matches!(n, Value::Ptr(_)) => {
+            Some(moved(p, n, true))
+        }
+        (_, Value::Ptr(p), _) | (_, _, Value::Ptr(p)) if p.space != Space::Generic => {
+            Some(Err(Error::new(format!(
+                "C++ defines only `p + n` for a {} (n elements)",
+                p.space.name()
+            ))))
+        }
+        (_, Value::Ptr(_), _) | (_, _, Value::Ptr(_)) => Some(Err(Error::new(
+            "a raw pointer takes `p + n`, `n + p` and `p - n` (n elements) here",
+        ))),
+        _ => None,
     }
 }
 
@@ -382,6 +435,13 @@ fn eval_name(name: &str, env: &Env) -> Result<Value> {
             cur = types::member_type(&cur, &m)?;
         }
         return Ok(cur);
+    }
+    // CUDA's built-in indices read 0 (thread 0 of block 0, as a host build of the kernel's
+    // lines prints them) until a line assigns them (`threadIdx.x = 37;`).
+    if let Some((obj, m)) = name.split_once('.') {
+        if matches!(obj, "threadIdx" | "blockIdx") && matches!(m, "x" | "y" | "z") {
+            return Ok(Value::Dyn(0));
+        }
     }
     let short = strip_ns(name);
     if let Some(v) = types::name_value(short) {

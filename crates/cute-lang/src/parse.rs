@@ -95,6 +95,14 @@ pub(crate) enum Expr<'a> {
     },
     /// Python `*t` in a call or tuple: t's elements in place.
     Splat(Box<Node<'a>>),
+    /// A C++ pointer declaration's value (`T const* p = init;`, `T* p;`): a raw pointer
+    /// to the pointee type, null without an initializer.
+    PtrDecl {
+        pointee: Box<Node<'a>>,
+        init: Option<Box<Node<'a>>>,
+    },
+    /// `T x;`: a C++ declaration without an initializer, the type's value-initialized value.
+    DefaultInit(Box<Node<'a>>),
 }
 
 struct Parser<'a> {
@@ -761,11 +769,20 @@ fn binary<'a>(op: char, lhs: Node<'a>, rhs: Node<'a>) -> Node<'a> {
 pub(crate) enum Line<'a> {
     /// Blank, or a statement with no value (`using namespace cute;`, `import cutlass`).
     Empty,
-    /// `NAME = expr`, `using NAME = TYPE`, `auto NAME = expr`, `constexpr int NAME = expr`.
-    Bind(&'a str, Node<'a>),
+    /// `NAME = expr`, `using NAME = TYPE`, `auto NAME = expr`, `constexpr int NAME = expr`,
+    /// `T const* NAME = expr`, `T NAME` (and `threadIdx.x = expr`).
+    Bind(Name<'a>, Node<'a>),
     /// Python `a, b = expr`: the elements of a tuple.
     BindMany(Vec<&'a str>, Node<'a>),
     Expr(Node<'a>),
+    /// C++'s `a * b;`: a pointer declaration (`decl`, binding `name`) when `a` names a
+    /// type, else the product; only the bindings tell which.
+    PtrOrProduct {
+        name: &'a str,
+        pointee: Node<'a>,
+        decl: Node<'a>,
+        product: Node<'a>,
+    },
 }
 
 /// Words that cannot be bound: the composition operator and C++/Python keywords.
@@ -853,7 +870,7 @@ pub(crate) fn parse_line(src: &str, dialect: Dialect) -> Result<Line<'_>> {
         }
     }
     let mut start = 0;
-    let mut bind = None;
+    let mut bind: Option<Name> = None;
     let mut many = None;
     if let Some(k) = eq {
         // `a, b = ...`: names separated by commas.
@@ -881,18 +898,26 @@ pub(crate) fn parse_line(src: &str, dialect: Dialect) -> Result<Line<'_>> {
             }
         }
     }
+    // `T const* p = ...`: the pointee's tokens.
+    let mut pointee = None;
     if let (Some(k), None) = (eq, &many) {
         let name_tok = k.checked_sub(1).map(|i| toks[i]);
         match name_tok.map(|t| t.tok) {
             Some(Tok::Ident(name)) if !is_reserved(name) => {
                 let before = k.checked_sub(2).map(|i| toks[i].tok);
                 if matches!(before, Some(Tok::Punct('.') | Tok::Scope)) {
-                    return Err(Error::at(
-                        toks[k - 1].col,
-                        format!("'{name}' is a member: only plain names can be bound"),
-                    ));
+                    bind = Some(Cow::Owned(builtin_index(&toks[..k]).ok_or_else(|| {
+                        Error::at(
+                            toks[k - 1].col,
+                            format!("'{name}' is a member: only plain names can be bound"),
+                        )
+                    })?));
+                } else {
+                    bind = Some(Cow::Borrowed(name));
+                    if dialect == Dialect::Cpp {
+                        pointee = pointer_declarator(&toks[..k - 1]).map(|(ty, _)| ty);
+                    }
                 }
-                bind = Some(name);
                 start = k + 1;
             }
             _ => {
@@ -903,6 +928,19 @@ pub(crate) fn parse_line(src: &str, dialect: Dialect) -> Result<Line<'_>> {
             }
         }
     }
+    if eq.is_none() && dialect == Dialect::Cpp {
+        if let Some(line) = declaration(&toks, dialect)? {
+            return Ok(line);
+        }
+    }
+    let pointee = match pointee {
+        Some(ty) => Some(parse_tokens(
+            &ty,
+            toks[start.min(toks.len() - 1)].col,
+            dialect,
+        )?),
+        None => None,
+    };
     let mut p = Parser {
         toks,
         pos: start,
@@ -931,7 +969,167 @@ pub(crate) fn parse_line(src: &str, dialect: Dialect) -> Result<Line<'_>> {
     }
     Ok(match (bind, many) {
         (_, Some(names)) => Line::BindMany(names, node),
-        (Some(name), None) => Line::Bind(name, node),
+        (Some(name), None) => match pointee {
+            Some(ty) => Line::Bind(name, ptr_decl(ty, Some(node))),
+            None => Line::Bind(name, node),
+        },
         (None, None) => Line::Expr(node),
     })
+}
+
+/// `threadIdx.x` / `blockIdx.y` as an assignment's target (`threadIdx.x = 37;` picks the
+/// thread a kernel's lines are evaluated for); `None` for any other member.
+fn builtin_index(target: &[Token]) -> Option<String> {
+    match target {
+        [Token {
+            tok: Tok::Ident(obj @ ("threadIdx" | "blockIdx")),
+            ..
+        }, Token {
+            tok: Tok::Punct('.'),
+            ..
+        }, Token {
+            tok: Tok::Ident(m @ ("x" | "y" | "z")),
+            ..
+        }] => Some(format!("{obj}.{m}")),
+        _ => None,
+    }
+}
+
+/// Words of a C++ declarator that do not change the pointee's value.
+fn is_qualifier(w: &str) -> bool {
+    matches!(
+        w,
+        "const" | "volatile" | "static" | "constexpr" | "inline" | "__restrict__" | "__restrict"
+    )
+}
+
+/// A C++ pointer declarator before the declared name (`TA const*`, `cute::half_t *`,
+/// `float* const`): the pointee type's tokens (qualifiers dropped) and whether it was
+/// written `const`. `None` when the declarator is not a pointer, or is `auto*` (whose
+/// pointee is the initializer's).
+fn pointer_declarator<'a>(decl: &[Token<'a>]) -> Option<(Vec<Token<'a>>, bool)> {
+    let mut end = decl.len();
+    while end > 0 && matches!(decl[end - 1].tok, Tok::Ident(w) if is_qualifier(w)) {
+        end -= 1;
+    }
+    if end < 2 || decl[end - 1].tok != Tok::Punct('*') {
+        return None;
+    }
+    let ty = &decl[..end - 1];
+    let konst = ty.iter().any(|t| t.tok == Tok::Ident("const"));
+    let kept: Vec<Token> = ty
+        .iter()
+        .filter(|t| !matches!(t.tok, Tok::Ident(w) if is_qualifier(w)))
+        .copied()
+        .collect();
+    match kept.as_slice() {
+        [] => None,
+        [Token {
+            tok: Tok::Ident("auto"),
+            ..
+        }] => None,
+        _ => Some((kept, konst)),
+    }
+}
+
+/// Parse `toks` (no `End`) as one whole expression; `end_col` is the column the end of
+/// input is reported at.
+fn parse_tokens<'a>(toks: &[Token<'a>], end_col: usize, dialect: Dialect) -> Result<Node<'a>> {
+    let mut all = toks.to_vec();
+    all.push(Token {
+        tok: Tok::End,
+        col: end_col,
+    });
+    let mut p = Parser {
+        toks: all,
+        pos: 0,
+        depth: 0,
+        in_targs: 0,
+        in_make_args: 0,
+        no_colon: false,
+        trailing_comma: false,
+        dialect,
+    };
+    let node = p.expr()?;
+    if *p.peek() != Tok::End {
+        return Err(Error::at(
+            p.col(),
+            format!(
+                "unexpected {} after the end of the expression",
+                describe(p.peek())
+            ),
+        ));
+    }
+    Ok(node)
+}
+
+fn ptr_decl<'a>(pointee: Node<'a>, init: Option<Node<'a>>) -> Node<'a> {
+    let col = pointee.col;
+    Node {
+        expr: Expr::PtrDecl {
+            pointee: Box::new(pointee),
+            init: init.map(Box::new),
+        },
+        col,
+    }
+}
+
+/// A C++ declaration without an initializer (`toks` ends with `End`): `T const* p` (a
+/// null pointer, as a kernel's pointer parameter is here), `T* p` (or the product `T * p`:
+/// [`Line::PtrOrProduct`]), `T x` (the type's value, as `T x;` value-initializes a CuTe
+/// type). `None` when the statement is no such declaration.
+fn declaration<'a>(toks: &[Token<'a>], dialect: Dialect) -> Result<Option<Line<'a>>> {
+    let end = toks[toks.len() - 1].col;
+    let body = &toks[..toks.len() - 1];
+    let [.., before, last] = body else {
+        return Ok(None);
+    };
+    let Tok::Ident(name) = last.tok else {
+        return Ok(None);
+    };
+    if is_reserved(name)
+        || matches!(before.tok, Tok::Punct('.') | Tok::Scope)
+        || matches!(body[0].tok, Tok::Ident("return" | "print"))
+    {
+        return Ok(None);
+    }
+    if let Some((ty, konst)) = pointer_declarator(&body[..body.len() - 1]) {
+        let Ok(pointee) = parse_tokens(&ty, last.col, dialect) else {
+            return Ok(None);
+        };
+        if konst || matches!(&pointee.expr, Expr::Name(n) if n == "void") {
+            return Ok(Some(Line::Bind(
+                Cow::Borrowed(name),
+                ptr_decl(pointee, None),
+            )));
+        }
+        let decl = ptr_decl(pointee.clone(), None);
+        return Ok(Some(match parse_tokens(body, end, dialect) {
+            Ok(product) => Line::PtrOrProduct {
+                name,
+                pointee,
+                decl,
+                product,
+            },
+            Err(_) => Line::Bind(Cow::Borrowed(name), decl),
+        }));
+    }
+    if !matches!(before.tok, Tok::Ident(_) | Tok::Punct('>')) {
+        return Ok(None);
+    }
+    let Ok(mut ty) = parse_tokens(&body[..body.len() - 1], last.col, dialect) else {
+        return Ok(None);
+    };
+    // C++ constructs the object: the op struct's checks apply, as for `T{}`.
+    if let Expr::Template { made, .. } = &mut ty.expr {
+        *made = true;
+    }
+    let col = ty.col;
+    Ok(Some(Line::Bind(
+        Cow::Borrowed(name),
+        Node {
+            expr: Expr::DefaultInit(Box::new(ty)),
+            col,
+        },
+    )))
 }

@@ -96,12 +96,33 @@ impl Session {
             Ok(Line::Bind(name, node)) => match eval::eval(&node, &self.env) {
                 Ok(v) => {
                     self.remember(&v);
-                    self.env.bind(name, v);
+                    self.env.bind(&name, v);
                     self.last_bound = Some(name.to_string());
                     return None;
                 }
                 Err(e) => Err(e),
             },
+            Ok(Line::PtrOrProduct {
+                name,
+                pointee,
+                decl,
+                product,
+            }) => {
+                // C++ reads `a * b;` as a declaration exactly when `a` names a type.
+                if matches!(eval::eval(&pointee, &self.env), Ok(Value::Keyword(_))) {
+                    match eval::eval(&decl, &self.env) {
+                        Ok(v) => {
+                            self.remember(&v);
+                            self.env.bind(name, v);
+                            self.last_bound = Some(name.to_string());
+                            return None;
+                        }
+                        Err(e) => Err(e),
+                    }
+                } else {
+                    eval::eval(&product, &self.env)
+                }
+            }
         };
         if let Ok(v) = &result {
             self.remember(v);
@@ -141,6 +162,19 @@ impl Session {
         seen.call_operands(&self.last_text)
     }
 
+    /// Bind `name` to a value computed elsewhere (the Python package's operands), as
+    /// `name = ...` would.
+    ///
+    /// ```
+    /// use cute_lang::{eval_line, Session};
+    /// let mut s = Session::default();
+    /// s.bind("A", eval_line("(4,8):(8,1)").unwrap());
+    /// assert_eq!(s.eval("size(A)").unwrap().unwrap().to_string(), "32");
+    /// ```
+    pub fn bind(&mut self, name: &str, value: Value) {
+        self.env.bind(name, value);
+    }
+
     /// The value of the last statement evaluated that had one, a binding's included
     /// (`using SmemLayout = decltype(...);` as the last line of a pasted block).
     pub fn last_value(&self) -> Option<&Value> {
@@ -178,6 +212,7 @@ impl Session {
         let node = match parse::parse_line(code, dialect).ok()? {
             Line::Empty => return None,
             Line::Expr(node) | Line::Bind(_, node) | Line::BindMany(_, node) => node,
+            Line::PtrOrProduct { .. } => return None,
         };
         let parse::Expr::Call(call) = &node.expr else {
             return None;

@@ -106,8 +106,66 @@ fn elem_bits(ty: &Value) -> Result<u32> {
     }
 }
 
-/// `make_gmem_ptr<T>(p)` and its kin: `p` is `nullptr` or an integer address.
+/// A C++ raw pointer declaration, `T const* p = init;`: `init` is `nullptr` (or `0`),
+/// another raw `T*`, or absent (a kernel's pointer parameter, taken as null here).
+pub(crate) fn raw_ptr(ty: &Value, init: Option<&Value>) -> Result<Value> {
+    if !matches!(ty, Value::Keyword(_)) {
+        return Err(Error::new(format!(
+            "a pointer's pointee must be an element type (half_t, float, ...), got {}",
+            ty.kind()
+        )));
+    }
+    let bits = elem_bits(ty).map_err(|e| {
+        Error::new(format!(
+            "a pointer's pointee must be an element type (half_t, float, ...): {}",
+            e.msg
+        ))
+    })?;
+    let addr = match init {
+        None | Some(Value::Keyword("nullptr")) | Some(Value::Int(0) | Value::Dyn(0)) => 0,
+        Some(Value::Ptr(p)) if p.space == Space::Generic && p.bits == bits => p.addr,
+        Some(Value::Ptr(p)) => {
+            return Err(Error::new(format!(
+                "C++ does not convert {p} to a raw {bits}-bit pointer: initialize it from nullptr or a raw pointer of its type"
+            )))
+        }
+        Some(v) => {
+            return Err(Error::new(format!(
+                "C++ does not convert {} to a pointer: initialize it from nullptr (for an address, make_gmem_ptr<T>(address))",
+                v.kind()
+            )))
+        }
+    };
+    Ok(Value::Ptr(Ptr::new(Space::Generic, bits, addr)))
+}
+
+/// `make_gmem_ptr(p)` and its kin of one argument: the raw pointer `p` tagged with the
+/// address space (its element type is the pointer's); a pointer already in that space is
+/// returned as it is, as C++ does.
+fn tag_ptr(space: Space, p: &Value) -> Result<Value> {
+    let name = space.name();
+    match p {
+        Value::Ptr(p) if p.space == Space::Generic => Ok(Value::Ptr(Ptr { space, ..*p })),
+        Value::Ptr(p) if p.space == space => Ok(Value::Ptr(*p)),
+        Value::Ptr(p) => Err(Error::new(format!(
+            "make_{name}({p}): C++ wraps one tagged pointer in another; pass a raw pointer (T const* p = ...;)"
+        ))),
+        Value::Keyword("nullptr") => Err(Error::new(format!(
+            "make_{name}(nullptr) has no element type: write make_{name}<T>(nullptr)"
+        ))),
+        v => Err(Error::new(format!(
+            "make_{name} of one argument takes a raw pointer (T const* p = nullptr;), got {}; an address needs the type: make_{name}<T>(address)",
+            v.kind()
+        ))),
+    }
+}
+
+/// `make_gmem_ptr<T>(p)` and its kin: `p` is `nullptr` or an integer address;
+/// `make_gmem_ptr(p)` of a raw pointer.
 pub(crate) fn make_ptr(space: Space, a: &[Value]) -> Result<Value> {
+    if let [p] = a {
+        return tag_ptr(space, p);
+    }
     let [ty, addr] = a else {
         return Err(Error::new(format!(
             "{}: give the element type and the address, e.g. make_{}<half_t>(nullptr)",
@@ -213,12 +271,38 @@ fn projection(v: &Value) -> Result<Vec<bool>> {
     }
 }
 
-/// `local_partition(tensor, thr_layout, thr_idx)`.
+/// `local_partition(tensor, thr_layout, thr_idx[, proj])`; the projection is C++'s
+/// `dice(proj, thr_layout)`: the thread's coordinate in the kept modes only.
 pub(crate) fn local_partition(a: &[Value]) -> Result<Value> {
     let t = tensor(&a[0])?;
     let thr = as_layout(&a[1])?;
     let idx = a[2].to_int()?;
-    Ok(Value::Tensor(Box::new(t.local_partition(&thr, idx)?)))
+    let part = match a.get(3) {
+        None => t.local_partition(&thr, idx)?,
+        Some(p) => {
+            let keep = projection(p)?;
+            if keep.len() != thr.rank() {
+                return Err(Error::new(format!(
+                    "the projection has {} modes, the thread layout {thr} has {}",
+                    keep.len(),
+                    thr.rank()
+                )));
+            }
+            let proj = cute_core::int_tuple::Coord::Tuple(
+                keep.iter()
+                    .map(|k| {
+                        if *k {
+                            cute_core::int_tuple::Coord::Int(1)
+                        } else {
+                            cute_core::int_tuple::Coord::Under
+                        }
+                    })
+                    .collect(),
+            );
+            t.local_partition_projected(&thr, idx, &proj)?
+        }
+    };
+    Ok(Value::Tensor(Box::new(part)))
 }
 
 /// `tiled_mma.get_slice(thr_idx)`, `tiled_copy.get_slice(thr_idx)`.
@@ -345,20 +429,8 @@ pub(crate) fn partition_fragment(which: char, a: &[Value]) -> Result<Value> {
     match (&a[0], which) {
         (Value::ThrMma(m), _) => {
             let t = tensor(&a[1])?;
-            let Some(types) = m.mma.atom.value_types() else {
-                return Err(Error::new(format!(
-                    "partition_fragment_{which}: {}'s fragments are not register arrays (a GMMA/UMMA operand is a shared-memory descriptor, an UMMA accumulator lives in TMEM): not modelled yet",
-                    m.mma.atom.name
-                )));
-            };
             let (layout, _) = m.mma.partition(which, &t.layout, m.thr)?;
-            // make_fragment_A/B: make_fragment_like of the part; make_fragment_C: a
-            // compact column-major tensor of its shape.
-            match which {
-                'A' => owned(types[1], cute_core::layout::make_fragment_like(&layout)?),
-                'B' => owned(types[2], cute_core::layout::make_fragment_like(&layout)?),
-                _ => owned(types[3], Layout::col_major(layout.shape().clone())?),
-            }
+            fragment(&m.mma, which, &layout)
         }
         (_, 'C') => crate::tmem_args::partition_fragment_c(a),
         (v, _) => Err(Error::new(format!(
@@ -366,6 +438,106 @@ pub(crate) fn partition_fragment(which: char, a: &[Value]) -> Result<Value> {
             v.kind()
         ))),
     }
+}
+
+/// The element type of an MMA's register fragment of A, B or C (`FrgTypeA/B/C`): from
+/// the op's name (`F32BF16BF16F32` is D, A, B, C), `UniversalFMA<D, A = D, B = A, C = D>`'s
+/// arguments, or a GMMA's types (C = D; A in registers for `_RS` only). A GMMA/UMMA
+/// operand in shared memory is a descriptor, not a register array: an error.
+pub(crate) fn frg_type(mma: &TiledMma, which: char) -> Result<cute_core::elem::Elem> {
+    let atom = &mma.atom;
+    if let Some(types) = atom.value_types() {
+        return Ok(match which {
+            'A' => types[1],
+            'B' => types[2],
+            _ => types[3],
+        });
+    }
+    if let Some(args) = atom
+        .name
+        .strip_prefix("UniversalFMA<")
+        .and_then(|r| r.strip_suffix('>'))
+    {
+        let ts: Vec<_> = args
+            .split(',')
+            .map(cute_core::elem::Elem::from_cpp)
+            .collect::<Option<_>>()
+            .ok_or_else(|| Error::new(format!("{}: unknown element type", atom.name)))?;
+        let d = ts[0];
+        let a = ts.get(1).copied().unwrap_or(d);
+        let b = ts.get(2).copied().unwrap_or(a);
+        let c = ts.get(3).copied().unwrap_or(d);
+        return Ok(match which {
+            'A' => a,
+            'B' => b,
+            _ => c,
+        });
+    }
+    if let Some(cute_core::atom::MmaParams::Gmma(g)) = &atom.params {
+        match which {
+            'C' => return Ok(g.c),
+            'A' if g.a_reg => return Ok(g.a),
+            _ => {}
+        }
+    }
+    if atom.params.is_none() {
+        return Err(Error::new(format!(
+            "{} {} in registers whose type its name does not spell: not modelled",
+            atom.name,
+            if which == 'C' {
+                "accumulates"
+            } else {
+                "reads its operands"
+            }
+        )));
+    }
+    Err(Error::new(format!(
+        "{}'s {which} fragment is not a register array (a GMMA/UMMA operand in shared memory is a descriptor, an UMMA accumulator lives in TMEM): not modelled yet",
+        atom.name
+    )))
+}
+
+/// An MMA's fragment over a partition of A, B or C (`layout`): `make_fragment_like` of it
+/// for A and B, a compact column-major tensor of its shape for C (an UMMA's in TMEM).
+fn fragment(mma: &TiledMma, which: char, layout: &Layout) -> Result<Value> {
+    match which {
+        'C' => crate::tmem_args::fragment_c(mma, layout.shape().clone()),
+        _ => owned(
+            frg_type(mma, which)?,
+            cute_core::layout::make_fragment_like(layout)?,
+        ),
+    }
+}
+
+/// `thr_mma.make_fragment_A/B/C(partitioned)`: the fragment of a tensor that
+/// `partition_A/B/C` returned (C++ checks its rank and its first mode's size, the atom's
+/// values a thread).
+pub(crate) fn make_fragment(which: char, a: &[Value]) -> Result<Value> {
+    let mma = match &a[0] {
+        Value::ThrMma(m) => &m.mma,
+        Value::TiledMma(m) => &**m,
+        v => {
+            return Err(Error::new(format!(
+                "make_fragment_{which} is a member of a TiledMMA or its thread slice: thr_mma.make_fragment_{which}(partitioned), got {}",
+                v.kind()
+            )))
+        }
+    };
+    let t = tensor(&a[1])?;
+    let tv = match which {
+        'A' => &mma.atom.a,
+        'B' => &mma.atom.b,
+        _ => &mma.atom.c,
+    };
+    let vals = tv.mode(1)?.size()?;
+    let first = t.layout.mode(0)?.size()?;
+    if t.layout.rank() < 3 || first != vals {
+        return Err(Error::new(format!(
+            "make_fragment_{which} takes a tensor partition_{which} returned: rank 3 or more whose mode 0 holds the atom's {vals} values a thread, got {}",
+            t.layout
+        )));
+    }
+    fragment(mma, which, &t.layout)
 }
 
 /// `make_fragment_like(tensor)` / `make_tensor_like(tensor)`: a register tensor of the

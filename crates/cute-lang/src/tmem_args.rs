@@ -27,22 +27,26 @@ pub(crate) fn partition_fragment_c(a: &[Value]) -> Result<Value> {
         },
         v => tiled_mma(v)?,
     };
-    let name = &mma.atom.name;
+    let shape = mma.partition_shape('C', &a[1].to_int_tuple()?)?;
+    fragment_c(mma, shape)
+}
+
+/// The accumulator fragment of `shape` (a partition of C): in TMEM for an SM100 UMMA
+/// (`UMMA::tmem_frg_1sm/2sm<C>::make(shape)`), else a register tensor of C's type
+/// (`make_tensor<ValTypeC>(shape)`).
+pub(crate) fn fragment_c(
+    mma: &cute_core::atom::TiledMma,
+    shape: cute_core::IntTuple,
+) -> Result<Value> {
     let umma = match &mma.atom.params {
         Some(MmaParams::Umma(u)) if u.op.family != UmmaFamily::Sm103MxF4Ultra => u,
         _ => {
-            // A register MMA's accumulator: make_tensor<ValTypeC>(partition_shape_C(...)).
-            if let Some([_, _, _, c]) = mma.atom.value_types() {
-                let shape = mma.partition_shape('C', &a[1].to_int_tuple()?)?;
-                return crate::tensor_args::owned(c, cute_core::Layout::col_major(shape)?);
-            }
-            return Err(Error::new(format!(
-                "partition_fragment_C: {name} accumulates in registers whose type its name does not spell; a register fragment is make_fragment_like(partition_shape_C(...))"
-            )));
+            // A register MMA's accumulator: make_tensor<ValTypeC>(shape).
+            let c = crate::tensor_args::frg_type(mma, 'C')?;
+            return crate::tensor_args::owned(c, cute_core::Layout::col_major(shape)?);
         }
     };
     let bits = umma.c.bits();
-    let shape = mma.partition_shape('C', &a[1].to_int_tuple()?)?;
     let n_sm = if umma.op.two_sm { 2 } else { 1 };
     let layout = tmem_frg(bits, 32, n_sm, TmemAlloc::Interleaved, &shape)?;
     Ok(Value::Tmem(Box::new(TmemTensor {

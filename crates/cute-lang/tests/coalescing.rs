@@ -23,7 +23,10 @@ fn a_row_major_tile_read_along_its_rows_is_coalesced_and_down_its_columns_is_not
         "coalescing(make_tensor(make_gmem_ptr<half_t>(0), make_shape(128, 64), LayoutRight{{}}), {COPY})"
     ));
     // 16 rows x 8 threads x 16 B: each warp reads 4 whole 128-byte rows.
-    assert_eq!((rows.warps(), rows.sectors(), rows.min_sectors()), (4, 64, 64));
+    assert_eq!(
+        (rows.warps(), rows.sectors(), rows.min_sectors()),
+        (4, 64, 64)
+    );
     assert_eq!((rows.lines(), rows.requests()), (16, 4));
     // The same copy over a column-major tile cannot vectorise: a clear error, not a guess.
     let e = error(&format!(
@@ -42,7 +45,11 @@ fn the_pointer_gives_the_address_and_a_misaligned_tile_costs_lines() {
     let (a, b) = (t(0), t(64));
     assert_eq!(b.base, 64);
     assert_eq!(a.sectors(), b.sectors(), "64 B keeps the sectors whole");
-    assert_eq!((a.lines(), b.lines()), (16, 20), "but each warp's 4 rows span 5 lines");
+    assert_eq!(
+        (a.lines(), b.lines()),
+        (16, 20),
+        "but each warp's 4 rows span 5 lines"
+    );
     let e = error(&format!(
         "coalescing(make_tensor(make_gmem_ptr<half_t>(8), make_shape(128, 64), LayoutRight{{}}), {COPY})"
     ));
@@ -52,9 +59,13 @@ fn the_pointer_gives_the_address_and_a_misaligned_tile_costs_lines() {
 #[test]
 fn the_forms_agree() {
     // A tensor and a plain layout with its width; the copy's own instruction and the named one.
-    let a = report(&format!("coalescing(make_tensor(make_gmem_ptr<half_t>(0), (64,64):(64,1)), {COPY})"));
+    let a = report(&format!(
+        "coalescing(make_tensor(make_gmem_ptr<half_t>(0), (64,64):(64,1)), {COPY})"
+    ));
     let b = report(&format!("coalescing((64,64):(64,1), 16, {COPY})"));
-    let c = report(&format!("coalescing((64,64):(64,1), half_t, {COPY}, LDG128)"));
+    let c = report(&format!(
+        "coalescing((64,64):(64,1), half_t, {COPY}, LDG128)"
+    ));
     assert_eq!(a.instrs, b.instrs);
     assert_eq!(b.instrs, c.instrs);
     // A store takes the copy's destination side, and names STG.
@@ -66,7 +77,10 @@ fn the_forms_agree() {
     assert_eq!(cp.op.to_string(), "LDGSTS.E.BYPASS.128");
     // The canonical access of an instruction over the whole layout.
     let canon = report("coalescing((64,64):(64,1), 16, LDG128)");
-    assert_eq!((canon.threads, canon.sectors(), canon.min_sectors()), (512, 256, 256));
+    assert_eq!(
+        (canon.threads, canon.sectors(), canon.min_sectors()),
+        (512, 256, 256)
+    );
 }
 
 #[test]

@@ -282,3 +282,45 @@ fn hostile_tensor_lines_are_clear_errors() {
         );
     }
 }
+
+/// Hostile kernel set-up blocks (pointer declarations, the CUDA indices, projections,
+/// fragments): each a clear error naming what is wrong, with its line and column.
+#[test]
+fn hostile_kernel_declarations_are_clear_errors() {
+    let g = "auto g = make_tensor(make_gmem_ptr<float>(nullptr), make_shape(64, 64));";
+    let cases = [
+        ("void const* p = nullptr;".to_string(), "a void pointer has no element type"),
+        ("float const* p;\nvoid* q;".to_string(), "a void pointer has no element type"),
+        ("auto n = 4;\nn const* p;".to_string(), "pointee must be an element type"),
+        ("int4_t const* p = nullptr;".to_string(), "sub-byte"),
+        ("half_t const* A = 5;".to_string(), "C++ does not convert an integer to a pointer"),
+        ("half_t const* A = nullptr;\nfloat const* B = A;".to_string(), "does not convert ptr[16b]((nil)) to a raw 32-bit pointer"),
+        ("half_t const* A = nullptr;\nA * 2;".to_string(), "a raw pointer takes `p + n`"),
+        ("half_t const* A = nullptr;\nA - 1;".to_string(), "pointer arithmetic out of range"),
+        ("half_t const* A = nullptr;\nauto p = 2 + make_gmem_ptr(A);".to_string(), "only `p + n` for a gmem_ptr"),
+        ("make_gmem_ptr(nullptr);".to_string(), "has no element type: write make_gmem_ptr<T>(nullptr)"),
+        ("make_smem_ptr(256);".to_string(), "takes a raw pointer"),
+        ("make_smem_ptr(make_gmem_ptr<half_t>(nullptr));".to_string(), "wraps one tagged pointer in another"),
+        ("half_t x;".to_string(), "declared without a value"),
+        ("threadIdx.w = 3;".to_string(), "'w' is a member: only plain names can be bound"),
+        (format!("{g}\nlocal_partition(g, Layout<Shape<_16,_16>>{{}}, 300, Step<_1, X>{{}});"), "thread 300 is outside the thread layout"),
+        (format!("{g}\nlocal_partition(g, Layout<Shape<_16,_16>>{{}}, 3, 7);"), "expected a projection"),
+        (format!("{g}\nlocal_partition(g, Layout<Shape<_16,_16>>{{}}, 3, Step<_1, X, _1>{{}});"), "the projection has 3 modes, the thread layout (16,16):(1,16) has 2"),
+        (format!("{g}\nauto mma = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{{}});\nmma.make_fragment_C(g);"), "takes a tensor partition_C returned"),
+        (format!("{g}\nmake_fragment_A(g, g);"), "is a member of a TiledMMA or its thread slice"),
+        ("auto c = make_coord(1, _, 2);\nselect<0,3>(c);".to_string(), "mode 3 is out of range"),
+    ];
+    for (block, want) in &cases {
+        let got = panic::catch_unwind(|| cute_lang::eval_block(block));
+        let got = got.unwrap_or_else(|_| panic!("panic on {block}"));
+        let e = match got {
+            Ok(v) => panic!("{block} -> {v}, wanted an error containing: {want}"),
+            Err(e) => e,
+        };
+        let text = e.to_string();
+        assert!(
+            text.contains(want) && text.contains("(column "),
+            "{block}\n  -> {text}\n  wanted an error containing: {want}"
+        );
+    }
+}

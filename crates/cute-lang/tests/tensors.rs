@@ -88,3 +88,48 @@ fn to_cu_tensor_map_swizzle_follows_the_header() {
         line("tma_swizzle(GMMA::Layout_K_SW128_Atom<half_t>{})").unwrap()
     );
 }
+
+/// Kernel set-up lines: raw pointer declarations (a parameter without a value is null, as
+/// here), `make_gmem_ptr(A)` of one, pointer arithmetic, the CUDA indices, projected
+/// `local_partition`, `make_fragment_C` and an RS GMMA's register A; every expectation is
+/// what CuTe C++ printed for the same block (tools/oracle/snippets.py, host g++).
+#[test]
+fn kernel_declarations_print_as_cpp() {
+    let cases = [
+        ("cute::half_t const* A = nullptr;\nA;", "ptr[16b]((nil))"),
+        ("float const* A;\nA;", "ptr[32b]((nil))"),
+        ("float const* A = nullptr;\nauto p = make_gmem_ptr(A) + 8;", "gmem_ptr[32b](0x20)"),
+        ("float* A = nullptr;\nauto q = A + 3;", "ptr[32b](0xc)"),
+        (
+            "using TA = cute::half_t;\nTA const* A = nullptr;\nTensor mA = make_tensor(A + 64, make_shape(8, 4));",
+            "ptr[16b](0x80) o (8,4):(1,8)",
+        ),
+        ("threadIdx.x = 5;\nauto t = threadIdx.x + 1;", "6"),
+        ("blockIdx.y;", "0"),
+        ("int8_t * const P = nullptr;\nauto r = make_rmem_ptr(P);", "ptr[8b]((nil))"),
+        (
+            "TiledMMA mma = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2>>{});\nTensor gC = make_tensor(make_gmem_ptr<float>(nullptr), make_shape(Int<64>{}, Int<64>{}));\nTensor tCgC = mma.get_slice(7).partition_C(gC);\nauto f = mma.make_fragment_C(tCgC);",
+            "ptr[32b](stack) o ((2,2),2,4):((1,2),4,8)",
+        ),
+        (
+            "TiledMMA mma = make_tiled_mma(SM90_64x64x16_F32F16F16_RS<GMMA::Major::K, GMMA::Major::K>{});\nTensor sA = make_tensor(make_smem_ptr<cute::half_t>(nullptr), make_shape(Int<64>{}, Int<32>{}), LayoutRight{});\nauto f = mma.get_slice(3).partition_fragment_A(sA);",
+            "ptr[16b](stack) o ((2,2,2),1,2):((1,2,4),0,8)",
+        ),
+        (
+            "auto sB = make_tensor(make_smem_ptr<float>(nullptr), make_layout(make_shape(Int<64>{}, Int<8>{})));\nauto tC = make_layout(make_shape(Int<16>{}, Int<16>{}), LayoutRight{});\nauto t = local_partition(sB, tC, 37, Step< X,_1>{});",
+            "smem_ptr[32b](0x14) o (4,8):(16,64)",
+        ),
+        // `T x;` is the type's value; `a * b;` stays a product when `a` is no type.
+        (
+            "Copy_Atom<SM75_U32x4_LDSM_N, half_t> s2r_atom;\ns2r_atom.ValLayoutSrc{};",
+            "(32,8):(8,1)",
+        ),
+        ("int a = 6;\nint b = 7;\na * b;", "42"),
+    ];
+    for (block, want) in cases {
+        let got = eval_block(block)
+            .map(|v| v.to_string())
+            .unwrap_or_else(|e| format!("error: {}", e.msg));
+        assert_eq!(got, want, "{block}");
+    }
+}

@@ -98,6 +98,18 @@ pub fn evaluate(script: &str) -> Evaluated {
 }
 
 impl Evaluated {
+    /// The drawn value and the line it comes from (the figure's title), or the first error.
+    ///
+    /// ```
+    /// let e = cute_render::evaluate("A = (4,8):(8,1)\ncoalesce(A)");
+    /// let (v, title) = e.drawn_value().unwrap();
+    /// assert_eq!((v.to_string().as_str(), title.as_str()), ("(4,8):(8,1)", "coalesce(A)"));
+    /// ```
+    pub fn drawn_value(&self) -> Result<(Value, String)> {
+        let d = self.drawn.as_ref().map_err(Clone::clone)?;
+        Ok((d.value.clone(), d.title.clone()))
+    }
+
     /// The drawn value and its figure in `opts.view`. A view chosen for an earlier value
     /// may not fit this one: then the figure is in the view the value implies, with a note
     /// saying so (the view's own error when no view fits).

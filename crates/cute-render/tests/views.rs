@@ -285,11 +285,12 @@ fn fills_and_labels_add_up_to_the_whole_picture() {
 #[test]
 fn every_cell_key_is_in_the_key_table() {
     let mut seen = std::collections::BTreeSet::new();
-    // The examples, a TMEM accumulator (m, n, mma, values) and a broadcast TV layout
-    // (several threads on one element: also).
+    // The examples, a TMEM accumulator (m, n, mma, values), a broadcast TV layout
+    // (several threads on one element: also) and a copy's partition (instr).
     let more = [
         "partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_SS<half_t, half_t, float, 64, 32, UMMA::Major::K, UMMA::Major::K>{}), Shape<_128,_32>{})",
         "((4,2), (4,2):(1,0))",
+        "make_tiled_copy(Copy_Atom<UniversalCopy<uint64_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{}).get_slice(9).partition_S(make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(32, Int<64>{}), LayoutRight{}))",
     ];
     for expr in EXAMPLES.iter().map(|(_, e)| *e).chain(more) {
         let f = render_figure(expr, &Options::default()).unwrap();

@@ -152,3 +152,26 @@ pub(super) fn get(v: &Value, i: usize) -> Result<Value> {
 pub(super) fn plain(v: &Value) -> Result<&Layout> {
     v.to_layout()
 }
+
+/// Whether a tuple holds a `_` at any depth: a coordinate, not an int-tuple.
+pub(super) fn v_has_under(vs: &[Value]) -> bool {
+    vs.iter().any(|v| match v {
+        Value::Under => true,
+        Value::Tuple(ws) => v_has_under(ws),
+        _ => false,
+    })
+}
+
+/// Mode `i` of a tuple, checked.
+pub(super) fn mode_of(vs: &[Value], i: i64) -> Result<Value> {
+    usize::try_from(i)
+        .ok()
+        .and_then(|i| vs.get(i))
+        .cloned()
+        .ok_or_else(|| {
+            Error::new(format!(
+                "mode {i} is out of range for a tuple of rank {}",
+                vs.len()
+            ))
+        })
+}

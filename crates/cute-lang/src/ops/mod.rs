@@ -307,6 +307,11 @@ pub static OPS: &[Op] = &[
             let is = ints(&a[1..])?;
             match &a[0] {
                 v @ (Value::Layout(_) | Value::Composed(_)) => on_layout(v, |l| alg::select(l, &is)),
+                // A coordinate with `_` (`select<1,2,3>(mma_coord_vmnk)`): its modes as values.
+                Value::Tuple(vs) if v_has_under(vs) => {
+                    let modes = is.iter().map(|&i| mode_of(vs, i)).collect::<Result<_>>()?;
+                    Ok(Value::Tuple(modes))
+                }
                 v => Ok(int_tuple::select(&v.to_int_tuple()?, &is)?.into()),
             }
         }),
@@ -316,6 +321,10 @@ pub static OPS: &[Op] = &[
             let (b, e) = (a[1].to_int()?, a[2].to_int()?);
             match &a[0] {
                 v @ (Value::Layout(_) | Value::Composed(_)) => on_layout(v, |l| alg::take(l, b, Some(e))),
+                Value::Tuple(vs) if v_has_under(vs) => {
+                    let modes = (b..e.max(b)).map(|i| mode_of(vs, i)).collect::<Result<_>>()?;
+                    Ok(Value::Tuple(modes))
+                }
                 v => Ok(int_tuple::take(&v.to_int_tuple()?, b, Some(e))?.into()),
             }
         }),
@@ -514,13 +523,13 @@ pub static OPS: &[Op] = &[
         "whether every coordinate of a is one of b",
         |a, _| Ok(Value::Bool(shape_of(&a[0])?.compatible(&shape_of(&a[1])?)?))),
     // --- tensors -----------------------------------------------------------------------
-    op!("make_gmem_ptr" | "cute::make_gmem_ptr", "<T>(address | nullptr)", Prepend, (2, 2), [], false,
-        "a pointer to T in global memory (a null pointer prints (nil), as C++ does)",
+    op!("make_gmem_ptr" | "cute::make_gmem_ptr", "<T>(address | nullptr) | (raw_ptr)", Prepend, (1, 2), [], false,
+        "a pointer to T in global memory (a null pointer prints (nil), as C++ does); of a raw pointer (T const* p), tagged with its type",
         |a, _| tensor_args::make_ptr(cute_core::tensor::Space::Gmem, a)),
-    op!("make_smem_ptr", "<T>(address | nullptr)", Prepend, (2, 2), [], false,
+    op!("make_smem_ptr", "<T>(address | nullptr) | (raw_ptr)", Prepend, (1, 2), [], false,
         "a pointer to T in shared memory",
         |a, _| tensor_args::make_ptr(cute_core::tensor::Space::Smem, a)),
-    op!("make_rmem_ptr", "<T>(address | nullptr)", Prepend, (2, 2), [], false,
+    op!("make_rmem_ptr", "<T>(address | nullptr) | (raw_ptr)", Prepend, (1, 2), [], false,
         "a pointer to T in registers",
         |a, _| tensor_args::make_ptr(cute_core::tensor::Space::Rmem, a)),
     op!("make_ptr", "(T, address, AddressSpace.gmem | smem | rmem[, assumed_align])", No, (3, 4), ["dtype", "value", "mem_space", "assumed_align"], false,
@@ -565,8 +574,8 @@ pub static OPS: &[Op] = &[
     op!("local_tile", "(tensor, tiler, coord[, proj])", No, (3, 4), ["tensor", "tiler", "coord", "proj"], false,
         "the tile of the tensor at coord (`_` keeps a mode of tiles); proj (Step<_1, X, _1>{}) drops the X modes",
         |a, _| tensor_args::local_tile(a)),
-    op!("local_partition", "(tensor, thr_layout, thr_idx)", No, (3, 3), ["tensor", "tiler", "index"], false,
-        "thread thr_idx's elements when thr_layout's threads tile the tensor",
+    op!("local_partition", "(tensor, thr_layout, thr_idx[, proj])", No, (3, 4), ["tensor", "tiler", "index", "proj"], false,
+        "thread thr_idx's elements when thr_layout's threads tile the tensor; proj (Step<_1, X>{}) keeps only its modes of thr_layout",
         |a, _| tensor_args::local_partition(a)),
     op!("get_slice" | "get_thread_slice", "(tiled_mma | tiled_copy, thr_idx)", No, (2, 2), [], false,
         "one thread's slice of a TiledMMA (ThrMMA: partition_A/B/C) or a TiledCopy (ThrCopy: partition_S/D)",
@@ -844,6 +853,15 @@ pub static OPS: &[Op] = &[
     op!("partition_fragment_B", "(thr_mma, tensor)", No, (2, 2), [], false,
         "the thread's register fragment of B: a register tensor of the MMA's B type over make_fragment_like(partition_B(tensor))",
         |a, _| tensor_args::partition_fragment('B', a)),
+    op!("make_fragment_A", "(thr_mma | tiled_mma, partitioned)", No, (2, 2), [], false,
+        "a register tensor of A's type over make_fragment_like of a partition_A result",
+        |a, _| tensor_args::make_fragment('A', a)),
+    op!("make_fragment_B", "(thr_mma | tiled_mma, partitioned)", No, (2, 2), [], false,
+        "a register tensor of B's type over make_fragment_like of a partition_B result",
+        |a, _| tensor_args::make_fragment('B', a)),
+    op!("make_fragment_C", "(thr_mma | tiled_mma, partitioned)", No, (2, 2), [], false,
+        "the accumulator over a partition_C result's shape: a column-major register tensor of C's type (an SM100 UMMA's in TMEM)",
+        |a, _| tensor_args::make_fragment('C', a)),
     op!("partition_shape_C", "(tiled_mma, shape_mn)", No, (2, 2), [], false,
         "the shape of one thread's C fragment of an (M, N, ...) tile: (FrgV, RestM, RestN, ...)",
         |a, _| Ok(tiled_mma(&a[0])?.partition_shape('C', &a[1].to_int_tuple()?)?.into())),
