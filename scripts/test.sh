@@ -41,6 +41,11 @@ step "render --print smoke test"
 out=$(cargo run -q --release --locked --bin render -- --print 'logical_divide((4,2,3):(2,1,8), 4:2)')
 [ "$out" = "((2,2),(2,3)):((4,1),(2,8))" ] || { echo "error: render --print gave '$out'"; exit 1; }
 
+step "Python package: built into .venv-py by maturin, pytest (golden data, every view's SVG, inputs, errors) and the executed notebook"
+need_python_env
+.venv-py/bin/maturin develop -q --release --locked -m python/Cargo.toml
+.venv-py/bin/python -m pytest -q python/tests
+
 step "wasm-bindgen-test: the page mounted in headless Chromium (chromedriver)"
 cargo test -p cute-web --target wasm32-unknown-unknown --test browser --locked
 

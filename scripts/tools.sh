@@ -3,6 +3,7 @@
 # and is missing, from package registries only. Idempotent; a no-op when all is there.
 #   need_web_tools      wasm32 target, trunk, wasm-bindgen-cli, npm tools (binaryen, playwright-core, axe-core)
 #   need_browser        Debian's chromium + chromium-driver (browser tests)
+#   need_python_env     .venv-py with maturin, pytest, nbclient (python/requirements-test.txt)
 # Versions must agree: the wasm-bindgen pin in web/Cargo.toml (and Cargo.lock), the CLI
 # (wasm-bindgen and wasm-bindgen-test-runner) and Trunk.toml's [tools] wasm_bindgen.
 
@@ -38,4 +39,20 @@ need_browser() {
   fi
   export CHROMEDRIVER=/usr/bin/chromedriver
   export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+}
+
+need_python_env() {
+  # Rebuilt when the pinned requirements change (their hash is kept in the venv).
+  local want have
+  want=$(sha256sum python/requirements-test.txt | cut -d' ' -f1)
+  have=$(cat .venv-py/.requirements 2>/dev/null || true)
+  if [ "$want" != "$have" ] || [ ! -x .venv-py/bin/python ]; then
+    python3 -m venv --clear .venv-py 2>/dev/null || {
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
+      python3 -m venv --clear .venv-py
+    }
+    .venv-py/bin/pip install -q --disable-pip-version-check -r python/requirements-test.txt
+    echo "$want" > .venv-py/.requirements
+  fi
+  export VIRTUAL_ENV=$PWD/.venv-py
 }

@@ -1,0 +1,130 @@
+"""CuTe Layout Explorer for Python: NVIDIA CuTe's layout algebra, exactly as CuTe C++
+computes it, and pictures of it in Jupyter.
+
+    >>> import cute_explorer as cx
+    >>> str(cx.evaluate("composition((4,8):(8,1), (2,4):(4,1))"))
+    '(2,4):(8,2)'
+    >>> cx.size("(4,8):(8,1)")
+    32
+
+`evaluate(text)` takes anything the language accepts (a line, or a pasted C++ or CuTeDSL
+block); every function of its op table is a Python function here with its CuTe name
+(`composition`, `logical_divide`, `make_tiled_mma`, `bank_conflicts`, `coalescing`, ...).
+Arguments are values, expression text, ints and tuples, pycute / tensor-layouts objects, or
+what CuTeDSL prints (`S<3,4,3> o 0 o (8,64):(64,1)`). A value prints as `render --print`
+prints it and draws itself in a notebook (`_repr_svg_`, `_repr_html_` with a hover
+inspector); `v.svg(view=...)`, `v.png(scale)`, `v.save(path)`. Errors raise `CuteError`
+(`.message`, `.column`).
+"""
+import builtins as _builtins
+import keyword as _keyword
+import os as _os
+import re as _re
+
+from ._native import CuteError, Value, __version__, cell_keys, op_table, print_script
+from ._native import call as _call
+from ._native import evaluate as _evaluate
+from ._native import run_cli
+
+__all__ = ["CuteError", "Value", "evaluate", "op_table", "print_script", "run_cli", "__version__"]
+
+
+def evaluate(text):
+    """Evaluate a line or a pasted block; the value of its last statement."""
+    return _evaluate(to_text(text))
+
+
+def _fmt(x):
+    """A Python int or (nested) tuple as the language writes it: `(2,(3,4))`."""
+    if isinstance(x, bool):
+        raise CuteError(f"expected an int or a tuple of ints, got {x!r}")
+    if isinstance(x, int):
+        return str(x)
+    if isinstance(x, (tuple, list)):
+        return "(" + ",".join(_fmt(e) for e in x) + ")"
+    # pycute / tensor-layouts shapes are tuples; anything else is spelled by its str.
+    return to_text(x)
+
+
+_DSL_SWIZZLE = _re.compile(r"\bS<")
+
+
+def to_text(x):
+    """The language's spelling of a Python object: ints and tuples, pycute's Layout,
+    Swizzle and ComposedLayout, tensor-layouts' layouts (anything with `shape` and
+    `stride`), what CuTeDSL prints (`S<3,4,3> o 0 o ...`), and expression text."""
+    if isinstance(x, Value):
+        raise TypeError("a Value is passed as itself, not as text")
+    if isinstance(x, str):
+        # CuTeDSL prints a swizzle S<B,M,S>; the language (and C++) write Sw<B,M,S>.
+        return _DSL_SWIZZLE.sub("Sw<", x)
+    if isinstance(x, (bool,)):
+        raise CuteError(f"cannot pass {x!r}: expected a value, an int, a tuple or expression text")
+    if isinstance(x, (int, tuple, list)):
+        return _fmt(x)
+    # pycute ComposedLayout(layoutB, offset, layoutA) is layoutB o offset o layoutA.
+    if all(hasattr(x, a) for a in ("layoutB", "offset", "layoutA")):
+        return f"{to_text(x.layoutB)} o {_fmt(x.offset)} o {to_text(x.layoutA)}"
+    # tensor-layouts ComposedLayout(outer, inner, offset) prints outer o offset o inner.
+    if all(hasattr(x, a) for a in ("outer", "offset", "inner")):
+        return f"{to_text(x.outer)} o {_fmt(x.offset)} o {to_text(x.inner)}"
+    # pycute Swizzle(bits, base, shift).
+    if all(hasattr(x, a) for a in ("bits", "base", "shift")):
+        return f"Sw<{int(x.bits)},{int(x.base)},{int(x.shift)}>"
+    if hasattr(x, "shape") and hasattr(x, "stride"):
+        shape, stride = x.shape, x.stride
+        if callable(shape):
+            shape, stride = shape(), stride()
+        return f"{_fmt(shape)}:{_fmt(stride)}"
+    raise CuteError(
+        f"cannot pass a {type(x).__name__}: expected a cute_explorer value, an int, a tuple, "
+        "expression text, or a pycute / tensor-layouts layout"
+    )
+
+
+def _arg(x):
+    return x if isinstance(x, Value) else to_text(x)
+
+
+def _result(v):
+    """Ints and tuples of ints come back as Python data; everything else as a Value."""
+    if v.kind in ("an integer", "an int-tuple", "a boolean"):
+        d = v.data()
+        if d is not None:
+            return d
+    return v
+
+
+def _make(name, row):
+    def op(*args, **kwargs):
+        return _result(_call(name, [_arg(a) for a in args], [(k, _arg(v)) for k, v in kwargs.items()]))
+
+    op.__name__ = op.__qualname__ = _py_name(name)
+    kw = f" Keyword arguments: {', '.join(row['kwargs'])}." if row["kwargs"] else ""
+    op.__doc__ = f"{name}{row['params']}: {row['meaning']}.{kw}"
+    return op
+
+
+def _py_name(name):
+    """The Python name of an op: its last `::`/`.` segment."""
+    return _re.split(r"::|\.", name)[-1]
+
+
+def _install():
+    # Every op of the table, by its CuTe name and its other spellings that are Python
+    # identifiers (the table is the list: nothing here can drift from it).
+    seen = set(globals())
+    for row in op_table():
+        for spelling in [row["name"], *row["spellings"]]:
+            py = _py_name(spelling)
+            # Python's own names (`tuple`, `max`, `print`) keep their meaning.
+            if (not py.isidentifier() or _keyword.iskeyword(py) or py in seen
+                    or hasattr(_builtins, py)):
+                continue
+            globals()[py] = _make(row["name"], row)
+            __all__.append(py)
+            seen.add(py)
+
+
+_install()
+

@@ -1,0 +1,196 @@
+"""The Python package against the same golden data and renderer as the Rust crates.
+
+Run from the repository root after `pip install ./python` (scripts/test.sh does both):
+    pytest python/tests
+"""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import cute_explorer as cx
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+DATA = os.path.join(ROOT, "crates", "cute-lang", "tests", "data")
+
+
+def cases(name):
+    with open(os.path.join(DATA, name), encoding="utf-8") as f:
+        return [json.loads(l) for l in f if l.strip()]
+
+
+@pytest.mark.parametrize("corpus", ["cute-cases.jsonl", "oracle-cases.jsonl", "tensor-cases.jsonl"])
+def test_every_golden_line_equals_cpp(corpus):
+    # The reference corpus (4,186 lines from the C++ headers), the oracle's edge cases and
+    # the tensors: str(evaluate(expr)) is what C++ prints; C++'s refusals raise CuteError.
+    failures = []
+    rows = cases(corpus)
+    for c in rows:
+        try:
+            got = str(cx.evaluate(c["expr"]))
+        except cx.CuteError as e:
+            got = "error: " + str(e)
+        ok = got.startswith("error: ") if c["expect"] == "error" else got == c["expect"]
+        if not ok:
+            failures.append(f"{c['expr']}\n  expect {c['expect']}\n  got    {got}")
+    assert not failures, f"{len(failures)} of {len(rows)} differ:\n" + "\n".join(failures[:20])
+    assert len(rows) > 1000
+
+
+def test_str_is_what_render_print_prints():
+    script = "A = (4,8):(8,1)\nsize(A)\ncomposition(A, (2,4):(4,1))\nfoo(1)\n"
+    text, ok = cx.print_script(script)
+    assert not ok
+    lines = text.splitlines()
+    assert lines[:2] == ["32", str(cx.evaluate("A = (4,8):(8,1)\ncomposition(A, (2,4):(4,1))"))]
+    assert lines[2].startswith("error: unknown function 'foo'")
+
+
+# One expression per view, as the renderer's own tests draw them.
+VIEWS = {
+    "layout": "(8,32):(32,1)",
+    "swizzle": "composition(Sw<3,2,3>, (8,32):(32,1))",
+    "tv": "make_layout_tv((4,8):(8,1), (2,2):(2,1))",
+    "mma": "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN)",
+    "copy": "make_tiled_copy_A(atom(SM75_U32x4_LDSM_N, half_t), make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN))",
+    "banks": "bank_conflicts(Sw<3,2,4> o 0 o (32,64):(64,1), 32, (32,4):(1,32), LDS128)",
+    "search": "swizzle_search((8,32):(32,1), 32, (8,4):(1,8), LDS128)",
+    "algebra": "zipped_divide((4,6):(6,1), (2:1,3:1))",
+    "descriptor": "make_gmma_desc<GMMA::Major::MN>(composition(tile_to_shape(GMMA::Layout_MN_SW32_Atom<half_t>{}, Shape<_32,_32>{}), make_tile(_32{}, _16{})))",
+    "tmem": "atom(SM100_TMEM_LOAD_16dp256b1x)",
+    "tma": "make_tma_copy(make_layout(make_shape(256, 512), make_stride(512, _1{})), tile_to_shape(GMMA::Layout_K_SW32_Atom<half_t>{}, Shape<_16,_16>{}))",
+    "partition": "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{}).get_slice(5).partition_A(make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<16>{}, Int<16>{}), LayoutRight{}))",
+    "coalescing": "coalescing(make_tensor(make_gmem_ptr<half_t>(48), make_shape(64, 32), make_stride(40, 1)), make_tiled_copy(atom(UniversalCopy_64, half_t), (16,8):(8,1), (1,4)))",
+}
+
+
+@pytest.mark.parametrize("view", sorted(VIEWS))
+def test_repr_svg_is_the_renderers_svg(view, tmp_path):
+    expr = VIEWS[view]
+    v = cx.evaluate(expr)
+    out = tmp_path / "cli.svg"
+    # The render command line (python -m cute_explorer) writes the file the CLI writes.
+    r = subprocess.run([sys.executable, "-m", "cute_explorer", "--expr", expr, str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert v._repr_svg_() == out.read_text()
+    assert f'data-view="{view}"' in v.svg(view=view)
+    html = v._repr_html_()
+    assert html.count("<svg") == 1 and "cx-inspect" in html
+
+
+def test_drawing_options_and_files(tmp_path):
+    v = cx.evaluate("(8,8):(8,1)")
+    assert v.svg(theme="dark") != v.svg()
+    tv = cx.evaluate("make_layout_tv((4,8):(8,1), (2,2):(2,1))")
+    assert tv.svg(palette="colorblind") != tv.svg()
+    assert 'class="cell dim"' in tv.svg(highlight_thread=3)
+    png = v.png(2.0)
+    assert png[1:4] == b"PNG"
+    v.save(tmp_path / "a.svg")
+    v.save(tmp_path / "a.png", scale=0.5)
+    assert (tmp_path / "a.svg").read_text().startswith("<svg")
+    assert (tmp_path / "a.png").read_bytes()[1:4] == b"PNG"
+    with pytest.raises(cx.CuteError, match="cannot tell the format"):
+        v.save(tmp_path / "a.jpg")
+    with pytest.raises(cx.CuteError, match="unknown view 'nope'"):
+        v.svg(view="nope")
+    with pytest.raises(cx.CuteError, match="scale"):
+        v.png(0)
+
+
+def test_op_functions_come_from_the_table():
+    names = {r["name"] for r in cx.op_table()}
+    assert {"composition", "logical_divide", "bank_conflicts", "coalescing", "make_tiled_mma"} <= names
+    for n in ("composition", "logical_divide", "make_layout", "bank_conflicts", "swizzle_search",
+              "make_tiled_mma", "make_gmma_desc", "coalescing", "local_tile"):
+        assert callable(getattr(cx, n)), n
+    assert "composition(" in cx.composition.__doc__
+    # Python's own names keep their meaning.
+    assert cx.__dict__.get("tuple") is None and tuple is __builtins__["tuple"] if isinstance(__builtins__, dict) else True
+
+
+def test_calls_values_ints_tuples_and_reports():
+    a = cx.evaluate("(4,8):(8,1)")
+    assert cx.size(a) == 32 and cx.shape(a) == (4, 8)
+    c = cx.composition(a, "(2,4):(4,1)")
+    assert str(c) == str(cx.evaluate("composition((4,8):(8,1), (2,4):(4,1))"))
+    assert c.title == "composition(A, B)"
+    # The algebra view draws the operands beside the result, as `render` does for the script.
+    assert c.svg(view="algebra") == cx.evaluate(
+        "A = (4,8):(8,1)\nB = (2,4):(4,1)\ncomposition(A, B)").svg(view="algebra")
+    assert str(cx.logical_divide("(8,32):(32,1)", (2, 4))) == str(
+        cx.evaluate("logical_divide((8,32):(32,1), (2,4))"))
+    b = cx.bank_conflicts("(32,64):(64,1)", 32, "(32,4):(1,32)", "LDS128")
+    d = b.data()
+    assert (d["wavefronts"], d["ideal"], d["ways"]) == (32, 4, 8)
+    assert 'data-view="banks"' in b._repr_svg_()
+    g = cx.coalescing("(32,32):(32,1)", "float", cx.evaluate(
+        "make_tiled_copy(atom(UniversalCopy_32, float), (32,1):(1,32), (1,1))"))
+    assert (g.data()["sectors"], g.data()["min_sectors"]) == (32, 4)
+
+
+def test_pycute_tensor_layouts_and_dsl_prints_are_accepted():
+    class PyCuteLike:  # pycute's Layout: shape and stride attributes
+        shape, stride = (4, (2, 2)), (2, (1, 8))
+    assert cx.to_text(PyCuteLike()) == "(4,(2,2)):(2,(1,8))"
+    # What CuTeDSL prints for a swizzled layout.
+    assert str(cx.evaluate("S<3,4,3> o 0 o (8,64):(64,1)")) == "Sw<3,4,3> o 0 o (8,64):(64,1)"
+    assert str(cx.coalesce("S<3,4,3> o 0 o (8,64):(64,1)")) == str(cx.evaluate("coalesce(Sw<3,4,3> o 0 o (8,64):(64,1))"))
+    try:
+        import pycute
+    except ImportError:
+        pycute = None
+    if pycute is not None:
+        l = pycute.Layout((4, 8), (8, 1))
+        assert cx.size(l) == 32
+        comp = pycute.ComposedLayout(pycute.Swizzle(3, 4, 3), 0, pycute.Layout((8, 64), (64, 1)))
+        assert cx.to_text(comp) == "Sw<3,4,3> o 0 o (8,64):(64,1)"
+        assert str(cx.composition(l, pycute.Layout((2, 4), (4, 1)))) == str(
+            cx.evaluate("composition((4,8):(8,1), (2,4):(4,1))"))
+    try:
+        import tensor_layouts as tl
+    except ImportError:
+        tl = None
+    if tl is not None:
+        assert cx.to_text(tl.Layout((4, 8), (8, 1))) == "(4,8):(8,1)"
+        comp = tl.ComposedLayout(tl.Swizzle(3, 4, 3), tl.Layout((8, 64), (64, 1)))
+        assert str(cx.evaluate(cx.to_text(comp))) == "Sw<3,4,3> o 0 o (8,64):(64,1)"
+
+
+def test_errors_raise_with_the_column():
+    with pytest.raises(cx.CuteError) as e:
+        cx.evaluate("composition((4,8):(8,1), (2,4):(4,1)")
+    assert e.value.column is not None and "column" in str(e.value)
+    with pytest.raises(cx.CuteError) as e:
+        cx.evaluate("Sw<3,0,2>")
+    assert e.value.message
+    with pytest.raises(cx.CuteError, match="not in the op table"):
+        cx._native.call("no_such_op", [])
+    with pytest.raises(cx.CuteError):
+        cx.size(object())
+    with pytest.raises(cx.CuteError):
+        cx.make_layout((1 << 62, 1 << 62))
+
+
+def test_hostile_input_never_crashes():
+    # Every hostile line of the Rust tests: an exception or a value, never a crash.
+    with open(os.path.join(DATA, "bad-inputs.txt"), encoding="utf-8", errors="replace") as f:
+        lines = [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
+    for line in lines:
+        try:
+            cx.evaluate(line)
+        except cx.CuteError:
+            pass
+    assert len(lines) > 100
+
+
+def test_python_m_is_the_cli():
+    r = subprocess.run([sys.executable, "-m", "cute_explorer", "--print", "size((4,8):(8,1))"],
+                       capture_output=True, text=True)
+    assert (r.returncode, r.stdout) == (0, "32\n")
+    r = subprocess.run([sys.executable, "-m", "cute_explorer", "--print", "foo(1)"],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and r.stdout.startswith("error:")

@@ -1,0 +1,22 @@
+"""python/examples/tour.ipynb runs top to bottom in a fresh kernel, and its outputs hold the
+pictures (SVG) the package draws."""
+import os
+
+import nbclient
+import nbformat
+
+NOTEBOOK = os.path.join(os.path.dirname(__file__), "..", "examples", "tour.ipynb")
+
+
+def test_the_tour_notebook_runs_and_draws():
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3").execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    svgs = [o["data"]["image/svg+xml"] for o in outputs if "image/svg+xml" in o.get("data", {})]
+    views = {v for s in svgs for v in ("layout", "algebra", "swizzle", "banks", "tv", "mma",
+                                       "descriptor", "coalescing") if f'data-view="{v}"' in s}
+    assert views == {"layout", "algebra", "swizzle", "banks", "tv", "mma", "descriptor",
+                     "coalescing"}, views
+    # The hover inspector travels with each picture.
+    assert any("cx-inspect" in o["data"].get("text/html", "") for o in outputs if "data" in o)
