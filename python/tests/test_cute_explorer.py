@@ -194,3 +194,16 @@ def test_python_m_is_the_cli():
     r = subprocess.run([sys.executable, "-m", "cute_explorer", "--print", "foo(1)"],
                        capture_output=True, text=True)
     assert r.returncode == 1 and r.stdout.startswith("error:")
+
+
+def test_the_widget_carries_the_renderers_svg():
+    from cute_explorer.widget import Widget
+
+    v = cx.evaluate("Sw<3,4,3> o 0 o (16,64):(64,1)")
+    w = Widget(v, view="swizzle", palette="colorblind")
+    assert w.svg == v.svg(view="swizzle", palette="colorblind")
+    assert ["offset", "offset"] in w.labels or any(k == "offset" for k, _ in w.labels)
+    w.redraw(view="layout")
+    assert 'data-view="layout"' in w.svg
+    with pytest.raises(TypeError):
+        Widget("(4,8):(8,1)")
