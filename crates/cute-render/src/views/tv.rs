@@ -451,7 +451,7 @@ pub(super) fn partition_figure(
             ),
         );
         panels.push((panel, (0, 0)));
-        panels.push((other, (0, 1)));
+        panels.push((other, (1, 0)));
     } else {
         panels.push((panel, (0, 0)));
     }
