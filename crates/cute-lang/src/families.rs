@@ -72,9 +72,25 @@ fn umma_op(name: &str) -> Result<UmmaOp> {
 /// `<A, B, C, [SF,] M, N, [VS,] MajorA, MajorB, [ScaleC,] [ANeg, BNeg, [CSat]]>`.
 fn umma_template(op: UmmaOp, targs: &[Value]) -> Result<Value> {
     if op.traits_form() {
-        return Err(Error::new(format!(
-            "{op} is not a template: its MMA_Traits take the arguments, MMA_Traits<{op}, A, B, C, C<M>, C<N>, integral_constant<UMMA::Major, UMMA::Major::K>, integral_constant<UMMA::Major, UMMA::Major::K>, integral_constant<UMMA::ScaleIn, UMMA::ScaleIn::One>, integral_constant<UMMA::ScaleIn, UMMA::ScaleIn::One>>"
-        )));
+        // CUTLASS 4.2 spells F8F6F4 as a plain op whose MMA_Traits take the arguments;
+        // newer CUTLASS makes it a template `<A, B, C, M, N, MajorA, MajorB[, ANeg, BNeg]>`
+        // with the same traits. Both are accepted.
+        let name = op.to_string();
+        arity(&name, targs, 7, 9)?;
+        let args = UmmaArgs::new(
+            op,
+            [
+                elem_of(&targs[0])?,
+                elem_of(&targs[1])?,
+                elem_of(&targs[2])?,
+            ],
+            targs[3].to_int()?,
+            targs[4].to_int()?,
+            [major_of(&targs[5], "A")?, major_of(&targs[6], "B")?],
+        );
+        let at = MmaAtom::umma(&args)?;
+        at.check_op()?;
+        return Ok(atom(at));
     }
     let p = op.template_params();
     arity(&op.to_string(), targs, p.min, p.max)?;
