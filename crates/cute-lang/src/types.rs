@@ -186,6 +186,8 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         (Some("OperandMajorMode"), "MN") => Value::Keyword("Major::MN"),
         (_, "true" | "True" | "true_type") => Value::Bool(true),
         (_, "false" | "False" | "false_type") => Value::Bool(false),
+        (Some("LoadCacheMode"), "ALWAYS") => Value::Keyword("LoadCacheMode.ALWAYS"),
+        (Some("LoadCacheMode"), "GLOBAL") => Value::Keyword("LoadCacheMode.GLOBAL"),
         (Some("CtaGroup"), "ONE") => Value::Keyword("CtaGroup.ONE"),
         (Some("CtaGroup"), "TWO") => Value::Keyword("CtaGroup.TWO"),
         (Some("AddressSpace"), "gmem") => Value::Keyword("AddressSpace.gmem"),
@@ -628,6 +630,13 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
         (Value::TiledCopy(c), "TiledLayout_TV") => Ok(Value::Layout(c.layout_tv.clone())),
         (Value::TiledCopy(c), "TiledNumThr") => Ok(Value::Int(c.layout_tv.mode(0)?.size()?)),
         (Value::TiledCopy(c), "TiledNumVal") => Ok(Value::Int(c.layout_tv.mode(1)?.size()?)),
+        // The member types of a TiledMMA: its atom's traits under `Atom*` names (the
+        // permutations are a template parameter, not a member: C++ refuses `::PermutationMNK`).
+        (Value::TiledMma(_), "AtomShape_MNK") => crate::atom_args::get_trait(v, "Shape_MNK"),
+        (Value::TiledMma(_), "AtomThrID") => crate::atom_args::get_trait(v, "ThrID"),
+        (Value::TiledMma(_), "AtomLayoutA_TV") => crate::atom_args::get_trait(v, "ALayout"),
+        (Value::TiledMma(_), "AtomLayoutB_TV") => crate::atom_args::get_trait(v, "BLayout"),
+        (Value::TiledMma(_), "AtomLayoutC_TV") => crate::atom_args::get_trait(v, "CLayout"),
         (Value::Atom(_) | Value::TiledMma(_) | Value::TiledCopy(_), k) if keyword(k).is_some() => {
             crate::atom_args::get_trait(v, k)
         }
