@@ -18,6 +18,7 @@ use crate::gmma::{self, GmmaOp};
 use crate::int_tuple::{Coord, IntTuple};
 use crate::layout::{self as alg, Layout, Tiler};
 use crate::smem_atom::AtomMajor;
+use crate::tensor::Tensor;
 use crate::umma::UmmaArgs;
 use std::fmt;
 
@@ -902,6 +903,44 @@ impl TiledMma {
     /// assert_eq!((l.to_string(), off), ("((2,2,2),2,2):((1,256,8),1024,16)".to_string(), 546));
     /// ```
     pub fn partition(&self, which: char, layout: &Layout, thr_idx: i64) -> Result<(Layout, i64)> {
+        let (tv, c) = self.partition_coord(which, layout, thr_idx)?;
+        let offset = tv.call_coord(&c.start())?;
+        Ok((tv.slice(&c)?, offset))
+    }
+
+    /// CuTe `ThrMMA::partition_A/B/C(tensor)` of a whole tensor: its iterator moved to the
+    /// thread's first element over [`TiledMma::partition`]'s layout. A composed layout in
+    /// element units (`Sw o 0 o L`) is sliced as C++ slices it, the thread's coordinate a
+    /// run-time one: the swizzle decays into strides where it can.
+    ///
+    /// ```
+    /// use cute_core::atom::{make_tiled_mma, Atom};
+    /// use cute_core::layout::Tiler;
+    /// use cute_core::swizzle::{AnyLayout, ComposedLayout};
+    /// use cute_core::tensor::{Ptr, Space, Tensor};
+    /// use cute_core::Swizzle;
+    /// let Atom::Mma(atom) = Atom::lookup("SM80_16x8x16_F32F16F16F32_TN").unwrap() else { unreachable!() };
+    /// let perm = [Tiler::Int(32), Tiler::Int(32), Tiler::Int(16)];
+    /// let mma = make_tiled_mma(&atom, &"(2,2,1)".parse().unwrap(), &perm).unwrap();
+    /// let sw = ComposedLayout::new(Swizzle::new(2, 3, 3).unwrap(), 0, "((8,8),(32,1)):((32,256),(1,0))".parse().unwrap());
+    /// let s = Tensor::over(Ptr::new(Space::Smem, 16, 0), &AnyLayout::Composed(sw)).unwrap();
+    /// let t = mma.partition_tensor('A', &s, 37).unwrap();
+    /// assert_eq!(t.to_string(), "smem_ptr[16b](0x444) o ((2,2,2),2,2):((1,256,8),1024,16)");
+    /// ```
+    pub fn partition_tensor(&self, which: char, t: &Tensor, thr_idx: i64) -> Result<Tensor> {
+        let (tv, c) = self.partition_coord(which, &t.layout, thr_idx)?;
+        let dynamic = vec![true; c.start().leaf_count()];
+        t.with_layout(tv)?.slice_dynamic(&c, &dynamic)
+    }
+
+    /// `thrfrg_A/B/C` of `layout` and thread `thr_idx`'s coordinate in it,
+    /// `((ThrV,(ThrX,ThrY)),(_,(_,...)))`.
+    fn partition_coord(
+        &self,
+        which: char,
+        layout: &Layout,
+        thr_idx: i64,
+    ) -> Result<(Layout, Coord)> {
         let threads = self.thr_layout_vmnk.size()?;
         if thr_idx < 0 || thr_idx >= threads {
             return Err(Error::new(format!(
@@ -928,9 +967,7 @@ impl TiledMma {
         ]);
         let rest = tv.mode(1)?.mode(1)?.rank().max(1);
         let frg = Coord::Tuple(vec![Coord::Under, Coord::Tuple(vec![Coord::Under; rest])]);
-        let c = Coord::Tuple(vec![thr, frg]);
-        let offset = tv.call_coord(&c.start())?;
-        Ok((tv.slice(&c)?, offset))
+        Ok((tv, Coord::Tuple(vec![thr, frg])))
     }
 
     /// `thrfrg_A/B/C(layout)` of a tensor's layout, after checking the TiledMMA's tile
@@ -1232,6 +1269,21 @@ impl TiledCopy {
     /// assert_eq!((l.to_string(), off), ("((8,1),8,1):((1,0),1024,0)".to_string(), 72));
     /// ```
     pub fn partition(&self, src: bool, layout: &Layout, thr_idx: i64) -> Result<(Layout, i64)> {
+        let (tv, c) = self.partition_coord(src, layout, thr_idx)?;
+        let offset = tv.call_coord(&c.start())?;
+        Ok((tv.slice(&c)?, offset))
+    }
+
+    /// CuTe `ThrCopy::partition_S/D(tensor)` of a whole tensor (see
+    /// [`TiledMma::partition_tensor`] for a swizzled layout in element units).
+    pub fn partition_tensor(&self, src: bool, t: &Tensor, thr_idx: i64) -> Result<Tensor> {
+        let (tv, c) = self.partition_coord(src, &t.layout, thr_idx)?;
+        t.with_layout(tv)?.slice_dynamic(&c, &[true])
+    }
+
+    /// `tidfrg_S/D` of `layout` and thread `thr_idx`'s coordinate in it,
+    /// `(thr_idx, _, (_,...))`.
+    fn partition_coord(&self, src: bool, layout: &Layout, thr_idx: i64) -> Result<(Layout, Coord)> {
         let threads = self.layout_tv.mode(0)?.size()?;
         if thr_idx < 0 || thr_idx >= threads {
             return Err(Error::new(format!(
@@ -1246,8 +1298,7 @@ impl TiledCopy {
             Coord::Under,
             Coord::Tuple(vec![Coord::Under; rest]),
         ]);
-        let offset = tv.call_coord(&c.start())?;
-        Ok((tv.slice(&c)?, offset))
+        Ok((tv, c))
     }
 
     /// CuTe `get_layoutS_TV()`: (thr_idx, val_idx) → (m, n) of the source.

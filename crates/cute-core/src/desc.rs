@@ -250,7 +250,7 @@ pub fn make_smem_desc(
     let (swizzle, l) = match smem {
         AnyLayout::Composed(c) => match c.offset {
             Offset::SmemPtr { .. } => (c.swizzle, &c.layout),
-            Offset::Int(_) => {
+            Offset::Int(_) | Offset::Mixed { .. } => {
                 return Err(Error::new(format!(
                     "{fname}: {} swizzles element offsets; the descriptor reads the swizzle of a shared-memory pointer, on byte addresses: build the layout from a {tag} smem atom ({tag}::Layout_K_SW128_Atom<T>, ...) whose swizzle is Sw<B,4,3> o smem_ptr[..]",
                     c.swizzle
@@ -641,6 +641,161 @@ pub fn make_instr_desc(a: &InstrArgs) -> Result<Descriptor> {
         fields,
         smem: None,
     })
+}
+
+/// The descriptor of a shared-memory operand `n` 16-byte units on: C++'s
+/// `DescriptorIterator + n` adds `n` to the descriptor's low word, the start address.
+impl Descriptor {
+    /// `*(DescriptorIterator{desc} + n)`. The start address must stay inside its 14-bit
+    /// field (C++ would carry into the reserved bits and the leading offset).
+    ///
+    /// ```
+    /// use cute_core::desc::{make_smem_desc, DescFamily};
+    /// use cute_core::smem_atom::AtomMajor;
+    /// use cute_core::swizzle::{AnyLayout, ComposedLayout, Offset, Swizzle};
+    /// // The 64x16 A block of SM90_64xNx16 in a K-major SW128 tile of half_t.
+    /// let block = AnyLayout::Composed(ComposedLayout {
+    ///     swizzle: Swizzle::new(3, 4, 3).unwrap(),
+    ///     offset: Offset::SmemPtr { bits: 16 },
+    ///     layout: "((8,8),16):((64,512),1)".parse().unwrap(),
+    /// });
+    /// let d = make_smem_desc(DescFamily::Gmma, AtomMajor::K, &block, None).unwrap();
+    /// assert_eq!(d.advanced(0x802).unwrap().word, 0x4000_0040_0001_0802);
+    /// assert!(d.advanced(1 << 14).is_err());
+    /// ```
+    pub fn advanced(&self, n: i64) -> Result<Descriptor> {
+        if self.kind == DescKind::UmmaInstr {
+            return Err(Error::new(
+                "an instruction descriptor has no start address to advance",
+            ));
+        }
+        let start = i64::try_from(self.field("start_addr"))
+            .ok()
+            .and_then(|s| s.checked_add(n))
+            .filter(|s| (0..1 << 14).contains(s))
+            .ok_or_else(|| {
+                Error::new(format!(
+                    "the descriptor's start address {:#x} + {n} (16-byte units) leaves its 14-bit field (C++ would carry into the next field)",
+                    self.field("start_addr")
+                ))
+            })?;
+        let mut d = self.clone();
+        for f in d.fields.iter_mut().filter(|f| f.name == "start_addr") {
+            f.value = start as u64;
+        }
+        d.word = pack(&d.fields);
+        Ok(d)
+    }
+}
+
+/// CuTe's descriptor fragment of an SM90 GMMA or SM100 UMMA operand in shared memory
+/// (`make_fragment_A/B` of an `_SS` MMA): a `GMMA::DescriptorIterator` /
+/// `UMMA::DescriptorIterator` over the operand's layout in 16-byte units with its first
+/// mode (one MMA's block) collapsed to `1:0`. Element `c` is the block's descriptor with
+/// the start address advanced by `layout(c)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DescTensor {
+    /// The descriptor of the first element.
+    pub desc: Descriptor,
+    /// Coordinates to start-address offsets (16-byte units).
+    pub layout: Layout,
+}
+
+impl fmt::Display for DescTensor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let family = match self.desc.kind {
+            DescKind::Gmma => "GMMA",
+            _ => "UMMA",
+        };
+        write!(f, "{family}::DescriptorIterator o {}", self.layout)
+    }
+}
+
+impl DescTensor {
+    /// `make_fragment_A/B` of a partitioned shared-memory operand: C++'s
+    /// `make_tensor(DescriptorIterator{make_gmma_desc<Major>(tensor<0>(t))},
+    /// replace<0>(recast<uint128_t>(t).layout(), Layout<_1,_0>{}))` (UMMA alike). `smem` is
+    /// the operand tensor's layout as [`make_smem_desc`] takes a block (the swizzle of its
+    /// pointer with the `smem_ptr[Nb]` flag; a plain layout without one), `bits` its element
+    /// width and `addr` its byte address (the descriptor's start address is `addr >> 4`,
+    /// where a host build of C++ writes 0).
+    ///
+    /// ```
+    /// use cute_core::desc::{DescFamily, DescTensor};
+    /// use cute_core::smem_atom::AtomMajor;
+    /// use cute_core::swizzle::{AnyLayout, ComposedLayout, Offset};
+    /// use cute_core::Swizzle;
+    /// let part = AnyLayout::Composed(ComposedLayout {
+    ///     swizzle: Swizzle::new(3, 4, 3).unwrap(),
+    ///     offset: Offset::SmemPtr { bits: 16 },
+    ///     layout: "((64,16),1,4,(1,3)):((64,1),0,16,(0,8192))".parse().unwrap(),
+    /// });
+    /// let t = DescTensor::of_smem(DescFamily::Gmma, AtomMajor::K, &part, 16, 0).unwrap();
+    /// assert_eq!(t.to_string(), "GMMA::DescriptorIterator o (1,1,4,(1,3)):(0,0,2,(0,1024))");
+    /// let d = t.at(&"(0,0,1,(0,2))".parse().unwrap()).unwrap();
+    /// assert_eq!(d.word, 0x4000_0040_0001_0802);
+    /// ```
+    pub fn of_smem(
+        family: DescFamily,
+        major: AtomMajor,
+        smem: &AnyLayout,
+        bits: i64,
+        addr: u64,
+    ) -> Result<DescTensor> {
+        smem.element_bits(Some(bits))?;
+        if !addr.is_multiple_of(16) {
+            return Err(Error::new(format!(
+                "the operand's address {addr:#x} is not 16-byte aligned: a descriptor's start address is in 16-byte units"
+            )));
+        }
+        let block = smem.map_inner(|l| l.mode(0))?;
+        let desc = make_smem_desc(family, major, &block, Some(bits))?;
+        let start = i64::try_from(addr >> 4)
+            .map_err(|_| Error::new(format!("address {addr:#x} out of range")))?;
+        let desc = desc.advanced(start)?;
+        let u128 = layout::recast_layout(bits, 128, smem.inner())?;
+        let layout = layout::replace(&u128, 0, &Layout::new(IntTuple::Int(1), IntTuple::Int(0))?)?;
+        Ok(DescTensor { desc, layout })
+    }
+
+    /// `tensor(c)` of a coordinate with `_`: the sub-tensor, its descriptor advanced to the
+    /// fixed coordinates.
+    pub fn slice(&self, c: &crate::int_tuple::Coord) -> Result<DescTensor> {
+        crate::tensor::in_bounds(c, self.layout.shape())?;
+        let offset = self.layout.call_coord(&c.start())?;
+        Ok(DescTensor {
+            desc: self.desc.advanced(offset)?,
+            layout: self.layout.slice(c)?,
+        })
+    }
+
+    /// `tensor(c)` of a whole coordinate: that element's descriptor.
+    pub fn at(&self, c: &IntTuple) -> Result<Descriptor> {
+        let offset = match c {
+            IntTuple::Int(i) | IntTuple::Dyn(i) => {
+                let n = self.layout.size()?;
+                if !(0..n).contains(i) {
+                    return Err(Error::new(format!(
+                        "index {i} is outside the descriptor tensor's {n} elements"
+                    )));
+                }
+                self.layout.call_index(*i)?
+            }
+            c => {
+                crate::tensor::in_bounds(&coord_of(c), self.layout.shape())?;
+                self.layout.call_coord(c)?
+            }
+        };
+        self.desc.advanced(offset)
+    }
+}
+
+/// An integer coordinate as a slicing coordinate (no `_`).
+fn coord_of(c: &IntTuple) -> crate::int_tuple::Coord {
+    match c {
+        IntTuple::Int(i) | IntTuple::Dyn(i) => crate::int_tuple::Coord::Int(*i),
+        IntTuple::Tuple(cs) => crate::int_tuple::Coord::Tuple(cs.iter().map(coord_of).collect()),
+    }
 }
 
 #[cfg(test)]

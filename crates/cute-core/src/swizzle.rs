@@ -210,6 +210,15 @@ pub enum Offset {
         /// Element width in bits.
         bits: i64,
     },
+    /// CuTe's `MixedBits<S, F>`: an offset some of whose bits (`mask`, never 0) a run-time
+    /// coordinate set (a slice of a swizzled layout at a run-time coordinate that the
+    /// swizzle does not decay).
+    Mixed {
+        /// The offset.
+        value: i64,
+        /// The bits known only at run time (`F`).
+        mask: i64,
+    },
 }
 
 impl Offset {
@@ -222,8 +231,32 @@ impl Offset {
     /// ```
     pub fn value(self) -> i64 {
         match self {
-            Offset::Int(v) => v,
+            Offset::Int(v) | Offset::Mixed { value: v, .. } => v,
             Offset::SmemPtr { .. } => 0,
+        }
+    }
+
+    /// The offset `value` whose `mask` bits are run-time ones: C++'s `make_mixed_bits`, a
+    /// static integer when no bit is.
+    ///
+    /// ```
+    /// use cute_core::swizzle::Offset;
+    /// assert_eq!(Offset::mixed(16, 0), Offset::Int(16));
+    /// assert_eq!(Offset::mixed(16, 16).to_string(), "M_0|(16&16)=16");
+    /// ```
+    pub fn mixed(value: i64, mask: i64) -> Offset {
+        if mask == 0 {
+            Offset::Int(value)
+        } else {
+            Offset::Mixed { value, mask }
+        }
+    }
+
+    /// The bits a run-time coordinate set (0 for a static offset).
+    pub fn mask(self) -> i64 {
+        match self {
+            Offset::Mixed { mask, .. } => mask,
+            _ => 0,
         }
     }
 }
@@ -233,6 +266,10 @@ impl fmt::Display for Offset {
         match self {
             Offset::Int(v) => write!(f, "{v}"),
             Offset::SmemPtr { bits } => write!(f, "smem_ptr[{bits}b](unset)"),
+            // C++'s print(MixedBits): M_S|(d&F)=value.
+            Offset::Mixed { value, mask } => {
+                write!(f, "M_{}|({}&{mask})={value}", value & !mask, value & mask)
+            }
         }
     }
 }
@@ -539,11 +576,17 @@ impl AnyLayout {
                         Offset::Int(o / n)
                     }
                     Offset::Int(o) => Offset::Int(arith::mul(o, n)?),
+                    Offset::Mixed { .. } => {
+                        return Err(Error::new(format!(
+                        "{}cast of {c}: an offset with run-time bits (MixedBits) is not modelled",
+                        if up { "up" } else { "down" }
+                    )))
+                    }
                 };
                 let swizzle = match (c.offset, up) {
                     (Offset::SmemPtr { .. }, _) => c.swizzle,
-                    (Offset::Int(_), true) => c.swizzle.upcast(n)?,
-                    (Offset::Int(_), false) => c.swizzle.downcast(n)?,
+                    (_, true) => c.swizzle.upcast(n)?,
+                    (_, false) => c.swizzle.downcast(n)?,
                 };
                 Ok(composition(swizzle, offset, layout_cast(&c.layout)?))
             }
@@ -595,7 +638,7 @@ impl AnyLayout {
                 Offset::SmemPtr { bits } => {
                     Ok(composition(c.swizzle.recast(8, bits)?, 0, c.layout.clone()))
                 }
-                Offset::Int(_) => Ok(self.clone()),
+                Offset::Int(_) | Offset::Mixed { .. } => Ok(self.clone()),
             },
             AnyLayout::Layout(_) => Ok(self.clone()),
         }
@@ -727,11 +770,25 @@ impl ComposedLayout {
     /// assert_eq!(c.slice_dynamic(&at, &[true]).unwrap().to_string(), "((2,2,2)):((72,144,288))");
     /// ```
     pub fn slice_dynamic(&self, c: &Coord, dynamic: &[bool]) -> Result<AnyLayout> {
+        Ok(self.slice_and_offset(c, dynamic)?.0)
+    }
+
+    /// CuTe `slice_and_offset(coord, composed)`: [`ComposedLayout::slice_dynamic`]'s layout
+    /// and the offset a tensor's iterator moves by (the fixed coordinates' bits the swizzle
+    /// does not touch; where the swizzle decays, all of the swizzled offset).
+    ///
+    /// ```
+    /// use cute_core::{int_tuple::Coord, swizzle::ComposedLayout, Layout, Swizzle};
+    /// let c = ComposedLayout::new(Swizzle::new(2, 3, 3).unwrap(), 0, "((8,8),(32,1)):((32,256),(1,0))".parse::<Layout>().unwrap());
+    /// let at = Coord::Tuple(vec![Coord::Int(3), Coord::Under]);
+    /// let (l, off) = c.slice_and_offset(&at, &[]).unwrap();
+    /// assert_eq!((l.to_string(), off), ("(((8,2,2),1)):(((1,-8,16),0))".to_string(), 104));
+    /// ```
+    pub fn slice_and_offset(&self, c: &Coord, dynamic: &[bool]) -> Result<(AnyLayout, i64)> {
         if c.all_underscore() {
-            return Ok(composition(
-                self.swizzle,
-                self.offset,
-                self.layout.slice(c)?,
+            return Ok((
+                composition(self.swizzle, self.offset, self.layout.slice(c)?),
+                0,
             ));
         }
         let Swizzle { b, m, s } = self.swizzle;
@@ -755,25 +812,30 @@ impl ComposedLayout {
         let diced_anti = layout::composition(&anti_zy, &diced)?;
         let diced_only = layout::composition(&only_zy, &diced)?;
         let offset_only = self.offset.value() ^ to_mixed_bits(&diced_only, &diced_coord)?;
+        // C++'s `^` of MixedBits: the run-time bits of either side stay run-time ones.
         // The bits of the offset a run-time coordinate may set (MixedBits' dynamic field).
-        let unknown = if dynamic.iter().any(|d| *d) {
-            dynamic_bits(
-                &diced_coord,
-                diced_only.shape(),
-                diced_only.stride(),
-                &mut dynamic.iter(),
-            )?
-        } else {
-            0
-        };
-        // CuTe also forms the anti-zy offset; slice() drops it, but its checks still apply.
-        diced_anti.call_coord(&diced_coord)?;
+        let unknown = self.offset.mask()
+            | if dynamic.iter().any(|d| *d) {
+                dynamic_bits(
+                    &diced_coord,
+                    diced_only.shape(),
+                    diced_only.stride(),
+                    &mut dynamic.iter(),
+                )?
+            } else {
+                0
+            };
+        // The offset that passes the swizzle by (slice() drops it; a tensor moves by it).
+        let offset_anti = diced_anti.call_coord(&diced_coord)?;
 
         let sliced_only = layout::composition(&only_zy, &sliced)?;
         let active = sliced_only.call_index(arith::sub(sliced_only.size()?, 1)?)?;
         if active & !self.swizzle.apply(active) != 0 {
             // The slice still hits both Y and Z bits: not reducible.
-            return Ok(composition(self.swizzle, offset_only, sliced));
+            return Ok((
+                composition(self.swizzle, Offset::mixed(offset_only, unknown), sliced),
+                offset_anti,
+            ));
         }
         let z = self.swizzle.zzz_mask() & -self.swizzle.zzz_mask();
         let y = self.swizzle.yyy_mask() & -self.swizzle.yyy_mask();
@@ -790,10 +852,10 @@ impl ComposedLayout {
         stride.extend(hi);
         stride.push(Num::fixed(size));
         let swizzle_layout = Layout::new(IntTuple::ints(&shape), IntTuple::nums(&stride))?;
-        Ok(AnyLayout::Layout(layout::composition(
-            &swizzle_layout,
-            &sliced,
-        )?))
+        Ok((
+            AnyLayout::Layout(layout::composition(&swizzle_layout, &sliced)?),
+            arith::add(self.swizzle.apply(offset_only), offset_anti)?,
+        ))
     }
 }
 

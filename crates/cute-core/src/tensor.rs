@@ -302,14 +302,21 @@ impl fmt::Display for Iter {
 pub struct Tensor {
     /// What the layout's offsets index.
     pub iter: Iter,
-    /// Coordinates to offsets (in elements).
+    /// Coordinates to offsets (in elements); of a composed layout, its inner layout.
     pub layout: Layout,
+    /// The swizzle and offset of a composed layout in element units: the tensor's layout
+    /// is `swizzle o offset o layout` (C++ `make_tensor(ptr, composition(Swizzle{}, L))`).
+    /// `None` for a plain layout (a GMMA/UMMA atom's swizzle is in the pointer instead).
+    pub swizzle: Option<(Swizzle, Offset)>,
 }
 
 impl fmt::Display for Tensor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Iter::Counting { shape, start } = &self.iter else {
-            return write!(f, "{} o {}", self.iter, self.layout);
+            return match self.swizzle {
+                Some((sw, off)) => write!(f, "{} o {sw} o {off} o {}", self.iter, self.layout),
+                None => write!(f, "{} o {}", self.iter, self.layout),
+            };
         };
         // Basis strides: `k@i` (`k@i@j` for a nested leaf), `0` where none.
         write!(f, "{} o {}:", self.iter, self.layout.shape())?;
@@ -387,7 +394,62 @@ impl Tensor {
 
     /// `make_tensor(iter, layout)`.
     pub fn new(iter: Iter, layout: Layout) -> Tensor {
-        Tensor { iter, layout }
+        Tensor {
+            iter,
+            layout,
+            swizzle: None,
+        }
+    }
+
+    /// `make_tensor(iter, layout)` of a layout or a composed layout in element units
+    /// (`Sw<B,M,S> o offset o L`; not a `smem_ptr_flag` one: [`Tensor::over`] moves that
+    /// swizzle into the pointer).
+    pub fn with_any_layout(iter: Iter, layout: AnyLayout) -> Result<Tensor> {
+        match layout {
+            AnyLayout::Layout(l) => Ok(Tensor::new(iter, l)),
+            AnyLayout::Composed(c) => match c.offset {
+                Offset::Int(_) | Offset::Mixed { .. } => Ok(Tensor {
+                    iter,
+                    layout: c.layout,
+                    swizzle: Some((c.swizzle, c.offset)),
+                }),
+                Offset::SmemPtr { .. } => Err(Error::new(format!(
+                    "{c} addresses bytes of a shared-memory pointer (smem_ptr_flag): make_tensor(make_smem_ptr<T>(p), layout) moves its swizzle into the pointer"
+                ))),
+            },
+        }
+    }
+
+    /// The tensor's layout: plain, or `Sw o offset o L` of a swizzle in element units.
+    pub fn any_layout(&self) -> AnyLayout {
+        match self.swizzle {
+            None => AnyLayout::Layout(self.layout.clone()),
+            Some((swizzle, offset)) => AnyLayout::Composed(crate::swizzle::ComposedLayout {
+                swizzle,
+                offset,
+                layout: self.layout.clone(),
+            }),
+        }
+    }
+
+    /// The layout of a tensor whose layout is a plain one; `what` names the operation that
+    /// does not take a composed layout in element units.
+    pub fn plain_layout(&self, what: &str) -> Result<&Layout> {
+        match self.swizzle {
+            None => Ok(&self.layout),
+            Some(_) => Err(Error::new(format!(
+                "{what} of a tensor over a swizzled layout ({}) is not modelled: slice or partition it first, or use the smem atoms' layouts (smem_ptr_flag), whose swizzle C++ moves into the pointer",
+                self.any_layout()
+            ))),
+        }
+    }
+
+    /// The same iterator over `op` of the layout: a layout operation on the domain (a
+    /// divide, `coalesce`, `flatten`, ...), which acts on the inner layout of a composed one
+    /// as C++'s `composition(A, O, op(B))` does.
+    pub fn map_layout(&self, op: impl FnOnce(&Layout) -> Result<Layout>) -> Result<Tensor> {
+        let layout = self.any_layout().map_inner(op)?;
+        Tensor::with_any_layout(self.iter.clone(), layout)
     }
 
     /// `make_tensor(ptr, layout)` where the layout may be a composed one: a
@@ -406,6 +468,11 @@ impl Tensor {
             AnyLayout::Layout(l) => Ok(Tensor::new(ptr.into(), l.clone())),
             AnyLayout::Composed(c) => match c.offset {
                 Offset::SmemPtr { bits } => {
+                    if let Some(sw) = ptr.swizzle {
+                        return Err(Error::new(format!(
+                            "the pointer already swizzles its addresses ({sw}): make the tensor over the plain layout, or over a plain pointer"
+                        )));
+                    }
                     if ptr.space != Space::Smem {
                         return Err(Error::new(format!(
                             "{c} is a shared-memory layout (smem_ptr_flag): it needs a make_smem_ptr, not a {}",
@@ -428,9 +495,10 @@ impl Tensor {
                         c.layout.clone(),
                     ))
                 }
-                Offset::Int(_) => Err(Error::new(format!(
-                    "a tensor over a swizzle in element units ({c}) is not modelled yet: use the smem atoms' layouts (smem_ptr_flag), whose swizzle C++ moves into the pointer"
-                ))),
+                // A swizzle of element offsets stays in the layout, as C++ keeps it.
+                Offset::Int(_) | Offset::Mixed { .. } => {
+                    Tensor::with_any_layout(ptr.into(), layout.clone())
+                }
             },
         }
     }
@@ -446,15 +514,36 @@ impl Tensor {
     /// assert_eq!(col.to_string(), "gmem_ptr[16b](0x6) o (8):(4)");
     /// ```
     pub fn slice(&self, c: &Coord) -> Result<Tensor> {
-        let sub = self.layout.slice(c)?;
+        self.slice_dynamic(c, &[])
+    }
+
+    /// [`Tensor::slice`] where `dynamic[i]` says whether the `i`-th fixed coordinate is a
+    /// run-time integer, which matters over a swizzled layout only
+    /// ([`crate::swizzle::ComposedLayout::slice_dynamic`]). Over `Sw o off o L` the slice is
+    /// C++'s `slice_and_offset`: the swizzle decays into strides where it can, and the
+    /// iterator moves by the offset the swizzle leaves alone.
+    ///
+    /// ```
+    /// use cute_core::{int_tuple::Coord, swizzle::{AnyLayout, ComposedLayout}, tensor::{Ptr, Space, Tensor}, Swizzle};
+    /// let l = ComposedLayout::new(Swizzle::new(2, 3, 3).unwrap(), 0, "((8,8),(32,1)):((32,256),(1,0))".parse().unwrap());
+    /// let t = Tensor::over(Ptr::new(Space::Smem, 16, 0), &AnyLayout::Composed(l)).unwrap();
+    /// assert_eq!(t.to_string(), "smem_ptr[16b]((nil)) o Sw<2,3,3> o 0 o ((8,8),(32,1)):((32,256),(1,0))");
+    /// let row = t.slice(&Coord::Tuple(vec![Coord::Int(3), Coord::Under])).unwrap();
+    /// assert_eq!(row.to_string(), "smem_ptr[16b](0xd0) o (((8,2,2),1)):(((1,-8,16),0))");
+    /// ```
+    pub fn slice_dynamic(&self, c: &Coord, dynamic: &[bool]) -> Result<Tensor> {
         in_bounds(c, self.layout.shape())?;
-        let offset = self.layout.call_coord(&c.start())?;
         if !c.has_underscore() {
+            let offset = self.any_layout().call_coord(&c.start())?;
             return Err(Error::new(format!(
                 "{c} fixes every mode: it names one element (offset {offset}), not a tensor; use layout(t)({c}) for its offset"
             )));
         }
-        Ok(Tensor::new(self.iter.offset(offset)?, sub))
+        let (sub, offset) = match &self.any_layout() {
+            AnyLayout::Layout(l) => (AnyLayout::Layout(l.slice(c)?), l.call_coord(&c.start())?),
+            AnyLayout::Composed(cl) => cl.slice_and_offset(c, dynamic)?,
+        };
+        Tensor::with_any_layout(self.iter.offset(offset)?, sub)
     }
 
     /// CuTe `local_tile(tensor, tiler, coord[, proj])`: `zipped_divide` by the tiler, then
@@ -467,9 +556,25 @@ impl Tensor {
         coord: &Coord,
         proj: Option<&[bool]>,
     ) -> Result<Tensor> {
-        let (tiler, coord) = match proj {
-            None => (tiler.clone(), coord.clone()),
-            Some(keep) => (project_tiler(tiler, keep)?, project_coord(coord, keep)?),
+        self.local_tile_dynamic(tiler, coord, proj, &[])
+    }
+
+    /// [`Tensor::local_tile`] where `dynamic[i]` says whether the `i`-th integer of `coord`
+    /// (as given, before the projection) is a run-time one (see [`Tensor::slice_dynamic`]).
+    pub fn local_tile_dynamic(
+        &self,
+        tiler: &Tiler,
+        coord: &Coord,
+        proj: Option<&[bool]>,
+        dynamic: &[bool],
+    ) -> Result<Tensor> {
+        let (tiler, coord, dynamic) = match proj {
+            None => (tiler.clone(), coord.clone(), dynamic.to_vec()),
+            Some(keep) => (
+                project_tiler(tiler, keep)?,
+                project_coord(coord, keep)?,
+                project_dynamic(coord, keep, dynamic),
+            ),
         };
         let tiled = alg::zipped_divide(&self.layout, &tiler)?;
         // inner_partition: every mode of the tile, the coordinate (with `_` appended for
@@ -493,7 +598,7 @@ impl Tensor {
         };
         let inner = unders(tiled.mode(0)?.shape());
         self.with_layout(tiled)?
-            .slice(&Coord::Tuple(vec![inner, coord]))
+            .slice_dynamic(&Coord::Tuple(vec![inner, coord]), &dynamic)
     }
 
     /// CuTe `local_partition(tensor, thr_layout, thr_idx)`: the elements of thread
@@ -553,18 +658,27 @@ impl Tensor {
             c => c,
         };
         let rest = unders(tiled.mode(1)?.shape());
+        // The thread index is a run-time integer (C++'s `threadIdx.x`, CuTeDSL's Int32).
+        let dynamic = vec![true; coord.start().leaf_count()];
         self.with_layout(tiled)?
-            .slice(&Coord::Tuple(vec![coord, rest]))
+            .slice_dynamic(&Coord::Tuple(vec![coord, rest]), &dynamic)
     }
 
     /// The tensor with its iterator moved by `n` elements (C++ `tensor.data() + n`).
     pub fn offset_by(&self, n: i64) -> Result<Tensor> {
-        Ok(Tensor::new(self.iter.offset(n)?, self.layout.clone()))
+        Ok(Tensor {
+            iter: self.iter.offset(n)?,
+            ..self.clone()
+        })
     }
 
-    /// The same iterator over another layout of the same domain.
-    fn with_layout(&self, layout: Layout) -> Result<Tensor> {
-        Ok(Tensor::new(self.iter.clone(), layout))
+    /// The same iterator and swizzle over another (inner) layout of the same domain.
+    pub fn with_layout(&self, layout: Layout) -> Result<Tensor> {
+        Ok(Tensor {
+            iter: self.iter.clone(),
+            layout,
+            swizzle: self.swizzle,
+        })
     }
 }
 
@@ -578,7 +692,7 @@ fn unders(shape: &IntTuple) -> Coord {
 
 /// Every fixed coordinate of `c` inside its mode of `shape` (C++ does not check; an index
 /// past a mode is memory the tensor does not cover).
-fn in_bounds(c: &Coord, shape: &IntTuple) -> Result<()> {
+pub(crate) fn in_bounds(c: &Coord, shape: &IntTuple) -> Result<()> {
     match (c, shape) {
         (Coord::Under, _) => Ok(()),
         (Coord::Int(i), s) => {
@@ -628,6 +742,29 @@ fn project_coord(c: &Coord, keep: &[bool]) -> Result<Coord> {
         keep,
         &format!("the coordinate {c}"),
     )?))
+}
+
+/// The run-time flags (one per integer of `c`, in order) of the modes `keep` marks.
+fn project_dynamic(c: &Coord, keep: &[bool], dynamic: &[bool]) -> Vec<bool> {
+    fn ints(c: &Coord) -> usize {
+        match c {
+            Coord::Under => 0,
+            Coord::Int(_) => 1,
+            Coord::Tuple(cs) => cs.iter().map(ints).sum(),
+        }
+    }
+    let Coord::Tuple(cs) = c else {
+        return dynamic.to_vec();
+    };
+    let mut rest = dynamic.iter().copied();
+    let mut out = Vec::new();
+    for (m, k) in cs.iter().zip(keep) {
+        let flags: Vec<bool> = rest.by_ref().take(ints(m)).collect();
+        if *k {
+            out.extend(flags);
+        }
+    }
+    out
 }
 
 /// The modes of `items` that `keep` marks (a `Step<_1, X, _1>` projection).

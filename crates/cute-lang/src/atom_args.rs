@@ -278,7 +278,11 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
     let (layout, mut bits, base) = match &args[0] {
         Value::Tensor(t) => match &t.iter {
             Iter::Ptr(p) if matches!(p.space, Space::Gmem | Space::Generic) => {
-                (t.layout.clone(), Some(i64::from(p.bits)), p.addr)
+                (
+                    t.plain_layout("coalescing")?.clone(),
+                    Some(i64::from(p.bits)),
+                    p.addr,
+                )
             }
             Iter::Ptr(p) => {
                 return Err(Error::new(format!(
@@ -408,4 +412,118 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
         }
         _ => Err(Error::new(usage)),
     }
+}
+
+/// CuTeDSL's `warp.LdMatrix8x8x16bOp(transpose, num_matrices)` (`load`) and
+/// `warp.StMatrix8x8x16bOp(...)`: C++'s `SM75_U32x{n}_LDSM_N` / `SM75_U16x{2n}_LDSM_T`
+/// (`SM90_U32x{n}_STSM_N` / `SM90_U16x{2n}_STSM_T`), an op `make_copy_atom` types.
+pub(crate) fn dsl_matrix_op(load: bool, a: &[Value]) -> Result<Value> {
+    let transpose = match a.first() {
+        None | Some(Value::Under) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(v) => {
+            return Err(Error::new(format!(
+                "expects the 'transpose' Op parameter to be a bool instance, got {}",
+                v.kind()
+            )))
+        }
+    };
+    let n = match a.get(1) {
+        None | Some(Value::Under) => 1,
+        Some(v) => v.to_int()?,
+    };
+    if !matches!(n, 1 | 2 | 4) {
+        return Err(Error::new(format!(
+            "expects the 'num_matrices' Op parameter to be one of [1,2,4], got {n}"
+        )));
+    }
+    let (arch, kind) = if load {
+        ("SM75", "LDSM")
+    } else {
+        ("SM90", "STSM")
+    };
+    let name = if transpose {
+        format!("{arch}_U16x{}_{kind}_T", 2 * n)
+    } else {
+        format!("{arch}_U32x{n}_{kind}_N")
+    };
+    Ok(Value::Atom(Box::new(Atom::lookup(&name)?)))
+}
+
+/// CuTeDSL's `cpasync.CopyG2SOp(cache_mode=LoadCacheMode.ALWAYS)`: the SM80 `cp.async` op
+/// (`SM80_CP_ASYNC_CACHEALWAYS`, `...CACHEGLOBAL` for `LoadCacheMode.GLOBAL`), whose width
+/// `make_copy_atom`'s `num_bits_per_copy` gives.
+pub(crate) fn dsl_g2s_op(mode: Option<&Value>) -> Result<Value> {
+    Ok(Value::Keyword(match mode {
+        None | Some(Value::Under | Value::Keyword("LoadCacheMode.ALWAYS")) => {
+            "SM80_CP_ASYNC_CACHEALWAYS"
+        }
+        Some(Value::Keyword("LoadCacheMode.GLOBAL")) => "SM80_CP_ASYNC_CACHEGLOBAL",
+        Some(v) => {
+            return Err(Error::new(format!(
+                "cp.async caches as LoadCacheMode.ALWAYS (cp.async.ca) or LoadCacheMode.GLOBAL (cp.async.cg), got {v}"
+            )))
+        }
+    }))
+}
+
+/// CuTeDSL's `cute.make_copy_atom(op, dtype, num_bits_per_copy=N)`: C++'s
+/// `Copy_Atom<Op, T>` of the op (`SM80_CP_ASYNC_CACHEALWAYS<uint_bit_t<N>>`,
+/// `UniversalCopy<uint_bit_t<N>>`, an LDSM/STSM op), its layouts in `dtype` elements. A
+/// universal copy without a width moves one element.
+pub(crate) fn dsl_copy_atom(a: &[Value]) -> Result<Value> {
+    let ty = &a[1];
+    let width = match a.get(2) {
+        None | Some(Value::Under) => None,
+        Some(v) => Some(v.to_int()?),
+    };
+    if let Some(w) = width.filter(|w| *w < 0) {
+        return Err(Error::new(format!(
+            "'num_bits_per_copy' must be a non-negative int, got {w}"
+        )));
+    }
+    let atom = match &a[0] {
+        Value::Atom(at) => match &**at {
+            Atom::Copy(c) if width.is_none() => c.clone(),
+            Atom::Copy(c) => {
+                return Err(Error::new(format!(
+                    "{} has a fixed width: it takes no num_bits_per_copy",
+                    c.name
+                )))
+            }
+            Atom::Mma(m) => {
+                return Err(Error::new(format!(
+                    "{} is an MMA op: make_copy_atom takes a copy op (make_mma_atom / make_tiled_mma take MMA ops)",
+                    m.name
+                )))
+            }
+        },
+        Value::Keyword(k) if k.starts_with("SM80_CP_ASYNC_CACHE") => {
+            let Some(bits) = width.filter(|w| *w > 0) else {
+                return Err(Error::new(
+                    "expects a 'num_bits_per_copy' kw argument of type int that is positive when creating a copy Atom for CopyG2SOp",
+                ));
+            };
+            cute_core::atom::CopyAtom::cp_async(k.parse()?, bits)?
+        }
+        Value::Keyword("UniversalCopy") => {
+            let bits = match width {
+                Some(w) if w > 0 => w,
+                _ => bits_of(ty)?,
+            };
+            match Atom::lookup(&format!("UniversalCopy_{bits}"))? {
+                Atom::Copy(c) => c,
+                Atom::Mma(m) => return Err(Error::new(format!("{} is not a copy", m.name))),
+            }
+        }
+        v => {
+            return Err(Error::new(format!(
+                "make_copy_atom takes a copy op (warp.LdMatrix8x8x16bOp(...), cpasync.CopyG2SOp(), cute.nvgpu.CopyUniversalOp()), got {}",
+                v.kind()
+            )))
+        }
+    };
+    Ok(Value::Atom(Box::new(Atom::Copy(
+        atom.with_value_bits(bits_of(ty)?)?,
+    ))))
 }

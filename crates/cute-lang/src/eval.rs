@@ -90,6 +90,18 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
         }
         Expr::Index { obj, lo, hi, slice } => {
             let o = eval(obj, env)?;
+            // CuTeDSL's `t[None, 3]` is C++'s `t(_, 3)`: a tensor's coordinate, not a mode.
+            if let (Value::Tensor(_) | Value::Partition(_) | Value::DescTensor(_), false) =
+                (&o, *slice)
+            {
+                let Some(c) = lo else {
+                    return Err(Error::at(
+                        node.col,
+                        "a tensor's subscript needs a coordinate",
+                    ));
+                };
+                return apply(&o, &[eval(c, env)?]);
+            }
             let items = match &o {
                 Value::Tuple(vs) => vs.clone(),
                 v => {
@@ -107,7 +119,15 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
                 match node {
                     None => Ok(default),
                     Some(nd) => {
-                        let i = eval(nd, env)?.to_int()?;
+                        let i = match eval(nd, env)? {
+                            Value::Tuple(_) => {
+                                return Err(Error::at(
+                                    nd.col,
+                                    "a tuple takes one integer index (several, `t[a, b]`, index a tensor)",
+                                ))
+                            }
+                            v => v.to_int()?,
+                        };
                         // Python: negative indices count from the end.
                         Ok(if i < 0 { i.saturating_add(n) } else { i })
                     }
@@ -162,9 +182,14 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             }
             // A spelling the op table lists with its namespace (CuTeDSL's
             // `cute.recast_layout`, whose arguments differ from C++'s) wins over the name
-            // without it.
+            // without it, however the module is reached (`cutlass.cute.recast_layout`).
             let short = strip_ns(name);
-            let op = ops::lookup(name).or_else(|| ops::lookup(short));
+            let op = ops::lookup(name)
+                .or_else(|| {
+                    let dsl = name.contains(".cute.");
+                    dsl.then(|| ops::lookup(&format!("cute.{short}"))).flatten()
+                })
+                .or_else(|| ops::lookup(short));
             let bound = bound_path(name, env);
             // An unknown function is the error, not the first unknown name among its
             // arguments (`make_tensor(nullptr, ...)` names make_tensor).
@@ -489,6 +514,15 @@ fn compose_chain(vals: &[Value]) -> Result<Value> {
     Ok(acc)
 }
 
+/// For each integer of the coordinate `args` (in order, `_` skipped): whether it is a
+/// run-time one.
+fn dynamic_coords(args: &[Value]) -> Vec<bool> {
+    match args {
+        [one] => one.dynamic_leaves(),
+        _ => Value::Tuple(args.to_vec()).dynamic_leaves(),
+    }
+}
+
 /// Apply a value to arguments: evaluation, slicing, swizzling.
 pub(crate) fn apply(f: &Value, args: &[Value]) -> Result<Value> {
     if args.is_empty() {
@@ -504,10 +538,24 @@ pub(crate) fn apply(f: &Value, args: &[Value]) -> Result<Value> {
         Value::Tuple(args.iter().map(Value::to_static).collect())
     };
     match f {
-        Value::Tensor(t) => Ok(Value::Tensor(Box::new(t.slice(&coord_val.to_coord()?)?))),
-        Value::Partition(p) => Ok(Value::Tensor(Box::new(
-            p.tensor.slice(&coord_val.to_coord()?)?,
+        Value::Tensor(t) => Ok(Value::Tensor(Box::new(
+            t.slice_dynamic(&coord_val.to_coord()?, &dynamic_coords(args))?,
         ))),
+        Value::Partition(p) => Ok(Value::Tensor(Box::new(
+            p.tensor
+                .slice_dynamic(&coord_val.to_coord()?, &dynamic_coords(args))?,
+        ))),
+        // A descriptor fragment's element is the descriptor of that MMA block.
+        Value::DescTensor(t) => {
+            let c = coord_val.to_coord()?;
+            if c.has_underscore() {
+                Ok(Value::DescTensor(Box::new(t.slice(&c)?)))
+            } else {
+                Ok(Value::Descriptor(Box::new(
+                    t.at(&coord_val.to_int_tuple()?)?,
+                )))
+            }
+        }
         Value::Layout(l) => {
             let c = coord_val.to_coord()?;
             if c.has_underscore() {

@@ -342,12 +342,25 @@ impl<'a> Parser<'a> {
                 Tok::Punct('[') => {
                     self.next();
                     let saved = std::mem::replace(&mut self.no_colon, true);
-                    let lo = if matches!(self.peek(), Tok::Punct(':' | ']')) {
+                    let mut lo = if matches!(self.peek(), Tok::Punct(':' | ']')) {
                         None
                     } else {
                         Some(Box::new(self.expr()?))
                     };
-                    let slice = self.eat(':');
+                    // Python's `t[a, b]` is `t[(a, b)]`: a tensor's coordinate.
+                    let multi = lo.is_some() && *self.peek() == Tok::Punct(',');
+                    if let Some(first) = lo.take_if(|_| multi) {
+                        let tcol = first.col;
+                        let mut items = vec![*first];
+                        while self.eat(',') && *self.peek() != Tok::Punct(']') {
+                            items.push(self.expr()?);
+                        }
+                        lo = Some(Box::new(Node {
+                            expr: Expr::Tuple(items),
+                            col: tcol,
+                        }));
+                    }
+                    let slice = !multi && self.eat(':');
                     let hi = if slice && *self.peek() != Tok::Punct(']') {
                         Some(Box::new(self.expr()?))
                     } else {

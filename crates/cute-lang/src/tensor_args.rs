@@ -6,9 +6,12 @@
 use crate::convert::bits_of;
 use crate::ops::as_layout;
 use crate::value::Value;
-use cute_core::atom::TiledMma;
+use cute_core::atom::{MmaParams, TiledMma};
+use cute_core::desc::{DescFamily, DescTensor};
 use cute_core::error::{Error, Result};
+use cute_core::int_tuple::IntTuple;
 use cute_core::layout::Layout;
+use cute_core::smem_atom::AtomMajor;
 use cute_core::swizzle::AnyLayout;
 use cute_core::tensor::{Iter, Ptr, Space, Tensor};
 
@@ -166,6 +169,23 @@ pub(crate) fn make_ptr(space: Space, a: &[Value]) -> Result<Value> {
     if let [p] = a {
         return tag_ptr(space, p);
     }
+    // C++'s make_smem_ptr(ptr, Swizzle{}): make_swizzle_ptr(make_smem_ptr(ptr), sw), the
+    // swizzle acting on byte addresses (Sw<0,M,S> leaves the pointer plain).
+    if let (Space::Smem, [p, Value::Swizzle(sw)]) = (space, a) {
+        let tagged = match tag_ptr(space, p)? {
+            Value::Ptr(t) => t,
+            v => return Err(Error::new(format!("expected a pointer, got {}", v.kind()))),
+        };
+        if let Some(old) = tagged.swizzle {
+            return Err(Error::new(format!(
+                "the pointer already swizzles its addresses ({old}): C++ would nest two swizzle pointers, which is not modelled"
+            )));
+        }
+        return Ok(Value::Ptr(Ptr {
+            swizzle: (sw.b != 0).then_some(*sw),
+            ..tagged
+        }));
+    }
     let [ty, addr] = a else {
         return Err(Error::new(format!(
             "{}: give the element type and the address, e.g. make_{}<half_t>(nullptr)",
@@ -253,10 +273,11 @@ pub(crate) fn local_tile(a: &[Value]) -> Result<Value> {
     let tiler = a[1].to_tiler()?;
     let coord = a[2].to_coord()?;
     let proj = a.get(3).map(projection).transpose()?;
-    Ok(Value::Tensor(Box::new(t.local_tile(
+    Ok(Value::Tensor(Box::new(t.local_tile_dynamic(
         &tiler,
         &coord,
         proj.as_deref(),
+        &a[2].dynamic_leaves(),
     )?)))
 }
 
@@ -347,24 +368,24 @@ pub(crate) fn partition_copy(src: bool, a: &[Value]) -> Result<Value> {
     let t = tensor(&a[1])?;
     partitioned(
         t,
-        c.copy.partition(src, &t.layout, c.thr)?,
+        c.copy.partition_tensor(src, t, c.thr)?,
         Partitioner::Copy(Box::new(c.copy.clone()), src),
         c.thr,
         if src { "partition_S" } else { "partition_D" },
     )
 }
 
-/// A thread's `(layout, offset)` part of `t` as the value partition_X returns, with what
-/// partitioned it (the partition view draws every thread's part).
+/// A thread's part of `t` as the value partition_X returns, with what partitioned it (the
+/// partition view draws every thread's part).
 fn partitioned(
     t: &Tensor,
-    (layout, offset): (Layout, i64),
+    part: Tensor,
     by: Partitioner,
     thr: i64,
     what: &'static str,
 ) -> Result<Value> {
     Ok(Value::Partition(Box::new(Partition {
-        tensor: Tensor::new(t.offset_by(offset)?.iter, layout),
+        tensor: part,
         shape: t.layout.shape().clone(),
         by,
         thr,
@@ -383,7 +404,7 @@ pub(crate) fn partition(which: char, a: &[Value]) -> Result<Value> {
     let t = tensor(&a[1])?;
     partitioned(
         t,
-        m.mma.partition(which, &t.layout, m.thr)?,
+        m.mma.partition_tensor(which, t, m.thr)?,
         Partitioner::Mma(Box::new(m.mma.clone()), which),
         m.thr,
         match which {
@@ -429,8 +450,7 @@ pub(crate) fn partition_fragment(which: char, a: &[Value]) -> Result<Value> {
     match (&a[0], which) {
         (Value::ThrMma(m), _) => {
             let t = tensor(&a[1])?;
-            let (layout, _) = m.mma.partition(which, &t.layout, m.thr)?;
-            fragment(&m.mma, which, &layout)
+            fragment(&m.mma, which, &m.mma.partition_tensor(which, t, m.thr)?)
         }
         (_, 'C') => crate::tmem_args::partition_fragment_c(a),
         (v, _) => Err(Error::new(format!(
@@ -497,15 +517,114 @@ pub(crate) fn frg_type(mma: &TiledMma, which: char) -> Result<cute_core::elem::E
     )))
 }
 
-/// An MMA's fragment over a partition of A, B or C (`layout`): `make_fragment_like` of it
-/// for A and B, a compact column-major tensor of its shape for C (an UMMA's in TMEM).
-fn fragment(mma: &TiledMma, which: char, layout: &Layout) -> Result<Value> {
-    match which {
-        'C' => crate::tmem_args::fragment_c(mma, layout.shape().clone()),
-        _ => owned(
-            frg_type(mma, which)?,
-            cute_core::layout::make_fragment_like(layout)?,
-        ),
+/// An MMA's fragment over a partition of A, B or C: `make_fragment_like` of it for A and B
+/// in registers, the descriptor tensor of a GMMA/UMMA operand in shared memory, a compact
+/// column-major tensor of its shape for C (an UMMA's in TMEM).
+fn fragment(mma: &TiledMma, which: char, part: &Tensor) -> Result<Value> {
+    if which == 'C' {
+        return crate::tmem_args::fragment_c(mma, part.layout.shape().clone());
+    }
+    if let Some((family, major)) = smem_operand(mma, which) {
+        return desc_fragment(mma, which, family, major, part);
+    }
+    // C++'s make_fragment_like of a swizzled layout is that of its inner layout.
+    owned(
+        frg_type(mma, which)?,
+        cute_core::layout::make_fragment_like(&part.layout)?,
+    )
+}
+
+/// The descriptor family and major mode of operand `which` when the MMA reads it from
+/// shared memory through a descriptor (`FrgTypeA/B` is `GMMA::smem_desc` or
+/// `UMMA::smem_desc`): A of an `_SS` GMMA/UMMA, B of every one.
+fn smem_operand(mma: &TiledMma, which: char) -> Option<(DescFamily, AtomMajor)> {
+    let i = usize::from(which == 'B');
+    let major = |mn: bool| if mn { AtomMajor::MN } else { AtomMajor::K };
+    match &mma.atom.params {
+        Some(MmaParams::Gmma(g)) if which == 'B' || !g.a_reg => {
+            Some((DescFamily::Gmma, major(mma.atom.mn_major[i])))
+        }
+        Some(MmaParams::Umma(u)) if which == 'B' || !u.op.a_tmem => {
+            Some((DescFamily::Umma, u.majors[i]))
+        }
+        _ => None,
+    }
+}
+
+/// C++'s `MakeTensor<GMMA::smem_desc<Major>>` (UMMA alike) of a partitioned operand in
+/// shared memory: its value type must be the MMA's, its pointer a shared-memory one.
+fn desc_fragment(
+    mma: &TiledMma,
+    which: char,
+    family: DescFamily,
+    major: AtomMajor,
+    part: &Tensor,
+) -> Result<Value> {
+    let Iter::Ptr(p) = &part.iter else {
+        return Err(Error::new(format!(
+            "Expected SMEM Tensor to construct a {} Desc Tensor, got a tensor over {}",
+            family_name(family),
+            part.iter
+        )));
+    };
+    if p.space != Space::Smem {
+        return Err(Error::new(format!(
+            "Expected SMEM Tensor to construct a {} Desc Tensor, got {p}",
+            family_name(family)
+        )));
+    }
+    let sparse_a = which == 'A'
+        && match &mma.atom.params {
+            Some(MmaParams::Gmma(g)) => g.sparse,
+            Some(MmaParams::Umma(u)) => u.op.variant == cute_core::umma::UmmaVariant::Sparse,
+            None => false,
+        };
+    if sparse_a {
+        return Err(Error::new(format!(
+            "{}'s A is 2:4 sparse: its descriptor fragment (of sparse elements) is not modelled",
+            mma.atom.name
+        )));
+    }
+    let want = match &mma.atom.params {
+        Some(MmaParams::Gmma(g)) => Some(if which == 'A' { g.a } else { g.b }),
+        Some(MmaParams::Umma(u)) => Some(if which == 'A' { u.a } else { u.b }),
+        _ => None,
+    };
+    if let Some(t) = want {
+        // C++ also takes 4- and 6-bit types in 8-bit containers.
+        let container = p.bits == 8 && matches!(t.bits(), 4 | 6 | 8);
+        if t.bits() != i64::from(p.bits) && !container {
+            return Err(Error::new(format!(
+                "Expecting ValType{which} type: the MMA reads {t} ({} bits), the tensor holds {}-bit elements",
+                t.bits(),
+                p.bits
+            )));
+        }
+    }
+    let layout = part.plain_layout("a descriptor fragment")?.clone();
+    let smem = match p.swizzle {
+        Some(swizzle) => AnyLayout::Composed(cute_core::ComposedLayout {
+            swizzle,
+            offset: cute_core::swizzle::Offset::SmemPtr {
+                bits: i64::from(p.bits),
+            },
+            layout,
+        }),
+        None => AnyLayout::Layout(layout),
+    };
+    Ok(Value::DescTensor(Box::new(DescTensor::of_smem(
+        family,
+        major,
+        &smem,
+        i64::from(p.bits),
+        p.addr,
+    )?)))
+}
+
+fn family_name(f: DescFamily) -> &'static str {
+    match f {
+        DescFamily::Gmma => "GMMA",
+        DescFamily::Umma => "UMMA",
     }
 }
 
@@ -523,37 +642,29 @@ pub(crate) fn make_fragment(which: char, a: &[Value]) -> Result<Value> {
             )))
         }
     };
-    let t = tensor(&a[1])?;
     let tv = match which {
         'A' => &mma.atom.a,
         'B' => &mma.atom.b,
         _ => &mma.atom.c,
     };
     let vals = tv.mode(1)?.size()?;
-    let first = t.layout.mode(0)?.size()?;
-    if t.layout.rank() < 3 || first != vals {
+    // C++ reads only the shape of what make_fragment_C is given: CuTeDSL passes
+    // partition_shape_C's.
+    let shape = match (&a[1], which) {
+        (v @ (Value::Tuple(_) | Value::Int(_) | Value::Dyn(_)), 'C') => v.to_int_tuple()?,
+        (v, _) => tensor(v)?.layout.shape().clone(),
+    };
+    let first = shape.get(0).and_then(IntTuple::size).unwrap_or(-1);
+    if shape.rank() < 3 || first != vals {
         return Err(Error::new(format!(
-            "make_fragment_{which} takes a tensor partition_{which} returned: rank 3 or more whose mode 0 holds the atom's {vals} values a thread, got {}",
-            t.layout
+            "make_fragment_{which} takes a tensor partition_{which} returned{}: rank 3 or more whose mode 0 holds the atom's {vals} values a thread, got {shape}",
+            if which == 'C' { " (or its shape)" } else { "" }
         )));
     }
-    fragment(mma, which, &t.layout)
-}
-
-/// `make_fragment_like(tensor)` / `make_tensor_like(tensor)`: a register tensor of the
-/// same element type over `make_fragment_like` / `make_layout_like` of its layout.
-pub(crate) fn like(fragment: bool, t: &Tensor) -> Result<Value> {
-    if matches!(t.iter, Iter::Counting { .. }) {
-        return Err(Error::new(
-            "a register tensor like an identity tensor holds coordinates (ArithTuples): not modelled",
-        ));
+    match &a[1] {
+        Value::Tensor(_) | Value::Partition(_) => fragment(mma, which, tensor(&a[1])?),
+        _ => crate::tmem_args::fragment_c(mma, shape),
     }
-    let layout = if fragment {
-        cute_core::layout::make_fragment_like(&t.layout)?
-    } else {
-        cute_core::layout::make_layout_like(&t.layout)?
-    };
-    owning(t.iter.bits(), layout)
 }
 
 /// The layout functions C++ overloads for tensors by applying them to the tensor's layout
@@ -586,14 +697,20 @@ pub(crate) fn lifted(
         return None;
     }
     let mut on_layout = args.to_vec();
-    on_layout[0] = Value::Layout(t.layout.clone());
-    Some(body(&on_layout).and_then(|v| match v {
-        Value::Layout(l) => Ok(Value::Tensor(Box::new(Tensor::new(t.iter.clone(), l)))),
-        v => Err(Error::new(format!(
-            "{op} of a tensor's layout gave {}, not a layout",
-            v.kind()
-        ))),
-    }))
+    // Over a composed layout the operation acts on its inner layout, as C++'s does.
+    Some(
+        t.map_layout(|l| {
+            on_layout[0] = Value::Layout(l.clone());
+            match body(&on_layout)? {
+                Value::Layout(l) => Ok(l),
+                v => Err(Error::new(format!(
+                    "{op} of a tensor's layout gave {}, not a layout",
+                    v.kind()
+                ))),
+            }
+        })
+        .map(|t| Value::Tensor(Box::new(t))),
+    )
 }
 
 /// `thr_copy.retile_S/D(tensor)`: the tensor (a thread's fragment) re-tiled to the copy's
@@ -606,10 +723,10 @@ pub(crate) fn retile(which: char, a: &[Value]) -> Result<Value> {
         )));
     };
     let t = tensor(&a[1])?;
-    Ok(Value::Tensor(Box::new(Tensor::new(
-        t.iter.clone(),
-        c.copy.retile(&t.layout)?,
-    ))))
+    t.plain_layout("retile")?;
+    Ok(Value::Tensor(Box::new(
+        t.with_layout(c.copy.retile(&t.layout)?)?,
+    )))
 }
 
 /// `recast<NEW>(tensor)`: the same memory as `NEW` elements (the pointer retyped, its
@@ -626,7 +743,11 @@ pub(crate) fn recast(ty: &Value, t: &Tensor) -> Result<Value> {
             ))
         }
     };
-    let layout = cute_core::layout::recast_layout(i64::from(old), i64::from(new), &t.layout)?;
+    let layout = cute_core::layout::recast_layout(
+        i64::from(old),
+        i64::from(new),
+        t.plain_layout("recast")?,
+    )?;
     Ok(Value::Tensor(Box::new(Tensor::new(iter, layout))))
 }
 
@@ -727,4 +848,159 @@ pub(crate) fn to_cu_swizzle(bits: &Value, base: &Value) -> Result<Value> {
             )))
         }
     }))
+}
+
+/// An optional argument: absent or Python's `None`.
+fn given(v: Option<&Value>) -> Option<&Value> {
+    v.filter(|v| !matches!(v, Value::Under))
+}
+
+/// C++'s `recast_ptr<T>(ptr)` (the swizzle kept) and CuTeDSL's `cute.recast_ptr(ptr,
+/// swizzle_=None, dtype=None)`: the pointer retyped to `dtype` (else its own type) with
+/// the swizzle given (none when none is given, as the DSL does). The swizzle acts on byte
+/// addresses, as C++'s `swizzle_ptr` does (`sl.inner` of a GMMA/UMMA smem atom).
+pub(crate) fn recast_ptr(a: &[Value]) -> Result<Value> {
+    if let [ty @ Value::Keyword(_), Value::Ptr(p)] = a {
+        return Ok(Value::Ptr(Ptr {
+            bits: elem_bits(ty)?,
+            ..*p
+        }));
+    }
+    let Value::Ptr(p) = &a[0] else {
+        return Err(Error::new(format!(
+            "recast_ptr takes a pointer (cute.recast_ptr(ptr, swizzle, dtype=T); C++ recast_ptr<T>(ptr)), got {}",
+            a[0].kind()
+        )));
+    };
+    let swizzle = match given(a.get(1)) {
+        None => None,
+        Some(Value::Swizzle(sw)) => Some(*sw),
+        Some(v) => {
+            return Err(Error::new(format!(
+                "recast_ptr's swizzle_ is a swizzle (cute.make_swizzle(B, M, S), or a smem atom's .inner), got {}",
+                v.kind()
+            )))
+        }
+    };
+    let bits = match given(a.get(2)) {
+        None => p.bits,
+        Some(t) => elem_bits(t)?,
+    };
+    Ok(Value::Ptr(Ptr {
+        bits,
+        // Sw<0,M,S> is the identity: C++'s and the DSL's pointer is a plain one.
+        swizzle: swizzle.filter(|s| s.b != 0),
+        ..*p
+    }))
+}
+
+/// CuTeDSL's `cute.make_rmem_tensor(layout_or_shape, dtype)`: C++'s
+/// `make_tensor<T>(layout | shape)`, a register tensor owning its elements.
+pub(crate) fn make_rmem_tensor(x: &Value, dtype: &Value) -> Result<Value> {
+    let layout = match x {
+        Value::Layout(l) => l.clone(),
+        Value::Composed(c) => {
+            return Err(Error::new(format!(
+                "a register tensor takes a plain layout, got {c}"
+            )))
+        }
+        v => Layout::col_major(v.to_int_tuple()?)?,
+    };
+    owning(elem_bits(dtype)?, layout)
+}
+
+/// C++'s `make_tensor_like<T>(x)` / `make_fragment_like<T>(x)` (`T` absent: the tensor's
+/// own element type): a register tensor over `make_layout_like` / `make_fragment_like` of
+/// the tensor's (or layout's) layout.
+pub(crate) fn like_typed(fragment: bool, ty: Option<&Value>, x: &Value) -> Result<Value> {
+    let (layout, bits) = match x {
+        Value::Layout(l) => (l.clone(), None),
+        Value::Composed(c) if fragment => (c.layout.clone(), None),
+        v => {
+            let t = tensor(v)?;
+            if matches!(t.iter, Iter::Counting { .. }) {
+                return Err(Error::new(
+                    "a register tensor like an identity tensor holds coordinates (ArithTuples): not modelled",
+                ));
+            }
+            // C++'s make_fragment_like of a swizzled layout is that of its inner layout;
+            // it has no make_layout_like of one.
+            let layout = if fragment {
+                &t.layout
+            } else {
+                t.plain_layout("make_tensor_like")?
+            };
+            (layout.clone(), Some(t.iter.bits()))
+        }
+    };
+    let bits = match (ty, bits) {
+        (Some(ty), _) => elem_bits(ty)?,
+        (None, Some(b)) => b,
+        (None, None) => {
+            return Err(Error::new(
+                "of a layout, give the element type: make_tensor_like<T>(layout)",
+            ))
+        }
+    };
+    let layout = if fragment {
+        cute_core::layout::make_fragment_like(&layout)?
+    } else {
+        cute_core::layout::make_layout_like(&layout)?
+    };
+    owning(bits, layout)
+}
+
+/// CuTeDSL's `cute.make_rmem_tensor_like(src, dtype=None)`: a register tensor of `dtype`
+/// (else the tensor's type) over `make_layout_like` of `src`'s layout (of a counting
+/// tensor's shape); `dtype` must be given for a layout or a counting tensor.
+pub(crate) fn dsl_rmem_like(src: &Value, dtype: Option<&Value>) -> Result<Value> {
+    let dtype = given(dtype);
+    match src {
+        Value::Tensor(t) if matches!(t.iter, Iter::Counting { .. }) => {
+            let Some(dtype) = dtype else {
+                return Err(Error::new(
+                    "dtype must be provided when src is a coordinate tensor",
+                ));
+            };
+            let compact = Layout::col_major(t.layout.shape().clone())?;
+            owning(
+                elem_bits(dtype)?,
+                cute_core::layout::make_layout_like(&compact)?,
+            )
+        }
+        Value::Layout(_) if dtype.is_none() => {
+            Err(Error::new("dtype must be provided when src is a layout"))
+        }
+        v => like_typed(false, dtype, v),
+    }
+}
+
+/// CuTeDSL's `cute.make_fragment_like(src, dtype=None)`: of a layout, C++'s
+/// `make_fragment_like(layout)` (a register tensor of it with `dtype`); of a tensor,
+/// `make_rmem_tensor_like(src, dtype)` — C++'s `make_tensor_like`, not its
+/// `make_fragment_like`.
+pub(crate) fn dsl_fragment_like(src: &Value, dtype: Option<&Value>) -> Result<Value> {
+    let dtype = given(dtype);
+    match (src, dtype) {
+        (Value::Layout(l), None) => Ok(cute_core::layout::make_fragment_like(l)?.into()),
+        (Value::Layout(l), Some(t)) => {
+            owning(elem_bits(t)?, cute_core::layout::make_fragment_like(l)?)
+        }
+        (v, t) => dsl_rmem_like(v, t),
+    }
+}
+
+/// CuTeDSL's `cute.recast_tensor(src, dtype, swizzle_=None)`: C++'s `recast<T>(src)`.
+pub(crate) fn dsl_recast_tensor(
+    src: &Value,
+    dtype: &Value,
+    swizzle: Option<&Value>,
+) -> Result<Value> {
+    if let Some(v) = given(swizzle) {
+        return Err(Error::new(format!(
+            "recast_tensor's swizzle_ is reserved (CuTeDSL ignores it): leave it out, got {}",
+            v.kind()
+        )));
+    }
+    recast(dtype, tensor(src)?)
 }

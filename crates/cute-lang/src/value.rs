@@ -84,6 +84,9 @@ pub enum Value {
     Ptr(cute_core::tensor::Ptr),
     /// A tensor: a pointer (or a register array) and a layout.
     Tensor(Box<cute_core::tensor::Tensor>),
+    /// A GMMA/UMMA operand's descriptor fragment (`make_fragment_A` of an `_SS` MMA):
+    /// `GMMA::DescriptorIterator o layout`.
+    DescTensor(Box<cute_core::desc::DescTensor>),
     /// A TiledMMA's slice for one thread (`tiled_mma.get_slice(thr_idx)`).
     ThrMma(Box<crate::tensor_args::ThrMma>),
     /// A TiledCopy's slice for one thread (`tiled_copy.get_slice(thr_idx)`).
@@ -130,6 +133,7 @@ impl fmt::Display for Value {
             Value::Tma(t) => write!(f, "{t}"),
             Value::Ptr(p) => write!(f, "{p}"),
             Value::Tensor(t) => write!(f, "{t}"),
+            Value::DescTensor(t) => write!(f, "{t}"),
             Value::ThrMma(m) => write!(f, "{m}"),
             Value::ThrCopy(c) => write!(f, "{c}"),
             Value::Partition(p) => write!(f, "{p}"),
@@ -236,6 +240,7 @@ impl Value {
             Value::Tma(_) => "a TMA box",
             Value::Ptr(_) => "a pointer",
             Value::Tensor(_) => "a tensor",
+            Value::DescTensor(_) => "a descriptor tensor",
             Value::ThrMma(_) => "a thread's slice of a TiledMMA",
             Value::ThrCopy(_) => "a thread's slice of a TiledCopy",
             Value::Partition(_) => "a tensor",

@@ -204,7 +204,8 @@ fn templated_atoms_refuse_what_cpp_refuses() {
         ),
         // arity and spelling
         (mk("SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 128>"), "expected 7 to 9 template arguments"),
-        (mk("SM100_MMA_F8F6F4_SS<float_e4m3_t, float_e4m3_t, float, 128, 128, UMMA::Major::K, UMMA::Major::K>"), "is not a template"),
+        // CUTLASS 4.7+ makes F8F6F4 a template; its traits' checks hold (tests/cutlass_new.rs)
+        (mk("SM100_MMA_F8F6F4_SS<float_e4m3_t, float_e4m3_t, float, 96, 128, UMMA::Major::K, UMMA::Major::K>"), "M must be 64 or 128"),
         (mk("SM100_MMA_F8F6F4_SCALED_SS<float_e4m3_t, float_e4m3_t, float, 128, 128, UMMA::Major::K, UMMA::Major::K>"), "unknown type"),
         ("make_tiled_mma(MMA_Traits<SM80_16x8x16_F16F16F16F16_TN, half_t>{})".to_string(), "SM100_MMA_F8F6F4_SS's or SM100_MMA_F8F6F4_2x1SM_SS's form"),
         ("make_tiled_mma(MMA_Traits<SM100_MMA_F8F6F4_SS, float_e4m3_t, float_e4m3_t, float, C<128>, C<128>>{})".to_string(), "expected 9 template arguments"),
@@ -269,8 +270,12 @@ fn hostile_tensor_lines_are_clear_errors() {
         ("make_identity_tensor(8)".to_string(), "write make_identity_tensor(make_shape(8))"),
         ("make_identity_tensor(make_shape(2, 2, 2, 2))".to_string(), "up to 3 leaves"),
         ("make_fragment_like(make_identity_tensor(make_shape(8, 8)))".to_string(), "holds coordinates"),
-        // Fragments of an MMA whose operands are not register arrays.
-        ("make_tiled_mma(SM90_64x64x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}).get_slice(0).partition_fragment_A(make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<64>{}, Int<16>{})))".to_string(), "not modelled yet"),
+        // A GMMA operand's descriptor fragment of a layout that is not a canonical GMMA
+        // block (C++'s static_assert).
+        ("make_tiled_mma(SM90_64x64x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}).get_slice(0).partition_fragment_A(make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<64>{}, Int<16>{})))".to_string(), "Not a canonical GMMA_K Layout: Expected K-size 2"),
+        // ... or of a tensor that is not in shared memory, or of the wrong element type.
+        ("make_tiled_mma(SM90_64x64x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}).get_slice(0).partition_fragment_A(make_tensor(make_gmem_ptr<half_t>(nullptr), tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(Int<64>{}, Int<64>{})).layout_b()))".to_string(), "Expected SMEM Tensor to construct a GMMA Desc Tensor"),
+        ("make_tiled_mma(SM90_64x64x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}).get_slice(0).partition_fragment_B(make_tensor(make_smem_ptr<float>(nullptr), make_shape(Int<64>{}, Int<16>{})))".to_string(), "Expecting ValTypeB type"),
     ];
     for (line, want) in &cases {
         let got = panic::catch_unwind(|| cute_lang::print_one(line));
@@ -323,4 +328,82 @@ fn hostile_kernel_declarations_are_clear_errors() {
             "{block}\n  -> {text}\n  wanted an error containing: {want}"
         );
     }
+}
+
+/// Hostile CuTeDSL tensor blocks (subscripts, run-time integers, pointers with swizzles,
+/// copy atoms, register tensors, descriptor fragments, element-unit swizzles): each a clear
+/// error naming what is wrong, with its line and column.
+#[test]
+fn hostile_dsl_tensor_blocks_are_clear_errors() {
+    let t = "t = cute.make_tensor(cute.make_ptr(cutlass.Float16, 0, cute.AddressSpace.smem), cute.make_layout((64, 8)))";
+    let p = "p = cute.make_ptr(cutlass.Float16, 0, cute.AddressSpace.smem)";
+    let mma = "tiled_mma = cute.make_tiled_mma(warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16, 8, 16)), (2, 2, 1))";
+    let sw = "sl = cute.tile_to_shape(cute.make_composed_layout(cute.make_swizzle(2, 3, 3), 0, cute.make_layout((8, 32), stride=(32, 1))), (64, 32), (0, 1))\nsA = cute.make_tensor(cute.make_ptr(cutlass.Float16, 0, cute.AddressSpace.smem), sl)";
+    let gmma = "tiled_mma = cute.make_tiled_mma(warpgroup.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (64, 64, 16), warpgroup.OperandSource.SMEM, cute.nvgpu.OperandMajorMode.K, cute.nvgpu.OperandMajorMode.K), (1, 1, 1))\nsl = cute.tile_to_shape(warpgroup.make_smem_layout_atom(warpgroup.SmemLayoutAtomKind.K_SW128, cutlass.Float16), (64, 64), (0, 1))";
+    let cases = [
+        // Subscripts: out of bounds, too many modes, one element, a tuple given two indices.
+        (format!("{t}\nt[None, 8]"), "coordinate 8 is outside a mode of size 8"),
+        (format!("{t}\nt[None, 1, 2]"), "does not match the profile of shape (64,8)"),
+        (format!("{t}\nt[3, 2]"), "names one element"),
+        ("x = (1, 2, 3)\nx[0, 1]".to_string(), "a tuple takes one integer index"),
+        // Run-time integers the type cannot hold.
+        ("cutlass.Int8(300)".to_string(), "300 does not fit Int8 (range [-128, 127])"),
+        ("cutlass.Uint32(-1)".to_string(), "does not fit Uint32"),
+        ("cutlass.Int32((1, 2))".to_string(), "expected an integer"),
+        // Pointers: not a pointer, a swizzle that is not one, a swizzled pointer under a
+        // smem atom's swizzle.
+        ("cute.recast_ptr(5, None, dtype=cutlass.Float16)".to_string(), "recast_ptr takes a pointer"),
+        (format!("{p}\ncute.recast_ptr(p, 3)"), "swizzle_ is a swizzle"),
+        (format!("{p}\ncute.recast_ptr(p, dtype=cutlass.Int4)"), "sub-byte"),
+        ("auto p = make_smem_ptr(make_smem_ptr<half_t>(nullptr), Swizzle<3,4,3>{});\nmake_tensor(p, GMMA::Layout_K_SW128_Atom<half_t>{});".to_string(), "already swizzles its addresses"),
+        ("auto p = make_smem_ptr(make_smem_ptr<half_t>(nullptr), Swizzle<3,4,3>{});\nmake_smem_ptr(p, Swizzle<2,4,3>{});".to_string(), "would nest two swizzle pointers"),
+        // Copy atoms.
+        ("cute.make_copy_atom(cpasync.CopyG2SOp(), cutlass.Float16)".to_string(), "expects a 'num_bits_per_copy' kw argument"),
+        ("cute.make_copy_atom(cpasync.CopyG2SOp(cache_mode=cpasync.LoadCacheMode.GLOBAL), cutlass.Float16, num_bits_per_copy=64)".to_string(), "CACHEGLOBAL"),
+        ("cute.make_copy_atom(warp.LdMatrix8x8x16bOp(False, 3), cutlass.Float16)".to_string(), "one of [1,2,4]"),
+        ("cute.make_copy_atom(warp.LdMatrix8x8x16bOp(4), cutlass.Float16)".to_string(), "'transpose' Op parameter to be a bool"),
+        ("cute.make_copy_atom(warp.LdMatrix8x8x16bOp(False, 4), cutlass.Float16, num_bits_per_copy=128)".to_string(), "takes no num_bits_per_copy"),
+        ("cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16, num_bits_per_copy=-8)".to_string(), "non-negative"),
+        ("cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass.Float16, num_bits_per_copy=24)".to_string(), "UniversalCopy_24"),
+        ("cute.make_copy_atom(warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16, 8, 16)), cutlass.Float16)".to_string(), "is an MMA op"),
+        ("cute.make_copy_atom(7, cutlass.Float16)".to_string(), "takes a copy op"),
+        (format!("{mma}\ncute.make_tiled_copy_B(cute.make_copy_atom(warp.LdMatrix8x8x16bOp(False, 4), cutlass.Float16), tiled_mma)"), "TiledCopy uses too few"),
+        // Register tensors.
+        ("cute.make_rmem_tensor_like(cute.make_layout((4, 8)))".to_string(), "dtype must be provided when src is a layout"),
+        ("cute.make_rmem_tensor_like(cute.make_identity_tensor((4, 8)))".to_string(), "dtype must be provided when src is a coordinate tensor"),
+        ("cute.make_rmem_tensor((4, 8), cutlass.Int4)".to_string(), "sub-byte"),
+        (format!("{t}\ncute.recast_tensor(t, cutlass.Float32, cute.make_swizzle(1, 2, 3))"), "swizzle_ is reserved"),
+        (format!("{t}\ncute.make_fragment_like(t, 7)"), "7-bit elements"),
+        (format!("{t}\ncute.make_fragment_like(t, (8, 8))"), "expected an element width"),
+        (format!("{mma}\ntiled_mma.make_fragment_C((2, 1, 1))"), "(or its shape)"),
+        // Descriptor fragments: a gmem operand, an element out of range.
+        (format!("{gmma}\ns = cute.make_tensor(cute.make_ptr(cutlass.Float16, 0, cute.AddressSpace.gmem), sl.outer)\ntiled_mma.get_slice(0).make_fragment_A(tiled_mma.get_slice(0).partition_A(s))"), "Expected SMEM Tensor"),
+        (format!("{gmma}\ns = cute.make_tensor(cute.recast_ptr(cute.make_ptr(cutlass.Float16, 8, cute.AddressSpace.smem), sl.inner, dtype=cutlass.Float16), sl.outer)\ntiled_mma.make_fragment_A(tiled_mma.get_slice(0).partition_A(s))"), "not 16-byte aligned"),
+        (format!("{gmma}\ns = cute.make_tensor(cute.recast_ptr(cute.make_ptr(cutlass.Float16, 0, cute.AddressSpace.smem), sl.inner, dtype=cutlass.Float16), sl.outer)\nf = tiled_mma.make_fragment_A(tiled_mma.get_slice(0).partition_A(s))\nf[0, 0, 4]"), "coordinate 4 is outside a mode of size 4"),
+        // Tensors over element-unit swizzles: what C++ does not take a composed layout for.
+        (format!("{sw}\ncute.make_fragment_like(sA)"), "make_tensor_like of a tensor over a swizzled layout"),
+        (format!("{sw}\ncute.recast_tensor(sA, cutlass.Float32)"), "recast of a tensor over a swizzled layout"),
+        (format!("{sw}\ncute.domain_offset((1, 2), sA)"), "domain_offset of a tensor over a swizzled layout"),
+    ];
+    let mut bad = Vec::new();
+    for (block, want) in &cases {
+        let got = panic::catch_unwind(|| cute_lang::eval_block(block));
+        let got = got.unwrap_or_else(|_| panic!("panic on {block}"));
+        let e = match got {
+            Ok(v) => {
+                bad.push(format!(
+                    "{block} -> {v}, wanted an error containing: {want}"
+                ));
+                continue;
+            }
+            Err(e) => e,
+        };
+        let text = e.to_string();
+        if !(text.contains(want) && text.contains("(column ")) {
+            bad.push(format!(
+                "{block}\n  -> {text}\n  wanted an error containing: {want}"
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

@@ -133,3 +133,177 @@ fn kernel_declarations_print_as_cpp() {
         assert_eq!(got, want, "{block}");
     }
 }
+
+/// Tensors over swizzles in element units (`make_tensor(p, composition(Swizzle{}, L))`:
+/// printed, sliced at static and run-time coordinates (a `MixedBits` offset), tiled,
+/// partitioned), GMMA/UMMA descriptor fragments (`make_fragment_A/B` of `_SS` MMAs and
+/// their elements), `make_tensor_like<T>`, `recast_ptr<T>`: every expectation is what CuTe
+/// C++ printed for the same block (host g++ against the headers; `_` dropped, the stack
+/// address as `(stack)`).
+#[test]
+fn swizzled_and_descriptor_tensors_print_as_cpp() {
+    let cases = [
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nsA;",
+            "smem_ptr[16b]((nil)) o Sw<2,3,3> o 0 o ((8,8),(32,1)):((32,256),(1,0))",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nsA(_, _9{});",
+            "smem_ptr[16b](0x12) o (((2,2,2),8)):(((32,56,144),256))",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nsA(_3{}, _);",
+            "smem_ptr[16b](0xd0) o (((8,2,2),1)):(((1,-8,16),0))",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nsA(make_coord(_2{}, _1{}), _);",
+            "smem_ptr[16b](0x290) o (((8,2,2),1)):(((1,-8,16),0))",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nlocal_tile(sA, make_shape(_32{}, _16{}), make_coord(_1{}, _1{}));",
+            "smem_ptr[16b](0x800) o Sw<2,3,3> o 16 o (32,16):(32,1)",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nzipped_divide(sA, make_shape(_32{}, _16{}));",
+            "smem_ptr[16b]((nil)) o Sw<2,3,3> o 0 o ((32,16),(2,2)):((32,1),(1024,16))",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nlocal_partition(sA, make_layout(make_shape(_8{}, _4{})), 5);",
+            "smem_ptr[16b](0x160) o (8,(2,2,2)):(256,(4,8,-16))",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\ncoalesce(sA);",
+            "smem_ptr[16b]((nil)) o Sw<2,3,3> o 0 o (64,32):(32,1)",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nlayout(sA);",
+            "Sw<2,3,3> o 0 o ((8,8),(32,1)):((32,256),(1,0))",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nsize(sA);",
+            "2048",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nshape(sA);",
+            "((8,8),(32,1))",
+        ),
+        (
+            "auto t = make_tensor(make_gmem_ptr<half_t>(4096), make_layout(make_shape(_8{}, _16{}), make_stride(_16{}, _1{})));\nmake_tensor_like<float>(t);",
+            "ptr[32b](stack) o (8,16):(16,1)",
+        ),
+        (
+            "auto t = make_tensor(make_gmem_ptr<half_t>(4096), make_layout(make_shape(_8{}, _16{}), make_stride(_16{}, _1{})));\nmake_fragment_like<float>(t);",
+            "ptr[32b](stack) o (8,(16)):(1,(8))",
+        ),
+        (
+            "auto t = make_tensor(make_gmem_ptr<half_t>(4096), make_layout(make_shape(_8{}, _16{}), make_stride(_16{}, _1{})));\nmake_tensor_like(t);",
+            "ptr[16b](stack) o (8,16):(16,1)",
+        ),
+        (
+            "recast_ptr<float>(make_smem_ptr<half_t>(4096));",
+            "smem_ptr[32b](0x1000)",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nauto tc = make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>, half_t>{}, Layout<Shape<_16,_4>,Stride<_4,_1>>{}, Layout<Shape<_1,_2>>{});\ntc.get_slice(5).partition_S(sA);",
+            "smem_ptr[16b](0x44) o ((2,1),4,(2,2)):((1,0),512,(8,16))",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nauto tc = make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>, half_t>{}, Layout<Shape<_16,_4>,Stride<_4,_1>>{}, Layout<Shape<_1,_2>>{});\ntc.get_slice(5).partition_D(sA);",
+            "smem_ptr[16b](0x44) o ((2,1),4,(2,2)):((1,0),512,(8,16))",
+        ),
+        (
+            "auto tiled_mma = make_tiled_mma(SM90_64x128x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}, Layout<Shape<_2,_1,_1>>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{}, _64{}, _3{})));\nauto thr_mma = tiled_mma.get_slice(37);\nauto tCsA = thr_mma.partition_A(sA);\nauto tCrA = thr_mma.make_fragment_A(tCsA);\ntCsA;",
+            "Sw<3,4,3>_smem_ptr[16b]((nil)) o ((64,16),1,4,(1,3)):((64,1),0,16,(0,8192))",
+        ),
+        (
+            "auto tiled_mma = make_tiled_mma(SM90_64x128x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}, Layout<Shape<_2,_1,_1>>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{}, _64{}, _3{})));\nauto thr_mma = tiled_mma.get_slice(37);\nauto tCsA = thr_mma.partition_A(sA);\nauto tCrA = thr_mma.make_fragment_A(tCsA);\ntCrA;",
+            "GMMA::DescriptorIterator o (1,1,4,(1,3)):(0,0,2,(0,1024))",
+        ),
+        (
+            "auto tiled_mma = make_tiled_mma(SM90_64x128x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}, Layout<Shape<_2,_1,_1>>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{}, _64{}, _3{})));\nauto thr_mma = tiled_mma.get_slice(37);\nauto tCsA = thr_mma.partition_A(sA);\nauto tCrA = thr_mma.make_fragment_A(tCsA);\ntCrA(0,0,0,0);",
+            "GmmaDescriptor: 0x4000004000010000\n  start_addr :  0x0000\n  leading_off:  0x0001 (1)\n  stride_off :  0x0040 (64)\n  base_offset:  0x0\n  layout_type:  0x1 (B128)",
+        ),
+        (
+            "auto tiled_mma = make_tiled_mma(SM90_64x128x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}, Layout<Shape<_2,_1,_1>>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{}, _64{}, _3{})));\nauto thr_mma = tiled_mma.get_slice(37);\nauto tCsA = thr_mma.partition_A(sA);\nauto tCrA = thr_mma.make_fragment_A(tCsA);\ntCrA(0,0,1,2);",
+            "GmmaDescriptor: 0x4000004000010802\n  start_addr :  0x0802\n  leading_off:  0x0001 (1)\n  stride_off :  0x0040 (64)\n  base_offset:  0x0\n  layout_type:  0x1 (B128)",
+        ),
+        (
+            "auto tiled_mma = make_tiled_mma(SM90_64x128x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}, Layout<Shape<_2,_1,_1>>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{}, _64{}, _3{})));\nauto thr_mma = tiled_mma.get_slice(37);\nauto tCsA = thr_mma.partition_A(sA);\nauto tCrA = thr_mma.make_fragment_A(tCsA);\ntCrA(_,_,1,_);",
+            "GMMA::DescriptorIterator o (1,1,(1,3)):(0,0,(0,1024))",
+        ),
+        (
+            "auto tiled_mma = make_tiled_mma(SM90_64x128x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}, Layout<Shape<_2,_1,_1>>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(_128{}, _64{}, _3{})));\nauto thr_mma = tiled_mma.get_slice(37);\nauto tCsA = thr_mma.partition_A(sA);\nauto tCrA = thr_mma.make_fragment_A(tCsA);\nthr_mma.partition_fragment_A(sA);",
+            "GMMA::DescriptorIterator o (1,1,4,(1,3)):(0,0,2,(0,1024))",
+        ),
+        (
+            "auto tiled_mma2 = make_tiled_mma(SM90_64x128x16_F32F16F16_SS<GMMA::Major::MN, GMMA::Major::MN>{});\nauto sB = make_tensor(make_smem_ptr<half_t>(nullptr), tile_to_shape(GMMA::Layout_MN_SW128_Atom<half_t>{}, make_shape(_128{}, _64{})));\nauto tb = tiled_mma2.get_slice(0).partition_B(sB);\nauto fb = tiled_mma2.make_fragment_B(tb);\ntb;",
+            "Sw<3,4,3>_smem_ptr[16b]((nil)) o (((64,2),(8,2)),1,4):(((1,512),(64,1024)),0,2048)",
+        ),
+        (
+            "auto tiled_mma2 = make_tiled_mma(SM90_64x128x16_F32F16F16_SS<GMMA::Major::MN, GMMA::Major::MN>{});\nauto sB = make_tensor(make_smem_ptr<half_t>(nullptr), tile_to_shape(GMMA::Layout_MN_SW128_Atom<half_t>{}, make_shape(_128{}, _64{})));\nauto tb = tiled_mma2.get_slice(0).partition_B(sB);\nauto fb = tiled_mma2.make_fragment_B(tb);\nfb;",
+            "GMMA::DescriptorIterator o (1,1,4):(0,0,256)",
+        ),
+        (
+            "auto tiled_mma2 = make_tiled_mma(SM90_64x128x16_F32F16F16_SS<GMMA::Major::MN, GMMA::Major::MN>{});\nauto sB = make_tensor(make_smem_ptr<half_t>(nullptr), tile_to_shape(GMMA::Layout_MN_SW128_Atom<half_t>{}, make_shape(_128{}, _64{})));\nauto tb = tiled_mma2.get_slice(0).partition_B(sB);\nauto fb = tiled_mma2.make_fragment_B(tb);\nfb(0,0,1);",
+            "GmmaDescriptor: 0x4000008000400100\n  start_addr :  0x0100\n  leading_off:  0x0040 (64)\n  stride_off :  0x0080 (128)\n  base_offset:  0x0\n  layout_type:  0x1 (B128)",
+        ),
+        (
+            "auto tiled_mma = make_tiled_mma(SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 128, UMMA::Major::K, UMMA::Major::K>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), coalesce(UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<half_t>{}, append(partition_shape_A(tiled_mma, make_shape(_128{}, _64{})), _3{})), make_tuple(make_tuple(_1{}, _1{}), _1{}, _1{}, _1{})));\nauto f = tiled_mma.make_fragment_A(sA);\nsA;",
+            "Sw<3,4,3>_smem_ptr[16b]((nil)) o ((128,16),1,4,3):((64,1),0,16,8192)",
+        ),
+        (
+            "auto tiled_mma = make_tiled_mma(SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 128, UMMA::Major::K, UMMA::Major::K>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), coalesce(UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<half_t>{}, append(partition_shape_A(tiled_mma, make_shape(_128{}, _64{})), _3{})), make_tuple(make_tuple(_1{}, _1{}), _1{}, _1{}, _1{})));\nauto f = tiled_mma.make_fragment_A(sA);\nf;",
+            "UMMA::DescriptorIterator o (1,1,4,3):(0,0,2,1024)",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nint one = 1;\nint k = 9;\nint r = 3;\nauto t1 = local_tile(sA, make_shape(_32{}, _16{}), make_coord(one, one));\nauto C = composition(Swizzle<3,3,3>{}, make_layout(make_shape(_64{}, _64{}), make_stride(_64{}, _1{})));\nt1;",
+            "smem_ptr[16b](0x800) o Sw<2,3,3> o M_0|(16&16)=16 o (32,16):(32,1)",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nint one = 1;\nint k = 9;\nint r = 3;\nauto t1 = local_tile(sA, make_shape(_32{}, _16{}), make_coord(one, one));\nauto C = composition(Swizzle<3,3,3>{}, make_layout(make_shape(_64{}, _64{}), make_stride(_64{}, _1{})));\nt1(_, 5);",
+            "smem_ptr[16b](0x82a) o ((2,2,2,4)):((32,72,112,256))",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nint one = 1;\nint k = 9;\nint r = 3;\nauto t1 = local_tile(sA, make_shape(_32{}, _16{}), make_coord(one, one));\nauto C = composition(Swizzle<3,3,3>{}, make_layout(make_shape(_64{}, _64{}), make_stride(_64{}, _1{})));\nt1(r, _);",
+            "smem_ptr[16b](0x8f0) o ((8,2)):((1,-8))",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nint one = 1;\nint k = 9;\nint r = 3;\nauto t1 = local_tile(sA, make_shape(_32{}, _16{}), make_coord(one, one));\nauto C = composition(Swizzle<3,3,3>{}, make_layout(make_shape(_64{}, _64{}), make_stride(_64{}, _1{})));\nlocal_tile(t1, make_shape(_8{}, _8{}), make_coord(one, one));",
+            "smem_ptr[16b](0xa30) o ((2,2,2),8):((32,56,112),1)",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nint one = 1;\nint k = 9;\nint r = 3;\nauto t1 = local_tile(sA, make_shape(_32{}, _16{}), make_coord(one, one));\nauto C = composition(Swizzle<3,3,3>{}, make_layout(make_shape(_64{}, _64{}), make_stride(_64{}, _1{})));\nsA(_, k);",
+            "smem_ptr[16b](0x12) o (((2,2,2),8)):(((32,56,144),256))",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nint one = 1;\nint k = 9;\nint r = 3;\nauto t1 = local_tile(sA, make_shape(_32{}, _16{}), make_coord(one, one));\nauto C = composition(Swizzle<3,3,3>{}, make_layout(make_shape(_64{}, _64{}), make_stride(_64{}, _1{})));\nsA(r, _);",
+            "smem_ptr[16b](0xd0) o (((8,2,2),1)):(((1,-8,16),0))",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nint one = 1;\nint k = 9;\nint r = 3;\nauto t1 = local_tile(sA, make_shape(_32{}, _16{}), make_coord(one, one));\nauto C = composition(Swizzle<3,3,3>{}, make_layout(make_shape(_64{}, _64{}), make_stride(_64{}, _1{})));\nzipped_divide(C, make_shape(_16{}, _16{}))(_, make_coord(one, r));",
+            "Sw<3,3,3> o M_0|(48&48)=48 o ((16,16)):((64,1))",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _32{}), make_stride(_32{}, _1{}));\nauto sl = tile_to_shape(composition(Swizzle<2,3,3>{}, L), make_shape(_64{}, _32{}), Step<_1, _2>{});\nauto sA = make_tensor(make_smem_ptr<half_t>(nullptr), sl);\nint one = 1;\nint k = 9;\nint r = 3;\nauto t1 = local_tile(sA, make_shape(_32{}, _16{}), make_coord(one, one));\nauto C = composition(Swizzle<3,3,3>{}, make_layout(make_shape(_64{}, _64{}), make_stride(_64{}, _1{})));\nzipped_divide(C, make_shape(_16{}, _16{}))(_, make_coord(_1{}, _3{}));",
+            "Sw<3,3,3> o 48 o ((16,16)):((64,1))",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{}));\nauto sA = make_tensor(make_smem_ptr(make_smem_ptr<half_t>(nullptr), Swizzle<3,4,3>{}), composition(Swizzle<3,4,3>{}, L));\nsA;",
+            "Sw<3,4,3>_smem_ptr[16b]((nil)) o Sw<3,4,3> o 0 o (8,64):(64,1)",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{}));\nauto sB = make_tensor(make_smem_ptr<half_t>(nullptr), composition(Swizzle<3,4,3>{}, L));\nsB(1, _);",
+            "smem_ptr[16b](0x80) o ((16,2,2)):((1,16,32))",
+        ),
+        (
+            "auto L = make_layout(make_shape(_8{}, _64{}), make_stride(_64{}, _1{}));\nauto sB = make_tensor(make_smem_ptr<half_t>(nullptr), composition(Swizzle<3,4,3>{}, L));\nmake_fragment_like(sB);",
+            "ptr[16b](stack) o (8,(64)):(1,(8))",
+        ),
+    ];
+    for (block, want) in cases {
+        let got = eval_block(block)
+            .map(|v| v.to_string())
+            .unwrap_or_else(|e| format!("error: {}", e.msg));
+        assert_eq!(got, want, "{block}");
+    }
+}

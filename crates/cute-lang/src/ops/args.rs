@@ -56,8 +56,11 @@ pub(super) fn sub(args: &[Value]) -> Result<std::borrow::Cow<'_, Value>> {
                 "an identity tensor's strides are basis vectors (1@0, ...), not integers: print the tensor itself",
             ))
         }
-        Some(t) => std::borrow::Cow::Owned(Value::Layout(t.layout.clone())),
-        None => std::borrow::Cow::Borrowed(&args[0]),
+        Some(t) => std::borrow::Cow::Owned(t.any_layout().into()),
+        None => match &args[0] {
+            Value::DescTensor(t) => std::borrow::Cow::Owned(Value::Layout(t.layout.clone())),
+            v => std::borrow::Cow::Borrowed(v),
+        },
     };
     for a in &args[1..] {
         cur = std::borrow::Cow::Owned(get(&cur, index(a)?)?);
@@ -68,13 +71,14 @@ pub(super) fn sub(args: &[Value]) -> Result<std::borrow::Cow<'_, Value>> {
 /// [`sub`] for what reads only shapes (size, rank, depth, shape): an identity tensor's
 /// shape is its layout's, whatever its strides.
 pub(super) fn sub_shape(args: &[Value]) -> Result<std::borrow::Cow<'_, Value>> {
-    let t = match &args[0] {
-        Value::Tensor(t) => &**t,
-        Value::Partition(p) => &p.tensor,
+    let shape = match &args[0] {
+        Value::Tensor(t) => t.layout.shape(),
+        Value::Partition(p) => p.tensor.layout.shape(),
+        Value::DescTensor(t) => t.layout.shape(),
         _ => return sub(args),
     };
     let mut all = args.to_vec();
-    all[0] = Value::Layout(Layout::col_major(t.layout.shape().clone())?);
+    all[0] = Value::Layout(Layout::col_major(shape.clone())?);
     Ok(std::borrow::Cow::Owned(sub(&all)?.into_owned()))
 }
 
@@ -174,4 +178,28 @@ pub(super) fn mode_of(vs: &[Value], i: i64) -> Result<Value> {
                 vs.len()
             ))
         })
+}
+
+/// CuTeDSL's `cutlass.Int32(x)` and its kin: `x` (an integer or a boolean) as a run-time
+/// integer of `bits` bits. A value the type cannot hold is refused (the DSL truncates it
+/// with a warning).
+pub(super) fn run_time_int(v: &Value, bits: u32, signed: bool) -> Result<Value> {
+    let x = match v {
+        Value::Bool(b) => i64::from(*b),
+        v => v.to_int()?,
+    };
+    let (lo, hi) = match (signed, bits) {
+        (true, 64) => (i64::MIN, i64::MAX),
+        (true, b) => (-(1i64 << (b - 1)), (1i64 << (b - 1)) - 1),
+        // An unsigned 64-bit value above i64::MAX is not representable here.
+        (false, 64) => (0, i64::MAX),
+        (false, b) => (0, (1i64 << b) - 1),
+    };
+    if !(lo..=hi).contains(&x) {
+        let name = if signed { "Int" } else { "Uint" };
+        return Err(Error::new(format!(
+            "{x} does not fit {name}{bits} (range [{lo}, {hi}]): use a wider type, or mask the value"
+        )));
+    }
+    Ok(Value::Dyn(x))
 }

@@ -140,8 +140,13 @@ pub(crate) fn call_op(op: &Op, targs: &[Value], args: &[Value], kw: &Kwargs) -> 
             }
             continue;
         }
-        // `a|b`: a parameter whose name differs between the forms of an op.
-        let Some(idx) = op.kwargs.iter().position(|n| n.split('|').any(|n| n == *k)) else {
+        // `a|b`: a parameter whose name differs between the forms of an op; `a?`: one that
+        // may be left out before a later one is named (Python's `None` default).
+        let Some(idx) = op
+            .kwargs
+            .iter()
+            .position(|n| n.trim_end_matches('?').split('|').any(|n| n == *k))
+        else {
             return Err(Error::at(
                 *col,
                 format!("{}: unexpected keyword argument '{k}'", op.name),
@@ -163,14 +168,14 @@ pub(crate) fn call_op(op: &Op, targs: &[Value], args: &[Value], kw: &Kwargs) -> 
         named = by_name
             .into_iter()
             .enumerate()
-            .map(|(i, v)| {
-                v.ok_or_else(|| {
-                    Error::new(format!(
-                        "{}: argument '{}' is missing",
-                        op.name,
-                        op.kwargs.get(i).copied().unwrap_or("?")
-                    ))
-                })
+            .map(|(i, v)| match (v, op.kwargs.get(i)) {
+                (Some(v), _) => Ok(v),
+                (None, Some(n)) if n.ends_with('?') => Ok(Value::Under),
+                (None, n) => Err(Error::new(format!(
+                    "{}: argument '{}' is missing",
+                    op.name,
+                    n.copied().unwrap_or("?")
+                ))),
             })
             .collect::<Result<_>>()?;
         &named[..]
@@ -526,8 +531,8 @@ pub static OPS: &[Op] = &[
     op!("make_gmem_ptr" | "cute::make_gmem_ptr", "<T>(address | nullptr) | (raw_ptr)", Prepend, (1, 2), [], false,
         "a pointer to T in global memory (a null pointer prints (nil), as C++ does); of a raw pointer (T const* p), tagged with its type",
         |a, _| tensor_args::make_ptr(cute_core::tensor::Space::Gmem, a)),
-    op!("make_smem_ptr", "<T>(address | nullptr) | (raw_ptr)", Prepend, (1, 2), [], false,
-        "a pointer to T in shared memory",
+    op!("make_smem_ptr", "<T>(address | nullptr) | (raw_ptr[, swizzle])", Prepend, (1, 2), [], false,
+        "a pointer to T in shared memory; with a swizzle, C++'s swizzle pointer (the swizzle of its byte addresses: Sw<3,4,3>_smem_ptr[16b])",
         |a, _| tensor_args::make_ptr(cute_core::tensor::Space::Smem, a)),
     op!("make_rmem_ptr", "<T>(address | nullptr) | (raw_ptr)", Prepend, (1, 2), [], false,
         "a pointer to T in registers",
@@ -583,7 +588,7 @@ pub static OPS: &[Op] = &[
     op!("retile_S", "(thr_copy, fragment)", No, (2, 2), [], false,
         "a thread's source fragment re-tiled to the copy's values: ((atom_vals, rest_vals), RestM, RestN, ...)",
         |a, _| tensor_args::retile('S', a)),
-    op!("retile_D", "(thr_copy, fragment)", No, (2, 2), [], false,
+    op!("retile_D" | "retile", "(thr_copy, fragment)", No, (2, 2), [], false,
         "a thread's destination fragment (an MMA's registers) re-tiled to the copy's values: ((atom_vals, rest_vals), RestM, RestN, ...)",
         |a, _| tensor_args::retile('D', a)),
     op!("partition_S", "(thr_copy, tensor)", No, (2, 2), [], false,
@@ -601,15 +606,32 @@ pub static OPS: &[Op] = &[
     op!("partition_C", "(thr_mma, tensor)", No, (2, 2), [], false,
         "the thread's part of an (M,N,...) tensor: (FrgV, RestM, RestN, ...)",
         |a, _| tensor_args::partition('C', a)),
-    op!("make_fragment_like", "(layout | tensor)", No, (1, 1), [], false,
-        "a compact layout like the layout, mode 0 column-major (register fragments); of a tensor, a register tensor of its element type over it",
-        |a, _| match &a[0] {
-            Value::Tensor(_) | Value::Partition(_) => tensor_args::like(true, tensor_args::tensor(&a[0])?),
-            v => Ok(alg::make_fragment_like(&as_layout(v)?)?.into()),
+    op!("make_fragment_like", "(layout | tensor) | <T>(layout | tensor)", Prepend, (1, 2), [], false,
+        "a compact layout like the layout, mode 0 column-major (register fragments); of a tensor (or with T), a register tensor of its element type (or T) over it",
+        |a, _| match a {
+            [v @ (Value::Tensor(_) | Value::Partition(_))] => tensor_args::like_typed(true, None, v),
+            // Of a swizzled layout, that of its inner layout (C++'s swizzle_layout.hpp).
+            [Value::Composed(c)] => Ok(alg::make_fragment_like(&c.layout)?.into()),
+            [v] => Ok(alg::make_fragment_like(&as_layout(v)?)?.into()),
+            [t, v, ..] => tensor_args::like_typed(true, Some(t), v),
+            [] => Err(Error::new("give a layout or a tensor")),
         }),
-    op!("make_tensor_like", "(tensor)", No, (1, 1), [], false,
-        "a register tensor of the tensor's element type over make_layout_like of its layout",
-        |a, _| tensor_args::like(false, tensor_args::tensor(&a[0])?)),
+    op!("make_tensor_like", "(tensor) | <T>(tensor | layout)", Prepend, (1, 2), [], false,
+        "a register tensor of the tensor's element type (or T) over make_layout_like of its layout",
+        |a, _| match a {
+            [v] => tensor_args::like_typed(false, None, v),
+            [t, v, ..] => tensor_args::like_typed(false, Some(t), v),
+            [] => Err(Error::new("give a tensor")),
+        }),
+    op!("cute.make_fragment_like", "(src[, dtype])", No, (1, 2), ["src", "dtype?"], false,
+        "CuTeDSL's make_fragment_like: of a tensor, C++'s make_tensor_like<dtype> (a compact register tensor); of a layout, C++'s make_fragment_like",
+        |a, _| tensor_args::dsl_fragment_like(&a[0], a.get(1))),
+    op!("make_rmem_tensor_like", "(src[, dtype])", No, (1, 2), ["src", "dtype?"], false,
+        "CuTeDSL: a register tensor of dtype (else the tensor's) over make_layout_like of src's layout: C++'s make_tensor_like<dtype>(src)",
+        |a, _| tensor_args::dsl_rmem_like(&a[0], a.get(1))),
+    op!("make_rmem_tensor", "(layout_or_shape, dtype)", No, (2, 2), ["layout_or_shape", "dtype"], false,
+        "CuTeDSL: a register tensor of dtype owning the layout's (or the compact shape's) elements: C++'s make_tensor<dtype>(layout)",
+        |a, _| tensor_args::make_rmem_tensor(&a[0], &a[1])),
     op!("nullspace", "(layout)", No, (1, 1), [], false,
         "the layout of the indices the layout sends to offset 0 (its stride-0 modes)",
         |a, _| Ok(alg::nullspace(plain(&a[0])?)?.into())),
@@ -618,7 +640,7 @@ pub static OPS: &[Op] = &[
         |a, _| {
             if let Value::Tensor(_) | Value::Partition(_) = &a[1] {
                 let t = tensor_args::tensor(&a[1])?;
-                let off = t.layout.call_coord(&a[0].to_int_tuple()?)?;
+                let off = t.plain_layout("domain_offset")?.call_coord(&a[0].to_int_tuple()?)?;
                 return Ok(Value::Tensor(Box::new(t.offset_by(off)?)));
             }
             let l = plain(&a[1])?;
@@ -687,6 +709,12 @@ pub static OPS: &[Op] = &[
     op!("recast", "<NEW>(tensor)", Prepend, (2, 2), [], false,
         "the tensor's elements seen as NEW-type elements: the pointer retyped, the layout recast_layout'd",
         |a, _| tensor_args::recast(&a[0], tensor_args::tensor(&a[1])?)),
+    op!("recast_tensor", "(src, dtype[, swizzle_])", No, (2, 3), ["src", "dtype", "swizzle_?"], false,
+        "CuTeDSL: the tensor's elements seen as dtype elements: C++'s recast<dtype>(src)",
+        |a, _| tensor_args::dsl_recast_tensor(&a[0], &a[1], a.get(2))),
+    op!("recast_ptr", "(ptr[, swizzle_][, dtype]) | <T>(ptr)", Prepend, (1, 3), ["ptr", "swizzle_?", "dtype?"], false,
+        "the pointer retyped (and, in CuTeDSL, given the swizzle of its byte addresses, as a GMMA/UMMA smem atom's .inner: Sw<3,4,3>_smem_ptr[16b])",
+        |a, _| tensor_args::recast_ptr(a)),
     op!("recast_layout", "(OLD, NEW, layout)", Prepend, (3, 3), [], false,
         "the layout of OLD-type elements seen as NEW-type elements (bits or type names)",
         |a, _| recast_layout(&a[0], &a[1], &a[2])),
@@ -715,6 +743,22 @@ pub static OPS: &[Op] = &[
             Value::Bool(b) => int(i64::from(*b)),
             v => int(v.to_int()?),
         }),
+    op!("Int32", "(x)", No, (1, 1), [], false, "CuTeDSL's cutlass.Int32(x): a run-time 32-bit integer (C++ int)",
+        |a, _| run_time_int(&a[0], 32, true)),
+    op!("Int64", "(x)", No, (1, 1), [], false, "CuTeDSL's cutlass.Int64(x): a run-time 64-bit integer",
+        |a, _| run_time_int(&a[0], 64, true)),
+    op!("Int16", "(x)", No, (1, 1), [], false, "CuTeDSL's cutlass.Int16(x): a run-time 16-bit integer",
+        |a, _| run_time_int(&a[0], 16, true)),
+    op!("Int8", "(x)", No, (1, 1), [], false, "CuTeDSL's cutlass.Int8(x): a run-time 8-bit integer",
+        |a, _| run_time_int(&a[0], 8, true)),
+    op!("Uint32", "(x)", No, (1, 1), [], false, "CuTeDSL's cutlass.Uint32(x): a run-time unsigned 32-bit integer",
+        |a, _| run_time_int(&a[0], 32, false)),
+    op!("Uint64", "(x)", No, (1, 1), [], false, "CuTeDSL's cutlass.Uint64(x): a run-time unsigned 64-bit integer",
+        |a, _| run_time_int(&a[0], 64, false)),
+    op!("Uint16", "(x)", No, (1, 1), [], false, "CuTeDSL's cutlass.Uint16(x): a run-time unsigned 16-bit integer",
+        |a, _| run_time_int(&a[0], 16, false)),
+    op!("Uint8", "(x)", No, (1, 1), [], false, "CuTeDSL's cutlass.Uint8(x): a run-time unsigned 8-bit integer",
+        |a, _| run_time_int(&a[0], 8, false)),
     op!("get_smem_layout_atom", "(layout_enum, dtype, major_size)", No, (3, 3), ["layout", "element_type", "major_mode_size"], false,
         "CuTeDSL sm90_utils: the widest SmemLayoutAtomKind whose contiguous bits divide the major mode",
         |a, _| crate::types::dsl_atom_kind(&a[0], &a[1], a[2].to_int()?)),
@@ -793,7 +837,22 @@ pub static OPS: &[Op] = &[
     op!("make_tiled_mma", "(atom[, layout[, permutation]])", No, (1, 3), ["op", "atom_layout_mnk", "permutation_mnk"], false,
         "the atom repeated over a layout of atoms, with an optional (M, N, K) permutation",
         make_tiled_mma),
-    op!("make_tiled_copy", "(copy_atom, thr_layout[, val_layout])", No, (2, 3), [], false,
+    op!("make_copy_atom", "(op, dtype[, num_bits_per_copy])", No, (2, 3), ["op", "copy_internal_type", "num_bits_per_copy"], false,
+        "CuTeDSL: the copy atom of an op with value type dtype (C++ Copy_Atom<Op, T>); cp.async and universal copies move num_bits_per_copy bits",
+        |a, _| crate::atom_args::dsl_copy_atom(a)),
+    op!("LdMatrix8x8x16bOp", "([transpose[, num_matrices]])", No, (0, 2), ["transpose", "num_matrices"], false,
+        "CuTeDSL warp: ldmatrix of 1, 2 or 4 8x8 matrices, C++'s SM75_U32x{n}_LDSM_N (transposed: SM75_U16x{2n}_LDSM_T)",
+        |a, _| crate::atom_args::dsl_matrix_op(true, a)),
+    op!("StMatrix8x8x16bOp", "([transpose[, num_matrices]])", No, (0, 2), ["transpose", "num_matrices"], false,
+        "CuTeDSL warp: stmatrix of 1, 2 or 4 8x8 matrices, C++'s SM90_U32x{n}_STSM_N (transposed: SM90_U16x{2n}_STSM_T)",
+        |a, _| crate::atom_args::dsl_matrix_op(false, a)),
+    op!("CopyG2SOp", "([cache_mode])", No, (0, 1), ["cache_mode"], false,
+        "CuTeDSL cpasync: the SM80 cp.async op (LoadCacheMode.ALWAYS or GLOBAL), its width given to make_copy_atom",
+        |a, _| crate::atom_args::dsl_g2s_op(a.first())),
+    op!("CopyUniversalOp", "()", No, (0, 0), [], false,
+        "CuTeDSL: the universal copy op (C++ UniversalCopy), its width given to make_copy_atom",
+        |_, _| Ok(Value::Keyword("UniversalCopy"))),
+    op!("make_tiled_copy" | "make_tiled_copy_tv", "(copy_atom, thr_layout[, val_layout])", No, (2, 3), ["atom", "thr_layout", "val_layout"], false,
         "the copy atom tiled over threads and values",
         |a, _| {
             let atom = copy_atom(&a[0])?;

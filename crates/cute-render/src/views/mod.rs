@@ -163,9 +163,19 @@ pub fn infer_view(value: &Value) -> View {
 /// (`Sw<3,4,3> o smem_ptr[16b] o L`, as the smem atom it was made from) while the pointer
 /// is at address 0 (a swizzle acts on addresses; elsewhere the drawing would need them).
 fn tensor_drawn(value: &Value) -> Option<Value> {
-    let Value::Tensor(t) = value else {
-        return None;
+    let t = match value {
+        Value::Tensor(t) => t,
+        // A fragment of GMMA/UMMA descriptors: the layout of their 16-byte steps.
+        Value::DescTensor(d) => return Some(Value::Layout(d.layout.clone())),
+        _ => return None,
     };
+    // A swizzle in element units (`make_tensor(p, composition(Sw<2,3,3>{}, L))`) is part of
+    // the layout the tensor indexes with: draw it.
+    if let cute_core::swizzle::AnyLayout::Composed(c) = t.any_layout() {
+        if !matches!(t.iter, cute_core::tensor::Iter::Counting { .. }) {
+            return Some(Value::Composed(c));
+        }
+    }
     Some(match &t.iter {
         cute_core::tensor::Iter::Ptr(p) => match p.swizzle {
             Some(sw) if p.addr == 0 => Value::Composed(cute_core::ComposedLayout {
