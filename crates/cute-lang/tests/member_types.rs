@@ -25,3 +25,32 @@ fn tiled_mma_members_are_its_atoms_traits() {
     // A template parameter, not a member: g++ says it "does not name a type".
     assert!(eval(&format!("{t}::PermutationMNK{{}}")).is_err());
 }
+
+/// `composition(Layout, Swizzle)`: the swizzle moved onto the layout's image of its bits
+/// (values from g++ with the CUTLASS 4.2 headers, `print` and `c(i)`).
+#[test]
+fn a_layout_composed_with_a_swizzle_is_what_cpp_makes() {
+    for (e, cpp) in [
+        (
+            "composition(Layout<_16,_2>{}, Swizzle<2,0,2>{})",
+            "Sw<2,1,2> o 0 o 16:2",
+        ),
+        (
+            "composition(Layout<_16,_1>{}, Swizzle<2,0,2>{})",
+            "Sw<2,0,2> o 0 o 16:1",
+        ),
+        (
+            "composition(Layout<Shape<_4,_4>,Stride<_4,_1>>{}, Swizzle<1,0,2>{})",
+            "Sw<1,0,-2> o 0 o (4,4):(4,1)",
+        ),
+    ] {
+        assert_eq!(eval(e).as_deref(), Ok(cpp), "{e}");
+    }
+    let c = "composition(Layout<_16,_2>{}, Swizzle<2,0,2>{})";
+    let got: Vec<String> = (0..16)
+        .map(|i| eval(&format!("{c}({i})")).unwrap())
+        .collect();
+    assert_eq!(got.join(" "), "0 2 4 6 10 8 14 12 20 22 16 18 30 28 26 24");
+    // A layout that does not carry the swizzle's bits onto bits: make_swizzle's assert.
+    assert!(eval("composition((4,4):(1,5), Sw<1,0,2>{})").is_err());
+}

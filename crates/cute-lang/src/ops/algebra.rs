@@ -26,6 +26,13 @@ pub(crate) fn composition(a: &Value, b: &Value) -> Result<Value> {
         // C++ folds the swizzle through: L o (Sw o 0 o B) = Sw' o 0 o (L o B), Sw' acting on
         // L's image of the swizzle's bits.
         (Value::Layout(l), Value::Composed(c)) => compose_layout_swizzled(l, c),
+        // C++ `composition(Layout, Swizzle)`: the swizzle moved onto the layout's image of
+        // its bits, `make_swizzle<L(yyy), L(zzz)>() o L` (`swizzle_layout.hpp`).
+        (Value::Layout(l), Value::Swizzle(sw)) => {
+            let y = l.call_index(sw.yyy_mask())?;
+            let z = l.call_index(sw.zzz_mask())?;
+            Ok(swizzle::composition(swizzle_of_masks(y, z)?, 0, l.clone()).into())
+        }
         (a, b) => Err(Error::new(format!(
             "cannot compose {} with {}",
             a.kind(),
