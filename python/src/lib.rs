@@ -74,66 +74,96 @@ impl PyValue {
     }
 }
 
-/// Drawing options from keyword arguments (the `render` flags' names).
-#[allow(clippy::too_many_arguments)]
-fn options(
-    view: Option<&str>,
-    palette: Option<&str>,
-    theme: Option<&str>,
-    bits: Option<u32>,
-    highlight_thread: Option<i64>,
-    highlight_warp: Option<i64>,
-    warp: u32,
-    bit_offset: Option<i64>,
-) -> Result<(Options, Theme), Error> {
-    let names = |all: Vec<&str>| all.join(", ");
-    let view = match view {
-        None => View::Auto,
-        Some(v) => View::parse(v).ok_or_else(|| {
-            Error::new(format!(
-                "unknown view '{v}' (one of {})",
-                names(View::ALL.iter().map(|v| v.name()).collect())
-            ))
-        })?,
+/// The drawing options `svg`, `png` and `save` take as keyword arguments (the `render`
+/// flags' names).
+const OPTION_NAMES: &[&str] = &[
+    "view",
+    "palette",
+    "theme",
+    "bits",
+    "highlight_thread",
+    "highlight_warp",
+    "warp",
+    "bit_offset",
+];
+
+/// Drawing options from keyword arguments; an unknown name or value is a `CuteError`.
+fn options(py: Python<'_>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<(Options, Theme)> {
+    let err = |msg: String| cute_err(py, &Error::new(msg));
+    let mut opts = Options::default();
+    let mut theme = Theme::Light;
+    let (mut thread, mut warp_hl) = (None, None);
+    let Some(kw) = kw else {
+        return Ok((opts, theme));
     };
-    let palette = match palette {
-        None => Palette::Cute,
-        Some(p) => Palette::parse(p).ok_or_else(|| {
-            Error::new(format!(
-                "unknown palette '{p}' (one of {})",
-                names(Palette::ALL.iter().map(|p| p.name()).collect())
-            ))
-        })?,
-    };
-    let theme = match theme {
-        None | Some("light") => Theme::Light,
-        Some("dark") => Theme::Dark,
-        Some(t) => return Err(Error::new(format!("unknown theme '{t}' (light or dark)"))),
-    };
-    if let Some(b) = bits {
-        if ![4, 8, 16, 32, 64].contains(&b) {
-            return Err(Error::new(format!(
-                "bits={b}: the element width is 4, 8, 16, 32 or 64"
-            )));
+    for (k, v) in kw.iter() {
+        let key: String = k.extract()?;
+        if v.is_none() {
+            continue;
+        }
+        let text = || -> PyResult<String> {
+            v.extract::<String>()
+                .map_err(|_| err(format!("{key}= takes a string")))
+        };
+        let int = || -> PyResult<i64> {
+            v.extract::<i64>()
+                .map_err(|_| err(format!("{key}= takes an integer")))
+        };
+        match key.as_str() {
+            "view" => {
+                let name = text()?;
+                opts.view = View::parse(&name).ok_or_else(|| {
+                    let all: Vec<&str> = View::ALL.iter().map(|v| v.name()).collect();
+                    err(format!("unknown view '{name}' (one of {})", all.join(", ")))
+                })?;
+            }
+            "palette" => {
+                let name = text()?;
+                opts.palette = Palette::parse(&name).ok_or_else(|| {
+                    let all: Vec<&str> = Palette::ALL.iter().map(|p| p.name()).collect();
+                    err(format!(
+                        "unknown palette '{name}' (one of {})",
+                        all.join(", ")
+                    ))
+                })?;
+            }
+            "theme" => {
+                theme = match text()?.as_str() {
+                    "light" => Theme::Light,
+                    "dark" => Theme::Dark,
+                    t => return Err(err(format!("unknown theme '{t}' (light or dark)"))),
+                }
+            }
+            "bits" => {
+                let b = int()?;
+                if ![4, 8, 16, 32, 64].contains(&b) {
+                    return Err(err(format!(
+                        "bits={b}: the element width is 4, 8, 16, 32 or 64"
+                    )));
+                }
+                opts.elem_bits = b as u32;
+            }
+            "highlight_thread" => thread = Some(int()?),
+            "highlight_warp" => warp_hl = Some(int()?),
+            "warp" => {
+                opts.warp = u32::try_from(int()?)
+                    .map_err(|_| err("warp= takes a warp index (0 or more)".into()))?
+            }
+            "bit_offset" => opts.bit_offset = Some(int()?),
+            _ => {
+                return Err(err(format!(
+                    "unknown drawing option '{key}' (one of {})",
+                    OPTION_NAMES.join(", ")
+                )))
+            }
         }
     }
-    let defaults = Options::default();
-    Ok((
-        Options {
-            view,
-            palette,
-            elem_bits: bits.unwrap_or(defaults.elem_bits),
-            bit_offset,
-            highlight: match (highlight_thread, highlight_warp) {
-                (Some(t), _) => Some(Highlight::Thread(t)),
-                (_, Some(w)) => Some(Highlight::Warp(w)),
-                _ => None,
-            },
-            warp,
-            ..defaults
-        },
-        theme,
-    ))
+    opts.highlight = match (thread, warp_hl) {
+        (Some(t), _) => Some(Highlight::Thread(t)),
+        (_, Some(w)) => Some(Highlight::Warp(w)),
+        _ => None,
+    };
+    Ok((opts, theme))
 }
 
 #[pymethods]
@@ -177,53 +207,24 @@ impl PyValue {
         }
     }
 
-    /// The SVG the renderer draws (`render --expr ... out.svg`, byte for byte).
-    #[pyo3(signature = (view=None, palette=None, theme=None, bits=None, highlight_thread=None, highlight_warp=None, warp=0, bit_offset=None))]
-    #[allow(clippy::too_many_arguments)]
-    fn svg(
-        &self,
-        py: Python<'_>,
-        view: Option<&str>,
-        palette: Option<&str>,
-        theme: Option<&str>,
-        bits: Option<u32>,
-        highlight_thread: Option<i64>,
-        highlight_warp: Option<i64>,
-        warp: u32,
-        bit_offset: Option<i64>,
-    ) -> PyResult<String> {
+    /// The SVG the renderer draws (`render --expr ... out.svg`, byte for byte). Options:
+    /// view, palette, theme, bits, highlight_thread, highlight_warp, warp, bit_offset.
+    #[pyo3(signature = (**opts))]
+    fn svg(&self, py: Python<'_>, opts: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+        let (opts, theme) = options(py, opts)?;
         guarded(py, || {
-            let (opts, theme) = options(
-                view,
-                palette,
-                theme,
-                bits,
-                highlight_thread,
-                highlight_warp,
-                warp,
-                bit_offset,
-            )
-            .map_err(|e| cute_err(py, &e))?;
             let fig = self.figure(&opts).map_err(|e| cute_err(py, &e))?;
             Ok(fig.to_svg(theme))
         })
     }
 
     /// PNG bytes of [`PyValue::svg`] at `scale` pixels per SVG unit.
-    #[pyo3(signature = (scale=1.0, view=None, palette=None, theme=None, bits=None, highlight_thread=None, highlight_warp=None, warp=0, bit_offset=None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (scale=1.0, **opts))]
     fn png<'py>(
         &self,
         py: Python<'py>,
         scale: f32,
-        view: Option<&str>,
-        palette: Option<&str>,
-        theme: Option<&str>,
-        bits: Option<u32>,
-        highlight_thread: Option<i64>,
-        highlight_warp: Option<i64>,
-        warp: u32,
-        bit_offset: Option<i64>,
+        opts: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         if !(scale > 0.0 && scale <= 8.0) {
             return Err(cute_err(
@@ -231,17 +232,7 @@ impl PyValue {
                 &Error::new(format!("scale={scale} must be in (0, 8]")),
             ));
         }
-        let svg = self.svg(
-            py,
-            view,
-            palette,
-            theme,
-            bits,
-            highlight_thread,
-            highlight_warp,
-            warp,
-            bit_offset,
-        )?;
+        let svg = self.svg(py, opts)?;
         let png = guarded(py, || {
             cute_render::svg_to_png(&svg, scale).map_err(|e| cute_err(py, &e))
         })?;
@@ -250,7 +241,7 @@ impl PyValue {
 
     /// The notebook's picture.
     fn _repr_svg_(&self, py: Python<'_>) -> PyResult<String> {
-        self.svg(py, None, None, None, None, None, None, 0, None)
+        self.svg(py, None)
     }
 
     /// The picture with a hover inspector under it (each cell's `data-*` attributes by the
@@ -261,55 +252,21 @@ impl PyValue {
     }
 
     /// Write the picture to `path`, SVG or PNG by its suffix (PNG at `scale`).
-    #[pyo3(signature = (path, scale=1.0, view=None, palette=None, theme=None, bits=None, highlight_thread=None, highlight_warp=None, warp=0, bit_offset=None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (path, scale=1.0, **opts))]
     fn save(
         &self,
         py: Python<'_>,
         path: std::path::PathBuf,
         scale: f32,
-        view: Option<&str>,
-        palette: Option<&str>,
-        theme: Option<&str>,
-        bits: Option<u32>,
-        highlight_thread: Option<i64>,
-        highlight_warp: Option<i64>,
-        warp: u32,
-        bit_offset: Option<i64>,
+        opts: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<()> {
         let ext = path
             .extension()
             .and_then(|e| e.to_str())
             .map(|e| e.to_ascii_lowercase());
         let bytes = match ext.as_deref() {
-            Some("svg") => self
-                .svg(
-                    py,
-                    view,
-                    palette,
-                    theme,
-                    bits,
-                    highlight_thread,
-                    highlight_warp,
-                    warp,
-                    bit_offset,
-                )?
-                .into_bytes(),
-            Some("png") => self
-                .png(
-                    py,
-                    scale,
-                    view,
-                    palette,
-                    theme,
-                    bits,
-                    highlight_thread,
-                    highlight_warp,
-                    warp,
-                    bit_offset,
-                )?
-                .as_bytes()
-                .to_vec(),
+            Some("svg") => self.svg(py, opts)?.into_bytes(),
+            Some("png") => self.png(py, scale, opts)?.as_bytes().to_vec(),
             _ => {
                 return Err(cute_err(
                     py,

@@ -207,3 +207,14 @@ def test_the_widget_carries_the_renderers_svg():
     assert 'data-view="layout"' in w.svg
     with pytest.raises(TypeError):
         Widget("(4,8):(8,1)")
+
+
+def test_unknown_drawing_options_are_named():
+    v = cx.evaluate("(4,4):(4,1)")
+    with pytest.raises(cx.CuteError, match="unknown drawing option 'colour'"):
+        v.svg(colour="red")
+    with pytest.raises(cx.CuteError, match="bits=12"):
+        v.svg(bits=12)
+    with pytest.raises(cx.CuteError, match="warp= takes a warp index"):
+        v.svg(warp=-1)
+    assert v.svg(view=None) == v.svg()

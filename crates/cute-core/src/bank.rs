@@ -959,32 +959,14 @@ fn tile(
     tv: &Layout,
     instr: Instr,
 ) -> Result<BankReport> {
-    if ![4, 8, 16, 32, 64].contains(&elem_bits) {
-        return Err(Error::new(format!(
-            "element width {elem_bits} bits: expected 4, 8, 16, 32 or 64"
-        )));
-    }
     instr.check()?;
-    let lane_bits = instr.lane_bits();
-    if elem_bits > lane_bits {
-        return Err(Error::new(format!(
-            "{instr} moves {lane_bits} bits per lane: {elem_bits}-bit elements do not fit"
-        )));
-    }
-    if tv.rank() != 2 {
-        return Err(Error::new(format!(
-            "the access must be a (thread, value) layout of rank 2, got {tv} of rank {}",
-            tv.rank()
-        )));
-    }
-    let threads = tv.mode(0)?.size()?;
-    let values = tv.mode(1)?.size()?;
-    if arith::mul(threads, values)? > MAX_ELEMENTS {
-        return Err(Error::new(format!(
-            "{threads} threads x {values} values is too large to analyse (limit {MAX_ELEMENTS} elements)"
-        )));
-    }
-    let vec = i64::from(lane_bits / elem_bits);
+    let (threads, values, vec) = access_dims(
+        tv,
+        elem_bits,
+        &[4, 8, 16, 32, 64],
+        instr.lane_bits(),
+        &instr.to_string(),
+    )?;
     if let Some((_, crate::swizzle::Offset::SmemPtr { bits })) = smem.swizzle() {
         // C++ make_tensor: "Expected a B-bit pointer type".
         if bits != i64::from(elem_bits) {
@@ -1062,6 +1044,45 @@ fn tile(
         per_warp,
         instrs,
     })
+}
+
+/// The checks every access analysis makes of its (thread, value) layout and widths:
+/// `elem_bits` one of `allowed` and within a lane's `lane_bits`, a rank-2 TV layout, at most
+/// [`MAX_ELEMENTS`] of them. Returns (threads, values, values per lane).
+pub(crate) fn access_dims(
+    tv: &Layout,
+    elem_bits: u32,
+    allowed: &[u32],
+    lane_bits: u32,
+    what: &str,
+) -> Result<(i64, i64, i64)> {
+    if !allowed.contains(&elem_bits) {
+        let names: Vec<String> = allowed.iter().map(u32::to_string).collect();
+        let (last, rest) = names.split_last().expect("widths are given");
+        return Err(Error::new(format!(
+            "element width {elem_bits} bits: expected {} or {last}",
+            rest.join(", ")
+        )));
+    }
+    if elem_bits > lane_bits {
+        return Err(Error::new(format!(
+            "{what} moves {lane_bits} bits per lane: {elem_bits}-bit elements do not fit"
+        )));
+    }
+    if tv.rank() != 2 {
+        return Err(Error::new(format!(
+            "the access must be a (thread, value) layout of rank 2, got {tv} of rank {}",
+            tv.rank()
+        )));
+    }
+    let threads = tv.mode(0)?.size()?;
+    let values = tv.mode(1)?.size()?;
+    if arith::mul(threads, values)? > MAX_ELEMENTS {
+        return Err(Error::new(format!(
+            "{threads} threads x {values} values is too large to analyse (limit {MAX_ELEMENTS} elements)"
+        )));
+    }
+    Ok((threads, values, i64::from(lane_bits / elem_bits)))
 }
 
 /// The byte address thread `t` uses for values `v0..v0+vec`: they must be contiguous and

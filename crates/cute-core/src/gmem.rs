@@ -16,8 +16,7 @@
 //! where the pair reads two sectors or the same 16 bytes as another pair. Nothing is shared
 //! between quarters: a broadcast costs 16 sectors and 4 lines, not 1 and 1.
 
-use crate::bank::{self, MAX_ELEMENTS};
-use crate::error::arith;
+use crate::bank;
 use crate::error::{Error, Result};
 use crate::swizzle::AnyLayout;
 use crate::Layout;
@@ -447,31 +446,9 @@ pub fn coalescing(
     op: GmemOp,
 ) -> Result<CoalesceReport> {
     op.check()?;
-    if ![8, 16, 32, 64].contains(&elem_bits) {
-        return Err(Error::new(format!(
-            "element width {elem_bits} bits: expected 8, 16, 32 or 64"
-        )));
-    }
     let lane_bits = op.bits();
-    if elem_bits > lane_bits {
-        return Err(Error::new(format!(
-            "{op} moves {lane_bits} bits per lane: {elem_bits}-bit elements do not fit"
-        )));
-    }
-    if tv.rank() != 2 {
-        return Err(Error::new(format!(
-            "the access must be a (thread, value) layout of rank 2, got {tv} of rank {}",
-            tv.rank()
-        )));
-    }
-    let threads = tv.mode(0)?.size()?;
-    let values = tv.mode(1)?.size()?;
-    if arith::mul(threads, values)? > MAX_ELEMENTS {
-        return Err(Error::new(format!(
-            "{threads} threads x {values} values is too large to analyse (limit {MAX_ELEMENTS} elements)"
-        )));
-    }
-    let vec = i64::from(lane_bits / elem_bits);
+    let (threads, values, vec) =
+        bank::access_dims(tv, elem_bits, &[8, 16, 32, 64], lane_bits, &op.to_string())?;
     if values % vec != 0 {
         return Err(Error::new(format!(
             "{op} moves {vec} values of {elem_bits} bits per lane, but each thread has {values} values"

@@ -77,16 +77,9 @@ fn tv_panel(
                 // highlighted thread shows itself there; the others are listed.
                 let (mut t, mut v) = (t, v);
                 if opts.highlight == Some(Highlight::Thread(t)) {
-                    let first = |k: &str| {
-                        cell.data
-                            .iter()
-                            .find(|(n, _)| *n == k)
-                            .and_then(|(_, d)| match d {
-                                Data::Int(x) => Some(*x),
-                                _ => None,
-                            })
-                    };
-                    if let (Some(t0), Some(v0)) = (first("thread"), first("value")) {
+                    if let (Some(t0), Some(v0)) =
+                        (cell_int(cell, "thread"), cell_int(cell, "value"))
+                    {
                         if cell_text {
                             cell.text = format!("T{t}\nV{v}");
                         }
@@ -308,28 +301,30 @@ pub(super) fn copy_figure(title: &str, copy: &TiledCopy, opts: &Options) -> Resu
 /// every element coloured by the thread that owns it and labelled with its value index
 /// in that thread's part, the thread's own elements lit (unless another thread or warp is
 /// highlighted).
+/// A cell's integer `data-*` attribute `key`.
+fn cell_int(cell: &Cell, key: &str) -> Option<i64> {
+    cell.data
+        .iter()
+        .find(|(n, _)| *n == key)
+        .and_then(|(_, d)| match d {
+            Data::Int(x) => Some(*x),
+            _ => None,
+        })
+}
+
 /// Mark thread `thr`'s cells of a TV panel with the instruction that moves them (`data-instr`:
 /// value / `per`) and outline each instruction's cells where they form a rectangle. Returns
 /// the number of instructions. A panel of computed cells (too large to hold) is left as is.
 fn group_instructions(panel: &mut Panel, thr: i64, per: i64) -> usize {
-    let int = |c: &Cell, k: &str| {
-        c.data
-            .iter()
-            .find(|(n, _)| *n == k)
-            .and_then(|(_, d)| match d {
-                Data::Int(x) => Some(*x),
-                _ => None,
-            })
-    };
     // instruction -> (cells, min row, min col, max row, max col)
     let mut groups: std::collections::BTreeMap<i64, (usize, usize, usize, usize, usize)> =
         Default::default();
     let cols = panel.cols.max(1);
     for (k, cell) in panel.cells.iter_mut().enumerate() {
-        if int(cell, "thread") != Some(thr) {
+        if cell_int(cell, "thread") != Some(thr) {
             continue;
         }
-        let Some(v) = int(cell, "value") else {
+        let Some(v) = cell_int(cell, "value") else {
             continue;
         };
         let i = v / per.max(1);
@@ -392,16 +387,7 @@ pub(super) fn partition_figure(
     // Hover: where each of the thread's values sits in its partition (V# flattened).
     let part_shape = p.tensor.layout.shape();
     for cell in panel.cells.iter_mut() {
-        let int = |k: &str| {
-            cell.data
-                .iter()
-                .find(|(n, _)| *n == k)
-                .and_then(|(_, d)| match d {
-                    Data::Int(x) => Some(*x),
-                    _ => None,
-                })
-        };
-        if let (Some(t), Some(v)) = (int("thread"), int("value")) {
+        if let (Some(t), Some(v)) = (cell_int(cell, "thread"), cell_int(cell, "value")) {
             if t == p.thr {
                 let crd = cute_core::int_tuple::idx2crd(&IntTuple::Int(v), part_shape)?;
                 cell.data.push(("coord", Data::Text(crd.to_string())));
