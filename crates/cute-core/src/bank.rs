@@ -132,19 +132,11 @@ impl Instr {
         if trans {
             return None;
         }
-        let bits = |x: &str| match x {
-            "8" => Some(8),
-            "16" => Some(16),
-            "32" => Some(32),
-            "64" => Some(64),
-            "128" => Some(128),
-            _ => None,
-        };
         if let Some(b) = head.strip_prefix("LDS") {
-            return Some(Instr::Lds(bits(b)?));
+            return Some(Instr::Lds(lane_width(b)?));
         }
         if let Some(b) = head.strip_prefix("STS") {
-            return Some(Instr::Sts(bits(b)?));
+            return Some(Instr::Sts(lane_width(b)?));
         }
         None
     }
@@ -1044,6 +1036,18 @@ fn tile(
         per_warp,
         instrs,
     })
+}
+
+/// The lane width an instruction name ends in: `8`, `16`, `32`, `64` or `128` bits.
+pub(crate) fn lane_width(suffix: &str) -> Option<u32> {
+    match suffix {
+        "8" => Some(8),
+        "16" => Some(16),
+        "32" => Some(32),
+        "64" => Some(64),
+        "128" => Some(128),
+        _ => None,
+    }
 }
 
 /// The checks every access analysis makes of its (thread, value) layout and widths:

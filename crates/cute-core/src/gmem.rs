@@ -79,19 +79,11 @@ impl GmemOp {
                 _ => None,
             };
         }
-        let bits = |b: &str| match b {
-            "8" => Some(8),
-            "16" => Some(16),
-            "32" => Some(32),
-            "64" => Some(64),
-            "128" => Some(128),
-            _ => None,
-        };
         if let Some(b) = u.strip_prefix("LDG") {
-            return Some(GmemOp::Ldg(bits(b)?));
+            return Some(GmemOp::Ldg(bank::lane_width(b)?));
         }
         if let Some(b) = u.strip_prefix("STG") {
-            return Some(GmemOp::Stg(bits(b)?));
+            return Some(GmemOp::Stg(bank::lane_width(b)?));
         }
         None
     }
