@@ -198,6 +198,21 @@ impl<'a> Parser<'a> {
     }
 
     /// expr := additive ('o' additive)*
+    /// An expression that must end the input.
+    fn expr_to_end(&mut self) -> Result<Node<'a>> {
+        let node = self.expr()?;
+        if *self.peek() != Tok::End {
+            return Err(Error::at(
+                self.col(),
+                format!(
+                    "unexpected {} after the end of the expression",
+                    describe(self.peek())
+                ),
+            ));
+        }
+        Ok(node)
+    }
+
     fn expr(&mut self) -> Result<Node<'a>> {
         let value = self.compose()?;
         match *self.peek() {
@@ -970,16 +985,7 @@ pub(crate) fn parse_line(src: &str, dialect: Dialect) -> Result<Line<'_>> {
     if let (Some(k), Some(_)) = (eq, &many) {
         p.pos = k + 1;
     }
-    let node = p.expr()?;
-    if *p.peek() != Tok::End {
-        return Err(Error::at(
-            p.col(),
-            format!(
-                "unexpected {} after the end of the expression",
-                describe(p.peek())
-            ),
-        ));
-    }
+    let node = p.expr_to_end()?;
     Ok(match (bind, many) {
         (_, Some(names)) => Line::BindMany(names, node),
         (Some(name), None) => match pointee {
@@ -1063,16 +1069,7 @@ fn parse_tokens<'a>(toks: &[Token<'a>], end_col: usize, dialect: Dialect) -> Res
         trailing_comma: false,
         dialect,
     };
-    let node = p.expr()?;
-    if *p.peek() != Tok::End {
-        return Err(Error::at(
-            p.col(),
-            format!(
-                "unexpected {} after the end of the expression",
-                describe(p.peek())
-            ),
-        ));
-    }
+    let node = p.expr_to_end()?;
     Ok(node)
 }
 

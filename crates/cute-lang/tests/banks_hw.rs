@@ -5,22 +5,11 @@
 //! cp.async and 8/16-bit LDS/STS (`hw/patterns-ext.txt`, probes), and for a CuTe kernel
 //! (`hw/kernel/`): its ncu totals against the model of its tiled copies.
 
+mod common;
+use common::{addrs, jsonl, root};
 use cute_core::bank::{analyze_warp, analyze_warp_g2s, Instr};
 use serde_json::Value as Json;
 use std::collections::HashMap;
-use std::path::PathBuf;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn jsonl(path: &str) -> Vec<Json> {
-    let text = std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}: {l}")))
-        .collect()
-}
 
 /// The instruction of a corpus op (`_gm` / `_gx`: a cp.async whose global side mirrors the
 /// shared one / is given in `gaddrs`; `_gxw`: as `_gx`, the global lines already in L1).
@@ -43,17 +32,6 @@ fn global_addrs(p: &Json, op: &str, i: usize, smem: &[Option<u64>]) -> Vec<Optio
     }
     let size = u64::from(instr_of(op).lane_bits() / 8);
     (0..32u64).map(|l| Some(l * size)).collect()
-}
-
-fn addrs(v: &Json) -> Vec<Option<u64>> {
-    v.as_array()
-        .expect("32 addresses")
-        .iter()
-        .map(|a| {
-            let a = a.as_i64().expect("integer address");
-            (a >= 0).then_some(a as u64)
-        })
-        .collect()
 }
 
 /// Check every measured instruction of `measured` against the model: wavefronts and

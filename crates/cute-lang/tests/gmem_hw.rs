@@ -6,33 +6,11 @@
 //! sectors, tag lookups (lines) and requests for 100% of them, and the tiled corpus must be
 //! what the model derives from the patterns today.
 
+mod common;
+use common::{addrs, jsonl, root};
 use cute_core::gmem::{analyze_gmem_warp, GmemOp};
 use serde_json::Value as Json;
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn jsonl(path: &str) -> Vec<Json> {
-    let text = std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}: {l}")))
-        .collect()
-}
-
-fn addrs(v: &Json) -> Vec<Option<u64>> {
-    v.as_array()
-        .expect("32 addresses")
-        .iter()
-        .map(|a| {
-            let a = a.as_i64().expect("integer address");
-            (a >= 0).then_some(a as u64)
-        })
-        .collect()
-}
 
 /// Check every measured instruction of a fixture; returns (patterns, instructions).
 fn check_fixture(corpus_path: &str, measured_path: &str) -> (usize, usize) {
