@@ -686,12 +686,53 @@ def cases():
         out.append(Case("sm100_fragment", ["tiled_mma = " + tm[0]] + a_sl + ["tiled_mma.make_fragment_A(sA).layout"],
                         ["auto tiled_mma = " + tm[1] + ";"] + a_c + ["tiled_mma.make_fragment_A(sA).layout()"]))
 
+    out += tma_cases()
     seen, uniq = set(), []
     for c in out:
         if c.code not in seen:
             seen.add(c.code)
             uniq.append(c)
     return uniq
+
+
+def tma_cases():
+    """SM90 TMA: cpasync.make_tiled_tma_atom's coordinate tensor, its CTA tile and
+    cpasync.tma_partition for each CTA of the multicast (C++: make_tma_atom,
+    get_tma_tensor, tma_partition with the pair swapped)."""
+    out = []
+    cfgs = [("Float16", "K_SW128", 128, 64, 3, 1), ("Float16", "MN_SW128", 128, 64, 4, 1),
+            ("BFloat16", "K_SW64", 64, 32, 2, 2), ("Float32", "K_SW128", 128, 32, 3, 1),
+            ("Float16", "K_SW32", 64, 16, 2, 1), ("Int8", "K_SW128", 128, 128, 2, 2),
+            ("Float32", "MN_SW64", 64, 32, 2, 1), ("Float16", "MN_SW32", 64, 64, 1, 2),
+            ("TFloat32", "K_SW128", 64, 32, 3, 1), ("Float32", "K_SW64", 128, 16, 2, 4)]
+    for dt, kind, M, K, stages, cluster in cfgs:
+        cty = DT[dt][0]
+        gm, gk = 4 * M, 4 * K
+        kmaj = kind.startswith("K")
+        stride = (gk, 1) if kmaj else (1, gm)
+        op_d = "cpasync.CopyBulkTensorTileG2SOp()" if cluster == 1 else "cpasync.CopyBulkTensorTileG2SMulticastOp()"
+        op_c = "SM90_TMA_LOAD" if cluster == 1 else "SM90_TMA_LOAD_MULTICAST"
+        d = ["a = cute.make_tensor(cute.make_ptr(cutlass.%s, 0, cute.AddressSpace.gmem, assumed_align=16), cute.make_layout(%s, stride=%s))" % (dt, py((gm, gk)), py(stride)),
+             "sl = cute.tile_to_shape(warpgroup.make_smem_layout_atom(warpgroup.SmemLayoutAtomKind.%s, cutlass.%s), %s, (0, 1, 2))" % (kind, dt, py((M, K, stages))),
+             "smem_layout = cute.slice_(sl, (None, None, 0))",
+             "tma_atom, tma_tensor = cpasync.make_tiled_tma_atom(%s, a, smem_layout, %s, num_multicast=%d)" % (op_d, py((M, K)), cluster)]
+        c = ["auto a = make_tensor(make_gmem_ptr<%s>((void*)0), make_layout(%s, %s));" % (cty, cshape((gm, gk)), cshape(stride, "make_stride")),
+             "auto sl = tile_to_shape(GMMA::Layout_%s_Atom<%s>{}, %s);" % (kind, cty, cshape((M, K, stages))),
+             "auto tma_atom = make_tma_atom(%s{}, a, sl(_,_,0), %s, %s);" % (op_c, cshape((M, K)), ci(cluster)),
+             "auto tma_tensor = tma_atom.get_tma_tensor(shape(a));"]
+        out.append(Case("sm90_tma", d + ["tma_tensor"], c + ["tma_tensor"], "sm_90a"))
+        for mi, ni in [(1, 2), (3, 0)]:
+            dg = d + ["gA = cute.local_tile(tma_tensor, %s, (%d, %d, None), proj=(1, None, 1))" % (py((M, 128, K)), mi, ni),
+                      "sA = cute.make_tensor(cute.recast_ptr(cute.make_ptr(cutlass.%s, 0, cute.AddressSpace.smem), sl.inner, dtype=cutlass.%s), sl.outer)" % (dt, dt)]
+            cg = c + ["auto gA = local_tile(tma_tensor, %s, make_coord(%s, %s, _), Step<_1, X, _1>{});" % (cshape((M, 128, K)), ci(mi), ci(ni)),
+                      "auto sA = make_tensor(make_smem_ptr<%s>((void*)0), sl);" % cty]
+            out.append(Case("sm90_tma", dg + ["gA"], cg + ["gA"], "sm_90a"))
+            for cta in range(cluster):
+                dp = dg + ["tAsA, tAgA = cpasync.tma_partition(tma_atom, %d, cute.make_layout(%d), cute.group_modes(sA, 0, 2), cute.group_modes(gA, 0, 2))" % (cta, cluster)]
+                call = "tma_partition(tma_atom, %s, make_layout(%s), group_modes<0,2>(sA), group_modes<0,2>(gA))" % (ci(cta), ci(cluster))
+                out.append(Case("sm90_tma_partition", dp + ["tAsA"], cg + ["get<1>(%s)" % call], "sm_90a"))
+                out.append(Case("sm90_tma_partition", dp + ["tAgA"], cg + ["get<0>(%s)" % call], "sm_90a"))
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -834,8 +875,15 @@ def main():
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--batch", type=int, default=40)
     ap.add_argument("--keep-tmp", action="store_true")
+    ap.add_argument("--only", help="regenerate only these ops (comma-separated); the other lines of --out are kept")
     a = ap.parse_args()
     cs = cases()
+    kept = []
+    if a.only:
+        only = a.only.split(",")
+        cs = [c for c in cs if c.op in only]
+        with open(a.out) as f:
+            kept = [r for r in map(json.loads, f) if r["op"] not in only]
     print("%d cases" % len(cs), file=sys.stderr)
     tmp = tempfile.mkdtemp(prefix="dsl-tensors-")
     run_dsl(cs, a.dsl_python, tmp)
@@ -878,6 +926,7 @@ def main():
             row["dsl_differs"] = dsl if dsl is not None else "unmapped"
             differs[c.op] += 1
         rows.append(row)
+    rows = kept + rows
     with open(a.out, "w") as f:
         for r in rows:
             f.write(json.dumps(r) + "\n")

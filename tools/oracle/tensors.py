@@ -379,12 +379,98 @@ def cases():
         crd = "make_coord(%d, %d)" % (rng.randrange(dims[0]), rng.randrange(dims[1]))
         out.append(case("domain_offset", "domain_offset(%s, %s)" % (crd, t)))
     out.append(case("domain_offset", "domain_offset(make_coord(3, 5), make_identity_tensor(make_shape(16, 16)))"))
+    out += tma_cases(rng)
     seen, uniq = set(), []
     for c in out:
         if c.expr not in seen:
             seen.add(c.expr)
             uniq.append(c)
     return uniq
+
+
+def tma_cases(rng):
+    """make_tma_copy/make_tma_atom over a gmem tensor and a GMMA smem tile: the TMA
+    coordinate tensor, its CTA tile, tma_partition for every CTA of the multicast, the
+    copy's slices and its member types, and the configurations C++ refuses."""
+    out = []
+    atoms = ["K_INTER", "K_SW32", "K_SW64", "K_SW128", "MN_INTER", "MN_SW32", "MN_SW64", "MN_SW128"]
+    for _ in range(36):
+        ty = rng.choice(["half_t", "float", "bfloat16_t", "int8_t", "double", "tfloat32_t"])
+        atom = rng.choice(atoms)
+        kmajor = atom.startswith("K")
+        bm, bk = rng.choice([64, 128, 256]), rng.choice([32, 64, 128])
+        m, k = bm * rng.choice([1, 2, 4]), bk * rng.choice([1, 2, 4])
+        batched = rng.random() < 0.3
+        stat = rng.random() < 0.3
+        num = (lambda n: "Int<%d>{}" % n) if stat else str
+        flipped = rng.random() < 0.1
+        if flipped:
+            kmajor = not kmajor  # smem and gmem majorness disagree: make_tma_copy_desc asserts
+        stride = ("make_stride(%s, Int<1>{}%s)" % (num(k), ", %s" % num(m * k) if batched else "") if kmajor
+                  else "make_stride(Int<1>{}, %s%s)" % (num(m), ", %s" % num(m * k) if batched else ""))
+        shape = "make_shape(%s, %s%s)" % (num(m), num(k), ", 3" if batched else "")
+        addr = rng.choice(["nullptr", "nullptr", "0x1000", "0x20000"])
+        g = "make_tensor(make_gmem_ptr<%s>(%s), %s, %s)" % (ty, addr, shape, stride)
+        stages = rng.choice([1, 2, 3])
+        sl = "tile_to_shape(GMMA::Layout_%s_Atom<%s>{}, make_shape(Int<%d>{}, Int<%d>{}, Int<%d>{}))" % (atom, ty, bm, bk, stages)
+        cluster = rng.choice([1, 1, 2, 4])
+        op = "SM90_TMA_LOAD" if cluster == 1 and rng.random() < 0.8 else "SM90_TMA_LOAD_MULTICAST"
+        if rng.random() < 0.08:
+            op = "SM90_TMA_STORE"
+        tiler = "make_shape(Int<%d>{}, Int<%d>{})" % (bm, bk)
+        form = rng.choice(["full", "full", "short", "cluster"])
+        if form == "full":
+            tma = "make_tma_copy(%s{}, %s, %s(_,_,0), %s, Int<%d>{})" % (op, g, sl, tiler, cluster)
+        elif form == "cluster":
+            tma = "make_tma_copy(%s{}, %s, %s(_,_,0), Int<%d>{})" % (op, g, sl, cluster)
+        else:
+            tma = "make_tma_copy(%s{}, %s, %s(_,_,0))" % (op, g, sl)
+            cluster = 1
+        gshape = "make_shape(%d, %d%s)" % (m, k, ", 3" if batched else "")
+        mt = "%s.get_tma_tensor(%s)" % (tma, gshape)
+        out.append(case("tma", mt))
+        # decltype does not run make_tma_copy_desc's asserts: only for a legal TMA.
+        for mem in ([] if flipped else ["Tiler_MN", "TiledLayout_TV"]):
+            out.append(case("tma", "typename decltype(%s)::%s{}" % (tma, mem)))
+        bn = rng.choice([64, 128])
+        crd = "make_coord(%d, %d, _%s)" % (rng.randrange(m // bm), rng.randrange(4), ", %d" % rng.randrange(3) if batched else "")
+        ga = "local_tile(%s, make_shape(Int<%d>{}, Int<%d>{}, Int<%d>{}), %s, Step<_1, X, _1>{})" % (
+            mt, bm, bn, bk, crd)
+        if batched:
+            ga = "local_tile(%s, make_shape(Int<%d>{}, Int<%d>{}, Int<%d>{}), %s, Step<_1, X, _1, _1>{})" % (
+                mt, bm, bn, bk, crd)
+            ga = "local_tile(%s, make_shape(Int<%d>{}, Int<%d>{}), make_coord(%d, _, %d))" % (
+                mt, bm, bk, rng.randrange(m // bm), rng.randrange(3))
+        out.append(case("tma", ga))
+        sa = "make_tensor(make_smem_ptr<%s>(nullptr), %s)" % (ty, sl)
+        ctas = list(range(cluster)) if cluster <= 2 else [0, rng.randrange(1, cluster), cluster - 1]
+        for c in ctas:
+            for side in (0, 1):
+                if cluster == 1 and rng.random() < 0.5:
+                    call = "tma_partition(%s, group_modes<0,2>(%s), group_modes<0,2>(%s))" % (tma, sa, ga)
+                else:
+                    call = "tma_partition(%s, %s, make_layout(Int<%d>{}), group_modes<0,2>(%s), group_modes<0,2>(%s))" % (
+                        tma, c if c else "Int<0>{}", cluster, sa, ga)
+                out.append(case("tma_partition", "get<%d>(%s)" % (side, call)))
+        th = rng.randrange(cluster)
+        out.append(case("tma_partition", "%s.get_slice(%d).partition_S(%s)" % (tma, th, ga)))
+        out.append(case("tma_partition", "%s.get_slice(%d).partition_D(%s)" % (tma, th, sa)))
+        out.append(case("tma", "make_tma_atom(%s{}, %s, %s(_,_,0), %s, Int<%d>{}).get_tma_tensor(%s)" % (
+            op, g, sl, tiler, cluster, gshape)))
+    # Refused: a register tensor, a smem tile longer than the gmem, a non-TMA op, a tile of
+    # the wrong size, a partition of mismatched modes.
+    sl = "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(Int<64>{}, Int<64>{}))"
+    g = "make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(256, 256), make_stride(256, Int<1>{}))"
+    # A tile longer than the tensor (a residue) and a 400-byte row pitch are legal.
+    out.append(case("tma", "make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(Int<32>{}, Int<64>{}), make_stride(Int<64>{}, Int<1>{})), %s).get_tma_tensor(make_shape(Int<32>{}, Int<64>{}))" % sl))
+    for bad in ["make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(256, 256), make_stride(100, Int<1>{})), %s).get_tma_tensor(make_shape(256, 256))" % sl,
+                "make_tma_copy(SM90_TMA_LOAD{}, %s, %s, make_shape(Int<64>{}, Int<32>{}), Int<1>{})" % (g, sl),
+                "make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(256, 256), make_stride(Int<1>{}, 256)), %s)" % sl,
+                "make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>((void*)0x1002), make_shape(256, 256), make_stride(256, Int<1>{})), %s)" % sl,
+                "make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(256, 256), make_stride(200, Int<1>{})), %s).get_tma_tensor(make_shape(256, 256))" % sl,
+                "get<0>(tma_partition(make_tma_copy(SM90_TMA_LOAD{}, %s, %s), make_tensor(make_smem_ptr<half_t>(nullptr), %s), make_identity_tensor(make_shape(Int<64>{}, Int<32>{}))))" % (g, sl, sl)]:
+        out.append(case("tma", bad.replace("((void*)0x1002)", "(0x1002)")))
+    return out
 
 
 def main():

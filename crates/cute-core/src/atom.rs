@@ -165,6 +165,8 @@ pub struct CopyAtom {
     pub ref_: Layout,
     /// Element width of `Copy_Atom<Op, T>`, if given.
     pub val_bits: Option<i64>,
+    /// A TMA atom's box and coordinate strides (`make_tma_copy`, `make_tma_atom`).
+    pub tma: Option<Box<crate::tma::TmaAtom>>,
 }
 
 /// A known atom.
@@ -229,6 +231,7 @@ impl Atom {
                 dst: parse_layout(get("DstLayout")?, "DstLayout")?,
                 ref_: parse_layout(get("RefLayout")?, "RefLayout")?,
                 val_bits: None,
+                tma: None,
             })),
         }
     }

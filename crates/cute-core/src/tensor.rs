@@ -392,6 +392,51 @@ impl Tensor {
         ))
     }
 
+    /// A TMA coordinate tensor (`get_tma_tensor`): a counting iterator over `tma_rank`
+    /// coordinates, mode `i` of `shape` stepping coordinate `j` by `k` where
+    /// `strides[i] == Some((k, j))` (`ArithTuple(0,0) o (512,256):(1@1,1@0)`).
+    pub fn tma_coord(
+        tma_rank: usize,
+        shape: &IntTuple,
+        strides: &[Option<(i64, usize)>],
+    ) -> Result<Tensor> {
+        let extents = shape.leaves();
+        if tma_rank > MAX_COUNTING_LEAVES || tma_rank == 0 {
+            return Err(Error::new(format!(
+                "TMA coordinate tensors of 1 to {MAX_COUNTING_LEAVES} TMA modes are modelled, this TMA has {tma_rank}"
+            )));
+        }
+        let mut reach = vec![0i64; tma_rank];
+        let mut packed = Vec::with_capacity(strides.len());
+        for (&e, st) in extents.iter().zip(strides) {
+            match *st {
+                None => packed.push(0),
+                Some((k, j)) => {
+                    reach[j] = arith::add(
+                        reach[j],
+                        arith::mul(arith::abs(k)?, e.saturating_sub(1).max(0))?,
+                    )?;
+                    packed.push(arith::mul(k, BASIS.pow(j as u32))?);
+                }
+            }
+        }
+        if reach.iter().any(|&r| r >= BASIS / 2) {
+            return Err(Error::new(format!(
+                "TMA coordinates below {} are modelled; the shape {shape} reaches {}",
+                BASIS / 2,
+                reach.iter().max().copied().unwrap_or(0)
+            )));
+        }
+        let layout = Layout::new(shape.clone(), IntTuple::ints(&packed))?;
+        Ok(Tensor::new(
+            Iter::Counting {
+                shape: IntTuple::Tuple(vec![IntTuple::Int(1); tma_rank]),
+                start: vec![0; tma_rank],
+            },
+            layout,
+        ))
+    }
+
     /// `make_tensor(iter, layout)`.
     pub fn new(iter: Iter, layout: Layout) -> Tensor {
         Tensor {

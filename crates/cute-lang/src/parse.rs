@@ -901,8 +901,17 @@ pub(crate) fn parse_line(src: &str, dialect: Dialect) -> Result<Line<'_>> {
     let mut bind: Option<Name> = None;
     let mut many = None;
     if let Some(k) = eq {
-        // `a, b = ...`: names separated by commas.
-        let targets: Vec<Token> = toks[..k].to_vec();
+        // `a, b = ...`: names separated by commas; C++'s structured binding
+        // `auto [a, b] = ...` (also `auto const& [a, b]`) is the same.
+        let mut targets: Vec<Token> = toks[..k].to_vec();
+        if let Some(open) = targets.iter().position(|t| t.tok == Tok::Punct('[')) {
+            let qualifiers = targets[..open]
+                .iter()
+                .all(|t| matches!(t.tok, Tok::Ident("auto" | "const") | Tok::Punct('&')));
+            if open > 0 && qualifiers && targets.last().map(|t| t.tok) == Some(Tok::Punct(']')) {
+                targets = targets[open + 1..targets.len() - 1].to_vec();
+            }
+        }
         let commas = targets.iter().filter(|t| t.tok == Tok::Punct(',')).count();
         if commas > 0 {
             let names: Option<Vec<&str>> = targets

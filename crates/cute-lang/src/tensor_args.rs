@@ -1004,3 +1004,80 @@ pub(crate) fn dsl_recast_tensor(
     }
     recast(dtype, tensor(src)?)
 }
+
+/// `make_tma_copy(OP{}, gtensor, slayout[, cta_tiler][, cluster_size])` (`tiled`) or
+/// `make_tma_atom(OP{}, gtensor, slayout, cta_tiler[, cluster_size])`; `a` holds the
+/// arguments after the operation.
+pub(crate) fn make_tma(op: &'static str, a: &[Value], tiled: bool) -> Result<Value> {
+    let what = if tiled {
+        "make_tma_copy"
+    } else {
+        "make_tma_atom"
+    };
+    if a.len() < 2 {
+        return Err(Error::new(format!(
+            "{what}({op}{{}}, gmem_tensor, smem_layout, ...) needs the gmem tensor and the smem layout"
+        )));
+    }
+    let g = tensor(&a[0]).map_err(|e| e.within(what))?;
+    let s = a[1].to_any_layout().map_err(|e| e.within(what))?;
+    let cluster = |v: &Value| -> Result<i64> {
+        v.to_int().map_err(|_| {
+            Error::new(format!(
+                "{what}: the cluster size is an integer (Int<2>{{}}), got {}",
+                v.kind()
+            ))
+        })
+    };
+    let (tiler, n) = match (tiled, &a[2..]) {
+        (true, []) => (None, 1),
+        (true, [c]) => (None, cluster(c)?),
+        (_, [t]) => (Some(t.to_int_tuple()?), 1),
+        (_, [t, c]) => (Some(t.to_int_tuple()?), cluster(c)?),
+        _ => return Err(Error::new(format!("{what}: too many arguments"))),
+    };
+    if tiled {
+        let c = cute_core::tma::make_tma_copy(op, g, &s, tiler.as_ref(), n)?;
+        Ok(Value::TiledCopy(Box::new(c)))
+    } else {
+        let c = cute_core::tma::make_tma_atom(op, g, &s, tiler.as_ref(), n)?;
+        Ok(Value::Atom(Box::new(cute_core::atom::Atom::Copy(c))))
+    }
+}
+
+/// The TMA part of a copy made by `make_tma_copy` or `make_tma_atom`.
+pub(crate) fn tma_atom(v: &Value) -> Result<&cute_core::tma::TmaAtom> {
+    let atom = match v {
+        Value::TiledCopy(c) => Some(&c.atom),
+        Value::Atom(a) => match &**a {
+            cute_core::atom::Atom::Copy(c) => Some(c),
+            _ => None,
+        },
+        _ => None,
+    };
+    atom.and_then(|c| c.tma.as_deref()).ok_or_else(|| {
+        Error::new(format!(
+            "expected a TMA copy (make_tma_copy(SM90_TMA_LOAD{{}}, gmem_tensor, smem_layout) or make_tma_atom), got {}",
+            v.kind()
+        ))
+    })
+}
+
+/// `tma_partition(tma, [cta_coord, cta_layout,] stensor, gtensor)`: `(gmem, smem)`.
+pub(crate) fn tma_partition(a: &[Value]) -> Result<Value> {
+    let tma = tma_atom(&a[0])?;
+    let (coord, layout, s, g) = match a {
+        [_, s, g] => (0, Layout::new(IntTuple::Int(1), IntTuple::Int(0))?, s, g),
+        [_, c, l, s, g] => (c.to_int()?, l.to_layout()?.clone(), s, g),
+        _ => {
+            return Err(Error::new(
+                "tma_partition takes (tma, stensor, gtensor) or (tma, cta_coord, cta_layout, stensor, gtensor)",
+            ))
+        }
+    };
+    let (gs, ss) = cute_core::tma::tma_partition(tma, coord, &layout, tensor(s)?, tensor(g)?)?;
+    Ok(Value::Tuple(vec![
+        Value::Tensor(Box::new(gs)),
+        Value::Tensor(Box::new(ss)),
+    ]))
+}

@@ -307,3 +307,38 @@ fn swizzled_and_descriptor_tensors_print_as_cpp() {
         assert_eq!(got, want, "{block}");
     }
 }
+
+/// Hostile TMA lines: each is an error that names the problem, with a column.
+#[test]
+fn tma_mistakes_name_what_is_wrong() {
+    let g = "make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(256, 256), make_stride(256, Int<1>{}))";
+    let s = "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{}, make_shape(Int<64>{}, Int<64>{}))";
+    let tma = format!("make_tma_copy(SM90_TMA_LOAD{{}}, {g}, {s})");
+    for (expr, want) in [
+        (
+            format!("make_tma_copy(SM90_TMA_LOAD{{}}, make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(256, 256), make_stride(256, Int<1>{{}})), {s})"),
+            "needs a global-memory tensor",
+        ),
+        (format!("make_tma_copy(SM90_TMA_LOAD{{}}, {g}, {s}, Int<2>{{}})"), "use SM90_TMA_LOAD_MULTICAST"),
+        (format!("make_tma_copy(SM90_TMA_LOAD_MULTICAST{{}}, {g}, {s}, Int<3>{{}})"), "power of two"),
+        (format!("make_tma_copy(SM75_U32x4_LDSM_N{{}}, {g}, {s})"), "takes a TMA operation"),
+        (format!("{tma}.get_tma_tensor(make_shape(256, 256, 4))"), "not congruent"),
+        (
+            format!("tma_partition({tma}, 2, make_layout(Int<2>{{}}), make_tensor(make_smem_ptr<half_t>(nullptr), {s}), make_identity_tensor(make_shape(64, 64)))"),
+            "outside the CTA layout",
+        ),
+        (
+            format!("tma_partition({tma}, group_modes<0,2>(make_tensor(make_smem_ptr<half_t>(nullptr), {s})), group_modes<0,2>(make_identity_tensor(make_shape(Int<64>{{}}, Int<32>{{}}))))"),
+            "mode 0 of the smem tensor has 4096 elements",
+        ),
+        (
+            format!("tma_partition(make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{{}}, Layout<Shape<_16,_8>,Stride<_8,_1>>{{}}, Layout<Shape<_1,_8>>{{}}), {g}, {g})"),
+            "expected a TMA copy",
+        ),
+        (format!("make_tma_copy(SM90_TMA_LOAD{{}}, {g}, {s}, make_shape(Int<64>{{}}, Int<32>{{}}), Int<1>{{}})"), "size equivalence"),
+    ] {
+        let e = cute_lang::eval_line(&expr).expect_err(&expr).to_string();
+        assert!(e.contains(want), "{expr}: {e}");
+        assert!(e.contains("column"), "{expr}: no column in {e}");
+    }
+}

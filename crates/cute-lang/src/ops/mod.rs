@@ -971,7 +971,68 @@ pub static OPS: &[Op] = &[
     op!("tma_swizzle" | "get_tma_swizzle", "(smem_layout)", No, (1, 1), [], false,
         "the CUtensorMapSwizzle a TMA copy into this shared-memory layout uses (make_tma_copy's)",
         |a, _| Ok(Value::Keyword(cute_core::tma::tma_swizzle(&a[0].to_any_layout()?)?))),
-    op!("make_tma_copy" | "tma_box", "(gmem_layout, smem_layout[, T])", No, (2, 3), [], false,
+    op!("make_tma_copy", "(OP{}, gmem_tensor, smem_layout[, cta_tiler][, cluster_size]) | (gmem_layout, smem_layout[, T])", No, (2, 5), [], false,
+        "a TMA TiledCopy (one instruction per box, get_tma_tensor and tma_partition on it); of a gmem layout, just the box (its TmaGmemBasis) with its swizzle and the checks the driver makes",
+        |a, _| {
+            match &a[0] {
+                Value::Keyword(op) => return crate::tensor_args::make_tma(op, &a[1..], true),
+                Value::Atom(at) => return Err(Error::new(format!(
+                    "make_tma_copy takes a TMA operation ({}), not the atom {}",
+                    cute_core::tma::TMA_OPS.join(", "),
+                    at.name()
+                ))),
+                _ => {}
+            }
+            let smem = a[1].to_any_layout()?;
+            let Some(bits) = smem.element_bits(a.get(2).map(bits_of).transpose()?)? else {
+                return Err(Error::new("make_tma_copy: give the element type (make_tma_copy(gmem, smem, half_t)): a plain smem layout does not carry it"));
+            };
+            Ok(Value::Tma(Box::new(cute_core::tma::make_tma_box(a[0].to_layout()?, &smem, bits)?)))
+        }),
+    op!("make_tma_atom", "(OP{}, gmem_tensor, smem_layout, cta_tiler[, cluster_size])", No, (4, 5), [], false,
+        "the TMA copy atom alone (its box and coordinate strides; get_tma_tensor and tma_partition take it)",
+        |a, _| match &a[0] {
+            Value::Keyword(op) => crate::tensor_args::make_tma(op, &a[1..], false),
+            v => Err(Error::new(format!("make_tma_atom takes a TMA operation first (SM90_TMA_LOAD{{}}), got {}", v.kind()))),
+        }),
+    op!("get_tma_tensor", "(tma, gmem_shape)", No, (2, 2), [], false,
+        "the TMA coordinate tensor over the global shape: ArithTuple coordinates in the TMA's mode order (tma.get_tma_tensor(make_shape(M,K)))",
+        |a, _| Ok(Value::Tensor(Box::new(crate::tensor_args::tma_atom(&a[0])?.get_tma_tensor(&a[1].to_int_tuple()?)?)))),
+    op!("tma_partition", "(tma, [cta_coord, cta_layout,] smem_tensor, gmem_tensor)", No, (3, 5), [], false,
+        "(gmem, smem) as ((TMA, TMA_Iter), Rest...): one TMA instruction's values in mode 0.0, offset to the CTA's multicast slice",
+        |a, _| crate::tensor_args::tma_partition(a)),
+    op!("make_tiled_tma_atom" | "cpasync.make_tiled_tma_atom" | "nvgpu.cpasync.make_tiled_tma_atom" | "cute.nvgpu.cpasync.make_tiled_tma_atom",
+        "(op, gmem_tensor, smem_layout, cta_tiler[, num_multicast])", No, (4, 5), ["op", "gmem_tensor", "smem_layout", "cta_tiler", "num_multicast"], false,
+        "CuTeDSL: (the TMA copy atom, the TMA coordinate tensor over the gmem tensor's shape): C++'s make_tma_atom and get_tma_tensor",
+        |a, _| {
+            let Value::Keyword(op) = &a[0] else {
+                return Err(Error::new(format!("make_tiled_tma_atom takes a TMA operation first (cpasync.CopyBulkTensorTileG2SOp()), got {}", a[0].kind())));
+            };
+            let atom = crate::tensor_args::make_tma(op, &a[1..], false)?;
+            let shape = crate::tensor_args::tensor(&a[1])?.layout.shape().clone();
+            let t = crate::tensor_args::tma_atom(&atom)?.get_tma_tensor(&shape)?;
+            Ok(Value::Tuple(vec![atom, Value::Tensor(Box::new(t))]))
+        }),
+    op!("cpasync.tma_partition" | "nvgpu.cpasync.tma_partition" | "cute.nvgpu.cpasync.tma_partition",
+        "(atom, cta_coord, cta_layout, smem_tensor, gmem_tensor)", No, (5, 5), ["atom", "cta_coord", "cta_layout", "smem_tensor", "gmem_tensor"], false,
+        "CuTeDSL: (smem, gmem) as ((TMA, TMA_Iter), Rest...), C++'s tma_partition with the pair swapped",
+        |a, _| match crate::tensor_args::tma_partition(a)? {
+            Value::Tuple(mut v) => {
+                v.reverse();
+                Ok(Value::Tuple(v))
+            }
+            v => Ok(v),
+        }),
+    op!("CopyBulkTensorTileG2SOp" | "cpasync.CopyBulkTensorTileG2SOp", "()", No, (0, 0), [], false,
+        "CuTeDSL's TMA load operation: C++'s SM90_TMA_LOAD",
+        |_, _| Ok(Value::Keyword("SM90_TMA_LOAD"))),
+    op!("CopyBulkTensorTileG2SMulticastOp" | "cpasync.CopyBulkTensorTileG2SMulticastOp", "()", No, (0, 0), [], false,
+        "CuTeDSL's multicast TMA load operation: C++'s SM90_TMA_LOAD_MULTICAST",
+        |_, _| Ok(Value::Keyword("SM90_TMA_LOAD_MULTICAST"))),
+    op!("CopyBulkTensorTileS2GOp" | "cpasync.CopyBulkTensorTileS2GOp", "()", No, (0, 0), [], false,
+        "CuTeDSL's TMA store operation: C++'s SM90_TMA_STORE",
+        |_, _| Ok(Value::Keyword("SM90_TMA_STORE"))),
+    op!("tma_box", "(gmem_layout, smem_layout[, T])", No, (2, 3), [], false,
         "the TMA box make_tma_copy(SM90_TMA_LOAD{}, gmem, smem) derives (its TmaGmemBasis), with its swizzle and the checks the driver makes",
         |a, _| {
             let smem = a[1].to_any_layout()?;

@@ -147,6 +147,7 @@ pub fn infer_view(value: &Value) -> View {
         Value::Tuple(vs) if vs.len() == 2 && matches!(vs[1], Value::Layout(_)) => View::Tv,
         Value::Atom(a) if matches!(**a, Atom::Mma(_)) => View::Mma,
         Value::Atom(a) if matches!(&**a, Atom::Copy(c) if is_tmem_copy(&c.name)) => View::Tmem,
+        v if tma_of(v).is_some() => View::Tma,
         Value::TiledMma(_) => View::Mma,
         Value::Atom(_) | Value::TiledCopy(_) => View::Copy,
         Value::Banks(_) => View::Banks,
@@ -156,6 +157,18 @@ pub fn infer_view(value: &Value) -> View {
         Value::Tma(_) => View::Tma,
         Value::Partition(_) => View::Partition,
         _ => View::Layout,
+    }
+}
+
+/// The TMA part of a copy `make_tma_copy` / `make_tma_atom` made.
+fn tma_of(value: &Value) -> Option<&cute_core::tma::TmaAtom> {
+    match value {
+        Value::TiledCopy(c) => c.atom.tma.as_deref(),
+        Value::Atom(a) => match &**a {
+            Atom::Copy(c) => c.tma.as_deref(),
+            Atom::Mma(_) => None,
+        },
+        _ => None,
     }
 }
 
@@ -382,8 +395,11 @@ pub fn figure_with_call(
         },
         View::Tma => match value {
             Value::Tma(t) => tma_figure(title, t, opts),
+            v if tma_of(v).is_some() => {
+                tma_figure(title, &tma_of(v).expect("checked").tma_box, opts)
+            }
             v => Err(Error::new(format!(
-                "the tma view draws make_tma_copy(gmem, smem[, T]), got {}",
+                "the tma view draws make_tma_copy(SM90_TMA_LOAD{{}}, gmem_tensor, smem) or make_tma_copy(gmem, smem[, T]), got {}",
                 v.kind()
             ))),
         },
