@@ -26,7 +26,8 @@ import descs  # noqa: E402
 
 # The SM80 MMA traits besides descs.py's headers.
 descs.HEADERS = descs.HEADERS.replace("#include <cute/atom/mma_atom.hpp>",
-                                      "#include <cute/atom/mma_atom.hpp>\n#include <cute/atom/mma_traits_sm80.hpp>")
+                                      "#include <cute/atom/mma_atom.hpp>\n#include <cute/atom/mma_traits_sm80.hpp>\n"
+                                      "#include <cute/atom/copy_traits_sm80.hpp>\n#include <cute/atom/copy_traits_sm100.hpp>")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "..", "crates", "cute-lang", "tests", "data", "tensor-cases.jsonl")
@@ -380,12 +381,75 @@ def cases():
         out.append(case("domain_offset", "domain_offset(%s, %s)" % (crd, t)))
     out.append(case("domain_offset", "domain_offset(make_coord(3, 5), make_identity_tensor(make_shape(16, 16)))"))
     out += tma_cases(rng)
+    out += composed_nested_cases(rng)
+    out += lazy_traits_cases()
+    out += tmem_copy_cases(rng)
     seen, uniq = set(), []
     for c in out:
         if c.expr not in seen:
             seen.add(c.expr)
             uniq.append(c)
     return uniq
+
+
+def lazy_traits_cases():
+    """Copy_Traits of a cp.async op at every width: C++ prints the traits even where the op's
+    own static_assert refuses the width (naming the op does not instantiate it); making the
+    op or a Copy_Atom of it is an error."""
+    out = []
+    for op in ["SM80_CP_ASYNC_CACHEGLOBAL", "SM80_CP_ASYNC_CACHEALWAYS", "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL",
+               "SM80_CP_ASYNC_CACHEALWAYS_ZFILL"]:
+        for t in ["uint8_t", "uint16_t", "uint32_t", "uint64_t", "uint128_t"]:
+            for tr in ["ThrID", "SrcLayout", "DstLayout", "RefLayout"]:
+                out.append(case("lazy_traits", "typename Copy_Traits<%s<%s>>::%s{}" % (op, t, tr)))
+            out.append(case("lazy_traits", "typename Copy_Atom<%s<%s>, half_t>::ValLayoutSrc{}" % (op, t)))
+    # The SM61 dot products' fragments: int32_t accumulators, int8/int16 operands.
+    for op in ["SM61_DP4A", "SM61_DP2A"]:
+        for lay in ["Layout<Shape<_16,_16,_1>>{}", "Layout<Shape<_8,_4,_1>,Stride<_4,_1,_0>>{}"]:
+            mma = "make_tiled_mma(%s{}, %s)" % (op, lay)
+            for shp in ["make_shape(Int<16>{}, Int<16>{})", "make_shape(Int<32>{}, Int<64>{})"]:
+                out.append(case("sm61_fragment", "partition_fragment_C(%s, %s)" % (mma, shp)))
+            for w, t in [("A", "int8_t" if op == "SM61_DP4A" else "int16_t"), ("B", "int8_t" if op == "SM61_DP4A" else "int16_t")]:
+                out.append(case("sm61_fragment", "%s.get_slice(37).partition_fragment_%s(make_tensor(make_smem_ptr<%s>(nullptr), make_shape(Int<32>{}, Int<16>{})))" % (mma, w, t)))
+    return out
+
+
+def composed_nested_cases(rng):
+    """ComposedLayout<A,O,B> where A or B is itself composed (a swizzle over a layout, a
+    composition of layouts): its print, the queries that read B all the way in, the
+    divides and products that act on it, and its value at an index."""
+    out = []
+    def sw():
+        return "Swizzle<%d,%d,%d>{}" % rng.choice([(3, 0, 3), (2, 1, 3), (1, 2, 2), (3, 3, 3), (2, 0, 4)])
+    def lay8():
+        return rng.choice(["Layout<Shape<_8,_8>,Stride<_8,_1>>{}", "Layout<Shape<_8,_8>,Stride<_1,_8>>{}",
+                           "Layout<Shape<_4,_16>,Stride<_16,_1>>{}", "Layout<Shape<Shape<_2,_4>,_8>,Stride<Stride<_1,_16>,_2>>{}"])
+    def outer_layout():
+        return rng.choice(["Layout<_128,_1>{}", "Layout<Shape<_8,_16>,Stride<_16,_1>>{}", "Layout<_256,_2>{}"])
+    for _ in range(14):
+        kind = rng.choice(["inner_sw", "inner_comp", "outer_sw", "outer_comp", "both", "sw_over_comp"])
+        off = rng.choice(["_0{}", "Int<3>{}", "Int<8>{}"])
+        if kind == "inner_sw":
+            cl = "make_composed_layout(%s, %s, make_composed_layout(%s, _0{}, %s))" % (outer_layout(), off, sw(), lay8())
+        elif kind == "inner_comp":
+            cl = "make_composed_layout(%s, %s, make_composed_layout(Layout<_64,_1>{}, Int<2>{}, %s))" % (outer_layout(), off, lay8())
+        elif kind == "outer_sw":
+            cl = "make_composed_layout(make_composed_layout(%s, _0{}, Layout<_256,_1>{}), %s, %s)" % (sw(), off, lay8())
+        elif kind == "outer_comp":
+            cl = "make_composed_layout(make_composed_layout(Layout<_512,_2>{}, Int<1>{}, Layout<_256,_1>{}), %s, %s)" % (off, lay8())
+        elif kind == "both":
+            cl = "make_composed_layout(make_composed_layout(%s, _0{}, Layout<_256,_1>{}), %s, make_composed_layout(Layout<_128,_1>{}, _0{}, %s))" % (sw(), off, lay8())
+        else:
+            cl = "make_composed_layout(%s, %s, make_composed_layout(Layout<_128,_1>{}, Int<4>{}, %s))" % (sw(), off, lay8())
+        out.append(case("composed_nested", cl))
+        for q in ["size", "rank", "depth", "shape", "cosize"]:
+            out.append(case("composed_nested", "%s(%s)" % (q, cl)))
+        for q in ["get<1>(%s)", "flatten(%s)", "coalesce(%s)", "logical_divide(%s, Layout<_4,_1>{})",
+                  "zipped_divide(%s, make_tile(Layout<_2,_1>{}, Layout<_4,_1>{}))", "logical_product(%s, Layout<_2,_1>{})"]:
+            out.append(case("composed_nested", q % cl))
+        for i in rng.sample(range(64), 3):
+            out.append(case("composed_nested", "%s(%d)" % (cl, i)))
+    return out
 
 
 def tma_cases(rng):
@@ -470,6 +534,46 @@ def tma_cases(rng):
                 "make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(256, 256), make_stride(200, Int<1>{})), %s).get_tma_tensor(make_shape(256, 256))" % sl,
                 "get<0>(tma_partition(make_tma_copy(SM90_TMA_LOAD{}, %s, %s), make_tensor(make_smem_ptr<half_t>(nullptr), %s), make_identity_tensor(make_shape(Int<64>{}, Int<32>{}))))" % (g, sl, sl)]:
         out.append(case("tma", bad.replace("((void*)0x1002)", "(0x1002)")))
+    return out
+
+
+def tmem_copy_cases(rng):
+    """make_tmem_copy and make_utccp_copy over UMMA accumulators in TMEM: the copy's
+    Tiler_MN and TiledLayout_TV, a thread's partition of the accumulator and of a gmem
+    tile; the atoms whose memory the accumulator does not hold are refused."""
+    out = []
+    tsv = os.path.join(HERE, "..", "..", "crates", "cute-core", "src", "atoms.tsv")
+    names = sorted(set(re.findall(r"\b(SM100_(?:TMEM_LOAD|TMEM_STORE|UTCCP)_[A-Za-z0-9_]+)", open(tsv).read())))
+    tmem_ops = [n for n in names if "TMEM" in n]
+    utccp = [n for n in names if "UTCCP" in n]
+    accs = []
+    for c, bits in [("float", 32), ("half_t", 16)]:
+        for m, n in [(128, 256), (128, 64), (64, 128), (64, 32)]:
+            accs.append(("SM100_MMA_F16BF16_SS<half_t, half_t, %s, %d, %d, UMMA::Major::K, UMMA::Major::K>" % (c, m, n), m, n, c))
+    accs.append(("SM100_MMA_F16BF16_2x1SM_SS<half_t, half_t, float, 256, 128, UMMA::Major::K, UMMA::Major::K>", 256, 128, "float"))
+    for _ in range(44):
+        mma, m, n, c = rng.choice(accs)
+        op = rng.choice(tmem_ops)
+        acc = "partition_fragment_C(make_tiled_mma(%s{}), make_shape(Int<%d>{}, Int<%d>{}))(make_coord(_,_),_0{},_0{})" % (mma, m, n)
+        form = rng.choice(["op", "atom"])
+        atom = "%s{}" % op if form == "op" else "Copy_Atom<%s, %s>{}" % (op, c)
+        cp = "make_tmem_copy(%s, %s)" % (atom, acc)
+        for mem in ["Tiler_MN", "TiledLayout_TV"]:
+            out.append(case("tmem_copy", "typename decltype(%s)::%s{}" % (cp, mem)))
+        for t in rng.sample([0, 1, 37, 127], 2):
+            out.append(case("tmem_copy", "%s.get_slice(%d).partition_S(%s)" % (cp, t, acc)))
+            g = "make_tensor(make_gmem_ptr<%s>(nullptr), make_shape(Int<%d>{}, Int<%d>{}), LayoutRight{})" % (c, m, n)
+            out.append(case("tmem_copy", "%s.get_slice(%d).partition_D(%s)" % (cp, t, g)))
+    for op in utccp:
+        mma, m, n, c = rng.choice(accs[:4] + accs[-1:])
+        acc = "partition_fragment_C(make_tiled_mma(%s{}), make_shape(Int<%d>{}, Int<%d>{}))(make_coord(_,_),_0{},_0{})" % (mma, m, n)
+        cp = "make_utccp_copy(%s{}, %s)" % (op, acc)
+        for mem in ["Tiler_MN", "TiledLayout_TV"]:
+            out.append(case("utccp_copy", "typename decltype(%s)::%s{}" % (cp, mem)))
+    # Refused: not a TMEM tensor, a wider atom than the tensor's values.
+    out.append(case("tmem_copy", "make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{}, make_tensor(make_smem_ptr<float>(nullptr), make_shape(Int<128>{}, Int<256>{})))"))
+    out.append(case("tmem_copy", "typename decltype(make_tmem_copy(Copy_Atom<SM100_TMEM_LOAD_32dp32b8x, double>{}, %s))::Tiler_MN{}" % (
+        "partition_fragment_C(make_tiled_mma(%s{}), make_shape(Int<128>{}, Int<256>{}))(make_coord(_,_),_0{},_0{})" % accs[0][0])))
     return out
 
 

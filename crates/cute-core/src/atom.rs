@@ -167,6 +167,10 @@ pub struct CopyAtom {
     pub val_bits: Option<i64>,
     /// A TMA atom's box and coordinate strides (`make_tma_copy`, `make_tma_atom`).
     pub tma: Option<Box<crate::tma::TmaAtom>>,
+    /// The op's own `static_assert` that fails for these template arguments: C++ prints
+    /// its `Copy_Traits` (they never instantiate the op) but refuses to make the op or a
+    /// `Copy_Atom` of it.
+    pub op_assert: Option<String>,
 }
 
 /// A known atom.
@@ -232,6 +236,7 @@ impl Atom {
                 ref_: parse_layout(get("RefLayout")?, "RefLayout")?,
                 val_bits: None,
                 tma: None,
+                op_assert: None,
             })),
         }
     }
@@ -364,8 +369,52 @@ impl CopyAtom {
         }
     }
 
+    /// `Copy_Traits<SM80_CP_ASYNC_CACHE{ALWAYS,GLOBAL}[_ZFILL]<T>>` of any width: the
+    /// table's atom where the op takes that width, else the traits C++ prints for it
+    /// (`SrcLayout (1,bits):(0,1)`), carrying the op's refusal in
+    /// [`CopyAtom::op_assert`].
+    ///
+    /// ```
+    /// use cute_core::atom::{CopyAtom, CpAsyncOp};
+    /// let op: CpAsyncOp = "SM80_CP_ASYNC_CACHEGLOBAL".parse().unwrap();
+    /// let c = CopyAtom::cp_async_traits(op, 32).unwrap();
+    /// assert_eq!(c.src.to_string(), "(1,32):(0,1)");
+    /// assert!(c.op_assert.is_some());
+    /// ```
+    pub fn cp_async_traits(op: CpAsyncOp, bits: i64) -> Result<CopyAtom> {
+        match CopyAtom::cp_async(op, bits) {
+            Ok(c) => Ok(c),
+            Err(e) if bits > 0 && bits <= 1024 => {
+                let vals = Layout::new(IntTuple::ints(&[1, bits]), IntTuple::ints(&[0, 1]))?;
+                Ok(CopyAtom {
+                    name: format!("{op}_{bits}"),
+                    thr_id: Layout::new(IntTuple::Int(1), IntTuple::Int(0))?,
+                    src: vals.clone(),
+                    dst: vals.clone(),
+                    ref_: vals,
+                    val_bits: None,
+                    tma: None,
+                    op_assert: Some(format!(
+                        "{} (static_assert: cp.async sizeof(TS) is not supported)",
+                        e.msg
+                    )),
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The op's own check, which C++ makes when the op or a `Copy_Atom` of it is made.
+    pub fn check_op(&self) -> Result<()> {
+        match &self.op_assert {
+            Some(m) => Err(Error::new(m.clone())),
+            None => Ok(()),
+        }
+    }
+
     /// The atom with a value type of `bits` bits, as `Copy_Atom<Op, uint_bit_t<bits>>`.
     pub fn with_value_bits(&self, bits: i64) -> Result<CopyAtom> {
+        self.check_op()?;
         let mut c = self.clone();
         c.val_bits = Some(bits);
         let nthr = c.thr_id.size()?;
@@ -1051,8 +1100,12 @@ pub struct TiledCopy {
     pub atom: CopyAtom,
     /// `TiledLayout_TV`: (thr_idx, val_idx) → (m, n) index.
     pub layout_tv: Layout,
-    /// `Tiler_MN`.
+    /// `shape(Tiler_MN)`.
     pub tiler: IntTuple,
+    /// A cotiled copy's `Tiler_MN` (`make_cotiled_copy`, `make_tmem_copy`): one layout per
+    /// mode, the elements of the data each mode of the tile takes; `None` for a tile that
+    /// is a shape.
+    pub tiler_layouts: Option<Vec<Layout>>,
 }
 
 /// CuTe `make_tiled_copy(copy_atom, thr_layout, val_layout)`.
@@ -1118,6 +1171,7 @@ pub fn make_tiled_copy_impl(
         atom: atom.clone(),
         layout_tv,
         tiler,
+        tiler_layouts: None,
     };
     c.layout_s_tv()?;
     c.layout_d_tv()?;
@@ -1177,7 +1231,7 @@ impl TiledCopy {
     /// the copy's tile divides its modes.
     fn tidfrg(&self, src: bool, layout: &Layout) -> Result<Layout> {
         let which = if src { 'S' } else { 'D' };
-        let tile = self.tiler.leaves();
+        let tile = self.tiler.product_each()?.leaves();
         if layout.rank() < tile.len() {
             return Err(Error::new(format!(
                 "partition_{which}: the tensor's layout {layout} has fewer modes than the copy's tile {}",
@@ -1193,7 +1247,10 @@ impl TiledCopy {
                 )));
             }
         }
-        let tiler = Tiler::Tuple(tile.iter().map(|&t| Tiler::Int(t)).collect());
+        let tiler = match &self.tiler_layouts {
+            Some(ls) => Tiler::Tuple(ls.iter().cloned().map(Tiler::Layout).collect()),
+            None => Tiler::Tuple(tile.iter().map(|&t| Tiler::Int(t)).collect()),
+        };
         let tiled = alg::zipped_divide(layout, &tiler)?;
         let trg = if src { &self.atom.src } else { &self.atom.dst };
         self.tile2thrfrg(&tiled, &self.ref2trg(trg)?)
@@ -1344,7 +1401,14 @@ impl fmt::Display for Atom {
                     f,
                     ": ThrID {}, SrcLayout {s}, DstLayout {d}, RefLayout {r}",
                     c.thr_id
-                )
+                )?;
+                match &c.op_assert {
+                    Some(m) => write!(
+                        f,
+                        " (note: only its traits: C++ refuses to make or execute the op: {m})"
+                    ),
+                    None => Ok(()),
+                }
             }
         }
     }
@@ -1371,8 +1435,63 @@ impl fmt::Display for TiledCopy {
             "TiledCopy {} ({}-bit values): Tiler_MN {}, TiledLayout_TV {}",
             self.atom.name,
             self.atom.val_bits.unwrap_or(0),
-            self.tiler,
+            self.tiler_mn(),
             self.layout_tv
         )
     }
+}
+
+impl TiledCopy {
+    /// `Tiler_MN` as C++ prints it: a shape, or a cotiled copy's layouts (`((4,32):(32,1),8:1)`).
+    pub fn tiler_mn(&self) -> String {
+        match &self.tiler_layouts {
+            None => self.tiler.to_string(),
+            Some(ls) => format!(
+                "({})",
+                ls.iter()
+                    .map(Layout::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+        }
+    }
+}
+
+/// CuTe `make_cotiled_copy(copy_atom, atom_tv_layout, data_layout)`: the TiledCopy whose
+/// atom `(thr, val) → data address` lands on the addresses of `data_layout`, its tile the
+/// data's elements it reaches, mode by mode.
+pub fn make_cotiled_copy(atom: &CopyAtom, atom_tv: &Layout, data: &Layout) -> Result<TiledCopy> {
+    let unit = Layout::new(IntTuple::Int(1), IntTuple::Int(0))?;
+    // data addr -> data coord; off-the-end addresses to 0.
+    let inv_data = alg::make_layout(&[alg::left_inverse(data)?, unit.clone()]);
+    let tv_data = alg::composition(&inv_data, atom_tv)?;
+    let back = alg::coalesce(
+        &alg::composition(&alg::make_layout(&[data.clone(), unit]), &tv_data.mode(1)?)?,
+        None,
+    )?;
+    if back != alg::coalesce(&atom_tv.mode(1)?, None)? {
+        return Err(Error::new(format!(
+            "make_cotiled_copy: the memory {} reaches does not exist in the data layout {data} (static_assert: The memory pointed to by AtomTVLayout does not exist in the DataLayout.)",
+            atom.name
+        )));
+    }
+    let flat = data.shape().product_each()?;
+    let n = flat.rank();
+    let mut tiler = Vec::with_capacity(n);
+    for i in 0..n {
+        let unit_i: Vec<i64> = (0..n).map(|k| i64::from(k == i)).collect();
+        let proj = Layout::new(flat.clone(), IntTuple::ints(&unit_i))?;
+        tiler.push(alg::filter(&alg::composition(&proj, &tv_data)?)?);
+    }
+    let tile2data = alg::composition_tiler(
+        &Layout::col_major(flat)?,
+        &Tiler::Tuple(tiler.iter().cloned().map(Tiler::Layout).collect()),
+    )?;
+    let layout_tv = alg::composition(&alg::left_inverse(&tile2data)?, &tv_data)?;
+    let shape = IntTuple::Tuple(tiler.iter().map(|l| l.shape().clone()).collect());
+    let mut c = make_tiled_copy_impl(atom, layout_tv, shape)?;
+    c.tiler_layouts = Some(tiler);
+    c.layout_s_tv()?;
+    c.layout_d_tv()?;
+    Ok(c)
 }

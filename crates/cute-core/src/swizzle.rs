@@ -308,23 +308,105 @@ impl fmt::Display for ComposedLayout {
     }
 }
 
-/// CuTe `ComposedLayout<Layout, Offset, Layout>`: `c ↦ outer(offset + inner(c))`, what
-/// `make_composed_layout` builds when the outer function is a layout.
+/// One side of a [`LayoutComposition`]: a layout, a swizzle (outer only), or another
+/// composed layout (C++'s `ComposedLayout<A,O,B>` nests).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Func {
+    /// A layout.
+    Layout(Layout),
+    /// A swizzle (outer functions only).
+    Swizzle(Swizzle),
+    /// A swizzled layout `Sw o O o L`.
+    Composed(ComposedLayout),
+    /// A composition of layouts.
+    Composition(Box<LayoutComposition>),
+}
+
+impl fmt::Display for Func {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Func::Layout(l) => write!(f, "{l}"),
+            Func::Swizzle(s) => write!(f, "{s}"),
+            Func::Composed(c) => write!(f, "{c}"),
+            Func::Composition(c) => write!(f, "{c}"),
+        }
+    }
+}
+
+impl From<Layout> for Func {
+    fn from(l: Layout) -> Func {
+        Func::Layout(l)
+    }
+}
+
+impl Func {
+    /// The function of one integer.
+    fn call_index(&self, i: i64) -> Result<i64> {
+        match self {
+            Func::Layout(l) => l.call_index(i),
+            Func::Swizzle(s) => Ok(s.apply(i)),
+            Func::Composed(c) => c.call_index(i),
+            Func::Composition(c) => c.call_index(i),
+        }
+    }
+
+    /// The function of a coordinate (a swizzle takes only an integer).
+    fn call_coord(&self, c: &IntTuple) -> Result<i64> {
+        match (self, c) {
+            (Func::Layout(l), _) => l.call_coord(c),
+            (Func::Swizzle(s), IntTuple::Int(i) | IntTuple::Dyn(i)) => Ok(s.apply(*i)),
+            (Func::Swizzle(_), _) => Err(Error::new("a swizzle is applied to one integer offset")),
+            (Func::Composed(x), _) => x.call_coord(c),
+            (Func::Composition(x), _) => x.call_coord(c),
+        }
+    }
+
+    /// The layout that defines the domain (C++'s `layout_b()` all the way in).
+    fn domain(&self) -> Result<&Layout> {
+        match self {
+            Func::Layout(l) => Ok(l),
+            Func::Composed(c) => Ok(&c.layout),
+            Func::Composition(c) => c.domain(),
+            Func::Swizzle(s) => Err(Error::new(format!(
+                "{s} has no shape: the inner function of a composed layout is a layout"
+            ))),
+        }
+    }
+
+    fn map_domain(&self, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<Func> {
+        Ok(match self {
+            Func::Layout(l) => Func::Layout(f(l)?),
+            Func::Composed(c) => Func::Composed(ComposedLayout {
+                layout: f(&c.layout)?,
+                ..*c
+            }),
+            Func::Composition(c) => Func::Composition(Box::new(c.map_domain(f)?)),
+            Func::Swizzle(_) => {
+                self.domain()?;
+                unreachable!("a swizzle has no domain")
+            }
+        })
+    }
+}
+
+/// CuTe `ComposedLayout<A, Offset, B>` of a layout (or nested composed layout) `A`:
+/// `c ↦ A(offset + B(c))`, what `make_composed_layout` builds when the outer function is
+/// not a plain swizzle over a layout.
 ///
 /// ```
 /// use cute_core::swizzle::LayoutComposition;
-/// let c = LayoutComposition { outer: "(2,8):(8,1)".parse().unwrap(), offset: 2, inner: "8:1".parse().unwrap() };
+/// let c = LayoutComposition::new("(2,8):(8,1)".parse::<cute_core::Layout>().unwrap().into(), 2, "8:1".parse::<cute_core::Layout>().unwrap().into()).unwrap();
 /// assert_eq!(c.to_string(), "(2,8):(8,1) o 2 o 8:1");
 /// assert_eq!(c.call_index(1).unwrap(), 9); // outer(3) = 1*8 + 1*1
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayoutComposition {
-    /// The outer layout (A).
-    pub outer: Layout,
-    /// The offset added between the layouts.
+    /// The outer function (A).
+    pub outer: Func,
+    /// The offset added between the two.
     pub offset: i64,
-    /// The inner layout (B), which defines the domain.
-    pub inner: Layout,
+    /// The inner function (B), which defines the domain.
+    pub inner: Func,
 }
 
 impl fmt::Display for LayoutComposition {
@@ -334,11 +416,48 @@ impl fmt::Display for LayoutComposition {
 }
 
 impl LayoutComposition {
+    /// `make_composed_layout(outer, offset, inner)`; the inner function must have a shape.
+    pub fn new(outer: Func, offset: i64, inner: Func) -> Result<LayoutComposition> {
+        inner.domain()?;
+        Ok(LayoutComposition {
+            outer,
+            offset,
+            inner,
+        })
+    }
+
+    /// The layout that defines the domain: `layout_b()`, recursively.
+    ///
+    /// ```
+    /// use cute_core::swizzle::{Func, LayoutComposition};
+    /// use cute_core::{ComposedLayout, Layout, Swizzle};
+    /// let b = ComposedLayout::new(Swizzle::new(3, 0, 3).unwrap(), 0, "(8,8):(8,1)".parse().unwrap());
+    /// let c = LayoutComposition::new(Func::Layout("64:1".parse().unwrap()), 0, Func::Composed(b)).unwrap();
+    /// assert_eq!(c.domain().unwrap().to_string(), "(8,8):(8,1)");
+    /// assert_eq!(c.to_string(), "64:1 o 0 o Sw<3,0,3> o 0 o (8,8):(8,1)");
+    /// ```
+    pub fn domain(&self) -> Result<&Layout> {
+        self.inner.domain()
+    }
+
+    /// The composition with its domain layout replaced by `f(domain)` (C++'s divides,
+    /// products and coalesce of a composed layout act on `layout_b()`).
+    pub fn map_domain(
+        &self,
+        f: impl FnOnce(&Layout) -> Result<Layout>,
+    ) -> Result<LayoutComposition> {
+        Ok(LayoutComposition {
+            outer: self.outer.clone(),
+            offset: self.offset,
+            inner: self.inner.map_domain(f)?,
+        })
+    }
+
     /// `outer(offset + inner(i))`.
     ///
     /// ```
-    /// use cute_core::swizzle::LayoutComposition;
-    /// let c = LayoutComposition { outer: "(2,8):(8,1)".parse().unwrap(), offset: 2, inner: "8:1".parse().unwrap() };
+    /// use cute_core::swizzle::{Func, LayoutComposition};
+    /// let c = LayoutComposition { outer: Func::Layout("(2,8):(8,1)".parse().unwrap()), offset: 2, inner: Func::Layout("8:1".parse().unwrap()) };
     /// assert_eq!(c.call_index(1).unwrap(), 9); // outer(2 + 1) = 1*8 + 1*1
     /// ```
     pub fn call_index(&self, i: i64) -> Result<i64> {
@@ -349,8 +468,8 @@ impl LayoutComposition {
     /// `outer(offset + inner(c))`.
     ///
     /// ```
-    /// use cute_core::swizzle::LayoutComposition;
-    /// let c = LayoutComposition { outer: "(2,8):(8,1)".parse().unwrap(), offset: 2, inner: "8:1".parse().unwrap() };
+    /// use cute_core::swizzle::{Func, LayoutComposition};
+    /// let c = LayoutComposition { outer: Func::Layout("(2,8):(8,1)".parse().unwrap()), offset: 2, inner: Func::Layout("8:1".parse().unwrap()) };
     /// assert_eq!(c.call_coord(&cute_core::IntTuple::Int(3)).unwrap(), 10); // outer(5) = 1*8 + 2*1
     /// ```
     pub fn call_coord(&self, c: &IntTuple) -> Result<i64> {

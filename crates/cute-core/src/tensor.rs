@@ -37,6 +37,9 @@ pub enum Space {
     Rmem,
     /// A raw `T*`.
     Generic,
+    /// Blackwell tensor memory (`tmem_ptr<T>`): `addr` is the 32-bit TMEM address,
+    /// lane << 16 | column.
+    Tmem,
 }
 
 impl Space {
@@ -47,6 +50,7 @@ impl Space {
             Space::Gmem => "gmem_ptr",
             Space::Smem => "smem_ptr",
             Space::Rmem | Space::Generic => "ptr",
+            Space::Tmem => "tmem_",
         }
     }
 }
@@ -83,6 +87,16 @@ impl Ptr {
     /// assert!(Ptr::new(Space::Gmem, 4, 0).offset(1).is_err()); // half a byte
     /// ```
     pub fn offset(self, n: i64) -> Result<Ptr> {
+        if self.space == Space::Tmem {
+            // tmem_ptr<T> + i: the offset rotated right by log2(values per 32-bit column),
+            // in 32-bit address arithmetic (the sub-word index lands in the high bits).
+            let shift = crate::tmem::offset_shift(i64::from(self.bits))?;
+            let add = (n as u32).rotate_right(shift as u32);
+            return Ok(Ptr {
+                addr: u64::from((self.addr as u32).wrapping_add(add)),
+                ..self
+            });
+        }
         let bits = arith::mul(n, i64::from(self.bits))?;
         if bits % 8 != 0 {
             return Err(Error::new(format!(
@@ -110,6 +124,9 @@ impl fmt::Display for Ptr {
             write!(f, "{sw}_")?;
         }
         write!(f, "{}[{}b](", self.space.name(), self.bits)?;
+        if self.space == Space::Tmem {
+            return write!(f, "0x{:04x}.{:04x})", self.addr >> 16, self.addr & 0xffff);
+        }
         if self.addr == 0 {
             // glibc's `%p` of a null pointer.
             write!(f, "(nil))")

@@ -613,6 +613,7 @@ pub fn make_tma_atom(
             multicast: cluster,
             g_stride,
         })),
+        op_assert: None,
     };
     Ok(atom)
 }

@@ -18,7 +18,6 @@
 use crate::error::{Error, Result};
 use crate::int_tuple::{self, IntTuple};
 use crate::layout::{self, Layout, Tiler};
-use std::fmt;
 
 /// Lanes (data paths) of an SM's tensor memory.
 pub const LANES: i64 = 128;
@@ -40,7 +39,7 @@ pub enum TmemAlloc {
 }
 
 /// `tmem_ptr<T>::OffsetShift`: log2 of values per 32-bit column.
-fn offset_shift(value_bits: i64) -> Result<u32> {
+pub fn offset_shift(value_bits: i64) -> Result<u32> {
     match value_bits {
         32 => Ok(0),
         16 => Ok(1),
@@ -197,22 +196,56 @@ pub fn decode(addr: i64, value_bits: i64) -> Result<TmemAddr> {
     })
 }
 
-/// A tensor in TMEM: `tmem_[Bb](0x0000.0000) o layout`, as CuTe prints one.
+/// A tensor in TMEM as the TMEM view reads it: value-unit addresses from `base`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TmemTensor {
-    /// Coordinate → TMEM address in value units.
+    /// Coordinate → TMEM address in value units, from `base`.
     pub layout: Layout,
     /// Bits of a value.
     pub value_bits: i64,
+    /// The first element's address in value units.
+    pub base: i64,
 }
 
-impl fmt::Display for TmemTensor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+/// As CuTe prints the tensor: `tmem_[32b](0x0000.0000) o layout`.
+impl std::fmt::Display for TmemTensor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = offset_shift(self.value_bits).unwrap_or(0);
+        let addr = (self.base as u32).rotate_right(s);
         write!(
             f,
-            "tmem_[{}b](0x0000.0000) o {}",
-            self.value_bits, self.layout
+            "tmem_[{}b](0x{:04x}.{:04x}) o {}",
+            self.value_bits,
+            addr >> 16,
+            addr & 0xffff,
+            self.layout
         )
+    }
+}
+
+impl TmemTensor {
+    /// The TMEM tensor a `tmem_ptr` tensor is (`None` for another tensor).
+    ///
+    /// ```
+    /// use cute_core::tensor::{Iter, Ptr, Space, Tensor};
+    /// use cute_core::tmem::TmemTensor;
+    /// let t = Tensor::new(Iter::Ptr(Ptr::new(Space::Tmem, 16, 0)), "(128,64):(131072,1)".parse().unwrap());
+    /// let t = t.offset_by(3).unwrap(); // tmem_[16b](0x8000.0001)
+    /// assert_eq!(TmemTensor::of(&t).unwrap().unwrap().base, 3);
+    /// ```
+    pub fn of(t: &crate::tensor::Tensor) -> Option<Result<TmemTensor>> {
+        let crate::tensor::Iter::Ptr(p) = &t.iter else {
+            return None;
+        };
+        if p.space != crate::tensor::Space::Tmem {
+            return None;
+        }
+        let bits = i64::from(p.bits);
+        Some(offset_shift(bits).map(|s| TmemTensor {
+            layout: t.layout.clone(),
+            value_bits: bits,
+            base: i64::from((p.addr as u32).rotate_left(s)),
+        }))
     }
 }
 
@@ -351,4 +384,80 @@ mod tests {
         assert_eq!(t5, [(1, 2), (1, 3), (9, 2), (9, 3)]);
         assert!(regs.iter().any(|r| r.thread == 127 && r.lane >= 96));
     }
+}
+
+/// The TMEM tensor's element width (`tmem_ptr<T>`), or an error naming the function.
+fn tmem_bits(what: &str, t: &crate::tensor::Tensor) -> Result<i64> {
+    match &t.iter {
+        crate::tensor::Iter::Ptr(p) if p.space == crate::tensor::Space::Tmem => {
+            Ok(i64::from(p.bits))
+        }
+        _ => Err(Error::new(format!(
+            "{what} takes a TMEM tensor (partition_fragment_C of an SM100 TiledMMA), got {t} (static_assert: Expected TMEM tensor.)"
+        ))),
+    }
+}
+
+/// The copy atom for `T`: `Copy_Atom<Op, T>`, or the given `Copy_Atom<Op, CopyT>` when
+/// `CopyT` is as wide as `T` (C++'s static_assert).
+fn atom_for(what: &str, atom: &crate::atom::CopyAtom, bits: i64) -> Result<crate::atom::CopyAtom> {
+    match atom.val_bits {
+        None => atom.with_value_bits(bits),
+        Some(b) if b == bits => Ok(atom.clone()),
+        Some(b) => Err(Error::new(format!(
+            "{what}: the atom copies {b}-bit values, the TMEM tensor holds {bits}-bit ones (Expected a CopyAtom with the same type-width as the Tensor.)"
+        ))),
+    }
+}
+
+/// `coalesce(upcast<sizeof_bits<T>>(Traits::ValID))`: the atom's values as TMEM addresses
+/// in `T` units.
+fn atom_vals(atom: &crate::atom::CopyAtom, bits: i64) -> Result<Layout> {
+    let row = atom.name.split('<').next().unwrap_or(&atom.name);
+    let v = crate::atom::table_trait(row, "ValID").ok_or_else(|| {
+        Error::new(format!(
+            "{} is not a TMEM copy (no ValID): make_tmem_copy takes SM100_TMEM_LOAD_*/STORE_*, make_utccp_copy SM100_UTCCP_*",
+            atom.name
+        ))
+    })?;
+    let val_id = crate::literal::layout(v).map_err(|e| Error::new(format!("ValID: {}", e.msg)))?;
+    layout::coalesce(&layout::upcast(bits, &val_id)?, None)
+}
+
+/// CuTe `make_tmem_copy(atom, tmem)`: the warpgroup's TiledCopy of a `tcgen05.ld/st` atom
+/// over a TMEM tensor, each warp in its own 32-lane sub-partition (`make_cotiled_copy`).
+///
+/// ```
+/// use cute_core::atom::Atom;
+/// use cute_core::tensor::{Iter, Ptr, Space, Tensor};
+/// use cute_core::tmem::make_tmem_copy;
+/// let Atom::Copy(ld) = Atom::lookup("SM100_TMEM_LOAD_32dp32b8x").unwrap() else { unreachable!() };
+/// let acc = Tensor::new(Iter::Ptr(Ptr::new(Space::Tmem, 32, 0)), "(128,256):(65536,1)".parse().unwrap());
+/// let c = make_tmem_copy(&ld, &acc).unwrap();
+/// assert_eq!(c.tiler_mn(), "((4,32):(32,1),8:1)");
+/// assert_eq!(c.layout_tv.to_string(), "((32,4),(8,32)):((0,1),(128,4))");
+/// ```
+pub fn make_tmem_copy(
+    atom: &crate::atom::CopyAtom,
+    tmem: &crate::tensor::Tensor,
+) -> Result<crate::atom::TiledCopy> {
+    let bits = tmem_bits("make_tmem_copy", tmem)?;
+    let atom = atom_for("make_tmem_copy", atom, bits)?;
+    let dp = 65536i64 << offset_shift(bits)?;
+    let t = Layout::new(IntTuple::ints(&[32, 4]), IntTuple::ints(&[0, 32 * dp]))?;
+    let v = atom_vals(&atom, bits)?;
+    crate::atom::make_cotiled_copy(&atom, &layout::make_layout(&[t, v]), &tmem.layout)
+}
+
+/// CuTe `make_utccp_copy(op, tmem)`: the TiledCopy of a `tcgen05.cp` (shared memory to
+/// TMEM) atom over a TMEM tensor.
+pub fn make_utccp_copy(
+    atom: &crate::atom::CopyAtom,
+    tmem: &crate::tensor::Tensor,
+) -> Result<crate::atom::TiledCopy> {
+    let bits = tmem_bits("make_utccp_copy", tmem)?;
+    let atom = atom_for("make_utccp_copy", atom, bits)?;
+    let t = Layout::new(IntTuple::Int(atom.thr_id.size()?), IntTuple::Int(0))?;
+    let v = atom_vals(&atom, bits)?;
+    crate::atom::make_cotiled_copy(&atom, &layout::make_layout(&[t, v]), &tmem.layout)
 }

@@ -230,7 +230,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             if kwargs.is_empty() && (op.is_none() || (!targs.is_empty() && !takes_targs)) {
                 let v = types::template(short, &targs_v)?;
                 // A value of the type is made: the op struct's own checks apply.
-                crate::families::check_instance(&v)?;
+                crate::families::check_instance(short, &v)?;
                 return if args.is_empty() {
                     Ok(v)
                 } else {
@@ -247,7 +247,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             let targs = eval_all(targs, env)?;
             let v = types::template(strip_ns(name), &targs)?;
             if *made {
-                crate::families::check_instance(&v)?;
+                crate::families::check_instance(strip_ns(name), &v)?;
             }
             Ok(v)
         }

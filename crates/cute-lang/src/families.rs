@@ -168,9 +168,11 @@ fn cp_async(name: &str, targs: &[Value]) -> Result<Value> {
             )));
         }
     }
-    Ok(Value::Atom(Box::new(Atom::Copy(CopyAtom::cp_async(
-        op, bits,
-    )?))))
+    // Naming the op instantiates only its traits; making it (`Op{}`, `Copy_Atom<Op, T>`)
+    // runs its static_assert (check_instance, with_value_bits).
+    Ok(Value::Atom(Box::new(Atom::Copy(
+        CopyAtom::cp_async_traits(op, bits)?,
+    ))))
 }
 
 /// `UniversalFMA<D[, A, B, C]>`.
@@ -454,11 +456,15 @@ pub(crate) fn gmma_op_selector(rs: bool, a: &[Value]) -> Result<Value> {
 
 /// The `static_assert`s of an op struct, which C++ checks when a value of it is made
 /// (`make_tiled_mma(Op{})`) but not when only its traits are named (`MMA_Traits<Op>`).
-pub(crate) fn check_instance(v: &Value) -> Result<()> {
+pub(crate) fn check_instance(ty: &str, v: &Value) -> Result<()> {
+    // `Copy_Traits<Op>{}` makes the traits, not the op.
+    if ty == "Copy_Traits" {
+        return Ok(());
+    }
     match v {
         Value::Atom(a) => match &**a {
             Atom::Mma(m) => m.check_op(),
-            Atom::Copy(_) => Ok(()),
+            Atom::Copy(c) => c.check_op(),
         },
         _ => Ok(()),
     }

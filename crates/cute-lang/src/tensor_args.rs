@@ -493,6 +493,18 @@ pub(crate) fn frg_type(mma: &TiledMma, which: char) -> Result<cute_core::elem::E
             _ => c,
         });
     }
+    // MMA_Traits<SM61_DP4A/DP2A>: int8/int16 dot products accumulating in int32_t.
+    if let Some(ab) = match atom.name.as_str() {
+        "SM61_DP4A" => Some(cute_core::elem::Elem::S8),
+        "SM61_DP2A" => Some(cute_core::elem::Elem::S16),
+        _ => None,
+    } {
+        return Ok(if matches!(which, 'A' | 'B') {
+            ab
+        } else {
+            cute_core::elem::Elem::S32
+        });
+    }
     if let Some(cute_core::atom::MmaParams::Gmma(g)) = &atom.params {
         match which {
             'C' => return Ok(g.c),

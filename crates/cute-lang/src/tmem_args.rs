@@ -5,7 +5,7 @@ use crate::atom_args::tiled_mma;
 use crate::value::Value;
 use cute_core::atom::{Atom, MmaParams};
 use cute_core::error::{Error, Result};
-use cute_core::tmem::{tmem_frg, TmemAlloc, TmemTensor};
+use cute_core::tmem::{tmem_frg, TmemAlloc};
 use cute_core::umma::UmmaFamily;
 
 /// `partition_fragment_C(tiled_mma, shape_mn)` of an SM100 UMMA TiledMMA: its accumulator
@@ -49,8 +49,10 @@ pub(crate) fn fragment_c(
     let bits = umma.c.bits();
     let n_sm = if umma.op.two_sm { 2 } else { 1 };
     let layout = tmem_frg(bits, 32, n_sm, TmemAlloc::Interleaved, &shape)?;
-    Ok(Value::Tmem(Box::new(TmemTensor {
+    let bits = u32::try_from(bits).map_err(|_| Error::new("TMEM value width out of range"))?;
+    let ptr = cute_core::tensor::Ptr::new(cute_core::tensor::Space::Tmem, bits, 0);
+    Ok(Value::Tensor(Box::new(cute_core::tensor::Tensor::new(
+        cute_core::tensor::Iter::Ptr(ptr),
         layout,
-        value_bits: bits,
-    })))
+    ))))
 }

@@ -634,7 +634,10 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
             None => unreachable!("the layout queries are ops"),
         },
         // The member types of a TiledCopy (`typename decltype(tiled_copy)::Tiler_MN{}`).
-        (Value::TiledCopy(c), "Tiler_MN") => Ok(c.tiler.clone().into()),
+        (Value::TiledCopy(c), "Tiler_MN") => Ok(match &c.tiler_layouts {
+            Some(ls) => Value::Tuple(ls.iter().cloned().map(Value::Layout).collect()),
+            None => c.tiler.clone().into(),
+        }),
         (Value::TiledCopy(c), "TiledLayout_TV") => Ok(Value::Layout(c.layout_tv.clone())),
         (Value::TiledCopy(c), "TiledNumThr") => Ok(Value::Int(c.layout_tv.mode(0)?.size()?)),
         (Value::TiledCopy(c), "TiledNumVal") => Ok(Value::Int(c.layout_tv.mode(1)?.size()?)),

@@ -76,8 +76,6 @@ pub enum Value {
     Policy(Box<Policy>),
     /// A GMMA/UMMA shared-memory descriptor or an UMMA instruction descriptor.
     Descriptor(Box<cute_core::desc::Descriptor>),
-    /// A tensor in Blackwell tensor memory (an UMMA accumulator).
-    Tmem(Box<cute_core::tmem::TmemTensor>),
     /// A TMA box (`make_tma_copy`'s `TmaGmemBasis`).
     Tma(Box<cute_core::tma::TmaBox>),
     /// A typed pointer (`make_smem_ptr<half_t>(nullptr)`).
@@ -129,7 +127,6 @@ impl fmt::Display for Value {
             Value::Ranked(cs) => f.write_str(&cute_core::bank::format_candidates(cs, 8)),
             Value::Policy(p) => f.write_str(&p.name),
             Value::Descriptor(d) => write!(f, "{d}"),
-            Value::Tmem(t) => write!(f, "{t}"),
             Value::Tma(t) => write!(f, "{t}"),
             Value::Ptr(p) => write!(f, "{p}"),
             Value::Tensor(t) => write!(f, "{t}"),
@@ -236,7 +233,6 @@ impl Value {
             Value::Ranked(_) => "a swizzle ranking",
             Value::Policy(_) => "a dispatch policy",
             Value::Descriptor(_) => "a descriptor",
-            Value::Tmem(_) => "a TMEM tensor",
             Value::Tma(_) => "a TMA box",
             Value::Ptr(_) => "a pointer",
             Value::Tensor(_) => "a tensor",

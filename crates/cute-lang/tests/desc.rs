@@ -244,11 +244,6 @@ fn hostile_descriptor_lines_are_clear_errors() {
             "cuTensorMapEncodeTiled",
         ),
         // TMEM accumulators.
-        // A register MMA whose name does not spell its types (C++: int32_t): not modelled.
-        (
-            "partition_fragment_C(make_tiled_mma(SM61_DP4A), (16,8))".into(),
-            "accumulates in registers",
-        ),
         (
             "partition_fragment_C(atom(SM75_U32x4_LDSM_N), (16,8))".into(),
             "is a copy atom",

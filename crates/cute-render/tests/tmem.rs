@@ -12,9 +12,10 @@ use cute_render::{render_figure, render_svg, Options, Theme};
 #[test]
 fn tmem_view_places_accumulators_and_load_registers() {
     let expr = "partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_SS<half_t, half_t, float, 64, 32, UMMA::Major::K, UMMA::Major::K>{}), Shape<_128,_32>{})";
-    let Value::Tmem(t) = eval_line(expr).unwrap() else {
+    let Value::Tensor(t) = eval_line(expr).unwrap() else {
         panic!("not a TMEM tensor")
     };
+    assert!(t.to_string().starts_with("tmem_[32b](0x0000.0000) o "));
     let doc_s = svg(expr);
     let doc = parse(&doc_s);
     assert_eq!(doc.root_element().attribute("data-view"), Some("tmem"));

@@ -21,12 +21,7 @@ pub(super) fn on_layout(v: &Value, f: impl FnOnce(&Layout) -> Result<Layout>) ->
         // No copy of the operand: the operation reads it.
         Value::Layout(l) => Ok(Value::Layout(f(l)?)),
         // C++'s ComposedLayout<A,O,B> of a layout A: the operation acts on B.
-        Value::Composition(c) => Ok(Value::Composition(Box::new(
-            cute_core::swizzle::LayoutComposition {
-                inner: f(&c.inner)?,
-                ..(**c).clone()
-            },
-        ))),
+        Value::Composition(c) => Ok(Value::Composition(Box::new(c.map_domain(f)?))),
         v => Ok(v.to_any_layout()?.map_inner(f)?.into()),
     }
 }
@@ -87,7 +82,7 @@ pub(super) fn inner_layout(v: &Value) -> Result<&Layout> {
     match v {
         Value::Layout(l) => Ok(l),
         Value::Composed(c) => Ok(&c.layout),
-        Value::Composition(c) => Ok(&c.inner),
+        Value::Composition(c) => c.domain(),
         v => Err(Error::new(format!(
             "expected a layout or composed layout, got {}",
             v.kind()
@@ -99,7 +94,7 @@ pub(super) fn shape_of(v: &Value) -> Result<IntTuple> {
     match v {
         Value::Layout(l) => Ok(l.shape().clone()),
         Value::Composed(c) => Ok(c.layout.shape().clone()),
-        Value::Composition(c) => Ok(c.inner.shape().clone()),
+        Value::Composition(c) => Ok(c.domain()?.shape().clone()),
         v => v.to_int_tuple(),
     }
 }

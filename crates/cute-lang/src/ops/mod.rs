@@ -265,7 +265,7 @@ pub static OPS: &[Op] = &[
         |a, _| match &*sub_shape(a)? {
             Value::Layout(l) => num(l.shape().size_num()?),
             Value::Composed(c) => num(c.layout.shape().size_num()?),
-            Value::Composition(c) => num(c.inner.shape().size_num()?),
+            Value::Composition(c) => num(c.domain()?.shape().size_num()?),
             Value::TiledMma(m) => int(m.thr_layout_vmnk.size()?),
             Value::TiledCopy(c) => int(c.layout_tv.mode(0)?.size()?),
             v => num(v.to_int_tuple()?.size_num()?),
@@ -397,15 +397,34 @@ pub static OPS: &[Op] = &[
         |a, _| dsl_make_swizzle(a)),
     op!("make_composed_layout", "(outer, offset, inner)", No, (3, 3), [], false,
         "the composed layout outer o offset o inner, kept even when outer is the identity",
-        |a, _| match (&a[0], &a[1], &a[2]) {
-            (Value::Layout(outer), off, Value::Layout(inner)) => {
-                Ok(Value::Composition(Box::new(swizzle::LayoutComposition {
-                    outer: outer.clone(),
-                    offset: off.to_int()?,
-                    inner: inner.clone(),
-                })))
+        |a, _| match (&a[0], &a[2]) {
+            (Value::Swizzle(_), Value::Layout(_)) => Ok(Value::Composed(make_composed(a)?)),
+            (outer, inner) => {
+                let func = |v: &Value, side: &str| -> Result<swizzle::Func> {
+                    Ok(match v {
+                        Value::Layout(l) => swizzle::Func::Layout(l.clone()),
+                        Value::Swizzle(s) => swizzle::Func::Swizzle(*s),
+                        Value::Composed(c) => swizzle::Func::Composed(c.clone()),
+                        Value::Composition(c) => swizzle::Func::Composition(c.clone()),
+                        v => return Err(Error::new(format!(
+                            "make_composed_layout: the {side} function is a layout, a swizzle or a composed layout, got {}",
+                            v.kind()
+                        ))),
+                    })
+                };
+                if let Value::Composed(c) = inner {
+                    if matches!(c.offset, cute_core::swizzle::Offset::SmemPtr { .. }) {
+                        return Err(Error::new(format!(
+                            "make_composed_layout: {c} addresses shared-memory bytes (smem_ptr_flag): it is only the layout of a pointer, not the inner function of a composition"
+                        )));
+                    }
+                }
+                Ok(Value::Composition(Box::new(swizzle::LayoutComposition::new(
+                    func(outer, "outer")?,
+                    a[1].to_int()?,
+                    func(inner, "inner")?,
+                )?)))
             }
-            _ => Ok(Value::Composed(make_composed(a)?)),
         }),
     op!("composition", "(A, B) | (Sw, offset, L)", No, (2, 3), [], true,
         "composition(A, B)(i) = A(B(i)): B's offsets index into A (a tiler B: mode by mode)",
@@ -1032,6 +1051,18 @@ pub static OPS: &[Op] = &[
     op!("CopyBulkTensorTileS2GOp" | "cpasync.CopyBulkTensorTileS2GOp", "()", No, (0, 0), [], false,
         "CuTeDSL's TMA store operation: C++'s SM90_TMA_STORE",
         |_, _| Ok(Value::Keyword("SM90_TMA_STORE"))),
+    op!("make_tmem_copy", "(atom | OP{}, tmem_tensor)", No, (2, 2), [], false,
+        "the warpgroup's TiledCopy of a tcgen05.ld/st atom over a TMEM tensor (make_cotiled_copy: each warp in its 32-lane sub-partition)",
+        |a, _| {
+            let t = crate::tensor_args::tensor(&a[1])?;
+            Ok(Value::TiledCopy(Box::new(cute_core::tmem::make_tmem_copy(&crate::atom_args::copy_atom(&a[0])?, t)?)))
+        }),
+    op!("make_utccp_copy", "(OP{}, tmem_tensor)", No, (2, 2), [], false,
+        "the TiledCopy of a tcgen05.cp (shared memory to TMEM) atom over a TMEM tensor",
+        |a, _| {
+            let t = crate::tensor_args::tensor(&a[1])?;
+            Ok(Value::TiledCopy(Box::new(cute_core::tmem::make_utccp_copy(&crate::atom_args::copy_atom(&a[0])?, t)?)))
+        }),
     op!("tma_box", "(gmem_layout, smem_layout[, T])", No, (2, 3), [], false,
         "the TMA box make_tma_copy(SM90_TMA_LOAD{}, gmem, smem) derives (its TmaGmemBasis), with its swizzle and the checks the driver makes",
         |a, _| {

@@ -138,6 +138,9 @@ fn is_tmem_copy(name: &str) -> bool {
 /// assert_eq!(infer_view(&v), View::Search);
 /// ```
 pub fn infer_view(value: &Value) -> View {
+    if tmem_tensor(value).is_some() {
+        return View::Tmem;
+    }
     if let Some(drawn) = tensor_drawn(value) {
         return infer_view(&drawn);
     }
@@ -153,10 +156,17 @@ pub fn infer_view(value: &Value) -> View {
         Value::Banks(_) => View::Banks,
         Value::Coalesce(_) => View::Coalescing,
         Value::Descriptor(_) => View::Descriptor,
-        Value::Tmem(_) => View::Tmem,
         Value::Tma(_) => View::Tma,
         Value::Partition(_) => View::Partition,
         _ => View::Layout,
+    }
+}
+
+/// A tensor in tensor memory (an UMMA accumulator, a slice of one).
+fn tmem_tensor(value: &Value) -> Option<Result<cute_core::tmem::TmemTensor>> {
+    match value {
+        Value::Tensor(t) => cute_core::tmem::TmemTensor::of(t),
+        _ => None,
     }
 }
 
@@ -281,7 +291,11 @@ pub fn figure_with_call(
             ));
         }
     }
-    let drawn = tensor_drawn(value);
+    // A TMEM tensor is drawn at its lanes and columns; in another view, as its layout.
+    let drawn = match view {
+        View::Tmem if tmem_tensor(value).is_some() => None,
+        _ => tensor_drawn(value),
+    };
     let value = drawn.as_ref().unwrap_or(value);
     match view {
         View::Layout | View::Auto => layout_figure(title, value, opts),
@@ -361,7 +375,10 @@ pub fn figure_with_call(
             ))),
         },
         View::Tmem => match value {
-            Value::Tmem(t) => tmem_tensor_figure(title, t, opts),
+            v if tmem_tensor(v).is_some() => {
+                let t = tmem_tensor(v).expect("checked")?;
+                tmem_tensor_figure(title, &t, opts)
+            }
             Value::Atom(a) => match &**a {
                 Atom::Copy(c) if is_tmem_copy(&c.name) => {
                     let val_id = cute_core::atom::table_trait(&c.name, "ValID")

@@ -61,7 +61,7 @@ pub(super) fn tmem_tensor_figure(title: &str, t: &TmemTensor, opts: &Options) ->
     let mut at = Vec::with_capacity(size as usize);
     let (mut lanes, mut cols) = (0i64, 0i64);
     for addr in l.offsets(0, MAX_VALUES)? {
-        let a = decode(addr, t.value_bits)?;
+        let a = decode(cute_core::error::arith::add(t.base, addr)?, t.value_bits)?;
         lanes = lanes.max(a.lane + 1);
         cols = cols.max(a.column + 1);
         at.push(a);
