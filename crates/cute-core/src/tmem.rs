@@ -312,80 +312,6 @@ pub fn tmem_copy_regs(dst: &Layout, val_id: &Layout) -> Result<Vec<TmemReg>> {
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn frg(vb: i64, n_sm: i64, alloc: TmemAlloc, shape: &str) -> String {
-        tmem_frg(vb, 32, n_sm, alloc, &shape.parse().unwrap())
-            .map(|l| l.to_string())
-            .unwrap_or_else(|e| format!("error: {e}"))
-    }
-
-    #[test]
-    fn accumulators_as_cute_lays_them_out() {
-        // Printed by CuTe 4.2.0 (partition_fragment_C of SM100 tiled MMAs).
-        assert_eq!(
-            frg(32, 1, TmemAlloc::Interleaved, "((64,64),2,1)"),
-            "(((16,4),64),2,1):(((65536,2097152),1),1048576,0)"
-        );
-        assert_eq!(
-            frg(32, 1, TmemAlloc::Interleaved, "((64,128),2,2)"),
-            "(((16,4),128),2,2):(((65536,2097152),1),1048576,128)"
-        );
-        assert_eq!(
-            tmem_frg(
-                16,
-                32,
-                1,
-                TmemAlloc::Interleaved,
-                &"((128,64),1,1)".parse().unwrap()
-            )
-            .unwrap()
-            .to_string(),
-            "((128,64),1,1):((131072,2),0,0)"
-        );
-        assert!(frg(32, 1, TmemAlloc::Interleaved, "((32,64),1,1)").contains("64 or 128"));
-        assert!(frg(32, 1, TmemAlloc::Interleaved, "((128,512),2,1)").contains("more TMEM"));
-        assert!(frg(32, 1, TmemAlloc::Interleaved, "(128,64)").contains("post-partitioned"));
-    }
-
-    #[test]
-    fn addresses_decode_to_lane_and_column() {
-        assert_eq!(
-            decode(65536 * 5 + 7, 32).unwrap(),
-            TmemAddr {
-                lane: 5,
-                column: 7,
-                slot: 0
-            }
-        );
-        assert_eq!(
-            decode(131072 * 3 + 2 * 9 + 1, 16).unwrap(),
-            TmemAddr {
-                lane: 3,
-                column: 9,
-                slot: 1
-            }
-        );
-    }
-
-    #[test]
-    fn tcgen05_ld_16x256b_gives_two_lanes_and_two_columns_a_thread() {
-        let dst: Layout = "((4,8),(64,2)):((64,256),(1,2048))".parse().unwrap();
-        let val: Layout = "(256,16):(1,2097152)".parse().unwrap();
-        let regs = tmem_copy_regs(&dst, &val).unwrap();
-        let t5: Vec<(i64, i64)> = regs
-            .iter()
-            .filter(|r| r.thread == 5)
-            .map(|r| (r.lane, r.column))
-            .collect();
-        // Thread 5 = (1, 1): lanes 1 and 9, columns 2 and 3.
-        assert_eq!(t5, [(1, 2), (1, 3), (9, 2), (9, 3)]);
-        assert!(regs.iter().any(|r| r.thread == 127 && r.lane >= 96));
-    }
-}
-
 /// The TMEM tensor's element width (`tmem_ptr<T>`), or an error naming the function.
 fn tmem_bits(what: &str, t: &crate::tensor::Tensor) -> Result<i64> {
     match &t.iter {
@@ -460,4 +386,78 @@ pub fn make_utccp_copy(
     let t = Layout::new(IntTuple::Int(atom.thr_id.size()?), IntTuple::Int(0))?;
     let v = atom_vals(&atom, bits)?;
     crate::atom::make_cotiled_copy(&atom, &layout::make_layout(&[t, v]), &tmem.layout)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frg(vb: i64, n_sm: i64, alloc: TmemAlloc, shape: &str) -> String {
+        tmem_frg(vb, 32, n_sm, alloc, &shape.parse().unwrap())
+            .map(|l| l.to_string())
+            .unwrap_or_else(|e| format!("error: {e}"))
+    }
+
+    #[test]
+    fn accumulators_as_cute_lays_them_out() {
+        // Printed by CuTe 4.2.0 (partition_fragment_C of SM100 tiled MMAs).
+        assert_eq!(
+            frg(32, 1, TmemAlloc::Interleaved, "((64,64),2,1)"),
+            "(((16,4),64),2,1):(((65536,2097152),1),1048576,0)"
+        );
+        assert_eq!(
+            frg(32, 1, TmemAlloc::Interleaved, "((64,128),2,2)"),
+            "(((16,4),128),2,2):(((65536,2097152),1),1048576,128)"
+        );
+        assert_eq!(
+            tmem_frg(
+                16,
+                32,
+                1,
+                TmemAlloc::Interleaved,
+                &"((128,64),1,1)".parse().unwrap()
+            )
+            .unwrap()
+            .to_string(),
+            "((128,64),1,1):((131072,2),0,0)"
+        );
+        assert!(frg(32, 1, TmemAlloc::Interleaved, "((32,64),1,1)").contains("64 or 128"));
+        assert!(frg(32, 1, TmemAlloc::Interleaved, "((128,512),2,1)").contains("more TMEM"));
+        assert!(frg(32, 1, TmemAlloc::Interleaved, "(128,64)").contains("post-partitioned"));
+    }
+
+    #[test]
+    fn addresses_decode_to_lane_and_column() {
+        assert_eq!(
+            decode(65536 * 5 + 7, 32).unwrap(),
+            TmemAddr {
+                lane: 5,
+                column: 7,
+                slot: 0
+            }
+        );
+        assert_eq!(
+            decode(131072 * 3 + 2 * 9 + 1, 16).unwrap(),
+            TmemAddr {
+                lane: 3,
+                column: 9,
+                slot: 1
+            }
+        );
+    }
+
+    #[test]
+    fn tcgen05_ld_16x256b_gives_two_lanes_and_two_columns_a_thread() {
+        let dst: Layout = "((4,8),(64,2)):((64,256),(1,2048))".parse().unwrap();
+        let val: Layout = "(256,16):(1,2097152)".parse().unwrap();
+        let regs = tmem_copy_regs(&dst, &val).unwrap();
+        let t5: Vec<(i64, i64)> = regs
+            .iter()
+            .filter(|r| r.thread == 5)
+            .map(|r| (r.lane, r.column))
+            .collect();
+        // Thread 5 = (1, 1): lanes 1 and 9, columns 2 and 3.
+        assert_eq!(t5, [(1, 2), (1, 3), (9, 2), (9, 3)]);
+        assert!(regs.iter().any(|r| r.thread == 127 && r.lane >= 96));
+    }
 }
