@@ -410,7 +410,8 @@ def lazy_traits_cases():
             for shp in ["make_shape(Int<16>{}, Int<16>{})", "make_shape(Int<32>{}, Int<64>{})"]:
                 out.append(case("sm61_fragment", "partition_fragment_C(%s, %s)" % (mma, shp)))
             for w, t in [("A", "int8_t" if op == "SM61_DP4A" else "int16_t"), ("B", "int8_t" if op == "SM61_DP4A" else "int16_t")]:
-                out.append(case("sm61_fragment", "%s.get_slice(37).partition_fragment_%s(make_tensor(make_smem_ptr<%s>(nullptr), make_shape(Int<32>{}, Int<16>{})))" % (mma, w, t)))
+                thr = 37 if "_16,_16" in lay else 5
+                out.append(case("sm61_fragment", "%s.get_slice(%d).partition_fragment_%s(make_tensor(make_smem_ptr<%s>(nullptr), make_shape(Int<32>{}, Int<16>{})))" % (mma, thr, w, t)))
     return out
 
 

@@ -414,7 +414,6 @@ impl CopyAtom {
 
     /// The atom with a value type of `bits` bits, as `Copy_Atom<Op, uint_bit_t<bits>>`.
     pub fn with_value_bits(&self, bits: i64) -> Result<CopyAtom> {
-        self.check_op()?;
         let mut c = self.clone();
         c.val_bits = Some(bits);
         let nthr = c.thr_id.size()?;
@@ -461,6 +460,8 @@ impl CopyAtom {
     /// assert_eq!(c.instr().unwrap(), Instr::Lds(8));
     /// ```
     pub fn instr(&self) -> Result<Instr> {
+        // Executing the op is what C++ refuses.
+        self.check_op()?;
         let n = self.name.as_str();
         let width = || -> Result<u32> {
             n.rsplit('_')

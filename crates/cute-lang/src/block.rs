@@ -40,15 +40,24 @@ pub(crate) fn dialect(src: &str) -> Dialect {
     // `{}` alone is not enough: the spec's language writes `LayoutRight{}` beside `(8)`.
     if src.contains(';') || src.contains("::") {
         Dialect::Cpp
-    } else if ["cute.", "cutlass.", "utils.", "None", " if ", "//"]
-        .iter()
-        .any(|k| src.contains(k))
-        && !has_layout_literal(src)
-    {
+    } else if python_hint(src) && !has_layout_literal(src) {
         Dialect::Python
     } else {
         Dialect::Spec
     }
+}
+
+/// Whether `src` reads as CuTeDSL: `cute.`, `cutlass.`, `utils.`, `None`, ` if ` or `//`.
+/// (A substring search sets up per pattern; a one-byte `contains` is a memchr, so each
+/// pattern is searched only where its first byte occurs: most lines have none of them.)
+fn python_hint(src: &str) -> bool {
+    (src.contains('.')
+        && ["cute.", "cutlass.", "utils."]
+            .iter()
+            .any(|k| src.contains(k)))
+        || (src.contains('N') && src.contains("None"))
+        || (src.contains(' ') && src.contains(" if "))
+        || (src.contains('/') && src.contains("//"))
 }
 
 /// One statement of a block: its byte range in the source (comments blanked).
