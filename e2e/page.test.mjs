@@ -6,12 +6,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
-import { serve } from './serve.mjs';
+import { serve, CHROMIUM_ARGS } from './serve.mjs';
 
 const DIST = new URL('../dist', import.meta.url).pathname;
 const OUT = new URL('./out', import.meta.url).pathname;
-export const CHROMIUM_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu',
-  '--disable-dev-shm-usage', '--disable-background-networking'];
 
 let server, browser, base;
 

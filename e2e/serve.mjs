@@ -6,6 +6,10 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
+/** Debian's Chromium, headless, as the tests and the page benchmark launch it. */
+export const CHROMIUM_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu',
+  '--disable-dev-shm-usage', '--disable-background-networking'];
+
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
   '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json',
