@@ -15,8 +15,8 @@ tensor-layouts, same corpus, same machine, one run each (numbers in the README).
 Run with the test venv: .venv-py/bin/python bench/python_compare.py
 (tensor-layouts' drawing needs matplotlib: `pip install 'matplotlib==3.10.*'` into it first;
 the step is skipped and says so when it is missing.) Measured 2026-11-27 on the 2-core
-development machine: 11.2 vs 52.8 us per expression (4.7x), import 21 ms, 84 ms vs 147.7 s
-for the 256x256 drawing.
+development machine: 8.7 vs 53.6 us per expression (6.2x; 11.2 vs 52.8 before the wrapper
+lost its regex), import 21.5 ms, 90 ms vs 146.8 s for the 256x256 drawing.
 """
 import json
 import os
