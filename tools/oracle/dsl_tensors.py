@@ -687,12 +687,47 @@ def cases():
                         ["auto tiled_mma = " + tm[1] + ";"] + a_c + ["tiled_mma.make_fragment_A(sA).layout()"]))
 
     out += tma_cases()
+    out += tmem_copy_cases()
     seen, uniq = set(), []
     for c in out:
         if c.code not in seen:
             seen.add(c.code)
             uniq.append(c)
     return uniq
+
+
+def tmem_copy_cases():
+    """SM100 TMEM loads: tcgen05.make_tmem_copy of a tcgen05.Ld*Op atom over the UMMA
+    accumulator, its thread slices of the accumulator and of a gmem tile (C++:
+    make_tmem_copy(SM100_TMEM_LOAD_*, tAcc))."""
+    out = []
+    ops = [("Ld32x32bOp", "32dp32b", 8, False), ("Ld32x32bOp", "32dp32b", 32, False), ("Ld16x256bOp", "16dp256b", 1, False),
+           ("Ld16x128bOp", "16dp128b", 4, False), ("Ld16x64bOp", "16dp64b", 8, False), ("Ld16x32bx2Op", "16dp32b", 16, False),
+           ("Ld32x32bOp", "32dp32b", 16, True)]
+    for (ab, m, n, two), (op, cpp, rep, pack) in zip(
+            [("Float16", 128, 256, False), ("BFloat16", 128, 128, False), ("Float16", 64, 128, False),
+             ("Float16", 128, 64, False), ("Float16", 256, 128, True), ("BFloat16", 128, 256, False),
+             ("Float16", 128, 128, False)], ops):
+        tm = sm100_mma(ab, m, n, two)
+        mt = m // 2 if two else m
+        d = ["tiled_mma = " + tm[0],
+             "acc = tiled_mma.make_fragment_C(tiled_mma.partition_shape_C((%d, %d)))" % (m, n),
+             "tAcc = acc[((None, None), 0, 0)]",
+             "atom = cute.make_copy_atom(tcgen05.%s(tcgen05.Repetition.x%d%s), cutlass.Float32)"
+             % (op, rep, ", tcgen05.Pack.PACK_16b_IN_32b" if pack else ""),
+             "t2r = tcgen05.make_tmem_copy(atom, tAcc)"]
+        c = ["auto tiled_mma = " + tm[1] + ";",
+             "auto acc = partition_fragment_C(tiled_mma, %s);" % cshape((m, n)),
+             "auto tAcc = acc(make_coord(_,_),_0{},_0{});",
+             "auto t2r = make_tmem_copy(Copy_Atom<SM100_TMEM_LOAD_%s%dx%s, float>{}, tAcc);" % (cpp, rep, "_16b" if pack else "")]
+        gd = ["gC = cute.make_tensor(cute.make_ptr(cutlass.Float32, 0, cute.AddressSpace.gmem), cute.make_layout((%d, %d), stride=(%d, 1)))" % (mt, n, n)]
+        gc = ["auto gC = make_tensor(make_gmem_ptr<float>((void*)0), make_layout(%s, make_stride(%s, _1{})));" % (cshape((mt, n)), ci(n))]
+        for thr in [0, 37, 127]:
+            out.append(Case("sm100_tmem_copy", d + ["t2r.get_slice(%d).partition_S(tAcc)" % thr],
+                            c + ["t2r.get_slice(%d).partition_S(tAcc)" % thr]))
+            out.append(Case("sm100_tmem_copy", d + gd + ["t2r.get_slice(%d).partition_D(gC)" % thr],
+                            c + gc + ["t2r.get_slice(%d).partition_D(gC)" % thr]))
+    return out
 
 
 def tma_cases():

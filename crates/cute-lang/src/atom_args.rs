@@ -417,6 +417,44 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
 /// CuTeDSL's `warp.LdMatrix8x8x16bOp(transpose, num_matrices)` (`load`) and
 /// `warp.StMatrix8x8x16bOp(...)`: C++'s `SM75_U32x{n}_LDSM_N` / `SM75_U16x{2n}_LDSM_T`
 /// (`SM90_U32x{n}_STSM_N` / `SM90_U16x{2n}_STSM_T`), an op `make_copy_atom` types.
+/// CuTeDSL `tcgen05.Ld32x32bOp(repeat, pack)` and the other TMEM loads and stores: the
+/// C++ atom `SM100_TMEM_{LOAD,STORE}_{shape}{repeat}x[_16b]`.
+pub(crate) fn dsl_tmem_op(dir: &str, shape: &str, a: &[Value]) -> Result<Value> {
+    let repeat = match a.first() {
+        None | Some(Value::Under) => 1,
+        Some(Value::Int(n)) => *n,
+        Some(v) => {
+            return Err(Error::new(format!(
+                "expects the 'repeat' Op parameter to be a tcgen05.Repetition instance, got {}",
+                v.kind()
+            )))
+        }
+    };
+    let packed = match a.get(1) {
+        None | Some(Value::Under) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(v) => {
+            return Err(Error::new(format!(
+                "expects the '{}' Op parameter to be a tcgen05.{} instance, got {}",
+                if dir == "LOAD" { "pack" } else { "unpack" },
+                if dir == "LOAD" { "Pack" } else { "Unpack" },
+                v.kind()
+            )))
+        }
+    };
+    let name = format!(
+        "SM100_TMEM_{dir}_{shape}{repeat}x{}",
+        if packed { "_16b" } else { "" }
+    );
+    if !cute_core::atom::is_atom_name(&name) {
+        return Err(Error::new(format!(
+            "tcgen05.{} {shape} has no x{repeat} form (no {name})",
+            if dir == "LOAD" { "ld" } else { "st" }
+        )));
+    }
+    Atom::lookup(&name).map(|a| Value::Atom(Box::new(a)))
+}
+
 pub(crate) fn dsl_matrix_op(load: bool, a: &[Value]) -> Result<Value> {
     let transpose = match a.first() {
         None | Some(Value::Under) => false,

@@ -238,6 +238,15 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         }
         (Some("Major"), "K") => Value::Keyword("Major::K"),
         (Some("Major"), "MN") => Value::Keyword("Major::MN"),
+        // CuTeDSL tcgen05: a TMEM copy's repetitions, and whether it packs (loads) or
+        // unpacks (stores) 16-bit values in 32-bit registers.
+        (Some("Repetition"), x) if x.strip_prefix('x').is_some_and(|n| n.parse::<u8>().is_ok()) => {
+            Value::Int(x[1..].parse::<i64>().unwrap_or(1))
+        }
+        (Some("Pack"), "NONE") | (Some("Unpack"), "NONE") => Value::Bool(false),
+        (Some("Pack"), "PACK_16b_IN_32b") | (Some("Unpack"), "UNPACK_32b_IN_16b") => {
+            Value::Bool(true)
+        }
         (Some("SmemLayoutAtomKind"), kind) => match atom_kind(kind) {
             Some((major, sw)) => Value::Keyword(atom_kind_name(major, sw)),
             None => {
