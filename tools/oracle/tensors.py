@@ -383,6 +383,7 @@ def cases():
     out += tma_cases(rng)
     out += composed_nested_cases(rng)
     out += lazy_traits_cases()
+    out += subbyte_cases(rng)
     out += tmem_copy_cases(rng)
     seen, uniq = set(), []
     for c in out:
@@ -390,6 +391,29 @@ def cases():
             seen.add(c.expr)
             uniq.append(c)
     return uniq
+
+
+def subbyte_cases(rng):
+    """Tensors of 1-, 4- and 6-bit elements: C++'s subbyte_iterator prints the address and
+    the bit (`gmem_subptr[4b](0x1001.4)`); slices, local_tile, local_partition and recast
+    move it in bits."""
+    out = []
+    for _ in range(40):
+        ty = rng.choice(["int4b_t", "uint4b_t", "float_e2m1_t", "float_e3m2_t", "float_e2m3_t", "uint1b_t", "int4_t"])
+        space = rng.choice(["gmem", "smem", "rmem"])
+        addr = rng.choice(["nullptr", "0x1000", "4096", "0x2040"]) if space != "rmem" else rng.choice(["0x1000", "0x2040"])
+        dims = [rng.choice([8, 16, 32]), rng.choice([8, 16, 64])]
+        lay = rng.choice(["", ", LayoutRight{}"])
+        t = "make_tensor(make_%s_ptr<%s>(%s), make_shape(Int<%d>{}, Int<%d>{})%s)" % (space, ty, addr, dims[0], dims[1], lay)
+        out.append(case("subbyte", t))
+        out.append(case("subbyte", "%s(%d, _)" % (t, rng.randrange(dims[0]))))
+        out.append(case("subbyte", "%s(_, %d)" % (t, rng.randrange(dims[1]))))
+        out.append(case("subbyte", "local_tile(%s, make_shape(Int<4>{}, Int<4>{}), make_coord(%d, %d))" % (
+            t, rng.randrange(dims[0] // 4), rng.randrange(dims[1] // 4))))
+        out.append(case("subbyte", "local_partition(%s, Layout<Shape<_4,_2>>{}, %d)" % (t, rng.randrange(8))))
+        if rng.random() < 0.5:
+            out.append(case("subbyte", "recast<%s>(%s)" % (rng.choice(["uint8_t", "uint32_t", "uint16_t"]), t)))
+    return out
 
 
 def lazy_traits_cases():

@@ -142,6 +142,13 @@ impl Elem {
     /// assert_eq!(Elem::from_cpp("fp16"), None);
     /// ```
     pub fn from_cpp(name: &str) -> Option<Elem> {
+        // CUTLASS's names of the sub-byte integers beside CuTe's.
+        let name = match name {
+            "int4b_t" => "int4_t",
+            "uint4b_t" => "uint4_t",
+            "uint1b_t" | "bin1_t" => Elem::U1.cpp_name(),
+            n => n,
+        };
         Elem::ALL.iter().copied().find(|e| e.cpp_name() == name)
     }
 

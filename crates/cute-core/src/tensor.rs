@@ -66,6 +66,9 @@ pub struct Ptr {
     pub addr: u64,
     /// A shared-memory pointer's swizzle (of byte addresses), from a `smem_ptr_flag` layout.
     pub swizzle: Option<Swizzle>,
+    /// The bit within the byte of a sub-byte pointer (C++'s `subbyte_iterator`, for
+    /// elements of fewer than 8 bits); 0 otherwise.
+    pub bit: u8,
 }
 
 impl Ptr {
@@ -76,15 +79,22 @@ impl Ptr {
             bits,
             addr,
             swizzle: None,
+            bit: 0,
         }
     }
 
-    /// `p + n`: `n` elements on, in bytes as C++ computes them.
+    /// Whether C++ iterates it with a `subbyte_iterator` (elements of fewer than 8 bits).
+    pub fn sub_byte(&self) -> bool {
+        self.bits < 8
+    }
+
+    /// `p + n`: `n` elements on, in bytes as C++ computes them (a sub-byte pointer in bits).
     ///
     /// ```
     /// use cute_core::tensor::{Ptr, Space};
     /// assert_eq!(Ptr::new(Space::Smem, 16, 0).offset(16).unwrap().addr, 0x20);
-    /// assert!(Ptr::new(Space::Gmem, 4, 0).offset(1).is_err()); // half a byte
+    /// let p = Ptr::new(Space::Gmem, 4, 0x1000).offset(3).unwrap(); // 12 bits on
+    /// assert_eq!(p.to_string(), "gmem_subptr[4b](0x1001.4)");
     /// ```
     pub fn offset(self, n: i64) -> Result<Ptr> {
         if self.space == Space::Tmem {
@@ -98,23 +108,32 @@ impl Ptr {
             });
         }
         let bits = arith::mul(n, i64::from(self.bits))?;
-        if bits % 8 != 0 {
+        if bits % 8 != 0 && !self.sub_byte() {
             return Err(Error::new(format!(
-                "a {}-bit pointer moved by {n} elements lands inside a byte: sub-byte iterators are not modelled",
+                "a {}-bit pointer moved by {n} elements lands inside a byte",
                 self.bits
             )));
         }
-        let addr = i64::try_from(self.addr)
+        let out_of_range = || {
+            Error::new(format!(
+                "pointer arithmetic out of range: {:#x} + {n} elements",
+                self.addr
+            ))
+        };
+        // In bits from address 0: a sub-byte pointer's address and bit, as
+        // subbyte_iterator keeps them.
+        let total = i64::try_from(self.addr)
             .ok()
-            .and_then(|a| a.checked_add(bits / 8))
-            .and_then(|a| u64::try_from(a).ok())
-            .ok_or_else(|| {
-                Error::new(format!(
-                    "pointer arithmetic out of range: {:#x} + {n} elements",
-                    self.addr
-                ))
-            })?;
-        Ok(Ptr { addr, ..self })
+            .and_then(|a| a.checked_mul(8))
+            .and_then(|a| a.checked_add(i64::from(self.bit)))
+            .and_then(|a| a.checked_add(bits))
+            .filter(|a| *a >= 0)
+            .ok_or_else(out_of_range)?;
+        Ok(Ptr {
+            addr: u64::try_from(total / 8).map_err(|_| out_of_range())?,
+            bit: (total % 8) as u8,
+            ..self
+        })
     }
 }
 
@@ -123,16 +142,31 @@ impl fmt::Display for Ptr {
         if let Some(sw) = self.swizzle {
             write!(f, "{sw}_")?;
         }
-        write!(f, "{}[{}b](", self.space.name(), self.bits)?;
         if self.space == Space::Tmem {
+            write!(f, "{}[{}b](", self.space.name(), self.bits)?;
             return write!(f, "0x{:04x}.{:04x})", self.addr >> 16, self.addr & 0xffff);
+        }
+        if self.sub_byte() {
+            // subbyte_iterator: `gmem_subptr[4b](0x1001.4)`, the address and the bit.
+            let space = match self.space {
+                Space::Gmem => "gmem_",
+                Space::Smem => "smem_",
+                _ => "",
+            };
+            write!(f, "{space}subptr[{}b](", self.bits)?;
+        } else {
+            write!(f, "{}[{}b](", self.space.name(), self.bits)?;
         }
         if self.addr == 0 {
             // glibc's `%p` of a null pointer.
-            write!(f, "(nil))")
+            write!(f, "(nil)")?;
         } else {
-            write!(f, "{:#x})", self.addr)
+            write!(f, "{:#x}", self.addr)?;
         }
+        if self.sub_byte() {
+            write!(f, ".{}", self.bit)?;
+        }
+        write!(f, ")")
     }
 }
 

@@ -277,6 +277,12 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
     };
     let (layout, mut bits, base) = match &args[0] {
         Value::Tensor(t) => match &t.iter {
+            Iter::Ptr(p) if p.sub_byte() => {
+                return Err(Error::new(format!(
+                    "the tensor holds {}-bit elements: coalescing of sub-byte tensors is not modelled",
+                    p.bits
+                )))
+            }
             Iter::Ptr(p) if matches!(p.space, Space::Gmem | Space::Generic) => {
                 (
                     t.plain_layout("coalescing")?.clone(),

@@ -97,14 +97,26 @@ pub(crate) fn tensor(v: &Value) -> Result<&Tensor> {
     }
 }
 
-/// The width of a tensor's element type: whole bytes (C++ iterates sub-byte types with a
-/// `subbyte_iterator`, an address and a bit offset, which is not modelled).
+/// The width of an owned (register) tensor's or a recast's element type: whole bytes
+/// (pointers to sub-byte types are [`ptr_bits`]'s).
 fn elem_bits(ty: &Value) -> Result<u32> {
     let bits = bits_of(ty)?;
     match u32::try_from(bits) {
         Ok(b) if b % 8 == 0 => Ok(b),
         _ => Err(Error::new(format!(
-            "{bits}-bit elements: tensors of sub-byte types (C++'s subbyte_iterator) are not modelled yet"
+            "{bits}-bit elements: register tensors owning sub-byte types (and recasts to them) are not modelled yet"
+        ))),
+    }
+}
+
+/// The width of a pointer's element type: whole bytes, or the 1-, 4- and 6-bit types C++
+/// points at with a `subbyte_iterator` (`gmem_subptr[4b](0x1001.4)`).
+fn ptr_bits(ty: &Value) -> Result<u32> {
+    let bits = bits_of(ty)?;
+    match u32::try_from(bits) {
+        Ok(b) if b % 8 == 0 || matches!(b, 1 | 4 | 6) => Ok(b),
+        _ => Err(Error::new(format!(
+            "{bits}-bit elements: pointers to them are not modelled"
         ))),
     }
 }
@@ -118,7 +130,7 @@ pub(crate) fn raw_ptr(ty: &Value, init: Option<&Value>) -> Result<Value> {
             ty.kind()
         )));
     }
-    let bits = elem_bits(ty).map_err(|e| {
+    let bits = ptr_bits(ty).map_err(|e| {
         Error::new(format!(
             "a pointer's pointee must be an element type (half_t, float, ...): {}",
             e.msg
@@ -193,7 +205,7 @@ pub(crate) fn make_ptr(space: Space, a: &[Value]) -> Result<Value> {
             space.name()
         )));
     };
-    let bits = elem_bits(ty)?;
+    let bits = ptr_bits(ty)?;
     let addr =
         match addr {
             Value::Keyword("nullptr") if space == Space::Rmem => return Err(Error::new(

@@ -262,7 +262,7 @@ fn hostile_tensor_lines_are_clear_errors() {
         ("make_tensor(make_gmem_ptr<half_t>(nullptr), GMMA::Layout_K_SW128_Atom<half_t>{})".to_string(), "it needs a make_smem_ptr, not a gmem_ptr"),
         ("make_tensor(make_smem_ptr<float>(nullptr), GMMA::Layout_K_SW128_Atom<half_t>{})".to_string(), "the layout is for 16-bit elements (smem_ptr[16b]), the pointer's are 32-bit"),
         ("make_gmem_ptr<half_t>(-4)".to_string(), "must not be negative"),
-        ("make_gmem_ptr<int4_t>(nullptr)".to_string(), "sub-byte types"),
+        ("make_tensor<int4_t>(Shape<_4,_8>{})".to_string(), "sub-byte types"),
         ("make_tensor<float>(make_shape(4, 8))".to_string(), "Dynamic owning tensors not supported"),
         ("make_tensor(make_shape(4, 8), LayoutRight{})".to_string(), "expected a pointer"),
         // Identity tensors: integer strides do not exist; a rank-0 shape; too many leaves.
@@ -297,7 +297,7 @@ fn hostile_kernel_declarations_are_clear_errors() {
         ("void const* p = nullptr;".to_string(), "a void pointer has no element type"),
         ("float const* p;\nvoid* q;".to_string(), "a void pointer has no element type"),
         ("auto n = 4;\nn const* p;".to_string(), "pointee must be an element type"),
-        ("int4_t const* p = nullptr;".to_string(), "sub-byte"),
+        ("using T = int4_t;\nT* p = nullptr;\nauto r = make_tensor<T>(make_shape(4, 8));".to_string(), "sub-byte"),
         ("half_t const* A = 5;".to_string(), "C++ does not convert an integer to a pointer"),
         ("half_t const* A = nullptr;\nfloat const* B = A;".to_string(), "does not convert ptr[16b]((nil)) to a raw 32-bit pointer"),
         ("half_t const* A = nullptr;\nA * 2;".to_string(), "a raw pointer takes `p + n`"),
