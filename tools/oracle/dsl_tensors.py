@@ -688,12 +688,38 @@ def cases():
 
     out += tma_cases()
     out += tmem_copy_cases()
+    out += tiled_copy_impl_cases()
     seen, uniq = set(), []
     for c in out:
         if c.code not in seen:
             seen.add(c.code)
             uniq.append(c)
     return uniq
+
+
+def tiled_copy_impl_cases():
+    """cute.make_tiled_copy(atom, layout_tv, tiler_mn): a TiledCopy of a TV layout and a tile
+    given directly (C++'s make_tiled_copy_impl), and its thread slices of a smem tile."""
+    out = []
+    cfgs = [("Float16", 128, ((4, 8), 8), ((128, 1), 16), (8, 64)),
+            ("Float16", 64, ((8, 16), 4), ((4, 32), 1), (32, 16)),
+            ("Float32", 128, ((32, 4), 4), ((1, 128), 32), (32, 16)),
+            ("Float16", 32, ((16, 8), 2), ((1, 32), 16), (32, 16)),
+            ("Int8", 128, ((8, 8), 16), ((1, 128), 8), (8, 128))]
+    for dt, bits, ts, tst, tile in cfgs:
+        atom = universal_atom(dt, bits)
+        tv = lay(ts, tst)
+        cty = DT[dt][0]
+        d = ["copy = cute.make_tiled_copy(%s, %s, %s)" % (atom[0], tv[0], py(tile))]
+        c = ["auto copy = make_tiled_copy_impl(%s, %s, %s);" % (atom[1], tv[1], cshape(tile))]
+        sd = ["sX = cute.make_tensor(cute.make_ptr(cutlass.%s, 0, cute.AddressSpace.smem), cute.make_layout(%s, stride=(%d, 1)))"
+              % (dt, py((2 * tile[0], tile[1])), tile[1])]
+        sc = ["auto sX = make_tensor(make_smem_ptr<%s>((void*)0), make_layout(%s, make_stride(%s, _1{})));"
+              % (cty, cshape((2 * tile[0], tile[1])), ci(tile[1]))]
+        for thr in [0, 1, 13, 31]:
+            out.append(Case("tiled_copy_impl", d + sd + ["copy.get_slice(%d).partition_S(sX)" % thr],
+                            c + sc + ["copy.get_slice(%d).partition_S(sX)" % thr]))
+    return out
 
 
 def tmem_copy_cases():

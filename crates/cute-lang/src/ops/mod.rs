@@ -912,6 +912,16 @@ pub static OPS: &[Op] = &[
             };
             Ok(Value::TiledCopy(Box::new(cute_core::atom::make_tiled_copy(&atom, &thr, &val)?)))
         }),
+    op!("make_tiled_copy_impl" | "cute.make_tiled_copy", "(copy_atom, layout_tv, tiler_mn)", No, (3, 3), ["atom", "layout_tv", "tiler_mn"], false,
+        "the TiledCopy of a TV layout and a tile given directly (C++'s make_tiled_copy_impl; CuTeDSL's cute.make_tiled_copy)",
+        |a, _| {
+            let atom = copy_atom(&a[0])?;
+            let tv = as_layout(&a[1])?;
+            let tiler = a[2].to_int_tuple().map_err(|_| Error::new(format!(
+                "make_tiled_copy: the tiler is a shape (tiler_mn), got {}", a[2].kind()
+            )))?;
+            Ok(Value::TiledCopy(Box::new(cute_core::atom::make_tiled_copy_impl(&atom, tv, tiler)?)))
+        }),
     op!("make_tiled_copy_A", "(copy_atom, tiled_mma)", No, (2, 2), [], false,
         "the copy atom tiled to the A operand of a TiledMMA", |a, _| tiled_copy_of(a, 'A')),
     op!("make_tiled_copy_B", "(copy_atom, tiled_mma)", No, (2, 2), [], false,
