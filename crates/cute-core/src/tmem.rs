@@ -367,12 +367,11 @@ pub fn make_tmem_copy(
     atom: &crate::atom::CopyAtom,
     tmem: &crate::tensor::Tensor,
 ) -> Result<crate::atom::TiledCopy> {
-    let bits = tmem_bits("make_tmem_copy", tmem)?;
-    let atom = atom_for("make_tmem_copy", atom, bits)?;
-    let dp = 65536i64 << offset_shift(bits)?;
-    let t = Layout::new(IntTuple::ints(&[32, 4]), IntTuple::ints(&[0, 32 * dp]))?;
-    let v = atom_vals(&atom, bits)?;
-    crate::atom::make_cotiled_copy(&atom, &layout::make_layout(&[t, v]), &tmem.layout)
+    cotiled_over_tmem("make_tmem_copy", atom, tmem, |_, bits| {
+        // Four warps, each at the same place of its own 32-lane sub-partition.
+        let dp = 65536i64 << offset_shift(bits)?;
+        Layout::new(IntTuple::ints(&[32, 4]), IntTuple::ints(&[0, 32 * dp]))
+    })
 }
 
 /// CuTe `make_utccp_copy(op, tmem)`: the TiledCopy of a `tcgen05.cp` (shared memory to
@@ -381,9 +380,22 @@ pub fn make_utccp_copy(
     atom: &crate::atom::CopyAtom,
     tmem: &crate::tensor::Tensor,
 ) -> Result<crate::atom::TiledCopy> {
-    let bits = tmem_bits("make_utccp_copy", tmem)?;
-    let atom = atom_for("make_utccp_copy", atom, bits)?;
-    let t = Layout::new(IntTuple::Int(atom.thr_id.size()?), IntTuple::Int(0))?;
+    cotiled_over_tmem("make_utccp_copy", atom, tmem, |atom, _| {
+        Layout::new(IntTuple::Int(atom.thr_id.size()?), IntTuple::Int(0))
+    })
+}
+
+/// `make_cotiled_copy(Copy_Atom<Op, T>, make_layout(atom_t, atom_v), tmem.layout())` for a
+/// TMEM tensor of `T`: `atom_t(atom, bits)` places the threads, the atom's `ValID` the values.
+fn cotiled_over_tmem(
+    what: &str,
+    atom: &crate::atom::CopyAtom,
+    tmem: &crate::tensor::Tensor,
+    atom_t: impl FnOnce(&crate::atom::CopyAtom, i64) -> Result<Layout>,
+) -> Result<crate::atom::TiledCopy> {
+    let bits = tmem_bits(what, tmem)?;
+    let atom = atom_for(what, atom, bits)?;
+    let t = atom_t(&atom, bits)?;
     let v = atom_vals(&atom, bits)?;
     crate::atom::make_cotiled_copy(&atom, &layout::make_layout(&[t, v]), &tmem.layout)
 }
