@@ -63,3 +63,22 @@ fn snapshot() {
     assert_eq!(f.view.name(), "tmem");
     insta::assert_snapshot!("view_tmem", f.to_svg(Theme::Light));
 }
+
+/// A TMEM load's TiledCopy (make_tmem_copy: a Tiler_MN of layouts that permutes the
+/// accumulator's rows) is drawn at the data's coordinates: with 32dp32b, thread t reads
+/// lane t, so the destination's row t is thread t's (not the tile's index order, where row
+/// 1 would be lane 32).
+#[test]
+fn a_tmem_copy_is_drawn_at_lanes() {
+    let expr = "make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{}, partition_fragment_C(make_tiled_mma(SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>{}), make_shape(Int<128>{}, Int<256>{}))(make_coord(_,_),_0{},_0{}))";
+    let s = svg(expr);
+    let doc = parse(&s);
+    assert_eq!(doc.root_element().attribute("data-view"), Some("copy"));
+    let d = cells(&doc, "D");
+    assert_eq!(d.len(), 128 * 8);
+    for c in &d {
+        let (row, col) = (attr(c, "data-row"), attr(c, "data-col"));
+        assert_eq!(attr(c, "data-thread"), row, "row {row} col {col}");
+        assert_eq!(attr(c, "data-value"), col, "row {row} col {col}");
+    }
+}

@@ -255,13 +255,38 @@ pub(super) fn mma_figure(title: &str, mma: &TiledMma, opts: &Options) -> Result<
     })
 }
 
+/// A copy's TV layouts over the grid it is drawn on: its tile, or for a cotiled copy
+/// (`make_tmem_copy`: `Tiler_MN` a tuple of layouts) the data elements the tile's modes
+/// pick, so that a cell stands at its data coordinate (lane 1 in row 1), not at its index
+/// within the permuted tile.
+fn copy_grid(copy: &TiledCopy, tv: Layout) -> Result<(Layout, i64, i64)> {
+    use cute_core::layout::{self as alg, Tiler};
+    let Some(ls) = &copy.tiler_layouts else {
+        let (m, n) = tile_mn(&copy.tiler)?;
+        return Ok((tv, m, n));
+    };
+    if ls.len() != 2 {
+        return Err(Error::new(format!(
+            "a copy tile of rank 2 is drawn, got {}",
+            copy.tiler_mn()
+        )));
+    }
+    let (m, n) = (ls[0].cosize()?, ls[1].cosize()?);
+    let tile2data = alg::composition_tiler(
+        &Layout::col_major(IntTuple::ints(&[m, n]))?,
+        &Tiler::Tuple(ls.iter().cloned().map(Tiler::Layout).collect()),
+    )?;
+    Ok((alg::composition(&tile2data, &tv)?, m, n))
+}
+
 pub(super) fn copy_figure(title: &str, copy: &TiledCopy, opts: &Options) -> Result<Figure> {
-    let (m, n) = tile_mn(&copy.tiler)?;
+    let (s_tv, m, n) = copy_grid(copy, copy.layout_s_tv()?)?;
+    let (d_tv, _, _) = copy_grid(copy, copy.layout_d_tv()?)?;
     let cell_text = check_cells(2 * m * n, opts)?;
     let s = tv_panel(
         "S",
         "S (source)",
-        &copy.layout_s_tv()?,
+        &s_tv,
         m,
         n,
         false,
@@ -272,7 +297,7 @@ pub(super) fn copy_figure(title: &str, copy: &TiledCopy, opts: &Options) -> Resu
     let d = tv_panel(
         "D",
         "D (destination)",
-        &copy.layout_d_tv()?,
+        &d_tv,
         m,
         n,
         false,
