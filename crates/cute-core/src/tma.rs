@@ -512,6 +512,12 @@ pub fn make_tma_copy(
         IntTuple::Int(cluster),
         IntTuple::Int(i64::from(cluster > 1)),
     )?;
+    // safe_div(num_elems_per_tma, cosize(cta_t_map)): C++ asserts the division.
+    if n % cluster != 0 {
+        return Err(Error::new(format!(
+            "make_tma_copy: a box of {n} elements does not split over {cluster} multicast CTAs (safe_div)"
+        )));
+    }
     let layout_t = Layout::new(IntTuple::Int(cluster), IntTuple::Int(n / cluster))?;
     let layout_tt = alg::composition(&inv, &alg::composition(&layout_t, &t_map)?)?;
     let layout_tv = alg::make_layout(&[layout_tt, layout_vv]);
