@@ -1069,6 +1069,20 @@ pub(crate) fn make_tma(op: &'static str, a: &[Value], tiled: bool) -> Result<Val
     }
 }
 
+/// `tma_box(gmem_layout, smem_layout[, T])` (also `make_tma_copy` of a layout): the box
+/// `make_tma_copy` derives, its element type from the smem layout's pointer or `T`.
+pub(crate) fn tma_box(a: &[Value]) -> Result<Value> {
+    let smem = a[1].to_any_layout()?;
+    let Some(bits) = smem.element_bits(a.get(2).map(bits_of).transpose()?)? else {
+        return Err(Error::new("make_tma_copy: give the element type (make_tma_copy(gmem, smem, half_t)): a plain smem layout does not carry it"));
+    };
+    Ok(Value::Tma(Box::new(cute_core::tma::make_tma_box(
+        a[0].to_layout()?,
+        &smem,
+        bits,
+    )?)))
+}
+
 /// The TMA part of a copy made by `make_tma_copy` or `make_tma_atom`.
 pub(crate) fn tma_atom(v: &Value) -> Result<&cute_core::tma::TmaAtom> {
     let atom = match v {
@@ -1087,8 +1101,9 @@ pub(crate) fn tma_atom(v: &Value) -> Result<&cute_core::tma::TmaAtom> {
     })
 }
 
-/// `tma_partition(tma, [cta_coord, cta_layout,] stensor, gtensor)`: `(gmem, smem)`.
-pub(crate) fn tma_partition(a: &[Value]) -> Result<Value> {
+/// `tma_partition(tma, [cta_coord, cta_layout,] stensor, gtensor)`: `(gmem, smem)`, or
+/// `(smem, gmem)` as CuTeDSL's `cpasync.tma_partition` returns them (`smem_first`).
+pub(crate) fn tma_partition(a: &[Value], smem_first: bool) -> Result<Value> {
     let tma = tma_atom(&a[0])?;
     let (coord, layout, s, g) = match a {
         [_, s, g] => (0, Layout::new(IntTuple::Int(1), IntTuple::Int(0))?, s, g),
@@ -1100,8 +1115,10 @@ pub(crate) fn tma_partition(a: &[Value]) -> Result<Value> {
         }
     };
     let (gs, ss) = cute_core::tma::tma_partition(tma, coord, &layout, tensor(s)?, tensor(g)?)?;
-    Ok(Value::Tuple(vec![
-        Value::Tensor(Box::new(gs)),
-        Value::Tensor(Box::new(ss)),
-    ]))
+    let (gs, ss) = (Value::Tensor(Box::new(gs)), Value::Tensor(Box::new(ss)));
+    Ok(Value::Tuple(if smem_first {
+        vec![ss, gs]
+    } else {
+        vec![gs, ss]
+    }))
 }

@@ -154,6 +154,10 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
     if last.ends_with("_Atom_Bits") {
         return Some(template(name, &[]));
     }
+    // The TMA copy operations (`make_tma_copy(SM90_TMA_LOAD{}, ...)`).
+    if let Some(op) = cute_core::tma::TMA_OPS.iter().find(|o| **o == last) {
+        return Some(Ok(Value::Keyword(op)));
+    }
     let v = match (before, last) {
         (_, "LayoutLeft" | "GenColMajor") => Value::Major(Major::Left),
         (_, "LayoutRight" | "GenRowMajor") => Value::Major(Major::Right),
@@ -183,14 +187,6 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         // CuTe's `using X = Underscore;` (projections: `Step<_1, X, _1>{}`).
         (_, "Underscore" | "None" | "X") => Value::Under,
         (_, "nullptr" | "NULL") => Value::Keyword("nullptr"),
-        // The TMA copy operations (`make_tma_copy(SM90_TMA_LOAD{}, ...)`).
-        (_, op) if cute_core::tma::TMA_OPS.contains(&op) => Value::Keyword(
-            cute_core::tma::TMA_OPS
-                .iter()
-                .find(|o| **o == op)
-                .copied()
-                .unwrap_or("SM90_TMA_LOAD"),
-        ),
         (_, "smem_ptr_flag") => Value::Offset(Offset::SmemPtr { bits: 1 }),
         (Some("LayoutEnum"), "ROW_MAJOR") => Value::Keyword("LayoutEnum.ROW_MAJOR"),
         (Some("LayoutEnum"), "COL_MAJOR") => Value::Keyword("LayoutEnum.COL_MAJOR"),

@@ -13,6 +13,16 @@ fn same(dsl: &str, cpp: &str) {
     assert_eq!(d, c, "{dsl}\n  vs {cpp}");
 }
 
+/// Each block prints its expectation (or `error: ...`).
+fn prints_as(cases: &[(&str, &str)]) {
+    for (block, want) in cases {
+        let got = eval_block(block)
+            .map(|v| v.to_string())
+            .unwrap_or_else(|e| format!("error: {}", e.msg));
+        assert_eq!(got, *want, "{block}");
+    }
+}
+
 #[test]
 fn cutedsl_spellings_equal_cpp() {
     same(
@@ -126,12 +136,7 @@ fn kernel_declarations_print_as_cpp() {
         ),
         ("int a = 6;\nint b = 7;\na * b;", "42"),
     ];
-    for (block, want) in cases {
-        let got = eval_block(block)
-            .map(|v| v.to_string())
-            .unwrap_or_else(|e| format!("error: {}", e.msg));
-        assert_eq!(got, want, "{block}");
-    }
+    prints_as(&cases);
 }
 
 /// Tensors over swizzles in element units (`make_tensor(p, composition(Swizzle{}, L))`:
@@ -300,12 +305,7 @@ fn swizzled_and_descriptor_tensors_print_as_cpp() {
             "ptr[16b](stack) o (8,(64)):(1,(8))",
         ),
     ];
-    for (block, want) in cases {
-        let got = eval_block(block)
-            .map(|v| v.to_string())
-            .unwrap_or_else(|e| format!("error: {}", e.msg));
-        assert_eq!(got, want, "{block}");
-    }
+    prints_as(&cases);
 }
 
 /// Hostile TMA lines: each is an error that names the problem, with a column.

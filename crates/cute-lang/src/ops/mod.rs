@@ -1042,11 +1042,7 @@ pub static OPS: &[Op] = &[
                 ))),
                 _ => {}
             }
-            let smem = a[1].to_any_layout()?;
-            let Some(bits) = smem.element_bits(a.get(2).map(bits_of).transpose()?)? else {
-                return Err(Error::new("make_tma_copy: give the element type (make_tma_copy(gmem, smem, half_t)): a plain smem layout does not carry it"));
-            };
-            Ok(Value::Tma(Box::new(cute_core::tma::make_tma_box(a[0].to_layout()?, &smem, bits)?)))
+            crate::tensor_args::tma_box(a)
         }),
     op!("make_tma_atom", "(OP{}, gmem_tensor, smem_layout, cta_tiler[, cluster_size])", No, (4, 5), [], false,
         "the TMA copy atom alone (its box and coordinate strides; get_tma_tensor and tma_partition take it)",
@@ -1059,7 +1055,7 @@ pub static OPS: &[Op] = &[
         |a, _| Ok(Value::Tensor(Box::new(crate::tensor_args::tma_atom(&a[0])?.get_tma_tensor(&a[1].to_int_tuple()?)?)))),
     op!("tma_partition", "(tma, [cta_coord, cta_layout,] smem_tensor, gmem_tensor)", No, (3, 5), [], false,
         "(gmem, smem) as ((TMA, TMA_Iter), Rest...): one TMA instruction's values in mode 0.0, offset to the CTA's multicast slice",
-        |a, _| crate::tensor_args::tma_partition(a)),
+        |a, _| crate::tensor_args::tma_partition(a, false)),
     op!("make_tiled_tma_atom" | "cpasync.make_tiled_tma_atom" | "nvgpu.cpasync.make_tiled_tma_atom" | "cute.nvgpu.cpasync.make_tiled_tma_atom",
         "(op, gmem_tensor, smem_layout, cta_tiler[, num_multicast])", No, (4, 5), ["op", "gmem_tensor", "smem_layout", "cta_tiler", "num_multicast"], false,
         "CuTeDSL: (the TMA copy atom, the TMA coordinate tensor over the gmem tensor's shape): C++'s make_tma_atom and get_tma_tensor",
@@ -1075,13 +1071,7 @@ pub static OPS: &[Op] = &[
     op!("cpasync.tma_partition" | "nvgpu.cpasync.tma_partition" | "cute.nvgpu.cpasync.tma_partition",
         "(atom, cta_coord, cta_layout, smem_tensor, gmem_tensor)", No, (5, 5), ["atom", "cta_coord", "cta_layout", "smem_tensor", "gmem_tensor"], false,
         "CuTeDSL: (smem, gmem) as ((TMA, TMA_Iter), Rest...), C++'s tma_partition with the pair swapped",
-        |a, _| match crate::tensor_args::tma_partition(a)? {
-            Value::Tuple(mut v) => {
-                v.reverse();
-                Ok(Value::Tuple(v))
-            }
-            v => Ok(v),
-        }),
+        |a, _| crate::tensor_args::tma_partition(a, true)),
     op!("CopyBulkTensorTileG2SOp" | "cpasync.CopyBulkTensorTileG2SOp", "()", No, (0, 0), [], false,
         "CuTeDSL's TMA load operation: C++'s SM90_TMA_LOAD",
         |_, _| Ok(Value::Keyword("SM90_TMA_LOAD"))),
@@ -1105,13 +1095,7 @@ pub static OPS: &[Op] = &[
         }),
     op!("tma_box", "(gmem_layout, smem_layout[, T])", No, (2, 3), [], false,
         "the TMA box make_tma_copy(SM90_TMA_LOAD{}, gmem, smem) derives (its TmaGmemBasis), with its swizzle and the checks the driver makes",
-        |a, _| {
-            let smem = a[1].to_any_layout()?;
-            let Some(bits) = smem.element_bits(a.get(2).map(bits_of).transpose()?)? else {
-                return Err(Error::new("make_tma_copy: give the element type (make_tma_copy(gmem, smem, half_t)): a plain smem layout does not carry it"));
-            };
-            Ok(Value::Tma(Box::new(cute_core::tma::make_tma_box(a[0].to_layout()?, &smem, bits)?)))
-        }),
+        |a, _| crate::tensor_args::tma_box(a)),
     // --- shared memory -----------------------------------------------------------------
     op!("bank_conflicts", "(smem[, bits], INSTR) | (smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
         "the shared-memory bank model of an access: phases, wavefronts, conflicts",
