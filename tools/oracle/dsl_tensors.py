@@ -108,11 +108,13 @@ SEED = 2222
 DT = {
     "Float16": ("half_t", 16), "BFloat16": ("bfloat16_t", 16), "Float32": ("float", 32),
     "TFloat32": ("tfloat32_t", 32), "Int8": ("int8_t", 8), "Uint8": ("uint8_t", 8),
-    "Float64": ("double", 64), "Int32": ("int32_t", 32),
+    "Float64": ("double", 64), "Int32": ("int32_t", 32), "Int4": ("int4b_t", 4),
+    "Float4E2M1FN": ("float_e2m1_t", 4),
 }
 # DSL element names in prints -> bits
 DSL_BITS = {"f16": 16, "bf16": 16, "f32": 32, "tf32": 32, "i8": 8, "f64": 64, "i32": 32, "i16": 16,
-            "i64": 64, "f8E4M3FN": 8, "f8E5M2": 8, "i1": 1}
+            "i64": 64, "f8E4M3FN": 8, "f8E5M2": 8, "i1": 1,
+            "i4": 4, "f4E2M1FN": 4}
 SPACE_CPP = {"gmem": "gmem", "smem": "smem", "rmem": "rmem"}
 
 
@@ -689,12 +691,59 @@ def cases():
     out += tma_cases()
     out += tmem_copy_cases()
     out += tiled_copy_impl_cases()
+    out += swizzled_elem_cases()
+    out += subbyte_rmem_cases()
     seen, uniq = set(), []
     for c in out:
         if c.code not in seen:
             seen.add(c.code)
             uniq.append(c)
     return uniq
+
+
+def swizzled_elem_cases():
+    """Tensors over a swizzle in element units (a composed layout over a plain pointer):
+    recast_tensor and domain_offset act on the composed layout as C++'s do; C++ has no
+    make_layout_like of one (cute.make_fragment_like is make_tensor_like)."""
+    out = []
+    for (b, m, s_), ty, dims in [((2, 3, 3), "Float16", (8, 32)), ((3, 3, 3), "Float16", (8, 64)),
+                                 ((3, 2, 3), "Float32", (8, 32)), ((1, 4, 3), "Int8", (4, 128))]:
+        full = (dims[0] * 8, dims[1])
+        d = ["sl = cute.tile_to_shape(cute.make_composed_layout(cute.make_swizzle(%d, %d, %d), 0, cute.make_layout(%s, stride=(%d, 1))), %s, (0, 1))"
+             % (b, m, s_, py(dims), dims[1], py(full)),
+             "sA = cute.make_tensor(cute.make_ptr(cutlass.%s, 0, cute.AddressSpace.smem), sl)" % ty]
+        c = ["auto sl = tile_to_shape(composition(Swizzle<%d,%d,%d>{}, make_layout(%s, make_stride(%s, _1{}))), %s, make_step(_0{}, _1{}));"
+             % (b, m, s_, cshape(dims), ci(dims[1]), cshape(full)),
+             "auto sA = make_tensor(make_smem_ptr<%s>((void*)0), sl);" % DT[ty][0]]
+        for new in ["Float32", "Int8", "Float16", "Int32"]:
+            out.append(Case("swizzled_elem", d + ["cute.recast_tensor(sA, cutlass.%s)" % new],
+                            c + ["recast<%s>(sA)" % DT[new][0]]))
+        for crd in [(1, 2), (3, 0), (0, 5)]:
+            out.append(Case("swizzled_elem", d + ["cute.domain_offset(%s, sA)" % py(crd)],
+                            c + ["domain_offset(%s, sA)" % ccoord(crd)]))
+        out.append(Case("swizzled_elem", d + ["cute.make_fragment_like(sA)"], c + ["make_tensor_like(sA)"]))
+        out.append(Case("swizzled_elem", d + ["cute.make_fragment_like(sA.layout)"], c + ["make_fragment_like(sA.layout())"]))
+    return out
+
+
+def subbyte_rmem_cases():
+    """Register tensors of 4-bit elements and recasts of pointers to them."""
+    out = []
+    for ty in ["Int4", "Float4E2M1FN"]:
+        for shape in [(4, 8), (16,), (2, 2, 8)]:
+            out.append(Case("subbyte_rmem", ["cute.make_rmem_tensor(%s, cutlass.%s)" % (py(shape), ty)],
+                            ["make_tensor<%s>(%s)" % (DT[ty][0], cshape(shape))]))
+        for space in ["gmem", "smem"]:
+            for addr in [0, 4096]:
+                out.append(Case("subbyte_rmem", ["p = cute.make_ptr(cutlass.Uint8, %d, cute.AddressSpace.%s)" % (addr, space),
+                                                 "cute.recast_ptr(p, dtype=cutlass.%s)" % ty],
+                                ["auto p = make_%s_ptr<uint8_t>((void*)%d);" % (space, addr),
+                                 "recast_ptr<%s>(p)" % DT[ty][0]]))
+                out.append(Case("subbyte_rmem", ["t = cute.make_tensor(cute.make_ptr(cutlass.Uint8, %d, cute.AddressSpace.%s), cute.make_layout((16, 8), stride=(8, 1)))" % (addr, space),
+                                                 "cute.recast_tensor(t, cutlass.%s)" % ty],
+                                ["auto t = make_tensor(make_%s_ptr<uint8_t>((void*)%d), make_layout(make_shape(_16{}, _8{}), make_stride(_8{}, _1{})));" % (space, addr),
+                                 "recast<%s>(t)" % DT[ty][0]]))
+    return out
 
 
 def tiled_copy_impl_cases():
@@ -872,7 +921,12 @@ def cpp_ptr(elem, space, swz, addr):
     if space == "tmem":
         # C++ prints a TMEM address as lane.column (16 bits each).
         return "tmem_[%db](0x%04x.%04x)" % (bits, addr >> 16, addr & 0xffff)
-    name = {"gmem": "gmem_ptr", "smem": "smem_ptr", "rmem": "ptr"}[space]
+    if bits < 8:
+        # C++'s subbyte_iterator: the address and the bit.
+        name = {"gmem": "gmem_subptr", "smem": "smem_subptr", "rmem": "subptr"}[space]
+        a = a[:-1] + ".0)"
+    else:
+        name = {"gmem": "gmem_ptr", "smem": "smem_ptr", "rmem": "ptr"}[space]
     return "%s%s[%db]%s" % ("Sw<%s>_" % swz if swz else "", name, bits, a)
 
 
@@ -975,7 +1029,7 @@ def main():
                 rows.append(row)
                 differs[c.op] += 1
                 continue
-            cpp = re.sub(r"\(0x7ff[0-9a-f]+\)", "(stack)", c.cpp.expect)
+            cpp = re.sub(r"\(0x7ff[0-9a-f]+(\.\d)?\)", r"(stack\1)", c.cpp.expect)
         if cpp is None and dsl is None:
             dropped["neither prints: " + c.op] += 1
             print("no value [%s]: %s\n  %s" % (c.op, c.code.replace("\n", " | "), dsl_text(c.dsl_out)), file=sys.stderr)

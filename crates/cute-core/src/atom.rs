@@ -585,8 +585,9 @@ impl MmaAtom {
             return None;
         }
         let mut letters = self.name.split('_').nth(2)?;
-        const TOKENS: [&str; 10] = [
-            "BF16", "TF32", "E4M3", "E5M2", "F64", "F32", "F16", "S32", "S8", "U8",
+        const TOKENS: [&str; 13] = [
+            "BF16", "TF32", "E4M3", "E5M2", "F64", "F32", "F16", "S32", "S8", "U8", "S4", "U4",
+            "U1",
         ];
         let mut out = Vec::with_capacity(4);
         while !letters.is_empty() {
@@ -1284,6 +1285,14 @@ impl TiledCopy {
     /// assert_eq!(copy.retile(&frag).unwrap().to_string(), "((8,1),2,2):((1,0),16,8)");
     /// ```
     pub fn retile(&self, layout: &Layout) -> Result<Layout> {
+        let (tiled, at) = self.retile_tiled(layout)?;
+        tiled.slice(&at)
+    }
+
+    /// [`TiledCopy::retile`] before its last step, C++'s `v_tensor(_, append<R>(_0, _))`:
+    /// the re-tiled layout and that coordinate. A tensor over a swizzled layout slices it as
+    /// tensors slice (the swizzle decays where the slice no longer reaches its bits).
+    pub fn retile_tiled(&self, layout: &Layout) -> Result<(Layout, Coord)> {
         let r = layout.rank();
         if r < 1 {
             return Err(Error::new(format!("retile: {layout} has no modes")));
@@ -1314,7 +1323,10 @@ impl TiledCopy {
         // v_tensor(_, append<R>(_0, _)).
         let mut rest = vec![Coord::Int(0)];
         rest.resize(r.max(1), Coord::Under);
-        composed.slice(&Coord::Tuple(vec![Coord::Under, Coord::Tuple(rest)]))
+        Ok((
+            composed,
+            Coord::Tuple(vec![Coord::Under, Coord::Tuple(rest)]),
+        ))
     }
 
     /// CuTe `ThrCopy::partition_S/D(tensor)` on the tensor's layout: thread `thr_idx`'s

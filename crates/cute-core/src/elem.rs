@@ -213,6 +213,9 @@ impl Elem {
             Elem::S8 => "S8",
             Elem::U8 => "U8",
             Elem::S32 => "S32",
+            Elem::S4 => "S4",
+            Elem::U4 => "U4",
+            Elem::U1 => "U1",
             _ => return None,
         })
     }

@@ -310,7 +310,7 @@ fn bypass_cost(addrs: &[Option<u64>]) -> (u32, u32) {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CoalesceReport {
     /// The global-memory layout (element offsets from `base`).
-    pub gmem: Layout,
+    pub gmem: AnyLayout,
     /// Element width in bits.
     pub elem_bits: u32,
     /// Byte address of element 0 (the tensor's pointer).
@@ -423,6 +423,7 @@ impl fmt::Display for CoalesceReport {
 /// use cute_core::{gmem::{coalescing, GmemOp}, Layout};
 /// // A 64x32 column-major half tile, 128 threads reading 8 halves each down a column.
 /// let gmem: Layout = "(64,32):(1,64)".parse().unwrap();
+/// let gmem = gmem.into();
 /// let tv: Layout = "((8,16),8):((8,64),1)".parse().unwrap();
 /// let r = coalescing(&gmem, 16, 0, &tv, GmemOp::Ldg(128)).unwrap();
 /// assert_eq!((r.warps(), r.sectors(), r.min_sectors()), (4, 64, 64));
@@ -431,7 +432,7 @@ impl fmt::Display for CoalesceReport {
 /// assert_eq!((r.sectors(), r.lines(), r.min_lines()), (64, 20, 16));
 /// ```
 pub fn coalescing(
-    gmem: &Layout,
+    gmem: &AnyLayout,
     elem_bits: u32,
     base: u64,
     tv: &Layout,
@@ -439,16 +440,19 @@ pub fn coalescing(
 ) -> Result<CoalesceReport> {
     op.check()?;
     let lane_bits = op.bits();
-    let (threads, values, vec) =
-        bank::access_dims(tv, elem_bits, &[8, 16, 32, 64], lane_bits, &op.to_string())?;
+    let (threads, values, vec) = bank::access_dims(
+        tv,
+        elem_bits,
+        &[1, 4, 8, 16, 32, 64],
+        lane_bits,
+        &op.to_string(),
+    )?;
     if values % vec != 0 {
         return Err(Error::new(format!(
             "{op} moves {vec} values of {elem_bits} bits per lane, but each thread has {values} values"
         )));
     }
-    let any = AnyLayout::Layout(gmem.clone());
     let dom = gmem.size()?;
-    let elem_bytes = u64::from(elem_bits / 8);
     let lane_bytes = u64::from(lane_bits / 8);
     let per_warp = values / vec;
     let warps = (threads + 31) / 32;
@@ -462,11 +466,19 @@ pub fn coalescing(
                 if t >= threads {
                     continue;
                 }
-                let off = bank::lane_offset(&any, tv, t, j * vec, vec, dom, &name, "global")?;
+                let off = bank::lane_offset(gmem, tv, t, j * vec, vec, dom, &name, "global")?;
+                // In bits: a sub-byte element (int4b_t) need not start a byte.
                 let a = (off as u64)
-                    .checked_mul(elem_bytes)
-                    .and_then(|b| b.checked_add(base))
+                    .checked_mul(u64::from(elem_bits))
+                    .and_then(|b| b.checked_add(base.checked_mul(8)?))
                     .ok_or_else(|| Error::new(format!("thread {t}: byte address overflows")))?;
+                if a % (lane_bytes * 8) != 0 {
+                    return Err(Error::new(format!(
+                        "{op}: thread {t} value {} at bit address {a} (base {base} bytes + {off} elements) is not aligned to {lane_bytes} bytes",
+                        j * vec
+                    )));
+                }
+                let a = a / 8;
                 if a % lane_bytes != 0 {
                     return Err(Error::new(format!(
                         "{op}: thread {t} value {} at byte address {a} (base {base} + {off} elements) is not aligned to {lane_bytes} bytes",

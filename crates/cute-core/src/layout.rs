@@ -1302,7 +1302,12 @@ pub fn recast_layout(old_bits: i64, new_bits: i64, layout: &Layout) -> Result<La
 }
 
 /// `new_bits / old_bits` in lowest terms (CuTe's `trait_ratio` of the two widths).
-pub(crate) fn bit_ratio(old_bits: i64, new_bits: i64) -> Result<(i64, i64)> {
+///
+/// ```
+/// use cute_core::layout::bit_ratio;
+/// assert_eq!(bit_ratio(8, 6).unwrap(), (3, 4));
+/// ```
+pub fn bit_ratio(old_bits: i64, new_bits: i64) -> Result<(i64, i64)> {
     if old_bits <= 0 || new_bits <= 0 {
         return Err(Error::new(format!(
             "recast_layout: element widths must be positive, got {old_bits} and {new_bits}"

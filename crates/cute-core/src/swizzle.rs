@@ -707,7 +707,57 @@ impl AnyLayout {
                     (_, true) => c.swizzle.upcast(n)?,
                     (_, false) => c.swizzle.downcast(n)?,
                 };
-                Ok(composition(swizzle, offset, layout_cast(&c.layout)?))
+                // C++ keeps a swizzle cast down to `Sw<0,0,S>` (the identity) in the type.
+                Ok(AnyLayout::Composed(ComposedLayout {
+                    swizzle,
+                    offset,
+                    layout: layout_cast(&c.layout)?,
+                }))
+            }
+        }
+    }
+
+    /// CuTe `recast_layout<Old, New>(layout)` of a layout or a composed layout: the
+    /// `cast`s of `new_bits / old_bits` in lowest terms (upcast first).
+    ///
+    /// ```
+    /// use cute_core::{swizzle::composition, Swizzle};
+    /// let l = composition(Swizzle::new(3, 3, 3).unwrap(), 0, "(8,64):(64,1)".parse().unwrap());
+    /// assert_eq!(l.recast(16, 128).unwrap().to_string(), "Sw<3,0,3> o 0 o (8,8):(8,1)");
+    /// assert_eq!(l.recast(16, 8).unwrap().to_string(), "Sw<3,4,3> o 0 o (8,128):(128,1)");
+    /// ```
+    pub fn recast(&self, old_bits: i64, new_bits: i64) -> Result<AnyLayout> {
+        match crate::layout::bit_ratio(old_bits, new_bits)? {
+            (1, 1) => Ok(self.clone()),
+            (1, d) => self.cast(d, false),
+            (n, 1) => self.cast(n, true),
+            (n, d) => self.cast(n, true)?.cast(d, false),
+        }
+    }
+
+    /// CuTe `domain_offset(coord, layout)`: the layout with its domain moved to `coord`,
+    /// and the offset a tensor's iterator moves by. A plain layout keeps its layout and
+    /// gives `L(coord)`; a composed one keeps the iterator and takes `L_B(coord)` into its
+    /// offset (`Sw o (O + L_B(coord)) o L_B`), as `layout_composed.hpp` does.
+    ///
+    /// ```
+    /// use cute_core::{int_tuple::IntTuple, swizzle::composition, Swizzle};
+    /// let l = composition(Swizzle::new(2, 0, 3).unwrap(), 0, "(8,8):(8,1)".parse().unwrap());
+    /// let crd: IntTuple = "(2,3)".parse().unwrap();
+    /// let (moved, by) = l.domain_offset(&crd).unwrap();
+    /// assert_eq!((moved.to_string().as_str(), by), ("Sw<2,0,3> o 19 o (8,8):(8,1)", 0));
+    /// ```
+    pub fn domain_offset(&self, coord: &IntTuple) -> Result<(AnyLayout, i64)> {
+        match self {
+            AnyLayout::Layout(l) => Ok((self.clone(), l.call_coord(coord)?)),
+            AnyLayout::Composed(c) => {
+                let Offset::Int(o) = c.offset else {
+                    return Err(Error::new(format!(
+                        "domain_offset of {c}: C++ adds an offset only to an integer one"
+                    )));
+                };
+                let off = arith::add(o, c.layout.call_coord(coord)?)?;
+                Ok((composition(c.swizzle, off, c.layout.clone()), 0))
             }
         }
     }

@@ -221,7 +221,8 @@ impl From<Ptr> for Iter {
 }
 
 impl Iter {
-    fn offset(&self, n: i64) -> Result<Iter> {
+    /// `it + n`: `n` elements on.
+    pub fn offset(&self, n: i64) -> Result<Iter> {
         Ok(match self {
             Iter::Ptr(p) => Iter::Ptr(p.offset(n)?),
             Iter::Owned { bits, offset } => Iter::Owned {
@@ -327,9 +328,21 @@ impl fmt::Display for Iter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Iter::Ptr(p) => write!(f, "{p}"),
-            // C++ prints the array's stack address; it is not a property of the program.
-            Iter::Owned { bits, offset: 0 } => write!(f, "ptr[{bits}b](stack)"),
-            Iter::Owned { bits, offset } => write!(f, "ptr[{bits}b](stack+{offset})"),
+            // C++ prints the array's stack address, not a property of the program: here
+            // `stack`, and the bytes (and a sub-byte iterator's bit) from the array's start.
+            Iter::Owned { bits, offset } => {
+                let at = i128::from(*offset) * i128::from(*bits);
+                let (bytes, bit) = (at.div_euclid(8), at.rem_euclid(8));
+                let sub = if *bits < 8 { "sub" } else { "" };
+                write!(f, "{sub}ptr[{bits}b](stack")?;
+                if bytes != 0 {
+                    write!(f, "+{bytes}")?;
+                }
+                if *bits < 8 {
+                    write!(f, ".{bit}")?;
+                }
+                write!(f, ")")
+            }
             Iter::Counting { shape, start } => {
                 write!(f, "ArithTuple")?;
                 let tuple = matches!(shape, IntTuple::Tuple(_));

@@ -152,7 +152,7 @@ fn copy_tile_of<'a>(smem: &'a Value, copy: &TiledCopy) -> Result<Cow<'a, Value>>
         have.len() >= want.len() && want.iter().zip(&have).all(|(w, h)| *w > 0 && h % w == 0);
     if !covers {
         return Err(Error::new(format!(
-            "the copy's tile is {} (its Tiler_MN {tile}) but the shared-memory layout is {} ({shape}): it must cover the tile mode by mode; pass the layout the copy reads (e.g. tile_to_shape(atom, the CTA tile))",
+            "the copy's tile is {} (its Tiler_MN {tile}) but the layout it reads is {} ({shape}): it must cover the tile mode by mode; pass the layout the copy reads (e.g. tile_to_shape(atom, the CTA tile))",
             x(&want),
             x(&have)
         )));
@@ -247,7 +247,7 @@ pub(crate) fn bank_args(args: &[Value]) -> Result<(Cow<'_, Value>, u32, Layout, 
 /// What `coalescing(...)` analyses: the global layout (element offsets), its element width
 /// and byte address, the (thread, value) access and the instruction.
 pub(crate) struct GmemAccess {
-    pub layout: Layout,
+    pub layout: cute_core::swizzle::AnyLayout,
     pub bits: u32,
     pub base: u64,
     pub tv: Layout,
@@ -277,18 +277,13 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
     };
     let (layout, mut bits, base) = match &args[0] {
         Value::Tensor(t) => match &t.iter {
-            Iter::Ptr(p) if p.sub_byte() => {
+            Iter::Ptr(p) if p.bit != 0 => {
                 return Err(Error::new(format!(
-                    "the tensor holds {}-bit elements: coalescing of sub-byte tensors is not modelled",
-                    p.bits
+                    "the tensor starts inside a byte ({p}): no global-memory instruction reads from there"
                 )))
             }
             Iter::Ptr(p) if matches!(p.space, Space::Gmem | Space::Generic) => {
-                (
-                    t.plain_layout("coalescing")?.clone(),
-                    Some(i64::from(p.bits)),
-                    p.addr,
-                )
+                (t.any_layout(), Some(i64::from(p.bits)), p.addr)
             }
             Iter::Ptr(p) => {
                 return Err(Error::new(format!(
@@ -306,7 +301,7 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
                 ))
             }
         },
-        Value::Layout(l) => (l.clone(), None, 0),
+        Value::Layout(l) => (l.clone().into(), None, 0),
         Value::Composed(_) => {
             return Err(Error::new(
                 "a swizzled (composed) layout is a shared-memory layout: coalescing takes a global-memory tensor or plain layout",
@@ -363,10 +358,10 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
             } else {
                 c.layout_s_tv()?
             };
-            let whole = Value::Layout(layout);
+            let whole = Value::from(layout);
             let tile = copy_tile_of(&whole, c)?;
             Ok(GmemAccess {
-                layout: tile.to_layout()?.clone(),
+                layout: tile.to_any_layout()?,
                 bits: bits_u32(b)?,
                 base,
                 tv,
@@ -406,8 +401,7 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
                     GmemOp::NAMES[4]
                 ))
             })?)?;
-            let any = cute_core::swizzle::AnyLayout::Layout(layout.clone());
-            let tv = cute_core::bank::canonical_access(&any, b, Instr::Lds(op.bits()))?;
+            let tv = cute_core::bank::canonical_access(&layout, b, Instr::Lds(op.bits()))?;
             Ok(GmemAccess {
                 layout,
                 bits: b,

@@ -372,6 +372,13 @@ fn pointer_arith(op: char, a: &Value, b: &Value) -> Option<Result<Value>> {
         Ok(Value::Ptr(p.offset(n)?))
     };
     match (op, a, b) {
+        ('+', Value::Iter(i), n) if !matches!(n, Value::Ptr(_) | Value::Iter(_)) => Some(
+            n.to_int()
+                .and_then(|n| Ok(Value::Iter(Box::new(i.offset(n)?)))),
+        ),
+        (_, Value::Iter(_), _) | (_, _, Value::Iter(_)) => Some(Err(Error::new(
+            "an iterator takes `it + n` (n elements) here",
+        ))),
         ('+', Value::Ptr(p), n) if !matches!(n, Value::Ptr(_)) => Some(moved(p, n, false)),
         ('+', n, Value::Ptr(p)) if p.space == Space::Generic && !matches!(n, Value::Ptr(_)) => {
             Some(moved(p, n, false))

@@ -97,26 +97,18 @@ pub(crate) fn tensor(v: &Value) -> Result<&Tensor> {
     }
 }
 
-/// The width of an owned (register) tensor's or a recast's element type: whole bytes
-/// (pointers to sub-byte types are [`ptr_bits`]'s).
+/// The width of an element type that a pointer, a register tensor or a recast holds:
+/// whole bytes, or the 1-, 4- and 6-bit types C++ iterates with a `subbyte_iterator`
+/// (`gmem_subptr[4b](0x1001.4)`, `subptr[4b](stack.0)`).
 fn elem_bits(ty: &Value) -> Result<u32> {
-    let bits = bits_of(ty)?;
-    match u32::try_from(bits) {
-        Ok(b) if b % 8 == 0 => Ok(b),
-        _ => Err(Error::new(format!(
-            "{bits}-bit elements: register tensors owning sub-byte types (and recasts to them) are not modelled yet"
-        ))),
-    }
+    iterable_bits(bits_of(ty)?)
 }
 
-/// The width of a pointer's element type: whole bytes, or the 1-, 4- and 6-bit types C++
-/// points at with a `subbyte_iterator` (`gmem_subptr[4b](0x1001.4)`).
-fn ptr_bits(ty: &Value) -> Result<u32> {
-    let bits = bits_of(ty)?;
+fn iterable_bits(bits: i64) -> Result<u32> {
     match u32::try_from(bits) {
         Ok(b) if b % 8 == 0 || matches!(b, 1 | 4 | 6) => Ok(b),
         _ => Err(Error::new(format!(
-            "{bits}-bit elements: pointers to them are not modelled"
+            "{bits}-bit elements: C++ has no iterator over them (whole bytes, or 1-, 4- and 6-bit types)"
         ))),
     }
 }
@@ -130,7 +122,7 @@ pub(crate) fn raw_ptr(ty: &Value, init: Option<&Value>) -> Result<Value> {
             ty.kind()
         )));
     }
-    let bits = ptr_bits(ty).map_err(|e| {
+    let bits = elem_bits(ty).map_err(|e| {
         Error::new(format!(
             "a pointer's pointee must be an element type (half_t, float, ...): {}",
             e.msg
@@ -205,7 +197,7 @@ pub(crate) fn make_ptr(space: Space, a: &[Value]) -> Result<Value> {
             space.name()
         )));
     };
-    let bits = ptr_bits(ty)?;
+    let bits = elem_bits(ty)?;
     let addr =
         match addr {
             Value::Keyword("nullptr") if space == Space::Rmem => return Err(Error::new(
@@ -237,17 +229,17 @@ pub(crate) fn make_tensor(a: &[Value]) -> Result<Value> {
             let layout = layout_args(&a[1..])?;
             Ok(Value::Tensor(Box::new(Tensor::over(*p, &layout)?)))
         }
+        // `make_tensor(t.data(), layout)`: a view of a register array (C++ prints its
+        // address as it prints the owning tensor's).
+        Value::Iter(it) if matches!(**it, Iter::Owned { .. }) => Ok(Value::Tensor(Box::new(
+            Tensor::with_any_layout((**it).clone(), layout_args(&a[1..])?)?,
+        ))),
+        Value::Iter(it) => Err(Error::new(format!(
+            "{it} is a counting iterator: its tensors come from make_identity_tensor (their strides are basis elements, 1@0)"
+        ))),
         Value::Keyword(_) => {
-            let bits = elem_bits(&a[0])?;
-            let layout = match layout_args(&a[1..])? {
-                AnyLayout::Layout(l) => l,
-                AnyLayout::Composed(c) => {
-                    return Err(Error::new(format!(
-                        "an owning tensor takes a plain layout, got {c}"
-                    )))
-                }
-            };
-            owning(bits, layout)
+            // A swizzle of element offsets stays in the layout, as C++ keeps it.
+            owning(elem_bits(&a[0])?, layout_args(&a[1..])?)
         }
         v => Err(Error::new(format!(
             "make_tensor: expected a pointer (make_gmem_ptr<T>(p), make_smem_ptr<T>(p)) or an element type (make_tensor<T>(shape)), got {}",
@@ -429,30 +421,24 @@ pub(crate) fn partition(which: char, a: &[Value]) -> Result<Value> {
 
 /// A register tensor of `elem` owning `layout`'s elements (`make_tensor<T>(layout)`).
 pub(crate) fn owned(elem: cute_core::elem::Elem, layout: Layout) -> Result<Value> {
-    let bits = u32::try_from(elem.bits())
-        .ok()
-        .filter(|b| b % 8 == 0)
-        .ok_or_else(|| {
-            Error::new(format!(
-                "{elem}: tensors of sub-byte types (C++'s subbyte_iterator) are not modelled yet"
-            ))
-        })?;
-    owning(bits, layout)
+    owning(iterable_bits(elem.bits())?, layout)
 }
 
 /// A register tensor of `bits`-bit elements owning `layout`'s: C++ holds it in an array
 /// sized at compile time.
-fn owning(bits: u32, layout: Layout) -> Result<Value> {
-    if !layout.shape().is_static() || !layout.stride().is_static() {
+fn owning(bits: u32, layout: impl Into<AnyLayout>) -> Result<Value> {
+    let layout = layout.into();
+    let inner = layout.inner();
+    if !inner.shape().is_static() || !inner.stride().is_static() {
         // C++: static_assert "Dynamic owning tensors not supported".
         return Err(Error::new(format!(
             "an owning tensor needs a static layout (C++: \"Dynamic owning tensors not supported\"), got {layout}"
         )));
     }
-    Ok(Value::Tensor(Box::new(Tensor::new(
+    Ok(Value::Tensor(Box::new(Tensor::with_any_layout(
         Iter::Owned { bits, offset: 0 },
         layout,
-    ))))
+    )?)))
 }
 
 /// `thr_mma.partition_fragment_A/B/C(tensor)`: the thread's register fragment of its part
@@ -737,6 +723,15 @@ pub(crate) fn lifted(
     )
 }
 
+/// `t.data()` (CuTeDSL `t.iterator`): the tensor's pointer, register array or counting
+/// iterator, where its element 0 is.
+pub(crate) fn data(v: &Value) -> Result<Value> {
+    Ok(match &tensor(v)?.iter {
+        Iter::Ptr(p) => Value::Ptr(*p),
+        it => Value::Iter(Box::new(it.clone())),
+    })
+}
+
 /// `thr_copy.retile_S/D(tensor)`: the tensor (a thread's fragment) re-tiled to the copy's
 /// values, its iterator kept.
 pub(crate) fn retile(which: char, a: &[Value]) -> Result<Value> {
@@ -746,11 +741,17 @@ pub(crate) fn retile(which: char, a: &[Value]) -> Result<Value> {
             a[0].kind()
         )));
     };
+    // The retiling composes on the domain (of `Sw o O o L`, on L); its last step slices
+    // the tensor, where a swizzle may decay as in any slice.
     let t = tensor(&a[1])?;
-    t.plain_layout("retile")?;
-    Ok(Value::Tensor(Box::new(
-        t.with_layout(c.copy.retile(&t.layout)?)?,
-    )))
+    let mut at = None;
+    let tiled = t.map_layout(|l| {
+        let (tiled, coord) = c.copy.retile_tiled(l)?;
+        at = Some(coord);
+        Ok(tiled)
+    })?;
+    let at = at.ok_or_else(|| Error::new("retile: no layout to retile"))?;
+    Ok(Value::Tensor(Box::new(tiled.slice(&at)?)))
 }
 
 /// `recast<NEW>(tensor)`: the same memory as `NEW` elements (the pointer retyped, its
@@ -759,6 +760,11 @@ pub(crate) fn recast(ty: &Value, t: &Tensor) -> Result<Value> {
     let new = elem_bits(ty)?;
     let old = t.iter.bits();
     let iter = match &t.iter {
+        Iter::Ptr(p) if p.bit != 0 && new >= 8 => {
+            return Err(Error::new(format!(
+                "recast of {p} to {new}-bit elements: the pointer is inside a byte"
+            )))
+        }
         Iter::Ptr(p) => Iter::Ptr(Ptr { bits: new, ..*p }),
         Iter::Owned { offset: 0, .. } => Iter::Owned { bits: new, offset: 0 },
         _ => {
@@ -767,12 +773,10 @@ pub(crate) fn recast(ty: &Value, t: &Tensor) -> Result<Value> {
             ))
         }
     };
-    let layout = cute_core::layout::recast_layout(
-        i64::from(old),
-        i64::from(new),
-        t.plain_layout("recast")?,
-    )?;
-    Ok(Value::Tensor(Box::new(Tensor::new(iter, layout))))
+    let layout = t.any_layout().recast(i64::from(old), i64::from(new))?;
+    Ok(Value::Tensor(Box::new(Tensor::with_any_layout(
+        iter, layout,
+    )?)))
 }
 
 /// `get_swizzle_portion(x)`: a layout's swizzle (`Sw<0,4,3>`, the identity, for a plain
@@ -949,11 +953,13 @@ pub(crate) fn like_typed(fragment: bool, ty: Option<&Value>, x: &Value) -> Resul
             }
             // C++'s make_fragment_like of a swizzled layout is that of its inner layout;
             // it has no make_layout_like of one.
-            let layout = if fragment {
-                &t.layout
-            } else {
-                t.plain_layout("make_tensor_like")?
-            };
+            if !fragment && t.swizzle.is_some() {
+                return Err(Error::new(format!(
+                    "make_tensor_like of a tensor over {}: C++ has no make_layout_like of a composed layout (make_fragment_like takes its inner layout)",
+                    t.any_layout()
+                )));
+            }
+            let layout = &t.layout;
             (layout.clone(), Some(t.iter.bits()))
         }
     };
@@ -1010,6 +1016,8 @@ pub(crate) fn dsl_fragment_like(src: &Value, dtype: Option<&Value>) -> Result<Va
         (Value::Layout(l), Some(t)) => {
             owning(elem_bits(t)?, cute_core::layout::make_fragment_like(l)?)
         }
+        // Of a swizzled layout, that of its inner layout (C++'s swizzle_layout.hpp).
+        (Value::Composed(c), None) => Ok(cute_core::layout::make_fragment_like(&c.layout)?.into()),
         (v, t) => dsl_rmem_like(v, t),
     }
 }

@@ -80,6 +80,9 @@ pub enum Value {
     Tma(Box<cute_core::tma::TmaBox>),
     /// A typed pointer (`make_smem_ptr<half_t>(nullptr)`).
     Ptr(cute_core::tensor::Ptr),
+    /// The iterator of a tensor that is not over a pointer (`t.data()` of a register array
+    /// or of an identity tensor); a pointer is [`Value::Ptr`].
+    Iter(Box<cute_core::tensor::Iter>),
     /// A tensor: a pointer (or a register array) and a layout.
     Tensor(Box<cute_core::tensor::Tensor>),
     /// A GMMA/UMMA operand's descriptor fragment (`make_fragment_A` of an `_SS` MMA):
@@ -129,6 +132,7 @@ impl fmt::Display for Value {
             Value::Descriptor(d) => write!(f, "{d}"),
             Value::Tma(t) => write!(f, "{t}"),
             Value::Ptr(p) => write!(f, "{p}"),
+            Value::Iter(i) => write!(f, "{i}"),
             Value::Tensor(t) => write!(f, "{t}"),
             Value::DescTensor(t) => write!(f, "{t}"),
             Value::ThrMma(m) => write!(f, "{m}"),
@@ -235,6 +239,7 @@ impl Value {
             Value::Descriptor(_) => "a descriptor",
             Value::Tma(_) => "a TMA box",
             Value::Ptr(_) => "a pointer",
+            Value::Iter(_) => "an iterator",
             Value::Tensor(_) => "a tensor",
             Value::DescTensor(_) => "a descriptor tensor",
             Value::ThrMma(_) => "a thread's slice of a TiledMMA",

@@ -110,3 +110,30 @@ fn bad_input_names_what_is_wrong() {
         assert!(e.contains("column"), "{expr}: no column in {e}");
     }
 }
+
+/// A 4-bit tensor touches the bytes a byte tensor of half the width does: the same access
+/// in bytes, so the same sectors and lines (the hardware sees byte addresses).
+#[test]
+fn a_sub_byte_tensor_costs_what_its_bytes_cost() {
+    let int4 = report(
+        "coalescing(make_tensor(make_gmem_ptr<int4_t>(0x1000), make_shape(Int<32>{}, Int<256>{}), LayoutRight{}), make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, int4_t>{}, Layout<Shape<_32,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_32>>{}))",
+    );
+    let bytes = report(
+        "coalescing(make_tensor(make_gmem_ptr<uint8_t>(0x1000), make_shape(Int<32>{}, Int<128>{}), LayoutRight{}), make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, uint8_t>{}, Layout<Shape<_32,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_16>>{}))",
+    );
+    let key = |r: &cute_core::gmem::CoalesceReport| {
+        (
+            r.warps(),
+            r.sectors(),
+            r.min_sectors(),
+            r.lines(),
+            r.requests(),
+        )
+    };
+    assert_eq!((int4.vec, bytes.vec), (32, 16));
+    assert_eq!(key(&int4), key(&bytes));
+    assert_eq!(key(&int4), (8, 128, 128, 32, 8));
+    // Down the columns, each lane's 32 values are 32 rows apart: no vector reads them.
+    let e = error("coalescing(make_tensor(make_gmem_ptr<int4_t>(0x1000), make_shape(Int<32>{}, Int<256>{}), LayoutLeft{}), make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, int4_t>{}, Layout<Shape<_32,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_32>>{}))");
+    assert!(e.contains("needs 32 contiguous elements per lane"), "{e}");
+}

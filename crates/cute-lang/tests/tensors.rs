@@ -103,6 +103,44 @@ fn to_cu_tensor_map_swizzle_follows_the_header() {
 /// here), `make_gmem_ptr(A)` of one, pointer arithmetic, the CUDA indices, projected
 /// `local_partition`, `make_fragment_C` and an RS GMMA's register A; every expectation is
 /// what CuTe C++ printed for the same block (tools/oracle/snippets.py, host g++).
+/// Register arrays of sub-byte elements (C++'s `array_subbyte`, iterated by a
+/// `subbyte_iterator`): slices move the iterator in bits; `t.data()` is the iterator and a
+/// tensor over it a view of the same array. The byte offsets are what g++ printed against
+/// the array's own address (`0x...990` then `0x...994` for `t(_, 1)`).
+#[test]
+fn sub_byte_register_arrays_move_in_bits() {
+    prints_as(&[
+        (
+            "make_tensor<int4_t>(Shape<_8,_4>{})(_, 1)",
+            "subptr[4b](stack+4.0) o (8):(1)",
+        ),
+        (
+            "make_tensor<int4_t>(Shape<_8,_4>{})(3, _)",
+            "subptr[4b](stack+1.4) o (4):(8)",
+        ),
+        (
+            "make_tensor<uint1b_t>(Shape<_8,_4>{})(_, 3)",
+            "subptr[1b](stack+3.0) o (8):(1)",
+        ),
+        (
+            "make_tensor<half_t>(Shape<_8,_4>{})(_, 1)",
+            "ptr[16b](stack+16) o (8):(1)",
+        ),
+        (
+            "make_tensor<half_t>(Shape<_8,_4>{})(_, 1).data()",
+            "ptr[16b](stack+16)",
+        ),
+        (
+            "make_tensor(make_tensor<int4_t>(Shape<_8,_4>{}).data() + 3, Layout<Shape<_4,_2>>{})",
+            "subptr[4b](stack+1.4) o (4,2):(1,4)",
+        ),
+        (
+            "make_identity_tensor(make_shape(4, 8)).data()",
+            "ArithTuple(0,0)",
+        ),
+    ]);
+}
+
 #[test]
 fn kernel_declarations_print_as_cpp() {
     let cases = [

@@ -109,7 +109,18 @@ pub(super) fn slice(crd: &Value, x: &Value) -> Result<Value> {
 /// CuTe `recast_layout<OLD, NEW>(layout)` (widths as bits or type names).
 pub(super) fn recast_layout(old: &Value, new: &Value, layout: &Value) -> Result<Value> {
     let (old, new) = (bits_of(old)?, bits_of(new)?);
-    Ok(alg::recast_layout(old, new, plain(layout)?)?.into())
+    match layout {
+        // C++'s recast_layout of a swizzle names an undeclared `layout` where both widths
+        // change (a ratio like 3/4): it compiles only for an up- or a downcast.
+        Value::Swizzle(s) => match alg::bit_ratio(old, new)? {
+            (n, d) if n != 1 && d != 1 => Err(Error::new(format!(
+                "recast_layout of a swizzle from {old}-bit to {new}-bit elements: C++ compiles only a ratio of 1/n or n/1"
+            ))),
+            _ => Ok(Value::Swizzle(s.recast(old, new)?)),
+        },
+        Value::Composed(_) => Ok(layout.to_any_layout()?.recast(old, new)?.into()),
+        _ => Ok(alg::recast_layout(old, new, plain(layout)?)?.into()),
+    }
 }
 
 pub(super) fn divide_or_product(

@@ -635,6 +635,9 @@ pub static OPS: &[Op] = &[
             [t, v, ..] => tensor_args::like_typed(true, Some(t), v),
             [] => Err(Error::new("give a layout or a tensor")),
         }),
+    op!("data" | "iterator", "(tensor)", No, (1, 1), [], false,
+        "the tensor's pointer (a register array's or a counting iterator): t.data(), CuTeDSL t.iterator",
+        |a, _| tensor_args::data(&a[0])),
     op!("make_tensor_like", "(tensor) | <T>(tensor | layout)", Prepend, (1, 2), [], false,
         "a register tensor of the tensor's element type (or T) over make_layout_like of its layout",
         |a, _| match a {
@@ -657,14 +660,19 @@ pub static OPS: &[Op] = &[
     op!("domain_offset", "(crd, layout | tensor)", No, (2, 2), [], false,
         "(layout, layout(crd)): the layout and the offset of a coordinate in it; of a tensor, the tensor with its iterator moved there",
         |a, _| {
+            let crd = a[0].to_int_tuple()?;
             if let Value::Tensor(_) | Value::Partition(_) = &a[1] {
                 let t = tensor_args::tensor(&a[1])?;
-                let off = t.plain_layout("domain_offset")?.call_coord(&a[0].to_int_tuple()?)?;
-                return Ok(Value::Tensor(Box::new(t.offset_by(off)?)));
+                let (layout, off) = t.any_layout().domain_offset(&crd)?;
+                let moved = cute_core::tensor::Tensor::with_any_layout(t.iter.clone(), layout)?;
+                return Ok(Value::Tensor(Box::new(moved.offset_by(off)?)));
             }
-            let l = plain(&a[1])?;
-            let off = l.call_coord(&a[0].to_int_tuple()?)?;
-            Ok(Value::Tuple(vec![l.clone().into(), Value::Int(off)]))
+            let layout = match &a[1] {
+                Value::Composed(c) => swizzle::AnyLayout::Composed(c.clone()),
+                v => swizzle::AnyLayout::Layout(plain(v)?.clone()),
+            };
+            let (layout, off) = layout.domain_offset(&crd)?;
+            Ok(Value::Tuple(vec![layout.into(), Value::Int(off)]))
         }),
     op!("unflatten", "(x, profile)", No, (2, 2), [], false,
         "a flat layout or tuple folded into the profile's nesting",
