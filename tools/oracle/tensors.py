@@ -386,6 +386,7 @@ def cases():
     out += subbyte_cases(rng)
     out += subbyte_owned_cases(rng)
     out += swizzled_elem_cases()
+    out += tma_rank_cases()
     out += tmem_copy_cases(rng)
     seen, uniq = set(), []
     for c in out:
@@ -452,6 +453,54 @@ def subbyte_owned_cases(rng):
                 sh = "make_shape(Int<64>{}, Int<256>{})"
                 out.append(case("subbyte_owned", "%s.get_slice(%d).partition_fragment_%s(make_tensor(make_smem_ptr<uint8_t>(nullptr), %s))" % (tm, thr, w, sh)))
         out.append(case("subbyte_owned", "partition_fragment_C(%s, make_shape(Int<64>{}, Int<64>{}))" % tm))
+    return out
+
+
+def tma_rank_cases():
+    """TMA copies of attention-style tensors, (seqlen, headdim, (heads, batch)) in BSHD
+    order (head dim contiguous) and its flat and 5-mode forms: coordinate tensors of 3 to 5
+    TMA modes and coordinates from 2^19 up (a 1M-token sequence), their CTA tiles and
+    tma_partition; identity tensors of up to 6 leaves."""
+    out = []
+    # (shape, stride, smem atom, tile M, tile K)
+    cfgs = [((8192, 64, (16, 2)), (1024, 1, (64, 8388608)), "K_SW128", 128, 64),
+            ((1048576, 128, (8, 1)), (1024, 1, (128, 1073741824)), "K_SW128", 64, 128),
+            ((4096, 128, ((4, 2), 3)), (1024, 1, ((128, 512), 4194304)), "K_SW128", 128, 64),
+            ((2048, 64, 16, 4), (1024, 1, 64, 2097152), "K_SW128", 128, 64),
+            ((1000, 64, (12, 3)), (768, 1, (64, 768000)), "K_SW64", 64, 32),
+            ((600000, 256, 3), (256, 1, 153600000), "K_SW128", 128, 64)]
+
+    def cpp(x, fn):
+        if isinstance(x, tuple):
+            return "make_%s(%s)" % (fn, ", ".join(cpp(y, fn) for y in x))
+        return str(x)
+
+    for shape, stride, atom, bm, bk in cfgs:
+        g = "make_tensor(make_gmem_ptr<half_t>(nullptr), %s, %s)" % (cpp(shape, "shape"), cpp(stride, "stride"))
+        sl = "tile_to_shape(GMMA::Layout_%s_Atom<half_t>{}, make_shape(Int<%d>{}, Int<%d>{}))" % (atom, bm, bk)
+        tma = "make_tma_copy(SM90_TMA_LOAD{}, %s, %s, make_shape(Int<%d>{}, Int<%d>{}), Int<1>{})" % (g, sl, bm, bk)
+        mt = "%s.get_tma_tensor(%s)" % (tma, cpp(shape, "shape"))
+        out.append(case("tma_rank", mt))
+        for mem in ["Tiler_MN", "TiledLayout_TV"]:
+            out.append(case("tma_rank", "typename decltype(%s)::%s{}" % (tma, mem)))
+        rest = len(shape) - 2
+        sa = "make_tensor(make_smem_ptr<half_t>(nullptr), %s)" % sl
+        for blk in [0, shape[0] // bm - 1]:
+            out.append(case("tma_rank", "local_tile(%s, make_shape(Int<%d>{}, Int<%d>{}), make_coord(%d, _%s))" % (
+                mt, bm, bk, blk, ", _" * rest)))
+            gsl = "local_tile(%s(_, _%s), make_shape(Int<%d>{}, Int<%d>{}), make_coord(%d, _))" % (
+                mt, ", 0" * rest, bm, bk, blk)
+            out.append(case("tma_rank", gsl))
+            for side in (0, 1):
+                out.append(case("tma_rank", "get<%d>(tma_partition(%s, Int<0>{}, Layout<_1>{}, group_modes<0,2>(%s), group_modes<0,2>(%s)))" % (
+                    side, tma, sa, gsl)))
+    for shp, at in [("make_shape(4, 8, 2, 3)", "(1, _, 1, _)"), ("make_shape(1048576, 64)", "(_, 5)"),
+                    ("make_shape(2, make_shape(3, 4), make_shape(5, 6))", "(1, _, make_coord(2, _))"),
+                    ("make_shape(128, 64, 8, 4, 2)", "(_, 3, _, 1, _)"), ("make_shape(1, 2, 3, 4, 5, 6)", "(0, _, 2, _, 4, _)")]:
+        t = "make_identity_tensor(%s)" % shp
+        out.append(case("tma_rank", t))
+        out.append(case("tma_rank", t + at))
+        out.append(case("tma_rank", "domain_offset(make_coord(%s), %s)" % (", ".join(["-3"] + ["1"] * (shp.count(",") - shp.count("make_shape(") + 1)), t)))
     return out
 
 

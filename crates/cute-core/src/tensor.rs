@@ -182,6 +182,8 @@ pub enum Iter {
         shape: IntTuple,
         /// The coordinate, a leaf each.
         start: Vec<i64>,
+        /// The bits of each leaf's digit in the packed basis strides ([`radix_bits`]).
+        radix: Vec<u32>,
     },
     /// An owning register array of `bits`-bit elements (`make_tensor<T>(shape)`), `offset`
     /// elements into it.
@@ -205,14 +207,42 @@ fn check_thread(thr: &Layout, idx: i64) -> Result<()> {
     Ok(())
 }
 
-/// Counting tensors hold their basis strides packed in one integer: the stride `k@i` of
-/// leaf `i` of the identity's shape is `k * BASIS^i`. Exact while every coordinate lies in
-/// `[-BASIS/2, BASIS/2)` (extents below `BASIS/2`, so `k * shape < BASIS` and no two
-/// strides can merge that C++ keeps apart; offsets may go negative) and the shape has at
-/// most [`MAX_COUNTING_LEAVES`] leaves.
-const BASIS: i64 = 1 << 20;
-/// Leaves of an identity tensor's shape at most (`BASIS^3` fits an `i64`).
-pub const MAX_COUNTING_LEAVES: usize = 3;
+/// Counting tensors hold their basis strides packed in one integer, a digit per leaf of
+/// the identity's shape: the stride `k@i` is `k * 2^(w_0 + .. + w_{i-1})`, `w_j` the bits
+/// of digit `j`. Digits are balanced (`[-2^(w-1), 2^(w-1))`), so offsets may go negative
+/// (`domain_offset` by (0, -6), a residue k-tile). Each digit holds at least four times
+/// the coordinate's reach, so `k * extent` never reaches the next digit and no two strides
+/// merge that C++ keeps apart; the bits left of 62 are shared out as room for offsets.
+const PACKED_BITS: u32 = 62;
+
+/// The digit widths for coordinates reaching `reach[j]` (the largest coordinate of leaf
+/// `j`): an error names the reaches when they do not fit one 64-bit integer.
+///
+/// ```
+/// use cute_core::tensor::radix_bits;
+/// assert_eq!(radix_bits(&[127, 63]).unwrap(), vec![31, 30]);
+/// assert!(radix_bits(&[1 << 20; 4]).is_err());
+/// ```
+pub fn radix_bits(reach: &[i64]) -> Result<Vec<u32>> {
+    let need: Vec<u32> = reach
+        .iter()
+        .map(|&r| 66 - r.max(1).leading_zeros())
+        .collect();
+    let total: u32 = need.iter().sum();
+    let n = u32::try_from(need.len()).unwrap_or(u32::MAX).max(1);
+    if total > PACKED_BITS {
+        return Err(Error::new(format!(
+            "counting tensors whose coordinates reach {reach:?} are not modelled: their basis strides do not fit a 64-bit integer (about {PACKED_BITS} bits for all modes together)"
+        )));
+    }
+    let spare = (PACKED_BITS - total) / n;
+    Ok(need.iter().map(|w| w + spare).collect())
+}
+
+/// The packed stride of leaf `j`: `2^(w_0 + .. + w_{j-1})`.
+fn weight(radix: &[u32], j: usize) -> i64 {
+    1i64 << radix[..j].iter().sum::<u32>()
+}
 
 impl From<Ptr> for Iter {
     fn from(p: Ptr) -> Iter {
@@ -229,13 +259,18 @@ impl Iter {
                 bits: *bits,
                 offset: arith::add(*offset, n)?,
             },
-            Iter::Counting { shape, start } => Iter::Counting {
+            Iter::Counting {
+                shape,
+                start,
+                radix,
+            } => Iter::Counting {
                 shape: shape.clone(),
                 start: start
                     .iter()
-                    .zip(unpack(n, start.len()))
+                    .zip(unpack(n, radix))
                     .map(|(a, b)| arith::add(*a, b))
                     .collect::<Result<_>>()?,
+                radix: radix.clone(),
             },
         })
     }
@@ -251,17 +286,19 @@ impl Iter {
 }
 
 /// A packed stride or offset as one coefficient per leaf.
-fn unpack(v: i64, leaves: usize) -> Vec<i64> {
-    // Balanced digits in [-BASIS/2, BASIS/2): a negative coordinate (`domain_offset` by
-    // (0, -6, 0), a residue k-tile) reads back as C++ holds it.
+fn unpack(v: i64, radix: &[u32]) -> Vec<i64> {
+    // Balanced digits: a negative coordinate (`domain_offset` by (0, -6, 0), a residue
+    // k-tile) reads back as C++ holds it.
     let mut rest = v;
-    (0..leaves)
-        .map(|_| {
-            let r = rest.rem_euclid(BASIS);
-            let carry = r >= BASIS / 2;
-            rest = rest.div_euclid(BASIS) + i64::from(carry);
+    radix
+        .iter()
+        .map(|&w| {
+            let base = 1i64 << w;
+            let r = rest.rem_euclid(base);
+            let carry = r >= base / 2;
+            rest = rest.div_euclid(base) + i64::from(carry);
             if carry {
-                r - BASIS
+                r - base
             } else {
                 r
             }
@@ -343,7 +380,7 @@ impl fmt::Display for Iter {
                 }
                 write!(f, ")")
             }
-            Iter::Counting { shape, start } => {
+            Iter::Counting { shape, start, .. } => {
                 write!(f, "ArithTuple")?;
                 let tuple = matches!(shape, IntTuple::Tuple(_));
                 if !tuple {
@@ -376,7 +413,7 @@ pub struct Tensor {
 
 impl fmt::Display for Tensor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Iter::Counting { shape, start } = &self.iter else {
+        let Iter::Counting { shape, radix, .. } = &self.iter else {
             return match self.swizzle {
                 Some((sw, off)) => write!(f, "{} o {sw} o {off} o {}", self.iter, self.layout),
                 None => write!(f, "{} o {}", self.iter, self.layout),
@@ -385,10 +422,9 @@ impl fmt::Display for Tensor {
         // Basis strides: `k@i` (`k@i@j` for a nested leaf), `0` where none.
         write!(f, "{} o {}:", self.iter, self.layout.shape())?;
         let strides = self.layout.stride().clone();
-        let n = start.len();
         write_leaves(f, &strides, &mut 0, &mut |f, i| {
             let s = strides.leaves().get(i).copied().unwrap_or(0);
-            let cs = unpack(s, n);
+            let cs = unpack(s, radix);
             match cs
                 .iter()
                 .enumerate()
@@ -429,28 +465,31 @@ impl Tensor {
                 "make_identity_tensor of an integer ({shape}) is a counting iterator of integers: write make_identity_tensor(make_shape({shape}))"
             )));
         }
-        if leaves.len() > MAX_COUNTING_LEAVES
-            || leaves.iter().any(|&e| !(0..BASIS / 2).contains(&e))
-        {
+        if let Some(e) = leaves.iter().find(|&&e| e < 0) {
             return Err(Error::new(format!(
-                "identity tensors of up to {MAX_COUNTING_LEAVES} leaves with extents below {} are modelled, got {shape}",
-                BASIS / 2
+                "make_identity_tensor: extent {e} of {shape} is negative"
             )));
         }
-        fn basis(s: &IntTuple, k: &mut u32) -> IntTuple {
+        let reach: Vec<i64> = leaves.iter().map(|e| e.saturating_sub(1)).collect();
+        let radix =
+            radix_bits(&reach).map_err(|e| e.within(&format!("make_identity_tensor({shape})")))?;
+        fn basis(s: &IntTuple, k: &mut usize, radix: &[u32]) -> IntTuple {
             match s {
-                IntTuple::Tuple(ms) => IntTuple::Tuple(ms.iter().map(|m| basis(m, k)).collect()),
+                IntTuple::Tuple(ms) => {
+                    IntTuple::Tuple(ms.iter().map(|m| basis(m, k, radix)).collect())
+                }
                 _ => {
                     *k += 1;
-                    IntTuple::Int(BASIS.pow(*k - 1))
+                    IntTuple::Int(weight(radix, *k - 1))
                 }
             }
         }
-        let stride = basis(shape, &mut 0);
+        let stride = basis(shape, &mut 0, &radix);
         Ok(Tensor::new(
             Iter::Counting {
                 shape: shape.clone(),
                 start: vec![0; leaves.len()],
+                radix,
             },
             Layout::new(shape.clone(), stride)?,
         ))
@@ -465,37 +504,38 @@ impl Tensor {
         strides: &[Option<(i64, usize)>],
     ) -> Result<Tensor> {
         let extents = shape.leaves();
-        if tma_rank > MAX_COUNTING_LEAVES || tma_rank == 0 {
+        if !(1..=5).contains(&tma_rank) {
             return Err(Error::new(format!(
-                "TMA coordinate tensors of 1 to {MAX_COUNTING_LEAVES} TMA modes are modelled, this TMA has {tma_rank}"
+                "a TMA has 1 to 5 modes (cuTensorMapEncodeTiled), this one has {tma_rank}"
             )));
         }
         let mut reach = vec![0i64; tma_rank];
-        let mut packed = Vec::with_capacity(strides.len());
         for (&e, st) in extents.iter().zip(strides) {
-            match *st {
-                None => packed.push(0),
-                Some((k, j)) => {
-                    reach[j] = arith::add(
-                        reach[j],
-                        arith::mul(arith::abs(k)?, e.saturating_sub(1).max(0))?,
-                    )?;
-                    packed.push(arith::mul(k, BASIS.pow(j as u32))?);
-                }
+            if let Some((k, j)) = *st {
+                let j_reach = reach
+                    .get_mut(j)
+                    .ok_or_else(|| Error::new(format!("TMA mode {j} of a {tma_rank}-mode TMA")))?;
+                *j_reach = arith::add(
+                    *j_reach,
+                    arith::mul(arith::abs(k)?, e.saturating_sub(1).max(0))?,
+                )?;
             }
         }
-        if reach.iter().any(|&r| r >= BASIS / 2) {
-            return Err(Error::new(format!(
-                "TMA coordinates below {} are modelled; the shape {shape} reaches {}",
-                BASIS / 2,
-                reach.iter().max().copied().unwrap_or(0)
-            )));
-        }
-        let layout = Layout::new(shape.clone(), IntTuple::ints(&packed))?;
+        let radix = radix_bits(&reach).map_err(|e| e.within("the TMA coordinate tensor"))?;
+        let packed = strides
+            .iter()
+            .map(|st| match *st {
+                None => Ok(0),
+                Some((k, j)) => arith::mul(k, weight(&radix, j)),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let stride = shape.unflatten_like(&mut packed.into_iter());
+        let layout = Layout::new(shape.clone(), stride)?;
         Ok(Tensor::new(
             Iter::Counting {
                 shape: IntTuple::Tuple(vec![IntTuple::Int(1); tma_rank]),
                 start: vec![0; tma_rank],
+                radix,
             },
             layout,
         ))

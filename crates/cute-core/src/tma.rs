@@ -410,9 +410,11 @@ pub struct TmaAtom {
     pub tma_box: TmaBox,
     /// CTAs the box is multicast to (`cosize(cta_t_map)`).
     pub multicast: i64,
-    /// Per gmem mode, the TMA coordinate it steps (`Some((k, j))` is `k@j`; `None` is `0`):
-    /// `AuxTmaParams::g_stride_`.
+    /// Per gmem leaf, the TMA coordinate it steps (`Some((k, j))` is `k@j`; `None` is `0`):
+    /// `AuxTmaParams::g_stride_`, flattened.
     pub g_stride: Vec<Option<(i64, usize)>>,
+    /// The gmem tensor's shape, whose profile `g_stride_` has (`(M,K,(H,B))`).
+    pub g_profile: crate::int_tuple::IntTuple,
 }
 
 impl TmaAtom {
@@ -441,26 +443,17 @@ impl TmaAtom {
         g_shape: &crate::int_tuple::IntTuple,
     ) -> Result<crate::tensor::Tensor> {
         use crate::int_tuple::IntTuple;
-        let n = self.g_stride.len();
-        let modes: Vec<IntTuple> = match g_shape {
-            IntTuple::Tuple(ms) if ms.len() == n => ms.clone(),
-            _ if n == 1 && g_shape.is_int() => vec![g_shape.clone()],
-            _ => {
-                return Err(Error::new(format!(
-                    "get_tma_tensor: the shape {g_shape} is not congruent with the TMA's {n} gmem modes (static_assert is_congruent)"
-                )))
-            }
-        };
-        if modes.iter().any(|m| !m.is_int()) {
+        if !g_shape.congruent(&self.g_profile) {
             return Err(Error::new(format!(
-                "get_tma_tensor: the shape {g_shape} has nested modes; the TMA's gmem modes are integers"
+                "get_tma_tensor: the shape {g_shape} is not congruent with the TMA's gmem shape {} (static_assert is_congruent)",
+                self.g_profile
             )));
         }
-        crate::tensor::Tensor::tma_coord(
-            self.tma_box.modes.len(),
-            &IntTuple::Tuple(modes),
-            &self.g_stride,
-        )
+        let shape = match g_shape {
+            IntTuple::Tuple(_) => g_shape.clone(),
+            _ => IntTuple::Tuple(vec![g_shape.clone()]),
+        };
+        crate::tensor::Tensor::tma_coord(self.tma_box.modes.len(), &shape, &self.g_stride)
     }
 }
 
@@ -587,7 +580,18 @@ pub fn make_tma_atom(
         }
     }
     let bits = i64::from(p.bits);
-    let tma_box = make_tma_box(&gtensor.layout, slayout, bits)?;
+    // The TMA's gmem modes are the tensor's leaves (`(M,K,(H,B))` has four); those the CTA
+    // tile walks must be integers here.
+    let g = &gtensor.layout;
+    if let Some(i) =
+        (0..s.rank().min(g.rank())).find(|&i| !g.shape().get(i).is_ok_and(IntTuple::is_int))
+    {
+        return Err(Error::new(format!(
+            "make_tma_copy: mode {i} of the global layout {g} is nested and the CTA tile walks it: not modelled (nested modes past the tile are)"
+        )));
+    }
+    let g_flat = Layout::new(g.shape().flatten(), g.stride().flatten())?;
+    let tma_box = make_tma_box(&g_flat, slayout, bits)?;
     // make_tma_copy_desc truncates the outermost box modes by the multicast width.
     let mut rest = cluster;
     for m in tma_box.modes.iter().rev() {
@@ -602,7 +606,7 @@ pub fn make_tma_atom(
         }
         rest = crate::error::arith::ceil_div(rest, e)?;
     }
-    let g_stride = tma_g_stride(&tma_box, &gtensor.layout, bits)?;
+    let g_stride = tma_g_stride(&tma_box, &g_flat, bits)?;
     let n = tma_box.size();
     let num_bits = crate::error::arith::mul(n, bits)?;
     let vals = Layout::new(IntTuple::ints(&[1, num_bits]), IntTuple::ints(&[0, 1]))?;
@@ -618,6 +622,7 @@ pub fn make_tma_atom(
             tma_box,
             multicast: cluster,
             g_stride,
+            g_profile: g.shape().clone(),
         })),
         op_assert: None,
     };

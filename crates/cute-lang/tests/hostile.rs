@@ -272,7 +272,8 @@ fn hostile_tensor_lines_are_clear_errors() {
         // Identity tensors: integer strides do not exist; a rank-0 shape; too many leaves.
         ("stride(make_identity_tensor(make_shape(128, 64)))".to_string(), "strides are basis vectors"),
         ("make_identity_tensor(8)".to_string(), "write make_identity_tensor(make_shape(8))"),
-        ("make_identity_tensor(make_shape(2, 2, 2, 2))".to_string(), "up to 3 leaves"),
+        ("make_identity_tensor(make_shape(1048576, 1048576, 1048576))".to_string(), "do not fit a 64-bit integer"),
+        ("make_identity_tensor(make_shape(4, -2))".to_string(), "extent -2 of (4,-2) is negative"),
         ("make_fragment_like(make_identity_tensor(make_shape(8, 8)))".to_string(), "holds coordinates"),
         // A GMMA operand's descriptor fragment of a layout that is not a canonical GMMA
         // block (C++'s static_assert).

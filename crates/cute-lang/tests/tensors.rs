@@ -362,6 +362,14 @@ fn tma_mistakes_name_what_is_wrong() {
         (format!("make_tma_copy(SM75_U32x4_LDSM_N{{}}, {g}, {s})"), "takes a TMA operation"),
         (format!("{tma}.get_tma_tensor(make_shape(256, 256, 4))"), "not congruent"),
         (
+            format!("make_tma_copy(SM90_TMA_LOAD{{}}, make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(1024, 64, make_shape(2, 2, 2, 2)), make_stride(64, 1, make_stride(65536, 131072, 262144, 524288))), {s})"),
+            "6 TMA modes; the hardware takes at most 5",
+        ),
+        (
+            format!("make_tma_copy(SM90_TMA_LOAD{{}}, make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(256, 64, make_shape(2, 3)), make_stride(64, 1, make_stride(16384, 32768))), {s}).get_tma_tensor(make_shape(256, 64, 6))"),
+            "not congruent with the TMA's gmem shape (256,64,(2,3))",
+        ),
+        (
             format!("tma_partition({tma}, 2, make_layout(Int<2>{{}}), make_tensor(make_smem_ptr<half_t>(nullptr), {s}), make_identity_tensor(make_shape(64, 64)))"),
             "outside the CTA layout",
         ),
