@@ -109,12 +109,13 @@ DT = {
     "Float16": ("half_t", 16), "BFloat16": ("bfloat16_t", 16), "Float32": ("float", 32),
     "TFloat32": ("tfloat32_t", 32), "Int8": ("int8_t", 8), "Uint8": ("uint8_t", 8),
     "Float64": ("double", 64), "Int32": ("int32_t", 32), "Int4": ("int4b_t", 4),
-    "Float4E2M1FN": ("float_e2m1_t", 4),
+    "Float4E2M1FN": ("float_e2m1_t", 4), "Float8E4M3FN": ("float_e4m3_t", 8),
+    "Float8E5M2": ("float_e5m2_t", 8), "Float6E3M2FN": ("float_e3m2_t", 6), "Float6E2M3FN": ("float_e2m3_t", 6),
 }
 # DSL element names in prints -> bits
 DSL_BITS = {"f16": 16, "bf16": 16, "f32": 32, "tf32": 32, "i8": 8, "f64": 64, "i32": 32, "i16": 16,
             "i64": 64, "f8E4M3FN": 8, "f8E5M2": 8, "i1": 1,
-            "i4": 4, "f4E2M1FN": 4}
+            "i4": 4, "f4E2M1FN": 4, "f6E3M2FN": 6, "f6E2M3FN": 6}
 SPACE_CPP = {"gmem": "gmem", "smem": "smem", "rmem": "rmem"}
 
 
@@ -692,6 +693,7 @@ def cases():
     out += tmem_copy_cases()
     out += tiled_copy_impl_cases()
     out += swizzled_elem_cases()
+    out += sm100_f8f6f4_cases()
     out += subbyte_rmem_cases()
     seen, uniq = set(), []
     for c in out:
@@ -699,6 +701,45 @@ def cases():
             seen.add(c.code)
             uniq.append(c)
     return uniq
+
+
+def sm100_f8f6f4_cases():
+    """sm100_utils.make_trivial_tiled_mma of 8-, 6- and 4-bit float types, A and B of
+    different types (the F8F6F4 family): the CTA's partitions of gmem tiles (4-bit
+    tensors are sub-byte ones), the accumulator shape and its TMEM fragment."""
+    out = []
+    for a, b, acc, m, n, two, bmaj in [("Float8E4M3FN", "Float4E2M1FN", "Float32", 128, 256, False, "K"),
+                                       ("Float8E5M2", "Float8E4M3FN", "Float16", 128, 128, False, "MN"),
+                                       ("Float6E3M2FN", "Float8E4M3FN", "Float32", 256, 128, True, "K"),
+                                       ("Float4E2M1FN", "Float6E2M3FN", "Float32", 64, 64, False, "K")]:
+        d_tm = ("sm100_utils.make_trivial_tiled_mma(cutlass.%s, cutlass.%s, tcgen05.OperandMajorMode.K, "
+                "tcgen05.OperandMajorMode.%s, cutlass.%s, tcgen05.CtaGroup.%s, (%d, %d))"
+                % (a, b, bmaj, acc, "TWO" if two else "ONE", m, n))
+        c_tm = ("make_tiled_mma(MMA_Atom<MMA_Traits<SM100_MMA_F8F6F4%s_SS, %s, %s, %s, C<%d>, C<%d>, "
+                "integral_constant<UMMA::Major, UMMA::Major::K>, integral_constant<UMMA::Major, UMMA::Major::%s>, "
+                "integral_constant<UMMA::ScaleIn, UMMA::ScaleIn::One>, integral_constant<UMMA::ScaleIn, UMMA::ScaleIn::One>>>{})"
+                % ("_2x1SM" if two else "", DT[a][0], DT[b][0], DT[acc][0], m, n, bmaj))
+        K = 128
+        for v in ([0, 1] if two else [0]):
+            head_d = ["tiled_mma = " + d_tm, "thr_mma = tiled_mma.get_slice(%d)" % v]
+            head_c = ["auto tiled_mma = " + c_tm + ";", "auto thr_mma = tiled_mma.get_slice(%d);" % v]
+            for which, ty, proj, cproj in [("A", a, (1, None, 1), "Step<_1, X, _1>{}"), ("B", b, (None, 1, 1), "Step<X, _1, _1>{}")]:
+                dims = (512, 1024)
+                g = ["m%s = cute.make_tensor(cute.make_ptr(cutlass.%s, 0, cute.AddressSpace.gmem), cute.make_layout(%s, stride=(%d, 1)))" % (which, ty, py(dims), dims[1]),
+                     "g%s = cute.local_tile(m%s, (%d, %d, %d), (1, 1, None), proj=%s)" % (which, which, m, n, K, py(proj))]
+                c = ["auto m%s = make_tensor(make_gmem_ptr<%s>((void*)0), make_layout(%s, make_stride(%s, _1{})));" % (which, DT[ty][0], cshape(dims), ci(dims[1])),
+                     "auto g%s = local_tile(m%s, %s, make_coord(_1{}, _1{}, _), %s);" % (which, which, cshape((m, n, K)), cproj)]
+                out.append(Case("sm100_f8f6f4", head_d + g + ["thr_mma.partition_%s(g%s)" % (which, which)],
+                                head_c + c + ["thr_mma.partition_%s(g%s)" % (which, which)]))
+        out.append(Case("sm100_f8f6f4", ["tiled_mma = " + d_tm, "tiled_mma.partition_shape_C((%d, %d))" % (m, n)],
+                        ["auto tiled_mma = " + c_tm + ";", "partition_shape_C(tiled_mma, %s)" % cshape((m, n))]))
+        out.append(Case("sm100_f8f6f4", ["tiled_mma = " + d_tm, "tiled_mma.make_fragment_C(tiled_mma.partition_shape_C((%d, %d)))" % (m, n)],
+                        ["auto tiled_mma = " + c_tm + ";", "partition_fragment_C(tiled_mma, %s)" % cshape((m, n))]))
+        out.append(Case("sm100_f8f6f4", ["tiled_mma = " + d_tm, "tiled_mma.partition_shape_A((%d, %d))" % (m, K)],
+                        ["auto tiled_mma = " + c_tm + ";", "partition_shape_A(tiled_mma, %s)" % cshape((m, K))]))
+        out.append(Case("sm100_f8f6f4", ["tiled_mma = " + d_tm, "tiled_mma.partition_shape_B((%d, %d))" % (n, K)],
+                        ["auto tiled_mma = " + c_tm + ";", "partition_shape_B(tiled_mma, %s)" % cshape((n, K))]))
+    return out
 
 
 def swizzled_elem_cases():

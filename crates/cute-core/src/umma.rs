@@ -672,23 +672,29 @@ pub fn sm100_trivial_mma_op(
     Ok(UmmaArgs::new(op, [a, b, c], m, n, majors))
 }
 
-/// CuTeDSL `sm100_utils.make_trivial_tiled_mma`'s choice of tcgen05 op for an A/B type
-/// (`cutlass/utils/blackwell_helpers.py`): the family, the A/B type the op reads (`float`
-/// operands are read as `tfloat32_t`) and the accumulator (TF32 and 8-bit integer MMAs
-/// accumulate in `float` / `int32_t` whatever is asked).
+/// CuTeDSL `sm100_utils.make_trivial_tiled_mma`'s choice of tcgen05 op for the A and B
+/// types (`cutlass/utils/blackwell_helpers.py`): the family and the A, B and accumulator
+/// types the op reads (`float` operands are read as `tfloat32_t`; TF32 and 8-bit integer
+/// MMAs accumulate in `float` / `int32_t` whatever is asked). A and B must agree except in
+/// the F8F6F4 family, whose types are independent.
 ///
 /// ```
 /// use cute_core::{elem::Elem, umma::{dsl_trivial_mma_types, UmmaFamily}};
-/// assert_eq!(dsl_trivial_mma_types(Elem::F32, Elem::F16).unwrap(), (UmmaFamily::Tf32, Elem::TF32, Elem::F32));
+/// assert_eq!(dsl_trivial_mma_types(Elem::F32, Elem::F32, Elem::F16).unwrap(), (UmmaFamily::Tf32, [Elem::TF32, Elem::TF32, Elem::F32]));
+/// assert_eq!(dsl_trivial_mma_types(Elem::E4M3, Elem::E2M1, Elem::F32).unwrap(), (UmmaFamily::F8F6F4, [Elem::E4M3, Elem::E2M1, Elem::F32]));
+/// assert!(dsl_trivial_mma_types(Elem::F16, Elem::BF16, Elem::F32).is_err());
 /// ```
-pub fn dsl_trivial_mma_types(ab: Elem, acc: Elem) -> Result<(UmmaFamily, Elem, Elem)> {
-    Ok(match ab {
-        Elem::F16 | Elem::BF16 => (UmmaFamily::F16Bf16, ab, acc),
-        Elem::TF32 | Elem::F32 => (UmmaFamily::Tf32, Elem::TF32, Elem::F32),
-        Elem::S8 | Elem::U8 => (UmmaFamily::S8, ab, Elem::S32),
-        t => {
+pub fn dsl_trivial_mma_types(a: Elem, b: Elem, acc: Elem) -> Result<(UmmaFamily, [Elem; 3])> {
+    Ok(match (a, b) {
+        (Elem::F16 | Elem::BF16, _) if a == b => (UmmaFamily::F16Bf16, [a, a, acc]),
+        (Elem::TF32 | Elem::F32, _) if a == b => {
+            (UmmaFamily::Tf32, [Elem::TF32, Elem::TF32, Elem::F32])
+        }
+        (Elem::S8 | Elem::U8, _) if a == b => (UmmaFamily::S8, [a, a, Elem::S32]),
+        _ if a.is_f8f6f4() && b.is_f8f6f4() => (UmmaFamily::F8F6F4, [a, b, acc]),
+        _ => {
             return Err(Error::new(format!(
-                "make_trivial_tiled_mma: {t} operands are not modelled (F16/BF16, TF32 and 8-bit integers are)"
+                "make_trivial_tiled_mma: unsupported a_dtype/b_dtype, got {a} and {b} (F16/BF16, TF32 and 8-bit integers of one type, or any 8-, 6- and 4-bit floats)"
             )))
         }
     })

@@ -296,14 +296,29 @@ fn tcgen05_op(family: UmmaFamily, ab: &Value, acc: &Value, a: &[Value]) -> Resul
             "the instruction shape must be (M, N, K), got {s}"
         )));
     };
-    tcgen05_atom(family, [elem_of(ab)?, elem_of(acc)?], [*m, *n], &a[1..])
+    let ab = elem_of(ab)?;
+    tcgen05_atom(family, [ab, ab, elem_of(acc)?], [*m, *n], &a[1..])
+}
+
+/// CuTeDSL `tcgen05.MmaF8F6F4Op(a_dtype, b_dtype, acc_dtype, shape_mnk, cta_group, a_src,
+/// a_major, b_major)`: A and B of independent 8-, 6- or 4-bit float types.
+pub(crate) fn dsl_f8f6f4_op(a: &[Value]) -> Result<Value> {
+    let s = a[3].to_int_tuple()?;
+    let dims = s.leaves();
+    let [m, n, _k] = dims.as_slice() else {
+        return Err(Error::new(format!(
+            "the instruction shape must be (M, N, K), got {s}"
+        )));
+    };
+    let types = [elem_of(&a[0])?, elem_of(&a[1])?, elem_of(&a[2])?];
+    tcgen05_atom(UmmaFamily::F8F6F4, types, [*m, *n], &a[4..])
 }
 
 /// The tcgen05 op of `family` with `(cta_group, a_src, a_major, b_major)`, with the op's
 /// checks.
 fn tcgen05_atom(
     family: UmmaFamily,
-    [ab, acc]: [Elem; 2],
+    types: [Elem; 3],
     [m, n]: [i64; 2],
     a: &[Value],
 ) -> Result<Value> {
@@ -325,7 +340,7 @@ fn tcgen05_atom(
         variant: UmmaVariant::Dense,
     };
     let majors = [major_of(&a[2], "A")?, major_of(&a[3], "B")?];
-    let args = UmmaArgs::new(op, [ab, ab, acc], m, n, majors);
+    let args = UmmaArgs::new(op, types, m, n, majors);
     let at = MmaAtom::umma(&args)?;
     at.check_op()?;
     Ok(atom(at))
@@ -361,13 +376,6 @@ pub(crate) fn dsl_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
             a.len()
         )));
     }
-    if type_name(ta) != type_name(tb) {
-        return Err(Error::new(format!(
-            "make_trivial_tiled_mma: A and B types differ ({} and {}): the F8F6F4 family is not modelled yet",
-            type_name(ta),
-            type_name(tb)
-        )));
-    }
     let (a_major, b_major, acc_in, group, tiler) =
         (&rest[0], &rest[1], &rest[2], &rest[3], &rest[4]);
     let src = rest
@@ -379,10 +387,11 @@ pub(crate) fn dsl_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
     let [m, n] = dims.as_slice() else {
         return Err(Error::new(format!("mma_tiler_mn must be (M, N), got {mn}")));
     };
-    let (family, ab, acc) = umma::dsl_trivial_mma_types(elem_of(ta)?, elem_of(acc_in)?)?;
+    let (family, types) =
+        umma::dsl_trivial_mma_types(elem_of(ta)?, elem_of(tb)?, elem_of(acc_in)?)?;
     let op = tcgen05_atom(
         family,
-        [ab, acc],
+        types,
         [*m, *n],
         &[group.clone(), src, a_major.clone(), b_major.clone()],
     )?;
