@@ -387,6 +387,7 @@ def cases():
     out += subbyte_owned_cases(rng)
     out += swizzled_elem_cases()
     out += tma_rank_cases()
+    out += tma_umma_cases()
     out += tmem_copy_cases(rng)
     seen, uniq = set(), []
     for c in out:
@@ -453,6 +454,35 @@ def subbyte_owned_cases(rng):
                 sh = "make_shape(Int<64>{}, Int<256>{})"
                 out.append(case("subbyte_owned", "%s.get_slice(%d).partition_fragment_%s(make_tensor(make_smem_ptr<uint8_t>(nullptr), %s))" % (tm, thr, w, sh)))
         out.append(case("subbyte_owned", "partition_fragment_C(%s, make_shape(Int<64>{}, Int<64>{}))" % tm))
+    return out
+
+
+def tma_umma_cases():
+    """make_tma_copy/make_tma_atom over an UMMA's MMA-partitioned smem layout
+    (`UMMA::tile_to_mma_shape(atom, partition_shape_A(mma, (bM, bK)))`, `((128,16),1,4)`)
+    with the CTA tile `(bM, bK)` given: the Blackwell tutorials' form."""
+    out = []
+    for ty, m, n, kb, atom, two in [("half_t", 128, 256, 4, "K_SW128", False), ("half_t", 128, 128, 2, "K_SW64", False),
+                                    ("float", 128, 64, 4, "K_SW128", False), ("half_t", 256, 128, 4, "K_SW128", True),
+                                    ("bfloat16_t", 64, 64, 4, "MN_SW128", False)]:
+        # (The 2-SM MMA's tile: C++ refuses a CTA tile of the whole 256 rows here.)
+        major = "MN" if atom.startswith("MN") else "K"
+        mma_op = "SM100_MMA_%s%s_SS<%s, %s, float, %d, %d, UMMA::Major::%s, UMMA::Major::%s>" % (
+            "TF32" if ty == "float" else "F16BF16", "_2x1SM" if two else "", "tfloat32_t" if ty == "float" else ty,
+            "tfloat32_t" if ty == "float" else ty, m, n, major, major)
+        mma = "make_tiled_mma(%s{})" % mma_op
+        k = (8 if ty == "float" else 16) * kb
+        for which, mn, sel in [("A", m, "0,2"), ("B", n, "1,2")]:
+            sl = "UMMA::tile_to_mma_shape(UMMA::Layout_%s_Atom<%s>{}, partition_shape_%s(%s, make_shape(Int<%d>{}, Int<%d>{})))" % (
+                atom, "tfloat32_t" if ty == "float" else ty, which, mma, mn, k)
+            stride = "make_stride(Int<1>{}, 4096)" if major == "MN" else "make_stride(4096, Int<1>{})"
+            g = "make_tensor(make_gmem_ptr<%s>(nullptr), make_shape(4096, 4096), %s)" % ("tfloat32_t" if ty == "float" else ty, stride)
+            tiler = "make_shape(Int<%d>{}, Int<%d>{})" % (mn, k)
+            tma = "make_tma_copy(SM90_TMA_LOAD{}, %s, %s, %s, Int<1>{})" % (g, sl, tiler)
+            out.append(case("tma_umma", sl))
+            out.append(case("tma_umma", "%s.get_tma_tensor(make_shape(4096, 4096))" % tma))
+            for mem in ["Tiler_MN", "TiledLayout_TV"]:
+                out.append(case("tma_umma", "typename decltype(%s)::%s{}" % (tma, mem)))
     return out
 
 

@@ -201,6 +201,19 @@ pub fn make_tma_box(
     smem: &AnyLayout,
     elem_bits: i64,
 ) -> Result<TmaBox> {
+    make_tma_box_tiled(gmem, smem, elem_bits, None)
+}
+
+/// [`make_tma_box`] with the CTA tile given (`make_tma_atom(op, g, slayout, cta_tiler)`):
+/// the tile's extents per gmem mode, its elements in the smem layout's coordinate order
+/// (an UMMA's partitioned `((128,16),1,4)` is the tile `(128,64)`); `None`: the smem
+/// layout's own modes.
+pub fn make_tma_box_tiled(
+    gmem: &crate::layout::Layout,
+    smem: &AnyLayout,
+    elem_bits: i64,
+    cta_tile: Option<&[i64]>,
+) -> Result<TmaBox> {
     use crate::int_tuple::IntTuple;
     use crate::layout::{self, Layout};
     let swizzle = tma_swizzle(smem)?;
@@ -214,9 +227,12 @@ pub fn make_tma_box(
         )));
     }
     // The CTA tile: product_each(shape(smem)), one extent per gmem mode it covers.
-    let tile: Vec<i64> = (0..s0.rank())
-        .map(|m| s0.mode(m).and_then(|x| x.size()))
-        .collect::<Result<_>>()?;
+    let tile: Vec<i64> = match cta_tile {
+        Some(t) => t.to_vec(),
+        None => (0..s0.rank())
+            .map(|m| s0.mode(m).and_then(|x| x.size()))
+            .collect::<Result<_>>()?,
+    };
     if tile.len() > g_modes.len() {
         return Err(Error::new(format!(
             "make_tma_copy: the smem tile has {} modes, the global tensor {}",
@@ -573,12 +589,13 @@ pub fn make_tma_atom(
                 st.size()?
             )));
         }
-        if tt != st {
-            return Err(Error::new(format!(
-                "make_tma_copy: a CTA tile {t} shaped unlike the smem layout's {st} is not modelled"
-            )));
-        }
     }
+    // The CTA tile's extents (an UMMA's partitioned smem `((128,16),1,4)` is the tile
+    // `(128,64)`: C++ composes the tile's identity with the smem layout's inverse).
+    let cta_tile: Option<Vec<i64>> = match cta_tiler {
+        Some(t) => Some(t.product_each()?.leaves()),
+        None => None,
+    };
     let bits = i64::from(p.bits);
     // The TMA's gmem modes are the tensor's leaves (`(M,K,(H,B))` has four); those the CTA
     // tile walks must be integers here.
@@ -591,7 +608,7 @@ pub fn make_tma_atom(
         )));
     }
     let g_flat = Layout::new(g.shape().flatten(), g.stride().flatten())?;
-    let tma_box = make_tma_box(&g_flat, slayout, bits)?;
+    let tma_box = make_tma_box_tiled(&g_flat, slayout, bits, cta_tile.as_deref())?;
     // make_tma_copy_desc truncates the outermost box modes by the multicast width.
     let mut rest = cluster;
     for m in tma_box.modes.iter().rev() {

@@ -137,7 +137,7 @@ pub(crate) fn copy_atom(v: &Value) -> Result<cute_core::atom::CopyAtom> {
 /// The part of `smem` a tiled copy's tile covers: the tile the copy's TV layout indexes
 /// (`Tiler_MN`), as `partition_S/D` sees the first one, `composition(smem, tiler)`; the
 /// layout itself when it is the tile. An error names both shapes when it does not cover it.
-fn copy_tile_of<'a>(smem: &'a Value, copy: &TiledCopy) -> Result<Cow<'a, Value>> {
+fn copy_tile_of<'a>(smem: &'a Value, copy: &TiledCopy, memory: &str) -> Result<Cow<'a, Value>> {
     let layout = smem.to_any_layout()?;
     let shape = layout.inner().shape();
     let tile = &copy.tiler;
@@ -152,7 +152,7 @@ fn copy_tile_of<'a>(smem: &'a Value, copy: &TiledCopy) -> Result<Cow<'a, Value>>
         have.len() >= want.len() && want.iter().zip(&have).all(|(w, h)| *w > 0 && h % w == 0);
     if !covers {
         return Err(Error::new(format!(
-            "the copy's tile is {} (its Tiler_MN {tile}) but the layout it reads is {} ({shape}): it must cover the tile mode by mode; pass the layout the copy reads (e.g. tile_to_shape(atom, the CTA tile))",
+            "the copy's tile is {} (its Tiler_MN {tile}) but the {memory} layout is {} ({shape}): it must cover the tile mode by mode; pass the layout the copy reads (e.g. tile_to_shape(atom, the CTA tile))",
             x(&want),
             x(&have)
         )));
@@ -195,7 +195,7 @@ pub(crate) fn bank_args(args: &[Value]) -> Result<(Cow<'_, Value>, u32, Layout, 
             c.layout_s_tv()?
         };
         let bits = u32::try_from(bits).map_err(|_| Error::new("element width out of range"))?;
-        return Ok((copy_tile_of(&args[0], c)?, bits, tv, instr));
+        return Ok((copy_tile_of(&args[0], c, "shared-memory")?, bits, tv, instr));
     }
     // (smem, INSTR) or (smem, bits, INSTR): the instruction's canonical warp access over the
     // whole layout; the width from the layout's smem_ptr[Nb] when not given.
@@ -359,7 +359,7 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
                 c.layout_s_tv()?
             };
             let whole = Value::from(layout);
-            let tile = copy_tile_of(&whole, c)?;
+            let tile = copy_tile_of(&whole, c, "global")?;
             Ok(GmemAccess {
                 layout: tile.to_any_layout()?,
                 bits: bits_u32(b)?,

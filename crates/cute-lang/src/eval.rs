@@ -15,17 +15,29 @@ use std::collections::HashMap;
 #[derive(Default, Debug, Clone)]
 pub struct Env {
     vars: HashMap<String, Value>,
+    /// The names in the order they were first bound (a kernel report lists objects as the
+    /// code declares them).
+    order: Vec<String>,
 }
 
 impl Env {
     /// Bind `name` to `value`.
     pub fn bind(&mut self, name: &str, value: Value) {
-        self.vars.insert(name.to_string(), value);
+        if self.vars.insert(name.to_string(), value).is_none() {
+            self.order.push(name.to_string());
+        }
     }
 
     /// Look up a binding.
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.vars.get(name)
+    }
+
+    /// The bindings in the order their names were first bound.
+    pub fn bindings(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.order
+            .iter()
+            .filter_map(|n| self.vars.get(n).map(|v| (n.as_str(), v)))
     }
 }
 

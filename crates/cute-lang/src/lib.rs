@@ -40,6 +40,7 @@ mod convert;
 mod desc_args;
 mod eval;
 mod families;
+pub mod kernel;
 mod lex;
 pub mod ops;
 mod parse;

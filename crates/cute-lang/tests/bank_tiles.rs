@@ -33,7 +33,7 @@ fn a_layout_bigger_than_the_copys_tile_is_read_on_its_first_tile() {
 fn a_layout_that_does_not_cover_the_tile_names_both_shapes() {
     let e = check("GMMA::Layout_K_SW128_Atom<half_t>{}").unwrap_err();
     assert!(e.contains("the copy's tile is 32x16"), "{e}");
-    assert!(e.contains("the layout it reads is 8x64"), "{e}");
+    assert!(e.contains("the shared-memory layout is 8x64"), "{e}");
 }
 
 /// `bank_conflicts(smem[, bits], INSTR)`: the instruction's canonical warp access over the

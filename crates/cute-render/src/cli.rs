@@ -43,6 +43,15 @@ struct Cli {
     #[arg(long, value_name = "EXPR", conflicts_with_all = ["output", "expr"])]
     print: Option<String>,
 
+    /// Check a whole kernel's configuration block (FILE, or `-` for stdin): every smem
+    /// buffer, copy and MMA with a verdict and the number behind it.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["output", "expr", "print"])]
+    report: Option<String>,
+
+    /// The report's format: Markdown (for a terminal or a review) or JSON (for scripts).
+    #[arg(long, value_enum, default_value = "md", requires = "report")]
+    format: ReportFormat,
+
     /// What to draw: an expression or script (the last line is drawn); `@FILE` reads it
     /// from a file.
     #[arg(long, value_name = "EXPR")]
@@ -166,6 +175,55 @@ fn draw(cli: &Cli, output: &std::path::Path) -> Result<(), String> {
     std::fs::write(output, bytes).map_err(|e| format!("cannot write {}: {e}", output.display()))
 }
 
+/// `--format` of `--report`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum ReportFormat {
+    /// Markdown.
+    Md,
+    /// JSON.
+    Json,
+}
+
+/// `render --report FILE`: the kernel report of the block in FILE (`-`: stdin); exit 0
+/// when every section is ok, 1 when one warns or fails, 2 when the block is refused.
+fn report(path: &str, format: ReportFormat) -> u8 {
+    let src = if path == "-" {
+        let mut s = String::new();
+        io::stdin().read_to_string(&mut s).map(|_| s)
+    } else {
+        std::fs::read_to_string(path)
+    };
+    let src = match src {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot read {path}: {e}");
+            return 2;
+        }
+    };
+    match cute_lang::kernel::report(&src) {
+        Ok(r) => {
+            let text = match format {
+                ReportFormat::Md => r.to_string(),
+                ReportFormat::Json => format!("{:#}\n", crate::report::to_json(&r)),
+            };
+            // A closed pipe (`| head`) ends the output, not the program.
+            let mut out = io::stdout().lock();
+            if out
+                .write_all(text.as_bytes())
+                .and_then(|_| out.flush())
+                .is_err()
+            {
+                return 2;
+            }
+            u8::from(r.verdict() != cute_lang::kernel::Verdict::Ok)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
 /// Run the command line on `args` (the program name first), as `render` does; returns the
 /// exit status. The Python package's `python -m cute_explorer` is this too.
 pub fn run<I, T>(args: I) -> u8
@@ -189,6 +247,9 @@ where
                 1
             }
         };
+    }
+    if let Some(path) = cli.report.as_deref() {
+        return report(path, cli.format);
     }
     match cli.print.as_deref() {
         Some("-") => {

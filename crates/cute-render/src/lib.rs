@@ -18,6 +18,7 @@
 pub mod cli;
 pub mod grid;
 pub mod limits;
+pub mod report;
 pub mod view;
 pub mod views;
 

@@ -1,0 +1,220 @@
+//! The kernel report: the presets' reports as snapshots, the numbers each section gives
+//! against the op it stands for, JSON, the `render --report` exits, and hostile
+//! configurations as errors naming the piece.
+
+use cute_lang::kernel::{report, Report, Verdict, PRESETS};
+use std::process::Command;
+
+fn preset(name: &str) -> &'static str {
+    PRESETS
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, _, src)| *src)
+        .unwrap_or_else(|| panic!("no preset {name}"))
+}
+
+fn section<'a>(r: &'a Report, kind: &str, name: &str) -> &'a cute_lang::kernel::Section {
+    r.sections
+        .iter()
+        .find(|s| s.kind == kind && s.name == name)
+        .unwrap_or_else(|| panic!("no {kind} section {name} in\n{r}"))
+}
+
+#[test]
+fn every_preset_reports_and_matches_its_snapshot() {
+    for (name, _, src) in PRESETS {
+        let r = report(src).unwrap_or_else(|e| panic!("{name}: {e}"));
+        insta::assert_snapshot!(format!("report_{name}"), r.to_string());
+    }
+}
+
+/// The tutorial is clean; the broken preset fails or warns in every kind of check.
+#[test]
+fn verdicts_are_what_the_presets_are_for() {
+    for name in ["sm80_tutorial", "sm90_tma_wgmma", "sm100_umma"] {
+        let r = report(preset(name)).unwrap();
+        assert_eq!(r.verdict(), Verdict::Ok, "{name}:\n{r}");
+    }
+    let r = report(preset("broken_sm80")).unwrap();
+    assert_eq!(section(&r, "budget", "sA + sB").verdict, Verdict::Fail);
+    assert_eq!(section(&r, "g2s", "copyB").verdict, Verdict::Warn);
+    assert_eq!(section(&r, "s2r", "s2r_atom_A").verdict, Verdict::Warn);
+    assert_eq!(section(&r, "mma", "mmaC").verdict, Verdict::Fail);
+    let text = r.to_string();
+    // The fixes the project computes: the stages that fit, the swizzle that clears ldmatrix.
+    assert!(text.contains("at most 5 stages fit"), "{text}");
+    assert!(
+        text.contains("Fix: use Sw<3,3,3> (16 wavefronts, ideal 16)"),
+        "{text}"
+    );
+}
+
+/// Each section's number is what the op it stands for computes.
+#[test]
+fn sections_agree_with_the_ops() {
+    let src = preset("sm80_tutorial");
+    let r = report(src).unwrap();
+    let eval = |expr: &str| cute_lang::eval_block(&format!("{src}\n{expr}")).unwrap();
+    let g2s = section(&r, "g2s", "copyA");
+    let coalescing = eval(
+        "coalescing(make_tensor(make_gmem_ptr<half_t>(nullptr), make_layout(make_shape(bM, bK), dA)), copyA)",
+    );
+    let cute_lang::Value::Coalesce(c) = coalescing else {
+        panic!("not a coalescing report")
+    };
+    assert!(g2s.headline.starts_with(&format!(
+        "{} sectors (min {})",
+        c.sectors(),
+        c.min_sectors()
+    )));
+    // ldmatrix over k-block 1 of stage 0: the same wavefronts as bank_conflicts of that block.
+    let s2r = section(&r, "s2r", "s2r_atom_A");
+    let banks = eval(
+        "bank_conflicts(logical_divide(sA(_,_,0), make_shape(Int<32>{}, Int<16>{}))(make_coord(_, 0), make_coord(_, 1)), make_tiled_copy_A(s2r_atom_A, mmaC))",
+    );
+    let cute_lang::Value::Banks(b) = banks else {
+        panic!("not a bank report")
+    };
+    let k1 = s2r
+        .facts
+        .iter()
+        .find(|(k, _)| k == "k-block 1")
+        .map(|(_, v)| v.clone())
+        .unwrap();
+    let per_m = 128 / 32;
+    assert_eq!(
+        k1,
+        format!(
+            "{} wavefronts (ideal {})",
+            b.wavefronts() * per_m,
+            b.ideal() * per_m
+        )
+    );
+    // The GMMA descriptors per k-block are make_fragment_A's, as C++ builds them.
+    let r = report(preset("sm90_tma_wgmma")).unwrap();
+    let d = section(&r, "desc", "tiled_mma.A");
+    let k2 = &d.facts.iter().find(|(k, _)| k == "k-block 2").unwrap().1;
+    assert!(k2.starts_with("GmmaDescriptor: 0x4000004000010004"), "{k2}");
+    // The UMMA accumulator: 128x256 floats are 256 of the 512 TMEM columns.
+    let r = report(preset("sm100_umma")).unwrap();
+    assert_eq!(
+        section(&r, "tmem", "tiled_mma.C").headline,
+        "256 of 512 TMEM columns"
+    );
+}
+
+#[test]
+fn json_has_every_section() {
+    let r = report(preset("broken_sm80")).unwrap();
+    let j = cute_render::report::to_json(&r);
+    assert_eq!(j["verdict"], "fail");
+    assert_eq!(j["sections"].as_array().unwrap().len(), r.sections.len());
+    let s2r = j["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "s2r_atom_A")
+        .unwrap();
+    assert_eq!(s2r["verdict"], "warn");
+    assert!(s2r["warnings"][0]["fix"]
+        .as_str()
+        .unwrap()
+        .starts_with("use Sw<3,3,3>"));
+}
+
+fn render(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_render"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run render");
+    if let Some(s) = stdin {
+        child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_cli_exits_by_verdict() {
+    let (code, out, _) = render(&["--report", "-"], Some(preset("sm80_tutorial")));
+    assert_eq!(code, 0);
+    assert!(out.starts_with("# Kernel report: SM80"), "{out}");
+    let (code, out, _) = render(
+        &["--report", "-", "--format", "json"],
+        Some(preset("broken_sm80")),
+    );
+    assert_eq!(code, 1);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["arch"], "SM80");
+    let (code, _, err) = render(&["--report", "-"], Some("auto x = Int<3>{};"));
+    assert_eq!(code, 2);
+    assert!(err.contains("no TiledMMA"), "{err}");
+    let (code, _, err) = render(&["--report", "/nonexistent/k.cpp"], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read /nonexistent/k.cpp"), "{err}");
+}
+
+#[test]
+fn hostile_configurations_name_the_piece() {
+    let mma =
+        "TiledMMA mma = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2>>{});";
+    let cases = [
+        ("auto sA = make_layout(make_shape(Int<64>{}, Int<32>{}));", "no TiledMMA"),
+        (&*format!("{mma}\nauto sA = make_layout(make_shape(Int<64>{{}}, bogus));"), "line 2: unknown name 'bogus'"),
+        (&*format!("{mma}\nusing SmemLayoutAtomA = decltype(composition(Swizzle<3,3,3>{{}}, Layout<Shape<_8,_64>,Stride<_64,_1>>{{}}));"), "give the CTA tile"),
+    ];
+    for (src, want) in cases {
+        match report(src) {
+            Err(e) => assert!(
+                e.to_string().contains(want),
+                "{src}\n -> {e}\n wanted {want}"
+            ),
+            Ok(r) => panic!("{src}\n -> a report, wanted an error containing {want}:\n{r}"),
+        }
+    }
+    // Pieces that do not fit each other fail their section, with the reason.
+    let src = format!(
+        "{mma}\nauto sA = make_layout(make_shape(Int<64>{{}}, Int<32>{{}}), LayoutRight{{}});\nCopy_Atom<SM75_U32x4_LDSM_N, half_t> s2r_atom_B;"
+    );
+    let r = report(&src).unwrap();
+    let s = section(&r, "s2r", "s2r_atom_B");
+    assert_eq!(s.verdict, Verdict::Fail);
+    assert!(
+        s.warnings[0]
+            .reason
+            .contains("no shared-memory layout of operand B"),
+        "{}",
+        s.warnings[0].reason
+    );
+    let src = format!(
+        "{mma}\nauto sA = make_layout(make_shape(Int<64>{{}}, Int<32>{{}}, Int<2>{{}}), LayoutRight{{}});\nTiledCopy copyA = make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>{{}}, Layout<Shape<_16,_8>,Stride<_8,_1>>{{}}, Layout<Shape<_1,_8>>{{}});"
+    );
+    let r = report(&src).unwrap();
+    let s = section(&r, "g2s", "copyA");
+    assert_eq!(s.verdict, Verdict::Fail, "{r}");
+}
+
+/// Every section's view is an expression the page evaluates after the block: it must
+/// evaluate.
+#[test]
+fn every_view_evaluates_after_its_block() {
+    for (name, _, src) in PRESETS {
+        let r = report(src).unwrap();
+        for s in &r.sections {
+            if let Some(v) = &s.view {
+                if let Err(e) = cute_lang::eval_block(&format!("{src}\n{v}")) {
+                    panic!("{name}: the view of {} `{v}`: {e}", s.name);
+                }
+            }
+        }
+    }
+}
