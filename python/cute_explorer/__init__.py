@@ -24,14 +24,53 @@ import re as _re
 from ._native import CuteError, Value, __version__, cell_keys, op_table, print_script
 from ._native import call as _call
 from ._native import evaluate as _evaluate
+from ._native import report as _report
 from ._native import run_cli
 
-__all__ = ["CuteError", "Value", "evaluate", "op_table", "print_script", "run_cli", "__version__"]
+__all__ = ["CuteError", "Report", "Value", "evaluate", "op_table", "print_script", "report", "run_cli", "__version__"]
 
 
 def evaluate(text):
     """Evaluate a line or a pasted block; the value of its last statement."""
     return _evaluate(to_text(text))
+
+
+class Report:
+    """A whole kernel's configuration checked at once (`report(text)`): every smem buffer,
+    copy and MMA with a verdict and the number behind it. `str(r)` and the notebook show the
+    Markdown `render --report` prints; `r.data` is its JSON as Python dicts and lists;
+    `r.verdict` is `ok`, `warn` or `fail`; `r.sections` the sections."""
+
+    def __init__(self, markdown, data):
+        self.markdown = markdown
+        self.data = data
+
+    @property
+    def verdict(self):
+        return self.data["verdict"]
+
+    @property
+    def sections(self):
+        return self.data["sections"]
+
+    def __str__(self):
+        return self.markdown
+
+    def __repr__(self):
+        return f"<Report {self.data['arch']}: {self.verdict}, {len(self.sections)} sections>"
+
+    def _repr_markdown_(self):
+        return self.markdown
+
+
+def report(text):
+    """Check a pasted mainloop configuration (C++ host set-up, a collective's type list):
+    the `Report` of its smem budget, copies, MMAs, descriptors and TMEM. Raises `CuteError`
+    naming what is missing or wrong."""
+    import json
+
+    markdown, data = _report(to_text(text))
+    return Report(markdown, json.loads(data))
 
 
 def _fmt(x):

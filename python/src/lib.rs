@@ -512,6 +512,16 @@ fn run_cli(py: Python<'_>, argv: Vec<String>) -> PyResult<u8> {
     })
 }
 
+/// The kernel report of a configuration block (`render --report`): its Markdown and its
+/// JSON text.
+#[pyfunction]
+fn report(py: Python<'_>, text: &str) -> PyResult<(String, String)> {
+    guarded(py, || {
+        let r = cute_lang::kernel::report(text).map_err(|e| cute_err(py, &e))?;
+        Ok((r.to_string(), cute_render::report::to_json(&r).to_string()))
+    })
+}
+
 /// The cell keys the figures' `data-*` attributes use, with the inspector's labels.
 #[pyfunction]
 fn cell_keys() -> Vec<(&'static str, &'static str)> {
@@ -531,6 +541,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(print_script, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(cell_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(report, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -218,3 +218,23 @@ def test_unknown_drawing_options_are_named():
     with pytest.raises(cx.CuteError, match="warp= takes a warp index"):
         v.svg(warp=-1)
     assert v.svg(view=None) == v.svg()
+
+
+def test_report_is_render_report():
+    """`report(text)` is what `render --report` prints (Markdown) and its JSON; a notebook
+    shows the Markdown; a configuration without an MMA raises naming it."""
+    path = os.path.join(ROOT, "crates", "cute-lang", "kernels", "broken_sm80.cpp")
+    with open(path) as f:
+        src = f.read()
+    r = cx.report(src)
+    md = subprocess.run([sys.executable, "-m", "cute_explorer", "--report", path],
+                        capture_output=True, text=True)
+    assert md.returncode == 1 and md.stdout == str(r) == r._repr_markdown_()
+    js = subprocess.run([sys.executable, "-m", "cute_explorer", "--report", path, "--format", "json"],
+                        capture_output=True, text=True)
+    assert json.loads(js.stdout) == r.data
+    assert r.verdict == "fail"
+    s2r = next(s for s in r.sections if s["name"] == "s2r_atom_A")
+    assert s2r["verdict"] == "warn" and s2r["warnings"][0]["fix"].startswith("use Sw<3,3,3>")
+    with pytest.raises(cx.CuteError, match="no TiledMMA"):
+        cx.report("auto sA = make_layout(make_shape(Int<64>{}, Int<32>{}));")
