@@ -936,3 +936,29 @@ test('tensors: a thread\'s partition from a preset, lit and inspected, and from 
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('kernel: a whole configuration checked, a row opens its object, and from a shared link', async () => {
+  const { page, ctx, errors } = await open('', { width: 1600, height: 1000 });
+  await page.selectOption('#preset', { label: 'A broken SM80 configuration: every warning' });
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'kernel');
+  // Row 6 is s2r_atom_A: ldmatrix from an unswizzled sA, the fix the search computes.
+  await page.locator('#panel-report .cell[data-object="s2r_atom_A"][data-col="0"]').hover();
+  assert.equal(await inspectorRow(page, 'verdict'), 'warn');
+  assert.match(await inspectorRow(page, 'warning'), /8-way bank conflicts\)\. Fix: use Sw<3,3,3>/);
+  assert.match(await page.textContent('#answers'), /sA \+ sB \(fail\): 192 KiB of shared memory is over the SM80 limit/);
+  await page.screenshot({ path: `${OUT}/kernel.png` });
+  const url = await pageUrl(page);
+  // The row opens the object's own view: the block with its bank check appended.
+  await page.locator('#panel-report .cell[data-object="s2r_atom_A"][data-col="0"]').click();
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'banks');
+  assert.match(await page.inputValue('#editor'), /\nbank_conflicts\(sA\(_,_,0\), make_tiled_copy_A\(s2r_atom_A, mmaC\)\)$/);
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'kernel');
+  // A shared link reopens the report.
+  const other = await ctx.newPage();
+  await other.goto(url);
+  await other.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'kernel');
+  assert.equal(await other.locator('#panel-report .cell[data-col="0"]').count(), 8);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});

@@ -238,3 +238,17 @@ def test_report_is_render_report():
     assert s2r["verdict"] == "warn" and s2r["warnings"][0]["fix"].startswith("use Sw<3,3,3>")
     with pytest.raises(cx.CuteError, match="no TiledMMA"):
         cx.report("auto sA = make_layout(make_shape(Int<64>{}, Int<32>{}));")
+
+
+def test_the_kernel_view_of_a_block(tmp_path):
+    """A pasted configuration draws as its kernel report (`view="kernel"`), the SVG
+    `render --view kernel` writes."""
+    path = os.path.join(ROOT, "crates", "cute-lang", "kernels", "sm80_tutorial.cpp")
+    with open(path) as f:
+        v = cx.evaluate(f.read())
+    out = tmp_path / "kernel.svg"
+    r = subprocess.run([sys.executable, "-m", "cute_explorer", "--expr", "@" + path, "--view", "kernel", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    svg = v.svg(view="kernel")
+    assert 'data-view="kernel"' in svg and svg == out.read_text()

@@ -111,6 +111,15 @@ pub fn rows(data: &[(String, String)], ctx: &Context) -> Vec<Row> {
         match k.as_str() {
             "panel" | "row" | "col" | "coord" => {}
             "offset" | "pre" => {}
+            // A row that opens the block with a view line appended (the kernel view's):
+            // the line it adds, not the whole block again.
+            "open" if v.contains('\n') => {
+                let line = v.lines().last().unwrap_or_default();
+                push(
+                    cell_key(k).map_or(k.as_str(), |c| c.label),
+                    format!("… + {line}"),
+                );
+            }
             _ => {
                 // Keys the table does not know are shown as they are.
                 let label = cell_key(k).map_or(k.as_str(), |c| c.label);

@@ -23,8 +23,19 @@ const fn p(group: &'static str, label: &'static str, expr: &'static str, view: V
     }
 }
 
+/// A kernel preset: [`cute_lang::kernel::PRESETS`]' block `i`, checked whole.
+const fn kernel(i: usize) -> Preset {
+    let (_, label, expr) = cute_lang::kernel::PRESETS[i];
+    p("Whole kernel", label, expr, View::Kernel)
+}
+
 /// Every preset, in menu order.
 pub const PRESETS: &[Preset] = &[
+    // Whole kernels: every smem buffer, copy and MMA of a mainloop set-up, checked.
+    kernel(0),
+    kernel(1),
+    kernel(2),
+    kernel(3),
     // The seeds' examples (the swizzling articles the project was conceived from).
     p("Seeds", "8x32 half tile under Sw<3,2,3> (render's default)", "composition(Sw<3,2,3>, (8,32):(32,1))", View::Swizzle),
     p("Seeds", "8x64 half tile under Sw<3,4,3>", "Sw<3,4,3> o 0 o (8,64):(64,1)", View::Swizzle),
@@ -112,6 +123,18 @@ pub fn groups() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every kernel preset of the language is in the menu.
+    #[test]
+    fn every_kernel_preset_is_offered() {
+        let offered: Vec<&str> = PRESETS
+            .iter()
+            .filter(|p| p.view == View::Kernel)
+            .map(|p| p.expr)
+            .collect();
+        let all: Vec<&str> = cute_lang::kernel::PRESETS.iter().map(|k| k.2).collect();
+        assert_eq!(offered, all);
+    }
 
     /// Every preset evaluates and draws in its view.
     #[test]

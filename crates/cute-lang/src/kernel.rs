@@ -276,7 +276,13 @@ fn operand_bits(r: &Roles, op: char) -> Option<i64> {
     })
 }
 
-fn kib(bytes: i64) -> String {
+/// Bytes as KiB, one decimal where not whole.
+///
+/// ```
+/// assert_eq!(cute_lang::kernel::kib(166_912), "163 KiB");
+/// assert_eq!(cute_lang::kernel::kib(1536 + 100), "1.6 KiB");
+/// ```
+pub fn kib(bytes: i64) -> String {
     if bytes % 1024 == 0 {
         format!("{} KiB", bytes / 1024)
     } else {
@@ -371,7 +377,13 @@ pub fn report(src: &str) -> Result<Report> {
             return Err(Error::new(format!("line {}: {e}", line.line)));
         }
     }
-    let mut r = find_roles(&session);
+    report_of(&session)
+}
+
+/// [`report`] of a block already evaluated into `session` (the page's and the renderer's
+/// evaluation, which has checked its lines).
+pub fn report_of(session: &Session) -> Result<Report> {
+    let mut r = find_roles(session);
     if r.mmas.is_empty() {
         return Err(Error::new(
             "no TiledMMA in the configuration: declare one (TiledMMA mma = make_tiled_mma(...); using TiledMma = ...;)",

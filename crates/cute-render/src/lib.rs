@@ -53,6 +53,8 @@ struct Drawn {
 pub struct Evaluated {
     /// One entry per statement with a value or an error ([`cute_lang::ScriptLine`]).
     pub lines: Vec<cute_lang::ScriptLine>,
+    /// The script (the kernel view's rows open it with a section's view appended).
+    script: String,
     drawn: Result<Drawn>,
     session: Session,
     /// The drawn line's top-level call with its operands, evaluated only for the views
@@ -91,6 +93,7 @@ pub fn evaluate(script: &str) -> Evaluated {
             }),
     };
     Evaluated {
+        script: script.to_string(),
         lines,
         drawn,
         session,
@@ -173,6 +176,12 @@ impl Evaluated {
 
     /// The figure of `d` in exactly `opts.view`, at the width the value fixes if it does.
     fn draw_in(&self, d: &Drawn, opts: &Options) -> Result<Figure> {
+        if opts.view == View::Kernel {
+            // The whole block is what the kernel view checks, not its last value.
+            let r = cute_lang::kernel::report_of(&self.session)?;
+            let title = format!("kernel report ({}): {}", r.arch, r.verdict().name());
+            return views::kernel_figure(&title, &self.script, &r, opts);
+        }
         let fixed;
         let opts = match self.element_width() {
             Some((bits, from)) => {

@@ -37,6 +37,9 @@ pub enum View {
     /// Global-memory coalescing of an access: the lines and sectors each warp instruction
     /// touches, the bytes its lanes ask for.
     Coalescing,
+    /// A whole kernel's configuration block checked at once (`render --report`): a row per
+    /// smem buffer, copy and MMA with its verdict; a row opens the object's own view.
+    Kernel,
 }
 
 impl View {
@@ -47,7 +50,7 @@ impl View {
     /// for v in View::ALL {
     ///     assert_eq!(View::parse(v.name()), Some(*v));
     /// }
-    /// assert_eq!(View::ALL.len(), 14);
+    /// assert_eq!(View::ALL.len(), 15);
     /// ```
     pub const ALL: &'static [View] = &[
         View::Auto,
@@ -64,6 +67,7 @@ impl View {
         View::Tma,
         View::Partition,
         View::Coalescing,
+        View::Kernel,
     ];
 
     /// The view's name: what [`View::parse`] reads, `--view` takes and a figure's
@@ -90,6 +94,7 @@ impl View {
             View::Tma => "tma",
             View::Partition => "partition",
             View::Coalescing => "coalescing",
+            View::Kernel => "kernel",
         }
     }
 

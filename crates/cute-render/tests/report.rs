@@ -218,3 +218,35 @@ fn every_view_evaluates_after_its_block() {
         }
     }
 }
+
+/// The kernel view: a row per section, coloured by verdict, each opening the section's
+/// view; the SVG as a snapshot.
+#[test]
+fn the_kernel_view_draws_a_row_per_section() {
+    use cute_render::{render_figure, Options, Theme, View};
+    let src = preset("broken_sm80");
+    let opts = Options {
+        view: View::Kernel,
+        ..Options::default()
+    };
+    let f = render_figure(src, &opts).unwrap();
+    assert_eq!(f.view, View::Kernel);
+    let r = report(src).unwrap();
+    let (panel, _) = &f.panels[0];
+    assert_eq!((panel.rows, panel.cols), (r.sections.len(), 4));
+    let svg = f.to_svg(Theme::Light);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let opens: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("data-col") == Some("0"))
+        .filter_map(|n| n.attribute("data-open"))
+        .collect();
+    assert_eq!(
+        opens.len(),
+        r.sections.iter().filter(|s| s.view.is_some()).count()
+    );
+    assert!(opens
+        .iter()
+        .all(|o| o.starts_with("// A deliberately broken SM80")));
+    insta::assert_snapshot!("view_kernel", svg);
+}

@@ -292,8 +292,18 @@ fn every_cell_key_is_in_the_key_table() {
         "((4,2), (4,2):(1,0))",
         "make_tiled_copy(Copy_Atom<UniversalCopy<uint64_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{}).get_slice(9).partition_S(make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(32, Int<64>{}), LayoutRight{}))",
     ];
-    for expr in EXAMPLES.iter().map(|(_, e)| *e).chain(more) {
-        let f = render_figure(expr, &Options::default()).unwrap();
+    // The kernel view draws a whole block, chosen (no value implies it).
+    let kernel = Options {
+        view: cute_render::View::Kernel,
+        ..Options::default()
+    };
+    let runs = EXAMPLES
+        .iter()
+        .map(|(_, e)| (*e, Options::default()))
+        .chain(more.into_iter().map(|e| (e, Options::default())))
+        .chain([(cute_lang::kernel::PRESETS[3].2, kernel)]);
+    for (expr, opts) in runs {
+        let f = render_figure(expr, &opts).unwrap();
         for (p, _) in &f.panels {
             for r in 0..p.rows {
                 for c in 0..p.cols {

@@ -86,6 +86,12 @@ pub const CELL_KEYS: &[CellKey] = &[
     k("sector", "32-byte sector", Unit::Plain),
     k("line", "128-byte line", Unit::Plain),
     k("instr", "instruction", Unit::Plain),
+    k("object", "object", Unit::Plain),
+    k("kind", "kind", Unit::Plain),
+    k("verdict", "verdict", Unit::Plain),
+    k("headline", "the number", Unit::Plain),
+    k("warning", "warning", Unit::Plain),
+    k("warning-more", "another warning", Unit::Plain),
 ];
 
 /// The table's entry for `key` (without `data-`).

@@ -25,6 +25,7 @@ mod algebra;
 mod banks;
 mod coalescing;
 mod desc;
+mod kernel;
 mod layout;
 mod palette;
 mod search;
@@ -38,6 +39,7 @@ pub use banks::BANK_PANELS;
 use coalescing::coalescing_figure;
 pub use coalescing::COALESCING_PANELS;
 use desc::desc_figure;
+pub(crate) use kernel::kernel_figure;
 use layout::{layout_figure, swizzle_figure};
 pub use palette::Palette;
 use search::search_figure;
@@ -396,6 +398,9 @@ pub fn figure_with_call(
                 v.kind()
             ))),
         },
+        View::Kernel => Err(Error::new(
+            "the kernel view checks a whole configuration block (render --report): it draws a pasted mainloop set-up, not one value",
+        )),
         View::Coalescing => match value {
             Value::Coalesce(c) => coalescing_figure(title, c, opts),
             v => Err(Error::new(format!(
