@@ -356,6 +356,11 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         include_str!("../kernels/sm100_umma.cpp"),
     ),
     (
+        "sm90_dsl",
+        "CuTeDSL: the Hopper dense GEMM's set-up (TMA + WGMMA, 4 stages)",
+        include_str!("../kernels/sm90_dsl.py"),
+    ),
+    (
         "broken_sm80",
         "A broken SM80 configuration: every warning",
         include_str!("../kernels/broken_sm80.cpp"),
@@ -406,6 +411,22 @@ pub fn report_of(session: &Session) -> Result<Report> {
             let trg = IntTuple::ints(&[mn, tile[2], stages]);
             let l = atom.map_inner(|l| alg::tile_to_shape(l, &trg, &alg::ModeOrder::ColMajor))?;
             r.smem.push((name.replace("Atom", ""), *op, l));
+        }
+    }
+    // One buffer per operand: a stage's slice (`a_smem_layout = slice_(staged, ...)`) is a
+    // view of the staged buffer, not another allocation.
+    let mut sized = Vec::new();
+    for (name, op, l) in std::mem::take(&mut r.smem) {
+        let size = l.inner().cosize()?;
+        sized.push((name, op, l, size));
+    }
+    for (i, (name, op, l, size)) in sized.iter().enumerate() {
+        let bigger = sized
+            .iter()
+            .enumerate()
+            .any(|(j, (_, o, _, s))| j != i && o == op && (*s > *size || (*s == *size && j < i)));
+        if !bigger {
+            r.smem.push((name.clone(), *op, l.clone()));
         }
     }
     let mut sections = Vec::new();
@@ -887,6 +908,27 @@ fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<Section>> {
             facts.push(("k-blocks".into(), format!("{} per stage", cta[2] / tile[2])));
         }
     }
+    // An UMMA's instruction descriptor (`UMMA::make_instr_desc<A, B, C, M, N, MajorA,
+    // MajorB>()`), for the families it describes.
+    if let Some(MmaParams::Umma(u)) = &mma.atom.params {
+        let args = cute_core::desc::InstrArgs {
+            a: u.a,
+            b: u.b,
+            c: u.c,
+            m: u.m,
+            n: u.n,
+            a_major: u.majors[0],
+            b_major: u.majors[1],
+            a_neg: false,
+            b_neg: false,
+            saturate: false,
+            sparse: false,
+            max_shift: 0,
+        };
+        if let (Ok(d), None) = (cute_core::desc::make_instr_desc(&args), u.sf) {
+            facts.push(("instruction descriptor".into(), one_line(&d)));
+        }
+    }
     let mut out = vec![Section {
         kind: "mma",
         name: name.to_string(),
@@ -933,25 +975,41 @@ fn desc_section(r: &Roles, name: &str, mma: &TiledMma, op: char) -> Result<Optio
     let (stage, _) = stage_of(smem, r.umma)?;
     let bits = operand_bits(r, op).unwrap_or(16);
     let what = format!("{name}'s {op} descriptors over {sname}");
-    let t = Tensor::over(
-        Ptr::new(
-            Space::Smem,
-            u32::try_from(bits).map_err(|_| Error::new("width"))?,
-            0,
-        ),
-        &stage,
-    )
-    .map_err(|e| e.within(&what))?;
-    let t = Value::Tensor(Box::new(t));
-    let frag = if r.umma {
-        crate::tensor_args::make_fragment(op, &[Value::TiledMma(Box::new(mma.clone())), t])
-    } else {
-        let thr = Value::ThrMma(Box::new(crate::tensor_args::ThrMma {
-            mma: mma.clone(),
-            thr: 0,
-        }));
-        crate::tensor_args::partition_fragment(op, &[thr, t])
+    let ptr = Ptr::new(
+        Space::Smem,
+        u32::try_from(bits).map_err(|_| Error::new("element width out of range"))?,
+        0,
+    );
+    let fragment = |t: Tensor| {
+        let t = Value::Tensor(Box::new(t));
+        if r.umma {
+            crate::tensor_args::make_fragment(op, &[Value::TiledMma(Box::new(mma.clone())), t])
+        } else {
+            let thr = Value::ThrMma(Box::new(crate::tensor_args::ThrMma {
+                mma: mma.clone(),
+                thr: 0,
+            }));
+            crate::tensor_args::partition_fragment(op, &[thr, t])
+        }
     };
+    let mut frag = fragment(Tensor::over(ptr, &stage).map_err(|e| e.within(&what))?);
+    let mut in_pointer = false;
+    // CuTeDSL's smem layouts (`S<3,4,3> o 0 o ...`) carry the byte-address swizzle that
+    // the kernel moves into the pointer (`get_tensor(layout.outer, swizzle=layout.inner)`,
+    // C++'s recast_ptr): the descriptor is that tensor's.
+    if let (Err(_), AnyLayout::Composed(c)) = (&frag, &stage) {
+        if c.offset == cute_core::swizzle::Offset::Int(0) {
+            let swizzled = Ptr {
+                swizzle: Some(c.swizzle),
+                ..ptr
+            };
+            let retry = fragment(Tensor::new(Iter::Ptr(swizzled), c.layout.clone()));
+            if retry.is_ok() {
+                frag = retry;
+                in_pointer = true;
+            }
+        }
+    }
     let (verdict, facts, warnings, headline) = match frag {
         Ok(Value::DescTensor(d)) => {
             let shape = d.layout.shape().clone();
@@ -964,6 +1022,12 @@ fn desc_section(r: &Roles, name: &str, mma: &TiledMma, op: char) -> Result<Optio
                 }
                 let desc = d.at(&IntTuple::Tuple(at))?;
                 facts.push((format!("k-block {k}"), one_line(&desc)));
+            }
+            if in_pointer {
+                facts.push((
+                    "swizzle".into(),
+                    format!("{}, in the pointer (CuTeDSL's get_tensor(layout.outer, swizzle=layout.inner))", stage_swizzle(&stage)),
+                ));
             }
             (
                 Verdict::Ok,
@@ -1002,6 +1066,13 @@ fn desc_section(r: &Roles, name: &str, mma: &TiledMma, op: char) -> Result<Optio
         warnings,
         view: None,
     }))
+}
+
+fn stage_swizzle(l: &AnyLayout) -> String {
+    match l {
+        AnyLayout::Composed(c) => c.swizzle.to_string(),
+        AnyLayout::Layout(_) => "none".into(),
+    }
 }
 
 /// A descriptor on one line: `GmmaDescriptor: 0x... (start_addr 0x0000, leading_off ...)`.

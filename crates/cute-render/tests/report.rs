@@ -31,7 +31,7 @@ fn every_preset_reports_and_matches_its_snapshot() {
 /// The tutorial is clean; the broken preset fails or warns in every kind of check.
 #[test]
 fn verdicts_are_what_the_presets_are_for() {
-    for name in ["sm80_tutorial", "sm90_tma_wgmma", "sm100_umma"] {
+    for name in ["sm80_tutorial", "sm90_tma_wgmma", "sm100_umma", "sm90_dsl"] {
         let r = report(preset(name)).unwrap();
         assert_eq!(r.verdict(), Verdict::Ok, "{name}:\n{r}");
     }
@@ -249,4 +249,30 @@ fn the_kernel_view_draws_a_row_per_section() {
         .iter()
         .all(|o| o.starts_with("// A deliberately broken SM80")));
     insta::assert_snapshot!("view_kernel", svg);
+}
+
+/// The same Hopper mainloop written in CuTeDSL and in C++ gets the same numbers: buffers,
+/// TMA boxes and the descriptors of every k-block.
+#[test]
+fn cutedsl_and_cpp_spellings_report_alike() {
+    let dsl = report(preset("sm90_dsl")).unwrap();
+    let cpp = report(preset("sm90_tma_wgmma")).unwrap();
+    let pick = |r: &Report, kind: &str| -> Vec<String> {
+        r.sections
+            .iter()
+            .filter(|s| s.kind == kind)
+            .map(|s| {
+                let facts: Vec<&str> = s
+                    .facts
+                    .iter()
+                    .filter(|(k, _)| k.starts_with("k-block"))
+                    .map(|(_, v)| v.as_str())
+                    .collect();
+                format!("{} {}", s.headline, facts.join(";"))
+            })
+            .collect()
+    };
+    for kind in ["budget", "smem", "tma", "mma", "desc"] {
+        assert_eq!(pick(&dsl, kind), pick(&cpp, kind), "{kind}");
+    }
 }

@@ -301,7 +301,12 @@ fn every_cell_key_is_in_the_key_table() {
         .iter()
         .map(|(_, e)| (*e, Options::default()))
         .chain(more.into_iter().map(|e| (e, Options::default())))
-        .chain([(cute_lang::kernel::PRESETS[3].2, kernel)]);
+        .chain(
+            cute_lang::kernel::PRESETS
+                .iter()
+                .filter(|p| p.0 == "broken_sm80")
+                .map(|p| (p.2, kernel.clone())),
+        );
     for (expr, opts) in runs {
         let f = render_figure(expr, &opts).unwrap();
         for (p, _) in &f.panels {
