@@ -958,7 +958,7 @@ test('kernel: a whole configuration checked, a row opens its object, and from a 
   const other = await ctx.newPage();
   await other.goto(url);
   await other.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'kernel');
-  assert.equal(await other.locator('#panel-report .cell[data-col="0"]').count(), 8);
+  assert.equal(await other.locator('#panel-report .cell[data-col="0"]').count(), 9);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

@@ -2,7 +2,8 @@
 // - 6 stages of 128x128x64 half A and B: 192 KiB, over the 163 KiB an SM80 CTA may use;
 // - sA without a swizzle: ldmatrix reads 8 rows of 128 bytes from one bank group;
 // - copyB's threads walk down the M mode of a K-major tile: each lane its own sectors;
-// - the CTA tile's N (120) is not a multiple of the MMA's 32.
+// - the CTA tile's N (120) is not a multiple of the MMA's 32;
+// - s2r_atom_B moves floats into a half MMA.
 int k = 4096;
 auto dA = make_stride(k, Int<1>{});
 auto dB = make_stride(k, Int<1>{});
@@ -23,4 +24,4 @@ TiledMMA mmaC = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{},
                                Layout<Shape<_2,_2>>{},
                                Tile<_32,_32,_16>{});
 Copy_Atom<SM75_U32x4_LDSM_N, half_t> s2r_atom_A;
-Copy_Atom<SM75_U32x4_LDSM_N, half_t> s2r_atom_B;
+Copy_Atom<SM75_U32x4_LDSM_N, float> s2r_atom_B;

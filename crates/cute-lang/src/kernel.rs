@@ -501,6 +501,12 @@ pub fn report_of(session: &Session) -> Result<Report> {
             },
         );
     }
+    // Element types: every copy and the MMA must agree on each operand's width.
+    for op in ['A', 'B'] {
+        if let Some(s) = types_section(&r, op) {
+            sections.push(s);
+        }
+    }
     // An analysis that cannot run is the section's verdict, not the report's end: the
     // reason names the object.
     let failed = |kind: &'static str, name: &str, e: Error| Section {
@@ -534,6 +540,63 @@ pub fn report_of(session: &Session) -> Result<Report> {
         arch,
         smem_limit,
         sections,
+    })
+}
+
+/// The element type an MMA reads for operand `op`: its name's (`F32F16F16`), or an
+/// UMMA's template arguments.
+fn mma_operand_type(m: &TiledMma, op: char) -> Option<cute_core::elem::Elem> {
+    if let Some(MmaParams::Umma(u)) = &m.atom.params {
+        return Some(if op == 'A' { u.a } else { u.b });
+    }
+    let t = m.atom.value_types()?;
+    Some(if op == 'A' { t[1] } else { t[2] })
+}
+
+/// A section when the copies of operand `op` and the MMA disagree on its element width
+/// (a half copy into a TF32 MMA): each object with the width it moves.
+fn types_section(r: &Roles, op: char) -> Option<Section> {
+    let mut widths: Vec<(String, i64)> = Vec::new();
+    for (n, o, c) in &r.g2s {
+        if let (true, Some(b)) = (*o == op, c.atom.val_bits) {
+            widths.push((n.clone(), b));
+        }
+    }
+    for (n, o, c) in r.tma.iter().chain(&r.s2r) {
+        if let (true, Some(b)) = (*o == op, c.val_bits) {
+            widths.push((n.clone(), b));
+        }
+    }
+    for (n, m) in &r.mmas {
+        if let Some(t) = mma_operand_type(m, op) {
+            widths.push((format!("{n} ({t})"), t.bits()));
+        }
+    }
+    let first = widths.first()?.1;
+    if widths.iter().all(|(_, b)| *b == first) {
+        return None;
+    }
+    let list: Vec<String> = widths
+        .iter()
+        .map(|(n, b)| format!("{n}: {b}-bit"))
+        .collect();
+    Some(Section {
+        kind: "types",
+        name: format!("operand {op}"),
+        verdict: Verdict::Fail,
+        headline: format!("element widths disagree: {}", list.join(", ")),
+        facts: widths
+            .iter()
+            .map(|(n, b)| (n.clone(), format!("{b}-bit elements")))
+            .collect(),
+        warnings: vec![Warning {
+            reason: format!(
+                "operand {op}'s copies and MMA move elements of different widths ({})",
+                list.join(", ")
+            ),
+            fix: Some("give every copy atom of the operand the MMA's element type".into()),
+        }],
+        view: None,
     })
 }
 

@@ -181,6 +181,16 @@ fn hostile_configurations_name_the_piece() {
             Ok(r) => panic!("{src}\n -> a report, wanted an error containing {want}:\n{r}"),
         }
     }
+    // Types that do not agree: a half copy feeding a TF32 MMA.
+    let src = "TiledMMA mma = make_tiled_mma(SM80_16x8x8_F32TF32TF32F32_TN{}, Layout<Shape<_2,_2>>{});\nauto sA = make_layout(make_shape(Int<64>{}, Int<32>{}, Int<2>{}), LayoutRight{});\nTiledCopy copyA = make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{});";
+    let r = report(src).unwrap();
+    let s = section(&r, "types", "operand A");
+    assert_eq!(s.verdict, Verdict::Fail);
+    assert!(
+        s.headline.contains("copyA: 16-bit") && s.headline.contains("mma (tfloat32_t): 32-bit"),
+        "{}",
+        s.headline
+    );
     // Pieces that do not fit each other fail their section, with the reason.
     let src = format!(
         "{mma}\nauto sA = make_layout(make_shape(Int<64>{{}}, Int<32>{{}}), LayoutRight{{}});\nCopy_Atom<SM75_U32x4_LDSM_N, half_t> s2r_atom_B;"
