@@ -528,7 +528,10 @@ pub fn report_of(session: &Session) -> Result<Report> {
         sections.push(tma_section(name, *op, atom));
     }
     for (name, op, atom) in &r.s2r {
-        sections.push(s2r_section(&r, name, *op, atom).unwrap_or_else(|e| failed("s2r", name, e)));
+        sections.push(
+            s2r_section(&r, name, *op, atom)
+                .unwrap_or_else(|e| failed(if *op == 'C' { "epilogue" } else { "s2r" }, name, e)),
+        );
     }
     for (name, mma) in &r.mmas {
         match mma_sections(&r, name, mma) {
@@ -820,7 +823,17 @@ fn tma_section(name: &str, op: char, atom: &CopyAtom) -> Section {
 }
 
 fn s2r_section(r: &Roles, name: &str, op: char, atom: &CopyAtom) -> Result<Section> {
-    let what = format!("{name} (shared -> registers, operand {op})");
+    // The epilogue writes C's registers into shared memory (`r2s_atom_C`, STSM) and may
+    // read them back; the mainloop reads A and B.
+    let writes = op == 'C' && !words(name).iter().any(|w| w.eq_ignore_ascii_case("s2r"));
+    let what = format!(
+        "{name} ({}, operand {op})",
+        if writes {
+            "registers -> shared"
+        } else {
+            "shared -> registers"
+        }
+    );
     let (mma_name, mma) = r
         .mmas
         .first()
@@ -829,9 +842,19 @@ fn s2r_section(r: &Roles, name: &str, op: char, atom: &CopyAtom) -> Result<Secti
     let (stage, _) = stage_of(smem, r.umma)?;
     let copy =
         cute_core::atom::make_tiled_copy_operand(atom, mma, op).map_err(|e| e.within(&what))?;
-    let (_, bits, tv, instr) =
-        bank_args(&[smem_value(&stage), Value::TiledCopy(Box::new(copy.clone()))])
-            .map_err(|e| e.within(&what))?;
+    let mut args = vec![smem_value(&stage), Value::TiledCopy(Box::new(copy.clone()))];
+    // A universal copy of C in the epilogue is a store: STS of its width.
+    if let (true, Ok(cute_core::bank::Instr::Lds(w))) = (writes, atom.instr()) {
+        args.push(Value::Keyword(
+            cute_core::bank::Instr::NAMES
+                .iter()
+                .find(|n| **n == format!("STS{w}"))
+                .copied()
+                .ok_or_else(|| Error::new(format!("{what}: no STS of {w} bits")))?,
+        ));
+    }
+    let (_, bits, tv, instr) = bank_args(&args).map_err(|e| e.within(&what))?;
+    let block_word = if op == 'C' { "n-block" } else { "k-block" };
     // Every tile of the stage the copy covers: k-blocks along mode 1, rows along mode 0.
     let tile = &copy.tiler;
     let (tm, tk) = (tile.get(0)?.size()?, tile.get(1)?.size()?);
@@ -898,18 +921,23 @@ fn s2r_section(r: &Roles, name: &str, op: char, atom: &CopyAtom) -> Result<Secti
         ));
     }
     Ok(Section {
-        kind: "s2r",
+        kind: if op == 'C' { "epilogue" } else { "s2r" },
         name: name.to_string(),
         verdict,
         headline: format!(
-            "{instr}: {w} wavefronts per stage (ideal {ideal}) over {} k-blocks",
+            "{instr}: {w} wavefronts per {} (ideal {ideal}) over {} {block_word}s",
+            if op == 'C' { "tile" } else { "stage" },
             per_k.len()
         ),
         facts,
         warnings,
         view: Some(format!(
-            "bank_conflicts({}, make_tiled_copy_{op}({name}, {mma_name}))",
-            smem_view(r, op)
+            "bank_conflicts({}, make_tiled_copy_{op}({name}, {mma_name}){})",
+            smem_view(r, op),
+            match args.get(2) {
+                Some(Value::Keyword(k)) => format!(", {k}"),
+                _ => String::new(),
+            }
         )),
     })
 }

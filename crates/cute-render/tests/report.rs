@@ -286,3 +286,40 @@ fn cutedsl_and_cpp_spellings_report_alike() {
         assert_eq!(pick(&dsl, kind), pick(&cpp, kind), "{kind}");
     }
 }
+
+/// The epilogue's shared-memory traffic: C's registers stored into `sC` (STS of the copy's
+/// width), per n-block, with the swizzle that clears it.
+#[test]
+fn the_epilogue_stores_into_smem_are_checked() {
+    let src = format!(
+        "{}\nauto sC = make_layout(make_shape(bM, bN), LayoutRight{{}});\nCopy_Atom<UniversalCopy<uint32_t>, half_t> r2s_atom_C;",
+        preset("sm80_tutorial")
+    );
+    let r = report(&src).unwrap();
+    let s = section(&r, "epilogue", "r2s_atom_C");
+    assert_eq!(s.verdict, Verdict::Warn);
+    assert!(
+        s.headline
+            .starts_with("STS.32: 2048 wavefronts per tile (ideal 256) over 4 n-blocks"),
+        "{}",
+        s.headline
+    );
+    assert!(
+        s.warnings[0]
+            .fix
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("use Sw<"),
+        "{:?}",
+        s.warnings
+    );
+    // The bank check it opens is the first 32x32 tile of the 16: 2048 / 16 wavefronts.
+    let v = s.view.as_ref().unwrap();
+    let cute_lang::Value::Banks(b) = cute_lang::eval_block(&format!("{src}\n{v}")).unwrap() else {
+        panic!("not a bank report")
+    };
+    assert_eq!(
+        (b.instr.to_string(), b.wavefronts()),
+        ("STS.32".to_string(), 2048 / 16)
+    );
+}
