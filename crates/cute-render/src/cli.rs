@@ -35,6 +35,8 @@ enum ThemeArg {
   algebra  render --expr 'composition((4,8):(8,1), (2,4):(4,1))' algebra.svg   # operands and result\n\
   \x20        render --expr 'logical_divide((4,2,3):(2,1,8), 4:2)' --view layout result.svg\n\
   scripts  render --expr @script.txt out.svg                        # the last line is drawn\n\
+  kernel   render --report mainloop.cpp                             # every buffer, copy and MMA checked (Markdown)\n\
+  \x20        render --report mainloop.cpp --format json; render --expr @mainloop.cpp --view kernel kernel.svg\n\
   text     render --print 'logical_divide((4,2,3):(2,1,8), 4:2)'\n\
   \x20        echo 'L = (4,8):(8,1)\n  L(13)' | render --print -"
 )]

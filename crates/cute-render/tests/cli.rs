@@ -111,7 +111,7 @@ fn help_has_an_example_for_every_view() {
     let (ok, out, _) = render(&["--help"]);
     assert!(ok);
     for view in [
-        "layout", "swizzle", "tv", "mma", "copy", "banks", "search", "algebra",
+        "layout", "swizzle", "tv", "mma", "copy", "banks", "search", "algebra", "kernel",
     ] {
         assert!(
             out.lines()
