@@ -388,6 +388,7 @@ def cases():
     out += swizzled_elem_cases()
     out += tma_rank_cases()
     out += tma_umma_cases()
+    out += partition_fn_cases(rng)
     out += tmem_copy_cases(rng)
     seen, uniq = set(), []
     for c in out:
@@ -454,6 +455,37 @@ def subbyte_owned_cases(rng):
                 sh = "make_shape(Int<64>{}, Int<256>{})"
                 out.append(case("subbyte_owned", "%s.get_slice(%d).partition_fragment_%s(make_tensor(make_smem_ptr<uint8_t>(nullptr), %s))" % (tm, thr, w, sh)))
         out.append(case("subbyte_owned", "partition_fragment_C(%s, make_shape(Int<64>{}, Int<64>{}))" % tm))
+    return out
+
+
+def partition_fn_cases(rng):
+    """inner_partition / outer_partition (what local_tile and local_partition are made of)
+    with tuple and integer coordinates, and max_common_vector / max_common_layout of two
+    tensors (their layouts' when the value types agree, else _0 and _1:_0)."""
+    out = []
+    tensors = ["make_tensor(make_gmem_ptr<half_t>(0x1000), make_shape(Int<64>{}, Int<32>{}), LayoutRight{})",
+               "make_tensor(make_smem_ptr<float>(nullptr), make_shape(Int<32>{}, Int<16>{}))",
+               "make_tensor(make_gmem_ptr<int8_t>(nullptr), make_shape(64, 128), make_stride(128, Int<1>{}))",
+               "make_identity_tensor(make_shape(Int<32>{}, Int<32>{}))"]
+    # Coordinates inside every tensor's tiles (C++ does not check; the language refuses).
+    for t in tensors:
+        for tiler in ["make_shape(Int<8>{}, Int<8>{})", "make_shape(Int<4>{}, Int<8>{})", "make_tile(Int<16>{})"]:
+            for c in ["make_coord(1, 1)", "3", "make_coord(0, _)", "make_coord(1)"]:
+                out.append(case("partition_fns", "inner_partition(%s, %s, %s)" % (t, tiler, c)))
+                out.append(case("partition_fns", "outer_partition(%s, %s, %s)" % (t, tiler, c)))
+    pairs = [("make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(Int<8>{}, Int<64>{}), LayoutRight{})",
+              "make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<8>{}, Int<64>{}), LayoutRight{})"),
+             ("make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(Int<8>{}, Int<64>{}), LayoutRight{})",
+              "make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<8>{}, Int<64>{}))"),
+             ("make_tensor(make_gmem_ptr<float>(nullptr), make_shape(Int<8>{}, Int<64>{}), LayoutRight{})",
+              "make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<8>{}, Int<64>{}), LayoutRight{})"),
+             ("make_tensor<float>(Shape<_8,_4>{})", "make_tensor(make_gmem_ptr<float>(nullptr), make_shape(Int<8>{}, Int<4>{}))"),
+             ("make_identity_tensor(make_shape(Int<8>{}, Int<4>{}))", "make_tensor(make_gmem_ptr<float>(nullptr), make_shape(Int<8>{}, Int<4>{}))"),
+             ("make_tensor(make_smem_ptr<half_t>(nullptr), composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}))",
+              "make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(Int<8>{}, Int<64>{}), LayoutRight{})")]
+    for a, b in pairs:
+        out.append(case("partition_fns", "max_common_vector(%s, %s)" % (a, b)))
+        out.append(case("partition_fns", "max_common_layout(%s, %s)" % (a, b)))
     return out
 
 

@@ -750,6 +750,41 @@ impl Tensor {
             .slice_dynamic(&Coord::Tuple(vec![inner, coord]), &dynamic)
     }
 
+    /// CuTe `outer_partition(tensor, tiler, coord)`: `zipped_divide` by the tiler, then
+    /// element `coord` of every tile (`_` appended for the tile's modes a tuple coordinate
+    /// does not give): the tensor of the tiles' `coord`-th elements.
+    ///
+    /// ```
+    /// use cute_core::{int_tuple::Coord, layout::Tiler, tensor::{Ptr, Space, Tensor}};
+    /// let t = Tensor::new(Ptr::new(Space::Gmem, 16, 0).into(), "(8,8):(8,1)".parse().unwrap());
+    /// let tiler = Tiler::Tuple(vec![Tiler::Int(2), Tiler::Int(4)]);
+    /// let p = t.outer_partition(&tiler, &Coord::Tuple(vec![Coord::Int(1), Coord::Int(3)])).unwrap();
+    /// assert_eq!(p.to_string(), "gmem_ptr[16b](0x16) o (4,2):(16,4)"); // element (1,3): 11
+    /// ```
+    pub fn outer_partition(&self, tiler: &Tiler, coord: &Coord) -> Result<Tensor> {
+        let tiled = alg::zipped_divide(&self.layout, tiler)?;
+        let tile_rank = tiled.mode(0)?.rank();
+        let coord = match coord {
+            Coord::Tuple(cs) => {
+                if cs.len() > tile_rank {
+                    return Err(Error::new(format!(
+                        "outer_partition: the coordinate {coord} has {} modes, the tile {} ({})",
+                        cs.len(),
+                        tile_rank,
+                        tiled.mode(0)?.shape()
+                    )));
+                }
+                let mut cs = cs.clone();
+                cs.resize(tile_rank, Coord::Under);
+                Coord::Tuple(cs)
+            }
+            c => c.clone(),
+        };
+        let rest = unders(tiled.mode(1)?.shape());
+        self.with_layout(tiled)?
+            .slice(&Coord::Tuple(vec![coord, rest]))
+    }
+
     /// CuTe `local_partition(tensor, thr_layout, thr_idx)`: the elements of thread
     /// `thr_idx` when `thr_layout`'s threads tile the tensor (`outer_partition` of
     /// `thr_layout`'s shape at the thread's coordinate).
@@ -832,9 +867,11 @@ impl Tensor {
 }
 
 /// `repeat<rank(shape)>(_)`: `_` for every mode of `shape` (one `_` for an integer).
+/// C++'s `repeat<rank(shape)>(_)`: a `_` per top-level mode; `repeat<1>(_)` is `_` itself,
+/// which keeps a one-mode tuple nested where `(_)` would flatten it.
 fn unders(shape: &IntTuple) -> Coord {
     match shape {
-        IntTuple::Tuple(ms) => Coord::Tuple(vec![Coord::Under; ms.len()]),
+        IntTuple::Tuple(ms) if ms.len() != 1 => Coord::Tuple(vec![Coord::Under; ms.len()]),
         _ => Coord::Under,
     }
 }

@@ -285,6 +285,14 @@ pub(crate) fn local_tile(a: &[Value]) -> Result<Value> {
     )?)))
 }
 
+/// `outer_partition(tensor, tiler, coord)`: element `coord` of every tile.
+pub(crate) fn outer_partition(a: &[Value]) -> Result<Value> {
+    let t = tensor(&a[0])?;
+    Ok(Value::Tensor(Box::new(
+        t.outer_partition(&a[1].to_tiler()?, &a[2].to_coord()?)?,
+    )))
+}
+
 /// `Step<_1, X, _1>{}`: the modes kept (`X` is `_`).
 fn projection(v: &Value) -> Result<Vec<bool>> {
     match v {

@@ -417,6 +417,23 @@ pub(super) fn evenly_divides(a: &IntTuple, b: &IntTuple) -> Result<bool> {
 /// CuTe's `max_common_vector` (`vector`) / `max_common_layout` over layouts and swizzled
 /// composed layouts (`swizzle_layout.hpp`): a swizzle keeps only its `2^M` base contiguous.
 pub(super) fn max_common(a: &[Value], vector: bool) -> Result<Value> {
+    // Of two tensors, their layouts' when both hold real elements of one type (C++ asks
+    // for the same value type; here, the same width), else C++'s `_0` / `_1:_0`.
+    if let (Some(s), Some(d)) = (
+        crate::tensor_args::tensor(&a[0]).ok(),
+        crate::tensor_args::tensor(&a[1]).ok(),
+    ) {
+        use cute_core::tensor::Iter;
+        let counting = |t: &cute_core::tensor::Tensor| matches!(t.iter, Iter::Counting { .. });
+        if counting(s) || counting(d) || s.iter.bits() != d.iter.bits() {
+            return if vector {
+                int(0)
+            } else {
+                Ok(Layout::new(IntTuple::Int(1), IntTuple::Int(0))?.into())
+            };
+        }
+        return max_common(&[s.any_layout().into(), d.any_layout().into()], vector);
+    }
     let (x, y) = (a[0].to_any_layout()?, a[1].to_any_layout()?);
     let base = |l: &AnyLayout| l.swizzle().map(|(sw, _)| 1i64 << sw.m);
     let (bx, by) = (base(&x), base(&y));
