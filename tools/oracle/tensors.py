@@ -483,6 +483,12 @@ def partition_fn_cases(rng):
              ("make_identity_tensor(make_shape(Int<8>{}, Int<4>{}))", "make_tensor(make_gmem_ptr<float>(nullptr), make_shape(Int<8>{}, Int<4>{}))"),
              ("make_tensor(make_smem_ptr<half_t>(nullptr), composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}))",
               "make_tensor(make_gmem_ptr<half_t>(nullptr), make_shape(Int<8>{}, Int<64>{}), LayoutRight{})")]
+    # The members compose and tile of a tensor and of a layout.
+    for t in tensors[:3] + ["make_layout(make_shape(Int<64>{}, Int<32>{}), LayoutRight{})"]:
+        out.append(case("partition_fns", "%s.compose(make_layout(make_shape(Int<8>{}, Int<8>{})), _)" % t))
+        out.append(case("partition_fns", "%s.compose(Layout<_8,_2>{}, Layout<_4,_4>{})" % t))
+        out.append(case("partition_fns", "%s.tile(Int<8>{}, Int<8>{})" % t))
+        out.append(case("partition_fns", "%s.tile(Layout<_4,_2>{}, _)" % t))
     for a, b in pairs:
         out.append(case("partition_fns", "max_common_vector(%s, %s)" % (a, b)))
         out.append(case("partition_fns", "max_common_layout(%s, %s)" % (a, b)))

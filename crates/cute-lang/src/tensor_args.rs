@@ -697,6 +697,8 @@ const LIFTED: &[&str] = &[
     "flatten",
     "group",
     "filter_zeros",
+    "compose",
+    "tile",
 ];
 
 /// `op` applied to a tensor's layout, its iterator kept, where C++ lifts `op` to tensors

@@ -459,6 +459,18 @@ pub static OPS: &[Op] = &[
     op!("tiled_divide", "(layout, tiler)", No, (2, 2), [], true,
         "zipped_divide with the rest modes unpacked into modes 1..",
         |a, _| divide_or_product(a, alg::tiled_divide)),
+    op!("compose", "(layout, layouts...)", No, (2, MANY), [], false,
+        "C++'s L.compose(l0, l1, ...) and t.compose(...): composition with make_tile(l0, l1, ...) (`_` keeps a mode)",
+        |a, _| {
+            let tiler = Value::Tuple(a[1..].to_vec()).to_tiler()?;
+            on_layout(&a[0], |l| alg::composition_tiler(l, &tiler))
+        }),
+    op!("tile", "(layout, layouts...)", No, (2, MANY), [], false,
+        "C++'s L.tile(l0, l1, ...) and t.tile(...): tiled_divide by make_tile(l0, l1, ...)",
+        |a, _| {
+            let tiler = Value::Tuple(a[1..].to_vec()).to_tiler()?;
+            on_layout(&a[0], |l| alg::tiled_divide(l, &tiler))
+        }),
     op!("flat_divide", "(layout, tiler)", No, (2, 2), [], true,
         "zipped_divide with every mode unpacked",
         |a, _| divide_or_product(a, alg::flat_divide)),
