@@ -15,7 +15,7 @@ use crate::session::Session;
 use crate::value::Value;
 use cute_core::atom::{Atom, CopyAtom, MmaParams, TiledCopy, TiledMma};
 use cute_core::bank::BankReport;
-use cute_core::error::{Error, Result};
+use cute_core::error::{arith, Error, Result};
 use cute_core::int_tuple::{Coord, IntTuple};
 use cute_core::layout::{self as alg, Layout, Tiler};
 use cute_core::swizzle::AnyLayout;
@@ -440,9 +440,9 @@ pub fn report_of(session: &Session) -> Result<Report> {
             ))
         })?;
         let (stage, stages) = stage_of(l, r.umma)?;
-        let bytes = l.inner().cosize()? * bits / 8;
+        let bytes = arith::mul(l.inner().cosize()?, bits)? / 8;
         let stage_bytes = bytes / stages.max(1);
-        total += bytes;
+        total = arith::add(total, bytes)?;
         total_names.push(name.clone());
         stage_counts.push(stages);
         sections.push(Section {
@@ -479,7 +479,7 @@ pub fn report_of(session: &Session) -> Result<Report> {
                     "{} of {} ({arch}): {}%",
                     kib(total),
                     kib(smem_limit),
-                    total * 100 / smem_limit
+                    arith::mul(total, 100)? / smem_limit
                 ),
                 facts: vec![
                     ("total bytes".into(), total.to_string()),
@@ -801,7 +801,7 @@ fn tma_section(name: &str, op: char, atom: &CopyAtom) -> Section {
         unreachable!("a TMA section is made of a TMA atom")
     };
     let b = &t.tma_box;
-    let bytes = b.size() * b.elem_bits / 8;
+    let bytes = b.size().saturating_mul(b.elem_bits) / 8;
     Section {
         kind: "tma",
         name: name.to_string(),
@@ -863,6 +863,13 @@ fn s2r_section(r: &Roles, name: &str, op: char, atom: &CopyAtom) -> Result<Secti
     if tm <= 0 || tk <= 0 || sm % tm != 0 || sk % tk != 0 {
         return Err(Error::new(format!(
             "{what}: the copy's tile {tm}x{tk} does not divide the stage {sm}x{sk}"
+        )));
+    }
+    // Each tile is one bank analysis: a hostile stage of millions of tiles is refused.
+    let tiles = arith::mul(sm / tm, sk / tk)?;
+    if tiles > MAX_TILES {
+        return Err(Error::new(format!(
+            "{what}: the stage {sm}x{sk} holds {tiles} tiles of {tm}x{tk}; at most {MAX_TILES} are analysed"
         )));
     }
     let divided = stage.map_inner(|l| {
@@ -941,6 +948,10 @@ fn s2r_section(r: &Roles, name: &str, op: char, atom: &CopyAtom) -> Result<Secti
         )),
     })
 }
+
+/// Tiles of one stage the shared -> register check analyses at most (a 256x256 stage of
+/// 16x16 copy tiles is 256).
+const MAX_TILES: i64 = 4096;
 
 fn smem_view(r: &Roles, op: char) -> String {
     r.smem

@@ -191,6 +191,18 @@ fn hostile_configurations_name_the_piece() {
         "{}",
         s.headline
     );
+    // A stage of millions of tiles is refused, not analysed tile by tile.
+    let src = format!(
+        "{mma}\nauto sA = make_layout(make_shape(Int<65536>{{}}, Int<4096>{{}}), LayoutRight{{}});\nCopy_Atom<SM75_U32x4_LDSM_N, half_t> s2r_atom_A;"
+    );
+    let r = report(&src).unwrap();
+    let s = section(&r, "s2r", "s2r_atom_A");
+    assert!(
+        s.warnings[0].reason.contains("at most 4096 are analysed"),
+        "{}",
+        s.warnings[0].reason
+    );
+    assert_eq!(section(&r, "budget", "sA").verdict, Verdict::Fail);
     // Pieces that do not fit each other fail their section, with the reason.
     let src = format!(
         "{mma}\nauto sA = make_layout(make_shape(Int<64>{{}}, Int<32>{{}}), LayoutRight{{}});\nCopy_Atom<SM75_U32x4_LDSM_N, half_t> s2r_atom_B;"
