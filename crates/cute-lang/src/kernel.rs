@@ -161,6 +161,16 @@ struct Roles {
     umma: bool,
 }
 
+impl Roles {
+    /// Operand `op`'s shared-memory buffer: its name and layout.
+    fn smem_of(&self, op: char) -> Option<(&str, &AnyLayout)> {
+        self.smem
+            .iter()
+            .find(|(_, o, _)| *o == op)
+            .map(|(n, _, l)| (n.as_str(), l))
+    }
+}
+
 fn find_roles(session: &Session) -> Roles {
     let mut r = Roles::default();
     for (name, v) in session.env().bindings() {
@@ -246,34 +256,31 @@ fn arch_of(r: &Roles) -> (&'static str, i64) {
     (best.1, best.2)
 }
 
+/// Every width operand `op`'s objects move, in the order the report trusts them: its
+/// global copies, TMA atoms and shared copies (their value types), then the MMAs' type.
+fn operand_widths(r: &Roles, op: char) -> Vec<(String, i64)> {
+    let mut widths: Vec<(String, i64)> = Vec::new();
+    for (n, o, c) in &r.g2s {
+        if let (true, Some(b)) = (*o == op, c.atom.val_bits) {
+            widths.push((n.clone(), b));
+        }
+    }
+    for (n, o, c) in r.tma.iter().chain(&r.s2r) {
+        if let (true, Some(b)) = (*o == op, c.val_bits) {
+            widths.push((n.clone(), b));
+        }
+    }
+    for (n, m) in &r.mmas {
+        if let Some(t) = mma_operand_type(m, op) {
+            widths.push((format!("{n} ({t})"), t.bits()));
+        }
+    }
+    widths
+}
+
 /// Element width of an operand: its copies' value type, else the MMA's.
 fn operand_bits(r: &Roles, op: char) -> Option<i64> {
-    let from_copy = r
-        .g2s
-        .iter()
-        .filter(|(_, o, _)| *o == op)
-        .find_map(|(_, _, c)| c.atom.val_bits)
-        .or_else(|| {
-            r.tma
-                .iter()
-                .filter(|(_, o, _)| *o == op)
-                .find_map(|(_, _, c)| c.val_bits)
-        })
-        .or_else(|| {
-            r.s2r
-                .iter()
-                .filter(|(_, o, _)| *o == op)
-                .find_map(|(_, _, c)| c.val_bits)
-        });
-    from_copy.or_else(|| {
-        let (_, m) = r.mmas.first()?;
-        let t = m.atom.value_types()?;
-        Some(match op {
-            'A' => t[1].bits(),
-            'B' => t[2].bits(),
-            _ => t[3].bits(),
-        })
-    })
+    operand_widths(r, op).first().map(|(_, b)| *b)
 }
 
 /// Bytes as KiB, one decimal where not whole.
@@ -290,12 +297,21 @@ pub fn kib(bytes: i64) -> String {
     }
 }
 
+/// The modes of one stage: (M|N, K), or an UMMA's partitioned ((MMA), NumMma_MN, NumMma_K).
+fn stage_modes(partitioned: bool) -> usize {
+    if partitioned {
+        3
+    } else {
+        2
+    }
+}
+
 /// The one stage of a buffer the copies and MMAs see, and the stage count: a tile's
 /// modes 0 and 1 (a rank-3 layout's last mode is the pipeline); for an UMMA, whose
 /// buffers are already partitioned `((MMA), NumMma_MN, NumMma_K[, PIPE])`, modes 0 to 2.
 fn stage_of(l: &AnyLayout, partitioned: bool) -> Result<(AnyLayout, i64)> {
     let inner = l.inner();
-    let modes = if partitioned { 3 } else { 2 };
+    let modes = stage_modes(partitioned);
     if inner.rank() <= modes {
         return Ok((l.clone(), 1));
     }
@@ -324,7 +340,7 @@ fn stage_of(l: &AnyLayout, partitioned: bool) -> Result<(AnyLayout, i64)> {
 /// The expression of a buffer's stage 0 in the block's own names (`sA(_,_,0)`), which a
 /// view evaluates after the block.
 fn stage_expr(name: &str, l: &AnyLayout, partitioned: bool) -> String {
-    let modes = if partitioned { 3 } else { 2 };
+    let modes = stage_modes(partitioned);
     let rank = l.inner().rank();
     if rank <= modes {
         return name.to_string();
@@ -332,10 +348,6 @@ fn stage_expr(name: &str, l: &AnyLayout, partitioned: bool) -> String {
     let mut at = vec!["_"; modes];
     at.resize(rank, "0");
     format!("{name}({})", at.join(","))
-}
-
-fn smem_value(l: &AnyLayout) -> Value {
-    Value::from(l.clone())
 }
 
 /// The report's presets: name, title, configuration block.
@@ -529,8 +541,7 @@ pub fn report_of(session: &Session) -> Result<Report> {
     }
     for (name, op, atom) in &r.s2r {
         sections.push(
-            s2r_section(&r, name, *op, atom)
-                .unwrap_or_else(|e| failed(if *op == 'C' { "epilogue" } else { "s2r" }, name, e)),
+            s2r_section(&r, name, *op, atom).unwrap_or_else(|e| failed(copy_kind(*op), name, e)),
         );
     }
     for (name, mma) in &r.mmas {
@@ -546,35 +557,28 @@ pub fn report_of(session: &Session) -> Result<Report> {
     })
 }
 
-/// The element type an MMA reads for operand `op`: its name's (`F32F16F16`), or an
-/// UMMA's template arguments.
+/// The element type an MMA reads (A, B) or accumulates (C) for operand `op`: its name's
+/// (`F32F16F16`), or an UMMA's template arguments.
 fn mma_operand_type(m: &TiledMma, op: char) -> Option<cute_core::elem::Elem> {
     if let Some(MmaParams::Umma(u)) = &m.atom.params {
-        return Some(if op == 'A' { u.a } else { u.b });
+        return Some(match op {
+            'A' => u.a,
+            'B' => u.b,
+            _ => u.c,
+        });
     }
     let t = m.atom.value_types()?;
-    Some(if op == 'A' { t[1] } else { t[2] })
+    Some(match op {
+        'A' => t[1],
+        'B' => t[2],
+        _ => t[3],
+    })
 }
 
 /// A section when the copies of operand `op` and the MMA disagree on its element width
 /// (a half copy into a TF32 MMA): each object with the width it moves.
 fn types_section(r: &Roles, op: char) -> Option<Section> {
-    let mut widths: Vec<(String, i64)> = Vec::new();
-    for (n, o, c) in &r.g2s {
-        if let (true, Some(b)) = (*o == op, c.atom.val_bits) {
-            widths.push((n.clone(), b));
-        }
-    }
-    for (n, o, c) in r.tma.iter().chain(&r.s2r) {
-        if let (true, Some(b)) = (*o == op, c.val_bits) {
-            widths.push((n.clone(), b));
-        }
-    }
-    for (n, m) in &r.mmas {
-        if let Some(t) = mma_operand_type(m, op) {
-            widths.push((format!("{n} ({t})"), t.bits()));
-        }
-    }
+    let widths = operand_widths(r, op);
     let first = widths.first()?.1;
     if widths.iter().all(|(_, b)| *b == first) {
         return None;
@@ -604,15 +608,11 @@ fn types_section(r: &Roles, op: char) -> Option<Section> {
 }
 
 fn smem_for<'a>(r: &'a Roles, op: char, what: &str) -> Result<&'a AnyLayout> {
-    r.smem
-        .iter()
-        .find(|(_, o, _)| *o == op)
-        .map(|(_, _, l)| l)
-        .ok_or_else(|| {
-            Error::new(format!(
-                "{what}: no shared-memory layout of operand {op} (sA, SmemLayoutA)"
-            ))
-        })
+    r.smem_of(op).map(|(_, l)| l).ok_or_else(|| {
+        Error::new(format!(
+            "{what}: no shared-memory layout of operand {op} (sA, SmemLayoutA)"
+        ))
+    })
 }
 
 /// The CTA's global tile of an operand: (M|N, K) over its strides (`dA`), or K-major with
@@ -739,7 +739,7 @@ fn g2s_section(r: &Roles, name: &str, op: char, copy: &TiledCopy) -> Result<Sect
         });
     }
     // The writes into shared memory.
-    let args = [smem_value(&stage), tc];
+    let args = [Value::from(stage.clone()), tc];
     let (tile, sbits, tv, instr) = bank_args(&args)?;
     let any = tile.to_any_layout()?;
     let banks = match instr {
@@ -822,6 +822,15 @@ fn tma_section(name: &str, op: char, atom: &CopyAtom) -> Section {
     }
 }
 
+/// A shared-memory copy's section kind: the epilogue's (C) or the mainloop's reads.
+fn copy_kind(op: char) -> &'static str {
+    if op == 'C' {
+        "epilogue"
+    } else {
+        "s2r"
+    }
+}
+
 fn s2r_section(r: &Roles, name: &str, op: char, atom: &CopyAtom) -> Result<Section> {
     // The epilogue writes C's registers into shared memory (`r2s_atom_C`, STSM) and may
     // read them back; the mainloop reads A and B.
@@ -842,7 +851,10 @@ fn s2r_section(r: &Roles, name: &str, op: char, atom: &CopyAtom) -> Result<Secti
     let (stage, _) = stage_of(smem, r.umma)?;
     let copy =
         cute_core::atom::make_tiled_copy_operand(atom, mma, op).map_err(|e| e.within(&what))?;
-    let mut args = vec![smem_value(&stage), Value::TiledCopy(Box::new(copy.clone()))];
+    let mut args = vec![
+        Value::from(stage.clone()),
+        Value::TiledCopy(Box::new(copy.clone())),
+    ];
     // A universal copy of C in the epilogue is a store: STS of its width.
     if let (true, Ok(cute_core::bank::Instr::Lds(w))) = (writes, atom.instr()) {
         args.push(Value::Keyword(
@@ -923,12 +935,12 @@ fn s2r_section(r: &Roles, name: &str, op: char, atom: &CopyAtom) -> Result<Secti
     ];
     for (k, (kw, ki)) in per_k.iter().enumerate() {
         facts.push((
-            format!("k-block {k}"),
+            format!("{block_word} {k}"),
             format!("{kw} wavefronts (ideal {ki})"),
         ));
     }
     Ok(Section {
-        kind: if op == 'C' { "epilogue" } else { "s2r" },
+        kind: copy_kind(op),
         name: name.to_string(),
         verdict,
         headline: format!(
@@ -954,17 +966,13 @@ fn s2r_section(r: &Roles, name: &str, op: char, atom: &CopyAtom) -> Result<Secti
 const MAX_TILES: i64 = 4096;
 
 fn smem_view(r: &Roles, op: char) -> String {
-    r.smem
-        .iter()
-        .find(|(_, o, _)| *o == op)
-        .map_or_else(|| format!("s{op}"), |(n, _, l)| stage_expr(n, l, r.umma))
+    r.smem_of(op)
+        .map_or_else(|| format!("s{op}"), |(n, l)| stage_expr(n, l, r.umma))
 }
 
 fn smem_name(r: &Roles, op: char) -> String {
-    r.smem
-        .iter()
-        .find(|(_, o, _)| *o == op)
-        .map_or_else(|| format!("s{op}"), |(n, _, _)| n.clone())
+    r.smem_of(op)
+        .map_or_else(|| format!("s{op}"), |(n, _)| n.to_string())
 }
 
 fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<Section>> {
@@ -983,7 +991,7 @@ fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<Section>> {
     // The CTA tile: the code's, else the smem buffers'.
     let cta = r.tile.clone().or_else(|| {
         let dims = |op: char| -> Option<(i64, i64)> {
-            let (_, _, l) = r.smem.iter().find(|(_, o, _)| *o == op)?;
+            let (_, l) = r.smem_of(op)?;
             let s = l.inner().shape();
             Some((s.get(0).ok()?.size().ok()?, s.get(1).ok()?.size().ok()?))
         };
@@ -1064,14 +1072,14 @@ fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<Section>> {
             }
         }
     }
-    if let Some(s) = tmem_section(r, name, mma, cta.as_deref())? {
+    if let Some(s) = tmem_section(name, mma, cta.as_deref())? {
         out.push(s);
     }
     Ok(out)
 }
 
 fn desc_section(r: &Roles, name: &str, mma: &TiledMma, op: char) -> Result<Option<Section>> {
-    let Some((sname, _, smem)) = r.smem.iter().find(|(_, o, _)| *o == op) else {
+    let Some((sname, smem)) = r.smem_of(op) else {
         return Ok(None);
     };
     let (stage, _) = stage_of(smem, r.umma)?;
@@ -1198,12 +1206,7 @@ fn one_line(d: &impl fmt::Display) -> String {
     }
 }
 
-fn tmem_section(
-    _r: &Roles,
-    name: &str,
-    mma: &TiledMma,
-    cta: Option<&[i64]>,
-) -> Result<Option<Section>> {
+fn tmem_section(name: &str, mma: &TiledMma, cta: Option<&[i64]>) -> Result<Option<Section>> {
     if !matches!(mma.atom.params, Some(MmaParams::Umma(_))) {
         return Ok(None);
     }

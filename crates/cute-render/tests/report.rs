@@ -325,6 +325,12 @@ fn the_epilogue_stores_into_smem_are_checked() {
         "{:?}",
         s.warnings
     );
+    // Its blocks run along N.
+    assert!(
+        s.facts.iter().any(|(k, _)| k == "n-block 3"),
+        "{:?}",
+        s.facts
+    );
     // The bank check it opens is the first 32x32 tile of the 16: 2048 / 16 wavefronts.
     let v = s.view.as_ref().unwrap();
     let cute_lang::Value::Banks(b) = cute_lang::eval_block(&format!("{src}\n{v}")).unwrap() else {
