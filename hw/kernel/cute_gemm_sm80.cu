@@ -21,25 +21,9 @@
 //        REPS runs of the five kernels, to see which counters repeat exactly)
 // Prints one line per variant: name, grid, k tiles, max |C - reference|, PASS/FAIL.
 // Build: nvcc -std=c++17 -arch=sm_90 -O3 --expt-relaxed-constexpr -I<cutlass>/include
-#include <cute/tensor.hpp>
-
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <random>
-#include <vector>
+#include "harness.cuh"
 
 using namespace cute;
-
-#define CK(call)                                                                       \
-  do {                                                                                 \
-    cudaError_t e_ = (call);                                                           \
-    if (e_ != cudaSuccess) {                                                           \
-      fprintf(stderr, "CUDA error %s at %s:%d: %s\n", cudaGetErrorName(e_), __FILE__, \
-              __LINE__, #call);                                                        \
-      exit(2);                                                                         \
-    }                                                                                  \
-  } while (0)
 
 using BM = _128;
 using BN = _128;

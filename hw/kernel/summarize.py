@@ -3,7 +3,9 @@
 pad72, sw333_colcopy, plain_colcopy, in the order the program prints them) into one JSON object: environment, program output, shared-memory
 instructions per kernel in the SASS, and every .sum metric per launch.
 
-    summarize.py RAW.csv STDOUT.txt KERNEL.sass GPU CUDA NCU > kernel-measured.json
+    summarize.py RAW.csv STDOUT.txt KERNEL.sass GPU CUDA NCU [PROGRAM] > kernel-measured.json
+
+(tutorial_sm80.cu prints one `tutorial ...` line for its one profiled launch.)
 """
 import csv
 import datetime
@@ -12,6 +14,7 @@ import re
 import sys
 
 raw, stdout, sass, gpu, cuda, ncu = sys.argv[1:7]
+program = sys.argv[7] if len(sys.argv) > 7 else "hw/kernel/cute_gemm_sm80.cu, M=N=K=512, 128 threads per CTA"
 with open(raw, newline="") as f:
     rows = list(csv.reader(l for l in f if not l.startswith("==")))
 header, body = rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
@@ -49,7 +52,7 @@ for line in open(sass):
         fn = m.group(1)
         counts[fn] = {}
     elif fn:
-        m = re.search(r"\b(LDGSTS|LDSM|STSM|LDS|STS|ATOMS)(\.[A-Z0-9_.]+)?\b", line)
+        m = re.search(r"\b(LDGSTS|LDSM|STSM|LDS|STS|ATOMS|LDG|STG)(\.[A-Z0-9_.]+)?\b", line)
         if m:
             # `@!PT LDS RZ, [RZ]` is ptxas padding that never runs
             k = m.group(0) + (" (@!PT, never runs)" if "@!PT" in line else "")
@@ -57,7 +60,7 @@ for line in open(sass):
 print(json.dumps({
     "gpu": gpu, "cuda": cuda, "ncu": ncu,
     "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-    "program": "hw/kernel/cute_gemm_sm80.cu, M=N=K=512, 128 threads per CTA",
+    "program": program,
     "sass_shared_instructions": counts,
     "launches": variants,
 }, indent=1))

@@ -17,10 +17,13 @@ use cute_core::atom::{Atom, CopyAtom, MmaParams, TiledCopy, TiledMma};
 use cute_core::bank::BankReport;
 use cute_core::error::{arith, Error, Result};
 use cute_core::int_tuple::{Coord, IntTuple};
-use cute_core::layout::{self as alg, Layout, Tiler};
+use cute_core::layout::{self as alg, Layout};
 use cute_core::swizzle::AnyLayout;
 use cute_core::tensor::{Iter, Ptr, Space, Tensor};
 use std::fmt;
+
+mod traffic;
+pub use traffic::{Problem, Traffic};
 
 /// How a section came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +84,10 @@ pub struct Report {
     pub smem_limit: i64,
     /// The sections, in the order the code declares the objects.
     pub sections: Vec<Section>,
+    /// The problem the code declares (`int m = ...;`), when the totals can be counted.
+    pub problem: Option<Problem>,
+    /// Every copy's traffic per CTA (and k-tile), in the order of the sections.
+    pub traffic: Vec<Traffic>,
 }
 
 impl Report {
@@ -157,6 +164,8 @@ struct Roles {
     stages: Option<i64>,
     tile: Option<Vec<i64>>,
     strides: Vec<(char, IntTuple)>,
+    /// The problem's `M`, `N`, `K` (`int m = 4096;`, `prob_shape`).
+    problem: [Option<i64>; 3],
     /// The MMA is an UMMA: smem buffers are MMA-partitioned.
     umma: bool,
 }
@@ -209,9 +218,21 @@ fn find_roles(session: &Session) -> Roles {
             {
                 r.stages = Some(*n);
             }
+            Value::Int(n) | Value::Dyn(n) if matches!(lower.as_str(), "m" | "n" | "k") => {
+                let i = match lower.as_str() {
+                    "m" => 0,
+                    "n" => 1,
+                    _ => 2,
+                };
+                r.problem[i] = Some(*n);
+            }
             Value::Tuple(_) | Value::Layout(_) => {
                 let Ok(t) = v.to_int_tuple() else { continue };
-                if lower.contains("tile") && !lower.contains("atom") && t.rank() == 3 {
+                if (lower.contains("prob") || lower.contains("problem")) && t.rank() >= 3 {
+                    for (i, p) in r.problem.iter_mut().enumerate() {
+                        *p = t.get(i).ok().and_then(|m| m.size().ok());
+                    }
+                } else if lower.contains("tile") && !lower.contains("atom") && t.rank() == 3 {
                     let dims: Vec<i64> =
                         (0..3).filter_map(|i| t.get(i).ok()?.size().ok()).collect();
                     if dims.len() == 3 {
@@ -533,16 +554,32 @@ pub fn report_of(session: &Session) -> Result<Report> {
         }],
         view: None,
     };
+    let mut traffic = Vec::new();
     for (name, op, copy) in &r.g2s {
-        sections.push(g2s_section(&r, name, *op, copy).unwrap_or_else(|e| failed("g2s", name, e)));
+        match g2s_section(&r, name, *op, copy) {
+            Ok((s, t)) => {
+                sections.push(s);
+                traffic.push(t);
+            }
+            Err(e) => sections.push(failed("g2s", name, e)),
+        }
     }
     for (name, op, atom) in &r.tma {
         sections.push(tma_section(name, *op, atom));
+        if let (Some(t), Some(cta)) = (&atom.tma, cta_tile(&r)) {
+            if let Some(t) = traffic::tma_traffic(name, *op, t, &cta)? {
+                traffic.push(t);
+            }
+        }
     }
     for (name, op, atom) in &r.s2r {
-        sections.push(
-            s2r_section(&r, name, *op, atom).unwrap_or_else(|e| failed(copy_kind(*op), name, e)),
-        );
+        match s2r_section(&r, name, *op, atom) {
+            Ok((s, t)) => {
+                sections.push(s);
+                traffic.push(t);
+            }
+            Err(e) => sections.push(failed(copy_kind(*op), name, e)),
+        }
     }
     for (name, mma) in &r.mmas {
         match mma_sections(&r, name, mma) {
@@ -550,10 +587,45 @@ pub fn report_of(session: &Session) -> Result<Report> {
             Err(e) => sections.push(failed("mma", name, e)),
         }
     }
+    // The accumulators stored straight to global memory (no shared-memory epilogue).
+    if let Some((name, mma)) = r.mmas.first() {
+        match direct_epilogue(&r, name, mma) {
+            Ok(Some((s, t))) => {
+                sections.push(s);
+                traffic.push(t);
+            }
+            Ok(None) => {}
+            Err(e) => sections.push(failed("epilogue", "C", e)),
+        }
+    }
+    // Kernel-wide totals, where the code gives the problem size.
+    let mut problem = None;
+    if let ([Some(m), Some(n), Some(k)], Some(cta)) = (r.problem, cta_tile(&r)) {
+        match Problem::new([m, n, k], &cta) {
+            Ok(p) => {
+                sections.push(traffic::totals_section(&p, &traffic));
+                problem = Some(p);
+            }
+            Err(e) => sections.push(Section {
+                kind: "kernel",
+                name: format!("{m}x{n}x{k}"),
+                verdict: Verdict::Warn,
+                headline: "no kernel totals".into(),
+                facts: vec![],
+                warnings: vec![Warning {
+                    reason: e.msg,
+                    fix: None,
+                }],
+                view: None,
+            }),
+        }
+    }
     Ok(Report {
         arch,
         smem_limit,
         sections,
+        problem,
+        traffic,
     })
 }
 
@@ -691,7 +763,7 @@ fn bank_verdict(
     )
 }
 
-fn g2s_section(r: &Roles, name: &str, op: char, copy: &TiledCopy) -> Result<Section> {
+fn g2s_section(r: &Roles, name: &str, op: char, copy: &TiledCopy) -> Result<(Section, Traffic)> {
     let what = format!("{name} (global -> shared, operand {op})");
     let smem = smem_for(r, op, &what)?;
     let (stage, _) = stage_of(smem, r.umma)?;
@@ -704,88 +776,79 @@ fn g2s_section(r: &Roles, name: &str, op: char, copy: &TiledCopy) -> Result<Sect
     let tc = Value::TiledCopy(Box::new(copy.clone()));
     let g = coalesce_args(&[Value::Tensor(Box::new(gmem.clone())), tc.clone()])
         .map_err(|e| e.within(&what))?;
-    let co = cute_core::gmem::coalescing(&g.layout, g.bits, g.base, &g.tv, g.op)
-        .map_err(|e| e.within(&what))?;
+    let args = [Value::from(stage.clone()), tc];
+    let (_, sbits, tv, instr) = bank_args(&args).map_err(|e| e.within(&what))?;
+    let dims = copy.tiler.leaves();
+    let tile = (
+        dims.first().copied().unwrap_or(1),
+        dims.get(1).copied().unwrap_or(1),
+    );
+    // Every copy tile of the stage: the whole (M|N, K) tile one k-tile loads.
+    let (t, worst, tiles) = traffic::g2s_stage(
+        &what,
+        name,
+        &gmem.layout,
+        &g,
+        &stage,
+        sbits,
+        &tv,
+        instr,
+        tile,
+    )?;
+    let worst = worst.ok_or_else(|| Error::new(format!("{what}: an empty stage")))?;
     let mut facts = vec![
         ("copy".into(), copy.atom.name.clone()),
         ("global tile".into(), format!("{} ({said})", gmem.layout)),
         (
-            "sectors".into(),
-            format!(
-                "{} (min {}) in {} warp instructions",
-                co.sectors(),
-                co.min_sectors(),
-                co.instrs.len()
-            ),
+            "copy tile".into(),
+            format!("{}x{}, {tiles} per stage", tile.0, tile.1),
         ),
         (
-            "lines".into(),
-            format!("{} (min {})", co.lines(), co.min_lines()),
+            "sectors".into(),
+            format!(
+                "{} (min {}) in {} requests per stage",
+                t.sectors, t.min_sectors, t.requests
+            ),
         ),
     ];
     let mut warnings = Vec::new();
     let mut verdict = Verdict::Ok;
-    if co.sectors() > co.min_sectors() {
+    if t.sectors > t.min_sectors {
         verdict = Verdict::Warn;
         warnings.push(Warning {
             reason: format!(
                 "global reads touch {} sectors for a minimum of {}",
-                co.sectors(),
-                co.min_sectors()
+                t.sectors, t.min_sectors
             ),
             fix: Some(
                 "make each warp's threads walk the contiguous mode of the global tile".into(),
             ),
         });
     }
-    // The writes into shared memory.
-    let args = [Value::from(stage.clone()), tc];
-    let (tile, sbits, tv, instr) = bank_args(&args)?;
-    let any = tile.to_any_layout()?;
-    let banks = match instr {
-        cute_core::bank::Instr::Ldgsts { .. } => cute_core::bank::bank_conflicts_g2s(
-            &any,
-            &AnyLayout::Layout(g.layout.inner().clone()),
-            sbits,
-            &tv,
-            instr,
-        ),
-        _ => cute_core::bank::bank_conflicts(&any, sbits, &tv, instr),
-    }
-    .map_err(|e| e.within(&what))?;
     facts.push((
         "smem writes".into(),
         format!(
-            "{}: {} wavefronts (ideal {})",
-            instr,
-            banks.wavefronts(),
-            banks.ideal()
+            "{instr}: {} wavefronts (ideal {}) in {} warp instructions per stage",
+            t.wavefronts, t.ideal_wavefronts, t.instrs
         ),
     ));
-    let dims = copy.tiler.leaves();
     let (bv, bw) = bank_verdict(
-        &banks,
-        "the writes into shared memory",
+        &worst,
+        "one copy tile's writes into shared memory",
         &stage,
-        (
-            dims.first().copied().unwrap_or(1),
-            dims.get(1).copied().unwrap_or(1),
-        ),
+        tile,
     );
     if bv != Verdict::Ok {
         verdict = bv;
     }
     warnings.extend(bw);
-    Ok(Section {
+    let section = Section {
         kind: "g2s",
         name: name.to_string(),
         verdict,
         headline: format!(
-            "{} sectors (min {}); smem writes {} wavefronts (ideal {})",
-            co.sectors(),
-            co.min_sectors(),
-            banks.wavefronts(),
-            banks.ideal()
+            "{} sectors (min {}); smem writes {} wavefronts (ideal {}) per stage",
+            t.sectors, t.min_sectors, t.wavefronts, t.ideal_wavefronts
         ),
         facts,
         warnings,
@@ -793,7 +856,86 @@ fn g2s_section(r: &Roles, name: &str, op: char, copy: &TiledCopy) -> Result<Sect
             "coalescing(make_tensor(make_gmem_ptr<uint{bits}_t>(0), {}), {name})",
             gmem.layout
         )),
-    })
+    };
+    Ok((section, t))
+}
+
+/// The tutorial's epilogue: each thread stores its accumulators straight to global memory
+/// over C's strides (`dC`), one element per instruction as `axpby(alpha, tCrC, beta, tCgC)`
+/// does. Only where the code stages nothing of C in shared memory.
+fn direct_epilogue(
+    r: &Roles,
+    mma_name: &str,
+    mma: &TiledMma,
+) -> Result<Option<(Section, Traffic)>> {
+    let Some((_, stride)) = r.strides.iter().find(|(o, _)| *o == 'C') else {
+        return Ok(None);
+    };
+    if r.smem_of('C').is_some() || r.s2r.iter().any(|(_, o, _)| *o == 'C') {
+        return Ok(None);
+    }
+    let what = format!("the epilogue ({mma_name}'s accumulators -> global)");
+    let cta = cta_tile(r).ok_or_else(|| Error::new(format!("{what}: no CTA tile")))?;
+    let elem = mma_operand_type(mma, 'C')
+        .ok_or_else(|| Error::new(format!("{what}: the MMA does not say C's type")))?;
+    let bits = u32::try_from(elem.bits()).map_err(|_| Error::new("element width out of range"))?;
+    let shape = IntTuple::ints(&[cta[0], cta[1]]);
+    let gc = Layout::new(shape.clone(), stride.clone()).map_err(|e| e.within(&what))?;
+    let tv = mma.tv_over('C', &shape).map_err(|e| e.within(&what))?;
+    let op = cute_core::gmem::GmemOp::Stg(bits);
+    let co = cute_core::gmem::coalescing(&AnyLayout::Layout(gc.clone()), bits, 0, &tv, op)
+        .map_err(|e| e.within(&what))?;
+    let mut t = Traffic {
+        object: "C".into(),
+        instr: op.to_string(),
+        per_k_tile: false,
+        instrs: co.instrs.len() as u64,
+        ..Traffic::default()
+    };
+    t.add_gmem(&co);
+    let (verdict, warnings) = if t.sectors > t.min_sectors {
+        (
+            Verdict::Warn,
+            vec![Warning {
+                reason: format!(
+                    "the accumulators' stores touch {} sectors for a minimum of {} ({}% of the sectors' bytes written)",
+                    t.sectors,
+                    t.min_sectors,
+                    co.bytes() * 100 / (t.sectors * cute_core::gmem::SECTOR_BYTES).max(1)
+                ),
+                fix: Some(
+                    "stage C through shared memory (stmatrix) and store whole 16-byte vectors or a TMA box, or make C's contiguous mode the one a quad of lanes walks".into(),
+                ),
+            }],
+        )
+    } else {
+        (Verdict::Ok, vec![])
+    };
+    let section = Section {
+        kind: "epilogue",
+        name: "C".into(),
+        verdict,
+        headline: format!(
+            "{op} from registers: {} sectors (min {}) per CTA in {} requests",
+            t.sectors, t.min_sectors, t.requests
+        ),
+        facts: vec![
+            ("C tile".into(), format!("{gc} ({elem})")),
+            (
+                "stores".into(),
+                format!("{op}: one element per instruction, {} per CTA", t.instrs),
+            ),
+            (
+                "sectors".into(),
+                format!("{} (min {}) per CTA", t.sectors, t.min_sectors),
+            ),
+        ],
+        warnings,
+        view: Some(format!(
+            "coalescing(make_tensor(make_gmem_ptr<uint{bits}_t>(0), {gc}), {bits}, {tv}, STG{bits})"
+        )),
+    };
+    Ok(Some((section, t)))
 }
 
 fn tma_section(name: &str, op: char, atom: &CopyAtom) -> Section {
@@ -831,7 +973,7 @@ fn copy_kind(op: char) -> &'static str {
     }
 }
 
-fn s2r_section(r: &Roles, name: &str, op: char, atom: &CopyAtom) -> Result<Section> {
+fn s2r_section(r: &Roles, name: &str, op: char, atom: &CopyAtom) -> Result<(Section, Traffic)> {
     // The epilogue writes C's registers into shared memory (`r2s_atom_C`, STSM) and may
     // read them back; the mainloop reads A and B.
     let writes = op == 'C' && !words(name).iter().any(|w| w.eq_ignore_ascii_case("s2r"));
@@ -872,47 +1014,29 @@ fn s2r_section(r: &Roles, name: &str, op: char, atom: &CopyAtom) -> Result<Secti
     let (tm, tk) = (tile.get(0)?.size()?, tile.get(1)?.size()?);
     let shape = stage.inner().shape();
     let (sm, sk) = (shape.get(0)?.size()?, shape.get(1)?.size()?);
-    if tm <= 0 || tk <= 0 || sm % tm != 0 || sk % tk != 0 {
-        return Err(Error::new(format!(
-            "{what}: the copy's tile {tm}x{tk} does not divide the stage {sm}x{sk}"
-        )));
-    }
-    // Each tile is one bank analysis: a hostile stage of millions of tiles is refused.
-    let tiles = arith::mul(sm / tm, sk / tk)?;
-    if tiles > MAX_TILES {
-        return Err(Error::new(format!(
-            "{what}: the stage {sm}x{sk} holds {tiles} tiles of {tm}x{tk}; at most {MAX_TILES} are analysed"
-        )));
-    }
-    let divided = stage.map_inner(|l| {
-        alg::zipped_divide(l, &Tiler::Tuple(vec![Tiler::Int(tm), Tiler::Int(tk)]))
-    })?;
-    let mut per_k = Vec::new();
+    let grid = traffic::tile_grid(&what, (sm, sk), (tm, tk))?;
+    let divided = traffic::divide(&stage, (tm, tk))?;
+    let mut per_k = vec![(0u64, 0u64); usize::try_from(sk / tk).unwrap_or(0)];
     let mut worst: Option<BankReport> = None;
-    for k in 0..sk / tk {
-        let mut kw = 0u64;
-        let mut kideal = 0u64;
-        for m in 0..sm / tm {
-            let at = Coord::Tuple(vec![
-                Coord::Under,
-                Coord::Tuple(vec![Coord::Int(m), Coord::Int(k)]),
-            ]);
-            let block = match &divided {
-                AnyLayout::Layout(l) => AnyLayout::Layout(l.slice(&at)?),
-                AnyLayout::Composed(c) => c.slice(&at)?,
-            };
-            let rep = cute_core::bank::bank_conflicts(&block, bits, &tv, instr)
-                .map_err(|e| e.within(&what))?;
-            kw += rep.wavefronts();
-            kideal += rep.ideal();
-            if worst
-                .as_ref()
-                .is_none_or(|w| rep.wavefronts() * w.ideal() > w.wavefronts() * rep.ideal())
-            {
-                worst = Some(rep);
-            }
+    let mut t = Traffic {
+        object: name.to_string(),
+        instr: instr.to_string(),
+        per_k_tile: op != 'C',
+        ..Traffic::default()
+    };
+    for at in grid {
+        let rep = cute_core::bank::bank_conflicts(&traffic::block(&divided, at)?, bits, &tv, instr)
+            .map_err(|e| e.within(&what))?;
+        let k = &mut per_k[usize::try_from(at.1).unwrap_or(0)];
+        k.0 += rep.wavefronts();
+        k.1 += rep.ideal();
+        t.add_bank(&rep);
+        if worst
+            .as_ref()
+            .is_none_or(|w| rep.wavefronts() * w.ideal() > w.wavefronts() * rep.ideal())
+        {
+            worst = Some(rep);
         }
-        per_k.push((kw, kideal));
     }
     let (w, ideal) = per_k.iter().fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     let worst = worst.ok_or_else(|| Error::new(format!("{what}: an empty stage")))?;
@@ -939,7 +1063,18 @@ fn s2r_section(r: &Roles, name: &str, op: char, atom: &CopyAtom) -> Result<Secti
             format!("{kw} wavefronts (ideal {ki})"),
         ));
     }
-    Ok(Section {
+    // The epilogue's tile of C runs as often as it fits in the CTA tile.
+    if op == 'C' {
+        if let Some(cta) = cta_tile(r) {
+            let (ctile, etile) = (arith::mul(cta[0], cta[1])?, arith::mul(sm, sk)?);
+            if etile > 0 && ctile % etile == 0 {
+                let n = ctile / etile;
+                t = t.times(u64::try_from(n).unwrap_or(0));
+                facts.push(("per CTA".into(), format!("{n} tiles of {sm}x{sk}")));
+            }
+        }
+    }
+    let section = Section {
         kind: copy_kind(op),
         name: name.to_string(),
         verdict,
@@ -958,11 +1093,12 @@ fn s2r_section(r: &Roles, name: &str, op: char, atom: &CopyAtom) -> Result<Secti
                 _ => String::new(),
             }
         )),
-    })
+    };
+    Ok((section, t))
 }
 
-/// Tiles of one stage the shared -> register check analyses at most (a 256x256 stage of
-/// 16x16 copy tiles is 256).
+/// Tiles of one stage a copy's check analyses at most (a 256x256 stage of 16x16 copy tiles
+/// is 256).
 const MAX_TILES: i64 = 4096;
 
 fn smem_view(r: &Roles, op: char) -> String {
@@ -973,6 +1109,19 @@ fn smem_view(r: &Roles, op: char) -> String {
 fn smem_name(r: &Roles, op: char) -> String {
     r.smem_of(op)
         .map_or_else(|| format!("s{op}"), |(n, _)| n.to_string())
+}
+
+/// The CTA tile (M, N, K): the code's, else the smem buffers'.
+fn cta_tile(r: &Roles) -> Option<Vec<i64>> {
+    r.tile.clone().or_else(|| {
+        let dims = |op: char| -> Option<(i64, i64)> {
+            let (_, l) = r.smem_of(op)?;
+            let s = l.inner().shape();
+            Some((s.get(0).ok()?.size().ok()?, s.get(1).ok()?.size().ok()?))
+        };
+        let (a, b) = (dims('A')?, dims('B')?);
+        Some(vec![a.0, b.0, a.1])
+    })
 }
 
 fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<Section>> {
@@ -988,16 +1137,7 @@ fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<Section>> {
         ("threads".into(), threads.to_string()),
     ];
     let mut warnings = Vec::new();
-    // The CTA tile: the code's, else the smem buffers'.
-    let cta = r.tile.clone().or_else(|| {
-        let dims = |op: char| -> Option<(i64, i64)> {
-            let (_, l) = r.smem_of(op)?;
-            let s = l.inner().shape();
-            Some((s.get(0).ok()?.size().ok()?, s.get(1).ok()?.size().ok()?))
-        };
-        let (a, b) = (dims('A')?, dims('B')?);
-        Some(vec![a.0, b.0, a.1])
-    });
+    let cta = cta_tile(r);
     if let Some(cta) = &cta {
         facts.push((
             "CTA tile".into(),

@@ -26,5 +26,30 @@ pub fn to_json(r: &Report) -> Value {
             "warnings": s.warnings.iter().map(|w| json!({"reason": w.reason, "fix": w.fix})).collect::<Vec<_>>(),
             "view": s.view,
         })).collect::<Vec<_>>(),
+        "problem": r.problem.as_ref().map(|p| json!({
+            "mnk": p.mnk,
+            "ctas": p.ctas,
+            "k_tiles": p.k_tiles,
+        })),
+        // Per CTA (and k-tile), and over the whole kernel where the problem is known.
+        "traffic": r.traffic.iter().map(|t| {
+            let row = |t: &cute_lang::kernel::Traffic| json!({
+                "instructions": t.instrs,
+                "smem_wavefronts": t.wavefronts,
+                "smem_ideal_wavefronts": t.ideal_wavefronts,
+                "bank_conflicts": t.conflicts,
+                "sectors": t.sectors,
+                "min_sectors": t.min_sectors,
+                "requests": t.requests,
+                "bytes": t.bytes,
+            });
+            json!({
+                "object": t.object,
+                "instruction": t.instr,
+                "per": if t.per_k_tile { "CTA and k-tile" } else { "CTA" },
+                "count": row(t),
+                "kernel": r.problem.as_ref().map(|p| row(&t.times(p.runs(t)))),
+            })
+        }).collect::<Vec<_>>(),
     })
 }
