@@ -14,9 +14,14 @@
 // Usage: hopper_sm90 [M N K]   (multiples of 128, 128, 64; default 4096 4096 4096)
 // Prints `hopper grid=GxG ctas=C k_tiles=T rel_err=E PASS|FAIL` (hw/kernel/summarize.py).
 // Build: nvcc -std=c++17 -arch=sm_90a -O3 --expt-relaxed-constexpr -I<cutlass>/include -lcuda
+#include <cuda.h>
 #include <cutlass/arch/barrier.h>
 
+#include <cstring>
+#include <string>
+
 #include "harness.cuh"
+#include "hopper_tma_args.h"
 
 using namespace cute;
 
@@ -142,6 +147,45 @@ __global__ void __launch_bounds__(256)
   }
 }
 
+// The numbers in `{...}` after `key` in a report's encode-argument line.
+static std::vector<cuuint64_t> braces(const std::string& s, const char* key) {
+  std::vector<cuuint64_t> out;
+  size_t at = s.find(key);
+  if (at == std::string::npos) return out;
+  const char* p = s.c_str() + at + strlen(key);
+  while (*p && *p != '}') {
+    char* end;
+    out.push_back(strtoull(p, &end, 10));
+    p = end;
+    while (*p == ',' || *p == ' ') ++p;
+  }
+  return out;
+}
+
+// Encode the report's arguments for the tensor at `gaddr` (16-bit elements) and compare the
+// descriptor with CuTe's (`cute_desc`, null for a box CuTe never built). Prints one
+// `tma_args` line; true when the driver's verdict is the report's and a legal box's
+// descriptor is CuTe's byte for byte.
+static bool check_tma_args(const ReportTmaArgs& r, void* gaddr, const void* cute_desc) {
+  std::string a(r.args);
+  auto dims = braces(a, "globalDim {"), strides = braces(a, "globalStrides {");
+  auto box64 = braces(a, "boxDim {");
+  std::vector<cuuint32_t> box(box64.begin(), box64.end()), elem(box.size(), 1);
+  CUtensorMapSwizzle swz = a.find("SWIZZLE_128B") != std::string::npos  ? CU_TENSOR_MAP_SWIZZLE_128B
+                           : a.find("SWIZZLE_64B") != std::string::npos ? CU_TENSOR_MAP_SWIZZLE_64B
+                           : a.find("SWIZZLE_32B") != std::string::npos ? CU_TENSOR_MAP_SWIZZLE_32B
+                                                                        : CU_TENSOR_MAP_SWIZZLE_NONE;
+  CUtensorMap map{};
+  CUresult res = cuTensorMapEncodeTiled(
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, cuuint32_t(box.size()), gaddr, dims.data(),
+      strides.data(), box.data(), elem.data(), CU_TENSOR_MAP_INTERLEAVE_NONE, swz,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  bool same = res == CUDA_SUCCESS && cute_desc && memcmp(&map, cute_desc, sizeof(map)) == 0;
+  printf("tma_args %s legal=%d encode=%d same_descriptor=%d\n", r.name, int(r.legal), int(res),
+         int(same));
+  return r.legal ? same : res != CUDA_SUCCESS;
+}
+
 int main(int argc, char** argv) {
   int M, N, K;
   harness::problem_size(argc, argv, M, N, K);
@@ -159,6 +203,12 @@ int main(int argc, char** argv) {
   auto tma_b = make_tma_atom(SM90_TMA_LOAD{}, mB, SmemB{}(_, _, 0), make_shape(BN{}, BK{}));
   auto tma_c = make_tma_atom(SM90_TMA_STORE{}, mC, SmemC{}, make_shape(BM{}, BN{}));
 
+  // The report's encode arguments against CuTe's descriptors and the driver.
+  bool args_ok = check_tma_args(kReportTmaArgs[0], dA, tma_a.get_tma_descriptor());
+  args_ok &= check_tma_args(kReportTmaArgs[1], dB, tma_b.get_tma_descriptor());
+  args_ok &= check_tma_args(kReportTmaArgs[2], dC, tma_c.get_tma_descriptor());
+  args_ok &= check_tma_args(kReportTmaArgs[3], dA, nullptr);
+
   auto kernel = hopper_gemm<decltype(tma_a), decltype(tma_b), decltype(tma_c)>;
   int smem = int(sizeof(SharedStorage));
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
@@ -168,7 +218,7 @@ int main(int argc, char** argv) {
   CK(cudaDeviceSynchronize());
   // C is N-major; float accumulation, a half result
   double rel = harness::rel_error(dA, dB, dC, M, N, K, N, 1);
-  bool ok = harness::report("hopper", grid, K, rel, 1e-2);
+  bool ok = harness::report("hopper", grid, K, rel, 1e-2) && args_ok;
   CK(cudaFree(dA));
   CK(cudaFree(dB));
   CK(cudaFree(dC));

@@ -68,7 +68,7 @@ grep "==PROF==" "$WORK/ncu.log" | tail -3
 GPU=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)
 CUDA=$("$NVCC" --version | grep -o 'release [0-9.]*, V[0-9.]*' | head -1)
 NCUV=$("$NCU" --version | tail -1)
-grep -E "^${NAME}(_[a-z]+)? " "$WORK/ncu.log" > "$WORK/ncu-stdout.txt"
+grep -E "^(${NAME}(_[a-z]+)?|tma_args) " "$WORK/ncu.log" > "$WORK/ncu-stdout.txt"
 python3 hw/kernel/summarize.py "$OUTDIR/$NAME-ncu-raw.csv" "$WORK/ncu-stdout.txt" "$WORK/kernel.sass" \
   "$GPU" "$CUDA" "$NCUV" "$SRC, M N K = $SIZE" > "$OUTDIR/$NAME-measured.json"
 cp "$WORK/kernel.sass" "$OUTDIR/$NAME.sass"

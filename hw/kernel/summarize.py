@@ -37,6 +37,13 @@ for line in open(stdout):
     if m:
         variants.append({"variant": m[1], "grid": [int(m[2]), int(m[3])], "ctas": int(m[4]),
                          "k_tiles": int(m[5]), "rel_err": float(m[6]), "result": m[7]})
+# hopper_sm90.cu: the report's TMA encode arguments against CuTe's descriptors
+tma_args = []
+for line in open(stdout):
+    m = re.match(r"tma_args (\w+) legal=(\d) encode=(\d+) same_descriptor=(\d)", line)
+    if m:
+        tma_args.append({"name": m[1], "legal": m[2] == "1", "encode_result": int(m[3]),
+                         "same_descriptor": m[4] == "1"})
 if len(variants) != len(body):
     sys.exit(f"{len(variants)} variants printed but ncu profiled {len(body)} launches")
 for v, r in zip(variants, body):
@@ -63,4 +70,5 @@ print(json.dumps({
     "program": program,
     "sass_shared_instructions": counts,
     "launches": variants,
+    "tma_args": tma_args,
 }, indent=1))

@@ -584,6 +584,19 @@ impl MmaAtom {
         if self.params.is_some() {
             return None;
         }
+        self.named_types()?.try_into().ok()
+    }
+
+    /// The element types the name spells, in its order: `(D, A, B, C)` of a register MMA,
+    /// `(D, A, B)` of a GMMA (`SM90_64x128x16_F32F16F16_SS`, whose C is D).
+    ///
+    /// ```
+    /// use cute_core::atom::Atom;
+    /// use cute_core::elem::Elem;
+    /// let Atom::Mma(m) = Atom::lookup("SM90_64x128x16_F32F16F16_SS").unwrap() else { unreachable!() };
+    /// assert_eq!(m.named_types(), Some(vec![Elem::F32, Elem::F16, Elem::F16]));
+    /// ```
+    pub fn named_types(&self) -> Option<Vec<Elem>> {
         let mut letters = self.name.split('_').nth(2)?;
         const TOKENS: [&str; 13] = [
             "BF16", "TF32", "E4M3", "E5M2", "F64", "F32", "F16", "S32", "S8", "U8", "S4", "U4",
@@ -595,7 +608,7 @@ impl MmaAtom {
             out.push(Elem::from_letters(t)?);
             letters = &letters[t.len()..];
         }
-        out.try_into().ok()
+        Some(out)
     }
 
     /// `MMA_Traits<SM100_MMA_*<A, B, C, M, N, ...>>` of a `tcgen05.mma` (UMMA) atom, as

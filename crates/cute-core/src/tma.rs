@@ -166,6 +166,80 @@ impl std::fmt::Display for TmaBox {
     }
 }
 
+/// The arguments `make_tma_copy_desc` gives `cuTensorMapEncodeTiled` for a box whose every
+/// mode walks one gmem mode with unit steps (`k@i` with `k = 1`, the usual case): per TMA
+/// mode, innermost first, the gmem extent and byte stride, and the box extent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodeArgs {
+    /// `globalDim`.
+    pub global_dim: Vec<i64>,
+    /// `globalStrides` in bytes: every mode's but the first (whose stride is the element).
+    pub global_strides: Vec<i64>,
+    /// `boxDim`.
+    pub box_dim: Vec<i64>,
+    /// Element width in bits (`tensorDataType`'s width).
+    pub elem_bits: i64,
+    /// The `CUtensorMapSwizzle`.
+    pub swizzle: &'static str,
+}
+
+impl TmaBox {
+    /// The `cuTensorMapEncodeTiled` arguments, or `None` where a TMA mode merges several
+    /// gmem modes or steps one by more than 1 (CuTe then folds them by a recurrence this
+    /// does not reproduce).
+    ///
+    /// ```
+    /// use cute_core::layout::{tile_to_shape, ModeOrder};
+    /// use cute_core::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
+    /// use cute_core::tma::make_tma_box;
+    /// let atom = smem_atom(AtomMajor::K, AtomSwizzle::Sw128, 16).unwrap();
+    /// let smem = atom.map_inner(|l| tile_to_shape(l, &"(128,64)".parse().unwrap(), &ModeOrder::ColMajor)).unwrap();
+    /// let b = make_tma_box(&"(4096,4096):(4096,1)".parse().unwrap(), &smem, 16).unwrap();
+    /// let e = b.encode_args().unwrap();
+    /// assert_eq!((e.global_dim, e.global_strides, e.box_dim), (vec![4096, 4096], vec![8192], vec![64, 128]));
+    /// assert_eq!(b.encode_args().unwrap().to_string(),
+    ///     "rank 2, globalDim {4096, 4096}, globalStrides {8192} bytes, boxDim {64, 128}, elementStrides {1, 1}, 16-bit elements, CU_TENSOR_MAP_SWIZZLE_128B");
+    /// ```
+    pub fn encode_args(&self) -> Option<EncodeArgs> {
+        let flat = self.gmem.flatten();
+        let (shapes, strides) = (flat.shape().leaves(), flat.stride().leaves());
+        let mut e = EncodeArgs {
+            global_dim: vec![],
+            global_strides: vec![],
+            box_dim: vec![],
+            elem_bits: self.elem_bits,
+            swizzle: self.swizzle,
+        };
+        for (n, m) in self.modes.iter().enumerate() {
+            let [(1, i)] = m.basis[..] else { return None };
+            e.global_dim.push(*shapes.get(i)?);
+            if n > 0 {
+                e.global_strides
+                    .push(strides.get(i)?.checked_mul(self.elem_bits)? / 8);
+            }
+            e.box_dim.push(m.extent());
+        }
+        Some(e)
+    }
+}
+
+impl std::fmt::Display for EncodeArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+        write!(
+            f,
+            "rank {}, globalDim {{{}}}, globalStrides {{{}}} bytes, boxDim {{{}}}, elementStrides {{{}}}, {}-bit elements, {}",
+            self.box_dim.len(),
+            list(&self.global_dim),
+            list(&self.global_strides),
+            list(&self.box_dim),
+            list(&vec![1; self.box_dim.len()]),
+            self.elem_bits,
+            self.swizzle
+        )
+    }
+}
+
 /// An integer mode's value and whether it is a run-time one.
 fn leaf(t: &crate::int_tuple::IntTuple) -> (i64, bool) {
     use crate::int_tuple::IntTuple;

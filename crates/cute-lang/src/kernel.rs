@@ -410,12 +410,64 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
 /// ```
 pub fn report(src: &str) -> Result<Report> {
     let mut session = Session::default();
+    let mut refused = Vec::new();
     for line in session.run(src) {
         if let Err(e) = line.result {
-            return Err(Error::new(format!("line {}: {e}", line.line)));
+            let text = src.lines().nth(line.line.saturating_sub(1)).unwrap_or("");
+            match refused_tma(text, &e) {
+                Some(s) => refused.push(s),
+                None => return Err(Error::new(format!("line {}: {e}", line.line))),
+            }
         }
     }
-    report_of(&session)
+    let mut r = report_of(&session)?;
+    // After the copies that load shared memory, where a TMA's section stands.
+    let at = r
+        .sections
+        .iter()
+        .position(|s| !matches!(s.kind, "budget" | "smem" | "types" | "g2s" | "tma"))
+        .unwrap_or(r.sections.len());
+    r.sections.splice(at..at, refused);
+    Ok(r)
+}
+
+/// A TMA atom the code declares but CuTe (or the driver it calls) refuses: its section, with
+/// the rule that fails, instead of the report's end. `None` for any other line.
+fn refused_tma(text: &str, e: &Error) -> Option<Section> {
+    if !["make_tma_atom", "make_tma_copy", "make_tiled_tma_atom"]
+        .iter()
+        .any(|f| text.contains(f))
+    {
+        return None;
+    }
+    // `Copy_Atom tmaA = ...`, `auto tma_a = ...`, CuTeDSL `tma_atom_a, tma_tensor_a = ...`.
+    let lhs = text.split('=').next()?;
+    let name = lhs
+        .split(',')
+        .next()?
+        .split_whitespace()
+        .last()?
+        .trim_start_matches(['*', '&'])
+        .to_string();
+    let driver = e.msg.contains("cuTensorMapEncodeTiled");
+    Some(Section {
+        kind: "tma",
+        name,
+        verdict: Verdict::Fail,
+        headline: if driver {
+            "illegal box: cuTensorMapEncodeTiled refuses it".into()
+        } else {
+            "no TMA box: CuTe refuses it".into()
+        },
+        facts: vec![("code".into(), text.trim().to_string())],
+        warnings: vec![Warning {
+            reason: e.msg.clone(),
+            fix: driver.then(|| {
+                "keep the box's inner extent within the swizzle's span: the smem atom whose swizzle spans a whole row of the tile (GMMA::Layout_K_SW128_Atom for 128-byte rows), or a tile at most that wide".to_string()
+            }),
+        }],
+        view: None,
+    })
 }
 
 /// [`report`] of a block already evaluated into `session` (the page's and the renderer's
@@ -600,7 +652,8 @@ pub fn report_of(session: &Session) -> Result<Report> {
     }
     // Kernel-wide totals, where the code gives the problem size.
     let mut problem = None;
-    if let ([Some(m), Some(n), Some(k)], Some(cta)) = (r.problem, cta_tile(&r)) {
+    let counted = (!traffic.is_empty()).then(|| cta_tile(&r)).flatten();
+    if let ([Some(m), Some(n), Some(k)], Some(cta)) = (r.problem, counted) {
         match Problem::new([m, n, k], &cta) {
             Ok(p) => {
                 sections.push(traffic::totals_section(&p, &traffic));
@@ -639,11 +692,15 @@ fn mma_operand_type(m: &TiledMma, op: char) -> Option<cute_core::elem::Elem> {
             _ => u.c,
         });
     }
-    let t = m.atom.value_types()?;
+    // (D, A, B, C) of a register MMA; (D, A, B) of a GMMA, whose C is D.
+    let t = m.atom.named_types()?;
+    if !(3..=4).contains(&t.len()) {
+        return None;
+    }
     Some(match op {
         'A' => t[1],
         'B' => t[2],
-        _ => t[3],
+        _ => *t.get(3).unwrap_or(&t[0]),
     })
 }
 
@@ -958,6 +1015,13 @@ fn tma_section(name: &str, op: char, atom: &CopyAtom) -> Section {
             ("box".into(), b.to_string()),
             ("swizzle".into(), b.swizzle.to_string()),
             ("multicast".into(), t.multicast.to_string()),
+            (
+                "cuTensorMapEncodeTiled".into(),
+                b.encode_args().map_or_else(
+                    || "a TMA mode merges gmem modes: see make_tma_copy_desc".to_string(),
+                    |e| e.to_string(),
+                ),
+            ),
         ],
         warnings: vec![],
         view: None,

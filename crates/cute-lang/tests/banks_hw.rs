@@ -697,3 +697,75 @@ fn kernel_report_totals_match_h100_on_the_unswizzled_tutorial_gemm() {
     println!("  hardware: LDGSTS conflicts {hw} (report {model})");
     assert!(hw >= model && hw - model < model * 3 / 100);
 }
+
+/// The TMA boxes on the hardware: `hw/kernel/hopper_tma_args.h` holds the report's
+/// `cuTensorMapEncodeTiled` arguments for the Hopper preset's three atoms (checked here to be
+/// the report's, word for word) and the box the report refuses when sA's swizzle is cut to
+/// 64 bytes. On the H100 the three legal ones encode to CuTe's own descriptors byte for byte
+/// (and the GEMM that uses them is right); the driver refuses the illegal one.
+#[test]
+fn kernel_report_tma_boxes_encode_as_cute_does_and_the_illegal_one_is_refused() {
+    let header = std::fs::read_to_string(root().join("hw/kernel/hopper_tma_args.h")).unwrap();
+    let report = cute_lang::kernel::report(preset_src("sm90_tma_wgmma")).unwrap();
+    for name in ["tmaA", "tmaB", "tmaC"] {
+        let s = report
+            .sections
+            .iter()
+            .find(|s| s.kind == "tma" && s.name == name)
+            .unwrap();
+        let args = &s
+            .facts
+            .iter()
+            .find(|(k, _)| k == "cuTensorMapEncodeTiled")
+            .unwrap()
+            .1;
+        assert!(
+            header.contains(&format!("{{\"{name}\", \"{args}\", true}}")),
+            "{name}: the header has the report's arguments {args}"
+        );
+    }
+    // The illegal box: what the report refuses, with the same box under a 64-byte swizzle.
+    let sw64 = preset_src("sm90_tma_wgmma").replace(
+        "GMMA::Layout_K_SW128_Atom<TA>{}",
+        "composition(Swizzle<2,4,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{})",
+    );
+    let refused = cute_lang::kernel::report(&sw64).unwrap();
+    let t = refused
+        .sections
+        .iter()
+        .find(|s| s.kind == "tma" && s.name == "tmaA")
+        .unwrap();
+    assert!(t.warnings[0].reason.contains(
+        "inner extent is 128 bytes, wider than the 64-byte span of CU_TENSOR_MAP_SWIZZLE_64B"
+    ));
+    assert!(header.contains("{\"tmaA_sw64\", \"rank 2, globalDim {4096, 4096}, globalStrides {8192} bytes, boxDim {64, 128}, elementStrides {1, 1}, 16-bit elements, CU_TENSOR_MAP_SWIZZLE_64B\", false}"));
+    // What the H100 said.
+    let m: Json = serde_json::from_str(
+        &std::fs::read_to_string(root().join("hw/kernel/hopper-measured.json")).unwrap(),
+    )
+    .unwrap();
+    let got: Vec<(String, bool, u64, bool)> = m["tma_args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["name"].as_str().unwrap().to_string(),
+                a["legal"].as_bool().unwrap(),
+                a["encode_result"].as_u64().unwrap(),
+                a["same_descriptor"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    let want = [
+        ("tmaA", true, 0, true),
+        ("tmaB", true, 0, true),
+        ("tmaC", true, 0, true),
+        // CUDA_ERROR_INVALID_VALUE
+        ("tmaA_sw64", false, 1, false),
+    ];
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!((g.0.as_str(), g.1, g.2, g.3), w);
+    }
+}

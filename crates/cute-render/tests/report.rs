@@ -432,3 +432,42 @@ fn kernel_totals_refuse_what_they_cannot_count() {
         k.warnings[0].reason
     );
 }
+
+/// A TMA whose box the driver would refuse (a 64-byte swizzle over 256-byte rows) is a failed
+/// section naming the rule and the fix; the rest of the configuration is still checked.
+#[test]
+fn an_illegal_tma_box_is_a_failed_section() {
+    let src = preset("sm90_tma_wgmma").replace(
+        "auto sA = tile_to_shape(GMMA::Layout_K_SW128_Atom<TA>{}, make_shape(bM,bK,bP));",
+        "auto sA = tile_to_shape(composition(Swizzle<2,4,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}), make_shape(bM,bK,bP));",
+    );
+    assert_ne!(src, preset("sm90_tma_wgmma"));
+    let r = report(&src).unwrap();
+    let t = section(&r, "tma", "tmaA");
+    assert_eq!(t.verdict, Verdict::Fail);
+    assert_eq!(t.headline, "illegal box: cuTensorMapEncodeTiled refuses it");
+    assert!(
+        t.warnings[0].reason.contains("the box's inner extent is 128 bytes, wider than the 64-byte span of CU_TENSOR_MAP_SWIZZLE_64B"),
+        "{}",
+        t.warnings[0].reason
+    );
+    assert!(t.warnings[0]
+        .fix
+        .as_deref()
+        .unwrap()
+        .contains("GMMA::Layout_K_SW128_Atom"));
+    // The legal ones still report their encode arguments.
+    let b = section(&r, "tma", "tmaB");
+    assert_eq!(b.verdict, Verdict::Ok);
+    assert!(b.facts.iter().any(|(k, v)| k == "cuTensorMapEncodeTiled"
+        && v.starts_with(
+            "rank 2, globalDim {4096, 4096}, globalStrides {8192} bytes, boxDim {64, 128}"
+        )));
+    // Any other refused line still ends the report, naming its line.
+    let err = report(&format!("{}\nauto x = foo(1);", preset("sm90_tma_wgmma"))).unwrap_err();
+    assert!(
+        err.msg.starts_with("line 33: unknown function 'foo'"),
+        "{}",
+        err.msg
+    );
+}
