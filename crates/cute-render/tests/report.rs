@@ -471,3 +471,52 @@ fn an_illegal_tma_box_is_a_failed_section() {
         err.msg
     );
 }
+
+/// The report against CuTe C++: `tools/oracle/kernel_report.py` compiles each C++ preset as
+/// it is and prints its buffers' layouts and bytes, its TMA boxes, the TiledMMA's tile and
+/// thread 0's descriptor of every k-block (`kernel-report-cases.jsonl`); the report's facts
+/// are the same, word for word.
+#[test]
+fn the_report_prints_what_cute_cpp_computes() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../cute-lang/tests/data/kernel-report-cases.jsonl"
+    );
+    let text = std::fs::read_to_string(path).expect("kernel-report-cases.jsonl");
+    let mut checked = 0;
+    for line in text.lines() {
+        let case: serde_json::Value = serde_json::from_str(line).unwrap();
+        let (name, fact, expect) = (
+            case["preset"].as_str().unwrap(),
+            case["fact"].as_str().unwrap(),
+            case["expect"].as_str().unwrap(),
+        );
+        let r = report(preset(name)).unwrap();
+        let words: Vec<&str> = fact.split(' ').collect();
+        let (kind, object, key) = match words[..] {
+            ["smem", object, "layout"] => ("smem", object.to_string(), "layout".to_string()),
+            ["budget", "total", "bytes"] => ("budget", String::new(), "total bytes".into()),
+            ["tma", object, "box"] => ("tma", object.to_string(), "box".into()),
+            ["mma", "tile"] => ("mma", String::new(), "tile".into()),
+            ["desc", op, "k-block", k] => {
+                let mma = &r.sections.iter().find(|s| s.kind == "mma").unwrap().name;
+                ("desc", format!("{mma}.{op}"), format!("k-block {k}"))
+            }
+            _ => panic!("unknown fact {fact}"),
+        };
+        let s = r
+            .sections
+            .iter()
+            .find(|s| s.kind == kind && (object.is_empty() || s.name == object))
+            .unwrap_or_else(|| panic!("{name}: no {kind} section {object}"));
+        let got = &s
+            .facts
+            .iter()
+            .find(|(k, _)| *k == key)
+            .unwrap_or_else(|| panic!("{name}: {kind} {object} has no fact {key}"))
+            .1;
+        assert_eq!(got, expect, "{name}: {fact}");
+        checked += 1;
+    }
+    assert_eq!(checked, 38);
+}
