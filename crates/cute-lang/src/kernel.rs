@@ -841,7 +841,7 @@ fn g2s_section(r: &Roles, name: &str, op: char, copy: &TiledCopy) -> Result<(Sec
         dims.get(1).copied().unwrap_or(1),
     );
     // Every copy tile of the stage: the whole (M|N, K) tile one k-tile loads.
-    let (t, worst, tiles) = traffic::g2s_stage(
+    let st = traffic::g2s_stage(
         &what,
         name,
         &gmem.layout,
@@ -852,7 +852,7 @@ fn g2s_section(r: &Roles, name: &str, op: char, copy: &TiledCopy) -> Result<(Sec
         instr,
         tile,
     )?;
-    let worst = worst.ok_or_else(|| Error::new(format!("{what}: an empty stage")))?;
+    let (t, tiles) = (st.traffic, st.tiles);
     let mut facts = vec![
         ("copy".into(), copy.atom.name.clone()),
         ("global tile".into(), format!("{} ({said})", gmem.layout)),
@@ -889,16 +889,36 @@ fn g2s_section(r: &Roles, name: &str, op: char, copy: &TiledCopy) -> Result<(Sec
             t.wavefronts, t.ideal_wavefronts, t.instrs
         ),
     ));
-    let (bv, bw) = bank_verdict(
-        &worst,
-        "one copy tile's writes into shared memory",
-        &stage,
-        tile,
-    );
-    if bv != Verdict::Ok {
-        verdict = bv;
+    let ldgsts = matches!(instr, cute_core::bank::Instr::Ldgsts { .. });
+    if ldgsts && t.wavefronts > t.ideal_wavefronts && st.smem_side <= t.ideal_wavefronts {
+        // The smem side alone is ideal: the extra wavefronts are the global lines each
+        // quarter-warp reads (cp.async writes one group per line), which no swizzle changes.
+        verdict = Verdict::Warn;
+        warnings.push(Warning {
+            reason: format!(
+                "the writes into shared memory: {} wavefronts for an ideal {} per stage: cp.async writes a quarter-warp's lanes in one group per 128-byte global line they read, and these quarter-warps read several lines",
+                t.wavefronts, t.ideal_wavefronts
+            ),
+            fix: Some("give each quarter-warp's 8 lanes one 128-byte global line (16-byte copies along a row of at least 128 bytes); no swizzle helps".into()),
+        });
+    } else {
+        let (bv, bw) = bank_verdict(
+            &st.worst,
+            "one copy tile's writes into shared memory",
+            &stage,
+            tile,
+        );
+        if bv != Verdict::Ok {
+            verdict = bv;
+        }
+        warnings.extend(bw);
     }
-    warnings.extend(bw);
+    if matches!(instr, cute_core::bank::Instr::Ldgsts { bypass: true, .. }) {
+        facts.push((
+            "Nsight Compute".into(),
+            "cp.async.cg's shared-memory writes are invisible to the L1TEX counters (0 wavefronts in every measured launch); these are the .ca rules'".into(),
+        ));
+    }
     let section = Section {
         kind: "g2s",
         name: name.to_string(),

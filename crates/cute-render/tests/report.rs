@@ -520,3 +520,47 @@ fn the_report_prints_what_cute_cpp_computes() {
     }
     assert_eq!(checked, 38);
 }
+
+/// A collective's type list (CUTLASS's SM80 multistage mainloop as a GEMM configuration
+/// spells it: `TileShape`, `Stages`, `TiledMma`, `SmemLayoutAtomA/B`, `SmemCopyAtomA/B`,
+/// `GmemTiledCopyA/B`): the atoms are tiled to the CTA tile and the stages, every object
+/// is found and checked. Its 64-byte rows read by 16-byte cp.async cost two LDGSTS
+/// wavefronts per quarter-warp (two global lines each), the model proven on the H100.
+#[test]
+fn a_collectives_type_list_is_a_configuration() {
+    let src = include_str!("data/collective_sm80.cpp");
+    let r = report(src).unwrap();
+    let kinds: Vec<(&str, &str)> = r
+        .sections
+        .iter()
+        .map(|s| (s.kind, s.name.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("budget", "SmemLayoutA + SmemLayoutB"),
+            ("smem", "SmemLayoutA"),
+            ("smem", "SmemLayoutB"),
+            ("g2s", "GmemTiledCopyA"),
+            ("g2s", "GmemTiledCopyB"),
+            ("s2r", "SmemCopyAtomA"),
+            ("s2r", "SmemCopyAtomB"),
+            ("mma", "TiledMma"),
+        ]
+    );
+    let a = section(&r, "smem", "SmemLayoutA");
+    assert_eq!(a.headline, "8 KiB per stage x 3 = 24 KiB");
+    assert_eq!(
+        section(&r, "g2s", "GmemTiledCopyA").headline,
+        "256 sectors (min 256); smem writes 128 wavefronts (ideal 64) per stage"
+    );
+    assert_eq!(section(&r, "s2r", "SmemCopyAtomA").verdict, Verdict::Ok);
+    // The cost is the global side's: no swizzle is offered, and ncu cannot see .cg's writes.
+    let g = section(&r, "g2s", "GmemTiledCopyA");
+    assert_eq!(
+        g.warnings[0].fix.as_deref(),
+        Some("give each quarter-warp's 8 lanes one 128-byte global line (16-byte copies along a row of at least 128 bytes); no swizzle helps")
+    );
+    assert!(g.facts.iter().any(|(k, v)| k == "Nsight Compute"
+        && v.starts_with("cp.async.cg's shared-memory writes are invisible")));
+}

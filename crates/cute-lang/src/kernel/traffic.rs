@@ -182,9 +182,22 @@ pub(super) fn block(divided: &AnyLayout, (m, k): (i64, i64)) -> Result<AnyLayout
     })
 }
 
+/// [`g2s_stage`]'s result.
+pub(super) struct G2sStage {
+    /// The stage's traffic.
+    pub traffic: Traffic,
+    /// The tile with the most wavefronts over its ideal.
+    pub worst: cute_core::bank::BankReport,
+    /// Copy tiles in the stage.
+    pub tiles: usize,
+    /// The shared-memory writes' wavefronts as if every quarter-warp read one global line
+    /// (`bank_conflicts` of the smem side alone): what a swizzle can change.
+    pub smem_side: u64,
+}
+
 /// A `global -> shared` copy over a whole stage: every copy tile's global reads
 /// (coalescing, from the tile's own address) and shared writes (LDGSTS's bank model, which
-/// the global side sets, or STS); the worst tile's bank report and the tile count.
+/// the global side sets, or STS).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn g2s_stage(
     what: &str,
@@ -196,7 +209,7 @@ pub(super) fn g2s_stage(
     tv: &Layout,
     instr: cute_core::bank::Instr,
     tile: (i64, i64),
-) -> Result<(Traffic, Option<cute_core::bank::BankReport>, usize)> {
+) -> Result<G2sStage> {
     let shape = stage.inner().shape();
     let dims = (shape.get(0)?.size()?, shape.get(1)?.size()?);
     let grid = tile_grid(what, dims, tile)?;
@@ -212,6 +225,7 @@ pub(super) fn g2s_stage(
         ..Traffic::default()
     };
     let mut worst: Option<cute_core::bank::BankReport> = None;
+    let mut smem_side = 0;
     for at in grid {
         let AnyLayout::Layout(g) = block(&gdiv, at)? else {
             return Err(Error::new(format!("{what}: a swizzled global layout")));
@@ -236,6 +250,9 @@ pub(super) fn g2s_stage(
         .map_err(|e| e.within(what))?;
         t.add_gmem(&co);
         let sblock = block(&sdiv, at)?;
+        let alone = cute_core::bank::bank_conflicts(&sblock, sbits, tv, instr)
+            .map_err(|e| e.within(what))?;
+        smem_side += alone.wavefronts();
         let rep = match instr {
             cute_core::bank::Instr::Ldgsts { .. } => {
                 // The global side as element offsets from the allocation's start.
@@ -245,7 +262,7 @@ pub(super) fn g2s_stage(
                     AnyLayout::Composed(ComposedLayout::new(Swizzle::new(0, 0, 0)?, elem_off, g));
                 cute_core::bank::bank_conflicts_g2s(&sblock, &gsided, sbits, tv, instr)
             }
-            _ => cute_core::bank::bank_conflicts(&sblock, sbits, tv, instr),
+            _ => Ok(alone),
         }
         .map_err(|e| e.within(what))?;
         t.add_bank(&rep);
@@ -256,7 +273,12 @@ pub(super) fn g2s_stage(
             worst = Some(rep);
         }
     }
-    Ok((t, worst, tiles))
+    Ok(G2sStage {
+        traffic: t,
+        worst: worst.ok_or_else(|| Error::new(format!("{what}: an empty stage")))?,
+        tiles,
+        smem_side,
+    })
 }
 
 /// The totals section: each copy's traffic per CTA (and k-tile) times the problem's CTAs
