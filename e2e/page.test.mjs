@@ -937,6 +937,44 @@ test('tensors: a thread\'s partition from a preset, lit and inspected, and from 
   await ctx.close();
 });
 
+test('kernel: every preset, every row opens its own view, each from its shared link', async () => {
+  const { page, ctx, errors } = await open('', { width: 1600, height: 1000 });
+  const labels = await page.$$eval('#preset optgroup[label="Whole kernel"] option', (os) => os.map((o) => o.textContent));
+  assert.equal(labels.length, 5);
+  const kernelView = () => page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'kernel');
+  let opened = 0;
+  for (const label of labels) {
+    await page.selectOption('#preset', { label });
+    await kernelView();
+    const rows = await page.$$eval('#panel-report .cell[data-col="0"]', (cs) => cs.map((c) => ({ object: c.dataset.object, open: c.dataset.open ?? '' })));
+    assert.ok(rows.length >= 5, `${label}: ${rows.length} rows`);
+    // A shared link reopens the same report.
+    const url = await pageUrl(page);
+    const other = await ctx.newPage();
+    await other.goto(url);
+    await other.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'kernel');
+    assert.equal(await other.locator('#panel-report .cell[data-col="0"]').count(), rows.length, `${label}: from its link`);
+    await other.close();
+    for (const [i, row] of rows.entries()) {
+      if (!row.open) continue;
+      await page.locator('#panel-report .cell[data-col="0"]').nth(i).click();
+      // The row's object in its own view, drawn without an error.
+      await page.waitForFunction(() => {
+        const svg = document.querySelector('#canvas svg');
+        return (svg && svg.dataset.view !== 'kernel') || document.querySelector('#draw-error');
+      });
+      assert.equal(await page.locator('#draw-error').count(), 0, `${label}: ${row.object} opens without an error`);
+      opened += 1;
+      await page.goBack();
+      await kernelView();
+    }
+  }
+  // Every preset's rows but budgets and kernel totals open something.
+  assert.ok(opened >= 20, `${opened} rows opened`);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('kernel: a whole configuration checked, a row opens its object, and from a shared link', async () => {
   const { page, ctx, errors } = await open('', { width: 1600, height: 1000 });
   await page.selectOption('#preset', { label: 'A broken SM80 configuration: every warning' });
