@@ -7,6 +7,7 @@ Sources (paths relative to the repository root):
   crates/cute-lang/tests/data/fuzz/*      earlier findings (README excluded)
   hw/patterns*.txt, hw/gmem/patterns.txt  the EXPR of each NAME<TAB>EXPR line (bank and
                                           coalescing analyses of tiled copies)
+  crates/cute-lang/kernels/*              the kernel report's presets, whole
 
 Usage: fuzz/seed_corpus.py OUT_DIR     (files are named by the SHA-1 of their content,
 as libFuzzer names its own, so re-running is idempotent and duplicates collapse)
@@ -41,6 +42,9 @@ def cases():
                     v = obj.get(key)
                     if isinstance(v, str) and v.strip():
                         yield v
+    for path in sorted(glob.glob(os.path.join(ROOT, "crates/cute-lang/kernels/*"))):
+        with open(path, encoding="utf-8") as f:
+            yield f.read()
     bad = os.path.join(data, "bad-inputs.txt")
     if os.path.exists(bad):
         with open(bad, encoding="utf-8", errors="replace") as f:

@@ -539,6 +539,7 @@ pub fn report_of(session: &Session) -> Result<Report> {
                 ("layout".into(), l.to_string()),
                 ("element".into(), format!("{bits}-bit")),
                 ("stage".into(), stage.to_string()),
+                ("alignment".into(), alignment(&r, *op, l, bits)),
             ],
             warnings: vec![],
             view: Some(stage_expr(name, l, r.umma)),
@@ -680,6 +681,54 @@ pub fn report_of(session: &Session) -> Result<Report> {
         problem,
         traffic,
     })
+}
+
+/// The base alignment a buffer needs, and why: a GMMA/UMMA atom's swizzle acts on address
+/// bits (`smem_ptr[16b]`), so the buffer must start where the pattern does (every
+/// `2^(B+M+S)` bytes); the widest vector a copy of the operand moves; a TMA's 128-byte
+/// destination. (A swizzle of element offsets needs nothing more: moving the base by whole
+/// words turns every bank the same way, which changes no count.)
+fn alignment(r: &Roles, op: char, l: &AnyLayout, bits: i64) -> String {
+    let mut need: Vec<(i64, String)> = Vec::new();
+    if let AnyLayout::Composed(c) = l {
+        let sw = c.swizzle;
+        if sw.b > 0 && matches!(c.offset, cute_core::swizzle::Offset::SmemPtr { .. }) {
+            let bytes = 1i64 << (sw.b + sw.m + sw.s.abs()).clamp(0, 40);
+            need.push((
+                bytes,
+                format!(
+                    "its swizzle Sw<{},{},{}> acts on address bits and repeats every {bytes} bytes",
+                    sw.b, sw.m, sw.s
+                ),
+            ));
+        }
+    }
+    let widest = r
+        .g2s
+        .iter()
+        .filter(|(_, o, _)| *o == op)
+        .filter_map(|(n, _, c)| Some((n, c.atom.instr().ok()?)))
+        .chain(
+            r.s2r
+                .iter()
+                .filter(|(_, o, _)| *o == op)
+                .filter_map(|(n, _, c)| Some((n, c.instr().ok()?))),
+        )
+        .max_by_key(|(_, i)| i.lane_bits());
+    if let Some((n, i)) = widest {
+        let bytes = i64::from(i.lane_bits() / 8);
+        need.push((bytes, format!("{n} moves {bytes}-byte vectors ({i})")));
+    }
+    if let Some((n, _, _)) = r.tma.iter().find(|(_, o, _)| *o == op) {
+        need.push((128, format!("{n} writes a TMA box, 128-byte aligned")));
+    }
+    match need.iter().max_by_key(|(b, _)| *b) {
+        Some((bytes, _)) => {
+            let why: Vec<&str> = need.iter().map(|(_, w)| w.as_str()).collect();
+            format!("{bytes} bytes: {}", why.join("; "))
+        }
+        None => format!("{} bytes (its elements)", (bits / 8).max(1)),
+    }
 }
 
 /// The element type an MMA reads (A, B) or accumulates (C) for operand `op`: its name's

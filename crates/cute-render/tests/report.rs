@@ -550,6 +550,24 @@ fn a_collectives_type_list_is_a_configuration() {
     );
     let a = section(&r, "smem", "SmemLayoutA");
     assert_eq!(a.headline, "8 KiB per stage x 3 = 24 KiB");
+    // An element swizzle needs only the copies' vectors; a GMMA atom's, its period.
+    let align = |r: &Report, name: &str| {
+        section(r, "smem", name)
+            .facts
+            .iter()
+            .find(|(k, _)| k == "alignment")
+            .unwrap()
+            .1
+            .clone()
+    };
+    assert_eq!(
+        align(&r, "SmemLayoutA"),
+        "16 bytes: SmemCopyAtomA moves 16-byte vectors (ldmatrix.x4)"
+    );
+    let hopper = report(preset("sm90_tma_wgmma")).unwrap();
+    assert!(align(&hopper, "sA").starts_with(
+        "1024 bytes: its swizzle Sw<3,4,3> acts on address bits and repeats every 1024 bytes"
+    ));
     assert_eq!(
         section(&r, "g2s", "GmemTiledCopyA").headline,
         "256 sectors (min 256); smem writes 128 wavefronts (ideal 64) per stage"
