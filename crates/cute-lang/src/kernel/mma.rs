@@ -1,0 +1,275 @@
+//! The MMA's sections: its tile against the CTA tile, the GMMA/UMMA descriptors per
+//! k-block, the UMMA instruction descriptor and the TMEM columns.
+
+use super::*;
+
+pub(super) fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<Section>> {
+    let umma = matches!(mma.atom.params, Some(MmaParams::Umma(_)));
+    let tile = [mma.tile_size(0)?, mma.tile_size(1)?, mma.tile_size(2)?];
+    let threads = mma.layout_c_tv()?.mode(0)?.size()?;
+    let mut facts = vec![
+        ("atom".into(), mma.atom.name.clone()),
+        (
+            "tile".into(),
+            format!("{}x{}x{}", tile[0], tile[1], tile[2]),
+        ),
+        ("threads".into(), threads.to_string()),
+    ];
+    let mut warnings = Vec::new();
+    let cta = cta_tile(r);
+    if let Some(cta) = &cta {
+        facts.push((
+            "CTA tile".into(),
+            format!("{}x{}x{}", cta[0], cta[1], cta[2]),
+        ));
+        for (i, d) in ["M", "N", "K"].iter().enumerate() {
+            if tile[i] <= 0 || cta[i] % tile[i] != 0 {
+                warnings.push(Warning {
+                    reason: format!(
+                        "the CTA tile's {d} = {} is not a multiple of the TiledMMA's {}",
+                        cta[i], tile[i]
+                    ),
+                    fix: None,
+                });
+            }
+        }
+        if warnings.is_empty() {
+            facts.push(("k-blocks".into(), format!("{} per stage", cta[2] / tile[2])));
+        }
+    }
+    // An UMMA's instruction descriptor (`UMMA::make_instr_desc<A, B, C, M, N, MajorA,
+    // MajorB>()`), for the families it describes.
+    if let Some(MmaParams::Umma(u)) = &mma.atom.params {
+        let args = cute_core::desc::InstrArgs {
+            a: u.a,
+            b: u.b,
+            c: u.c,
+            m: u.m,
+            n: u.n,
+            a_major: u.majors[0],
+            b_major: u.majors[1],
+            a_neg: false,
+            b_neg: false,
+            saturate: false,
+            sparse: false,
+            max_shift: 0,
+        };
+        if let (Ok(d), None) = (cute_core::desc::make_instr_desc(&args), u.sf) {
+            facts.push(("instruction descriptor".into(), one_line(&d)));
+        }
+    }
+    let mut out = vec![Section {
+        kind: "mma",
+        name: name.to_string(),
+        verdict: if warnings.is_empty() {
+            Verdict::Ok
+        } else {
+            Verdict::Fail
+        },
+        headline: format!(
+            "{} {}: {}x{}x{} per tile",
+            mma.atom.name,
+            if umma {
+                "issued for the CTA (tcgen05.mma)".to_string()
+            } else {
+                format!("over {threads} threads")
+            },
+            tile[0],
+            tile[1],
+            tile[2]
+        ),
+        facts,
+        warnings,
+        view: Some(name.to_string()),
+    }];
+    // Descriptors per k-block of the operands a GMMA/UMMA reads from shared memory.
+    let descs = umma || mma.atom.name.starts_with("SM90_") && mma.atom.name.contains("_SS");
+    if descs {
+        for op in ['A', 'B'] {
+            if let Some(s) = desc_section(r, name, mma, op)? {
+                out.push(s);
+            }
+        }
+    }
+    if let Some(s) = tmem_section(name, mma, cta.as_deref())? {
+        out.push(s);
+    }
+    Ok(out)
+}
+
+pub(super) fn desc_section(
+    r: &Roles,
+    name: &str,
+    mma: &TiledMma,
+    op: char,
+) -> Result<Option<Section>> {
+    let Some((sname, smem)) = r.smem_of(op) else {
+        return Ok(None);
+    };
+    let (stage, _) = stage_of(smem, r.umma)?;
+    let bits = operand_bits(r, op).unwrap_or(16);
+    let what = format!("{name}'s {op} descriptors over {sname}");
+    let ptr = Ptr::new(
+        Space::Smem,
+        u32::try_from(bits).map_err(|_| Error::new("element width out of range"))?,
+        0,
+    );
+    let fragment = |t: Tensor| {
+        let t = Value::Tensor(Box::new(t));
+        if r.umma {
+            crate::tensor_args::make_fragment(op, &[Value::TiledMma(Box::new(mma.clone())), t])
+        } else {
+            let thr = Value::ThrMma(Box::new(crate::tensor_args::ThrMma {
+                mma: mma.clone(),
+                thr: 0,
+            }));
+            crate::tensor_args::partition_fragment(op, &[thr, t])
+        }
+    };
+    let mut frag = fragment(Tensor::over(ptr, &stage).map_err(|e| e.within(&what))?);
+    let mut in_pointer = false;
+    // CuTeDSL's smem layouts (`S<3,4,3> o 0 o ...`) carry the byte-address swizzle that
+    // the kernel moves into the pointer (`get_tensor(layout.outer, swizzle=layout.inner)`,
+    // C++'s recast_ptr): the descriptor is that tensor's.
+    if let (Err(_), AnyLayout::Composed(c)) = (&frag, &stage) {
+        if c.offset == cute_core::swizzle::Offset::Int(0) {
+            let swizzled = Ptr {
+                swizzle: Some(c.swizzle),
+                ..ptr
+            };
+            let retry = fragment(Tensor::new(Iter::Ptr(swizzled), c.layout.clone()));
+            if retry.is_ok() {
+                frag = retry;
+                in_pointer = true;
+            }
+        }
+    }
+    let (verdict, facts, warnings, headline) = match frag {
+        Ok(Value::DescTensor(d)) => {
+            let shape = d.layout.shape().clone();
+            let kb = shape.get(2).and_then(|s| s.size()).unwrap_or(1);
+            let mut facts = Vec::new();
+            for k in 0..kb {
+                let mut at = vec![IntTuple::Int(0); shape.rank()];
+                if shape.rank() > 2 {
+                    at[2] = IntTuple::Int(k);
+                }
+                let desc = d.at(&IntTuple::Tuple(at))?;
+                facts.push((format!("k-block {k}"), one_line(&desc)));
+            }
+            if in_pointer {
+                facts.push((
+                    "swizzle".into(),
+                    format!("{}, in the pointer (CuTeDSL's get_tensor(layout.outer, swizzle=layout.inner))", stage_swizzle(&stage)),
+                ));
+            }
+            (
+                Verdict::Ok,
+                facts,
+                vec![],
+                format!(
+                    "{kb} k-blocks, canonical; k-block 0: {}",
+                    one_line(&d.desc).split(" (").next().unwrap_or_default()
+                ),
+            )
+        }
+        Ok(v) => (
+            Verdict::Ok,
+            vec![("fragment".into(), v.to_string())],
+            vec![],
+            format!("operand {op} in registers"),
+        ),
+        Err(e) => (
+            Verdict::Fail,
+            vec![],
+            vec![Warning {
+                reason: e.to_string(),
+                fix: Some(format!(
+                    "tile {sname} from a canonical GMMA/UMMA smem atom (e.g. tile_to_shape(GMMA::Layout_K_SW128_Atom<T>{{}}, ...))"
+                )),
+            }],
+            "no canonical descriptor".to_string(),
+        ),
+    };
+    Ok(Some(Section {
+        kind: "desc",
+        name: format!("{name}.{op}"),
+        verdict,
+        headline,
+        facts,
+        warnings,
+        view: None,
+    }))
+}
+
+pub(super) fn stage_swizzle(l: &AnyLayout) -> String {
+    match l {
+        AnyLayout::Composed(c) => c.swizzle.to_string(),
+        AnyLayout::Layout(_) => "none".into(),
+    }
+}
+
+/// A descriptor on one line: `GmmaDescriptor: 0x... (start_addr 0x0000, leading_off ...)`.
+pub(super) fn one_line(d: &impl fmt::Display) -> String {
+    let text = d.to_string();
+    let mut lines = text.lines();
+    let head = lines.next().unwrap_or_default().trim().to_string();
+    let fields: Vec<String> = lines
+        .map(|l| {
+            l.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .replace(" :", ":")
+        })
+        .filter(|l| !l.is_empty())
+        .collect();
+    if fields.is_empty() {
+        head
+    } else {
+        format!("{head} ({})", fields.join(", "))
+    }
+}
+
+pub(super) fn tmem_section(
+    name: &str,
+    mma: &TiledMma,
+    cta: Option<&[i64]>,
+) -> Result<Option<Section>> {
+    if !matches!(mma.atom.params, Some(MmaParams::Umma(_))) {
+        return Ok(None);
+    }
+    let Some(cta) = cta else { return Ok(None) };
+    let shape = IntTuple::ints(&[cta[0], cta[1]]);
+    let what = format!("{name}'s accumulator");
+    let part = mma
+        .partition_shape('C', &shape)
+        .map_err(|e| e.within(&what))?;
+    let frag = crate::tmem_args::fragment_c(mma, part).map_err(|e| e.within(&what))?;
+    let Value::Tensor(t) = &frag else {
+        return Ok(None);
+    };
+    let Some(tm) = cute_core::tmem::TmemTensor::of(t) else {
+        return Ok(None);
+    };
+    let tm = tm?;
+    let last = tm.base + tm.layout.cosize()? - 1;
+    let end = cute_core::tmem::decode(last, tm.value_bits)?;
+    let columns = end.column + 1;
+    let over = columns > 512;
+    Ok(Some(Section {
+        kind: "tmem",
+        name: format!("{name}.C"),
+        verdict: if over { Verdict::Fail } else { Verdict::Ok },
+        headline: format!("{columns} of 512 TMEM columns"),
+        facts: vec![("accumulator".into(), frag.to_string())],
+        warnings: if over {
+            vec![Warning {
+                reason: format!("the accumulator needs {columns} TMEM columns, more than 512"),
+                fix: Some("halve the CTA tile's N or use a 2-SM MMA".into()),
+            }]
+        } else {
+            vec![]
+        },
+        view: None,
+    }))
+}

@@ -1,0 +1,310 @@
+//! Roles: which binding of a configuration is which object (by its value and its name),
+//! the arch, element widths, stages and the CTA tile.
+
+use super::*;
+
+/// A name's words: split at `_`, at a lower-to-upper case change and around digits
+/// (`s2r_atom_A` is `s 2 r atom A`, `SmemLayoutAtomB` is `Smem Layout Atom B`).
+pub(super) fn words(name: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let b = name.as_bytes();
+    let mut start = 0;
+    for i in 0..=b.len() {
+        let cut = i == b.len()
+            || b[i] == b'_'
+            || (i > start
+                && ((b[i].is_ascii_uppercase() && b[i - 1].is_ascii_lowercase())
+                    || (b[i].is_ascii_digit() != b[i - 1].is_ascii_digit())));
+        if cut {
+            if i > start {
+                out.push(&name[start..i]);
+            }
+            start = if i < b.len() && b[i] == b'_' {
+                i + 1
+            } else {
+                i
+            };
+        }
+    }
+    out
+}
+
+/// The operand a name belongs to: its one single-letter word `A`/`B`/`C` (`sA`,
+/// `copyA`, `s2r_atom_A`, `SmemLayoutAtomB`, `tma_atom_a`, `sA_layout`).
+pub(super) fn operand_of(name: &str) -> Option<char> {
+    let mut ops = words(name).into_iter().filter_map(|w| match w {
+        "A" | "a" => Some('A'),
+        "B" | "b" => Some('B'),
+        "C" | "c" => Some('C'),
+        _ => None,
+    });
+    let first = ops.next()?;
+    ops.next().is_none().then_some(first)
+}
+
+pub(super) fn is_smem_name(name: &str) -> bool {
+    name.to_ascii_lowercase().contains("smem") || words(name).first() == Some(&"s")
+}
+
+pub(super) fn is_s2r_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.contains("s2r") || lower.contains("smemcopy") || lower.contains("smem_copy")
+}
+
+/// The objects of a configuration, by role.
+#[derive(Default)]
+pub(super) struct Roles {
+    pub(super) mmas: Vec<(String, TiledMma)>,
+    pub(super) smem: Vec<(String, char, AnyLayout)>,
+    pub(super) smem_atoms: Vec<(String, char, AnyLayout)>,
+    pub(super) g2s: Vec<(String, char, TiledCopy)>,
+    pub(super) tma: Vec<(String, char, CopyAtom)>,
+    pub(super) s2r: Vec<(String, char, CopyAtom)>,
+    pub(super) stages: Option<i64>,
+    pub(super) tile: Option<Vec<i64>>,
+    pub(super) strides: Vec<(char, IntTuple)>,
+    /// The problem's `M`, `N`, `K` (`int m = 4096;`, `prob_shape`).
+    pub(super) problem: [Option<i64>; 3],
+    /// The MMA is an UMMA: smem buffers are MMA-partitioned.
+    pub(super) umma: bool,
+}
+
+impl Roles {
+    /// Operand `op`'s shared-memory buffer: its name and layout.
+    pub(super) fn smem_of(&self, op: char) -> Option<(&str, &AnyLayout)> {
+        self.smem
+            .iter()
+            .find(|(_, o, _)| *o == op)
+            .map(|(n, _, l)| (n.as_str(), l))
+    }
+}
+
+pub(super) fn find_roles(session: &Session) -> Roles {
+    let mut r = Roles::default();
+    for (name, v) in session.env().bindings() {
+        let op = operand_of(name);
+        let lower = name.to_ascii_lowercase();
+        match v {
+            Value::TiledMma(m) => r.mmas.push((name.to_string(), (**m).clone())),
+            Value::TiledCopy(c) => match (&c.atom.tma, op) {
+                (Some(_), Some(op)) => r.tma.push((name.to_string(), op, c.atom.clone())),
+                (None, Some(op)) if is_s2r_name(name) => {
+                    r.s2r.push((name.to_string(), op, c.atom.clone()))
+                }
+                (None, Some(op)) => r.g2s.push((name.to_string(), op, (**c).clone())),
+                _ => {}
+            },
+            Value::Atom(a) => {
+                if let (Atom::Copy(c), Some(op)) = (&**a, op) {
+                    if c.tma.is_some() {
+                        r.tma.push((name.to_string(), op, c.clone()));
+                    } else if is_s2r_name(name) || c.instr().is_ok() {
+                        r.s2r.push((name.to_string(), op, c.clone()));
+                    }
+                }
+            }
+            Value::Layout(_) | Value::Composed(_) if is_smem_name(name) => {
+                if let (Some(op), Ok(l)) = (op, v.to_any_layout()) {
+                    if lower.contains("atom") {
+                        r.smem_atoms.push((name.to_string(), op, l));
+                    } else if l.inner().rank() >= 2 {
+                        r.smem.push((name.to_string(), op, l));
+                    }
+                }
+            }
+            Value::Int(n) | Value::Dyn(n)
+                if lower.contains("stage") || lower == "bp" || lower == "pipe" =>
+            {
+                r.stages = Some(*n);
+            }
+            Value::Int(n) | Value::Dyn(n) if matches!(lower.as_str(), "m" | "n" | "k") => {
+                let i = match lower.as_str() {
+                    "m" => 0,
+                    "n" => 1,
+                    _ => 2,
+                };
+                r.problem[i] = Some(*n);
+            }
+            Value::Tuple(_) | Value::Layout(_) => {
+                let Ok(t) = v.to_int_tuple() else { continue };
+                if (lower.contains("prob") || lower.contains("problem")) && t.rank() >= 3 {
+                    for (i, p) in r.problem.iter_mut().enumerate() {
+                        *p = t.get(i).ok().and_then(|m| m.size().ok());
+                    }
+                } else if lower.contains("tile") && !lower.contains("atom") && t.rank() == 3 {
+                    let dims: Vec<i64> =
+                        (0..3).filter_map(|i| t.get(i).ok()?.size().ok()).collect();
+                    if dims.len() == 3 {
+                        r.tile = Some(dims);
+                    }
+                } else if let (Some(op), true, 2) = (op, name.starts_with('d'), t.rank()) {
+                    r.strides.push((op, t));
+                }
+            }
+            _ => {}
+        }
+    }
+    r
+}
+
+/// Shared memory one CTA may allocate (`cudaFuncAttributeMaxDynamicSharedMemorySize`'s
+/// ceiling) on the arch an atom names.
+pub(super) fn arch_of(r: &Roles) -> (&'static str, i64) {
+    let names = r
+        .mmas
+        .iter()
+        .map(|(_, m)| m.atom.name.as_str())
+        .chain(r.tma.iter().map(|(_, _, c)| c.name.as_str()))
+        .chain(r.g2s.iter().map(|(_, _, c)| c.atom.name.as_str()));
+    // (order, name, bytes): the newest arch an atom names wins (an SM100 kernel loads
+    // with SM90_TMA_LOAD).
+    let mut best = (80, "SM80", 166_912);
+    for n in names {
+        let a = if n.starts_with("SM100") || n.starts_with("SM103") {
+            (100, "SM100", 232_448)
+        } else if n.starts_with("SM120") {
+            (120, "SM120", 101_376)
+        } else if n.starts_with("SM90") {
+            (90, "SM90", 232_448)
+        } else {
+            continue;
+        };
+        if a.0 > best.0 {
+            best = a;
+        }
+    }
+    (best.1, best.2)
+}
+
+/// Every width operand `op`'s objects move, in the order the report trusts them: its
+/// global copies, TMA atoms and shared copies (their value types), then the MMAs' type.
+pub(super) fn operand_widths(r: &Roles, op: char) -> Vec<(String, i64)> {
+    let mut widths: Vec<(String, i64)> = Vec::new();
+    for (n, o, c) in &r.g2s {
+        if let (true, Some(b)) = (*o == op, c.atom.val_bits) {
+            widths.push((n.clone(), b));
+        }
+    }
+    for (n, o, c) in r.tma.iter().chain(&r.s2r) {
+        if let (true, Some(b)) = (*o == op, c.val_bits) {
+            widths.push((n.clone(), b));
+        }
+    }
+    for (n, m) in &r.mmas {
+        if let Some(t) = mma_operand_type(m, op) {
+            widths.push((format!("{n} ({t})"), t.bits()));
+        }
+    }
+    widths
+}
+
+/// Element width of an operand: its copies' value type, else the MMA's.
+pub(super) fn operand_bits(r: &Roles, op: char) -> Option<i64> {
+    operand_widths(r, op).first().map(|(_, b)| *b)
+}
+
+/// The modes of one stage: (M|N, K), or an UMMA's partitioned ((MMA), NumMma_MN, NumMma_K).
+pub(super) fn stage_modes(partitioned: bool) -> usize {
+    if partitioned {
+        3
+    } else {
+        2
+    }
+}
+
+/// The one stage of a buffer the copies and MMAs see, and the stage count: a tile's
+/// modes 0 and 1 (a rank-3 layout's last mode is the pipeline); for an UMMA, whose
+/// buffers are already partitioned `((MMA), NumMma_MN, NumMma_K[, PIPE])`, modes 0 to 2.
+pub(super) fn stage_of(l: &AnyLayout, partitioned: bool) -> Result<(AnyLayout, i64)> {
+    let inner = l.inner();
+    let modes = stage_modes(partitioned);
+    if inner.rank() <= modes {
+        return Ok((l.clone(), 1));
+    }
+    let stages = inner.mode(modes)?.size()?;
+    let mut at = vec![Coord::Under; modes];
+    at.resize(inner.rank(), Coord::Int(0));
+    let at = Coord::Tuple(at);
+    let stage = match l {
+        AnyLayout::Layout(p) => AnyLayout::Layout(p.slice(&at)?),
+        // A GMMA/UMMA atom's byte-address swizzle (`smem_ptr[16b]`): stage 0 starts at
+        // offset 0, so the flag stays (C++'s `sA(_,_,0)` turns it into `0`, which the
+        // pointer's swizzle then stands for).
+        AnyLayout::Composed(c)
+            if matches!(c.offset, cute_core::swizzle::Offset::SmemPtr { .. }) =>
+        {
+            AnyLayout::Composed(cute_core::swizzle::ComposedLayout {
+                layout: c.layout.slice(&at)?,
+                ..c.clone()
+            })
+        }
+        AnyLayout::Composed(c) => c.slice(&at)?,
+    };
+    Ok((stage, stages))
+}
+
+/// The expression of a buffer's stage 0 in the block's own names (`sA(_,_,0)`), which a
+/// view evaluates after the block.
+pub(super) fn stage_expr(name: &str, l: &AnyLayout, partitioned: bool) -> String {
+    let modes = stage_modes(partitioned);
+    let rank = l.inner().rank();
+    if rank <= modes {
+        return name.to_string();
+    }
+    let mut at = vec!["_"; modes];
+    at.resize(rank, "0");
+    format!("{name}({})", at.join(","))
+}
+
+/// The element type an MMA reads (A, B) or accumulates (C) for operand `op`: its name's
+/// (`F32F16F16`), or an UMMA's template arguments.
+pub(super) fn mma_operand_type(m: &TiledMma, op: char) -> Option<cute_core::elem::Elem> {
+    if let Some(MmaParams::Umma(u)) = &m.atom.params {
+        return Some(match op {
+            'A' => u.a,
+            'B' => u.b,
+            _ => u.c,
+        });
+    }
+    // (D, A, B, C) of a register MMA; (D, A, B) of a GMMA, whose C is D.
+    let t = m.atom.named_types()?;
+    if !(3..=4).contains(&t.len()) {
+        return None;
+    }
+    Some(match op {
+        'A' => t[1],
+        'B' => t[2],
+        _ => *t.get(3).unwrap_or(&t[0]),
+    })
+}
+
+pub(super) fn smem_for<'a>(r: &'a Roles, op: char, what: &str) -> Result<&'a AnyLayout> {
+    r.smem_of(op).map(|(_, l)| l).ok_or_else(|| {
+        Error::new(format!(
+            "{what}: no shared-memory layout of operand {op} (sA, SmemLayoutA)"
+        ))
+    })
+}
+
+pub(super) fn smem_view(r: &Roles, op: char) -> String {
+    r.smem_of(op)
+        .map_or_else(|| format!("s{op}"), |(n, l)| stage_expr(n, l, r.umma))
+}
+
+pub(super) fn smem_name(r: &Roles, op: char) -> String {
+    r.smem_of(op)
+        .map_or_else(|| format!("s{op}"), |(n, _)| n.to_string())
+}
+
+/// The CTA tile (M, N, K): the code's, else the smem buffers'.
+pub(super) fn cta_tile(r: &Roles) -> Option<Vec<i64>> {
+    r.tile.clone().or_else(|| {
+        let dims = |op: char| -> Option<(i64, i64)> {
+            let (_, l) = r.smem_of(op)?;
+            let s = l.inner().shape();
+            Some((s.get(0).ok()?.size().ok()?, s.get(1).ok()?.size().ok()?))
+        };
+        let (a, b) = (dims('A')?, dims('B')?);
+        Some(vec![a.0, b.0, a.1])
+    })
+}
