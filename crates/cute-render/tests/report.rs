@@ -582,3 +582,19 @@ fn a_collectives_type_list_is_a_configuration() {
     assert!(g.facts.iter().any(|(k, v)| k == "Nsight Compute"
         && v.starts_with("cp.async.cg's shared-memory writes are invisible")));
 }
+
+/// The accumulator's TMEM load atom: what one warp instruction reads of its warp's 32
+/// lanes (from the atom's DstLayout and ValID) and how many the accumulator takes.
+#[test]
+fn the_tmem_load_atom_reads_the_accumulator() {
+    let r = report(preset("sm100_umma")).unwrap();
+    assert_eq!(
+        section(&r, "tmem", "tiled_t2r_copy").headline,
+        "tcgen05.ld: 32 lanes x 1 column per warp instruction, 1 register per thread; 256 instructions per warp for 256 columns"
+    );
+    let r = report(&preset("sm100_umma").replace("32dp32b1x", "16dp256b2x")).unwrap();
+    assert_eq!(
+        section(&r, "tmem", "tiled_t2r_copy").headline,
+        "tcgen05.ld: 16 lanes x 16 columns per warp instruction, 8 registers per thread; 32 instructions per warp for 256 columns"
+    );
+}

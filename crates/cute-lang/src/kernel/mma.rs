@@ -92,7 +92,15 @@ pub(super) fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<
         }
     }
     if let Some(s) = tmem_section(name, mma, cta.as_deref())? {
+        let columns = s
+            .facts
+            .iter()
+            .find(|(k, _)| k == "columns")
+            .and_then(|(_, v)| v.parse().ok());
         out.push(s);
+        for (lname, atom) in &r.tmem_loads {
+            out.push(tmem_load_section(lname, atom, columns)?);
+        }
     }
     Ok(out)
 }
@@ -261,7 +269,10 @@ pub(super) fn tmem_section(
         name: format!("{name}.C"),
         verdict: if over { Verdict::Fail } else { Verdict::Ok },
         headline: format!("{columns} of 512 TMEM columns"),
-        facts: vec![("accumulator".into(), frag.to_string())],
+        facts: vec![
+            ("accumulator".into(), frag.to_string()),
+            ("columns".into(), columns.to_string()),
+        ],
         warnings: if over {
             vec![Warning {
                 reason: format!("the accumulator needs {columns} TMEM columns, more than 512"),
@@ -272,4 +283,81 @@ pub(super) fn tmem_section(
         },
         view: None,
     }))
+}
+
+/// A TMEM load atom (`tcgen05.ld`) for the accumulator: what one warp instruction reads of
+/// its warp's 32-lane sub-partition (lanes, 32-bit columns, registers per thread, from the
+/// atom's `DstLayout` and `ValID`), and how many the accumulator's `columns` take.
+pub(super) fn tmem_load_section(
+    name: &str,
+    atom: &CopyAtom,
+    columns: Option<i64>,
+) -> Result<Section> {
+    let what = format!("{name} ({})", atom.name);
+    let val_id: Layout = cute_core::atom::table_trait(&atom.name, "ValID")
+        .ok_or_else(|| Error::new(format!("{what}: no ValID in the atom table")))?
+        .parse()?;
+    let regs = cute_core::tmem::tmem_copy_regs(&atom.dst, &val_id).map_err(|e| e.within(&what))?;
+    // Warp 0's instruction (every warp does the same in its own 32 lanes).
+    let warp0: Vec<_> = regs.iter().filter(|r| r.thread < 32).collect();
+    let mut lanes: Vec<i64> = warp0.iter().map(|r| r.lane).collect();
+    lanes.sort_unstable();
+    lanes.dedup();
+    let mut cols: Vec<i64> = warp0.iter().map(|r| r.column).collect();
+    cols.sort_unstable();
+    cols.dedup();
+    let per_thread = warp0.iter().filter(|r| r.thread == 0).count();
+    let (nl, nc) = (lanes.len() as i64, cols.len() as i64);
+    let mut facts = vec![
+        ("atom".into(), atom.name.clone()),
+        (
+            "per warp instruction".into(),
+            format!(
+                "{nl} lanes x {} of the warp's own 32 lanes (warp w of the warpgroup: lanes 32w..32w+31), {} per thread",
+                count(nc, "column"),
+                count(per_thread as i64, "register")
+            ),
+        ),
+    ];
+    let mut warnings = vec![];
+    let mut headline = format!(
+        "tcgen05.ld: {nl} lanes x {} per warp instruction, {} per thread",
+        count(nc, "column"),
+        count(per_thread as i64, "register")
+    );
+    if let Some(columns) = columns {
+        if nl > 0 && nc > 0 && 32 % nl == 0 && columns % nc == 0 {
+            let n = (32 / nl) * (columns / nc);
+            facts.push((
+                "instructions".into(),
+                format!("{n} per warp for the accumulator's {columns} columns"),
+            ));
+            headline = format!("{headline}; {n} instructions per warp for {columns} columns");
+        } else {
+            warnings.push(Warning {
+                reason: format!(
+                    "the atom reads {nc} columns at a time, which does not divide the accumulator's {columns}"
+                ),
+                fix: Some("a TMEM load atom whose repetition divides the accumulator's columns".into()),
+            });
+        }
+    }
+    Ok(Section {
+        kind: "tmem",
+        name: name.to_string(),
+        verdict: if warnings.is_empty() {
+            Verdict::Ok
+        } else {
+            Verdict::Warn
+        },
+        headline,
+        facts,
+        warnings,
+        view: Some(format!("{}{{}}", atom.name)),
+    })
+}
+
+/// `1 column`, `4 columns`.
+fn count(n: i64, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }

@@ -67,6 +67,8 @@ pub(super) struct Roles {
     pub(super) problem: [Option<i64>; 3],
     /// The MMA is an UMMA: smem buffers are MMA-partitioned.
     pub(super) umma: bool,
+    /// TMEM load atoms (`tcgen05.ld`: `make_tmem_copy(SM100_TMEM_LOAD_*, acc)`), by name.
+    pub(super) tmem_loads: Vec<(String, CopyAtom)>,
 }
 
 impl Roles {
@@ -84,8 +86,17 @@ pub(super) fn find_roles(session: &Session) -> Roles {
     for (name, v) in session.env().bindings() {
         let op = operand_of(name);
         let lower = name.to_ascii_lowercase();
+        let tmem_load = |c: &CopyAtom| c.name.starts_with("SM100_TMEM_LOAD");
         match v {
             Value::TiledMma(m) => r.mmas.push((name.to_string(), (**m).clone())),
+            Value::TiledCopy(c) if tmem_load(&c.atom) => {
+                r.tmem_loads.push((name.to_string(), c.atom.clone()))
+            }
+            Value::Atom(a) if matches!(&**a, Atom::Copy(c) if tmem_load(c)) => {
+                if let Atom::Copy(c) = &**a {
+                    r.tmem_loads.push((name.to_string(), c.clone()));
+                }
+            }
             Value::TiledCopy(c) => match (&c.atom.tma, op) {
                 (Some(_), Some(op)) => r.tma.push((name.to_string(), op, c.atom.clone())),
                 (None, Some(op)) if is_s2r_name(name) => {
