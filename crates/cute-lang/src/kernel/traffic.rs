@@ -96,21 +96,23 @@ impl Traffic {
         }
     }
 
+    // Sums of bounded analyses (at most MAX_TILES tiles each); saturating all the same.
     pub(super) fn add_bank(&mut self, rep: &cute_core::bank::BankReport) {
-        self.instrs += rep.instrs.len() as u64;
-        self.wavefronts += rep.wavefronts();
-        self.ideal_wavefronts += rep.ideal();
-        self.conflicts += rep
+        let conflicts = rep
             .instrs
             .iter()
             .map(|i| u64::from(i.conflicts))
             .sum::<u64>();
+        self.instrs = self.instrs.saturating_add(rep.instrs.len() as u64);
+        self.wavefronts = self.wavefronts.saturating_add(rep.wavefronts());
+        self.ideal_wavefronts = self.ideal_wavefronts.saturating_add(rep.ideal());
+        self.conflicts = self.conflicts.saturating_add(conflicts);
     }
 
     pub(super) fn add_gmem(&mut self, rep: &cute_core::gmem::CoalesceReport) {
-        self.sectors += rep.sectors();
-        self.min_sectors += rep.min_sectors();
-        self.requests += rep.requests();
+        self.sectors = self.sectors.saturating_add(rep.sectors());
+        self.min_sectors = self.min_sectors.saturating_add(rep.min_sectors());
+        self.requests = self.requests.saturating_add(rep.requests());
     }
 
     /// One line: `524288 instructions, 4194304 sectors (min ...), ...`.
