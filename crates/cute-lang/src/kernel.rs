@@ -32,7 +32,7 @@ use roles::*;
 pub use traffic::{Problem, Traffic};
 
 /// How a section came out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Verdict {
     /// As good as the hardware allows.
     Ok,
@@ -180,6 +180,13 @@ pub fn report(src: &str) -> Result<Report> {
         .iter()
         .position(|s| !matches!(s.kind, "budget" | "smem" | "types" | "g2s" | "tma"))
         .unwrap_or(r.sections.len());
+    let names: Vec<String> = refused
+        .iter()
+        .map(|s| format!("{} (refused)", s.name))
+        .collect();
+    if let Some(k) = r.sections.iter_mut().find(|s| s.kind == "kernel") {
+        traffic::leave_out(k, &names);
+    }
     r.sections.splice(at..at, refused);
     Ok(r)
 }
@@ -322,6 +329,8 @@ pub fn report_of(session: &Session) -> Result<Report> {
         view: None,
     };
     let mut traffic = Vec::new();
+    // Copies the totals cannot count, by name and why.
+    let mut uncounted: Vec<String> = Vec::new();
     for (name, op, copy) in &r.g2s {
         match g2s_section(&r, name, *op, copy) {
             Ok((s, t)) => {
@@ -334,8 +343,9 @@ pub fn report_of(session: &Session) -> Result<Report> {
     for (name, op, atom) in &r.tma {
         sections.push(tma_section(name, *op, atom));
         if let (Some(t), Some(cta)) = (&atom.tma, cta_tile(&r)) {
-            if let Some(t) = traffic::tma_traffic(name, *op, t, &cta)? {
-                traffic.push(t);
+            match traffic::tma_traffic(name, *op, t, &cta)? {
+                Some(t) => traffic.push(t),
+                None => uncounted.push(format!("{name} (a multicast or partial box)")),
             }
         }
     }
@@ -371,7 +381,20 @@ pub fn report_of(session: &Session) -> Result<Report> {
     if let ([Some(m), Some(n), Some(k)], Some(cta)) = (r.problem, counted) {
         match Problem::new([m, n, k], &cta) {
             Ok(p) => {
-                sections.push(traffic::totals_section(&p, &traffic));
+                // Copies whose check failed are not in the totals either.
+                uncounted.extend(
+                    sections
+                        .iter()
+                        .filter(|s| {
+                            s.verdict == Verdict::Fail
+                                && matches!(s.kind, "g2s" | "s2r" | "epilogue")
+                                && s.facts.is_empty()
+                        })
+                        .map(|s| format!("{} (its check failed)", s.name)),
+                );
+                let mut k = traffic::totals_section(&p, &traffic);
+                traffic::leave_out(&mut k, &uncounted);
+                sections.push(k);
                 problem = Some(p);
             }
             Err(e) => sections.push(Section {

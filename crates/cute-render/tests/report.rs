@@ -433,6 +433,24 @@ fn kernel_totals_refuse_what_they_cannot_count() {
     );
 }
 
+/// Totals short of a copy whose check failed say so.
+#[test]
+fn kernel_totals_name_the_copies_they_leave_out() {
+    let src = preset("sm80_tutorial").replace(
+        "Copy_Atom<SM75_U32x4_LDSM_N, half_t> s2r_atom_B;",
+        "Copy_Atom<SM75_U32x4_LDSM_N, float> s2r_atom_B;",
+    );
+    let r = report(&src).unwrap();
+    assert_eq!(section(&r, "s2r", "s2r_atom_B").verdict, Verdict::Fail);
+    let k = r.sections.iter().find(|s| s.kind == "kernel").unwrap();
+    assert_eq!(k.verdict, Verdict::Warn);
+    assert_eq!(
+        k.warnings[0].reason,
+        "the totals leave out s2r_atom_B (its check failed)"
+    );
+    assert!(!r.traffic.iter().any(|t| t.object == "s2r_atom_B"));
+}
+
 /// A TMA whose box the driver would refuse (a 64-byte swizzle over 256-byte rows) is a failed
 /// section naming the rule and the fix; the rest of the configuration is still checked.
 #[test]
@@ -456,6 +474,10 @@ fn an_illegal_tma_box_is_a_failed_section() {
         .as_deref()
         .unwrap()
         .contains("GMMA::Layout_K_SW128_Atom"));
+    // The totals say they leave it out.
+    let k = r.sections.iter().find(|s| s.kind == "kernel").unwrap();
+    assert_eq!(k.verdict, Verdict::Warn);
+    assert_eq!(k.warnings[0].reason, "the totals leave out tmaA (refused)");
     // The legal ones still report their encode arguments.
     let b = section(&r, "tma", "tmaB");
     assert_eq!(b.verdict, Verdict::Ok);

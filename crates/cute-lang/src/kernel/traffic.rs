@@ -375,3 +375,16 @@ pub(super) fn tma_traffic(
         ..Traffic::default()
     }))
 }
+
+/// The kernel section says which copies its totals leave out (a failed check, a refused TMA,
+/// a multicast box): a warning, since the totals are then short of the kernel's.
+pub(super) fn leave_out(kernel: &mut Section, names: &[String]) {
+    if names.is_empty() {
+        return;
+    }
+    kernel.verdict = kernel.verdict.max(Verdict::Warn);
+    kernel.warnings.push(super::Warning {
+        reason: format!("the totals leave out {}", names.join(", ")),
+        fix: None,
+    });
+}
