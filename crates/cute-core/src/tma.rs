@@ -137,6 +137,21 @@ impl TmaBox {
             .iter()
             .fold(1i64, |a, m| a.saturating_mul(m.extent()))
     }
+
+    /// Bytes of one box (one TMA instruction's transfer).
+    ///
+    /// ```
+    /// use cute_core::layout::{tile_to_shape, ModeOrder};
+    /// use cute_core::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
+    /// use cute_core::tma::make_tma_box;
+    /// let atom = smem_atom(AtomMajor::K, AtomSwizzle::Sw128, 16).unwrap();
+    /// let smem = atom.map_inner(|l| tile_to_shape(l, &"(128,64)".parse().unwrap(), &ModeOrder::ColMajor)).unwrap();
+    /// let b = make_tma_box(&"(4096,4096):(4096,1)".parse().unwrap(), &smem, 16).unwrap();
+    /// assert_eq!(b.bytes(), 64 * 128 * 2);
+    /// ```
+    pub fn bytes(&self) -> i64 {
+        self.size().saturating_mul(self.elem_bits) / 8
+    }
 }
 
 /// CuTe's print of `TmaGmemBasis`: `(64,128):(1@1,1@0)`.

@@ -337,7 +337,10 @@ pub fn report_of(session: &Session) -> Result<Report> {
                 sections.push(s);
                 traffic.push(t);
             }
-            Err(e) => sections.push(failed("g2s", name, e)),
+            Err(e) => {
+                uncounted.push(format!("{name} (its check failed)"));
+                sections.push(failed("g2s", name, e))
+            }
         }
     }
     for (name, op, atom) in &r.tma {
@@ -355,7 +358,10 @@ pub fn report_of(session: &Session) -> Result<Report> {
                 sections.push(s);
                 traffic.push(t);
             }
-            Err(e) => sections.push(failed(copy_kind(*op), name, e)),
+            Err(e) => {
+                uncounted.push(format!("{name} (its check failed)"));
+                sections.push(failed(copy_kind(*op), name, e))
+            }
         }
     }
     for (name, mma) in &r.mmas {
@@ -372,7 +378,10 @@ pub fn report_of(session: &Session) -> Result<Report> {
                 traffic.push(t);
             }
             Ok(None) => {}
-            Err(e) => sections.push(failed("epilogue", "C", e)),
+            Err(e) => {
+                uncounted.push("C (its check failed)".into());
+                sections.push(failed("epilogue", "C", e))
+            }
         }
     }
     // Kernel-wide totals, where the code gives the problem size.
@@ -381,17 +390,6 @@ pub fn report_of(session: &Session) -> Result<Report> {
     if let ([Some(m), Some(n), Some(k)], Some(cta)) = (r.problem, counted) {
         match Problem::new([m, n, k], &cta) {
             Ok(p) => {
-                // Copies whose check failed are not in the totals either.
-                uncounted.extend(
-                    sections
-                        .iter()
-                        .filter(|s| {
-                            s.verdict == Verdict::Fail
-                                && matches!(s.kind, "g2s" | "s2r" | "epilogue")
-                                && s.facts.is_empty()
-                        })
-                        .map(|s| format!("{} (its check failed)", s.name)),
-                );
                 let mut k = traffic::totals_section(&p, &traffic);
                 traffic::leave_out(&mut k, &uncounted);
                 sections.push(k);

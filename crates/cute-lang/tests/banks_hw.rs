@@ -476,6 +476,36 @@ fn metric(launch: &Json, k: &str) -> u64 {
         .unwrap_or_else(|| panic!("metric {k} missing"))
 }
 
+/// The shared-memory counts both launches of the tutorial GEMM check: LDGSTS instructions,
+/// wavefronts and conflicts, ldmatrix wavefronts and conflicts (ncu's SASS counters).
+const TUTORIAL_SMEM: [(&str, &str, &str); 5] = [
+    (
+        "LDGSTS.128",
+        "instrs",
+        "smsp__sass_inst_executed_op_ldgsts.sum",
+    ),
+    (
+        "LDGSTS.128",
+        "wavefronts",
+        "sass_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+    ),
+    (
+        "LDGSTS.128",
+        "conflicts",
+        "sass_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
+    ),
+    (
+        "ldmatrix.x4",
+        "wavefronts",
+        "sass_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+    ),
+    (
+        "ldmatrix.x4",
+        "conflicts",
+        "sass_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum",
+    ),
+];
+
 /// The kernel report's totals against a whole GEMM: `hw/kernel/tutorial_sm80.cu` is the
 /// `sm80_tutorial` preset (3-stage cp.async pipeline, ldmatrix, mma.sync, the accumulators
 /// stored straight to the M-major C) at 4096x4096x4096, profiled by Nsight Compute on the
@@ -493,11 +523,11 @@ fn kernel_report_totals_match_h100_on_the_tutorial_gemm() {
     let (ldgsts, ldsm, stg) = ("LDGSTS.128", "ldmatrix.x4", "STG.E.U16");
     let global = "l1tex__t_requests_pipe_lsu_mem_global_op";
     let sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op";
+    check_totals(&sum, &launch, &TUTORIAL_SMEM);
     check_totals(
         &sum,
         &launch,
         &[
-            (ldgsts, "instrs", "smsp__sass_inst_executed_op_ldgsts.sum"),
             (
                 ldgsts,
                 "requests",
@@ -508,27 +538,7 @@ fn kernel_report_totals_match_h100_on_the_tutorial_gemm() {
                 "sectors",
                 &format!("{sectors}_ldgsts_cache_access.sum"),
             ),
-            (
-                ldgsts,
-                "wavefronts",
-                "sass_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-            ),
-            (
-                ldgsts,
-                "conflicts",
-                "sass_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
-            ),
             (ldsm, "instrs", "smsp__inst_executed_op_ldsm.sum"),
-            (
-                ldsm,
-                "wavefronts",
-                "sass_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
-            ),
-            (
-                ldsm,
-                "conflicts",
-                "sass_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum",
-            ),
             (stg, "instrs", "smsp__inst_executed_op_global_st.sum"),
             (stg, "requests", &format!("{global}_st.sum")),
             (stg, "sectors", &format!("{sectors}_st.sum")),
@@ -659,34 +669,8 @@ fn kernel_report_totals_match_h100_on_the_unswizzled_tutorial_gemm() {
     let launch = measured_launch("tutorial-measured.json", "tutorial_plain");
     let src = preset_src("sm80_tutorial").replace("Swizzle<3,3,3>", "Swizzle<0,3,3>");
     let sum = totals_of("sm80_tutorial without its swizzle", &src, &launch);
-    let (ldgsts, ldsm) = ("LDGSTS.128", "ldmatrix.x4");
-    check_totals(
-        &sum,
-        &launch,
-        &[
-            (ldgsts, "instrs", "smsp__sass_inst_executed_op_ldgsts.sum"),
-            (
-                ldgsts,
-                "wavefronts",
-                "sass_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-            ),
-            (
-                ldgsts,
-                "conflicts",
-                "sass_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
-            ),
-            (
-                ldsm,
-                "wavefronts",
-                "sass_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
-            ),
-            (
-                ldsm,
-                "conflicts",
-                "sass_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum",
-            ),
-        ],
-    );
+    let ldgsts = "LDGSTS.128";
+    check_totals(&sum, &launch, &TUTORIAL_SMEM);
     assert_eq!(sum(ldgsts, "wavefronts"), 8 * sum(ldgsts, "ideal"));
     // The hardware's LDGSTS conflict counter: the same conflicts, plus collisions (<3%).
     let hw = metric(

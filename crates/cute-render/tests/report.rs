@@ -124,6 +124,14 @@ fn sections_agree_with_the_ops() {
     );
 }
 
+/// The report's kernel-totals section (named by its problem size).
+fn kernel_section(r: &Report) -> &cute_lang::kernel::Section {
+    r.sections
+        .iter()
+        .find(|s| s.kind == "kernel")
+        .unwrap_or_else(|| panic!("no kernel section in\n{r}"))
+}
+
 /// The entry of a JSON array whose `key` is `value`.
 fn find<'a>(array: &'a serde_json::Value, key: &str, value: &str) -> &'a serde_json::Value {
     array
@@ -410,7 +418,7 @@ fn kernel_totals_refuse_what_they_cannot_count() {
         .replace("int n = 4096;", "int n = 4611686018427387904;")
         .replace("int k = 4096;", "int k = 4611686018427387904;");
     let r = report(&huge).unwrap();
-    let k = r.sections.iter().find(|s| s.kind == "kernel").unwrap();
+    let k = kernel_section(&r);
     assert_eq!(k.verdict, Verdict::Warn);
     assert_eq!(k.warnings[0].reason, "the CTA count overflows");
     assert!(r.problem.is_none());
@@ -423,7 +431,7 @@ fn kernel_totals_refuse_what_they_cannot_count() {
         g2s.warnings[0].reason
     );
     let r = report(&tutorial.replace("int n = 4096;", "int n = 4000;")).unwrap();
-    let k = r.sections.iter().find(|s| s.kind == "kernel").unwrap();
+    let k = kernel_section(&r);
     assert!(
         k.warnings[0]
             .reason
@@ -442,7 +450,7 @@ fn kernel_totals_name_the_copies_they_leave_out() {
     );
     let r = report(&src).unwrap();
     assert_eq!(section(&r, "s2r", "s2r_atom_B").verdict, Verdict::Fail);
-    let k = r.sections.iter().find(|s| s.kind == "kernel").unwrap();
+    let k = kernel_section(&r);
     assert_eq!(k.verdict, Verdict::Warn);
     assert_eq!(
         k.warnings[0].reason,
@@ -475,7 +483,7 @@ fn an_illegal_tma_box_is_a_failed_section() {
         .unwrap()
         .contains("GMMA::Layout_K_SW128_Atom"));
     // The totals say they leave it out.
-    let k = r.sections.iter().find(|s| s.kind == "kernel").unwrap();
+    let k = kernel_section(&r);
     assert_eq!(k.verdict, Verdict::Warn);
     assert_eq!(k.warnings[0].reason, "the totals leave out tmaA (refused)");
     // The legal ones still report their encode arguments.

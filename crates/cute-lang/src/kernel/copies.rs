@@ -408,7 +408,7 @@ pub(super) fn tma_section(name: &str, op: char, atom: &CopyAtom) -> Section {
         unreachable!("a TMA section is made of a TMA atom")
     };
     let b = &t.tma_box;
-    let bytes = b.size().saturating_mul(b.elem_bits) / 8;
+    let bytes = b.bytes();
     Section {
         kind: "tma",
         name: name.to_string(),

@@ -91,12 +91,7 @@ pub(super) fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<
             }
         }
     }
-    if let Some(s) = tmem_section(name, mma, cta.as_deref())? {
-        let columns = s
-            .facts
-            .iter()
-            .find(|(k, _)| k == "columns")
-            .and_then(|(_, v)| v.parse().ok());
+    if let Some((s, columns)) = tmem_section(name, mma, cta.as_deref())? {
         out.push(s);
         for (lname, atom) in &r.tmem_loads {
             out.push(tmem_load_section(lname, atom, columns)?);
@@ -238,11 +233,12 @@ pub(super) fn one_line(d: &impl fmt::Display) -> String {
     }
 }
 
+/// An UMMA accumulator's TMEM columns against 512: the section, and the columns.
 pub(super) fn tmem_section(
     name: &str,
     mma: &TiledMma,
     cta: Option<&[i64]>,
-) -> Result<Option<Section>> {
+) -> Result<Option<(Section, i64)>> {
     if !matches!(mma.atom.params, Some(MmaParams::Umma(_))) {
         return Ok(None);
     }
@@ -264,7 +260,7 @@ pub(super) fn tmem_section(
     let end = cute_core::tmem::decode(last, tm.value_bits)?;
     let columns = end.column + 1;
     let over = columns > 512;
-    Ok(Some(Section {
+    let section = Section {
         kind: "tmem",
         name: format!("{name}.C"),
         verdict: if over { Verdict::Fail } else { Verdict::Ok },
@@ -282,17 +278,14 @@ pub(super) fn tmem_section(
             vec![]
         },
         view: None,
-    }))
+    };
+    Ok(Some((section, columns)))
 }
 
 /// A TMEM load atom (`tcgen05.ld`) for the accumulator: what one warp instruction reads of
 /// its warp's 32-lane sub-partition (lanes, 32-bit columns, registers per thread, from the
 /// atom's `DstLayout` and `ValID`), and how many the accumulator's `columns` take.
-pub(super) fn tmem_load_section(
-    name: &str,
-    atom: &CopyAtom,
-    columns: Option<i64>,
-) -> Result<Section> {
+pub(super) fn tmem_load_section(name: &str, atom: &CopyAtom, columns: i64) -> Result<Section> {
     let what = format!("{name} ({})", atom.name);
     let val_id: Layout = cute_core::atom::table_trait(&atom.name, "ValID")
         .ok_or_else(|| Error::new(format!("{what}: no ValID in the atom table")))?
@@ -325,22 +318,20 @@ pub(super) fn tmem_load_section(
         count(nc, "column"),
         count(per_thread as i64, "register")
     );
-    if let Some(columns) = columns {
-        if nl > 0 && nc > 0 && 32 % nl == 0 && columns % nc == 0 {
-            let n = (32 / nl) * (columns / nc);
-            facts.push((
-                "instructions".into(),
-                format!("{n} per warp for the accumulator's {columns} columns"),
-            ));
-            headline = format!("{headline}; {n} instructions per warp for {columns} columns");
-        } else {
-            warnings.push(Warning {
-                reason: format!(
-                    "the atom reads {nc} columns at a time, which does not divide the accumulator's {columns}"
-                ),
-                fix: Some("a TMEM load atom whose repetition divides the accumulator's columns".into()),
-            });
-        }
+    if nl > 0 && nc > 0 && 32 % nl == 0 && columns % nc == 0 {
+        let n = (32 / nl) * (columns / nc);
+        facts.push((
+            "instructions".into(),
+            format!("{n} per warp for the accumulator's {columns} columns"),
+        ));
+        headline = format!("{headline}; {n} instructions per warp for {columns} columns");
+    } else {
+        warnings.push(Warning {
+            reason: format!(
+                "the atom reads {nc} columns at a time, which does not divide the accumulator's {columns}"
+            ),
+            fix: Some("a TMEM load atom whose repetition divides the accumulator's columns".into()),
+        });
     }
     Ok(Section {
         kind: "tmem",

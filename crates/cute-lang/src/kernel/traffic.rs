@@ -358,7 +358,7 @@ pub(super) fn tma_traffic(
     let inner_bytes = arith::mul(inner, b.elem_bits)? / 8;
     let rows = b.size() / inner.max(1);
     let box_sectors = arith::mul(rows, (inner_bytes + 31) / 32)?;
-    let box_bytes = arith::mul(b.size(), b.elem_bits)? / 8;
+    let box_bytes = b.bytes();
     let n = |v: i64| u64::try_from(v).unwrap_or(0);
     Ok(Some(Traffic {
         object: name.to_string(),
