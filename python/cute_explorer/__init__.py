@@ -32,6 +32,9 @@ __all__ = ["CuteError", "Report", "Value", "evaluate", "op_table", "print_script
 
 def evaluate(text):
     """Evaluate a line or a pasted block; the value of its last statement."""
+    # Text without CuTeDSL's `S<` goes straight in (to_text's checks cost a call).
+    if text.__class__ is str and "S<" not in text:
+        return _evaluate(text)
     return _evaluate(to_text(text))
 
 

@@ -509,6 +509,22 @@ impl IntTuple {
         out
     }
 
+    /// The first leaf (in order) for which `pred` holds: [`IntTuple::leaves`] without
+    /// collecting them.
+    ///
+    /// ```
+    /// use cute_core::IntTuple;
+    /// let t: IntTuple = "(2,(-3,4))".parse().unwrap();
+    /// assert_eq!(t.find_leaf(|v| v < 0), Some(-3));
+    /// assert_eq!(t.find_leaf(|v| v > 4), None);
+    /// ```
+    pub fn find_leaf(&self, pred: impl Fn(i64) -> bool + Copy) -> Option<i64> {
+        match self {
+            Int(v) | Dyn(v) => pred(*v).then_some(*v),
+            Tuple(ts) => ts.iter().find_map(|t| t.find_leaf(pred)),
+        }
+    }
+
     fn collect_leaves(&self, out: &mut Vec<i64>) {
         match self {
             Int(v) | Dyn(v) => out.push(*v),

@@ -77,7 +77,7 @@ impl Layout {
                 "shape {shape} and stride {stride} are not congruent"
             )));
         }
-        if let Some(s) = shape.leaves().into_iter().find(|&s| s < 0) {
+        if let Some(s) = shape.find_leaf(|s| s < 0) {
             return Err(Error::new(format!(
                 "shape {shape} has a negative extent {s}"
             )));
@@ -179,10 +179,19 @@ impl Layout {
     /// assert_eq!(l.cosize().unwrap(), 183);
     /// ```
     pub fn cosize(&self) -> Result<i64> {
-        let mut acc = 0i64;
-        for (s, d) in self.shape.leaves().into_iter().zip(self.stride.leaves()) {
-            acc = arith::add(acc, arith::mul(arith::sub(s, 1)?, arith::abs(d)?)?)?;
+        fn go(s: &IntTuple, d: &IntTuple, acc: &mut i64) -> Result<()> {
+            match (s, d) {
+                (Tuple(ss), Tuple(ds)) => ss.iter().zip(ds).try_for_each(|(s, d)| go(s, d, acc)),
+                (Int(s) | Dyn(s), Int(d) | Dyn(d)) => {
+                    *acc = arith::add(*acc, arith::mul(arith::sub(*s, 1)?, arith::abs(*d)?)?)?;
+                    Ok(())
+                }
+                _ => Err(Error::new(format!("cosize: {s} and {d} are not congruent"))),
+            }
         }
+        // Shape and stride are congruent: walked together, without collecting their leaves.
+        let mut acc = 0i64;
+        go(&self.shape, &self.stride, &mut acc)?;
         arith::add(acc, 1)
     }
 
@@ -788,7 +797,7 @@ pub fn complement(layout: &Layout, cotarget: Option<&IntTuple>) -> Result<Layout
         None => complement_impl(&f.shape, &f.stride, &f.cosize_num()?.leaf())?,
     };
     // A negative stride can make C++ print a negative shape; shapes here are >= 0.
-    if c.shape.leaves().iter().any(|&s| s < 0) {
+    if c.shape.find_leaf(|s| s < 0).is_some() {
         return Err(Error::new(format!(
             "complement of {layout} would have the negative shape {} (a shape entry is >= 0)",
             c.shape

@@ -38,26 +38,55 @@ fn has_layout_literal(src: &str) -> bool {
 /// uses CuTeDSL's modules or Python's words, the spec's language otherwise.
 pub(crate) fn dialect(src: &str) -> Dialect {
     // `{}` alone is not enough: the spec's language writes `LayoutRight{}` beside `(8)`.
-    if src.contains(';') || src.contains("::") {
+    let (cpp, python) = hints(src);
+    if cpp {
         Dialect::Cpp
-    } else if python_hint(src) && !has_layout_literal(src) {
+    } else if python && !has_layout_literal(src) {
         Dialect::Python
     } else {
         Dialect::Spec
     }
 }
 
-/// Whether `src` reads as CuTeDSL: `cute.`, `cutlass.`, `utils.`, `None`, ` if ` or `//`.
-/// (A substring search sets up per pattern; a one-byte `contains` is a memchr, so each
-/// pattern is searched only where its first byte occurs: most lines have none of them.)
-fn python_hint(src: &str) -> bool {
-    (src.contains('.')
-        && ["cute.", "cutlass.", "utils."]
-            .iter()
-            .any(|k| src.contains(k)))
-        || (src.contains('N') && src.contains("None"))
-        || (src.contains(' ') && src.contains(" if "))
-        || (src.contains('/') && src.contains("//"))
+/// The bytes that can start a hint [`hints`] looks for.
+static HINT_START: [bool; 256] = {
+    let mut t = [false; 256];
+    let bytes = b";:./N ";
+    let mut i = 0;
+    while i < bytes.len() {
+        t[bytes[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+/// One pass over `src` (every line is scanned, so this is on the hot path): whether it has
+/// C++'s punctuation (`;`, `::`), and whether it reads as CuTeDSL (`cute.`, `cutlass.`,
+/// `utils.`, `None`, ` if ` or `//`).
+fn hints(src: &str) -> (bool, bool) {
+    let b = src.as_bytes();
+    let mut python = false;
+    for (i, &c) in b.iter().enumerate() {
+        if !HINT_START[usize::from(c)] {
+            continue;
+        }
+        let rest = &b[i + 1..];
+        match c {
+            b';' => return (true, python),
+            b':' if rest.first() == Some(&b':') => return (true, python),
+            b'.' => {
+                let before = &b[..i];
+                python |= [&b"cute"[..], b"cutlass", b"utils"]
+                    .iter()
+                    .any(|k| before.ends_with(k));
+            }
+            b'N' => python |= rest.starts_with(b"one"),
+            b' ' => python |= rest.starts_with(b"if "),
+            b'/' => python |= rest.first() == Some(&b'/'),
+            _ => {}
+        }
+    }
+    (false, python)
 }
 
 /// One statement of a block: its byte range in the source (comments blanked).

@@ -713,11 +713,13 @@ impl<'a> Parser<'a> {
     }
 
     fn args_inner(&mut self, close: char) -> Result<Args<'a>> {
-        let mut args = Vec::new();
         let mut kwargs = Vec::new();
         if self.eat(close) {
-            return Ok((args, kwargs));
+            return Ok((Vec::new(), kwargs));
         }
+        // Most argument lists and tuples have 2 to 4 entries: one allocation, not a growing
+        // vector's two or three.
+        let mut args = Vec::with_capacity(4);
         loop {
             let is_kw = matches!(self.peek(), Tok::Ident(_))
                 && self.peek_at(1) == Some(&Tok::Punct('='))

@@ -46,6 +46,9 @@ pub struct Session {
     forget_last: bool,
     /// The name the last binding bound.
     last_bound: Option<String>,
+    /// Whether the last statement with a value was a binding (its value is then in `env`
+    /// under `last_bound`), not an output line.
+    last_binds: bool,
 }
 
 /// A line's top-level function call: the function's name and each positional argument's
@@ -81,7 +84,7 @@ impl Session {
             Ok(Line::BindMany(names, node)) => match eval::eval(&node, &self.env) {
                 Ok(Value::Tuple(vs)) if vs.len() == names.len() => {
                     for (n, v) in names.iter().zip(vs) {
-                        self.remember(&v);
+                        self.remember(&v, true);
                         self.env.bind(n, v);
                         self.last_bound = Some(n.to_string());
                     }
@@ -95,7 +98,7 @@ impl Session {
             },
             Ok(Line::Bind(name, node)) => match eval::eval(&node, &self.env) {
                 Ok(v) => {
-                    self.remember(&v);
+                    self.remember(&v, true);
                     self.env.bind(&name, v);
                     self.last_bound = Some(name.to_string());
                     return None;
@@ -112,7 +115,7 @@ impl Session {
                 if matches!(eval::eval(&pointee, &self.env), Ok(Value::Keyword(_))) {
                     match eval::eval(&decl, &self.env) {
                         Ok(v) => {
-                            self.remember(&v);
+                            self.remember(&v, true);
                             self.env.bind(name, v);
                             self.last_bound = Some(name.to_string());
                             return None;
@@ -125,13 +128,14 @@ impl Session {
             }
         };
         if let Ok(v) = &result {
-            self.remember(v);
+            self.remember(v, false);
         }
         Some(result.map_err(to_chars))
     }
 
-    /// `v` is now the last value.
-    fn remember(&mut self, v: &Value) {
+    /// `v` is now the last value (`binding`: it is also bound to `last_bound`).
+    fn remember(&mut self, v: &Value, binding: bool) {
+        self.last_binds = binding;
         if !self.forget_last {
             self.last = Some(v.clone());
         }
@@ -368,14 +372,25 @@ pub fn run_script(src: &str) -> Vec<ScriptLine> {
 /// assert_eq!(v.to_string(), "Sw<3,3,3> o 0 o (8,64):(64,1)");
 /// ```
 pub fn eval_block(src: &str) -> Result<Value> {
-    let mut s = Session::default();
+    // No copy of each value (`forget_last`; the Python package calls this per expression):
+    // the block's value is its last output line's, or its last binding's.
+    let mut s = Session {
+        forget_last: true,
+        ..Session::default()
+    };
+    let mut output = None;
     for line in s.run(src) {
-        line.result.map_err(|mut e| {
+        output = Some(line.result.map_err(|mut e| {
             e.msg = format!("line {}: {}", line.line, e.msg);
             e
-        })?;
+        })?);
     }
-    s.last
+    let bound = match (s.last_binds, &s.last_bound) {
+        (true, Some(name)) => s.env.get(name).cloned(),
+        _ => None,
+    };
+    bound
+        .or(output)
         .ok_or_else(|| cute_core::Error::new("the block has no value (no expression or binding)"))
 }
 
