@@ -15,8 +15,9 @@ tensor-layouts, same corpus, same machine, one run each (numbers in the README).
 Run with the test venv: .venv-py/bin/python bench/python_compare.py
 (tensor-layouts' drawing needs matplotlib: `pip install 'matplotlib==3.10.*'` into it first;
 the step is skipped and says so when it is missing.) Measured 2026-11-27 on the 2-core
-development machine: 8.7 vs 53.6 us per expression (6.2x; 11.2 vs 52.8 before the wrapper
-lost its regex), import 21.5 ms, 90 ms vs 146.8 s for the 256x256 drawing.
+development machine (median of three runs): 6.8 vs 52.5 us per expression (7.7x; in
+alternation with the build before mimalloc and the eval_block copy, 8.8 vs 7.4 us), import
+21.6 ms, 61 ms vs 139 s for the 256x256 drawing.
 """
 import json
 import os
