@@ -48,17 +48,19 @@ pub(crate) fn dialect(src: &str) -> Dialect {
     }
 }
 
-/// The bytes that can start a hint [`hints`] looks for.
-static HINT_START: [bool; 256] = {
+/// A byte-indexed table: whether each byte is one of `bytes` (one lookup per byte scanned).
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut t = [false; 256];
-    let bytes = b";:./N ";
     let mut i = 0;
     while i < bytes.len() {
         t[bytes[i] as usize] = true;
         i += 1;
     }
     t
-};
+}
+
+/// The bytes that can start a hint [`hints`] looks for.
+static HINT_START: [bool; 256] = byte_set(b";:./N ");
 
 /// One pass over `src` (every line is scanned, so this is on the hot path): whether it has
 /// C++'s punctuation (`;`, `::`), and whether it reads as CuTeDSL (`cute.`, `cutlass.`,
@@ -150,16 +152,7 @@ fn memchr_nl(b: &[u8], from: usize) -> usize {
 }
 
 /// The bytes [`split_statements`] acts on: brackets, `;` and newlines.
-static SPECIAL: [bool; 256] = {
-    let mut t = [false; 256];
-    let special = b"()[]{};\n";
-    let mut i = 0;
-    while i < special.len() {
-        t[special[i] as usize] = true;
-        i += 1;
-    }
-    t
-};
+static SPECIAL: [bool; 256] = byte_set(b"()[]{};\n");
 
 /// Split a block (comments blanked) into statements: a statement ends at `;` or at the end
 /// of a line where every bracket is closed and the line does not end with `=`, `,`, an
@@ -221,4 +214,35 @@ pub(crate) fn split_statements(src: &str) -> Vec<Span> {
         });
     }
     spans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{dialect, Dialect};
+
+    #[test]
+    fn each_hint_decides_the_dialect() {
+        let cases = [
+            ("(4,8):(8,1)", Dialect::Spec),
+            ("composition((4,8):(8,1), 2:1)", Dialect::Spec),
+            ("using L = Layout<Shape<_8>>;", Dialect::Cpp),
+            ("cute::make_layout(8)", Dialect::Cpp),
+            ("cute.make_layout((4, 8))", Dialect::Python),
+            ("cutlass.Float16", Dialect::Python),
+            ("utils.LayoutEnum", Dialect::Python),
+            ("make_layout(8, stride=None)", Dialect::Python),
+            ("8 if True else 4", Dialect::Python),
+            ("size(A) // 2", Dialect::Python),
+            // A spec layout literal outweighs Python's words.
+            ("(8,None) o 8:1", Dialect::Spec),
+            // A `:` alone, a `.` after another word, `Non`, `if` without spaces: none.
+            ("a.b(8:1)", Dialect::Spec),
+            ("execute_if(8)", Dialect::Spec),
+            ("Non(8)", Dialect::Spec),
+            ("8/2", Dialect::Spec),
+        ];
+        for (src, want) in cases {
+            assert_eq!(dialect(src), want, "{src}");
+        }
+    }
 }

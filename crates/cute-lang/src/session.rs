@@ -458,6 +458,27 @@ mod tests {
     }
 
     #[test]
+    fn a_block_is_worth_its_last_value() {
+        let v = |src: &str| eval_block(src).map(|v| v.to_string());
+        // An output line, a binding after it, an output after a binding.
+        assert_eq!(v("A = 8:1\nsize(A)").unwrap(), "8");
+        assert_eq!(v("size(8:1)\nB = (4,2):(2,1)").unwrap(), "(4,2):(2,1)");
+        assert_eq!(v("B = 4:2\nsize(B)\nC = B\ncosize(C)").unwrap(), "7");
+        // Several names bound at once: the last one's; C++ declarations alone.
+        assert_eq!(v("a, b = (2, 3)").unwrap(), "3");
+        assert_eq!(
+            v("using T = Shape<_2,_4>;\nusing U = Layout<T>;").unwrap(),
+            "(2,4):(1,2)"
+        );
+        // No value, or an error on any line.
+        assert!(v("// nothing").is_err());
+        assert!(v("A = 8:1\nfoo(A)\nsize(A)")
+            .unwrap_err()
+            .msg
+            .starts_with("line 2: "));
+    }
+
+    #[test]
     fn call_operands_of_calls_and_bindings() {
         let mut s = Session::default();
         assert!(s.eval("A = (4,2,3):(2,1,8)").is_none());
