@@ -24,6 +24,9 @@ step "clippy (native crates, and the web app for wasm32)"
 cargo clippy --workspace --exclude cute-web --all-targets --locked -- -D warnings
 cargo clippy -p cute-web --target wasm32-unknown-unknown --all-targets --locked -- -D warnings
 
+step "fuzz targets compile against the crates (their own workspace; run as fuzz/README.md says)"
+cargo check --manifest-path fuzz/Cargo.toml --bins --locked --target-dir target/fuzz-check
+
 step "tests (golden data, property tests, hostile inputs, SVG, web state/form/inspector, doctests)"
 cargo test --workspace --locked
 

@@ -96,6 +96,15 @@ fuzz_target!(|data: &[u8]| {
         let theirs = render_svg(src, &opts, theme);
         match (drawable, theirs) {
             (Some(v), theirs) => {
+                // render_svg draws at the width the block declares (`using Element = float;`).
+                let opts = match cute_render::evaluate(src).element_width() {
+                    Some((bits, from)) => Options {
+                        elem_bits: bits,
+                        elem_from: Some(from),
+                        ..opts
+                    },
+                    None => opts,
+                };
                 let ours =
                     figure_with_call(&title, v, call.as_ref(), &opts).map(|f| f.to_svg(theme));
                 match (ours, theirs) {
@@ -233,6 +242,8 @@ fn options(seed: u64, view: View) -> Options {
         view,
         palette: Palette::ALL[pick(0, Palette::ALL.len())],
         elem_bits: BITS[pick(2, BITS.len())],
+        // Where a value fixes its element width, the renderer sets it (and this).
+        elem_from: None,
         bit_offset: match pick(8, 4) {
             0 | 1 => None,
             _ => Some(OFFS[pick(11, OFFS.len())]),

@@ -132,6 +132,18 @@ def test_calls_values_ints_tuples_and_reports():
     assert (g.data()["sectors"], g.data()["min_sectors"]) == (32, 4)
 
 
+def test_a_call_draws_at_the_width_its_value_fixes():
+    # A float GMMA atom made by a call (no block to ask) is drawn with 32-bit banks, as the
+    # same text through evaluate is; the default width is 16 bits.
+    atom = "GMMA::Layout_K_SW128_Atom<float>{}"
+    t = cx.tile_to_shape(atom, "make_shape(_8{}, _64{})")
+    assert "smem_ptr[32b]" in str(t)
+    svg = t.svg(view="swizzle")
+    assert "32-bit elements (from smem_ptr[32b]" in svg
+    assert svg == cx.evaluate(
+        f"A = {atom}\nB = make_shape(_8{{}}, _64{{}})\ntile_to_shape(A, B)").svg(view="swizzle")
+
+
 def test_pycute_tensor_layouts_and_dsl_prints_are_accepted():
     class PyCuteLike:  # pycute's Layout: shape and stride attributes
         shape, stride = (4, (2, 2)), (2, (1, 8))

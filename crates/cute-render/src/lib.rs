@@ -154,10 +154,8 @@ impl Evaluated {
     /// ```
     pub fn element_width(&self) -> Option<(u32, String)> {
         let d = self.drawn.as_ref().ok()?;
-        if let Ok(cute_core::swizzle::AnyLayout::Composed(c)) = d.value.to_any_layout() {
-            if let cute_core::swizzle::Offset::SmemPtr { bits } = c.offset {
-                return Some((u32::try_from(bits).ok()?, format!("smem_ptr[{bits}b]")));
-            }
+        if let Some(own) = views::own_element_width(&d.value) {
+            return Some(own);
         }
         let declared = |name: &str| {
             let Some(Value::Keyword(t)) = self.session.env().get(name) else {

@@ -3,7 +3,8 @@
 mod common;
 
 use common::*;
-use cute_render::{render_figure, Options, Theme};
+use cute_render::views::figure_with_call;
+use cute_render::{render_figure, Options, Theme, View};
 
 #[test]
 fn swizzle_view_shows_before_after_and_bits() {
@@ -116,6 +117,38 @@ fn the_element_width_is_the_values_then_the_blocks_then_the_chosen_one() {
         .notes
         .iter()
         .any(|n| n.contains("16-bit elements (the chosen width")));
+}
+
+/// A value made without a block (a Python op call, the fuzz target's figures) fixes its own
+/// width too: `figure_with_call` draws what `render_figure` draws for the same text.
+#[test]
+fn a_value_without_a_block_is_drawn_at_its_own_width() {
+    let text = "tile_to_shape(GMMA::Layout_K_SW128_Atom<float>{}, make_shape(_8{}, _64{}))";
+    let v = cute_lang::eval_block(text).unwrap();
+    assert!(v.to_string().contains("smem_ptr[32b]"), "{v}");
+    for view in [View::Auto, View::Layout, View::Swizzle] {
+        let opts = Options {
+            view,
+            ..Options::default() // 16-bit chosen
+        };
+        let made = figure_with_call(text, &v, None, &opts).unwrap();
+        let from_text = render_figure(text, &opts).unwrap();
+        assert_eq!(
+            made.to_svg(Theme::Light),
+            from_text.to_svg(Theme::Light),
+            "{view:?}"
+        );
+        // The swizzle view (Auto's choice here) says where its bank width comes from.
+        assert!(
+            view == View::Layout
+                || made
+                    .notes
+                    .iter()
+                    .any(|n| n.contains("32-bit elements (from smem_ptr[32b]")),
+            "{view:?}: {:?}",
+            made.notes
+        );
+    }
 }
 
 /// A staged swizzled smem layout: a before/after pair per stage, the bits panel under all.

@@ -238,6 +238,28 @@ pub fn infer_view_of_call(value: &Value, call: Option<&Call>) -> View {
     }
 }
 
+/// The element width a value fixes by itself, and where it comes from: a composed layout's
+/// `smem_ptr[Nb]` offset (a shared-memory atom as C++ builds it). [`figure_with_call`]
+/// draws such a value at that width, whatever width is chosen.
+///
+/// ```
+/// use cute_render::views::own_element_width;
+/// let v = cute_lang::eval_line("GMMA::Layout_K_SW128_Atom<float>{}").unwrap();
+/// assert_eq!(own_element_width(&v), Some((32, "smem_ptr[32b]".to_string())));
+/// assert_eq!(own_element_width(&cute_lang::eval_line("Sw<3,4,3> o 0 o (8,64):(64,1)").unwrap()), None);
+/// ```
+pub fn own_element_width(value: &Value) -> Option<(u32, String)> {
+    match value {
+        Value::Composed(c) => match c.offset {
+            cute_core::swizzle::Offset::SmemPtr { bits } => {
+                Some((u32::try_from(bits).ok()?, format!("smem_ptr[{bits}b]")))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Draw `value` as a figure titled `title` (no call known: the algebra view is an error;
 /// see [`figure_with_call`]).
 ///
@@ -276,6 +298,20 @@ pub fn figure_with_call(
     call: Option<&Call>,
     opts: &Options,
 ) -> Result<Figure> {
+    // A value that fixes its element width is drawn at it, however it was made (a Python
+    // op call has no block to ask).
+    let fixed;
+    let opts = match own_element_width(value) {
+        Some((bits, from)) => {
+            fixed = Options {
+                elem_bits: bits,
+                elem_from: Some(from),
+                ..opts.clone()
+            };
+            &fixed
+        }
+        None => opts,
+    };
     let view = match opts.view {
         View::Auto => infer_view_of_call(value, call),
         v => v,
