@@ -97,14 +97,7 @@ fuzz_target!(|data: &[u8]| {
         match (drawable, theirs) {
             (Some(v), theirs) => {
                 // render_svg draws at the width the block declares (`using Element = float;`).
-                let opts = match cute_render::evaluate(src).element_width() {
-                    Some((bits, from)) => Options {
-                        elem_bits: bits,
-                        elem_from: Some(from),
-                        ..opts
-                    },
-                    None => opts,
-                };
+                let opts = opts.at_width(cute_render::evaluate(src).element_width());
                 let ours =
                     figure_with_call(&title, v, call.as_ref(), &opts).map(|f| f.to_svg(theme));
                 match (ours, theirs) {

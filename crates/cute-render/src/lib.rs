@@ -180,18 +180,7 @@ impl Evaluated {
             let title = format!("kernel report ({}): {}", r.arch, r.verdict().name());
             return views::kernel_figure(&title, &self.script, &r, opts);
         }
-        let fixed;
-        let opts = match self.element_width() {
-            Some((bits, from)) => {
-                fixed = Options {
-                    elem_bits: bits,
-                    elem_from: Some(from),
-                    ..opts.clone()
-                };
-                &fixed
-            }
-            None => opts,
-        };
+        let opts = &*opts.at_width(self.element_width());
         let wants_call = match opts.view {
             View::Algebra => true,
             // The search view's rows open the bank check of their candidate: its call.

@@ -71,7 +71,8 @@ pub struct Options {
     pub elem_bits: u32,
     /// Where `elem_bits` comes from when the drawn value or its block fixes it (the
     /// figure's notes say so); `None`: chosen (the page's menu, `render --bits`).
-    /// [`crate::Evaluated`] sets it.
+    /// [`figure_with_call`] sets it from the value, [`crate::Evaluated`] also from the block
+    /// ([`Options::at_width`]).
     pub elem_from: Option<String>,
     /// Offset whose swizzle bits the swizzle view spells out (default: one that changes).
     pub bit_offset: Option<i64>,
@@ -107,6 +108,30 @@ impl Default for Options {
             cell_text_cap: CELL_TEXT_CAP,
             lazy_cap: 0,
             lazy_from: 1,
+        }
+    }
+}
+
+impl Options {
+    /// These options at the element width a value or its block fixes (`width`: bits and
+    /// where they come from, as [`own_element_width`] and [`crate::Evaluated::element_width`]
+    /// give them), or unchanged (no copy) when nothing fixes it.
+    ///
+    /// ```
+    /// use cute_render::Options;
+    /// let o = Options::default();
+    /// let f = o.at_width(Some((32, "smem_ptr[32b]".into())));
+    /// assert_eq!((f.elem_bits, f.elem_from.as_deref()), (32, Some("smem_ptr[32b]")));
+    /// assert_eq!(*o.at_width(None), o);
+    /// ```
+    pub fn at_width(&self, width: Option<(u32, String)>) -> std::borrow::Cow<'_, Options> {
+        match width {
+            Some((bits, from)) => std::borrow::Cow::Owned(Options {
+                elem_bits: bits,
+                elem_from: Some(from),
+                ..self.clone()
+            }),
+            None => std::borrow::Cow::Borrowed(self),
         }
     }
 }
@@ -300,18 +325,7 @@ pub fn figure_with_call(
 ) -> Result<Figure> {
     // A value that fixes its element width is drawn at it, however it was made (a Python
     // op call has no block to ask).
-    let fixed;
-    let opts = match own_element_width(value) {
-        Some((bits, from)) => {
-            fixed = Options {
-                elem_bits: bits,
-                elem_from: Some(from),
-                ..opts.clone()
-            };
-            &fixed
-        }
-        None => opts,
-    };
+    let opts = &*opts.at_width(own_element_width(value));
     let view = match opts.view {
         View::Auto => infer_view_of_call(value, call),
         v => v,
