@@ -21,16 +21,10 @@ CORPUS=${1:?usage: hw/run.sh CORPUS.jsonl NAME [START COUNT]}
 NAME=${2:?usage: hw/run.sh CORPUS.jsonl NAME [START COUNT]}
 START=${3:-0}
 COUNT=${4:--1}
-OUTDIR=${OUT:-hw/out}
-mkdir -p "$OUTDIR" hw/fixtures
-WORK=$(mktemp -d /tmp/bank_bench.XXXXXX)
-LOG="$OUTDIR/$NAME-run.log"
-exec > >(tee -a "$LOG") 2>&1
-t0=$(date +%s)
-stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
+source hw/lib.sh
+hw_setup hw/out bank_bench "$NAME-run.log"
+mkdir -p hw/fixtures
 
-NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1 || true)
-NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 [ -x "$NCU" ] || { echo "ncu not found"; exit 1; }
 stamp "ncu=$NCU nvcc=$NVCC"
 

@@ -10,14 +10,10 @@ ARGS=()
 for a in "$@"; do if [ -e "$a" ]; then ARGS+=("$(realpath "$a")"); else ARGS+=("$a"); fi; done
 set -- "${ARGS[@]}"
 cd "$(dirname "$0")"
-OUTDIR=${OUT:-out}
-mkdir -p "$OUTDIR" fixtures
-WORK=$(mktemp -d /tmp/gmem_bench.XXXXXX)
-exec > >(tee -a "$OUTDIR/gmem-run.log") 2>&1
-t0=$(date +%s)
-stamp() { echo "[$(( $(date +%s) - t0 ))s] $*"; }
-NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+source ../lib.sh
+hw_setup out gmem_bench gmem-run.log
+mkdir -p fixtures
+[ -x "$NCU" ] || { echo "ncu not found"; exit 1; }
 
 "$NCU" --query-metrics > "$WORK/query.txt" 2>&1 || true
 METRICS=$(python3 corpus.py metrics "$WORK/query.txt")

@@ -11,14 +11,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 INC=${1:-.cute-include}
-OUTDIR=${OUT:-hw/out}
-mkdir -p "$OUTDIR"
-WORK=$(mktemp -d /tmp/cute_gemm.XXXXXX)
-exec > >(tee -a "$OUTDIR/kernel-run.log") 2>&1
-NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-t0=$(date +%s)
-stamp() { echo "[kernel $(( $(date +%s) - t0 ))s] $*"; }
+source hw/lib.sh
+hw_setup hw/out cute_gemm kernel-run.log kernel
 
 stamp "build"
 "$NVCC" -std=c++17 -arch=sm_90 -O3 --expt-relaxed-constexpr -I"$INC" \

@@ -20,14 +20,8 @@ case "$NAME" in
   hopper) SRC=hw/kernel/hopper_sm90.cu; ARCH=sm_90a; KERNEL=regex:hopper_gemm; LIBS=-lcuda ;;
   *) echo "unknown kernel $NAME"; exit 1 ;;
 esac
-OUTDIR=${OUT:-hw/out}
-mkdir -p "$OUTDIR"
-WORK=$(mktemp -d /tmp/report_kernel.XXXXXX)
-exec > >(tee -a "$OUTDIR/$NAME-run.log") 2>&1
-NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-t0=$(date +%s)
-stamp() { echo "[$NAME $(( $(date +%s) - t0 ))s] $*"; }
+source hw/lib.sh
+hw_setup hw/out report_kernel "$NAME-run.log" "$NAME"
 
 stamp "build $SRC"
 "$NVCC" -std=c++17 -arch=$ARCH -O3 --expt-relaxed-constexpr -I"$INC" \
