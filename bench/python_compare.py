@@ -68,7 +68,25 @@ def bench_evaluate():
     n = len(both)
     print(f"evaluate: {n} expressions; cute_explorer {ours / n * 1e6:.1f} us each, "
           f"pycute {theirs / n * 1e6:.1f} us each: {theirs / ours:.1f}x")
+    bench_floor([s for s, _ in both], theirs / n)
     return n, ours / n, theirs / n
+
+
+def bench_floor(lines, pycute_each):
+    """What a 50x goal leaves per expression, against two floors: the simplest line through
+    the same call, and the evaluator alone (the whole corpus as one script, one call: no
+    Python per expression)."""
+    import timeit
+    budget = pycute_each / 50
+    one = min(timeit.repeat(lambda: str(cx.evaluate("1")), number=20000, repeat=5)) / 20000
+    script = "\n".join(lines)
+    t0 = time.perf_counter()
+    cx._native.print_script(script)
+    native = (time.perf_counter() - t0) / len(lines)
+    print(f"50x budget: {budget * 1e6:.2f} us per expression; str(evaluate('1')) takes "
+          f"{one * 1e6:.2f} us; the evaluator alone (one script, no Python per line) "
+          f"{native * 1e6:.2f} us per expression")
+    return budget, one, native
 
 
 def bench_import():

@@ -13,8 +13,9 @@ block); every function of its op table is a Python function here with its CuTe n
 Arguments are values, expression text, ints and tuples, pycute / tensor-layouts objects, or
 what CuTeDSL prints (`S<3,4,3> o 0 o (8,64):(64,1)`). A value prints as `render --print`
 prints it and draws itself in a notebook (`_repr_svg_`, `_repr_html_` with a hover
-inspector); `v.svg(view=...)`, `v.png(scale)`, `v.save(path)`. Errors raise `CuteError`
-(`.message`, `.column`).
+inspector); `v.svg(view=...)`, `v.png(scale)`, `v.save(path)`. As in C++ and pycute,
+`L(coord)` is the offset, `L.shape` / `L.stride` / `len(L)` / `L[i]` are shape, stride, rank
+and mode i, and `==` compares values. Errors raise `CuteError` (`.message`, `.column`).
 """
 import builtins as _builtins
 import keyword as _keyword
@@ -125,22 +126,10 @@ def to_text(x):
     )
 
 
-def _arg(x):
-    return x if isinstance(x, Value) else to_text(x)
-
-
-def _result(v):
-    """Ints and tuples of ints come back as Python data; everything else as a Value."""
-    if v.kind in ("an integer", "an int-tuple", "a boolean"):
-        d = v.data()
-        if d is not None:
-            return d
-    return v
-
-
 def _make(name, row):
     def op(*args, **kwargs):
-        return _result(_call(name, [_arg(a) for a in args], [(k, _arg(v)) for k, v in kwargs.items()]))
+        # Ints, tuples of ints and booleans come back as Python data, the rest as values.
+        return _call(name, list(args), list(kwargs.items()))
 
     op.__name__ = op.__qualname__ = _py_name(name)
     kw = f" Keyword arguments: {', '.join(row['kwargs'])}." if row["kwargs"] else ""

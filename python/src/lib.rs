@@ -32,6 +32,15 @@ fn cute_err(py: Python<'_>, e: &Error) -> PyErr {
     err
 }
 
+/// A `CuteError`'s message without its column, for the Python error a protocol raises
+/// instead (TypeError from `len`, AttributeError from `.stride`).
+fn message(py: Python<'_>, e: &PyErr) -> String {
+    e.value(py)
+        .getattr("message")
+        .and_then(|m| m.extract::<String>())
+        .unwrap_or_else(|_| e.to_string())
+}
+
 /// Run `f`; a Rust panic becomes a `CuteError` instead of crossing into Python.
 fn guarded<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
@@ -64,6 +73,17 @@ pub struct PyValue {
 }
 
 impl PyValue {
+    /// `shape(v)` / `stride(v)` of the language as Python data; the language's refusal as
+    /// an AttributeError (so `hasattr(v, "stride")` is false where CuTe has no stride).
+    fn member(slf: &Bound<'_, Self>, name: &str) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let v = eval_operands(py, vec![slf.get().value.clone()], vec![], |ops| {
+            format!("{name}({})", ops[0])
+        })
+        .map_err(|e| pyo3::exceptions::PyAttributeError::new_err(message(py, &e)))?;
+        result_object(py, v)
+    }
+
     fn figure(&self, opts: &Options) -> Result<Figure, Error> {
         match &self.script {
             Some(s) => cute_render::render_figure(s, opts),
@@ -293,6 +313,148 @@ impl PyValue {
     fn data(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_python(py, &self.value)
     }
+
+    // Python's protocols, each one expression of the language (so C++'s meaning): what
+    // pycute's and CuTeDSL's layouts answer, a Python user types.
+
+    /// `v(c)`, `v(i, j)`: CuTe's `layout(coord)` (a layout's or composed layout's offset,
+    /// a swizzle's image).
+    #[pyo3(signature = (*args))]
+    fn __call__(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let mut values = vec![slf.get().value.clone()];
+        for a in args.iter() {
+            values.push(arg_value(py, "the call", &a)?);
+        }
+        let v = eval_operands(py, values, vec![], |ops| {
+            format!("{}({})", ops[0], ops[1..].join(", "))
+        })?;
+        result_object(py, v)
+    }
+
+    /// `v[i]`: mode `i` (CuTe `get<i>`, pycute's `layout[i]`), `v[i, j]` = `get<i, j>`;
+    /// negative indices count from the end. An index past the rank raises IndexError, so
+    /// `m, n = v.shape`-style unpacking and iteration work.
+    fn __getitem__(slf: &Bound<'_, Self>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let keys: Vec<i64> = match key.extract::<i64>() {
+            Ok(i) => vec![i],
+            Err(_) => key.extract().map_err(|_| {
+                pyo3::exceptions::PyTypeError::new_err(
+                    "a value's index is an int or a tuple of ints (get<i, j>)",
+                )
+            })?,
+        };
+        let mut values = vec![slf.get().value.clone()];
+        if let Some(&first) = keys.first() {
+            let rank = Self::__len__(slf)? as i64;
+            let i = if first < 0 { first + rank } else { first };
+            if !(0..rank).contains(&i) {
+                return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                    "index {first} out of range for a rank-{rank} {}",
+                    slf.get()
+                        .value
+                        .kind()
+                        .trim_start_matches("a ")
+                        .trim_start_matches("an ")
+                )));
+            }
+            values.push(Value::Int(i));
+        }
+        values.extend(keys.iter().skip(1).map(|&k| Value::Int(k)));
+        let v = eval_operands(py, values, vec![], |ops| format!("get({})", ops.join(", ")))?;
+        result_object(py, v)
+    }
+
+    /// `len(v)`: CuTe's `rank`; TypeError for a value without one (an atom, a report).
+    fn __len__(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let v = eval_operands(slf.py(), vec![slf.get().value.clone()], vec![], |ops| {
+            format!("rank({})", ops[0])
+        })
+        .map_err(|e| pyo3::exceptions::PyTypeError::new_err(message(slf.py(), &e)))?;
+        match v.value {
+            Value::Int(r) | Value::Dyn(r) => Ok(usize::try_from(r).unwrap_or(0)),
+            other => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "rank gave {other}"
+            ))),
+        }
+    }
+
+    /// `v.shape`: CuTe's `shape(v)` as ints and tuples (AttributeError where CuTe has none).
+    #[getter]
+    fn shape(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        Self::member(slf, "shape")
+    }
+
+    /// `v.stride`: CuTe's `stride(v)` as ints and tuples (AttributeError where CuTe has
+    /// none, as for a composed layout).
+    #[getter]
+    fn stride(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        Self::member(slf, "stride")
+    }
+
+    /// `==` is C++'s `==` on the values (`_8 == 8`); a value equals the int, tuple or
+    /// pycute / tensor-layouts object that spells it. Text is not evaluated: a value never
+    /// equals a str.
+    fn __richcmp__(
+        slf: &Bound<'_, Self>,
+        other: &Bound<'_, PyAny>,
+        op: pyo3::basic::CompareOp,
+    ) -> PyResult<Py<PyAny>> {
+        use pyo3::basic::CompareOp::{Eq, Ne};
+        let py = slf.py();
+        let not_implemented = || Ok(py.NotImplemented());
+        if !matches!(op, Eq | Ne) || other.is_instance_of::<pyo3::types::PyString>() {
+            return not_implemented();
+        }
+        let Ok(b) = arg_value(py, "==", other) else {
+            return not_implemented();
+        };
+        let v = eval_operands(py, vec![slf.get().value.clone(), b], vec![], |ops| {
+            format!("{} == {}", ops[0], ops[1])
+        })?;
+        let equal = matches!(v.value, Value::Bool(true));
+        Ok((equal == matches!(op, Eq))
+            .into_pyobject(py)?
+            .to_owned()
+            .into_any()
+            .unbind())
+    }
+
+    /// Equal values hash alike: an int or tuple as the Python int or tuple it equals.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        let data = to_python(py, &self.value)?;
+        // A report's numbers are a dict (unhashable): such values hash by their text.
+        if data.is_none(py) || data.bind(py).is_instance_of::<PyDict>() {
+            let text = self.value.to_static().to_string();
+            return text.into_pyobject(py)?.hash();
+        }
+        data.bind(py).hash()
+    }
+
+    /// False for a zero, a false boolean or an empty tuple; true for everything else.
+    fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
+        let data = to_python(py, &self.value)?;
+        if data.is_none(py) {
+            return Ok(true);
+        }
+        data.bind(py).is_truthy()
+    }
+
+    /// An integer value is a Python index (`range(v)`, `int(v)`).
+    fn __index__(&self) -> PyResult<i64> {
+        match self.value {
+            Value::Int(i) | Value::Dyn(i) => Ok(i),
+            ref v => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "{} is not an integer",
+                v.kind()
+            ))),
+        }
+    }
+
+    fn __int__(&self) -> PyResult<i64> {
+        self.__index__()
+    }
 }
 
 /// Outputs so far: each HTML output's inspector finds its own figure by this number.
@@ -392,7 +554,8 @@ fn evaluate(py: Python<'_>, text: &str) -> PyResult<PyValue> {
 }
 
 /// Call the op `name` of the op table on values (or expression texts): `A`, `B`, ... are
-/// the positional operands, as the algebra view captions them.
+/// the positional operands, as the algebra view captions them. An int, a tuple of ints or
+/// a boolean comes back as Python data, anything else as a value.
 #[pyfunction]
 #[pyo3(signature = (name, args, kwargs=None))]
 fn call(
@@ -400,39 +563,53 @@ fn call(
     name: &str,
     args: Vec<Bound<'_, PyAny>>,
     kwargs: Option<Vec<(String, Bound<'_, PyAny>)>>,
-) -> PyResult<PyValue> {
-    let arg_value = |a: &Bound<'_, PyAny>| -> PyResult<Value> {
-        if let Ok(v) = a.cast::<PyValue>() {
-            return Ok(v.get().value.clone());
-        }
-        let text: String =
-            a.extract().map_err(|_| {
-                cute_err(
-                    py,
-                    &Error::new(format!(
-                    "{name}: an argument must be a cute_explorer value or expression text, got {}",
-                    a.get_type().name().map(|n| n.to_string()).unwrap_or_default()
-                )),
-                )
-            })?;
-        guarded(py, || {
-            cute_lang::eval_block(&text)
-                .map_err(|e| cute_err(py, &Error::new(format!("{name}: argument `{text}`: {e}"))))
-        })
-    };
-    let values = args.iter().map(arg_value).collect::<PyResult<Vec<_>>>()?;
+) -> PyResult<Py<PyAny>> {
+    let values = args
+        .iter()
+        .map(|a| arg_value(py, name, a))
+        .collect::<PyResult<Vec<_>>>()?;
     let kw = kwargs
         .unwrap_or_default()
         .iter()
-        .map(|(k, v)| Ok((k.clone(), arg_value(v)?)))
+        .map(|(k, v)| Ok((k.clone(), arg_value(py, name, v)?)))
         .collect::<PyResult<Vec<_>>>()?;
+    if cute_lang::lookup(name).is_none() {
+        return Err(cute_err(
+            py,
+            &Error::new(format!("'{name}' is not in the op table")),
+        ));
+    }
+    let v = eval_operands(py, values, kw, |ops| format!("{name}({})", ops.join(", ")))?;
+    result_object(py, v)
+}
+
+/// An argument as a value: a value as itself, anything else by the package's `to_text`
+/// (expression text, ints, tuples, pycute / tensor-layouts objects, CuTeDSL prints).
+fn arg_value(py: Python<'_>, name: &str, a: &Bound<'_, PyAny>) -> PyResult<Value> {
+    if let Ok(v) = a.cast::<PyValue>() {
+        return Ok(v.get().value.clone());
+    }
+    let text: String = py
+        .import("cute_explorer")?
+        .getattr("to_text")?
+        .call1((a,))?
+        .extract()?;
     guarded(py, || {
-        if cute_lang::lookup(name).is_none() {
-            return Err(cute_err(
-                py,
-                &Error::new(format!("'{name}' is not in the op table")),
-            ));
-        }
+        cute_lang::eval_block(&text)
+            .map_err(|e| cute_err(py, &Error::new(format!("{name}: argument `{text}`: {e}"))))
+    })
+}
+
+/// Evaluate the text `make(operands)` with `values` bound to `A`, `B`, ... and the keyword
+/// values to `K0`, `K1`, ... (written `key=K0`): every call from Python reaches the language
+/// this one way, and the value keeps its call for the algebra view.
+fn eval_operands(
+    py: Python<'_>,
+    values: Vec<Value>,
+    kw: Vec<(String, Value)>,
+    make: impl FnOnce(&[String]) -> String,
+) -> PyResult<PyValue> {
+    guarded(py, || {
         let mut session = Session::default();
         session.track_operands();
         let mut operands = Vec::new();
@@ -446,7 +623,7 @@ fn call(
             session.bind(&n, v);
             operands.push(format!("{k}={n}"));
         }
-        let text = format!("{name}({})", operands.join(", "));
+        let text = make(&operands);
         let value = match session.eval(&text) {
             Some(Ok(v)) => v,
             Some(Err(e)) => return Err(cute_err(py, &e)),
@@ -460,6 +637,21 @@ fn call(
             call,
         })
     })
+}
+
+/// What a Python call returns: an int, a tuple of ints or a boolean as Python data (what
+/// CuTe returns as numbers), anything else as the value.
+fn result_object(py: Python<'_>, v: PyValue) -> PyResult<Py<PyAny>> {
+    if matches!(
+        v.value,
+        Value::Int(_) | Value::Dyn(_) | Value::Bool(_) | Value::Tuple(_)
+    ) {
+        let data = to_python(py, &v.value)?;
+        if !data.is_none(py) {
+            return Ok(data);
+        }
+    }
+    Ok(Py::new(py, v)?.into_any())
 }
 
 /// `A`, `B`, ..., `Z`, `A1`, ...: the operand names of a call.

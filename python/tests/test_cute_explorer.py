@@ -144,6 +144,113 @@ def test_a_call_draws_at_the_width_its_value_fixes():
         f"A = {atom}\nB = make_shape(_8{{}}, _64{{}})\ntile_to_shape(A, B)").svg(view="swizzle")
 
 
+def cute_data(text):
+    """C++'s printed int-tuple as Python data, its 1-tuples kept: `((2,3),(4))` is
+    ((2, 3), (4,))."""
+    pos = 0
+
+    def item():
+        nonlocal pos
+        if text[pos] == "(":
+            pos += 1
+            out = [item()]
+            while text[pos] == ",":
+                pos += 1
+                out.append(item())
+            assert text[pos] == ")", text
+            pos += 1
+            return tuple(out)
+        end = pos
+        while end < len(text) and (text[end].isdigit() or text[end] == "-"):
+            end += 1
+        n, pos = int(text[pos:end]), end
+        return n
+
+    v = item()
+    assert pos == len(text), text
+    return v
+
+
+def split_call(expr):
+    """`LAYOUT(ARGS)` of the eval_coord / eval_idx lines: the layout's text and the args."""
+    depth = 0
+    for i in range(len(expr) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(expr[i], 0)
+        if depth == 0:
+            return expr[:i], cute_data("(" + expr[i + 1:-1] + ",0)")[:-1]
+    raise AssertionError(expr)
+
+
+def test_a_layout_called_from_python_equals_cpp():
+    # v(coord) and v(idx) of every eval_coord / eval_idx line of the reference corpus (C++
+    # golden data), with the coordinate passed as Python ints and tuples.
+    rows = [c for c in cases("cute-cases.jsonl") if c["op"] in ("eval_coord", "eval_idx")]
+    failures = []
+    for c in rows:
+        layout, args = split_call(c["expr"])
+        try:
+            got = str(cx.evaluate(layout)(*args))
+        except cx.CuteError as e:
+            got = "error"
+        if got != c["expect"]:
+            failures.append(f"{c['expr']}: {layout} called with {args}: {got}, C++ {c['expect']}")
+    assert not failures, "\n".join(failures[:20])
+    assert len(rows) == 500
+
+
+def test_values_compare_hash_and_unpack_as_cpp_and_pycute_do():
+    # Every layout C++ computes in the corpus: == the value its print spells, hashes alike,
+    # and its shape, stride, rank and modes are C++'s (shape(L), stride(L), rank(L), get<i>).
+    n = 0
+    for c in cases("cute-cases.jsonl"):
+        if c["expect"] == "error" or ":" not in c["expect"] or " o " in c["expect"]:
+            continue
+        v, printed = cx.evaluate(c["expr"]), cx.evaluate(c["expect"])
+        assert v == printed and not (v != printed) and hash(v) == hash(printed), c
+        shape_text, stride_text = c["expect"].split(":")
+        shape, stride = cute_data(shape_text), cute_data(stride_text)
+        assert (v.shape, v.stride) == (shape, stride), c
+        modes = shape if isinstance(shape, tuple) else (shape,)
+        assert len(v) == len(modes), c
+        assert [m.shape for m in v] == list(modes), c
+        assert v[-1].shape == modes[-1]
+        n += 1
+    assert n > 2000
+    a = cx.evaluate("(4,8):(8,1)")
+    # C++'s == on values: static and dynamic integers alike, other layouts not.
+    assert a == cx.evaluate("make_layout(make_shape(4, 8), make_stride(8, 1))")
+    assert a != cx.evaluate("(4,8):(1,4)") and a != cx.evaluate("Sw<0,4,3> o 0 o (4,8):(8,1)")
+    # Ints, tuples and pycute / tensor-layouts objects spell a value; text never equals one.
+    assert cx.evaluate("size((4,8):(8,1))") == 32 and hash(cx.evaluate("32")) == hash(32)
+    assert cx.evaluate("(2,(3,4))") == (2, (3, 4)) and a != "(4,8):(8,1)" and a != None
+    assert {a: "tile"}[cx.evaluate("(4,8):(8,1)")] == "tile"
+    m, n = a.shape
+    assert (m, n, a(3, 5), a((3, 5)), a(23), a(4)) == (4, 8, 29, 29, 29, 1)
+    assert a[0, 0] == cx.evaluate("4:8") and len(cx.evaluate("(2,(3,4))")) == 2
+    with pytest.raises(IndexError):
+        a[2]
+    with pytest.raises(TypeError):
+        a[1.5]
+    # A swizzle and a composed layout are functions too; a composed layout has no stride
+    # (C++ deletes it), so hasattr is false.
+    sw = cx.evaluate("Sw<3,4,3> o 0 o (8,64):(64,1)")
+    assert sw(3, 5) == 213 and sw.shape == (8, 64) and not hasattr(sw, "stride")
+    assert cx.evaluate("Sw<3,4,3>")(1000) == 920
+    # A TiledMMA has no rank: len raises TypeError with the language's message; it still
+    # compares, hashes and is true.
+    mma = cx.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN{}")
+    with pytest.raises(TypeError, match="rank"):
+        len(mma)
+    assert mma == cx.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN{}") and bool(mma)
+    assert not cx.evaluate("0") and list(range(cx.evaluate("3"))) == [0, 1, 2]
+    try:
+        import pycute
+    except ImportError:
+        pycute = None
+    if pycute is not None:
+        assert a == pycute.Layout((4, 8), (8, 1)) and a != pycute.Layout((4, 8), (1, 4))
+
+
 def test_pycute_tensor_layouts_and_dsl_prints_are_accepted():
     class PyCuteLike:  # pycute's Layout: shape and stride attributes
         shape, stride = (4, (2, 2)), (2, (1, 8))
