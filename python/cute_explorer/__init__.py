@@ -19,6 +19,7 @@ and mode i, and `==` compares values. Errors raise `CuteError` (`.message`, `.co
 """
 import builtins as _builtins
 import keyword as _keyword
+import operator as _operator
 import os as _os
 import re as _re
 
@@ -81,12 +82,18 @@ def _fmt(x):
     """A Python int or (nested) tuple as the language writes it: `(2,(3,4))`."""
     if isinstance(x, bool):
         raise CuteError(f"expected an int or a tuple of ints, got {x!r}")
-    if isinstance(x, int):
-        return str(x)
+    if _is_int(x):
+        return str(_operator.index(x))
     if isinstance(x, (tuple, list)):
         return "(" + ",".join(_fmt(e) for e in x) + ")"
     # pycute / tensor-layouts shapes are tuples; anything else is spelled by its str.
     return to_text(x)
+
+
+def _is_int(x):
+    """An int, or an integer of another library (numpy's int64, ...): what `operator.index`
+    takes. A 0-d numpy array has `__index__` too, and passes as its integer."""
+    return isinstance(x, int) or (hasattr(type(x), "__index__") and not isinstance(x, Value))
 
 
 _DSL_SWIZZLE = _re.compile(r"\bS<")
@@ -102,9 +109,9 @@ def to_text(x):
         # CuTeDSL prints a swizzle S<B,M,S>; the language (and C++) write Sw<B,M,S>. The
         # regex (a Unicode word boundary) costs microseconds: only where it can match.
         return _DSL_SWIZZLE.sub("Sw<", x) if "S<" in x else x
-    if isinstance(x, (bool,)):
+    if isinstance(x, bool):
         raise CuteError(f"cannot pass {x!r}: expected a value, an int, a tuple or expression text")
-    if isinstance(x, (int, tuple, list)):
+    if isinstance(x, (tuple, list)) or _is_int(x):
         return _fmt(x)
     # pycute ComposedLayout(layoutB, offset, layoutA) is layoutB o offset o layoutA.
     if all(hasattr(x, a) for a in ("layoutB", "offset", "layoutA")):

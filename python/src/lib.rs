@@ -70,14 +70,36 @@ pub struct PyValue {
     title: String,
     /// The call and its operands (the algebra view draws them).
     call: Option<Call>,
+    /// The operands a call bound (`A`, `B`, ..., `K0`, ...), for pickling it as a script.
+    operands: Vec<(String, Operand)>,
+    /// One line of text that evaluates to it where there is one: a one-line script, or a
+    /// call written with its operands' own lines (`get_layoutC_TV(make_tiled_mma(...))`).
+    source: Option<String>,
+}
+
+/// An operand of a call from Python: its value, and the one line of text it came from where
+/// there is one (pickling writes that text rather than the value's print, which for an
+/// atom with an element type does not read back).
+#[derive(Clone)]
+struct Operand {
+    value: Value,
+    text: Option<String>,
 }
 
 impl PyValue {
+    /// This value as an operand of a call.
+    fn operand(&self) -> Operand {
+        Operand {
+            value: self.value.clone(),
+            text: self.source.clone(),
+        }
+    }
+
     /// `shape(v)` / `stride(v)` of the language as Python data; the language's refusal as
     /// an AttributeError (so `hasattr(v, "stride")` is false where CuTe has no stride).
     fn member(slf: &Bound<'_, Self>, name: &str) -> PyResult<Py<PyAny>> {
         let py = slf.py();
-        let v = eval_operands(py, vec![slf.get().value.clone()], vec![], |ops| {
+        let v = eval_operands(py, vec![slf.get().operand()], vec![], |ops| {
             format!("{name}({})", ops[0])
         })
         .map_err(|e| pyo3::exceptions::PyAttributeError::new_err(message(py, &e)))?;
@@ -322,7 +344,7 @@ impl PyValue {
     #[pyo3(signature = (*args))]
     fn __call__(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
         let py = slf.py();
-        let mut values = vec![slf.get().value.clone()];
+        let mut values = vec![slf.get().operand()];
         for a in args.iter() {
             values.push(arg_value(py, "the call", &a)?);
         }
@@ -345,7 +367,7 @@ impl PyValue {
                 )
             })?,
         };
-        let mut values = vec![slf.get().value.clone()];
+        let mut values = vec![slf.get().operand()];
         if let Some(&first) = keys.first() {
             let rank = Self::__len__(slf)? as i64;
             let i = if first < 0 { first + rank } else { first };
@@ -359,16 +381,16 @@ impl PyValue {
                         .trim_start_matches("an ")
                 )));
             }
-            values.push(Value::Int(i));
+            values.push(Operand::int(i));
         }
-        values.extend(keys.iter().skip(1).map(|&k| Value::Int(k)));
+        values.extend(keys.iter().skip(1).map(|&k| Operand::int(k)));
         let v = eval_operands(py, values, vec![], |ops| format!("get({})", ops.join(", ")))?;
         result_object(py, v)
     }
 
     /// `len(v)`: CuTe's `rank`; TypeError for a value without one (an atom, a report).
     fn __len__(slf: &Bound<'_, Self>) -> PyResult<usize> {
-        let v = eval_operands(slf.py(), vec![slf.get().value.clone()], vec![], |ops| {
+        let v = eval_operands(slf.py(), vec![slf.get().operand()], vec![], |ops| {
             format!("rank({})", ops[0])
         })
         .map_err(|e| pyo3::exceptions::PyTypeError::new_err(message(slf.py(), &e)))?;
@@ -410,7 +432,7 @@ impl PyValue {
         let Ok(b) = arg_value(py, "==", other) else {
             return not_implemented();
         };
-        let v = eval_operands(py, vec![slf.get().value.clone(), b], vec![], |ops| {
+        let v = eval_operands(py, vec![slf.get().operand(), b], vec![], |ops| {
             format!("{} == {}", ops[0], ops[1])
         })?;
         let equal = matches!(v.value, Value::Bool(true));
@@ -454,6 +476,60 @@ impl PyValue {
 
     fn __int__(&self) -> PyResult<i64> {
         self.__index__()
+    }
+
+    /// A value is immutable: a copy is the value itself.
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+
+    /// Pickled as the text it evaluates from: its script, or for a call's value the call
+    /// with each operand bound to the line it came from or else its print. That text is evaluated here first and
+    /// must give the same value back; where it cannot (an operand CuTe prints as a
+    /// description, such as a TiledMMA), pickling raises instead of changing the value.
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(Py<PyAny>, (String,))> {
+        let py = slf.py();
+        let this = slf.get();
+        let script = match &this.script {
+            Some(s) => s.clone(),
+            None => {
+                // Each operand as the line it came from, else (or if that does not read
+                // back) as its print; the first script that gives this value back is kept.
+                let script = |use_text: bool| {
+                    let mut lines: Vec<String> = this
+                        .operands
+                        .iter()
+                        .map(|(n, o)| match (&o.text, use_text) {
+                            (Some(t), true) => format!("{n} = {t}"),
+                            _ => format!("{n} = {}", o.value),
+                        })
+                        .collect();
+                    lines.push(this.title.clone());
+                    lines.join("\n")
+                };
+                let gives_back = |s: &String| {
+                    guarded(py, || Ok(cute_lang::eval_block(s)))
+                        .is_ok_and(|r| r.is_ok_and(|v| v.to_static() == this.value.to_static()))
+                };
+                [script(true), script(false)]
+                    .into_iter()
+                    .find(gives_back)
+                    .ok_or_else(|| {
+                        pyo3::exceptions::PyTypeError::new_err(format!(
+                            "cannot pickle {} made by {}: its operands do not print as text \
+                             that evaluates back to them; pickle the expression text instead",
+                            this.value.kind(),
+                            this.title
+                        ))
+                    })?
+            }
+        };
+        let evaluate = py.import("cute_explorer._native")?.getattr("evaluate")?;
+        Ok((evaluate.unbind(), (script,)))
     }
 }
 
@@ -549,6 +625,8 @@ fn evaluate(py: Python<'_>, text: &str) -> PyResult<PyValue> {
             script: Some(text.to_string()),
             title: String::new(),
             call: None,
+            operands: Vec::new(),
+            source: Some(text.to_string()).filter(|t| !t.contains('\n')),
         })
     })
 }
@@ -585,19 +663,32 @@ fn call(
 
 /// An argument as a value: a value as itself, anything else by the package's `to_text`
 /// (expression text, ints, tuples, pycute / tensor-layouts objects, CuTeDSL prints).
-fn arg_value(py: Python<'_>, name: &str, a: &Bound<'_, PyAny>) -> PyResult<Value> {
+fn arg_value(py: Python<'_>, name: &str, a: &Bound<'_, PyAny>) -> PyResult<Operand> {
     if let Ok(v) = a.cast::<PyValue>() {
-        return Ok(v.get().value.clone());
+        return Ok(v.get().operand());
     }
     let text: String = py
         .import("cute_explorer")?
         .getattr("to_text")?
         .call1((a,))?
         .extract()?;
-    guarded(py, || {
+    let value = guarded(py, || {
         cute_lang::eval_block(&text)
             .map_err(|e| cute_err(py, &Error::new(format!("{name}: argument `{text}`: {e}"))))
+    })?;
+    Ok(Operand {
+        value,
+        text: Some(text).filter(|t| !t.contains('\n')),
     })
+}
+
+impl Operand {
+    fn int(i: i64) -> Operand {
+        Operand {
+            value: Value::Int(i),
+            text: None,
+        }
+    }
 }
 
 /// Evaluate the text `make(operands)` with `values` bound to `A`, `B`, ... and the keyword
@@ -605,23 +696,36 @@ fn arg_value(py: Python<'_>, name: &str, a: &Bound<'_, PyAny>) -> PyResult<Value
 /// this one way, and the value keeps its call for the algebra view.
 fn eval_operands(
     py: Python<'_>,
-    values: Vec<Value>,
-    kw: Vec<(String, Value)>,
-    make: impl FnOnce(&[String]) -> String,
+    values: Vec<Operand>,
+    kw: Vec<(String, Operand)>,
+    make: impl Fn(&[String]) -> String,
 ) -> PyResult<PyValue> {
     guarded(py, || {
         let mut session = Session::default();
         session.track_operands();
         let mut operands = Vec::new();
+        // The operands' own lines, while every operand has one.
+        let mut texts = Some(Vec::new());
+        let mut bound = Vec::new();
         for (i, v) in values.into_iter().enumerate() {
             let n = operand_name(i);
-            session.bind(&n, v);
-            operands.push(n);
+            session.bind(&n, v.value.clone());
+            operands.push(n.clone());
+            texts = texts.zip(v.text.clone()).map(|(mut ts, t)| {
+                ts.push(t);
+                ts
+            });
+            bound.push((n, v));
         }
         for (i, (k, v)) in kw.into_iter().enumerate() {
             let n = format!("K{i}");
-            session.bind(&n, v);
+            session.bind(&n, v.value.clone());
             operands.push(format!("{k}={n}"));
+            texts = texts.zip(v.text.clone()).map(|(mut ts, t)| {
+                ts.push(format!("{k}={t}"));
+                ts
+            });
+            bound.push((n, v));
         }
         let text = make(&operands);
         let value = match session.eval(&text) {
@@ -635,6 +739,8 @@ fn eval_operands(
             script: None,
             title: text,
             call,
+            operands: bound,
+            source: texts.map(|ts| make(&ts)),
         })
     })
 }

@@ -251,6 +251,43 @@ def test_values_compare_hash_and_unpack_as_cpp_and_pycute_do():
         assert a == pycute.Layout((4, 8), (8, 1)) and a != pycute.Layout((4, 8), (1, 4))
 
 
+def test_values_pickle_and_copy_as_the_text_they_evaluate_from():
+    import copy
+    import pickle
+    mma = cx.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN{}")
+    atom = cx.tile_to_shape("GMMA::Layout_K_SW128_Atom<float>{}", "make_shape(_8{}, _64{})")
+    values = [
+        cx.evaluate("(4,8):(8,1)"),
+        cx.evaluate("A = (4,8):(8,1)\ncomposition(A, (2,4):(4,1))"),
+        cx.composition("(4,8):(8,1)", (2, 4)),
+        cx.make_layout((8, 64), stride=(64, 1)),
+        mma,
+        cx.get_layoutC_TV(mma),  # an operand that is a call's value, written as its call
+        atom,
+        cx.logical_divide(atom, (8, 32)),  # an operand printed smem_ptr[32b](unset), read back
+        cx.evaluate("S<3,4,3> o 0 o (8,64):(64,1)")[1],
+    ]
+    for v in values:
+        back = pickle.loads(pickle.dumps(v))
+        assert back == v and str(back) == str(v) and back.svg() == v.svg(), back.script
+        assert copy.copy(v) is v and copy.deepcopy([v])[0] is v
+    # An operand with no line of its own (a block's value) that does not print as text that
+    # reads back (a TiledMMA): pickling raises rather than changing the value.
+    block = cx.evaluate("M = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{})\nM")
+    assert pickle.loads(pickle.dumps(block)) == block
+    with pytest.raises(TypeError, match="cannot pickle a layout made by get_layoutC_TV"):
+        pickle.dumps(cx.get_layoutC_TV(block))
+
+
+def test_numpy_integers_are_ints():
+    import numpy as np  # in the test environment with nvidia-cutlass (pycute)
+    a = cx.make_layout((np.int64(8), np.int32(4)))
+    assert a == cx.evaluate("(8,4):(1,8)") and a(np.int64(3), 2) == 19
+    assert cx.size(np.array(5)) == 5
+    with pytest.raises(cx.CuteError, match="bool"):
+        cx.make_layout((np.bool_(True), 2))
+
+
 def test_pycute_tensor_layouts_and_dsl_prints_are_accepted():
     class PyCuteLike:  # pycute's Layout: shape and stride attributes
         shape, stride = (4, (2, 2)), (2, (1, 8))

@@ -10,6 +10,8 @@ pub(crate) enum Tok<'a> {
     Int(u64),
     /// `_8`: CuTe's static-integer alias (the value).
     Static(u64),
+    /// `16b` in `smem_ptr[16b]`: C++'s print of a smem atom's element width in bits.
+    Bits(u64),
     Ident(&'a str),
     Under,
     Punct(char),
@@ -36,6 +38,7 @@ pub(crate) fn describe(t: &Tok) -> String {
     match t {
         Tok::Int(v) => format!("integer {v}"),
         Tok::Static(v) => format!("'_{v}'"),
+        Tok::Bits(v) => format!("'{v}b'"),
         Tok::Ident(s) => format!("'{s}'"),
         Tok::Under => "'_'".into(),
         Tok::Punct(c) => format!("'{c}'"),
@@ -98,10 +101,23 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token<'_>>> {
                 while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
                     i += 1;
                 }
-                out.push(Token {
-                    tok: Tok::Int(parse_int(&src[start..i], col)?),
-                    col,
-                });
+                let text = &src[start..i];
+                // C++ prints a smem atom's offset `smem_ptr[16b](unset)`.
+                let bits = match out[..] {
+                    [.., Token {
+                        tok: Tok::Ident("smem_ptr"),
+                        ..
+                    }, Token {
+                        tok: Tok::Punct('['),
+                        ..
+                    }] => text.strip_suffix('b').filter(|d| !d.starts_with("0b")),
+                    _ => None,
+                };
+                let tok = match bits {
+                    Some(digits) => Tok::Bits(parse_int(digits, col)?),
+                    None => Tok::Int(parse_int(text, col)?),
+                };
+                out.push(Token { tok, col });
                 continue;
             }
             IDENT => {

@@ -611,6 +611,40 @@ impl<'a> Parser<'a> {
                 self.next();
                 return self.primary();
             }
+            // What C++ prints for a GMMA/UMMA smem atom's offset, `smem_ptr_flag_bits<16>`:
+            // `smem_ptr[16b](unset)`, so that a printed layout pasted back reads as printed.
+            Tok::Ident("smem_ptr")
+                if *self.peek() == Tok::Punct('[')
+                    && matches!(self.peek_at(1), Some(Tok::Bits(_))) =>
+            {
+                self.next();
+                let width = self.next();
+                let Tok::Bits(bits) = width.tok else {
+                    unreachable!("peeked")
+                };
+                self.expect(']', "to close 'smem_ptr[NNb]'")?;
+                if self.eat('(') {
+                    let unset = self.next();
+                    if unset.tok != Tok::Ident("unset") {
+                        return Err(Error::at(
+                            unset.col,
+                            format!(
+                                "expected 'unset' in 'smem_ptr[{bits}b](unset)', found {}",
+                                describe(&unset.tok)
+                            ),
+                        ));
+                    }
+                    self.expect(')', "to close 'smem_ptr[NNb](unset'")?;
+                }
+                Expr::Template {
+                    name: Cow::Borrowed("smem_ptr_flag_bits"),
+                    targs: vec![Node {
+                        expr: Expr::Int(signed(bits, false, width.col)?),
+                        col: width.col,
+                    }],
+                    made: true,
+                }
+            }
             Tok::Ident(first) => {
                 let name = self.qualified(first, col)?;
                 let mut targs = None;

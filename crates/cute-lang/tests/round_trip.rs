@@ -34,3 +34,43 @@ proptest! {
         prop_assert_eq!(eval_line(&composed).unwrap().to_string(), composed);
     }
 }
+
+/// A GMMA/UMMA smem atom and what is built from it print their offset as C++ does,
+/// `smem_ptr[16b](unset)`; pasted back (from a kernel's `print(layout)` too, whose static
+/// integers are `_8`), the print reads as the same value.
+#[test]
+fn smem_atom_prints_read_back() {
+    for atom in [
+        "GMMA::Layout_K_SW128_Atom<half_t>{}",
+        "GMMA::Layout_MN_SW64_Atom<float>{}",
+        "tile_to_shape(GMMA::Layout_K_SW32_Atom<tfloat32_t>{}, make_shape(_64{}, _32{}))",
+        "UMMA::Layout_K_SW128_Atom<uint8_t>{}",
+    ] {
+        let v = eval_line(atom).unwrap();
+        let printed = v.to_string();
+        assert!(printed.contains("b](unset)"), "{printed}");
+        assert_eq!(eval_line(&printed).unwrap(), v, "{printed}");
+    }
+    let cpp = "Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_1),(_64,_1)):((_64,_0),(_1,_512))";
+    assert_eq!(
+        eval_line(cpp).unwrap().to_string(),
+        "Sw<3,4,3> o smem_ptr[16b](unset) o ((8,1),(64,1)):((64,0),(1,512))"
+    );
+    assert_eq!(
+        eval_line("Sw<3,4,3> o smem_ptr[16b] o (8,64):(64,1)").unwrap(),
+        eval_line("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)").unwrap()
+    );
+    for (bad, says) in [
+        (
+            "Sw<3,4,3> o smem_ptr[x] o (8,64):(64,1)",
+            "unknown name 'smem_ptr'",
+        ),
+        ("Sw<3,4,3> o smem_ptr[16b](set) o (8,64):(64,1)", "'unset'"),
+        ("Sw<3,4,3> o smem_ptr[16b(unset) o (8,64):(64,1)", "close"),
+        ("smem_ptr[16c]", "malformed"),
+    ] {
+        let e = eval_line(bad).unwrap_err();
+        assert!(e.to_string().contains(says), "{bad}: {e}");
+        assert!(e.col.is_some(), "{bad}: {e}");
+    }
+}
