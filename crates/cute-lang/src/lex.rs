@@ -10,7 +10,7 @@ pub(crate) enum Tok<'a> {
     Int(u64),
     /// `_8`: CuTe's static-integer alias (the value).
     Static(u64),
-    /// `16b` in `smem_ptr[16b]`: C++'s print of a smem atom's element width in bits.
+    /// `16b` in `smem_ptr[16b]`: C++'s print of a pointer's element width in bits.
     Bits(u64),
     Ident(&'a str),
     Under,
@@ -102,15 +102,18 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token<'_>>> {
                     i += 1;
                 }
                 let text = &src[start..i];
-                // C++ prints a smem atom's offset `smem_ptr[16b](unset)`.
+                // C++ prints a smem atom's offset `smem_ptr[16b](unset)`, and a tensor's
+                // pointer `gmem_ptr[16b](0x...)`: the width after a pointer's `[`.
                 let bits = match out[..] {
                     [.., Token {
-                        tok: Tok::Ident("smem_ptr"),
+                        tok: Tok::Ident(ptr),
                         ..
                     }, Token {
                         tok: Tok::Punct('['),
                         ..
-                    }] => text.strip_suffix('b').filter(|d| !d.starts_with("0b")),
+                    }] if ptr.ends_with("ptr") => {
+                        text.strip_suffix('b').filter(|d| !d.starts_with("0b"))
+                    }
                     _ => None,
                 };
                 let tok = match bits {

@@ -613,7 +613,7 @@ impl<'a> Parser<'a> {
             }
             // What C++ prints for a GMMA/UMMA smem atom's offset, `smem_ptr_flag_bits<16>`:
             // `smem_ptr[16b](unset)`, so that a printed layout pasted back reads as printed.
-            Tok::Ident("smem_ptr")
+            Tok::Ident(ptr)
                 if *self.peek() == Tok::Punct('[')
                     && matches!(self.peek_at(1), Some(Tok::Bits(_))) =>
             {
@@ -622,18 +622,27 @@ impl<'a> Parser<'a> {
                 let Tok::Bits(bits) = width.tok else {
                     unreachable!("peeked")
                 };
-                self.expect(']', "to close 'smem_ptr[NNb]'")?;
+                self.expect(']', "to close the pointer's '[NNb]'")?;
+                let paren = *self.peek() == Tok::Punct('(');
+                let unset =
+                    ptr == "smem_ptr" && (!paren || self.peek_at(1) == Some(&Tok::Ident("unset")));
+                if !unset {
+                    let write = match ptr {
+                        p if p.contains("gmem") => "make_tensor(make_gmem_ptr<T>(ADDRESS), LAYOUT)",
+                        p if p.contains("smem") => "make_tensor(make_smem_ptr<T>(ADDRESS), LAYOUT)",
+                        _ => "make_tensor<T>(LAYOUT)",
+                    };
+                    return Err(Error::at(
+                        col,
+                        format!(
+                            "'{ptr}[{bits}b](...)' is how C++ prints a tensor's pointer, which \
+                             is not read back: write the tensor as {write}. Only a smem atom's \
+                             offset, smem_ptr[{bits}b](unset), reads as printed"
+                        ),
+                    ));
+                }
                 if self.eat('(') {
-                    let unset = self.next();
-                    if unset.tok != Tok::Ident("unset") {
-                        return Err(Error::at(
-                            unset.col,
-                            format!(
-                                "expected 'unset' in 'smem_ptr[{bits}b](unset)', found {}",
-                                describe(&unset.tok)
-                            ),
-                        ));
-                    }
+                    self.next();
                     self.expect(')', "to close 'smem_ptr[NNb](unset'")?;
                 }
                 Expr::Template {

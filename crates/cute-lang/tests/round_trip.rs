@@ -57,6 +57,10 @@ fn smem_atom_prints_read_back() {
         "Sw<3,4,3> o smem_ptr[16b](unset) o ((8,1),(64,1)):((64,0),(1,512))"
     );
     assert_eq!(
+        eval_line("smem_ptr[16b]").unwrap().to_string(),
+        "smem_ptr[16b](unset)"
+    );
+    assert_eq!(
         eval_line("Sw<3,4,3> o smem_ptr[16b] o (8,64):(64,1)").unwrap(),
         eval_line("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)").unwrap()
     );
@@ -65,7 +69,18 @@ fn smem_atom_prints_read_back() {
             "Sw<3,4,3> o smem_ptr[x] o (8,64):(64,1)",
             "unknown name 'smem_ptr'",
         ),
-        ("Sw<3,4,3> o smem_ptr[16b](set) o (8,64):(64,1)", "'unset'"),
+        (
+            "Sw<3,4,3> o smem_ptr[16b](set) o (8,64):(64,1)",
+            "smem_ptr[16b](unset)",
+        ),
+        (
+            "smem_ptr[16b](0x7f00) o (8,64):(64,1)",
+            "a tensor's pointer",
+        ),
+        (
+            "gmem_ptr[32b]((nil)) o (8,64):(64,1)",
+            "make_gmem_ptr<T>(ADDRESS)",
+        ),
         ("Sw<3,4,3> o smem_ptr[16b(unset) o (8,64):(64,1)", "close"),
         ("smem_ptr[16c]", "malformed"),
     ] {
