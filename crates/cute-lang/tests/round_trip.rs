@@ -83,6 +83,7 @@ fn smem_atom_prints_read_back() {
         ),
         ("Sw<3,4,3> o smem_ptr[16b(unset) o (8,64):(64,1)", "close"),
         ("smem_ptr[16c]", "malformed"),
+        ("(8,4):(1@0,1@1)", "make_identity_layout(SHAPE)"),
     ] {
         let e = eval_line(bad).unwrap_err();
         assert!(e.to_string().contains(says), "{bad}: {e}");
