@@ -18,5 +18,9 @@ def test_the_tour_notebook_runs_and_draws():
                                        "descriptor", "coalescing") if f'data-view="{v}"' in s}
     assert views == {"layout", "algebra", "swizzle", "banks", "tv", "mma", "descriptor",
                      "coalescing"}, views
+    # A layout answers Python's protocols as CuTe: A(3, 5), shape, stride, rank, mode 1, ==.
+    texts = [o["data"]["text/plain"] for o in outputs if "text/plain" in o.get("data", {})]
+    assert any(t.startswith("(53, (8, 16), (16, 1), 2, <cute_explorer.Value a layout: 16:1>, True)")
+               for t in texts), texts
     # The hover inspector travels with each picture.
     assert any("cx-inspect" in o["data"].get("text/html", "") for o in outputs if "data" in o)
