@@ -218,7 +218,8 @@ def test_values_compare_hash_and_unpack_as_cpp_and_pycute_do():
     assert n > 2000
     a = cx.evaluate("(4,8):(8,1)")
     # C++'s == on values: static and dynamic integers alike, other layouts not.
-    assert a == cx.evaluate("make_layout(make_shape(4, 8), make_stride(8, 1))")
+    dynamic = cx.evaluate("make_layout(make_shape(4, 8), make_stride(8, 1))")
+    assert a == dynamic and hash(a) == hash(dynamic)
     assert a != cx.evaluate("(4,8):(1,4)") and a != cx.evaluate("Sw<0,4,3> o 0 o (4,8):(8,1)")
     # Ints, tuples and pycute / tensor-layouts objects spell a value; text never equals one.
     assert cx.evaluate("size((4,8):(8,1))") == 32 and hash(cx.evaluate("32")) == hash(32)
