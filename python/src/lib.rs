@@ -12,8 +12,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+// Rust's allocations only (Python objects keep pymalloc): glibc malloc/free were a third of
+// evaluate's instructions (callgrind), as in the render CLI.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: cute_render::alloc::MiMalloc = cute_render::alloc::MiMalloc;
 
 create_exception!(
     cute_explorer,

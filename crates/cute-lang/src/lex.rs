@@ -104,16 +104,17 @@ pub(crate) fn lex(src: &str) -> Result<Vec<Token<'_>>> {
                 let text = &src[start..i];
                 // C++ prints a smem atom's offset `smem_ptr[16b](unset)`, and a tensor's
                 // pointer `gmem_ptr[16b](0x...)`: the width after a pointer's `[`.
-                let bits = match out[..] {
-                    [.., Token {
-                        tok: Tok::Ident(ptr),
-                        ..
-                    }, Token {
-                        tok: Tok::Punct('['),
-                        ..
-                    }] if ptr.ends_with("ptr") => {
-                        text.strip_suffix('b').filter(|d| !d.starts_with("0b"))
-                    }
+                let bits = match (text.strip_suffix('b'), &out[..]) {
+                    (
+                        Some(digits),
+                        [.., Token {
+                            tok: Tok::Ident(ptr),
+                            ..
+                        }, Token {
+                            tok: Tok::Punct('['),
+                            ..
+                        }],
+                    ) if ptr.ends_with("ptr") && !digits.starts_with("0b") => Some(digits),
                     _ => None,
                 };
                 let tok = match bits {

@@ -15,6 +15,8 @@
 //!   before it is written).
 
 #[cfg(feature = "cli")]
+pub mod alloc;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod grid;
 pub mod limits;
