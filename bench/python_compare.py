@@ -14,10 +14,13 @@ tensor-layouts, same corpus, same machine, one run each (numbers in the README).
 
 Run with the test venv: .venv-py/bin/python bench/python_compare.py
 (tensor-layouts' drawing needs matplotlib: `pip install 'matplotlib==3.10.*'` into it first;
-the step is skipped and says so when it is missing.) Measured 2026-11-27 on the 2-core
-development machine (median of three runs): 6.8 vs 52.5 us per expression (7.7x; in
-alternation with the build before mimalloc and the eval_block copy, 8.8 vs 7.4 us), import
-21.6 ms, 61 ms vs 139 s for the 256x256 drawing.
+the step is skipped and says so when it is missing.) It also prints what the issue's goal
+of 50x leaves per expression, against the floors: a call that evaluates nothing,
+`str(evaluate('1'))` and the evaluator alone (the corpus as one script, no Python per
+line). Measured 2026-11-27 on a 2-core container, three runs: 2.7-2.9 vs 13.5-14.7 us per
+expression (about 5x; the day before's container gave 6.8 vs 52.5 us, 7.7x); budget
+0.27-0.29 us, the empty call 0.12 us, `str(evaluate('1'))` 0.38-0.43 us, the evaluator
+alone 2.1-2.5 us; import 10.1 ms; 41 ms vs 42 s for the 256x256 drawing.
 """
 import json
 import os
@@ -73,20 +76,22 @@ def bench_evaluate():
 
 
 def bench_floor(lines, pycute_each):
-    """What a 50x goal leaves per expression, against two floors: the simplest line through
-    the same call, and the evaluator alone (the whole corpus as one script, one call: no
-    Python per expression)."""
+    """What a 50x goal leaves per expression, against the floors: a call into the extension
+    that evaluates nothing, the simplest line through the same path, and the evaluator alone
+    (the whole corpus as one script, one call: no Python per expression)."""
     import timeit
     budget = pycute_each / 50
-    one = min(timeit.repeat(lambda: str(cx.evaluate("1")), number=20000, repeat=5)) / 20000
+    best = lambda f: min(timeit.repeat(f, number=20000, repeat=5)) / 20000  # noqa: E731
+    nothing = best(lambda: cx._native.print_script(""))
+    one = best(lambda: str(cx.evaluate("1")))
     script = "\n".join(lines)
     t0 = time.perf_counter()
     cx._native.print_script(script)
     native = (time.perf_counter() - t0) / len(lines)
-    print(f"50x budget: {budget * 1e6:.2f} us per expression; str(evaluate('1')) takes "
-          f"{one * 1e6:.2f} us; the evaluator alone (one script, no Python per line) "
-          f"{native * 1e6:.2f} us per expression")
-    return budget, one, native
+    print(f"50x budget: {budget * 1e6:.2f} us per expression; a call that evaluates nothing "
+          f"takes {nothing * 1e6:.2f} us, str(evaluate('1')) {one * 1e6:.2f} us; the evaluator "
+          f"alone (one script, no Python per line) {native * 1e6:.2f} us per expression")
+    return budget, nothing, one, native
 
 
 def bench_import():
