@@ -83,7 +83,10 @@ def _fmt(x):
     if isinstance(x, bool):
         raise CuteError(f"expected an int or a tuple of ints, got {x!r}")
     if _is_int(x):
-        return str(_operator.index(x))
+        try:
+            return str(_operator.index(x))
+        except TypeError:  # a numpy array that is not one integer
+            raise CuteError(f"cannot pass {x!r}: expected an int or a tuple of ints") from None
     if isinstance(x, (tuple, list)):
         return "(" + ",".join(_fmt(e) for e in x) + ")"
     # pycute / tensor-layouts shapes are tuples; anything else is spelled by its str.

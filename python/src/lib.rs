@@ -490,9 +490,10 @@ impl PyValue {
     }
 
     /// Pickled as the text it evaluates from: its script, or for a call's value the call
-    /// with each operand bound to the line it came from or else its print. That text is evaluated here first and
-    /// must give the same value back; where it cannot (an operand CuTe prints as a
-    /// description, such as a TiledMMA), pickling raises instead of changing the value.
+    /// with each operand bound to the line it came from or else its print. That text is
+    /// evaluated here first and must give the same value back; where it cannot (an operand
+    /// CuTe prints as a description, such as a TiledMMA, with no line of its own), pickling
+    /// raises instead of changing the value.
     fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(Py<PyAny>, (String,))> {
         let py = slf.py();
         let this = slf.get();

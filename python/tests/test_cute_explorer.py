@@ -287,6 +287,9 @@ def test_numpy_integers_are_ints():
     assert cx.size(np.array(5)) == 5
     with pytest.raises(cx.CuteError, match="bool"):
         cx.make_layout((np.bool_(True), 2))
+    for not_one_int in (np.array([8, 4]), np.array(2.5)):
+        with pytest.raises(cx.CuteError, match="expected an int"):
+            cx.make_layout(not_one_int)
 
 
 def test_pycute_tensor_layouts_and_dsl_prints_are_accepted():
