@@ -431,13 +431,23 @@ impl PyValue {
         if !matches!(op, Eq | Ne) || other.is_instance_of::<pyo3::types::PyString>() {
             return not_implemented();
         }
-        let Ok(b) = arg_value(py, "==", other) else {
-            return not_implemented();
+        // An int, tuple or boolean value against Python data: as the data it is (so that
+        // `==` agrees with the hash, and a boolean equals True).
+        let data = to_python(py, &slf.get().value)?;
+        let as_data = !other.is_instance_of::<PyValue>()
+            && !data.is_none(py)
+            && !data.bind(py).is_instance_of::<PyDict>();
+        let equal = if as_data {
+            data.bind(py).eq(other).unwrap_or(false)
+        } else {
+            let Ok(b) = arg_value(py, "==", other) else {
+                return not_implemented();
+            };
+            let v = eval_operands(py, vec![slf.get().operand(), b], vec![], |ops| {
+                format!("{} == {}", ops[0], ops[1])
+            })?;
+            matches!(v.value, Value::Bool(true))
         };
-        let v = eval_operands(py, vec![slf.get().operand(), b], vec![], |ops| {
-            format!("{} == {}", ops[0], ops[1])
-        })?;
-        let equal = matches!(v.value, Value::Bool(true));
         Ok((equal == matches!(op, Eq))
             .into_pyobject(py)?
             .to_owned()

@@ -224,6 +224,8 @@ def test_values_compare_hash_and_unpack_as_cpp_and_pycute_do():
     # Ints, tuples and pycute / tensor-layouts objects spell a value; text never equals one.
     assert cx.evaluate("size((4,8):(8,1))") == 32 and hash(cx.evaluate("32")) == hash(32)
     assert cx.evaluate("(2,(3,4))") == (2, (3, 4)) and a != "(4,8):(8,1)" and a != None
+    truth = cx.evaluate("congruent((2,3),(4,5))")
+    assert truth == True and hash(truth) == hash(True) and cx.evaluate("8") != "8"  # noqa: E712
     assert {a: "tile"}[cx.evaluate("(4,8):(8,1)")] == "tile"
     m, n = a.shape
     assert (m, n, a(3, 5), a((3, 5)), a(23), a(4)) == (4, 8, 29, 29, 29, 1)
