@@ -60,3 +60,41 @@ fn snapshot() {
     assert_eq!(f.view.name(), "tv");
     insta::assert_snapshot!("view_tv", f.to_svg(Theme::Light));
 }
+
+/// A highlighted thread or warp the layout does not have leaves every cell dim: the note
+/// says why instead of only "highlighted".
+#[test]
+fn a_highlight_past_the_threads_says_so() {
+    let tv = "make_layout_tv((4,8):(8,1), (2,2):(2,1))";
+    for (highlight, says, absent) in [
+        (
+            Highlight::Thread(999),
+            "thread 999 highlighted: not among its 32 threads (0..31)",
+            true,
+        ),
+        (
+            Highlight::Thread(-1),
+            "thread -1 highlighted: not among its 32 threads",
+            true,
+        ),
+        (
+            Highlight::Warp(1),
+            "warp 1 (threads 32..63) highlighted: not among its 32 threads",
+            true,
+        ),
+        (Highlight::Thread(31), "thread 31 highlighted", false),
+        (
+            Highlight::Warp(0),
+            "warp 0 (threads 0..31) highlighted",
+            false,
+        ),
+    ] {
+        let opts = Options {
+            highlight: Some(highlight),
+            ..Options::default()
+        };
+        let s = render_svg(tv, &opts, Theme::Light).unwrap();
+        assert!(s.contains(says), "{highlight:?}: {says}");
+        assert_eq!(s.contains("not among"), absent, "{highlight:?}");
+    }
+}

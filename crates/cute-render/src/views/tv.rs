@@ -124,14 +124,26 @@ fn thread_legend(threads: i64, pal: Palette) -> Vec<(String, String)> {
         .collect()
 }
 
-fn tv_notes(opts: &Options, cell_text: bool, cells: usize) -> Vec<String> {
+/// The notes of a view of `threads` threads: what a cell shows, what is highlighted (and
+/// when that thread or warp is not among them, so that no cell being bright says why).
+fn tv_notes(opts: &Options, cell_text: bool, cells: usize, threads: i64) -> Vec<String> {
     let mut notes = vec!["cell = T# (thread) over V# (value); colour = thread mod 8".to_string()];
+    let absent = |first: i128| {
+        if (0..i128::from(threads)).contains(&first) {
+            String::new()
+        } else {
+            format!(": not among its {threads} threads (0..{})", threads - 1)
+        }
+    };
     match opts.highlight {
-        Some(Highlight::Thread(t)) => notes.push(format!("thread {t} highlighted")),
+        Some(Highlight::Thread(t)) => {
+            notes.push(format!("thread {t} highlighted{}", absent(i128::from(t))))
+        }
         Some(Highlight::Warp(w)) => notes.push(format!(
-            "warp {w} (threads {}..{}) highlighted",
+            "warp {w} (threads {}..{}) highlighted{}",
             32 * i128::from(w),
-            32 * i128::from(w) + 31
+            32 * i128::from(w) + 31,
+            absent(32 * i128::from(w))
         )),
         None => {}
     }
@@ -176,7 +188,7 @@ pub(super) fn tv_figure(title: &str, value: &Value, opts: &Options) -> Result<Fi
         panels: vec![(panel, (0, 0))],
         legend_title: "thread:".into(),
         legend: thread_legend(threads, opts.palette),
-        notes: tv_notes(opts, cell_text, (m * n) as usize),
+        notes: tv_notes(opts, cell_text, (m * n) as usize, threads),
         cell_text,
     })
 }
@@ -220,7 +232,7 @@ pub(super) fn mma_figure(title: &str, mma: &TiledMma, opts: &Options) -> Result<
     )?;
     let threads = mma.thr_layout_vmnk.size()?;
     let umma = matches!(mma.atom.params, Some(MmaParams::Umma(_)));
-    let mut notes = tv_notes(opts, cell_text, total as usize);
+    let mut notes = tv_notes(opts, cell_text, total as usize, threads);
     if umma {
         // tcgen05.mma has no per-thread fragments: the "thread" of its TV layouts is a CTA.
         notes.insert(
@@ -317,7 +329,7 @@ pub(super) fn copy_figure(title: &str, copy: &TiledCopy, opts: &Options) -> Resu
         panels: vec![(s, (0, 0)), (d, (1, 0))],
         legend_title: "thread:".into(),
         legend: thread_legend(threads, opts.palette),
-        notes: tv_notes(opts, cell_text, (2 * m * n) as usize),
+        notes: tv_notes(opts, cell_text, (2 * m * n) as usize, threads),
         cell_text,
     })
 }
@@ -421,7 +433,7 @@ pub(super) fn partition_figure(
     }
     let threads = tv.mode(0)?.size()?;
     let values = p.tensor.layout.size()?;
-    let mut notes = tv_notes(&lit, cell_text, (m * n) as usize);
+    let mut notes = tv_notes(&lit, cell_text, (m * n) as usize, threads);
     notes.insert(
         0,
         format!("thread {}: {} elements, {}", p.thr, values, p.tensor),
