@@ -523,6 +523,12 @@ fn compose_chain(vals: &[Value]) -> Result<Value> {
         [Value::Swizzle(sw), Value::Int(off), Value::Int(x)] => {
             return Ok(Value::Int(sw.apply(arith::add(*off, *x)?)));
         }
+        // C++'s print of a tensor, `gmem_ptr[16b](0x1000) o (8,4):(1,8)`: its pointer and
+        // its layout (composed, `... o Sw<3,4,3> o 0 o L`).
+        [Value::Ptr(_), rest @ ..] if !rest.is_empty() => {
+            let layout = compose_chain(&vals[1..])?;
+            return crate::tensor_args::make_tensor(&[vals[0].clone(), layout]);
+        }
         _ => {}
     }
     // Right-associative: a o b o c = a o (b o c) (the same function either way).

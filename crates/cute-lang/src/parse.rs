@@ -611,48 +611,13 @@ impl<'a> Parser<'a> {
                 self.next();
                 return self.primary();
             }
-            // What C++ prints for a GMMA/UMMA smem atom's offset, `smem_ptr_flag_bits<16>`:
-            // `smem_ptr[16b](unset)`, so that a printed layout pasted back reads as printed.
+            // C++'s print of a pointer (`gmem_ptr[16b](0x1000)`) or of a smem atom's offset
+            // (`smem_ptr[16b](unset)`), pasted back.
             Tok::Ident(ptr)
                 if *self.peek() == Tok::Punct('[')
                     && matches!(self.peek_at(1), Some(Tok::Bits(_))) =>
             {
-                self.next();
-                let width = self.next();
-                let Tok::Bits(bits) = width.tok else {
-                    unreachable!("peeked")
-                };
-                self.expect(']', "to close the pointer's '[NNb]'")?;
-                let paren = *self.peek() == Tok::Punct('(');
-                let unset =
-                    ptr == "smem_ptr" && (!paren || self.peek_at(1) == Some(&Tok::Ident("unset")));
-                if !unset {
-                    let write = match ptr {
-                        p if p.contains("gmem") => "make_tensor(make_gmem_ptr<T>(ADDRESS), LAYOUT)",
-                        p if p.contains("smem") => "make_tensor(make_smem_ptr<T>(ADDRESS), LAYOUT)",
-                        _ => "make_tensor<T>(LAYOUT)",
-                    };
-                    return Err(Error::at(
-                        col,
-                        format!(
-                            "'{ptr}[{bits}b](...)' is how C++ prints a tensor's pointer, which \
-                             is not read back: write the tensor as {write}. Only a smem atom's \
-                             offset, smem_ptr[{bits}b](unset), reads as printed"
-                        ),
-                    ));
-                }
-                if self.eat('(') {
-                    self.next();
-                    self.expect(')', "to close 'smem_ptr[NNb](unset'")?;
-                }
-                Expr::Template {
-                    name: Cow::Borrowed("smem_ptr_flag_bits"),
-                    targs: vec![Node {
-                        expr: Expr::Int(signed(bits, false, width.col)?),
-                        col: width.col,
-                    }],
-                    made: true,
-                }
+                self.pointer_print(ptr, col, None)?
             }
             Tok::Ident(first) => {
                 let name = self.qualified(first, col)?;
@@ -691,9 +656,23 @@ impl<'a> Parser<'a> {
                 } else {
                     let made = *self.peek() == Tok::Punct('{');
                     self.skip_braces()?;
-                    match targs {
+                    let value = match targs {
                         Some(targs) => Expr::Template { name, targs, made },
                         None => Expr::Name(name),
+                    };
+                    // C++ prints a swizzled smem pointer `Sw<3,4,3>_smem_ptr[16b](0x1000)`.
+                    match *self.peek() {
+                        Tok::Ident(ptr)
+                            if ptr.starts_with('_')
+                                && self.peek_at(1) == Some(&Tok::Punct('['))
+                                && matches!(self.peek_at(2), Some(Tok::Bits(_))) =>
+                        {
+                            let ptr_col = self.col();
+                            self.next();
+                            let swizzle = Node { expr: value, col };
+                            self.pointer_print(&ptr[1..], ptr_col, Some(swizzle))?
+                        }
+                        _ => value,
                     }
                 }
             }
@@ -705,6 +684,129 @@ impl<'a> Parser<'a> {
             }
         };
         Ok(Node { expr, col })
+    }
+
+    /// What C++ prints for a pointer, after its name (the `[16b]` ahead): a gmem or smem
+    /// pointer `gmem_ptr[16b](0x1000)` / `((nil))`, made as `make_gmem_ptr<uint16_t>(0x1000)`
+    /// (a pointer holds only its width); with `swizzle`, a swizzled smem pointer
+    /// (`make_smem_ptr(ptr, Sw<3,4,3>{})`); and a smem atom's offset `smem_ptr[16b](unset)`,
+    /// `smem_ptr_flag_bits<16>`. Other pointers' prints (sub-byte, register, tensor memory)
+    /// are refused with what to write instead.
+    fn pointer_print(
+        &mut self,
+        ptr: &'a str,
+        col: usize,
+        swizzle: Option<Node<'a>>,
+    ) -> Result<Expr<'a>> {
+        self.next();
+        let width = self.next();
+        let Tok::Bits(bits) = width.tok else {
+            unreachable!("peeked")
+        };
+        self.expect(']', "to close the pointer's '[NNb]'")?;
+        let node = |expr| Node {
+            expr,
+            col: width.col,
+        };
+        let paren = *self.peek() == Tok::Punct('(');
+        let unset = paren && self.peek_at(1) == Some(&Tok::Ident("unset"));
+        if ptr == "smem_ptr" && swizzle.is_none() && (!paren || unset) {
+            if unset {
+                self.next();
+                self.next();
+                self.expect(')', "to close 'smem_ptr[NNb](unset'")?;
+            }
+            return Ok(Expr::Template {
+                name: Cow::Borrowed("smem_ptr_flag_bits"),
+                targs: vec![node(Expr::Int(signed(bits, false, width.col)?))],
+                made: true,
+            });
+        }
+        let elem = match bits {
+            8 => Some("uint8_t"),
+            16 => Some("uint16_t"),
+            32 => Some("uint32_t"),
+            64 => Some("uint64_t"),
+            128 => Some("uint128_t"),
+            _ => None,
+        };
+        let (Some(elem), "gmem_ptr" | "smem_ptr", true) = (elem, ptr, paren) else {
+            let write = match ptr {
+                p if p.contains("gmem") => "make_tensor(make_gmem_ptr<T>(ADDRESS), LAYOUT)",
+                p if p.contains("smem") => "make_tensor(make_smem_ptr<T>(ADDRESS), LAYOUT)",
+                _ => "make_tensor<T>(LAYOUT)",
+            };
+            return Err(Error::at(
+                col,
+                format!(
+                    "'{ptr}[{bits}b](...)' is how C++ prints a pointer this language does not \
+                     read back (gmem_ptr and smem_ptr of 8 to 128 bits are read): write the \
+                     tensor as {write}"
+                ),
+            ));
+        };
+        self.next();
+        let addr = match self.next() {
+            Token {
+                tok: Tok::Int(a),
+                col,
+            } => signed(a, false, col)?,
+            // glibc's `%p` of a null pointer.
+            Token {
+                tok: Tok::Punct('('),
+                ..
+            } => {
+                let nil = self.next();
+                if nil.tok != Tok::Ident("nil") {
+                    return Err(Error::at(
+                        nil.col,
+                        format!("expected '(nil)', found {}", describe(&nil.tok)),
+                    ));
+                }
+                self.expect(')', "to close '(nil'")?;
+                0
+            }
+            t => {
+                return Err(Error::at(
+                    t.col,
+                    format!(
+                        "expected the pointer's address (0x1000 or (nil)), found {}",
+                        describe(&t.tok)
+                    ),
+                ))
+            }
+        };
+        self.expect(')', "to close the pointer's address")?;
+        let call = |name, targs, args| {
+            Expr::Call(Box::new(CallExpr {
+                name: Cow::Borrowed(name),
+                targs,
+                args,
+                kwargs: Vec::new(),
+            }))
+        };
+        let name = if ptr == "gmem_ptr" {
+            "make_gmem_ptr"
+        } else {
+            "make_smem_ptr"
+        };
+        let made = call(
+            name,
+            vec![node(Expr::Name(Cow::Borrowed(elem)))],
+            vec![node(Expr::Int(addr))],
+        );
+        Ok(match swizzle {
+            None => made,
+            Some(sw) if ptr == "smem_ptr" => {
+                call("make_smem_ptr", Vec::new(), vec![node(made), sw])
+            }
+            Some(_) => {
+                return Err(Error::at(
+                    col,
+                    format!("C++ swizzles only shared-memory pointers, not {ptr}"),
+                ))
+            }
+        })
     }
 
     /// `{}` after a C++ type or constant (`Int<8>{}`, `LayoutRight{}`).
