@@ -730,6 +730,15 @@ impl<'a> Parser<'a> {
             128 => Some("uint128_t"),
             _ => None,
         };
+        if let (Some(_), "gmem_ptr" | "smem_ptr", false) = (elem, ptr, paren) {
+            return Err(Error::at(
+                self.col(),
+                format!(
+                    "expected the pointer's address after '{ptr}[{bits}b]': C++ prints \
+                     {ptr}[{bits}b](0x1000) or {ptr}[{bits}b]((nil))"
+                ),
+            ));
+        }
         let (Some(elem), "gmem_ptr" | "smem_ptr", true) = (elem, ptr, paren) else {
             let write = match ptr {
                 p if p.contains("gmem") => "make_tensor(make_gmem_ptr<T>(ADDRESS), LAYOUT)",

@@ -127,6 +127,11 @@ fn cpp_tensor_prints_read_back() {
         ),
         ("gmem_ptr[16b](x) o 8:1", "the pointer's address"),
         ("gmem_ptr[16b]((null)) o 8:1", "'(nil)'"),
+        (
+            "Sw<3,4,3>_smem_ptr[16b] o 8:1",
+            "expected the pointer's address",
+        ),
+        ("gmem_ptr[16b]", "gmem_ptr[16b]((nil))"),
     ] {
         let e = eval_line(print).unwrap_err();
         assert!(e.to_string().contains(says), "{print}: {e}");
