@@ -362,6 +362,18 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             let init = init.as_ref().map(|n| eval(n, env)).transpose()?;
             crate::tensor_args::raw_ptr(&ty, init.as_ref())
         }
+        Expr::PtrPrint {
+            space,
+            bits,
+            addr,
+            swizzle,
+        } => {
+            let ptr = cute_core::tensor::Ptr::new(*space, *bits, *addr);
+            match swizzle {
+                None => Ok(Value::Ptr(ptr)),
+                Some(sw) => crate::tensor_args::swizzle_ptr(ptr, &eval(sw, env)?),
+            }
+        }
         Expr::DefaultInit(ty) => match eval(ty, env)? {
             Value::Keyword(k) if crate::convert::bits_of(&Value::Keyword(k)).is_ok() => {
                 Err(Error::new(format!(

@@ -5,6 +5,7 @@
 use crate::block::Dialect;
 use crate::lex::{describe, lex, signed, Tok, Token};
 use cute_core::error::{Error, Result};
+use cute_core::tensor::Space;
 use std::borrow::Cow;
 
 /// Deepest nesting of parentheses, template brackets and calls a line may have.
@@ -103,6 +104,14 @@ pub(crate) enum Expr<'a> {
     },
     /// `T x;`: a C++ declaration without an initializer, the type's value-initialized value.
     DefaultInit(Box<Node<'a>>),
+    /// What C++ prints for a gmem or smem pointer, `gmem_ptr[16b](0x1000)`, with the
+    /// swizzle before a swizzled one (`Sw<3,4,3>_smem_ptr[16b](...)`).
+    PtrPrint {
+        space: Space,
+        bits: u32,
+        addr: u64,
+        swizzle: Option<Box<Node<'a>>>,
+    },
 }
 
 struct Parser<'a> {
@@ -687,10 +696,9 @@ impl<'a> Parser<'a> {
     }
 
     /// What C++ prints for a pointer, after its name (the `[16b]` ahead): a gmem or smem
-    /// pointer `gmem_ptr[16b](0x1000)` / `((nil))`, made as `make_gmem_ptr<uint16_t>(0x1000)`
-    /// (a pointer holds only its width); with `swizzle`, a swizzled smem pointer
-    /// (`make_smem_ptr(ptr, Sw<3,4,3>{})`); and a smem atom's offset `smem_ptr[16b](unset)`,
-    /// `smem_ptr_flag_bits<16>`. Other pointers' prints (sub-byte, register, tensor memory)
+    /// pointer `gmem_ptr[16b](0x1000)` / `((nil))`; with `swizzle`, a swizzled smem pointer
+    /// (C++'s `make_smem_ptr(ptr, Sw<3,4,3>{})`); and a smem atom's offset
+    /// `smem_ptr[16b](unset)`, `smem_ptr_flag_bits<16>`. Other pointers' prints (sub-byte, register, tensor memory)
     /// are refused with what to write instead.
     fn pointer_print(
         &mut self,
@@ -722,15 +730,14 @@ impl<'a> Parser<'a> {
                 made: true,
             });
         }
-        let elem = match bits {
-            8 => Some("uint8_t"),
-            16 => Some("uint16_t"),
-            32 => Some("uint32_t"),
-            64 => Some("uint64_t"),
-            128 => Some("uint128_t"),
+        // A pointer holds only its width; C++ prints sub-byte pointers as `subptr`.
+        let width_read = matches!(bits, 8 | 16 | 32 | 64 | 128);
+        let space = match ptr {
+            "gmem_ptr" => Some(Space::Gmem),
+            "smem_ptr" => Some(Space::Smem),
             _ => None,
         };
-        if let (Some(_), "gmem_ptr" | "smem_ptr", false) = (elem, ptr, paren) {
+        if let (true, Some(_), false) = (width_read, space, paren) {
             return Err(Error::at(
                 self.col(),
                 format!(
@@ -739,7 +746,7 @@ impl<'a> Parser<'a> {
                 ),
             ));
         }
-        let (Some(elem), "gmem_ptr" | "smem_ptr", true) = (elem, ptr, paren) else {
+        let (true, Some(space), true) = (width_read, space, paren) else {
             let write = match ptr {
                 p if p.contains("gmem") => "make_tensor(make_gmem_ptr<T>(ADDRESS), LAYOUT)",
                 p if p.contains("smem") => "make_tensor(make_smem_ptr<T>(ADDRESS), LAYOUT)",
@@ -756,10 +763,11 @@ impl<'a> Parser<'a> {
         };
         self.next();
         let addr = match self.next() {
+            // An address is a non-negative C++ integer, as make_gmem_ptr<T>(address) takes.
             Token {
                 tok: Tok::Int(a),
                 col,
-            } => signed(a, false, col)?,
+            } => signed(a, false, col)?.unsigned_abs(),
             // glibc's `%p` of a null pointer.
             Token {
                 tok: Tok::Punct('('),
@@ -786,35 +794,17 @@ impl<'a> Parser<'a> {
             }
         };
         self.expect(')', "to close the pointer's address")?;
-        let call = |name, targs, args| {
-            Expr::Call(Box::new(CallExpr {
-                name: Cow::Borrowed(name),
-                targs,
-                args,
-                kwargs: Vec::new(),
-            }))
-        };
-        let name = if ptr == "gmem_ptr" {
-            "make_gmem_ptr"
-        } else {
-            "make_smem_ptr"
-        };
-        let made = call(
-            name,
-            vec![node(Expr::Name(Cow::Borrowed(elem)))],
-            vec![node(Expr::Int(addr))],
-        );
-        Ok(match swizzle {
-            None => made,
-            Some(sw) if ptr == "smem_ptr" => {
-                call("make_smem_ptr", Vec::new(), vec![node(made), sw])
-            }
-            Some(_) => {
-                return Err(Error::at(
-                    col,
-                    format!("C++ swizzles only shared-memory pointers, not {ptr}"),
-                ))
-            }
+        if swizzle.is_some() && space != Space::Smem {
+            return Err(Error::at(
+                col,
+                format!("C++ swizzles only shared-memory pointers, not {ptr}"),
+            ));
+        }
+        Ok(Expr::PtrPrint {
+            space,
+            bits: u32::try_from(bits).expect("a width of 8 to 128 bits"),
+            addr,
+            swizzle: swizzle.map(Box::new),
         })
     }
 

@@ -167,28 +167,39 @@ fn tag_ptr(space: Space, p: &Value) -> Result<Value> {
     }
 }
 
+/// C++'s `make_swizzle_ptr(p, sw)`: the pointer with the swizzle acting on its byte
+/// addresses (`Sw<0,M,S>` leaves it plain); of `make_smem_ptr(p, Swizzle{})` and of a
+/// swizzled pointer's print, `Sw<3,4,3>_smem_ptr[16b](0x1000)`.
+pub(crate) fn swizzle_ptr(p: Ptr, sw: &Value) -> Result<Value> {
+    let Value::Swizzle(sw) = sw else {
+        return Err(Error::new(format!(
+            "a pointer is swizzled by a swizzle (Sw<B,M,S>), got {}",
+            sw.kind()
+        )));
+    };
+    if let Some(old) = p.swizzle {
+        return Err(Error::new(format!(
+            "the pointer already swizzles its addresses ({old}): C++ would nest two swizzle pointers, which is not modelled"
+        )));
+    }
+    Ok(Value::Ptr(Ptr {
+        swizzle: (sw.b != 0).then_some(*sw),
+        ..p
+    }))
+}
+
 /// `make_gmem_ptr<T>(p)` and its kin: `p` is `nullptr` or an integer address;
 /// `make_gmem_ptr(p)` of a raw pointer.
 pub(crate) fn make_ptr(space: Space, a: &[Value]) -> Result<Value> {
     if let [p] = a {
         return tag_ptr(space, p);
     }
-    // C++'s make_smem_ptr(ptr, Swizzle{}): make_swizzle_ptr(make_smem_ptr(ptr), sw), the
-    // swizzle acting on byte addresses (Sw<0,M,S> leaves the pointer plain).
-    if let (Space::Smem, [p, Value::Swizzle(sw)]) = (space, a) {
-        let tagged = match tag_ptr(space, p)? {
-            Value::Ptr(t) => t,
-            v => return Err(Error::new(format!("expected a pointer, got {}", v.kind()))),
+    // C++'s make_smem_ptr(ptr, Swizzle{}): make_swizzle_ptr(make_smem_ptr(ptr), sw).
+    if let (Space::Smem, [p, sw @ Value::Swizzle(_)]) = (space, a) {
+        return match tag_ptr(space, p)? {
+            Value::Ptr(t) => swizzle_ptr(t, sw),
+            v => Err(Error::new(format!("expected a pointer, got {}", v.kind()))),
         };
-        if let Some(old) = tagged.swizzle {
-            return Err(Error::new(format!(
-                "the pointer already swizzles its addresses ({old}): C++ would nest two swizzle pointers, which is not modelled"
-            )));
-        }
-        return Ok(Value::Ptr(Ptr {
-            swizzle: (sw.b != 0).then_some(*sw),
-            ..tagged
-        }));
     }
     let [ty, addr] = a else {
         return Err(Error::new(format!(
