@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes crates/cute-lang/src/dispatch_policies.tsv from CUTLASS's
+"""Writes crates/cute-lang/src/types/dispatch_policies.tsv from CUTLASS's
 cutlass/gemm/dispatch_policy.hpp: for every `Mainloop*` dispatch policy, its template
 parameters (kind, name, default) and its members (`constexpr static int Stages = Stages_;`,
 `using ClusterShape = ClusterShape_;`, `using Schedule = KernelSchedule;`), as text that
@@ -14,7 +14,7 @@ import sys
 
 ORACLE = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "/work/oracle")
 HDR = next(ORACLE.glob("cutlass/cutlass_library/source/include/cutlass/gemm/dispatch_policy.hpp"))
-OUT = pathlib.Path(__file__).resolve().parents[2] / "crates/cute-lang/src/dispatch_policies.tsv"
+OUT = pathlib.Path(__file__).resolve().parents[2] / "crates/cute-lang/src/types/dispatch_policies.tsv"
 
 
 def split_top(s):

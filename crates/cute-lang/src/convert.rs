@@ -70,6 +70,22 @@ pub(crate) fn is_mn_major(v: &Value, which: &str) -> Result<bool> {
     Ok(major_of(v, which)? == AtomMajor::MN)
 }
 
+pub(crate) fn arity(name: &str, targs: &[Value], lo: usize, hi: usize) -> Result<()> {
+    if targs.len() < lo || targs.len() > hi {
+        return Err(Error::new(format!(
+            "{name}<...>: expected {} template argument{}, got {}",
+            if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo} to {hi}")
+            },
+            if hi == 1 { "" } else { "s" },
+            targs.len()
+        )));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use cute_core::elem::Elem;
@@ -78,7 +94,7 @@ mod tests {
     #[test]
     fn every_element_type_is_a_keyword() {
         for e in Elem::ALL {
-            assert!(crate::types::KEYWORDS.contains(&e.cpp_name()), "{e}");
+            assert!(crate::types::names::KEYWORDS.contains(&e.cpp_name()), "{e}");
         }
     }
 }

@@ -64,7 +64,7 @@ fn check_type_args(targs: &[Node]) -> Result<()> {
     for t in targs {
         if let Expr::Name(n) = &t.expr {
             let s = strip_ns(n);
-            if crate::families::is_class_template(s) {
+            if crate::types::families::is_class_template(s) {
                 return Err(Error::at(
                     t.col,
                     format!("{s} is a class template: give its template arguments ({s}<...>)"),
@@ -219,7 +219,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
                     cur = if k + 1 == path.len() {
                         member_call(&cur, m, &args_v)?
                     } else {
-                        types::member_type(&cur, m)?
+                        types::resolve::member_type(&cur, m)?
                     };
                 }
                 return Ok(cur);
@@ -240,9 +240,9 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
                 }
             }
             if kwargs.is_empty() && (op.is_none() || (!targs.is_empty() && !takes_targs)) {
-                let v = types::template(short, &targs_v)?;
+                let v = types::resolve::template(short, &targs_v)?;
                 // A value of the type is made: the op struct's own checks apply.
-                crate::families::check_instance(short, &v)?;
+                crate::types::families::check_instance(short, &v)?;
                 return if args.is_empty() {
                     Ok(v)
                 } else {
@@ -257,9 +257,9 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
         Expr::Template { name, targs, made } => {
             check_type_args(targs)?;
             let targs = eval_all(targs, env)?;
-            let v = types::template(strip_ns(name), &targs)?;
+            let v = types::resolve::template(strip_ns(name), &targs)?;
             if *made {
-                crate::families::check_instance(strip_ns(name), &v)?;
+                crate::types::families::check_instance(strip_ns(name), &v)?;
             }
             Ok(v)
         }
@@ -276,7 +276,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             let crate::parse::MemberExpr { obj, name, call } = &**member;
             let o = eval(obj, env)?;
             match call {
-                None => types::member_type(&o, name),
+                None => types::resolve::member_type(&o, name),
                 Some((args, kwargs)) => {
                     if !kwargs.is_empty() {
                         return Err(Error::new(format!(
@@ -360,7 +360,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             }
             let ty = eval(pointee, env)?;
             let init = init.as_ref().map(|n| eval(n, env)).transpose()?;
-            crate::tensor_args::raw_ptr(&ty, init.as_ref())
+            crate::ops::tensors::raw_ptr(&ty, init.as_ref())
         }
         Expr::PtrPrint {
             space,
@@ -371,7 +371,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             let ptr = cute_core::tensor::Ptr::new(*space, *bits, *addr);
             match swizzle {
                 None => Ok(Value::Ptr(ptr)),
-                Some(sw) => crate::tensor_args::swizzle_ptr(ptr, &eval(sw, env)?),
+                Some(sw) => crate::ops::tensors::swizzle_ptr(ptr, &eval(sw, env)?),
             }
         }
         Expr::DefaultInit(ty) => match eval(ty, env)? {
@@ -440,7 +440,7 @@ fn static_result(op: char, a: &Value, b: &Value) -> bool {
 /// composed layout's parts are C++ accessors.
 fn member_call(obj: &Value, name: &str, args: &[Value]) -> Result<Value> {
     if args.is_empty() {
-        if let Ok(v) = types::member_type(obj, name) {
+        if let Ok(v) = types::resolve::member_type(obj, name) {
             return Ok(v);
         }
     }
@@ -488,7 +488,7 @@ fn eval_name(name: &str, env: &Env) -> Result<Value> {
     if let Some((obj, path)) = bound_path(name, env) {
         let mut cur = obj;
         for m in path {
-            cur = types::member_type(&cur, &m)?;
+            cur = types::resolve::member_type(&cur, &m)?;
         }
         return Ok(cur);
     }
@@ -500,7 +500,7 @@ fn eval_name(name: &str, env: &Env) -> Result<Value> {
         }
     }
     let short = strip_ns(name);
-    if let Some(v) = types::name_value(short) {
+    if let Some(v) = types::names::name_value(short) {
         return v;
     }
     if ops::lookup(short).is_some() {
@@ -539,14 +539,14 @@ fn compose_chain(vals: &[Value]) -> Result<Value> {
         // its layout (composed, `... o Sw<3,4,3> o 0 o L`).
         [Value::Ptr(_), rest @ ..] if !rest.is_empty() => {
             let layout = compose_chain(&vals[1..])?;
-            return crate::tensor_args::make_tensor(&[vals[0].clone(), layout]);
+            return crate::ops::tensors::make_tensor(&[vals[0].clone(), layout]);
         }
         _ => {}
     }
     // Right-associative: a o b o c = a o (b o c) (the same function either way).
     let mut acc = vals.last().expect("non-empty").clone();
     for v in vals[..vals.len() - 1].iter().rev() {
-        acc = ops::composition(v, &acc)?;
+        acc = ops::algebra::composition(v, &acc)?;
     }
     Ok(acc)
 }

@@ -1,8 +1,10 @@
 //! The lexer of the expression language: tokens with 1-based byte columns, checked
 //! integer literals.
 
-use crate::parse::MAX_LINE_BYTES;
 use cute_core::error::{Error, Result};
+
+/// Longest line accepted, in bytes.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Tok<'a> {

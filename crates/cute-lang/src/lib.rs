@@ -7,23 +7,27 @@
 //! through its op table ([`OPS`]); every row converts its arguments and calls one typed
 //! algebra function of `cute_core`.
 //!
-//! Map of the crate:
+//! Map of the crate, bottom layer first; a module imports only its own layer or those
+//! below it, and no files import each other in a circle (`tests/architecture.rs` reads
+//! the imports and holds both):
+//! - syntax: `lex` (tokens), `block` (C++/CuTeDSL blocks: statements, comments,
+//!   dialects), `parse` (the recursive-descent parser and the namespaces read through,
+//!   [`NAMESPACES`]). Knows no values.
+//! - values: [`value`] ([`Value`], what an expression evaluates to, and its print format)
+//!   and `convert` (conversions of values to the typed arguments of the algebra).
+//! - [`ops`]: the op table ([`OPS`]), one row per function, each converting its arguments
+//!   and calling one typed `cute_core` function; the bodies by subject (`algebra`, `atoms`,
+//!   `tensors`, `partitions`, `tma`, `descriptors`, `families`, `smem`).
+//! - `types`: what C++ spells as a type: the type table ([`TYPES`]), the plain names
+//!   (`names`), and the ordered resolvers of `Name<targs>` (`resolve`: smem atoms, the
+//!   UMMA/SM120 families, CUTLASS's dispatch policies, the table, GMMA ops).
+//! - `eval`: the evaluator and its bindings ([`Env`]).
 //! - [`session`]: [`Session`], [`eval_line`], [`run_script`], [`eval_block`] and the
 //!   `render --print` lines ([`print_one`], [`print_script`], [`format_result`]).
-//! - `lex`, `parse`, `block`: tokens, the recursive-descent parser, C++/CuTeDSL blocks
-//!   (statements, comments, dialects).
-//! - `eval`: the evaluator and its bindings ([`Env`]).
-//! - [`ops`]: the op table ([`OPS`]), one row per function; `types`: the type table
-//!   ([`TYPES`]: class templates and type traits, rows shaped like the op rows), the
-//!   namespaces read through ([`NAMESPACES`]), keywords and the smem-atom templates. The
-//!   docs' tables and the fuzz dictionary are generated from them (`tests/op_table_docs.rs`).
-//! - `policy`: CUTLASS's mainloop dispatch policies (a generated table, a typed reader).
-//! - `convert`: the one leaf module of value conversions to typed arguments (element
-//!   types, widths, majors, layouts) that the rows share.
-//! - `atom_args`, `desc_args`, `tmem_args`, `families`: argument conversions for atoms,
-//!   descriptors, tensor memory and the GMMA/UMMA/SM120 families, each calling typed
-//!   `cute_core` functions.
-//! - [`value`]: [`Value`], what an expression evaluates to, and its print format.
+//! - [`kernel`]: the whole-kernel report of a pasted configuration.
+//!
+//! The docs' tables and the fuzz dictionary are generated from the op and type tables
+//! (`tests/op_table_docs.rs`).
 //!
 //! ```
 //! use cute_lang::eval_line;
@@ -34,29 +38,25 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod atom_args;
 mod block;
 mod convert;
-mod desc_args;
 mod eval;
-mod families;
 pub mod kernel;
 mod lex;
 pub mod ops;
 mod parse;
-mod policy;
 pub mod session;
-pub mod tensor_args;
-mod tmem_args;
 mod types;
 pub mod value;
 
 pub use eval::Env;
+pub use lex::MAX_LINE_BYTES;
 pub use ops::{function_names, lookup, Op, Targs, OPS};
-pub use parse::{MAX_LINE_BYTES, MAX_NESTING};
+pub use parse::{MAX_NESTING, NAMESPACES};
 pub use session::{
     eval_block, eval_line, format_result, print_one, print_script, run_script, Call, ScriptLine,
     Session,
 };
-pub use types::{lookup_type, TypeRow, KEYWORDS, NAMESPACES, TYPES};
+pub use types::names::KEYWORDS;
+pub use types::table::{lookup_type, TypeRow, TYPES};
 pub use value::Value;

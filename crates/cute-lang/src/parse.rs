@@ -10,8 +10,6 @@ use std::borrow::Cow;
 
 /// Deepest nesting of parentheses, template brackets and calls a line may have.
 pub const MAX_NESTING: usize = 64;
-/// Longest line accepted, in bytes.
-pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// An AST node with its 1-based column.
 #[derive(Clone, Debug)]
@@ -138,7 +136,30 @@ const STATIC_ALIASES: &[u64] = &[
     512, 768, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288,
 ];
 
-/// Drop the namespace qualifiers of [`crate::types::NAMESPACES`] (they do not change the
+/// Namespace qualifiers that do not change what a name means (C++ namespaces and CuTeDSL
+/// modules); a name is looked up without them. `GMMA::` and `UMMA::` are not here: they
+/// tell the ops which family is meant.
+pub const NAMESPACES: &[&str] = &[
+    "cute::",
+    "cutlass::",
+    "gemm::",
+    "collective::",
+    "detail::",
+    "cute.",
+    "cutlass.",
+    "SM90::",
+    "SM100::",
+    "nvgpu.",
+    "warpgroup.",
+    "warp.",
+    "tcgen05.",
+    "cpasync.",
+    "utils.",
+    "sm90_utils.",
+    "sm100_utils.",
+];
+
+/// Drop the namespace qualifiers of [`NAMESPACES`] (they do not change the
 /// meaning); `GMMA::` / `UMMA::` are kept for the ops to read.
 pub(crate) fn strip_ns(name: &str) -> &str {
     // Every qualifier ends in `::` or `.`.
@@ -147,9 +168,7 @@ pub(crate) fn strip_ns(name: &str) -> &str {
     }
     let mut n = name;
     loop {
-        let next = crate::types::NAMESPACES
-            .iter()
-            .find_map(|p| n.strip_prefix(p));
+        let next = NAMESPACES.iter().find_map(|p| n.strip_prefix(p));
         match next {
             Some(rest) => n = rest,
             None => return n,
@@ -1297,4 +1316,11 @@ fn declaration<'a>(toks: &[Token<'a>], dialect: Dialect) -> Result<Option<Line<'
             col,
         },
     )))
+}
+
+/// The last `::`/`.` segment of a name, and the one before it.
+pub(crate) fn tail(name: &str) -> (&str, Option<&str>) {
+    let mut parts = name.rsplit([':', '.']).filter(|p| !p.is_empty());
+    let last = parts.next().unwrap_or(name);
+    (last, parts.next())
 }

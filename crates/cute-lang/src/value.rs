@@ -6,6 +6,7 @@ use cute_core::error::{Error, Result};
 use cute_core::int_tuple::{Coord, IntTuple};
 use cute_core::layout::{Layout, Tiler};
 use cute_core::swizzle::{ComposedLayout, Swizzle};
+use cute_core::tensor::Tensor;
 use std::fmt;
 
 /// Largest number of parts (integers and tuples, empty ones included) one value may hold;
@@ -89,11 +90,11 @@ pub enum Value {
     /// `GMMA::DescriptorIterator o layout`.
     DescTensor(Box<cute_core::desc::DescTensor>),
     /// A TiledMMA's slice for one thread (`tiled_mma.get_slice(thr_idx)`).
-    ThrMma(Box<crate::tensor_args::ThrMma>),
+    ThrMma(Box<ThrMma>),
     /// A TiledCopy's slice for one thread (`tiled_copy.get_slice(thr_idx)`).
-    ThrCopy(Box<crate::tensor_args::ThrCopy>),
+    ThrCopy(Box<ThrCopy>),
     /// A thread's partition of a tensor, with every thread's part (the partition view).
-    Partition(Box<crate::tensor_args::Partition>),
+    Partition(Box<Partition>),
 }
 
 /// A CUTLASS dispatch policy: its spelling and the members the language evaluates.
@@ -394,5 +395,79 @@ impl Value {
             Value::Composed(c) => (2 * c.layout.shape().node_count() + 4, c.layout.depth()),
             _ => (1, 0),
         }
+    }
+}
+
+/// A TiledMMA's slice for one thread (`tiled_mma.get_slice(thr_idx)`, C++ `ThrMMA`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThrMma {
+    /// The TiledMMA.
+    pub mma: TiledMma,
+    /// The thread.
+    pub thr: i64,
+}
+
+impl std::fmt::Display for ThrMma {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // C++ prints a ThrMMA as its TiledMMA.
+        write!(f, "{}", self.mma)
+    }
+}
+
+/// A TiledCopy's slice for one thread (`tiled_copy.get_slice(thr_idx)`, C++ `ThrCopy`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThrCopy {
+    /// The TiledCopy.
+    pub copy: cute_core::atom::TiledCopy,
+    /// The thread.
+    pub thr: i64,
+}
+
+impl std::fmt::Display for ThrCopy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // C++ prints a ThrCopy as its TiledCopy.
+        write!(f, "{}", self.copy)
+    }
+}
+
+/// A thread's partition of a tensor (`thr_mma.partition_A(sA)`), with who owns what of
+/// the whole tensor: the partition view draws it. Prints as the tensor C++ returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Partition {
+    /// The thread's part, as C++ returns it.
+    pub tensor: Tensor,
+    /// The partitioned tensor's shape.
+    pub shape: cute_core::IntTuple,
+    /// Who partitioned it: what gives every thread's part ([`Partition::tv`]).
+    pub by: Partitioner,
+    /// The thread.
+    pub thr: i64,
+    /// `partition_A`, `partition_S`, ...
+    pub what: &'static str,
+}
+
+/// The TiledMMA (and operand) or TiledCopy (and side) of a [`Partition`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Partitioner {
+    /// `partition_A/B/C`.
+    Mma(Box<TiledMma>, char),
+    /// `partition_S` (`true`) / `partition_D`.
+    Copy(Box<cute_core::atom::TiledCopy>, bool),
+}
+
+impl Partition {
+    /// `(thr_idx, value) →` column-major index of `shape`: every thread's part, for the
+    /// partition view (computed when drawn, not when the value is printed).
+    pub fn tv(&self) -> Result<Layout> {
+        match &self.by {
+            Partitioner::Mma(m, which) => m.tv_over(*which, &self.shape),
+            Partitioner::Copy(c, src) => c.tv_over(*src, &self.shape),
+        }
+    }
+}
+
+impl std::fmt::Display for Partition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.tensor)
     }
 }

@@ -695,7 +695,7 @@ fn kernel_report_tma_boxes_encode_as_cute_does_and_the_illegal_one_is_refused() 
         let s = report
             .sections
             .iter()
-            .find(|s| s.kind == "tma" && s.name == name)
+            .find(|s| s.kind == cute_lang::kernel::SectionKind::Tma && s.name == name)
             .unwrap();
         let args = &s
             .facts
@@ -717,7 +717,7 @@ fn kernel_report_tma_boxes_encode_as_cute_does_and_the_illegal_one_is_refused() 
     let t = refused
         .sections
         .iter()
-        .find(|s| s.kind == "tma" && s.name == "tmaA")
+        .find(|s| s.kind == cute_lang::kernel::SectionKind::Tma && s.name == "tmaA")
         .unwrap();
     assert!(t.warnings[0].reason.contains(
         "inner extent is 128 bytes, wider than the 64-byte span of CU_TENSOR_MAP_SWIZZLE_64B"

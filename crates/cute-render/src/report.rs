@@ -18,7 +18,7 @@ pub fn to_json(r: &Report) -> Value {
         "smem_limit": r.smem_limit,
         "verdict": r.verdict().name(),
         "sections": r.sections.iter().map(|s| json!({
-            "kind": s.kind,
+            "kind": s.kind.name(),
             "name": s.name,
             "verdict": s.verdict.name(),
             "headline": s.headline,

@@ -2,7 +2,7 @@
 //! against the op it stands for, JSON, the `render --report` exits, and hostile
 //! configurations as errors naming the piece.
 
-use cute_lang::kernel::{report, Report, Verdict, PRESETS};
+use cute_lang::kernel::{report, Report, SectionKind, Verdict, PRESETS};
 use std::process::Command;
 
 fn preset(name: &str) -> &'static str {
@@ -16,7 +16,7 @@ fn preset(name: &str) -> &'static str {
 fn section<'a>(r: &'a Report, kind: &str, name: &str) -> &'a cute_lang::kernel::Section {
     r.sections
         .iter()
-        .find(|s| s.kind == kind && s.name == name)
+        .find(|s| s.kind.name() == kind && s.name == name)
         .unwrap_or_else(|| panic!("no {kind} section {name} in\n{r}"))
 }
 
@@ -42,7 +42,7 @@ fn verdicts_are_what_the_presets_are_for() {
         .sections
         .iter()
         .filter(|s| s.verdict != Verdict::Ok)
-        .map(|s| s.kind)
+        .map(|s| s.kind.name())
         .collect();
     assert_eq!(warned, ["epilogue"], "{r}");
     assert_eq!(
@@ -128,7 +128,7 @@ fn sections_agree_with_the_ops() {
 fn kernel_section(r: &Report) -> &cute_lang::kernel::Section {
     r.sections
         .iter()
-        .find(|s| s.kind == "kernel")
+        .find(|s| s.kind == SectionKind::Kernel)
         .unwrap_or_else(|| panic!("no kernel section in\n{r}"))
 }
 
@@ -348,7 +348,7 @@ fn cutedsl_and_cpp_spellings_report_alike() {
     let pick = |r: &Report, kind: &str| -> Vec<String> {
         r.sections
             .iter()
-            .filter(|s| s.kind == kind)
+            .filter(|s| s.kind.name() == kind)
             .map(|s| {
                 let facts: Vec<&str> = s
                     .facts
@@ -529,7 +529,12 @@ fn the_report_prints_what_cute_cpp_computes() {
             ["tma", object, "box"] => ("tma", object.to_string(), "box".into()),
             ["mma", "tile"] => ("mma", String::new(), "tile".into()),
             ["desc", op, "k-block", k] => {
-                let mma = &r.sections.iter().find(|s| s.kind == "mma").unwrap().name;
+                let mma = &r
+                    .sections
+                    .iter()
+                    .find(|s| s.kind == SectionKind::Mma)
+                    .unwrap()
+                    .name;
                 ("desc", format!("{mma}.{op}"), format!("k-block {k}"))
             }
             _ => panic!("unknown fact {fact}"),
@@ -537,7 +542,7 @@ fn the_report_prints_what_cute_cpp_computes() {
         let s = r
             .sections
             .iter()
-            .find(|s| s.kind == kind && (object.is_empty() || s.name == object))
+            .find(|s| s.kind.name() == kind && (object.is_empty() || s.name == object))
             .unwrap_or_else(|| panic!("{name}: no {kind} section {object}"));
         let got = &s
             .facts
@@ -563,7 +568,7 @@ fn a_collectives_type_list_is_a_configuration() {
     let kinds: Vec<(&str, &str)> = r
         .sections
         .iter()
-        .map(|s| (s.kind, s.name.as_str()))
+        .map(|s| (s.kind.name(), s.name.as_str()))
         .collect();
     assert_eq!(
         kinds,

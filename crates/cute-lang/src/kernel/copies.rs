@@ -1,7 +1,19 @@
 //! The copies' sections: global -> shared (cp.async or TMA), shared -> registers, the
 //! epilogue's stores, and what a buffer needs of its alignment.
 
-use super::*;
+use super::report::*;
+use super::roles::*;
+use super::traffic;
+use super::traffic::Traffic;
+use crate::ops::atoms::{bank_args, coalesce_args};
+use crate::value::Value;
+use cute_core::atom::{CopyAtom, TiledCopy, TiledMma};
+use cute_core::bank::BankReport;
+use cute_core::error::{arith, Error, Result};
+use cute_core::int_tuple::IntTuple;
+use cute_core::layout::{self as alg, Layout};
+use cute_core::swizzle::AnyLayout;
+use cute_core::tensor::{Iter, Ptr, Space, Tensor};
 
 /// A TMA atom the code declares but CuTe (or the driver it calls) refuses: its section, with
 /// the rule that fails, instead of the report's end. `None` for any other line.
@@ -23,7 +35,7 @@ pub(super) fn refused_tma(text: &str, e: &Error) -> Option<Section> {
         .to_string();
     let driver = e.msg.contains("cuTensorMapEncodeTiled");
     Some(Section {
-        kind: "tma",
+        kind: SectionKind::Tma,
         name,
         verdict: Verdict::Fail,
         headline: if driver {
@@ -103,7 +115,7 @@ pub(super) fn types_section(r: &Roles, op: char) -> Option<Section> {
         .map(|(n, b)| format!("{n}: {b}-bit"))
         .collect();
     Some(Section {
-        kind: "types",
+        kind: SectionKind::Types,
         name: format!("operand {op}"),
         verdict: Verdict::Fail,
         headline: format!("element widths disagree: {}", list.join(", ")),
@@ -308,7 +320,7 @@ pub(super) fn g2s_section(
         ));
     }
     let section = Section {
-        kind: "g2s",
+        kind: SectionKind::G2s,
         name: name.to_string(),
         verdict,
         headline: format!(
@@ -377,7 +389,7 @@ pub(super) fn direct_epilogue(
         (Verdict::Ok, vec![])
     };
     let section = Section {
-        kind: "epilogue",
+        kind: SectionKind::Epilogue,
         name: "C".into(),
         verdict,
         headline: format!(
@@ -410,7 +422,7 @@ pub(super) fn tma_section(name: &str, op: char, atom: &CopyAtom) -> Section {
     let b = &t.tma_box;
     let bytes = b.bytes();
     Section {
-        kind: "tma",
+        kind: SectionKind::Tma,
         name: name.to_string(),
         verdict: Verdict::Ok,
         headline: format!(
@@ -437,11 +449,11 @@ pub(super) fn tma_section(name: &str, op: char, atom: &CopyAtom) -> Section {
 }
 
 /// A shared-memory copy's section kind: the epilogue's (C) or the mainloop's reads.
-pub(super) fn copy_kind(op: char) -> &'static str {
+pub(super) fn copy_kind(op: char) -> SectionKind {
     if op == 'C' {
-        "epilogue"
+        SectionKind::Epilogue
     } else {
-        "s2r"
+        SectionKind::S2r
     }
 }
 
@@ -573,7 +585,3 @@ pub(super) fn s2r_section(
     };
     Ok((section, t))
 }
-
-/// Tiles of one stage a copy's check analyses at most (a 256x256 stage of 16x16 copy tiles
-/// is 256).
-pub(super) const MAX_TILES: i64 = 4096;

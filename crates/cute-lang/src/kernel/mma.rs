@@ -1,7 +1,16 @@
 //! The MMA's sections: its tile against the CTA tile, the GMMA/UMMA descriptors per
 //! k-block, the UMMA instruction descriptor and the TMEM columns.
 
-use super::*;
+use super::report::*;
+use super::roles::*;
+use crate::value::Value;
+use cute_core::atom::{CopyAtom, MmaParams, TiledMma};
+use cute_core::error::{Error, Result};
+use cute_core::int_tuple::IntTuple;
+use cute_core::layout::Layout;
+use cute_core::swizzle::AnyLayout;
+use cute_core::tensor::{Iter, Ptr, Space, Tensor};
+use std::fmt;
 
 pub(super) fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<Section>> {
     let umma = matches!(mma.atom.params, Some(MmaParams::Umma(_)));
@@ -59,7 +68,7 @@ pub(super) fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<
         }
     }
     let mut out = vec![Section {
-        kind: "mma",
+        kind: SectionKind::Mma,
         name: name.to_string(),
         verdict: if warnings.is_empty() {
             Verdict::Ok
@@ -120,13 +129,13 @@ pub(super) fn desc_section(
     let fragment = |t: Tensor| {
         let t = Value::Tensor(Box::new(t));
         if r.umma {
-            crate::tensor_args::make_fragment(op, &[Value::TiledMma(Box::new(mma.clone())), t])
+            crate::ops::partitions::make_fragment(op, &[Value::TiledMma(Box::new(mma.clone())), t])
         } else {
-            let thr = Value::ThrMma(Box::new(crate::tensor_args::ThrMma {
+            let thr = Value::ThrMma(Box::new(crate::value::ThrMma {
                 mma: mma.clone(),
                 thr: 0,
             }));
-            crate::tensor_args::partition_fragment(op, &[thr, t])
+            crate::ops::partitions::partition_fragment(op, &[thr, t])
         }
     };
     let mut frag = fragment(Tensor::over(ptr, &stage).map_err(|e| e.within(&what))?);
@@ -195,7 +204,7 @@ pub(super) fn desc_section(
         ),
     };
     Ok(Some(Section {
-        kind: "desc",
+        kind: SectionKind::Desc,
         name: format!("{name}.{op}"),
         verdict,
         headline,
@@ -248,7 +257,7 @@ pub(super) fn tmem_section(
     let part = mma
         .partition_shape('C', &shape)
         .map_err(|e| e.within(&what))?;
-    let frag = crate::tmem_args::fragment_c(mma, part).map_err(|e| e.within(&what))?;
+    let frag = crate::ops::partitions::fragment_c(mma, part).map_err(|e| e.within(&what))?;
     let Value::Tensor(t) = &frag else {
         return Ok(None);
     };
@@ -261,7 +270,7 @@ pub(super) fn tmem_section(
     let columns = end.column + 1;
     let over = columns > 512;
     let section = Section {
-        kind: "tmem",
+        kind: SectionKind::Tmem,
         name: format!("{name}.C"),
         verdict: if over { Verdict::Fail } else { Verdict::Ok },
         headline: format!("{columns} of 512 TMEM columns"),
@@ -334,7 +343,7 @@ pub(super) fn tmem_load_section(name: &str, atom: &CopyAtom, columns: i64) -> Re
         });
     }
     Ok(Section {
-        kind: "tmem",
+        kind: SectionKind::Tmem,
         name: name.to_string(),
         verdict: if warnings.is_empty() {
             Verdict::Ok

@@ -1,7 +1,12 @@
 //! Roles: which binding of a configuration is which object (by its value and its name),
 //! the arch, element widths, stages and the CTA tile.
 
-use super::*;
+use crate::session::Session;
+use crate::value::Value;
+use cute_core::atom::{Atom, CopyAtom, MmaParams, TiledCopy, TiledMma};
+use cute_core::error::{Error, Result};
+use cute_core::int_tuple::{Coord, IntTuple};
+use cute_core::swizzle::AnyLayout;
 
 /// A name's words: split at `_`, at a lower-to-upper case change and around digits
 /// (`s2r_atom_A` is `s 2 r atom A`, `SmemLayoutAtomB` is `Smem Layout Atom B`).

@@ -4,11 +4,15 @@
 //! `l1tex__data_bank_conflicts_*`, `l1tex__t_sectors_pipe_lsu_mem_global_op_*`,
 //! `l1tex__t_requests_*`). `hw/kernel` measures them on an H100.
 
-use super::{Section, Verdict, MAX_TILES};
+use super::report::{Section, SectionKind, Verdict, Warning};
 use cute_core::error::{arith, Error, Result};
 use cute_core::int_tuple::{Coord, IntTuple};
 use cute_core::layout::{self as alg, Layout, Tiler};
 use cute_core::swizzle::{AnyLayout, ComposedLayout, Swizzle};
+
+/// Tiles of one stage a copy's check analyses at most (a 256x256 stage of 16x16 copy tiles
+/// is 256).
+pub(super) const MAX_TILES: i64 = 4096;
 
 /// One copy's traffic per CTA and k-tile (the mainloop) or per CTA (the epilogue).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -205,7 +209,7 @@ pub(super) fn g2s_stage(
     what: &str,
     object: &str,
     gmem: &Layout,
-    access: &crate::atom_args::GmemAccess,
+    access: &crate::ops::atoms::GmemAccess,
     stage: &AnyLayout,
     sbits: u32,
     tv: &Layout,
@@ -316,7 +320,7 @@ pub(super) fn totals_section(p: &Problem, traffic: &[Traffic]) -> Section {
     };
     let (smem, sectors) = (total(|t| t.wavefronts), total(|t| t.sectors));
     Section {
-        kind: "kernel",
+        kind: SectionKind::Kernel,
         name: format!("{m}x{n}x{k}"),
         verdict: Verdict::Ok,
         headline: format!(
@@ -383,7 +387,7 @@ pub(super) fn leave_out(kernel: &mut Section, names: &[String]) {
         return;
     }
     kernel.verdict = kernel.verdict.max(Verdict::Warn);
-    kernel.warnings.push(super::Warning {
+    kernel.warnings.push(Warning {
         reason: format!("the totals leave out {}", names.join(", ")),
         fix: None,
     });

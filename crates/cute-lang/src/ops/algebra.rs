@@ -2,14 +2,12 @@
 //! arguments and calls the algebra (composition, coalesce, divides, tile_to_shape, ...).
 //! Rows that share work share a helper here, never another row by name.
 
-use super::args::*;
-use super::{Kwargs, TARGS_GIVEN};
 use crate::convert::bits_of;
+use crate::ops::args::*;
 use crate::value::{Major, Value};
 use cute_core::error::{Error, Result};
 use cute_core::int_tuple::{self, IntTuple};
 use cute_core::layout::{self as alg, Layout, Tiler};
-use cute_core::smem_atom::{self, AtomMajor};
 use cute_core::swizzle::{self, AnyLayout, ComposedLayout, Swizzle};
 
 /// `composition(a, b)`, for every pair of kinds C++ composes.
@@ -43,7 +41,7 @@ pub(crate) fn composition(a: &Value, b: &Value) -> Result<Value> {
 
 /// CuTe `composition(Layout, ComposedLayout<Swizzle,...>)` where `L` maps the swizzle's
 /// bits to bits (`make_swizzle<L(yyy), L(zzz)>`, `layout_composed.hpp`).
-pub(super) fn compose_layout_swizzled(l: &Layout, c: &ComposedLayout) -> Result<Value> {
+pub(crate) fn compose_layout_swizzled(l: &Layout, c: &ComposedLayout) -> Result<Value> {
     if c.offset.value() != 0 {
         return Err(Error::new(format!(
             "composing a layout with {c} requires offset 0 (CuTe: \"Require offset == 0.\")"
@@ -57,7 +55,7 @@ pub(super) fn compose_layout_swizzled(l: &Layout, c: &ComposedLayout) -> Result<
 }
 
 /// CuTe `make_swizzle<Y, Z>()`: the swizzle with contiguous masks `y` (source) and `z`.
-pub(super) fn swizzle_of_masks(y: i64, z: i64) -> Result<Swizzle> {
+pub(crate) fn swizzle_of_masks(y: i64, z: i64) -> Result<Swizzle> {
     let bits = |m: i64| i64::from(m.count_ones());
     if y == 0 && z == 0 {
         return Swizzle::new(0, 0, 0);
@@ -97,7 +95,7 @@ pub(crate) fn tile_to_shape(atom: &Value, shape: &Value, order: Option<&Value>) 
 }
 
 /// CuTe `slice(crd, x)`: every mode fixed gives the empty layout `():()`, as C++ slices.
-pub(super) fn slice(crd: &Value, x: &Value) -> Result<Value> {
+pub(crate) fn slice(crd: &Value, x: &Value) -> Result<Value> {
     let c = crd.to_coord()?;
     match x {
         Value::Layout(l) => Ok(l.slice(&c)?.into()),
@@ -107,7 +105,7 @@ pub(super) fn slice(crd: &Value, x: &Value) -> Result<Value> {
 }
 
 /// CuTe `recast_layout<OLD, NEW>(layout)` (widths as bits or type names).
-pub(super) fn recast_layout(old: &Value, new: &Value, layout: &Value) -> Result<Value> {
+pub(crate) fn recast_layout(old: &Value, new: &Value, layout: &Value) -> Result<Value> {
     let (old, new) = (bits_of(old)?, bits_of(new)?);
     match layout {
         // C++'s recast_layout of a swizzle names an undeclared `layout` where both widths
@@ -123,7 +121,7 @@ pub(super) fn recast_layout(old: &Value, new: &Value, layout: &Value) -> Result<
     }
 }
 
-pub(super) fn divide_or_product(
+pub(crate) fn divide_or_product(
     a: &[Value],
     f: fn(&Layout, &Tiler) -> Result<Layout>,
 ) -> Result<Value> {
@@ -134,7 +132,7 @@ pub(super) fn divide_or_product(
 /// An inverse of a layout, or of a swizzled layout: `inv(Sw o 0 o L) = Sw' o 0 o inv(L)`,
 /// `Sw'` the swizzle on `inv(L)`'s image of the swizzle's bits (C++ moves the swizzle
 /// through the inverted layout the same way).
-pub(super) fn inverse(v: &Value, f: fn(&Layout) -> Result<Layout>) -> Result<Value> {
+pub(crate) fn inverse(v: &Value, f: fn(&Layout) -> Result<Layout>) -> Result<Value> {
     match v {
         Value::Under => Ok(Value::Under),
         Value::Composed(c) => {
@@ -154,7 +152,7 @@ pub(super) fn inverse(v: &Value, f: fn(&Layout) -> Result<Layout>) -> Result<Val
 }
 
 /// `append(x[, y])` / `append<N>(x[, y])` and `prepend(...)`.
-pub(super) fn extend(a: &[Value], kw: &Kwargs, back: bool) -> Result<Value> {
+pub(crate) fn extend(a: &[Value], kw: &Kwargs, back: bool) -> Result<Value> {
     let ranked = kw.iter().any(|(k, _, _)| *k == TARGS_GIVEN);
     let (n, a) = if ranked {
         (Some(index(&a[0])?), &a[1..])
@@ -209,14 +207,14 @@ pub(super) fn extend(a: &[Value], kw: &Kwargs, back: bool) -> Result<Value> {
     }
 }
 
-pub(super) fn cast(a: &[Value], up: bool) -> Result<Value> {
+pub(crate) fn cast(a: &[Value], up: bool) -> Result<Value> {
     let n = a[0]
         .to_int()
         .map_err(|e| Error::new(format!("the factor N: {}", e.msg)))?;
     Ok(a[1].to_any_layout()?.cast(n, up)?.into())
 }
 
-pub(super) fn crd2idx(a: &[Value], _: &Kwargs) -> Result<Value> {
+pub(crate) fn crd2idx(a: &[Value], _: &Kwargs) -> Result<Value> {
     let c = a[0].to_int_tuple()?;
     if let Value::Layout(l) = &a[1] {
         if a.len() != 2 {
@@ -239,90 +237,6 @@ pub(super) fn crd2idx(a: &[Value], _: &Kwargs) -> Result<Value> {
     }
 }
 
-/// CuTeDSL tcgen05 `tile_to_mma_shape(atom, mma_tile_shape[, order])`: CuTe's, coalesced to
-/// the profile of the MMA tile shape.
-pub(crate) fn dsl_tile_to_mma_shape(
-    atom: &Value,
-    shape: &Value,
-    order: Option<&Value>,
-) -> Result<Value> {
-    let mut args = vec![atom.clone(), shape.clone()];
-    args.extend(order.cloned());
-    let tiled = tile_to_mma_shape(&args, &[])?;
-    coalesce(&tiled, Some(shape)).map_err(|e| e.within("coalesce"))
-}
-
-/// CuTeDSL `sm100_utils.make_smem_layout_{a,b}(tiled_mma, mma_tiler_mnk, dtype, stages)`
-/// (`cutlass/utils/blackwell_helpers.py`): the operand's MMA tile shape from
-/// `partition_shape_A/B`, the widest swizzle atom whose contiguous bits divide its major
-/// mode (MN-major 32-bit types take `MN_SW128_32B`), tiled with `tile_to_mma_shape` over
-/// the shape with the stages appended, major mode first.
-pub(crate) fn dsl_sm100_smem_layout(
-    which: char,
-    mma: &cute_core::atom::TiledMma,
-    a: &[Value],
-) -> Result<Value> {
-    let tiler = a[1].to_int_tuple()?;
-    if tiler.rank() != 3 {
-        return Err(Error::new(format!(
-            "mma_tiler_mnk must be (M, N, K), got {tiler}"
-        )));
-    }
-    let bits = bits_of(&a[2])?;
-    let (mode, op) = if which == 'a' { (0, 'A') } else { (1, 'B') };
-    let mn_major = mma.atom.mn_major[mode];
-    let shape = IntTuple::Tuple(vec![tiler.get(mode)?.clone(), tiler.get(2)?.clone()]);
-    let ps = mma.partition_shape(op, &shape)?;
-    let frg = ps.get(0)?;
-    let extent = |i: usize| -> Result<i64> {
-        cute_core::error::arith::mul(frg.get(i)?.size()?, ps.get(i + 1)?.size()?)
-    };
-    let major = if mn_major { extent(0)? } else { extent(1)? };
-    let major_kind = if mn_major {
-        AtomMajor::MN
-    } else {
-        AtomMajor::K
-    };
-    let sw = smem_atom::umma_smem_atom_choice(major_kind, major, bits)?;
-    let atom = crate::types::dsl_smem_atom(major_kind, sw, bits)?;
-    let mut staged = match ps {
-        IntTuple::Tuple(v) => v,
-        i => vec![i],
-    };
-    staged.push(IntTuple::Int(a[3].to_int()?));
-    let order: [i64; 3] = if mn_major { [2, 1, 3] } else { [1, 2, 3] };
-    let order = Value::Tuple(order.iter().map(|o| Value::Int(*o)).collect());
-    dsl_tile_to_mma_shape(&atom, &IntTuple::Tuple(staged).into(), Some(&order))
-        .map_err(|e| e.within("tile_to_mma_shape"))
-}
-
-/// CuTe `UMMA::tile_to_mma_shape(atom, ((MMA_M, MMA_N), M_MMAs, N_MMAs, ...)[, order])`:
-/// `tile_to_shape` over `((MMA_M, M_MMAs), (MMA_N, N_MMAs), ...)`, then `tiled_divide` by
-/// `(MMA_M, MMA_N)`.
-pub(super) fn tile_to_mma_shape(a: &[Value], _: &Kwargs) -> Result<Value> {
-    let s = a[1].to_int_tuple()?;
-    let (IntTuple::Tuple(modes), true) = (&s, s.rank() >= 3) else {
-        return Err(Error::new(format!(
-            "the MMA tile shape must be ((MMA_M, MMA_N), M_MMAs, N_MMAs, ...), got {s}"
-        )));
-    };
-    let mma = &modes[0];
-    if mma.rank() != 2 || mma.is_int() {
-        return Err(Error::new(format!(
-            "mode 0 of the MMA tile shape must be (MMA_M, MMA_N), got {mma}"
-        )));
-    }
-    let mut mn = vec![
-        IntTuple::Tuple(vec![mma.get(0)?.clone(), modes[1].clone()]),
-        IntTuple::Tuple(vec![mma.get(1)?.clone(), modes[2].clone()]),
-    ];
-    mn.extend(modes[3..].iter().cloned());
-    let tiled = tile_to_shape(&a[0], &IntTuple::Tuple(mn).into(), a.get(2))
-        .map_err(|e| e.within("tile_to_shape"))?;
-    divide_or_product(&[tiled, mma.product_each()?.into()], alg::tiled_divide)
-        .map_err(|e| e.within("tiled_divide"))
-}
-
 /// `make_swizzle(B, M, S)`.
 pub(crate) fn make_swizzle(a: &[Value]) -> Result<Value> {
     Ok(Value::Swizzle(Swizzle::new(
@@ -333,7 +247,7 @@ pub(crate) fn make_swizzle(a: &[Value]) -> Result<Value> {
 }
 
 /// CuTeDSL `make_swizzle(b, m, s)`: the identity (`b == 0`) is always `Sw<0,4,3>`.
-pub(super) fn dsl_make_swizzle(a: &[Value]) -> Result<Value> {
+pub(crate) fn dsl_make_swizzle(a: &[Value]) -> Result<Value> {
     if a[0].to_int()? == 0 {
         return Ok(Value::Swizzle(Swizzle::new(0, 4, 3)?));
     }
@@ -362,7 +276,7 @@ pub(crate) fn make_composed(a: &[Value]) -> Result<ComposedLayout> {
     })
 }
 
-pub(super) fn make_layout(a: &[Value], _: &Kwargs) -> Result<Value> {
+pub(crate) fn make_layout(a: &[Value], _: &Kwargs) -> Result<Value> {
     if a.iter().all(|v| matches!(v, Value::Layout(_))) {
         let ls: Vec<Layout> = a
             .iter()
@@ -384,7 +298,7 @@ pub(super) fn make_layout(a: &[Value], _: &Kwargs) -> Result<Value> {
     }
 }
 
-pub(super) fn gcd(a: i64, b: i64) -> i64 {
+pub(crate) fn gcd(a: i64, b: i64) -> i64 {
     let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
     while b != 0 {
         (a, b) = (b, a % b);
@@ -394,7 +308,7 @@ pub(super) fn gcd(a: i64, b: i64) -> i64 {
 
 /// CuTe `evenly_divides(shape, tiler)`: mode by mode for a tuple tiler (a tiler of more modes
 /// than the shape does not divide it); otherwise `size(b) * size(ceil_div(a, b)) == size(a)`.
-pub(super) fn evenly_divides(a: &IntTuple, b: &IntTuple) -> Result<bool> {
+pub(crate) fn evenly_divides(a: &IntTuple, b: &IntTuple) -> Result<bool> {
     match b {
         IntTuple::Tuple(bs) => {
             if bs.len() > a.rank() {
@@ -416,12 +330,12 @@ pub(super) fn evenly_divides(a: &IntTuple, b: &IntTuple) -> Result<bool> {
 
 /// CuTe's `max_common_vector` (`vector`) / `max_common_layout` over layouts and swizzled
 /// composed layouts (`swizzle_layout.hpp`): a swizzle keeps only its `2^M` base contiguous.
-pub(super) fn max_common(a: &[Value], vector: bool) -> Result<Value> {
+pub(crate) fn max_common(a: &[Value], vector: bool) -> Result<Value> {
     // Of two tensors, their layouts' when both hold real elements of one type (C++ asks
     // for the same value type; here, the same width), else C++'s `_0` / `_1:_0`.
     if let (Some(s), Some(d)) = (
-        crate::tensor_args::tensor(&a[0]).ok(),
-        crate::tensor_args::tensor(&a[1]).ok(),
+        crate::ops::tensors::tensor(&a[0]).ok(),
+        crate::ops::tensors::tensor(&a[1]).ok(),
     ) {
         use cute_core::tensor::Iter;
         let counting = |t: &cute_core::tensor::Tensor| matches!(t.iter, Iter::Counting { .. });

@@ -6,17 +6,23 @@ use cute_core::error::{Error, Result};
 use cute_core::int_tuple::{self, IntTuple};
 use cute_core::layout::{Layout, ModeOrder};
 
-pub(super) fn int(v: i64) -> Result<Value> {
+/// The keyword under which a Prepend op learns how many template arguments it was given.
+pub(crate) const TARGS_GIVEN: &str = "<targs>";
+
+/// Keyword arguments of a call: name, value, column.
+pub type Kwargs<'a> = [(&'a str, Value, usize)];
+
+pub(crate) fn int(v: i64) -> Result<Value> {
     Ok(Value::Int(v))
 }
 
 /// An integer of the kind C++ computes (`size` of a dynamic shape is dynamic).
-pub(super) fn num(n: int_tuple::Num) -> Result<Value> {
+pub(crate) fn num(n: int_tuple::Num) -> Result<Value> {
     Ok(n.leaf().into())
 }
 
 /// A layout operation on the domain of a layout or composed layout.
-pub(super) fn on_layout(v: &Value, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<Value> {
+pub(crate) fn on_layout(v: &Value, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<Value> {
     match v {
         // No copy of the operand: the operation reads it.
         Value::Layout(l) => Ok(Value::Layout(f(l)?)),
@@ -27,17 +33,17 @@ pub(super) fn on_layout(v: &Value, f: impl FnOnce(&Layout) -> Result<Layout>) ->
 }
 
 /// A non-negative index argument.
-pub(super) fn index(v: &Value) -> Result<usize> {
+pub(crate) fn index(v: &Value) -> Result<usize> {
     let i = v.to_int()?;
     usize::try_from(i).map_err(|_| Error::new(format!("index {i} is negative")))
 }
 
-pub(super) fn ints(vs: &[Value]) -> Result<Vec<i64>> {
+pub(crate) fn ints(vs: &[Value]) -> Result<Vec<i64>> {
     vs.iter().map(Value::to_int).collect()
 }
 
 /// `x` followed by mode indices: the mode they select (`size<0>(L)` is `size(get<0>(L))`).
-pub(super) fn sub(args: &[Value]) -> Result<std::borrow::Cow<'_, Value>> {
+pub(crate) fn sub(args: &[Value]) -> Result<std::borrow::Cow<'_, Value>> {
     // Without mode indices, the value itself (no copy); a tensor's queries are its
     // layout's.
     let tensor = match &args[0] {
@@ -65,7 +71,7 @@ pub(super) fn sub(args: &[Value]) -> Result<std::borrow::Cow<'_, Value>> {
 
 /// [`sub`] for what reads only shapes (size, rank, depth, shape): an identity tensor's
 /// shape is its layout's, whatever its strides.
-pub(super) fn sub_shape(args: &[Value]) -> Result<std::borrow::Cow<'_, Value>> {
+pub(crate) fn sub_shape(args: &[Value]) -> Result<std::borrow::Cow<'_, Value>> {
     let shape = match &args[0] {
         Value::Tensor(t) => t.layout.shape(),
         Value::Partition(p) => p.tensor.layout.shape(),
@@ -78,7 +84,7 @@ pub(super) fn sub_shape(args: &[Value]) -> Result<std::borrow::Cow<'_, Value>> {
 }
 
 /// The layout of a layout or composed layout (its inner layout), borrowed.
-pub(super) fn inner_layout(v: &Value) -> Result<&Layout> {
+pub(crate) fn inner_layout(v: &Value) -> Result<&Layout> {
     match v {
         Value::Layout(l) => Ok(l),
         Value::Composed(c) => Ok(&c.layout),
@@ -90,7 +96,7 @@ pub(super) fn inner_layout(v: &Value) -> Result<&Layout> {
     }
 }
 
-pub(super) fn shape_of(v: &Value) -> Result<IntTuple> {
+pub(crate) fn shape_of(v: &Value) -> Result<IntTuple> {
     match v {
         Value::Layout(l) => Ok(l.shape().clone()),
         Value::Composed(c) => Ok(c.layout.shape().clone()),
@@ -100,7 +106,7 @@ pub(super) fn shape_of(v: &Value) -> Result<IntTuple> {
 }
 
 /// A profile or coordinate argument with `_` read as 1 (a whole mode), as C++'s non-tuples.
-pub(super) fn profile(v: &Value) -> Result<IntTuple> {
+pub(crate) fn profile(v: &Value) -> Result<IntTuple> {
     match v {
         Value::Under => Ok(IntTuple::Int(1)),
         Value::Tuple(vs) => Ok(IntTuple::Tuple(
@@ -118,7 +124,7 @@ pub(crate) fn as_layout(v: &Value) -> Result<Layout> {
     }
 }
 
-pub(super) fn mode_order(v: Option<&Value>) -> Result<ModeOrder> {
+pub(crate) fn mode_order(v: Option<&Value>) -> Result<ModeOrder> {
     Ok(match v {
         None | Some(Value::Major(Major::Left)) => ModeOrder::ColMajor,
         Some(Value::Major(Major::Right)) => ModeOrder::RowMajor,
@@ -131,7 +137,7 @@ pub(super) fn mode_order(v: Option<&Value>) -> Result<ModeOrder> {
     })
 }
 
-pub(super) fn get(v: &Value, i: usize) -> Result<Value> {
+pub(crate) fn get(v: &Value, i: usize) -> Result<Value> {
     match v {
         Value::Layout(l) => Ok(l.mode(i)?.into()),
         Value::Composed(c) => Ok(c.map_inner(|l| l.mode(i))?.into()),
@@ -148,12 +154,12 @@ pub(super) fn get(v: &Value, i: usize) -> Result<Value> {
 }
 
 /// A plain layout argument (no swizzle).
-pub(super) fn plain(v: &Value) -> Result<&Layout> {
+pub(crate) fn plain(v: &Value) -> Result<&Layout> {
     v.to_layout()
 }
 
 /// Whether a tuple holds a `_` at any depth: a coordinate, not an int-tuple.
-pub(super) fn v_has_under(vs: &[Value]) -> bool {
+pub(crate) fn v_has_under(vs: &[Value]) -> bool {
     vs.iter().any(|v| match v {
         Value::Under => true,
         Value::Tuple(ws) => v_has_under(ws),
@@ -162,7 +168,7 @@ pub(super) fn v_has_under(vs: &[Value]) -> bool {
 }
 
 /// Mode `i` of a tuple, checked.
-pub(super) fn mode_of(vs: &[Value], i: i64) -> Result<Value> {
+pub(crate) fn mode_of(vs: &[Value], i: i64) -> Result<Value> {
     usize::try_from(i)
         .ok()
         .and_then(|i| vs.get(i))
@@ -178,7 +184,7 @@ pub(super) fn mode_of(vs: &[Value], i: i64) -> Result<Value> {
 /// CuTeDSL's `cutlass.Int32(x)` and its kin: `x` (an integer or a boolean) as a run-time
 /// integer of `bits` bits. A value the type cannot hold is refused (the DSL truncates it
 /// with a warning).
-pub(super) fn run_time_int(v: &Value, bits: u32, signed: bool) -> Result<Value> {
+pub(crate) fn run_time_int(v: &Value, bits: u32, signed: bool) -> Result<Value> {
     let x = match v {
         Value::Bool(b) => i64::from(*b),
         v => v.to_int()?,

@@ -4,12 +4,11 @@
 //! calls the algebra. Function lists, "did you mean", the algebra view's captions and the
 //! function table of `docs/expressions.md` all come from (or are tested against) [`OPS`].
 
-use crate::atom_args::{
+use crate::convert::{bits_of, major_of};
+use crate::ops::atoms::{
     atom_with_type, bank_args, copy_atom, get_trait, make_tiled_mma, tile_shape, tiled_copy,
     tiled_copy_of, tiled_mma,
 };
-use crate::convert::{bits_of, major_of};
-use crate::tensor_args;
 use crate::value::Value;
 use cute_core::atom::Atom;
 use cute_core::error::{edit_distance, Error, Result};
@@ -18,12 +17,20 @@ use cute_core::layout::{self as alg, Layout};
 use cute_core::smem_atom;
 use cute_core::swizzle::{self, AnyLayout, Swizzle};
 
-mod algebra;
-mod args;
+pub(crate) mod algebra;
+pub(crate) mod args;
+pub(crate) mod atoms;
+pub(crate) mod descriptors;
+pub(crate) mod families;
+pub(crate) mod partitions;
+pub(crate) mod smem;
+pub(crate) mod tensors;
+pub(crate) mod tma;
 
-pub(crate) use algebra::*;
-pub(crate) use args::as_layout;
+use algebra::*;
+pub use args::Kwargs;
 use args::*;
+use smem::*;
 
 /// How C++ template arguments (`f<A,B>(x, ...)`) join a call's positional arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,12 +42,6 @@ pub enum Targs {
     /// After the first argument: `get<1,0>(L)` is `get(L, 1, 0)`; so is CuTeDSL's `mode=[1, 0]`.
     Append,
 }
-
-/// The keyword under which a Prepend op learns how many template arguments it was given.
-const TARGS_GIVEN: &str = "<targs>";
-
-/// Keyword arguments of a call: name, value, column.
-pub type Kwargs<'a> = [(&'a str, Value, usize)];
 
 /// One function of the language.
 pub struct Op {
@@ -222,7 +223,7 @@ pub(crate) fn call_op(op: &Op, targs: &[Value], args: &[Value], kw: &Kwargs) -> 
             args.len()
         )));
     }
-    if let Some(r) = tensor_args::lifted(op.name, args, |a| (op.body)(a, &kw_rest)) {
+    if let Some(r) = tensors::lifted(op.name, args, |a| (op.body)(a, &kw_rest)) {
         return r.map_err(ctx);
     }
     (op.body)(args, &kw_rest).map_err(ctx)
@@ -561,13 +562,13 @@ pub static OPS: &[Op] = &[
     // --- tensors -----------------------------------------------------------------------
     op!("make_gmem_ptr" | "cute::make_gmem_ptr", "<T>(address | nullptr) | (raw_ptr)", Prepend, (1, 2), [], false,
         "a pointer to T in global memory (a null pointer prints (nil), as C++ does); of a raw pointer (T const* p), tagged with its type",
-        |a, _| tensor_args::make_ptr(cute_core::tensor::Space::Gmem, a)),
+        |a, _| tensors::make_ptr(cute_core::tensor::Space::Gmem, a)),
     op!("make_smem_ptr", "<T>(address | nullptr) | (raw_ptr[, swizzle])", Prepend, (1, 2), [], false,
         "a pointer to T in shared memory; with a swizzle, C++'s swizzle pointer (the swizzle of its byte addresses: Sw<3,4,3>_smem_ptr[16b])",
-        |a, _| tensor_args::make_ptr(cute_core::tensor::Space::Smem, a)),
+        |a, _| tensors::make_ptr(cute_core::tensor::Space::Smem, a)),
     op!("make_rmem_ptr", "<T>(address | nullptr) | (raw_ptr)", Prepend, (1, 2), [], false,
         "a pointer to T in registers",
-        |a, _| tensor_args::make_ptr(cute_core::tensor::Space::Rmem, a)),
+        |a, _| tensors::make_ptr(cute_core::tensor::Space::Rmem, a)),
     op!("make_ptr", "(T, address, AddressSpace.gmem | smem | rmem[, assumed_align])", No, (3, 4), ["dtype", "value", "mem_space", "assumed_align"], false,
         "CuTeDSL's typed pointer: make_gmem_ptr / make_smem_ptr / make_rmem_ptr by its address space",
         |a, _| {
@@ -577,11 +578,11 @@ pub static OPS: &[Op] = &[
                 Value::Keyword("AddressSpace.rmem") => cute_core::tensor::Space::Rmem,
                 v => return Err(Error::new(format!("expected cute.AddressSpace.gmem, .smem or .rmem, got {}", v.kind()))),
             };
-            tensor_args::make_ptr(space, &a[..2])
+            tensors::make_ptr(space, &a[..2])
         }),
     op!("make_tensor", "(ptr, layout | shape[, stride | LayoutLeft | LayoutRight] | n0, n1, ...) | <T>(shape | layout)", Prepend, (2, MANY), [], false,
         "a tensor over a pointer (a smem atom's swizzle moves into the pointer), or a register tensor owning its elements",
-        |a, _| tensor_args::make_tensor(a)),
+        |a, _| tensors::make_tensor(a)),
     op!("inner_product", "(a, b)", No, (2, 2), [], false,
         "the sum of the elementwise products of two congruent int-tuples (integers: their product)",
         |a, _| Ok(Value::Int(int_tuple::inner_product(&a[0].to_int_tuple()?, &a[1].to_int_tuple()?)?))),
@@ -597,81 +598,81 @@ pub static OPS: &[Op] = &[
         }),
     op!("get_tma_swizzle_bits" | "detail::get_tma_swizzle_bits", "(swizzle | layout)", No, (1, 1), [], false,
         "the TMA swizzle width of a layout's swizzle: TMA::SmemSwizzleBits::B128 for Sw<3,4,3>",
-        |a, _| tensor_args::tma_swizzle_bits(&a[0])),
+        |a, _| tma::tma_swizzle_bits(&a[0])),
     op!("get_tma_swizzle_base" | "detail::get_tma_swizzle_base", "(swizzle | layout)", No, (1, 1), [], false,
         "the TMA swizzle atom's base: TMA::SmemSwizzleBase::SWIZZLE_BASE_16B for M = 4",
-        |a, _| tensor_args::tma_swizzle_base(&a[0])),
+        |a, _| tma::tma_swizzle_base(&a[0])),
     op!("to_CUtensorMapSwizzle" | "TMA::to_CUtensorMapSwizzle", "(bits, base)", No, (2, 2), [], false,
         "the driver's CU_TENSOR_MAP_SWIZZLE_* of a swizzle width and base",
-        |a, _| tensor_args::to_cu_swizzle(&a[0], &a[1])),
+        |a, _| tma::to_cu_swizzle(&a[0], &a[1])),
     op!("make_identity_tensor", "(shape)", No, (1, 1), [], false,
         "every coordinate of the shape to itself: a counting tensor over basis strides, ArithTuple(0,0) o (M,N):(1@0,1@1)",
         |a, _| Ok(Value::Tensor(Box::new(cute_core::tensor::Tensor::identity(&a[0].to_int_tuple()?)?)))),
     op!("local_tile", "(tensor, tiler, coord[, proj])", No, (3, 4), ["tensor", "tiler", "coord", "proj"], false,
         "the tile of the tensor at coord (`_` keeps a mode of tiles); proj (Step<_1, X, _1>{}) drops the X modes",
-        |a, _| tensor_args::local_tile(a)),
+        |a, _| tensors::local_tile(a)),
     op!("inner_partition", "(tensor, tiler, coord)", No, (3, 3), ["tensor", "tiler", "coord"], false,
         "zipped_divide by the tiler, then the tile at coord (local_tile without a projection)",
-        |a, _| tensor_args::local_tile(a)),
+        |a, _| tensors::local_tile(a)),
     op!("outer_partition", "(tensor, tiler, coord)", No, (3, 3), ["tensor", "tiler", "coord"], false,
         "zipped_divide by the tiler, then element coord of every tile (local_partition by a coordinate)",
-        |a, _| tensor_args::outer_partition(a)),
+        |a, _| tensors::outer_partition(a)),
     op!("local_partition", "(tensor, thr_layout, thr_idx[, proj])", No, (3, 4), ["tensor", "tiler", "index", "proj"], false,
         "thread thr_idx's elements when thr_layout's threads tile the tensor; proj (Step<_1, X>{}) keeps only its modes of thr_layout",
-        |a, _| tensor_args::local_partition(a)),
+        |a, _| tensors::local_partition(a)),
     op!("get_slice" | "get_thread_slice", "(tiled_mma | tiled_copy, thr_idx)", No, (2, 2), [], false,
         "one thread's slice of a TiledMMA (ThrMMA: partition_A/B/C) or a TiledCopy (ThrCopy: partition_S/D)",
-        |a, _| tensor_args::get_slice(a)),
+        |a, _| partitions::get_slice(a)),
     op!("retile_S", "(thr_copy, fragment)", No, (2, 2), [], false,
         "a thread's source fragment re-tiled to the copy's values: ((atom_vals, rest_vals), RestM, RestN, ...)",
-        |a, _| tensor_args::retile('S', a)),
+        |a, _| partitions::retile('S', a)),
     op!("retile_D" | "retile", "(thr_copy, fragment)", No, (2, 2), [], false,
         "a thread's destination fragment (an MMA's registers) re-tiled to the copy's values: ((atom_vals, rest_vals), RestM, RestN, ...)",
-        |a, _| tensor_args::retile('D', a)),
+        |a, _| partitions::retile('D', a)),
     op!("partition_S", "(thr_copy, tensor)", No, (2, 2), [], false,
         "the thread's source values of a tensor the copy tiles: (CPY, CPY_M, CPY_N, ...)",
-        |a, _| tensor_args::partition_copy(true, a)),
+        |a, _| partitions::partition_copy(true, a)),
     op!("partition_D", "(thr_copy, tensor)", No, (2, 2), [], false,
         "the thread's destination values of a tensor the copy tiles: (CPY, CPY_M, CPY_N, ...)",
-        |a, _| tensor_args::partition_copy(false, a)),
+        |a, _| partitions::partition_copy(false, a)),
     op!("partition_A", "(thr_mma, tensor)", No, (2, 2), [], false,
         "the thread's part of an (M,K,...) tensor: (FrgV, RestM, RestK, ...)",
-        |a, _| tensor_args::partition('A', a)),
+        |a, _| partitions::partition('A', a)),
     op!("partition_B", "(thr_mma, tensor)", No, (2, 2), [], false,
         "the thread's part of an (N,K,...) tensor: (FrgV, RestN, RestK, ...)",
-        |a, _| tensor_args::partition('B', a)),
+        |a, _| partitions::partition('B', a)),
     op!("partition_C", "(thr_mma, tensor)", No, (2, 2), [], false,
         "the thread's part of an (M,N,...) tensor: (FrgV, RestM, RestN, ...)",
-        |a, _| tensor_args::partition('C', a)),
+        |a, _| partitions::partition('C', a)),
     op!("make_fragment_like", "(layout | tensor) | <T>(layout | tensor)", Prepend, (1, 2), [], false,
         "a compact layout like the layout, mode 0 column-major (register fragments); of a tensor (or with T), a register tensor of its element type (or T) over it",
         |a, _| match a {
-            [v @ (Value::Tensor(_) | Value::Partition(_))] => tensor_args::like_typed(true, None, v),
+            [v @ (Value::Tensor(_) | Value::Partition(_))] => partitions::like_typed(true, None, v),
             // Of a swizzled layout, that of its inner layout (C++'s swizzle_layout.hpp).
             [Value::Composed(c)] => Ok(alg::make_fragment_like(&c.layout)?.into()),
             [v] => Ok(alg::make_fragment_like(&as_layout(v)?)?.into()),
-            [t, v, ..] => tensor_args::like_typed(true, Some(t), v),
+            [t, v, ..] => partitions::like_typed(true, Some(t), v),
             [] => Err(Error::new("give a layout or a tensor")),
         }),
     op!("data" | "iterator", "(tensor)", No, (1, 1), [], false,
         "the tensor's pointer (a register array's or a counting iterator): t.data(), CuTeDSL t.iterator",
-        |a, _| tensor_args::data(&a[0])),
+        |a, _| tensors::data(&a[0])),
     op!("make_tensor_like", "(tensor) | <T>(tensor | layout)", Prepend, (1, 2), [], false,
         "a register tensor of the tensor's element type (or T) over make_layout_like of its layout",
         |a, _| match a {
-            [v] => tensor_args::like_typed(false, None, v),
-            [t, v, ..] => tensor_args::like_typed(false, Some(t), v),
+            [v] => partitions::like_typed(false, None, v),
+            [t, v, ..] => partitions::like_typed(false, Some(t), v),
             [] => Err(Error::new("give a tensor")),
         }),
     op!("cute.make_fragment_like", "(src[, dtype])", No, (1, 2), ["src", "dtype?"], false,
         "CuTeDSL's make_fragment_like: of a tensor, C++'s make_tensor_like<dtype> (a compact register tensor); of a layout, C++'s make_fragment_like",
-        |a, _| tensor_args::dsl_fragment_like(&a[0], a.get(1))),
+        |a, _| partitions::dsl_fragment_like(&a[0], a.get(1))),
     op!("make_rmem_tensor_like", "(src[, dtype])", No, (1, 2), ["src", "dtype?"], false,
         "CuTeDSL: a register tensor of dtype (else the tensor's) over make_layout_like of src's layout: C++'s make_tensor_like<dtype>(src)",
-        |a, _| tensor_args::dsl_rmem_like(&a[0], a.get(1))),
+        |a, _| partitions::dsl_rmem_like(&a[0], a.get(1))),
     op!("make_rmem_tensor", "(layout_or_shape, dtype)", No, (2, 2), ["layout_or_shape", "dtype"], false,
         "CuTeDSL: a register tensor of dtype owning the layout's (or the compact shape's) elements: C++'s make_tensor<dtype>(layout)",
-        |a, _| tensor_args::make_rmem_tensor(&a[0], &a[1])),
+        |a, _| tensors::make_rmem_tensor(&a[0], &a[1])),
     op!("nullspace", "(layout)", No, (1, 1), [], false,
         "the layout of the indices the layout sends to offset 0 (its stride-0 modes)",
         |a, _| Ok(alg::nullspace(plain(&a[0])?)?.into())),
@@ -680,7 +681,7 @@ pub static OPS: &[Op] = &[
         |a, _| {
             let crd = a[0].to_int_tuple()?;
             if let Value::Tensor(_) | Value::Partition(_) = &a[1] {
-                let t = tensor_args::tensor(&a[1])?;
+                let t = tensors::tensor(&a[1])?;
                 let (layout, off) = t.any_layout().domain_offset(&crd)?;
                 let moved = cute_core::tensor::Tensor::with_any_layout(t.iter.clone(), layout)?;
                 return Ok(Value::Tensor(Box::new(moved.offset_by(off)?)));
@@ -753,13 +754,13 @@ pub static OPS: &[Op] = &[
         |a, _| cast(a, false)),
     op!("recast", "<NEW>(tensor)", Prepend, (2, 2), [], false,
         "the tensor's elements seen as NEW-type elements: the pointer retyped, the layout recast_layout'd",
-        |a, _| tensor_args::recast(&a[0], tensor_args::tensor(&a[1])?)),
+        |a, _| tensors::recast(&a[0], tensors::tensor(&a[1])?)),
     op!("recast_tensor", "(src, dtype[, swizzle_])", No, (2, 3), ["src", "dtype", "swizzle_?"], false,
         "CuTeDSL: the tensor's elements seen as dtype elements: C++'s recast<dtype>(src)",
-        |a, _| tensor_args::dsl_recast_tensor(&a[0], &a[1], a.get(2))),
+        |a, _| tensors::dsl_recast_tensor(&a[0], &a[1], a.get(2))),
     op!("recast_ptr", "(ptr[, swizzle_][, dtype]) | <T>(ptr)", Prepend, (1, 3), ["ptr", "swizzle_?", "dtype?"], false,
         "the pointer retyped (and, in CuTeDSL, given the swizzle of its byte addresses, as a GMMA/UMMA smem atom's .inner: Sw<3,4,3>_smem_ptr[16b])",
-        |a, _| tensor_args::recast_ptr(a)),
+        |a, _| tensors::recast_ptr(a)),
     op!("recast_layout", "(OLD, NEW, layout)", Prepend, (3, 3), [], false,
         "the layout of OLD-type elements seen as NEW-type elements (bits or type names)",
         |a, _| recast_layout(&a[0], &a[1], &a[2])),
@@ -806,7 +807,7 @@ pub static OPS: &[Op] = &[
         |a, _| run_time_int(&a[0], 8, false)),
     op!("get_smem_layout_atom", "(layout_enum, dtype, major_size)", No, (3, 3), ["layout", "element_type", "major_mode_size"], false,
         "CuTeDSL sm90_utils: the widest SmemLayoutAtomKind whose contiguous bits divide the major mode",
-        |a, _| crate::types::dsl_atom_kind(&a[0], &a[1], a[2].to_int()?)),
+        |a, _| crate::ops::smem::dsl_atom_kind(&a[0], &a[1], a[2].to_int()?)),
     op!("is_k_major_a" | "is_k_major_b" | "is_n_major_c", "(layout_enum)", No, (1, 1), [], false,
         "CuTeDSL LayoutEnum: whether it is ROW_MAJOR (K-major A/B, N-major C)",
         |a, _| Ok(Value::Bool(matches!(a[0], Value::Keyword("LayoutEnum.ROW_MAJOR"))))),
@@ -847,20 +848,20 @@ pub static OPS: &[Op] = &[
         |a, _| int(bits_of(&a[0])? / 8)),
     op!("make_smem_layout_a", "(layout_enum, tile_mnk, dtype, stages)", No, (4, 4), ["a_layout", "mma_tiler_mnk", "a_dtype", "num_stages"], false,
         "CuTeDSL sm90_utils: the staged smem layout of A for a Hopper GEMM tile",
-        |a, _| crate::types::dsl_smem_layout('a', a)),
+        |a, _| crate::ops::smem::dsl_smem_layout('a', a)),
     op!("make_smem_layout_b", "(layout_enum, tile_mnk, dtype, stages)", No, (4, 4), ["b_layout", "mma_tiler_mnk", "b_dtype", "num_stages"], false,
         "CuTeDSL sm90_utils: the staged smem layout of B for a Hopper GEMM tile",
-        |a, _| crate::types::dsl_smem_layout('b', a)),
+        |a, _| crate::ops::smem::dsl_smem_layout('b', a)),
     op!("make_smem_layout_epi", "(dtype, layout_enum, epi_tile, stages)", No, (4, 4), ["epi_dtype", "epi_layout", "epi_tile", "epi_stage"], false,
         "CuTeDSL sm90_utils: the staged smem layout of the epilogue tile",
-        |a, _| crate::types::dsl_smem_layout('c', a)),
+        |a, _| crate::ops::smem::dsl_smem_layout('c', a)),
     op!("make_smem_layout_atom", "(kind, element_type)", No, (2, 2), [], false,
         "CuTeDSL: the GMMA/UMMA smem atom of a SmemLayoutAtomKind for an element type",
         |a, _| {
             let Value::Keyword(kind) = &a[0] else {
                 return Err(Error::new(format!("expected a SmemLayoutAtomKind, got {}", a[0].kind())));
             };
-            crate::types::smem_atom_of_kind(kind, bits_of(&a[1])?)
+            crate::ops::smem::smem_atom_of_kind(kind, bits_of(&a[1])?)
         }),
     // --- C++ spelling helpers ----------------------------------------------------------
     op!("decltype", "(x)", No, (1, 1), [], false,
@@ -884,46 +885,46 @@ pub static OPS: &[Op] = &[
         make_tiled_mma),
     op!("make_copy_atom", "(op, dtype[, num_bits_per_copy])", No, (2, 3), ["op", "copy_internal_type", "num_bits_per_copy"], false,
         "CuTeDSL: the copy atom of an op with value type dtype (C++ Copy_Atom<Op, T>); cp.async and universal copies move num_bits_per_copy bits",
-        |a, _| crate::atom_args::dsl_copy_atom(a)),
+        |a, _| crate::ops::atoms::dsl_copy_atom(a)),
     op!("LdMatrix8x8x16bOp", "([transpose[, num_matrices]])", No, (0, 2), ["transpose", "num_matrices"], false,
         "CuTeDSL warp: ldmatrix of 1, 2 or 4 8x8 matrices, C++'s SM75_U32x{n}_LDSM_N (transposed: SM75_U16x{2n}_LDSM_T)",
-        |a, _| crate::atom_args::dsl_matrix_op(true, a)),
+        |a, _| crate::ops::atoms::dsl_matrix_op(true, a)),
     op!("StMatrix8x8x16bOp", "([transpose[, num_matrices]])", No, (0, 2), ["transpose", "num_matrices"], false,
         "CuTeDSL warp: stmatrix of 1, 2 or 4 8x8 matrices, C++'s SM90_U32x{n}_STSM_N (transposed: SM90_U16x{2n}_STSM_T)",
-        |a, _| crate::atom_args::dsl_matrix_op(false, a)),
+        |a, _| crate::ops::atoms::dsl_matrix_op(false, a)),
     op!("Ld16x64bOp", "([repeat[, pack]])", No, (0, 2), ["repeat", "pack"], false,
         "CuTeDSL tcgen05: tcgen05.ld .16x64b (repeat Repetition.xN, pack Pack.PACK_16b_IN_32b), C++'s SM100_TMEM_LOAD_16dp64bNx[_16b]",
-        |a, _| crate::atom_args::dsl_tmem_op("LOAD", "16dp64b", a)),
+        |a, _| crate::ops::atoms::dsl_tmem_op("LOAD", "16dp64b", a)),
     op!("Ld16x128bOp", "([repeat[, pack]])", No, (0, 2), ["repeat", "pack"], false,
         "CuTeDSL tcgen05: tcgen05.ld .16x128b (repeat Repetition.xN, pack Pack.PACK_16b_IN_32b), C++'s SM100_TMEM_LOAD_16dp128bNx[_16b]",
-        |a, _| crate::atom_args::dsl_tmem_op("LOAD", "16dp128b", a)),
+        |a, _| crate::ops::atoms::dsl_tmem_op("LOAD", "16dp128b", a)),
     op!("Ld16x256bOp", "([repeat[, pack]])", No, (0, 2), ["repeat", "pack"], false,
         "CuTeDSL tcgen05: tcgen05.ld .16x256b (repeat Repetition.xN, pack Pack.PACK_16b_IN_32b), C++'s SM100_TMEM_LOAD_16dp256bNx[_16b]",
-        |a, _| crate::atom_args::dsl_tmem_op("LOAD", "16dp256b", a)),
+        |a, _| crate::ops::atoms::dsl_tmem_op("LOAD", "16dp256b", a)),
     op!("Ld16x32bx2Op", "([repeat[, pack]])", No, (0, 2), ["repeat", "pack"], false,
         "CuTeDSL tcgen05: tcgen05.ld .16x32bx2 (repeat Repetition.xN, pack Pack.PACK_16b_IN_32b), C++'s SM100_TMEM_LOAD_16dp32bNx[_16b]",
-        |a, _| crate::atom_args::dsl_tmem_op("LOAD", "16dp32b", a)),
+        |a, _| crate::ops::atoms::dsl_tmem_op("LOAD", "16dp32b", a)),
     op!("Ld32x32bOp", "([repeat[, pack]])", No, (0, 2), ["repeat", "pack"], false,
         "CuTeDSL tcgen05: tcgen05.ld .32x32b (repeat Repetition.xN, pack Pack.PACK_16b_IN_32b), C++'s SM100_TMEM_LOAD_32dp32bNx[_16b]",
-        |a, _| crate::atom_args::dsl_tmem_op("LOAD", "32dp32b", a)),
+        |a, _| crate::ops::atoms::dsl_tmem_op("LOAD", "32dp32b", a)),
     op!("St16x64bOp", "(repeat[, unpack])", No, (1, 2), ["repeat", "unpack"], false,
         "CuTeDSL tcgen05: tcgen05.st .16x64b (repeat Repetition.xN, unpack Unpack.UNPACK_32b_IN_16b), C++'s SM100_TMEM_STORE_16dp64bNx[_16b]",
-        |a, _| crate::atom_args::dsl_tmem_op("STORE", "16dp64b", a)),
+        |a, _| crate::ops::atoms::dsl_tmem_op("STORE", "16dp64b", a)),
     op!("St16x128bOp", "(repeat[, unpack])", No, (1, 2), ["repeat", "unpack"], false,
         "CuTeDSL tcgen05: tcgen05.st .16x128b (repeat Repetition.xN, unpack Unpack.UNPACK_32b_IN_16b), C++'s SM100_TMEM_STORE_16dp128bNx[_16b]",
-        |a, _| crate::atom_args::dsl_tmem_op("STORE", "16dp128b", a)),
+        |a, _| crate::ops::atoms::dsl_tmem_op("STORE", "16dp128b", a)),
     op!("St16x256bOp", "(repeat[, unpack])", No, (1, 2), ["repeat", "unpack"], false,
         "CuTeDSL tcgen05: tcgen05.st .16x256b (repeat Repetition.xN, unpack Unpack.UNPACK_32b_IN_16b), C++'s SM100_TMEM_STORE_16dp256bNx[_16b]",
-        |a, _| crate::atom_args::dsl_tmem_op("STORE", "16dp256b", a)),
+        |a, _| crate::ops::atoms::dsl_tmem_op("STORE", "16dp256b", a)),
     op!("St16x32bx2Op", "(repeat[, unpack])", No, (1, 2), ["repeat", "unpack"], false,
         "CuTeDSL tcgen05: tcgen05.st .16x32bx2 (repeat Repetition.xN, unpack Unpack.UNPACK_32b_IN_16b), C++'s SM100_TMEM_STORE_16dp32bNx[_16b]",
-        |a, _| crate::atom_args::dsl_tmem_op("STORE", "16dp32b", a)),
+        |a, _| crate::ops::atoms::dsl_tmem_op("STORE", "16dp32b", a)),
     op!("St32x32bOp", "(repeat[, unpack])", No, (1, 2), ["repeat", "unpack"], false,
         "CuTeDSL tcgen05: tcgen05.st .32x32b (repeat Repetition.xN, unpack Unpack.UNPACK_32b_IN_16b), C++'s SM100_TMEM_STORE_32dp32bNx[_16b]",
-        |a, _| crate::atom_args::dsl_tmem_op("STORE", "32dp32b", a)),
+        |a, _| crate::ops::atoms::dsl_tmem_op("STORE", "32dp32b", a)),
     op!("CopyG2SOp", "([cache_mode])", No, (0, 1), ["cache_mode"], false,
         "CuTeDSL cpasync: the SM80 cp.async op (LoadCacheMode.ALWAYS or GLOBAL), its width given to make_copy_atom",
-        |a, _| crate::atom_args::dsl_g2s_op(a.first())),
+        |a, _| crate::ops::atoms::dsl_g2s_op(a.first())),
     op!("CopyUniversalOp", "()", No, (0, 0), [], false,
         "CuTeDSL: the universal copy op (C++ UniversalCopy), its width given to make_copy_atom",
         |_, _| Ok(Value::Keyword("UniversalCopy"))),
@@ -990,22 +991,22 @@ pub static OPS: &[Op] = &[
         |a, _| Ok(tiled_mma(&a[0])?.partition_shape('B', &a[1].to_int_tuple()?)?.into())),
     op!("partition_fragment_C", "(tiled_mma, shape_mn) | (thr_mma, tensor)", No, (2, 2), [], false,
         "the accumulator: an SM100 UMMA's in tensor memory ((MMA, MMA_M, MMA_N) -> lane << 16 | column), a register MMA's as a register tensor of its C type",
-        |a, _| tensor_args::partition_fragment('C', a)),
+        |a, _| partitions::partition_fragment('C', a)),
     op!("partition_fragment_A", "(thr_mma, tensor)", No, (2, 2), [], false,
         "the thread's register fragment of A: a register tensor of the MMA's A type over make_fragment_like(partition_A(tensor))",
-        |a, _| tensor_args::partition_fragment('A', a)),
+        |a, _| partitions::partition_fragment('A', a)),
     op!("partition_fragment_B", "(thr_mma, tensor)", No, (2, 2), [], false,
         "the thread's register fragment of B: a register tensor of the MMA's B type over make_fragment_like(partition_B(tensor))",
-        |a, _| tensor_args::partition_fragment('B', a)),
+        |a, _| partitions::partition_fragment('B', a)),
     op!("make_fragment_A", "(thr_mma | tiled_mma, partitioned)", No, (2, 2), [], false,
         "a register tensor of A's type over make_fragment_like of a partition_A result",
-        |a, _| tensor_args::make_fragment('A', a)),
+        |a, _| partitions::make_fragment('A', a)),
     op!("make_fragment_B", "(thr_mma | tiled_mma, partitioned)", No, (2, 2), [], false,
         "a register tensor of B's type over make_fragment_like of a partition_B result",
-        |a, _| tensor_args::make_fragment('B', a)),
+        |a, _| partitions::make_fragment('B', a)),
     op!("make_fragment_C", "(thr_mma | tiled_mma, partitioned)", No, (2, 2), [], false,
         "the accumulator over a partition_C result's shape: a column-major register tensor of C's type (an SM100 UMMA's in TMEM)",
-        |a, _| tensor_args::make_fragment('C', a)),
+        |a, _| partitions::make_fragment('C', a)),
     op!("partition_shape_C", "(tiled_mma, shape_mn)", No, (2, 2), [], false,
         "the shape of one thread's C fragment of an (M, N, ...) tile: (FrgV, RestM, RestN, ...)",
         |a, _| Ok(tiled_mma(&a[0])?.partition_shape('C', &a[1].to_int_tuple()?)?.into())),
@@ -1017,45 +1018,45 @@ pub static OPS: &[Op] = &[
         |a, _| dsl_tile_to_mma_shape(&a[0], &a[1], a.get(2))),
     op!("ss_op_selector" | "GMMA::ss_op_selector", "<A, B, C, TileShape_MNK[, MajorA, MajorB]>()", Prepend, (4, 6), [], false,
         "CUTLASS's SM90 GMMA (A and B in smem) of the widest N dividing the tile",
-        |a, _| crate::families::gmma_op_selector(false, a)),
+        |a, _| crate::ops::families::gmma_op_selector(false, a)),
     op!("rs_op_selector" | "GMMA::rs_op_selector", "<A, B, C, TileShape_MNK[, MajorA, MajorB]>()", Prepend, (4, 6), [], false,
         "CUTLASS's SM90 GMMA (A in registers) of the widest N dividing the tile",
-        |a, _| crate::families::gmma_op_selector(true, a)),
+        |a, _| crate::ops::families::gmma_op_selector(true, a)),
     op!("sm100_make_trivial_tiled_mma", "<A, B, Acc, TileShape_MNK, ClusterShape_MNK, MajorA, MajorB, ScheduleTag>()", Prepend, (8, 10), [], false,
         "CUTLASS's SM100 builder: a 1-SM or 2-SM UMMA TiledMMA for the tile, cluster and schedule",
-        |a, _| crate::families::sm100_trivial_tiled_mma(a)),
+        |a, _| crate::ops::families::sm100_trivial_tiled_mma(a)),
     op!("make_trivial_tiled_mma", "(a_dtype[, b_dtype], a_major, b_major, acc_dtype, cta_group, mma_tiler_mn[, a_source]) | (a_dtype, b_dtype, a_major, b_major, acc_dtype, atom_layout_mnk, tiler_mn[, a_source])", No, (6, 8),
         ["a_dtype", "b_dtype", "a_leading_mode", "b_leading_mode", "acc_dtype", "cta_group|atom_layout_mnk", "mma_tiler_mn|tiler_mn", "a_source"], false,
         "CuTeDSL sm100_utils: the UMMA TiledMMA (one or two CTAs) of the types and MMA tile; sm90_utils: the GMMA TiledMMA of an atom layout",
-        |a, _| crate::families::dsl_trivial_tiled_mma(a)),
+        |a, _| crate::ops::families::dsl_trivial_tiled_mma(a)),
     op!("MmaF8Op", "(a_dtype, b_dtype, acc_dtype, shape_mnk, a_src, a_major, b_major)", No, (7, 7), [], false,
         "CuTeDSL warpgroup: the SM90 GMMA of 8-bit floats",
-        |a, _| crate::families::warpgroup_op(&a[0], &a[1], &a[2], &a[3..])),
+        |a, _| crate::ops::families::warpgroup_op(&a[0], &a[1], &a[2], &a[3..])),
     op!("MmaUniversalOp", "(dtype)", No, (1, 1), [], false,
         "CuTeDSL: UniversalFMA, one thread's multiply-add",
-        |a, _| crate::families::dsl_universal_op(a)),
+        |a, _| crate::ops::families::dsl_universal_op(a)),
     op!("MmaF16BF16Op", "(ab_dtype, acc_dtype, shape_mnk[, a_src, a_major, b_major] | [, cta_group, a_src, a_major, b_major])", No, (3, 7), [], false,
         "CuTeDSL: the SM80 mma.sync (warp., 3 arguments), SM90 GMMA (warpgroup., 6) or SM100 tcgen05.mma (tcgen05., 7) of 16-bit types",
-        |a, _| crate::families::dsl_f16bf16_op(a)),
+        |a, _| crate::ops::families::dsl_f16bf16_op(a)),
     op!("MmaTF32Op", "(shape_mnk, cta_group, a_src, a_major, b_major)", No, (5, 5), [], false,
         "CuTeDSL: the SM100 tcgen05.mma of TF32",
-        |a, _| crate::families::dsl_tf32_op(a)),
+        |a, _| crate::ops::families::dsl_tf32_op(a)),
     op!("MmaF8F6F4Op", "(a_dtype, b_dtype, acc_dtype, shape_mnk, cta_group, a_src, a_major, b_major)", No, (8, 8), [], false,
         "CuTeDSL: the SM100 tcgen05.mma of 8-, 6- and 4-bit floats, A and B of independent types",
-        |a, _| crate::families::dsl_f8f6f4_op(a)),
+        |a, _| crate::ops::families::dsl_f8f6f4_op(a)),
     op!("MmaI8Op", "(ab_dtype, shape_mnk, cta_group, a_src, a_major, b_major) | (a_dtype, b_dtype, acc_dtype, shape_mnk, a_src, a_major, b_major)", No, (6, 7), [], false,
         "CuTeDSL: the SM100 tcgen05.mma (6 arguments) or SM90 GMMA (warpgroup., 7) of 8-bit integers",
-        |a, _| crate::families::dsl_i8_op(a)),
+        |a, _| crate::ops::families::dsl_i8_op(a)),
     // --- descriptors -------------------------------------------------------------------
     op!("make_gmma_desc" | "GMMA::make_gmma_desc", "<Major>(smem_layout[, T])", Prepend, (2, 3), [], false,
         "SM90 wgmma's shared-memory descriptor of a canonical GMMA operand block: LBO, SBO, layout type",
-        |a, _| crate::desc_args::smem_desc(cute_core::desc::DescFamily::Gmma, a)),
+        |a, _| crate::ops::descriptors::smem_desc(cute_core::desc::DescFamily::Gmma, a)),
     op!("make_umma_desc" | "UMMA::make_umma_desc", "<Major>(smem_layout[, T])", Prepend, (2, 3), [], false,
         "SM100 tcgen05.mma's shared-memory descriptor of a canonical UMMA operand block",
-        |a, _| crate::desc_args::smem_desc(cute_core::desc::DescFamily::Umma, a)),
+        |a, _| crate::ops::descriptors::smem_desc(cute_core::desc::DescFamily::Umma, a)),
     op!("make_instr_desc" | "UMMA::make_instr_desc", "<A, B, C, M, N, MajorA, MajorB[, NegA, NegB, Saturate, Sparse, MaxShift]>()", Prepend, (7, 12), [], false,
         "SM100 tcgen05.mma's 32-bit instruction descriptor: formats, majors, M and N",
-        |a, _| crate::desc_args::instr_desc(a)),
+        |a, _| crate::ops::descriptors::instr_desc(a)),
     op!("tma_swizzle" | "get_tma_swizzle", "(smem_layout)", No, (1, 1), [], false,
         "the CUtensorMapSwizzle a TMA copy into this shared-memory layout uses (make_tma_copy's)",
         |a, _| Ok(Value::Keyword(cute_core::tma::tma_swizzle(&a[0].to_any_layout()?)?))),
@@ -1063,7 +1064,7 @@ pub static OPS: &[Op] = &[
         "a TMA TiledCopy (one instruction per box, get_tma_tensor and tma_partition on it); of a gmem layout, just the box (its TmaGmemBasis) with its swizzle and the checks the driver makes",
         |a, _| {
             match &a[0] {
-                Value::Keyword(op) => return crate::tensor_args::make_tma(op, &a[1..], true),
+                Value::Keyword(op) => return crate::ops::tma::make_tma(op, &a[1..], true),
                 Value::Atom(at) => return Err(Error::new(format!(
                     "make_tma_copy takes a TMA operation ({}), not the atom {}",
                     cute_core::tma::TMA_OPS.join(", "),
@@ -1071,20 +1072,20 @@ pub static OPS: &[Op] = &[
                 ))),
                 _ => {}
             }
-            crate::tensor_args::tma_box(a)
+            crate::ops::tma::tma_box(a)
         }),
     op!("make_tma_atom", "(OP{}, gmem_tensor, smem_layout, cta_tiler[, cluster_size])", No, (4, 5), [], false,
         "the TMA copy atom alone (its box and coordinate strides; get_tma_tensor and tma_partition take it)",
         |a, _| match &a[0] {
-            Value::Keyword(op) => crate::tensor_args::make_tma(op, &a[1..], false),
+            Value::Keyword(op) => crate::ops::tma::make_tma(op, &a[1..], false),
             v => Err(Error::new(format!("make_tma_atom takes a TMA operation first (SM90_TMA_LOAD{{}}), got {}", v.kind()))),
         }),
     op!("get_tma_tensor", "(tma, gmem_shape)", No, (2, 2), [], false,
         "the TMA coordinate tensor over the global shape: ArithTuple coordinates in the TMA's mode order (tma.get_tma_tensor(make_shape(M,K)))",
-        |a, _| Ok(Value::Tensor(Box::new(crate::tensor_args::tma_atom(&a[0])?.get_tma_tensor(&a[1].to_int_tuple()?)?)))),
+        |a, _| Ok(Value::Tensor(Box::new(crate::ops::tma::tma_atom(&a[0])?.get_tma_tensor(&a[1].to_int_tuple()?)?)))),
     op!("tma_partition", "(tma, [cta_coord, cta_layout,] smem_tensor, gmem_tensor)", No, (3, 5), [], false,
         "(gmem, smem) as ((TMA, TMA_Iter), Rest...): one TMA instruction's values in mode 0.0, offset to the CTA's multicast slice",
-        |a, _| crate::tensor_args::tma_partition(a, false)),
+        |a, _| crate::ops::tma::tma_partition(a, false)),
     op!("make_tiled_tma_atom" | "cpasync.make_tiled_tma_atom" | "nvgpu.cpasync.make_tiled_tma_atom" | "cute.nvgpu.cpasync.make_tiled_tma_atom",
         "(op, gmem_tensor, smem_layout, cta_tiler[, num_multicast])", No, (4, 5), ["op", "gmem_tensor", "smem_layout", "cta_tiler", "num_multicast"], false,
         "CuTeDSL: (the TMA copy atom, the TMA coordinate tensor over the gmem tensor's shape): C++'s make_tma_atom and get_tma_tensor",
@@ -1092,15 +1093,15 @@ pub static OPS: &[Op] = &[
             let Value::Keyword(op) = &a[0] else {
                 return Err(Error::new(format!("make_tiled_tma_atom takes a TMA operation first (cpasync.CopyBulkTensorTileG2SOp()), got {}", a[0].kind())));
             };
-            let atom = crate::tensor_args::make_tma(op, &a[1..], false)?;
-            let shape = crate::tensor_args::tensor(&a[1])?.layout.shape().clone();
-            let t = crate::tensor_args::tma_atom(&atom)?.get_tma_tensor(&shape)?;
+            let atom = crate::ops::tma::make_tma(op, &a[1..], false)?;
+            let shape = crate::ops::tensors::tensor(&a[1])?.layout.shape().clone();
+            let t = crate::ops::tma::tma_atom(&atom)?.get_tma_tensor(&shape)?;
             Ok(Value::Tuple(vec![atom, Value::Tensor(Box::new(t))]))
         }),
     op!("cpasync.tma_partition" | "nvgpu.cpasync.tma_partition" | "cute.nvgpu.cpasync.tma_partition",
         "(atom, cta_coord, cta_layout, smem_tensor, gmem_tensor)", No, (5, 5), ["atom", "cta_coord", "cta_layout", "smem_tensor", "gmem_tensor"], false,
         "CuTeDSL: (smem, gmem) as ((TMA, TMA_Iter), Rest...), C++'s tma_partition with the pair swapped",
-        |a, _| crate::tensor_args::tma_partition(a, true)),
+        |a, _| crate::ops::tma::tma_partition(a, true)),
     op!("CopyBulkTensorTileG2SOp" | "cpasync.CopyBulkTensorTileG2SOp", "()", No, (0, 0), [], false,
         "CuTeDSL's TMA load operation: C++'s SM90_TMA_LOAD",
         |_, _| Ok(Value::Keyword("SM90_TMA_LOAD"))),
@@ -1113,18 +1114,18 @@ pub static OPS: &[Op] = &[
     op!("make_tmem_copy", "(atom | OP{}, tmem_tensor)", No, (2, 2), [], false,
         "the warpgroup's TiledCopy of a tcgen05.ld/st atom over a TMEM tensor (make_cotiled_copy: each warp in its 32-lane sub-partition)",
         |a, _| {
-            let t = crate::tensor_args::tensor(&a[1])?;
-            Ok(Value::TiledCopy(Box::new(cute_core::tmem::make_tmem_copy(&crate::atom_args::copy_atom(&a[0])?, t)?)))
+            let t = crate::ops::tensors::tensor(&a[1])?;
+            Ok(Value::TiledCopy(Box::new(cute_core::tmem::make_tmem_copy(&crate::ops::atoms::copy_atom(&a[0])?, t)?)))
         }),
     op!("make_utccp_copy", "(OP{}, tmem_tensor)", No, (2, 2), [], false,
         "the TiledCopy of a tcgen05.cp (shared memory to TMEM) atom over a TMEM tensor",
         |a, _| {
-            let t = crate::tensor_args::tensor(&a[1])?;
-            Ok(Value::TiledCopy(Box::new(cute_core::tmem::make_utccp_copy(&crate::atom_args::copy_atom(&a[0])?, t)?)))
+            let t = crate::ops::tensors::tensor(&a[1])?;
+            Ok(Value::TiledCopy(Box::new(cute_core::tmem::make_utccp_copy(&crate::ops::atoms::copy_atom(&a[0])?, t)?)))
         }),
     op!("tma_box", "(gmem_layout, smem_layout[, T])", No, (2, 3), [], false,
         "the TMA box make_tma_copy(SM90_TMA_LOAD{}, gmem, smem) derives (its TmaGmemBasis), with its swizzle and the checks the driver makes",
-        |a, _| crate::tensor_args::tma_box(a)),
+        |a, _| crate::ops::tma::tma_box(a)),
     // --- shared memory -----------------------------------------------------------------
     op!("bank_conflicts", "(smem[, bits], INSTR) | (smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
         "the shared-memory bank model of an access: phases, wavefronts, conflicts",
@@ -1136,7 +1137,7 @@ pub static OPS: &[Op] = &[
     op!("coalescing", "(gmem_tensor, tiled_copy[, INSTR]) | (gmem[, bits], INSTR) | (gmem, bits, tiled_copy | tv[, INSTR])", No, (2, 4), [], false,
         "the global-memory coalescing of an access: 32-byte sectors and 128-byte lines per warp instruction against the fewest",
         |a, _| {
-            let g = crate::atom_args::coalesce_args(a)?;
+            let g = crate::ops::atoms::coalesce_args(a)?;
             Ok(Value::Coalesce(Box::new(cute_core::gmem::coalescing(&g.layout, g.bits, g.base, &g.tv, g.op)?)))
         }),
     op!("swizzle_search", "(smem[, bits], INSTR) | (smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,

@@ -4,7 +4,7 @@ use super::{check_cells, dimmed, overview_note, Highlight, Options, Palette, Vie
 use crate::grid::{Cell, Data, Figure, Mark, Panel};
 use cute_core::atom::{MmaParams, TiledCopy, TiledMma};
 use cute_core::{Error, IntTuple, Layout, Result};
-use cute_lang::tensor_args::Partitioner;
+use cute_lang::value::Partitioner;
 use cute_lang::Value;
 
 /// A (thread, value) → column-major index layout drawn over an M×N tile; `transpose`
@@ -388,7 +388,7 @@ fn group_instructions(panel: &mut Panel, thr: i64, per: i64) -> usize {
 
 pub(super) fn partition_figure(
     title: &str,
-    p: &cute_lang::tensor_args::Partition,
+    p: &cute_lang::value::Partition,
     opts: &Options,
 ) -> Result<Figure> {
     let (m, n) = match &p.shape {

@@ -4,7 +4,7 @@
 //! texts (integers, `Shape<_1,_1,_1>`, names).
 
 use crate::convert::type_name;
-use crate::types::name_value;
+use crate::types::names::name_value;
 use crate::value::Value;
 use cute_core::error::{Error, Result};
 

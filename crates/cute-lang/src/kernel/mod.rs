@@ -10,76 +10,23 @@
 //! `tma_atom_a`); shared-memory layouts are named `s*`/`*Smem*`/`*smem*`; copies whose name
 //! says `s2r`/`SmemCopy` read shared memory, other TiledCopies read global memory.
 
-use crate::atom_args::{bank_args, coalesce_args};
 use crate::session::Session;
-use crate::value::Value;
-use cute_core::atom::{Atom, CopyAtom, MmaParams, TiledCopy, TiledMma};
-use cute_core::bank::BankReport;
+use cute_core::atom::MmaParams;
 use cute_core::error::{arith, Error, Result};
-use cute_core::int_tuple::{Coord, IntTuple};
-use cute_core::layout::{self as alg, Layout};
-use cute_core::swizzle::AnyLayout;
-use cute_core::tensor::{Iter, Ptr, Space, Tensor};
+use cute_core::int_tuple::IntTuple;
+use cute_core::layout::{self as alg};
 use std::fmt;
 
 mod copies;
 mod mma;
+mod report;
 mod roles;
 mod traffic;
 use copies::*;
 use mma::*;
+pub use report::{kib, Section, SectionKind, Verdict, Warning};
 use roles::*;
 pub use traffic::{Problem, Traffic};
-
-/// How a section came out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Verdict {
-    /// As good as the hardware allows.
-    Ok,
-    /// Works, but costs more than it must (conflicts, extra sectors).
-    Warn,
-    /// Will not work (over the shared-memory limit, a tile the MMA does not divide).
-    Fail,
-}
-
-impl Verdict {
-    /// `ok`, `warn`, `fail`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Verdict::Ok => "ok",
-            Verdict::Warn => "warn",
-            Verdict::Fail => "fail",
-        }
-    }
-}
-
-/// One object of the kernel and what the models say about it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Section {
-    /// `smem`, `g2s`, `tma`, `s2r`, `mma`, `tmem`, `budget`.
-    pub kind: &'static str,
-    /// The binding (`sA`, `copyA`, `tiled_mma`), or what the section sums up.
-    pub name: String,
-    /// The verdict.
-    pub verdict: Verdict,
-    /// The number behind the verdict, in one line.
-    pub headline: String,
-    /// Name, value pairs: what the section found.
-    pub facts: Vec<(String, String)>,
-    /// Why the verdict is not ok, each with a fix where one can be computed.
-    pub warnings: Vec<Warning>,
-    /// An expression that opens the object in its own view (`bank_conflicts(...)`).
-    pub view: Option<String>,
-}
-
-/// A problem and, where the project can compute one, its fix.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Warning {
-    /// What is wrong, with the number.
-    pub reason: String,
-    /// What to do instead.
-    pub fix: Option<String>,
-}
 
 /// The report of a whole configuration.
 #[derive(Clone, Debug, PartialEq)]
@@ -110,46 +57,32 @@ impl Report {
     }
 }
 
-/// Bytes as KiB, one decimal where not whole.
-///
-/// ```
-/// assert_eq!(cute_lang::kernel::kib(166_912), "163 KiB");
-/// assert_eq!(cute_lang::kernel::kib(1536 + 100), "1.6 KiB");
-/// ```
-pub fn kib(bytes: i64) -> String {
-    if bytes % 1024 == 0 {
-        format!("{} KiB", bytes / 1024)
-    } else {
-        format!("{:.1} KiB", bytes as f64 / 1024.0)
-    }
-}
-
 /// The report's presets: name, title, configuration block.
 pub const PRESETS: &[(&str, &str, &str)] = &[
     (
         "sm80_tutorial",
         "CuTe SM80 tutorial GEMM: cp.async, ldmatrix, mma.sync",
-        include_str!("../kernels/sm80_tutorial.cpp"),
+        include_str!("../../kernels/sm80_tutorial.cpp"),
     ),
     (
         "sm90_tma_wgmma",
         "SM90 TMA + WGMMA 128x128x64 F16, 4 stages, 2 consumer warpgroups",
-        include_str!("../kernels/sm90_tma_wgmma.cpp"),
+        include_str!("../../kernels/sm90_tma_wgmma.cpp"),
     ),
     (
         "sm100_umma",
         "SM100 UMMA 128x256 F16 -> F32, TMA, TMEM accumulator",
-        include_str!("../kernels/sm100_umma.cpp"),
+        include_str!("../../kernels/sm100_umma.cpp"),
     ),
     (
         "sm90_dsl",
         "CuTeDSL: the Hopper dense GEMM's set-up (TMA + WGMMA, 4 stages)",
-        include_str!("../kernels/sm90_dsl.py"),
+        include_str!("../../kernels/sm90_dsl.py"),
     ),
     (
         "broken_sm80",
         "A broken SM80 configuration: every warning",
-        include_str!("../kernels/broken_sm80.cpp"),
+        include_str!("../../kernels/broken_sm80.cpp"),
     ),
 ];
 
@@ -159,7 +92,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
 /// ```
 /// let r = cute_lang::kernel::report("auto sA = make_layout(make_shape(Int<128>{}, Int<32>{}, Int<2>{}), LayoutRight{});\nTiledMMA mma = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2>>{});").unwrap();
 /// assert_eq!(r.arch, "SM80");
-/// assert!(r.sections.iter().any(|s| s.kind == "smem" && s.name == "sA"));
+/// assert!(r.sections.iter().any(|s| s.kind == cute_lang::kernel::SectionKind::Smem && s.name == "sA"));
 /// ```
 pub fn report(src: &str) -> Result<Report> {
     let mut session = Session::default();
@@ -178,13 +111,26 @@ pub fn report(src: &str) -> Result<Report> {
     let at = r
         .sections
         .iter()
-        .position(|s| !matches!(s.kind, "budget" | "smem" | "types" | "g2s" | "tma"))
+        .position(|s| {
+            !matches!(
+                s.kind,
+                SectionKind::Budget
+                    | SectionKind::Smem
+                    | SectionKind::Types
+                    | SectionKind::G2s
+                    | SectionKind::Tma
+            )
+        })
         .unwrap_or(r.sections.len());
     let names: Vec<String> = refused
         .iter()
         .map(|s| format!("{} (refused)", s.name))
         .collect();
-    if let Some(k) = r.sections.iter_mut().find(|s| s.kind == "kernel") {
+    if let Some(k) = r
+        .sections
+        .iter_mut()
+        .find(|s| s.kind == SectionKind::Kernel)
+    {
         traffic::leave_out(k, &names);
     }
     r.sections.splice(at..at, refused);
@@ -252,7 +198,7 @@ pub fn report_of(session: &Session) -> Result<Report> {
         total_names.push(name.clone());
         stage_counts.push(stages);
         sections.push(Section {
-            kind: "smem",
+            kind: SectionKind::Smem,
             name: name.clone(),
             verdict: Verdict::Ok,
             headline: format!("{} per stage x {stages} = {}", kib(stage_bytes), kib(bytes)),
@@ -279,7 +225,7 @@ pub fn report_of(session: &Session) -> Result<Report> {
         sections.insert(
             0,
             Section {
-                kind: "budget",
+                kind: SectionKind::Budget,
                 name: total_names.join(" + "),
                 verdict: if over { Verdict::Fail } else { Verdict::Ok },
                 headline: format!(
@@ -316,7 +262,7 @@ pub fn report_of(session: &Session) -> Result<Report> {
     }
     // An analysis that cannot run is the section's verdict, not the report's end: the
     // reason names the object.
-    let failed = |kind: &'static str, name: &str, e: Error| Section {
+    let failed = |kind: SectionKind, name: &str, e: Error| Section {
         kind,
         name: name.to_string(),
         verdict: Verdict::Fail,
@@ -339,7 +285,7 @@ pub fn report_of(session: &Session) -> Result<Report> {
             }
             Err(e) => {
                 uncounted.push(format!("{name} (its check failed)"));
-                sections.push(failed("g2s", name, e))
+                sections.push(failed(SectionKind::G2s, name, e))
             }
         }
     }
@@ -367,7 +313,7 @@ pub fn report_of(session: &Session) -> Result<Report> {
     for (name, mma) in &r.mmas {
         match mma_sections(&r, name, mma) {
             Ok(s) => sections.extend(s),
-            Err(e) => sections.push(failed("mma", name, e)),
+            Err(e) => sections.push(failed(SectionKind::Mma, name, e)),
         }
     }
     // The accumulators stored straight to global memory (no shared-memory epilogue).
@@ -380,7 +326,7 @@ pub fn report_of(session: &Session) -> Result<Report> {
             Ok(None) => {}
             Err(e) => {
                 uncounted.push("C (its check failed)".into());
-                sections.push(failed("epilogue", "C", e))
+                sections.push(failed(SectionKind::Epilogue, "C", e))
             }
         }
     }
@@ -396,7 +342,7 @@ pub fn report_of(session: &Session) -> Result<Report> {
                 problem = Some(p);
             }
             Err(e) => sections.push(Section {
-                kind: "kernel",
+                kind: SectionKind::Kernel,
                 name: format!("{m}x{n}x{k}"),
                 verdict: Verdict::Warn,
                 headline: "no kernel totals".into(),

@@ -2,7 +2,7 @@
 //! `make_tiled_mma`, `atom(NAME, T)`, traits, and the arguments of the bank model.
 
 use crate::convert::bits_of;
-use crate::ops::{as_layout, Kwargs};
+use crate::ops::args::{as_layout, Kwargs};
 use crate::value::Value;
 use cute_core::atom::{Atom, TiledCopy, TiledMma};
 use cute_core::bank::Instr;
@@ -157,7 +157,7 @@ fn copy_tile_of<'a>(smem: &'a Value, copy: &TiledCopy, memory: &str) -> Result<C
             x(&have)
         )));
     }
-    crate::ops::composition(smem, &Value::from(tile.clone()))
+    crate::ops::algebra::composition(smem, &Value::from(tile.clone()))
         .map(Cow::Owned)
         .map_err(|e| e.within("composition(smem, Tiler_MN)"))
 }

@@ -1,0 +1,198 @@
+//! The shared-memory layout rows: CuTeDSL's smem-atom helpers (`make_smem_layout_atom`,
+//! `sm90_utils.make_smem_layout_a/b/epi`, `sm100_utils.make_smem_layout_a/b`,
+//! `get_smem_layout_atom`) and UMMA's `tile_to_mma_shape`. The atoms themselves are
+//! `cute_core::smem_atom`'s.
+
+use crate::convert::bits_of;
+use crate::ops::algebra::{coalesce, divide_or_product, tile_to_shape};
+use crate::ops::args::Kwargs;
+use crate::value::Value;
+use cute_core::error::{Error, Result};
+use cute_core::int_tuple::IntTuple;
+use cute_core::layout as alg;
+use cute_core::smem_atom::{
+    self, atom_kind, atom_kind_name, smem_atom, widest_swizzle, AtomMajor, AtomSwizzle,
+};
+use cute_core::swizzle::Offset;
+
+/// CuTeDSL `make_smem_layout_atom(SmemLayoutAtomKind.KIND, dtype)`: the same value as C++'s
+/// `Layout_KIND_Atom<T>`.
+pub(crate) fn smem_atom_of_kind(kind: &str, bits: i64) -> Result<Value> {
+    let (major, sw) = atom_kind(kind)
+        .ok_or_else(|| Error::new(format!("unknown SmemLayoutAtomKind '{kind}'")))?;
+    dsl_smem_atom(major, sw, bits)
+}
+
+/// CuTeDSL's smem atom of a major and swizzle: C++'s `Layout_KIND_Atom<T>` with offset 0.
+pub(crate) fn dsl_smem_atom(major: AtomMajor, sw: AtomSwizzle, bits: i64) -> Result<Value> {
+    // CuTeDSL's atom carries offset 0 where C++'s carries the smem_ptr flag.
+    Ok(match smem_atom(major, sw, bits)? {
+        cute_core::swizzle::AnyLayout::Composed(mut c) => {
+            c.offset = Offset::Int(0);
+            Value::Composed(c)
+        }
+        l => l.into(),
+    })
+}
+
+/// CuTeDSL `LayoutEnum`: whether it is ROW_MAJOR (else COL_MAJOR).
+fn is_row_major(layout: &Value) -> Result<bool> {
+    match layout {
+        Value::Keyword("LayoutEnum.ROW_MAJOR") => Ok(true),
+        Value::Keyword("LayoutEnum.COL_MAJOR") => Ok(false),
+        v => Err(Error::new(format!(
+            "expected a LayoutEnum, got {}",
+            v.kind()
+        ))),
+    }
+}
+
+/// CuTeDSL `sm90_utils.get_smem_layout_atom(layout, dtype, major_size)`: the widest swizzle
+/// kind whose contiguous bits (1024, 512, 256) divide the major mode's bits.
+pub(crate) fn dsl_atom_kind(layout: &Value, dtype: &Value, major: i64) -> Result<Value> {
+    let row = is_row_major(layout)?;
+    if major <= 0 || major % 8 != 0 {
+        return Err(Error::new(format!(
+            "the major mode size {major} must be a positive multiple of 8"
+        )));
+    }
+    let major_bits = major
+        .checked_mul(bits_of(dtype)?)
+        .ok_or_else(|| Error::new("the major mode is too large"))?;
+    let major = if row { AtomMajor::K } else { AtomMajor::MN };
+    Ok(Value::Keyword(atom_kind_name(
+        major,
+        widest_swizzle(major_bits),
+    )))
+}
+
+/// CuTeDSL `sm90_utils.make_smem_layout_{a,b,epi}` (`cutlass/utils/hopper_helpers.py`): the
+/// widest swizzle atom whose contiguous bits divide the major mode, tiled over the operand's
+/// tile with the stages appended. `which`: `a`, `b` or `c` (epilogue).
+pub(crate) fn dsl_smem_layout(which: char, a: &[Value]) -> Result<Value> {
+    if let (Value::TiledMma(m), 'a' | 'b') = (&a[0], which) {
+        return dsl_sm100_smem_layout(which, m, a);
+    }
+    let (layout, tile, dtype, stages) = match which {
+        'c' => (&a[1], &a[2], &a[0], &a[3]),
+        _ => (&a[0], &a[1], &a[2], &a[3]),
+    };
+    let row = is_row_major(layout)?;
+    let bits = bits_of(dtype)?;
+    let Value::Tuple(t) = tile else {
+        return Err(Error::new(format!(
+            "expected a tile tuple, got {}",
+            tile.kind()
+        )));
+    };
+    let mode = |i: usize| -> Result<Value> {
+        t.get(i)
+            .cloned()
+            .ok_or_else(|| Error::new(format!("the tile has no mode {i}")))
+    };
+    let size = |i: usize| -> Result<i64> { mode(i)?.to_int_tuple()?.size() };
+    // The operand's modes and its contiguous (major) mode.
+    let (mut trg, major) = match which {
+        'a' => (
+            vec![mode(0)?, mode(2)?],
+            if row { size(2)? } else { size(0)? },
+        ),
+        'b' => (
+            vec![mode(1)?, mode(2)?],
+            if row { size(2)? } else { size(1)? },
+        ),
+        _ => (t.clone(), if row { size(1)? } else { size(0)? }),
+    };
+    let Value::Keyword(kind) = dsl_atom_kind(layout, dtype, major)? else {
+        unreachable!("a kind keyword")
+    };
+    let atom = smem_atom_of_kind(kind, bits)?;
+    trg.push(stages.clone());
+    let order: [i64; 3] = if row { [0, 1, 2] } else { [1, 0, 2] };
+    let order = Value::Tuple(order.iter().map(|o| Value::Int(*o)).collect());
+    tile_to_shape(&atom, &Value::Tuple(trg), Some(&order)).map_err(|e| e.within("tile_to_shape"))
+}
+
+/// CuTeDSL tcgen05 `tile_to_mma_shape(atom, mma_tile_shape[, order])`: CuTe's, coalesced to
+/// the profile of the MMA tile shape.
+pub(crate) fn dsl_tile_to_mma_shape(
+    atom: &Value,
+    shape: &Value,
+    order: Option<&Value>,
+) -> Result<Value> {
+    let mut args = vec![atom.clone(), shape.clone()];
+    args.extend(order.cloned());
+    let tiled = tile_to_mma_shape(&args, &[])?;
+    coalesce(&tiled, Some(shape)).map_err(|e| e.within("coalesce"))
+}
+
+/// CuTeDSL `sm100_utils.make_smem_layout_{a,b}(tiled_mma, mma_tiler_mnk, dtype, stages)`
+/// (`cutlass/utils/blackwell_helpers.py`): the operand's MMA tile shape from
+/// `partition_shape_A/B`, the widest swizzle atom whose contiguous bits divide its major
+/// mode (MN-major 32-bit types take `MN_SW128_32B`), tiled with `tile_to_mma_shape` over
+/// the shape with the stages appended, major mode first.
+pub(crate) fn dsl_sm100_smem_layout(
+    which: char,
+    mma: &cute_core::atom::TiledMma,
+    a: &[Value],
+) -> Result<Value> {
+    let tiler = a[1].to_int_tuple()?;
+    if tiler.rank() != 3 {
+        return Err(Error::new(format!(
+            "mma_tiler_mnk must be (M, N, K), got {tiler}"
+        )));
+    }
+    let bits = bits_of(&a[2])?;
+    let (mode, op) = if which == 'a' { (0, 'A') } else { (1, 'B') };
+    let mn_major = mma.atom.mn_major[mode];
+    let shape = IntTuple::Tuple(vec![tiler.get(mode)?.clone(), tiler.get(2)?.clone()]);
+    let ps = mma.partition_shape(op, &shape)?;
+    let frg = ps.get(0)?;
+    let extent = |i: usize| -> Result<i64> {
+        cute_core::error::arith::mul(frg.get(i)?.size()?, ps.get(i + 1)?.size()?)
+    };
+    let major = if mn_major { extent(0)? } else { extent(1)? };
+    let major_kind = if mn_major {
+        AtomMajor::MN
+    } else {
+        AtomMajor::K
+    };
+    let sw = smem_atom::umma_smem_atom_choice(major_kind, major, bits)?;
+    let atom = dsl_smem_atom(major_kind, sw, bits)?;
+    let mut staged = match ps {
+        IntTuple::Tuple(v) => v,
+        i => vec![i],
+    };
+    staged.push(IntTuple::Int(a[3].to_int()?));
+    let order: [i64; 3] = if mn_major { [2, 1, 3] } else { [1, 2, 3] };
+    let order = Value::Tuple(order.iter().map(|o| Value::Int(*o)).collect());
+    dsl_tile_to_mma_shape(&atom, &IntTuple::Tuple(staged).into(), Some(&order))
+        .map_err(|e| e.within("tile_to_mma_shape"))
+}
+
+/// CuTe `UMMA::tile_to_mma_shape(atom, ((MMA_M, MMA_N), M_MMAs, N_MMAs, ...)[, order])`:
+/// `tile_to_shape` over `((MMA_M, M_MMAs), (MMA_N, N_MMAs), ...)`, then `tiled_divide` by
+/// `(MMA_M, MMA_N)`.
+pub(crate) fn tile_to_mma_shape(a: &[Value], _: &Kwargs) -> Result<Value> {
+    let s = a[1].to_int_tuple()?;
+    let (IntTuple::Tuple(modes), true) = (&s, s.rank() >= 3) else {
+        return Err(Error::new(format!(
+            "the MMA tile shape must be ((MMA_M, MMA_N), M_MMAs, N_MMAs, ...), got {s}"
+        )));
+    };
+    let mma = &modes[0];
+    if mma.rank() != 2 || mma.is_int() {
+        return Err(Error::new(format!(
+            "mode 0 of the MMA tile shape must be (MMA_M, MMA_N), got {mma}"
+        )));
+    }
+    let mut mn = vec![
+        IntTuple::Tuple(vec![mma.get(0)?.clone(), modes[1].clone()]),
+        IntTuple::Tuple(vec![mma.get(1)?.clone(), modes[2].clone()]),
+    ];
+    mn.extend(modes[3..].iter().cloned());
+    let tiled = tile_to_shape(&a[0], &IntTuple::Tuple(mn).into(), a.get(2))
+        .map_err(|e| e.within("tile_to_shape"))?;
+    divide_or_product(&[tiled, mma.product_each()?.into()], alg::tiled_divide)
+        .map_err(|e| e.within("tiled_divide"))
+}

@@ -1,0 +1,236 @@
+//! The value of a plain name (no template arguments): layout tags, the words CuTe spells
+//! as types or enumerators (element types, majors, operand sources, ...), atoms named by
+//! their op, CuTeDSL's element types and CUTLASS's schedule tags.
+
+use crate::parse::tail;
+use crate::value::{Major, Value};
+use cute_core::atom::Atom;
+use cute_core::bank::Instr;
+use cute_core::error::{Error, Result};
+use cute_core::smem_atom::{atom_kind, atom_kind_name};
+use cute_core::swizzle::Offset;
+
+/// Names with a fixed meaning: atom traits, element types and majors (instruction names
+/// are [`Instr::NAMES`] and [`cute_core::gmem::GmemOp::NAMES`]).
+pub const KEYWORDS: &[&str] = &[
+    "Shape_MNK",
+    "ThrID",
+    "ALayout",
+    "BLayout",
+    "CLayout",
+    "LayoutA_TV",
+    "LayoutB_TV",
+    "LayoutC_TV",
+    "SrcLayout",
+    "DstLayout",
+    "RefLayout",
+    "ValLayoutSrc",
+    "ValLayoutDst",
+    "ValLayoutRef",
+    "ELayout",
+    "SFALayout",
+    "SFBLayout",
+    "ValID",
+    "Major",
+    "ScaleIn",
+    "SM100_MMA_F8F6F4_SS",
+    "SM100_MMA_F8F6F4_2x1SM_SS",
+    "float_e2m1_t",
+    "float_e3m2_t",
+    "float_e2m3_t",
+    "float_ue8m0_t",
+    "float_ue4m3_t",
+    "uint1_t",
+    "int4_t",
+    "uint4_t",
+    "int4b_t",
+    "uint4b_t",
+    "uint1b_t",
+    "bin1_t",
+    "int8_t",
+    "uint8_t",
+    "float_e4m3_t",
+    "float_e5m2_t",
+    "int16_t",
+    "uint16_t",
+    "half_t",
+    "bfloat16_t",
+    "int32_t",
+    "uint32_t",
+    "float",
+    "tfloat32_t",
+    "int64_t",
+    "uint64_t",
+    "double",
+    "uint128_t",
+    "Major::K",
+    "Major::MN",
+    "complex<float>",
+    "complex<double>",
+    "LayoutEnum.ROW_MAJOR",
+    "LayoutEnum.COL_MAJOR",
+];
+
+/// CUTLASS's kernel and epilogue schedule tags (a list taken from the headers).
+fn schedule_tag(name: &str) -> Option<&'static str> {
+    include_str!("schedule_tags.txt")
+        .lines()
+        .find(|l| !l.starts_with('#') && *l == name)
+}
+
+/// CuTeDSL's element types and their C++ names.
+const DSL_TYPES: &[(&str, &str)] = &[
+    ("Float16", "half_t"),
+    ("BFloat16", "bfloat16_t"),
+    ("Float32", "float"),
+    ("TFloat32", "tfloat32_t"),
+    ("Float64", "double"),
+    ("Float8E4M3FN", "float_e4m3_t"),
+    ("Float8E5M2", "float_e5m2_t"),
+    ("Float8E8M0FNU", "float_ue8m0_t"),
+    ("Float6E3M2FN", "float_e3m2_t"),
+    ("Float6E2M3FN", "float_e2m3_t"),
+    ("Float4E2M1FN", "float_e2m1_t"),
+    ("Int8", "int8_t"),
+    ("Uint8", "uint8_t"),
+    ("Int16", "int16_t"),
+    ("Uint16", "uint16_t"),
+    ("Int32", "int32_t"),
+    ("Uint32", "uint32_t"),
+    ("Int64", "int64_t"),
+    ("Uint64", "uint64_t"),
+    ("Int4", "int4_t"),
+    ("Uint4", "uint4_t"),
+    ("int", "int32_t"),
+    ("bool", "uint8_t"),
+];
+
+pub(crate) fn keyword(k: &str) -> Option<&'static str> {
+    KEYWORDS
+        .iter()
+        .chain(Instr::NAMES)
+        .chain(cute_core::gmem::GmemOp::NAMES)
+        .find(|n| **n == k)
+        .copied()
+}
+
+/// The value of a plain (unbound) name: tags, keywords, types, atoms. `None` when the name
+/// means nothing here.
+pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
+    let (last, before) = tail(name);
+    if last.ends_with("_Atom_Bits") {
+        return crate::types::smem::atom_bits_template(name, &[]);
+    }
+    // The TMA copy operations (`make_tma_copy(SM90_TMA_LOAD{}, ...)`).
+    if let Some(op) = cute_core::tma::TMA_OPS.iter().find(|o| **o == last) {
+        return Some(Ok(Value::Keyword(op)));
+    }
+    let v = match (before, last) {
+        (_, "LayoutLeft" | "GenColMajor") => Value::Major(Major::Left),
+        (_, "LayoutRight" | "GenRowMajor") => Value::Major(Major::Right),
+        // CuTe's static negative integers `_m1` .. `_m32`.
+        (_, n)
+            if n.strip_prefix("_m").is_some_and(|d| {
+                matches!(
+                    d,
+                    "1" | "2"
+                        | "3"
+                        | "4"
+                        | "5"
+                        | "6"
+                        | "7"
+                        | "8"
+                        | "9"
+                        | "10"
+                        | "12"
+                        | "16"
+                        | "24"
+                        | "32"
+                )
+            }) =>
+        {
+            Value::Int(-n[2..].parse::<i64>().unwrap_or(0))
+        }
+        // CuTe's `using X = Underscore;` (projections: `Step<_1, X, _1>{}`).
+        (_, "Underscore" | "None" | "X") => Value::Under,
+        (_, "nullptr" | "NULL") => Value::Keyword("nullptr"),
+        (_, "smem_ptr_flag") => Value::Offset(Offset::SmemPtr { bits: 1 }),
+        (Some("LayoutEnum"), "ROW_MAJOR") => Value::Keyword("LayoutEnum.ROW_MAJOR"),
+        (Some("LayoutEnum"), "COL_MAJOR") => Value::Keyword("LayoutEnum.COL_MAJOR"),
+        (Some("OperandMajorMode"), "K") => Value::Keyword("Major::K"),
+        (Some("OperandMajorMode"), "MN") => Value::Keyword("Major::MN"),
+        (_, "true" | "True" | "true_type") => Value::Bool(true),
+        (_, "false" | "False" | "false_type") => Value::Bool(false),
+        (Some("LoadCacheMode"), "ALWAYS") => Value::Keyword("LoadCacheMode.ALWAYS"),
+        (Some("LoadCacheMode"), "GLOBAL") => Value::Keyword("LoadCacheMode.GLOBAL"),
+        (Some("CtaGroup"), "ONE") => Value::Keyword("CtaGroup.ONE"),
+        (Some("CtaGroup"), "TWO") => Value::Keyword("CtaGroup.TWO"),
+        (Some("AddressSpace"), "gmem") => Value::Keyword("AddressSpace.gmem"),
+        (Some("AddressSpace"), "smem") => Value::Keyword("AddressSpace.smem"),
+        (Some("AddressSpace"), "rmem") => Value::Keyword("AddressSpace.rmem"),
+        (Some("SmemSwizzleBits"), b @ ("DISABLE" | "B32" | "B64" | "B128")) => {
+            Value::Keyword(match b {
+                "DISABLE" => "TMA::SmemSwizzleBits::DISABLE",
+                "B32" => "TMA::SmemSwizzleBits::B32",
+                "B64" => "TMA::SmemSwizzleBits::B64",
+                _ => "TMA::SmemSwizzleBits::B128",
+            })
+        }
+        (
+            Some("SmemSwizzleBase"),
+            b @ ("SWIZZLE_BASE_16B" | "SWIZZLE_BASE_32B" | "SWIZZLE_BASE_64B"),
+        ) => Value::Keyword(match b {
+            "SWIZZLE_BASE_16B" => "TMA::SmemSwizzleBase::SWIZZLE_BASE_16B",
+            "SWIZZLE_BASE_32B" => "TMA::SmemSwizzleBase::SWIZZLE_BASE_32B",
+            _ => "TMA::SmemSwizzleBase::SWIZZLE_BASE_64B",
+        }),
+        (Some("OperandSource"), "SMEM") => Value::Keyword("OperandSource.SMEM"),
+        (Some("OperandSource"), "TMEM") => Value::Keyword("OperandSource.TMEM"),
+        (Some("OperandSource"), "RMEM") => Value::Keyword("OperandSource.RMEM"),
+        (Some("ScaleIn"), "One") => Value::Keyword("ScaleIn::One"),
+        (Some("ScaleIn"), "Neg") => Value::Keyword("ScaleIn::Neg"),
+        (Some("MaxShift"), s @ ("NoShift" | "MaxShift8" | "MaxShift16" | "MaxShift32")) => {
+            Value::Keyword(match s {
+                "NoShift" => "MaxShift::NoShift",
+                "MaxShift8" => "MaxShift::MaxShift8",
+                "MaxShift16" => "MaxShift::MaxShift16",
+                _ => "MaxShift::MaxShift32",
+            })
+        }
+        (_, n)
+            if (n.starts_with("Kernel") || n.starts_with("Epilogue"))
+                && schedule_tag(n).is_some() =>
+        {
+            Value::Keyword(schedule_tag(n).expect("listed"))
+        }
+        (Some("Major"), "K") => Value::Keyword("Major::K"),
+        (Some("Major"), "MN") => Value::Keyword("Major::MN"),
+        // CuTeDSL tcgen05: a TMEM copy's repetitions, and whether it packs (loads) or
+        // unpacks (stores) 16-bit values in 32-bit registers.
+        (Some("Repetition"), x) if x.strip_prefix('x').is_some_and(|n| n.parse::<u8>().is_ok()) => {
+            Value::Int(x[1..].parse::<i64>().unwrap_or(1))
+        }
+        (Some("Pack"), "NONE") | (Some("Unpack"), "NONE") => Value::Bool(false),
+        (Some("Pack"), "PACK_16b_IN_32b") | (Some("Unpack"), "UNPACK_32b_IN_16b") => {
+            Value::Bool(true)
+        }
+        (Some("SmemLayoutAtomKind"), kind) => match atom_kind(kind) {
+            Some((major, sw)) => Value::Keyword(atom_kind_name(major, sw)),
+            None => {
+                return Some(Err(Error::new(format!(
+                    "unknown SmemLayoutAtomKind '{kind}'"
+                ))))
+            }
+        },
+        (_, n) if cute_core::atom::is_atom_name(n) => {
+            return Some(Atom::lookup(n).map(|a| Value::Atom(Box::new(a))))
+        }
+        (_, n) => {
+            match keyword(n).or_else(|| DSL_TYPES.iter().find(|(d, _)| *d == n).map(|(_, c)| *c)) {
+                Some(k) => Value::Keyword(keyword(k).expect("listed")),
+                None => return None,
+            }
+        }
+    };
+    Some(Ok(v))
+}

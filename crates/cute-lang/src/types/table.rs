@@ -1,0 +1,200 @@
+//! The type table: the language's class templates and type traits, one row each, shaped
+//! like the op rows ([`crate::ops::Op`]): a name, its spellings, its template parameters and
+//! a body that converts the arguments and calls one typed function.
+
+use crate::convert::{bits_of, type_bits};
+use crate::ops;
+use crate::value::{Major, Value};
+use cute_core::atom::Atom;
+use cute_core::elem::Elem;
+use cute_core::error::{Error, Result};
+use cute_core::layout::Layout;
+use cute_core::swizzle::Offset;
+
+/// One C++ class template or type trait of the language: its name, the other spellings
+/// that mean it, how many template arguments it takes, one line of meaning, and a body
+/// that builds its value from the arguments. The type table's rows are shaped like the op
+/// table's ([`crate::ops::Op`]); families whose names follow a grammar (GMMA/UMMA ops, smem
+/// atoms, dispatch policies) are read by their modules before the table is consulted.
+pub struct TypeRow {
+    /// C++'s name.
+    pub name: &'static str,
+    /// Other spellings with the same meaning.
+    pub spellings: &'static [&'static str],
+    /// The template parameters, as the docs show them.
+    pub params: &'static str,
+    /// Fewest and most template arguments (`None`: any number, as `Shape<...>`).
+    pub arity: Option<(usize, usize)>,
+    /// What its value is, in one line.
+    pub meaning: &'static str,
+    pub(crate) body: fn(&[Value]) -> Result<Value>,
+}
+
+impl TypeRow {
+    /// Whether `name` (namespaces stripped) spells this type.
+    pub fn is_named(&self, name: &str) -> bool {
+        self.name == name || self.spellings.contains(&name)
+    }
+}
+
+macro_rules! ty {
+    ($name:literal $(| $alt:literal)*, $params:literal, $arity:expr, $meaning:literal, $body:expr) => {
+        TypeRow {
+            name: $name,
+            spellings: &[$($alt),*],
+            params: $params,
+            arity: $arity,
+            meaning: $meaning,
+            body: $body,
+        }
+    };
+}
+
+const ANY: Option<(usize, usize)> = None;
+const fn n(lo: usize, hi: usize) -> Option<(usize, usize)> {
+    Some((lo, hi))
+}
+
+/// The unsigned element type of `bits` bits, if there is one.
+fn unsigned_of_bits(bits: i64) -> Option<Value> {
+    Elem::uint_of_bits(bits).map(|e| Value::Keyword(e.cpp_name()))
+}
+
+/// A type trait's boolean.
+fn trait_of(f: fn(&Value) -> bool) -> impl Fn(&[Value]) -> Result<Value> {
+    move |t| Ok(Value::Bool(f(&t[0])))
+}
+
+/// The language's class templates and type traits, one row each.
+pub static TYPES: &[TypeRow] = &[
+    // --- integers and tuples -----------------------------------------------------------
+    ty!("Int" | "C", "<N>", n(1, 1), "the static integer N",
+        |t| Ok(Value::Int(t[0].to_int()?))),
+    ty!("Shape" | "Stride" | "Step" | "Coord", "<T...>", ANY,
+        "a tuple of its arguments; a run-time integer type (`int64_t`) is a dynamic 0, as C++ value-initializes it",
+        |t| Ok(Value::Tuple(t.iter().map(tuple_entry).collect::<Result<_>>()?))),
+    ty!("Tile", "<T...>", ANY, "a tuple of tilers (layouts, integers, `_`)",
+        |t| {
+            for x in t {
+                x.to_tiler()?;
+            }
+            Ok(Value::Tuple(t.to_vec()))
+        }),
+    // --- layouts and swizzles ----------------------------------------------------------
+    ty!("Layout", "<Shape[, Stride | LayoutLeft | LayoutRight]>", n(1, 2),
+        "the layout of the shape (column-major by default)",
+        |t| {
+            let shape = t[0].to_int_tuple()?;
+            match t.get(1) {
+                None | Some(Value::Major(Major::Left)) => Ok(Layout::col_major(shape)?.into()),
+                Some(Value::Major(Major::Right)) => Ok(Layout::row_major(shape)?.into()),
+                Some(d) => Ok(Layout::new(shape, d.to_int_tuple()?)?.into()),
+            }
+        }),
+    ty!("Swizzle" | "Sw", "<B, M[, S]>", n(2, 3), "the swizzle Sw<B,M,S> (S defaults to B)",
+        |t| match t {
+            [b, m] => ops::algebra::make_swizzle(&[b.clone(), m.clone(), b.clone()]),
+            t => ops::algebra::make_swizzle(t),
+        }),
+    ty!("smem_ptr_flag_bits", "<B>", n(1, 1), "the offset of a GMMA/UMMA smem atom: a shared-memory pointer of B-bit elements",
+        |t| Ok(Value::Offset(Offset::SmemPtr { bits: bits_of(&t[0])? }))),
+    ty!("ComposedLayout", "<Outer, Offset, Inner>", n(3, 3), "the composed layout Outer o Offset o Inner",
+        |t| Ok(Value::Composed(ops::algebra::make_composed(t)?))),
+    // --- atoms -------------------------------------------------------------------------
+    ty!("MMA_Atom" | "MMA_Traits" | "Copy_Traits", "<Op>", n(1, 1), "the atom of the op, with CuTe's traits",
+        |t| ops::atoms::atom_with_type(&t[0], None)),
+    ty!("Copy_Atom", "<Op, T>", n(2, 2), "the copy atom of the op with value type T (layouts recast to T)",
+        |t| ops::atoms::atom_with_type(&t[0], Some(&t[1]))),
+    ty!("UniversalCopy", "<S[, D]>", n(1, 2), "the universal copy of sizeof_bits<S> bits",
+        |t| {
+            let bits = bits_of(&t[0])?;
+            Atom::lookup(&format!("UniversalCopy_{bits}")).map(|a| Value::Atom(Box::new(a)))
+        }),
+    ty!("TiledMMA", "<Atom[, AtomLayout[, Permutations]]>", n(1, 3), "make_tiled_mma of its arguments",
+        |t| ops::atoms::make_tiled_mma(t, &[])),
+    // --- element types -----------------------------------------------------------------
+    ty!("uint_bit_t", "<N>", n(1, 1), "the unsigned type of N bits",
+        |t| {
+            let bits = t[0].to_int()?;
+            unsigned_of_bits(bits).ok_or_else(|| Error::new(format!("no unsigned type of {bits} bits")))
+        }),
+    ty!("uint_byte_t", "<N>", n(1, 1), "the unsigned type of N bytes",
+        |t| {
+            let bytes = t[0].to_int()?;
+            unsigned_of_bits(bytes.checked_mul(8).unwrap_or(0))
+                .ok_or_else(|| Error::new(format!("no unsigned type of {bytes} bytes")))
+        }),
+    ty!("complex", "<T>", n(1, 1), "complex<float> or complex<double>",
+        |t| match bits_of(&t[0])? {
+            32 => Ok(Value::Keyword("complex<float>")),
+            64 => Ok(Value::Keyword("complex<double>")),
+            b => Err(Error::new(format!("complex of a {b}-bit type is not an element type here"))),
+        }),
+    ty!("sizeof_bits" | "sizeof_bits_v", "<T>", n(1, 1), "the width of T in bits",
+        |t| Ok(Value::Int(bits_of(&t[0])?))),
+    // --- type traits (everything here is static) ---------------------------------------
+    ty!("conditional_t" | "conditional", "<Cond, T, F>", n(3, 3), "T if Cond holds, else F",
+        |t| {
+            let c = match &t[0] {
+                Value::Bool(b) => *b,
+                Value::Int(v) | Value::Dyn(v) => *v != 0,
+                v => {
+                    return Err(Error::new(format!(
+                        "the condition must be a boolean, got {}",
+                        v.kind()
+                    )))
+                }
+            };
+            Ok(t[if c { 1 } else { 2 }].clone())
+        }),
+    ty!("is_same_v" | "is_same", "<A, B>", n(2, 2), "whether A and B are the same",
+        |t| Ok(Value::Bool(t[0] == t[1]))),
+    ty!("is_static" | "is_static_v", "<T>", n(1, 1), "whether T is known at compile time",
+        |t| trait_of(is_static)(t)),
+    ty!("is_layout", "<T>", n(1, 1), "whether T is a layout",
+        |t| trait_of(|v| matches!(v, Value::Layout(_)))(t)),
+    ty!("is_composed_layout", "<T>", n(1, 1), "whether T is a composed layout",
+        |t| trait_of(|v| matches!(v, Value::Composed(_)))(t)),
+    ty!("is_tuple", "<T>", n(1, 1), "whether T is a tuple",
+        |t| trait_of(|v| matches!(v, Value::Tuple(_)))(t)),
+    ty!("is_integral", "<T>", n(1, 1), "whether T is an integer (or a boolean)",
+        |t| trait_of(|v| matches!(v, Value::Int(_) | Value::Dyn(_) | Value::Bool(_)))(t)),
+];
+
+/// The type spelled `name` (C++ name or another spelling).
+pub fn lookup_type(name: &str) -> Option<&'static TypeRow> {
+    TYPES.iter().find(|t| t.is_named(name))
+}
+
+/// A `Shape<...>` entry: a run-time integer type (`Stride<_1, int64_t>`, as kernels spell
+/// StrideA) is a dynamic integer that C++ value-initializes to 0 (`Shape<int,int>{}`
+/// prints (0,0)).
+fn tuple_entry(v: &Value) -> Result<Value> {
+    match v {
+        Value::Keyword(k) if is_dynamic_int(k) => Ok(Value::Dyn(0)),
+        // `Step<_1, X, _1>`: CuTe's `X` is `Underscore`, a tuple element like any type.
+        Value::Under => Ok(Value::Under),
+        Value::Tuple(vs) => Ok(Value::Tuple(
+            vs.iter().map(tuple_entry).collect::<Result<_>>()?,
+        )),
+        v => v.to_int_tuple().map(|_| v.clone()),
+    }
+}
+
+/// An integer type standing for a run-time integer (`int`, `int64_t`, ...).
+pub(crate) fn is_dynamic_int(k: &str) -> bool {
+    Elem::from_cpp(k).is_some_and(Elem::is_int_8_plus)
+}
+
+/// Whether a value is a compile-time constant in C++: everything but the dynamic `int`-like
+/// type names standing for run-time integers.
+pub(crate) fn is_static(v: &Value) -> bool {
+    match v {
+        Value::Keyword(k) => type_bits(k).is_none(),
+        Value::Tuple(vs) => vs.iter().all(is_static),
+        Value::Dyn(_) => false,
+        Value::Layout(l) => l.shape().is_static() && l.stride().is_static(),
+        Value::Composed(c) => c.layout.shape().is_static() && c.layout.stride().is_static(),
+        _ => true,
+    }
+}
