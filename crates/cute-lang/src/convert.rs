@@ -3,30 +3,17 @@
 //! their arguments through it.
 
 use crate::value::Value;
+use crate::words::Word;
 use cute_core::elem::Elem;
 use cute_core::error::{Error, Result};
 use cute_core::smem_atom::AtomMajor;
-
-/// Width in bits of an element type keyword.
-pub(crate) fn type_bits(k: &str) -> Option<i64> {
-    Elem::from_cpp(k).map(Elem::bits)
-}
-
-/// The C++ name of an element type value (`half_t`), or the value as printed.
-pub(crate) fn type_name(v: &Value) -> String {
-    match v {
-        Value::Keyword(k) => k.to_string(),
-        v => v.to_string(),
-    }
-}
 
 /// An element width: an integer number of bits or a type name.
 pub(crate) fn bits_of(v: &Value) -> Result<i64> {
     match v {
         Value::Int(b) | Value::Dyn(b) if *b > 0 => Ok(*b),
-        Value::Keyword(k) => {
-            type_bits(k).ok_or_else(|| Error::new(format!("'{k}' is not an element type")))
-        }
+        Value::Word(Word::Elem(e)) => Ok(e.bits()),
+        Value::Word(w) => Err(Error::new(format!("'{w}' is not an element type"))),
         v => Err(Error::new(format!(
             "expected an element width (bits, e.g. 16, or a type such as half_t), got {}",
             match v {
@@ -40,9 +27,8 @@ pub(crate) fn bits_of(v: &Value) -> Result<i64> {
 /// An element type named by its C++ (or CuTeDSL) name.
 pub(crate) fn elem_of(v: &Value) -> Result<Elem> {
     match v {
-        Value::Keyword(k) => {
-            Elem::from_cpp(k).ok_or_else(|| Error::new(format!("'{k}' is not an element type")))
-        }
+        Value::Word(Word::Elem(e)) => Ok(*e),
+        Value::Word(w) => Err(Error::new(format!("'{w}' is not an element type"))),
         v => Err(Error::new(format!(
             "expected an element type (such as half_t), got {}",
             match v {
@@ -56,8 +42,7 @@ pub(crate) fn elem_of(v: &Value) -> Result<Elem> {
 /// `GMMA::Major::K` / `UMMA::Major::MN` (or CuTeDSL's `OperandMajorMode`) given for `which`.
 pub(crate) fn major_of(v: &Value, which: &str) -> Result<AtomMajor> {
     match v {
-        Value::Keyword("Major::K") => Ok(AtomMajor::K),
-        Value::Keyword("Major::MN") => Ok(AtomMajor::MN),
+        Value::Word(Word::Major(m)) => Ok(*m),
         v => Err(Error::new(format!(
             "expected Major::K or Major::MN for {which}, got {}",
             v.kind()

@@ -375,11 +375,9 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             }
         }
         Expr::DefaultInit(ty) => match eval(ty, env)? {
-            Value::Keyword(k) if crate::convert::bits_of(&Value::Keyword(k)).is_ok() => {
-                Err(Error::new(format!(
-                    "a {k} declared without a value has none: give it one (`{k} x = ...;`)"
-                )))
-            }
+            Value::Word(crate::words::Word::Elem(k)) => Err(Error::new(format!(
+                "a {k} declared without a value has none: give it one (`{k} x = ...;`)"
+            ))),
             v => Ok(v),
         },
     }

@@ -48,6 +48,7 @@ mod parse;
 pub mod session;
 mod types;
 pub mod value;
+pub mod words;
 
 pub use eval::Env;
 pub use lex::MAX_LINE_BYTES;

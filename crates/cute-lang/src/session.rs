@@ -112,7 +112,7 @@ impl Session {
                 product,
             }) => {
                 // C++ reads `a * b;` as a declaration exactly when `a` names a type.
-                if matches!(eval::eval(&pointee, &self.env), Ok(Value::Keyword(_))) {
+                if matches!(eval::eval(&pointee, &self.env), Ok(Value::Word(_))) {
                     match eval::eval(&decl, &self.env) {
                         Ok(v) => {
                             self.remember(&v, true);

@@ -1,5 +1,6 @@
 //! Values of the expression language and their CuTe print format.
 
+use crate::words::Word;
 use cute_core::atom::{Atom, TiledCopy, TiledMma};
 use cute_core::bank::{BankReport, Candidate};
 use cute_core::error::{Error, Result};
@@ -57,9 +58,9 @@ pub enum Value {
     Offset(cute_core::swizzle::Offset),
     /// `LayoutLeft{}` / `LayoutRight{}`.
     Major(Major),
-    /// A name with a fixed meaning: a trait (`ALayout`), an instruction (`LDS128`) or an
-    /// element type (`half_t`).
-    Keyword(&'static str),
+    /// A word with a fixed meaning: an element type (`half_t`), a major, a trait
+    /// (`ALayout`), an instruction (`LDS128`), an enumerator (`OperandSource.SMEM`).
+    Word(Word),
     /// An MMA or copy atom.
     Atom(Box<Atom>),
     /// `make_tiled_mma(...)`.
@@ -122,7 +123,7 @@ impl fmt::Display for Value {
             Value::Identity(shape) => write_identity(f, shape),
             Value::Major(Major::Left) => f.write_str("LayoutLeft"),
             Value::Major(Major::Right) => f.write_str("LayoutRight"),
-            Value::Keyword(k) => f.write_str(k),
+            Value::Word(w) => write!(f, "{w}"),
             Value::Atom(a) => write!(f, "{a}"),
             Value::TiledMma(m) => write!(f, "{m}"),
             Value::TiledCopy(c) => write!(f, "{c}"),
@@ -226,7 +227,7 @@ impl Value {
             Value::Composition(_) => "a composition of layouts",
             Value::Identity(_) => "an identity layout",
             Value::Major(_) => "a layout tag",
-            Value::Keyword(_) => "a keyword",
+            Value::Word(_) => "a keyword",
             Value::Atom(a) => match **a {
                 Atom::Mma(_) => "an MMA atom",
                 Atom::Copy(_) => "a copy atom",
@@ -265,11 +266,9 @@ impl Value {
             Value::Tuple(vs) => Ok(IntTuple::Tuple(
                 vs.iter().map(|v| v.to_int_tuple()).collect::<Result<_>>()?,
             )),
-            Value::Keyword(k) if k.starts_with("int") || k.starts_with("uint") => {
-                Err(Error::new(format!(
-                    "expected an int-tuple, got the run-time integer type {k} (a dynamic integer has no value here: write the integer, or Int<N>{{}})"
-                )))
-            }
+            Value::Word(Word::Elem(e)) if e.cpp_name().starts_with("int") || e.cpp_name().starts_with("uint") => Err(Error::new(format!(
+                "expected an int-tuple, got the run-time integer type {e} (a dynamic integer has no value here: write the integer, or Int<N>{{}})"
+            ))),
             v => Err(Error::new(format!(
                 "expected an int-tuple, got {}",
                 v.kind()

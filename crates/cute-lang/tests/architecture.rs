@@ -305,7 +305,7 @@ fn the_language_calls_down_only() {
     // Each layer, bottom first; a file may import its own layer or one below.
     const LAYERS: &[&[&str]] = &[
         &["lex", "block", "parse"],
-        &["value", "convert"],
+        &["value", "words", "convert"],
         &["ops"],
         &["types"],
         &["eval"],

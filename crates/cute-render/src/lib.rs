@@ -160,10 +160,11 @@ impl Evaluated {
             return Some(own);
         }
         let declared = |name: &str| {
-            let Some(Value::Keyword(t)) = self.session.env().get(name) else {
+            let Some(Value::Word(cute_lang::words::Word::Elem(t))) = self.session.env().get(name)
+            else {
                 return None;
             };
-            let bits = u32::try_from(cute_core::elem::Elem::from_cpp(t)?.bits()).ok()?;
+            let bits = u32::try_from(t.bits()).ok()?;
             Some((bits, format!("using {name} = {t}")))
         };
         declared("Element").or_else(|| match (declared("ElementA"), declared("ElementB")) {

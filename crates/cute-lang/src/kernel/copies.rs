@@ -7,6 +7,7 @@ use super::traffic;
 use super::traffic::Traffic;
 use crate::ops::atoms::{bank_args, coalesce_args};
 use crate::value::Value;
+use crate::words::{InstrWord, Word};
 use cute_core::atom::{CopyAtom, TiledCopy, TiledMma};
 use cute_core::bank::BankReport;
 use cute_core::error::{arith, Error, Result};
@@ -488,13 +489,9 @@ pub(super) fn s2r_section(
     ];
     // A universal copy of C in the epilogue is a store: STS of its width.
     if let (true, Ok(cute_core::bank::Instr::Lds(w))) = (writes, atom.instr()) {
-        args.push(Value::Keyword(
-            cute_core::bank::Instr::NAMES
-                .iter()
-                .find(|n| **n == format!("STS{w}"))
-                .copied()
-                .ok_or_else(|| Error::new(format!("{what}: no STS of {w} bits")))?,
-        ));
+        let sts = InstrWord::of_smem(cute_core::bank::Instr::Sts(w))
+            .ok_or_else(|| Error::new(format!("{what}: no STS of {w} bits")))?;
+        args.push(Value::Word(Word::Instr(sts)));
     }
     let (_, bits, tv, instr) = bank_args(&args).map_err(|e| e.within(&what))?;
     let block_word = if op == 'C' { "n-block" } else { "k-block" };
@@ -578,7 +575,7 @@ pub(super) fn s2r_section(
             "bank_conflicts({}, make_tiled_copy_{op}({name}, {mma_name}){})",
             smem_view(r, op),
             match args.get(2) {
-                Some(Value::Keyword(k)) => format!(", {k}"),
+                Some(Value::Word(w)) => format!(", {w}"),
                 _ => String::new(),
             }
         )),

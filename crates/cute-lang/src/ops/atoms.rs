@@ -4,6 +4,7 @@
 use crate::convert::bits_of;
 use crate::ops::args::{as_layout, Kwargs};
 use crate::value::Value;
+use crate::words::{CacheMode, CopyOp, Word};
 use cute_core::atom::{Atom, TiledCopy, TiledMma};
 use cute_core::bank::Instr;
 use cute_core::error::{Error, Result};
@@ -165,9 +166,9 @@ fn copy_tile_of<'a>(smem: &'a Value, copy: &TiledCopy, memory: &str) -> Result<C
 pub(crate) fn bank_args(args: &[Value]) -> Result<(Cow<'_, Value>, u32, Layout, Instr)> {
     let instr_of = |v: &Value| -> Result<Instr> {
         match v {
-            Value::Keyword(k) => Instr::parse(k).ok_or_else(|| {
+            Value::Word(w) => w.instr().and_then(|i| i.smem).ok_or_else(|| {
                 Error::new(format!(
-                    "'{k}' is not an instruction (expected one of {})",
+                    "'{w}' is not an instruction (expected one of {})",
                     Instr::NAMES.join(", ")
                 ))
             }),
@@ -199,7 +200,7 @@ pub(crate) fn bank_args(args: &[Value]) -> Result<(Cow<'_, Value>, u32, Layout, 
     }
     // (smem, INSTR) or (smem, bits, INSTR): the instruction's canonical warp access over the
     // whole layout; the width from the layout's smem_ptr[Nb] when not given.
-    if matches!(args.len(), 2 | 3) && matches!(args[args.len() - 1], Value::Keyword(_)) {
+    if matches!(args.len(), 2 | 3) && matches!(args[args.len() - 1], Value::Word(_)) {
         let instr = instr_of(&args[args.len() - 1])?;
         let smem = args[0].to_any_layout()?;
         let bits = match (args.len(), smem.smem_ptr_bits()) {
@@ -209,7 +210,7 @@ pub(crate) fn bank_args(args: &[Value]) -> Result<(Cow<'_, Value>, u32, Layout, 
                 return Err(Error::new(format!(
                     "the layout does not say its element width: give it, e.g. bank_conflicts(smem, 16, {})",
                     match &args[1] {
-                        Value::Keyword(k) => k,
+                        Value::Word(w) => w.name(),
                         _ => "LDS128",
                     }
                 )))
@@ -264,14 +265,13 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
     let usage = "expected (gmem_tensor, tiled_copy[, INSTR]), (gmem[, bits], INSTR) or (gmem, bits, tiled_copy | tv_layout[, INSTR])";
     let op_of = |v: &Value| -> Option<Result<GmemOp>> {
         match v {
-            Value::Keyword(k) if GmemOp::parse(k).is_some() || Instr::parse(k).is_some() => {
-                Some(GmemOp::parse(k).ok_or_else(|| {
-                    Error::new(format!(
-                        "{k} is a shared-memory instruction; global memory is read with one of {}",
-                        GmemOp::NAMES.join(", ")
-                    ))
-                }))
-            }
+            Value::Word(Word::Instr(i)) => Some(i.gmem.ok_or_else(|| {
+                Error::new(format!(
+                    "{} is a shared-memory instruction; global memory is read with one of {}",
+                    i.name(),
+                    GmemOp::NAMES.join(", ")
+                ))
+            })),
             _ => None,
         }
     };
@@ -312,7 +312,7 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
     let mut rest = &args[1..];
     // An element width, unless it is the instruction.
     if let Some(v) = rest.first() {
-        if op_of(v).is_none() && matches!(v, Value::Int(_) | Value::Dyn(_) | Value::Keyword(_)) {
+        if op_of(v).is_none() && matches!(v, Value::Int(_) | Value::Dyn(_) | Value::Word(_)) {
             let b = bits_of(v)?;
             if let Some(have) = bits.filter(|h| *h != b) {
                 return Err(Error::new(format!(
@@ -492,17 +492,17 @@ pub(crate) fn dsl_matrix_op(load: bool, a: &[Value]) -> Result<Value> {
 /// (`SM80_CP_ASYNC_CACHEALWAYS`, `...CACHEGLOBAL` for `LoadCacheMode.GLOBAL`), whose width
 /// `make_copy_atom`'s `num_bits_per_copy` gives.
 pub(crate) fn dsl_g2s_op(mode: Option<&Value>) -> Result<Value> {
-    Ok(Value::Keyword(match mode {
-        None | Some(Value::Under | Value::Keyword("LoadCacheMode.ALWAYS")) => {
-            "SM80_CP_ASYNC_CACHEALWAYS"
+    Ok(Value::Word(Word::CopyOp(match mode {
+        None | Some(Value::Under | Value::Word(Word::CacheMode(CacheMode::Always))) => {
+            CopyOp::CpAsyncAlways
         }
-        Some(Value::Keyword("LoadCacheMode.GLOBAL")) => "SM80_CP_ASYNC_CACHEGLOBAL",
+        Some(Value::Word(Word::CacheMode(CacheMode::Global))) => CopyOp::CpAsyncGlobal,
         Some(v) => {
             return Err(Error::new(format!(
                 "cp.async caches as LoadCacheMode.ALWAYS (cp.async.ca) or LoadCacheMode.GLOBAL (cp.async.cg), got {v}"
             )))
         }
-    }))
+    })))
 }
 
 /// CuTeDSL's `cute.make_copy_atom(op, dtype, num_bits_per_copy=N)`: C++'s
@@ -536,15 +536,19 @@ pub(crate) fn dsl_copy_atom(a: &[Value]) -> Result<Value> {
                 )))
             }
         },
-        Value::Keyword(k) if k.starts_with("SM80_CP_ASYNC_CACHE") => {
+        Value::Word(Word::CopyOp(op @ (CopyOp::CpAsyncAlways | CopyOp::CpAsyncGlobal))) => {
             let Some(bits) = width.filter(|w| *w > 0) else {
                 return Err(Error::new(
                     "expects a 'num_bits_per_copy' kw argument of type int that is positive when creating a copy Atom for CopyG2SOp",
                 ));
             };
-            cute_core::atom::CopyAtom::cp_async(k.parse()?, bits)?
+            let op = cute_core::atom::CpAsyncOp {
+                global: *op == CopyOp::CpAsyncGlobal,
+                zfill: false,
+            };
+            cute_core::atom::CopyAtom::cp_async(op, bits)?
         }
-        Value::Keyword("UniversalCopy") => {
+        Value::Word(Word::CopyOp(CopyOp::Universal)) => {
             let bits = match width {
                 Some(w) if w > 0 => w,
                 _ => bits_of(ty)?,

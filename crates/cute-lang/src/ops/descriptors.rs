@@ -3,6 +3,10 @@
 
 use crate::convert::{bits_of, elem_of, major_of};
 use crate::value::Value;
+use crate::words::{MaxShift, ScaleIn, Word};
+
+const NEG: Word = Word::ScaleIn(ScaleIn::Neg);
+const ONE: Word = Word::ScaleIn(ScaleIn::One);
 use cute_core::desc::{self, DescFamily, InstrArgs};
 use cute_core::error::{Error, Result};
 
@@ -19,13 +23,16 @@ pub(crate) fn smem_desc(family: DescFamily, a: &[Value]) -> Result<Value> {
     )?)))
 }
 
-fn flag(v: &Value, yes: &str, no: &str, what: &str) -> Result<bool> {
+/// A yes/no argument: a boolean, or the word that means yes (`ScaleIn::Neg`) or no.
+fn flag(v: &Value, yes: Option<Word>, no: Option<Word>, what: &str) -> Result<bool> {
+    let name = |w: Option<Word>, b: bool| w.map_or(b.to_string(), |w| w.to_string());
+    let (yes_name, no_name) = (name(yes, true), name(no, false));
     match v {
-        Value::Keyword(k) if *k == yes => Ok(true),
-        Value::Keyword(k) if *k == no => Ok(false),
+        Value::Word(w) if Some(*w) == yes => Ok(true),
+        Value::Word(w) if Some(*w) == no => Ok(false),
         Value::Bool(b) => Ok(*b),
         v => Err(Error::new(format!(
-            "expected {yes} or {no} for {what}, got {}",
+            "expected {yes_name} or {no_name} for {what}, got {}",
             v.kind()
         ))),
     }
@@ -35,7 +42,7 @@ fn flag(v: &Value, yes: &str, no: &str, what: &str) -> Result<bool> {
 /// MaxShift]>()`.
 pub(crate) fn instr_desc(a: &[Value]) -> Result<Value> {
     let ty = |v: &Value, which: &str| match v {
-        Value::Keyword(_) => elem_of(v),
+        Value::Word(_) => elem_of(v),
         v => Err(Error::new(format!(
             "expected an element type for {which}, got {}",
             v.kind()
@@ -43,12 +50,11 @@ pub(crate) fn instr_desc(a: &[Value]) -> Result<Value> {
     };
     let max_shift = match a.get(11) {
         None => 0,
-        Some(Value::Keyword(k)) => match *k {
-            "MaxShift::NoShift" => 0,
-            "MaxShift::MaxShift8" => 1,
-            "MaxShift::MaxShift16" => 2,
-            "MaxShift::MaxShift32" => 3,
-            _ => u8::MAX,
+        Some(Value::Word(Word::MaxShift(s))) => match s {
+            MaxShift::NoShift => 0,
+            MaxShift::MaxShift8 => 1,
+            MaxShift::MaxShift16 => 2,
+            MaxShift::MaxShift32 => 3,
         },
         Some(_) => u8::MAX,
     };
@@ -57,7 +63,7 @@ pub(crate) fn instr_desc(a: &[Value]) -> Result<Value> {
             "expected UMMA::MaxShift::NoShift, MaxShift8, MaxShift16 or MaxShift32 for the max shift",
         ));
     }
-    let opt = |i: usize, yes: &str, no: &str, what: &str| {
+    let opt = |i: usize, yes: Option<Word>, no: Option<Word>, what: &str| {
         a.get(i).map_or(Ok(false), |v| flag(v, yes, no, what))
     };
     let args = InstrArgs {
@@ -68,11 +74,11 @@ pub(crate) fn instr_desc(a: &[Value]) -> Result<Value> {
         n: a[4].to_int()?,
         a_major: major_of(&a[5], "A")?,
         b_major: major_of(&a[6], "B")?,
-        a_neg: opt(7, "ScaleIn::Neg", "ScaleIn::One", "A's scale")?,
-        b_neg: opt(8, "ScaleIn::Neg", "ScaleIn::One", "B's scale")?,
+        a_neg: opt(7, Some(NEG), Some(ONE), "A's scale")?,
+        b_neg: opt(8, Some(NEG), Some(ONE), "B's scale")?,
         // `UMMA::Saturate::True` reads as `true`.
-        saturate: opt(9, "true", "false", "saturation")?,
-        sparse: opt(10, "true", "false", "sparsity")?,
+        saturate: opt(9, None, None, "saturation")?,
+        sparse: opt(10, None, None, "sparsity")?,
         max_shift,
     };
     Ok(Value::Descriptor(Box::new(desc::make_instr_desc(&args)?)))

@@ -6,8 +6,9 @@
 //! K, the C++ `static_assert`s, the selectors' choices) live.
 
 use crate::convert::arity;
-use crate::convert::{elem_of, major_of, type_name};
+use crate::convert::{elem_of, major_of};
 use crate::value::Value;
+use crate::words::{CtaGroup, OperandSource, Word};
 use cute_core::atom::{Atom, MmaAtom};
 use cute_core::elem::Elem;
 use cute_core::error::{Error, Result};
@@ -24,7 +25,7 @@ pub(crate) fn universal_fma(targs: &[Value]) -> Result<Value> {
     arity("UniversalFMA", targs, 1, 4)?;
     let mut types = Vec::new();
     for t in targs {
-        if !matches!(t, Value::Keyword(_)) {
+        if !matches!(t, Value::Word(_)) {
             return Err(Error::new(format!(
                 "UniversalFMA takes element types, got {}",
                 t.kind()
@@ -42,10 +43,10 @@ pub(crate) fn dsl_universal_op(a: &[Value]) -> Result<Value> {
 
 /// An element type that MMA atom names spell (`half_t` → `F16`).
 fn letters(v: &Value) -> Result<Elem> {
-    let t = type_name(v);
-    Elem::from_cpp(&t)
-        .filter(|e| e.letters().is_some())
-        .ok_or_else(|| Error::new(format!("no MMA atom takes {t} here")))
+    match v {
+        Value::Word(Word::Elem(e)) if e.letters().is_some() => Ok(*e),
+        v => Err(Error::new(format!("no MMA atom takes {v} here"))),
+    }
 }
 
 /// CuTeDSL `warp.MmaF16BF16Op(ab_dtype, acc_dtype, shape_mnk)` (SM80 `mma.sync`) and
@@ -69,8 +70,8 @@ pub(crate) fn dsl_f16bf16_op(a: &[Value]) -> Result<Value> {
 pub(crate) fn dsl_tf32_op(a: &[Value]) -> Result<Value> {
     tcgen05_op(
         UmmaFamily::Tf32,
-        &Value::Keyword("tfloat32_t"),
-        &Value::Keyword("float"),
+        &Value::Word(Word::Elem(Elem::TF32)),
+        &Value::Word(Word::Elem(Elem::F32)),
         a,
     )
 }
@@ -81,7 +82,12 @@ pub(crate) fn dsl_i8_op(a: &[Value]) -> Result<Value> {
     if a.len() == 7 {
         return warpgroup_op(&a[0], &a[1], &a[2], &a[3..]);
     }
-    tcgen05_op(UmmaFamily::S8, &a[0], &Value::Keyword("int32_t"), &a[1..])
+    tcgen05_op(
+        UmmaFamily::S8,
+        &a[0],
+        &Value::Word(Word::Elem(Elem::S32)),
+        &a[1..],
+    )
 }
 
 /// A CuTeDSL warpgroup op (`cute/nvgpu/warpgroup/mma.py`) from its types and
@@ -96,8 +102,8 @@ pub(crate) fn warpgroup_op(ta: &Value, tb: &Value, acc: &Value, rest: &[Value]) 
     let types = [letters(ta)?, letters(tb)?, letters(acc)?];
     let dims = shape.to_int_tuple()?.leaves();
     let a_reg = match src {
-        Value::Keyword("OperandSource.SMEM") => false,
-        Value::Keyword("OperandSource.RMEM") => true,
+        Value::Word(Word::Source(OperandSource::Smem)) => false,
+        Value::Word(Word::Source(OperandSource::Rmem)) => true,
         v => {
             return Err(Error::new(format!(
                 "expected OperandSource.SMEM or RMEM, got {}",
@@ -119,7 +125,7 @@ fn dsl_sm90_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
     let src = a
         .get(7)
         .cloned()
-        .unwrap_or(Value::Keyword("OperandSource.SMEM"));
+        .unwrap_or(Value::Word(Word::Source(OperandSource::Smem)));
     let op = warpgroup_op(
         ta,
         tb,
@@ -168,8 +174,8 @@ fn tcgen05_atom(
 ) -> Result<Value> {
     let two_sm = cta_group(&a[0])?;
     let a_tmem = match &a[1] {
-        Value::Keyword("OperandSource.SMEM") => false,
-        Value::Keyword("OperandSource.TMEM") => true,
+        Value::Word(Word::Source(OperandSource::Smem)) => false,
+        Value::Word(Word::Source(OperandSource::Tmem)) => true,
         v => {
             return Err(Error::new(format!(
                 "expected OperandSource.SMEM or TMEM, got {}",
@@ -192,8 +198,8 @@ fn tcgen05_atom(
 
 fn cta_group(v: &Value) -> Result<bool> {
     match v {
-        Value::Keyword("CtaGroup.ONE") => Ok(false),
-        Value::Keyword("CtaGroup.TWO") => Ok(true),
+        Value::Word(Word::CtaGroup(CtaGroup::One)) => Ok(false),
+        Value::Word(Word::CtaGroup(CtaGroup::Two)) => Ok(true),
         v => Err(Error::new(format!(
             "expected CtaGroup.ONE or CtaGroup.TWO, got {}",
             v.kind()
@@ -209,7 +215,7 @@ pub(crate) fn dsl_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
         return dsl_sm90_trivial_tiled_mma(a);
     }
     // The legacy form has one A/B type: the second argument is then a major.
-    let (ta, tb, rest) = if matches!(a.get(1), Some(Value::Keyword("Major::K" | "Major::MN"))) {
+    let (ta, tb, rest) = if matches!(a.get(1), Some(Value::Word(Word::Major(_)))) {
         (&a[0], &a[0], &a[1..])
     } else {
         (&a[0], &a[1], a.get(2..).unwrap_or(&[]))
@@ -225,7 +231,7 @@ pub(crate) fn dsl_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
     let src = rest
         .get(5)
         .cloned()
-        .unwrap_or(Value::Keyword("OperandSource.SMEM"));
+        .unwrap_or(Value::Word(Word::Source(OperandSource::Smem)));
     let mn = tiler.to_int_tuple()?;
     let dims = mn.leaves();
     let [m, n] = dims.as_slice() else {
@@ -250,7 +256,7 @@ pub(crate) fn sm100_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
     let tile = a[3].to_int_tuple()?;
     let cluster = a[4].to_int_tuple()?;
     let tag = match &a[7] {
-        Value::Keyword(k) => *k,
+        Value::Word(w) => w.name(),
         v => {
             return Err(Error::new(format!(
                 "expected a kernel schedule tag, got {}",

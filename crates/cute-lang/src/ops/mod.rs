@@ -10,11 +10,12 @@ use crate::ops::atoms::{
     tiled_copy_of, tiled_mma,
 };
 use crate::value::Value;
+use crate::words::{CopyOp, CuSwizzle, LayoutEnum, TmaOp, Word};
 use cute_core::atom::Atom;
 use cute_core::error::{edit_distance, Error, Result};
 use cute_core::int_tuple::{self, IntTuple};
 use cute_core::layout::{self as alg, Layout};
-use cute_core::smem_atom;
+use cute_core::smem_atom::{self, AtomMajor};
 use cute_core::swizzle::{self, AnyLayout, Swizzle};
 
 pub(crate) mod algebra;
@@ -301,7 +302,7 @@ pub static OPS: &[Op] = &[
     op!("get", "(x, i...) | (atom, Trait)", Append, (2, MANY), [], false,
         "mode i (then mode j of that, ...) of a tuple or layout, or a trait of an atom",
         |a, _| match a {
-            [v, Value::Keyword(k)] => get_trait(v, k),
+            [v, Value::Word(w)] => get_trait(v, w.name()),
             _ => Ok(sub(a)?.into_owned()),
         }),
     op!("layout", "(layout, i...)", Append, (1, MANY), [], false,
@@ -573,9 +574,7 @@ pub static OPS: &[Op] = &[
         "CuTeDSL's typed pointer: make_gmem_ptr / make_smem_ptr / make_rmem_ptr by its address space",
         |a, _| {
             let space = match &a[2] {
-                Value::Keyword("AddressSpace.gmem") => cute_core::tensor::Space::Gmem,
-                Value::Keyword("AddressSpace.smem") => cute_core::tensor::Space::Smem,
-                Value::Keyword("AddressSpace.rmem") => cute_core::tensor::Space::Rmem,
+                Value::Word(Word::Space(s)) => s.space(),
                 v => return Err(Error::new(format!("expected cute.AddressSpace.gmem, .smem or .rmem, got {}", v.kind()))),
             };
             tensors::make_ptr(space, &a[..2])
@@ -807,16 +806,16 @@ pub static OPS: &[Op] = &[
         |a, _| run_time_int(&a[0], 8, false)),
     op!("get_smem_layout_atom", "(layout_enum, dtype, major_size)", No, (3, 3), ["layout", "element_type", "major_mode_size"], false,
         "CuTeDSL sm90_utils: the widest SmemLayoutAtomKind whose contiguous bits divide the major mode",
-        |a, _| crate::ops::smem::dsl_atom_kind(&a[0], &a[1], a[2].to_int()?)),
+        |a, _| { let (major, sw) = crate::ops::smem::dsl_atom_kind(&a[0], &a[1], a[2].to_int()?)?; Ok(Value::Word(Word::SmemAtomKind(major, sw))) }),
     op!("is_k_major_a" | "is_k_major_b" | "is_n_major_c", "(layout_enum)", No, (1, 1), [], false,
         "CuTeDSL LayoutEnum: whether it is ROW_MAJOR (K-major A/B, N-major C)",
-        |a, _| Ok(Value::Bool(matches!(a[0], Value::Keyword("LayoutEnum.ROW_MAJOR"))))),
+        |a, _| Ok(Value::Bool(matches!(a[0], Value::Word(Word::LayoutEnum(LayoutEnum::RowMajor)))))),
     op!("is_m_major_a" | "is_n_major_b" | "is_m_major_c", "(layout_enum)", No, (1, 1), [], false,
         "CuTeDSL LayoutEnum: whether it is COL_MAJOR (M-major A/C, N-major B)",
-        |a, _| Ok(Value::Bool(matches!(a[0], Value::Keyword("LayoutEnum.COL_MAJOR"))))),
+        |a, _| Ok(Value::Bool(matches!(a[0], Value::Word(Word::LayoutEnum(LayoutEnum::ColMajor)))))),
     op!("sm90_mma_major_mode" | "mma_major_mode", "(layout_enum)", No, (1, 1), [], false,
         "CuTeDSL LayoutEnum: the operand major mode (ROW_MAJOR = K, COL_MAJOR = MN)",
-        |a, _| Ok(Value::Keyword(if matches!(a[0], Value::Keyword("LayoutEnum.ROW_MAJOR")) { "Major::K" } else { "Major::MN" }))),
+        |a, _| Ok(Value::Word(Word::Major(if matches!(a[0], Value::Word(Word::LayoutEnum(LayoutEnum::RowMajor))) { AtomMajor::K } else { AtomMajor::MN })))),
     op!("dsl_recast_layout" | "cute.recast_layout", "(new_bits, old_bits, layout)", No, (3, 3), [], false,
         "CuTeDSL's cute.recast_layout: recast_layout with the widths the other way round",
         |a, _| recast_layout(&a[1], &a[0], &a[2]).map_err(|e| e.within("recast_layout"))),
@@ -858,10 +857,11 @@ pub static OPS: &[Op] = &[
     op!("make_smem_layout_atom", "(kind, element_type)", No, (2, 2), [], false,
         "CuTeDSL: the GMMA/UMMA smem atom of a SmemLayoutAtomKind for an element type",
         |a, _| {
-            let Value::Keyword(kind) = &a[0] else {
-                return Err(Error::new(format!("expected a SmemLayoutAtomKind, got {}", a[0].kind())));
-            };
-            crate::ops::smem::smem_atom_of_kind(kind, bits_of(&a[1])?)
+            match &a[0] {
+                Value::Word(Word::SmemAtomKind(major, sw)) => crate::ops::smem::dsl_smem_atom(*major, *sw, bits_of(&a[1])?),
+                Value::Word(w) => Err(Error::new(format!("unknown SmemLayoutAtomKind '{w}'"))),
+                v => Err(Error::new(format!("expected a SmemLayoutAtomKind, got {}", v.kind()))),
+            }
         }),
     // --- C++ spelling helpers ----------------------------------------------------------
     op!("decltype", "(x)", No, (1, 1), [], false,
@@ -927,7 +927,7 @@ pub static OPS: &[Op] = &[
         |a, _| crate::ops::atoms::dsl_g2s_op(a.first())),
     op!("CopyUniversalOp", "()", No, (0, 0), [], false,
         "CuTeDSL: the universal copy op (C++ UniversalCopy), its width given to make_copy_atom",
-        |_, _| Ok(Value::Keyword("UniversalCopy"))),
+        |_, _| Ok(Value::Word(Word::CopyOp(CopyOp::Universal)))),
     op!("make_tiled_copy" | "make_tiled_copy_tv", "(copy_atom, thr_layout[, val_layout])", No, (2, 3), ["atom", "thr_layout", "val_layout"], false,
         "the copy atom tiled over threads and values",
         |a, _| {
@@ -1059,12 +1059,16 @@ pub static OPS: &[Op] = &[
         |a, _| crate::ops::descriptors::instr_desc(a)),
     op!("tma_swizzle" | "get_tma_swizzle", "(smem_layout)", No, (1, 1), [], false,
         "the CUtensorMapSwizzle a TMA copy into this shared-memory layout uses (make_tma_copy's)",
-        |a, _| Ok(Value::Keyword(cute_core::tma::tma_swizzle(&a[0].to_any_layout()?)?))),
+        |a, _| {
+            let name = cute_core::tma::tma_swizzle(&a[0].to_any_layout()?)?;
+            let sw = CuSwizzle::parse(name).ok_or_else(|| Error::new(format!("unknown CUtensorMapSwizzle {name}")))?;
+            Ok(Value::Word(Word::CuSwizzle(sw)))
+        }),
     op!("make_tma_copy", "(OP{}, gmem_tensor, smem_layout[, cta_tiler][, cluster_size]) | (gmem_layout, smem_layout[, T])", No, (2, 5), [], false,
         "a TMA TiledCopy (one instruction per box, get_tma_tensor and tma_partition on it); of a gmem layout, just the box (its TmaGmemBasis) with its swizzle and the checks the driver makes",
         |a, _| {
             match &a[0] {
-                Value::Keyword(op) => return crate::ops::tma::make_tma(op, &a[1..], true),
+                Value::Word(op) => return crate::ops::tma::make_tma(op.name(), &a[1..], true),
                 Value::Atom(at) => return Err(Error::new(format!(
                     "make_tma_copy takes a TMA operation ({}), not the atom {}",
                     cute_core::tma::TMA_OPS.join(", "),
@@ -1077,7 +1081,7 @@ pub static OPS: &[Op] = &[
     op!("make_tma_atom", "(OP{}, gmem_tensor, smem_layout, cta_tiler[, cluster_size])", No, (4, 5), [], false,
         "the TMA copy atom alone (its box and coordinate strides; get_tma_tensor and tma_partition take it)",
         |a, _| match &a[0] {
-            Value::Keyword(op) => crate::ops::tma::make_tma(op, &a[1..], false),
+            Value::Word(op) => crate::ops::tma::make_tma(op.name(), &a[1..], false),
             v => Err(Error::new(format!("make_tma_atom takes a TMA operation first (SM90_TMA_LOAD{{}}), got {}", v.kind()))),
         }),
     op!("get_tma_tensor", "(tma, gmem_shape)", No, (2, 2), [], false,
@@ -1090,10 +1094,10 @@ pub static OPS: &[Op] = &[
         "(op, gmem_tensor, smem_layout, cta_tiler[, num_multicast])", No, (4, 5), ["op", "gmem_tensor", "smem_layout", "cta_tiler", "num_multicast"], false,
         "CuTeDSL: (the TMA copy atom, the TMA coordinate tensor over the gmem tensor's shape): C++'s make_tma_atom and get_tma_tensor",
         |a, _| {
-            let Value::Keyword(op) = &a[0] else {
+            let Value::Word(op) = &a[0] else {
                 return Err(Error::new(format!("make_tiled_tma_atom takes a TMA operation first (cpasync.CopyBulkTensorTileG2SOp()), got {}", a[0].kind())));
             };
-            let atom = crate::ops::tma::make_tma(op, &a[1..], false)?;
+            let atom = crate::ops::tma::make_tma(op.name(), &a[1..], false)?;
             let shape = crate::ops::tensors::tensor(&a[1])?.layout.shape().clone();
             let t = crate::ops::tma::tma_atom(&atom)?.get_tma_tensor(&shape)?;
             Ok(Value::Tuple(vec![atom, Value::Tensor(Box::new(t))]))
@@ -1104,13 +1108,13 @@ pub static OPS: &[Op] = &[
         |a, _| crate::ops::tma::tma_partition(a, true)),
     op!("CopyBulkTensorTileG2SOp" | "cpasync.CopyBulkTensorTileG2SOp", "()", No, (0, 0), [], false,
         "CuTeDSL's TMA load operation: C++'s SM90_TMA_LOAD",
-        |_, _| Ok(Value::Keyword("SM90_TMA_LOAD"))),
+        |_, _| Ok(Value::Word(Word::Tma(TmaOp::Load)))),
     op!("CopyBulkTensorTileG2SMulticastOp" | "cpasync.CopyBulkTensorTileG2SMulticastOp", "()", No, (0, 0), [], false,
         "CuTeDSL's multicast TMA load operation: C++'s SM90_TMA_LOAD_MULTICAST",
-        |_, _| Ok(Value::Keyword("SM90_TMA_LOAD_MULTICAST"))),
+        |_, _| Ok(Value::Word(Word::Tma(TmaOp::LoadMulticast)))),
     op!("CopyBulkTensorTileS2GOp" | "cpasync.CopyBulkTensorTileS2GOp", "()", No, (0, 0), [], false,
         "CuTeDSL's TMA store operation: C++'s SM90_TMA_STORE",
-        |_, _| Ok(Value::Keyword("SM90_TMA_STORE"))),
+        |_, _| Ok(Value::Word(Word::Tma(TmaOp::Store)))),
     op!("make_tmem_copy", "(atom | OP{}, tmem_tensor)", No, (2, 2), [], false,
         "the warpgroup's TiledCopy of a tcgen05.ld/st atom over a TMEM tensor (make_cotiled_copy: each warp in its 32-lane sub-partition)",
         |a, _| {

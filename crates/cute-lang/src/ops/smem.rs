@@ -7,23 +7,15 @@ use crate::convert::bits_of;
 use crate::ops::algebra::{coalesce, divide_or_product, tile_to_shape};
 use crate::ops::args::Kwargs;
 use crate::value::Value;
+use crate::words::{LayoutEnum, Word};
 use cute_core::error::{Error, Result};
 use cute_core::int_tuple::IntTuple;
 use cute_core::layout as alg;
-use cute_core::smem_atom::{
-    self, atom_kind, atom_kind_name, smem_atom, widest_swizzle, AtomMajor, AtomSwizzle,
-};
+use cute_core::smem_atom::{self, smem_atom, widest_swizzle, AtomMajor, AtomSwizzle};
 use cute_core::swizzle::Offset;
 
-/// CuTeDSL `make_smem_layout_atom(SmemLayoutAtomKind.KIND, dtype)`: the same value as C++'s
-/// `Layout_KIND_Atom<T>`.
-pub(crate) fn smem_atom_of_kind(kind: &str, bits: i64) -> Result<Value> {
-    let (major, sw) = atom_kind(kind)
-        .ok_or_else(|| Error::new(format!("unknown SmemLayoutAtomKind '{kind}'")))?;
-    dsl_smem_atom(major, sw, bits)
-}
-
-/// CuTeDSL's smem atom of a major and swizzle: C++'s `Layout_KIND_Atom<T>` with offset 0.
+/// CuTeDSL's smem atom of a major and swizzle (`make_smem_layout_atom(SmemLayoutAtomKind.KIND,
+/// dtype)`): C++'s `Layout_KIND_Atom<T>` with offset 0.
 pub(crate) fn dsl_smem_atom(major: AtomMajor, sw: AtomSwizzle, bits: i64) -> Result<Value> {
     // CuTeDSL's atom carries offset 0 where C++'s carries the smem_ptr flag.
     Ok(match smem_atom(major, sw, bits)? {
@@ -38,8 +30,7 @@ pub(crate) fn dsl_smem_atom(major: AtomMajor, sw: AtomSwizzle, bits: i64) -> Res
 /// CuTeDSL `LayoutEnum`: whether it is ROW_MAJOR (else COL_MAJOR).
 fn is_row_major(layout: &Value) -> Result<bool> {
     match layout {
-        Value::Keyword("LayoutEnum.ROW_MAJOR") => Ok(true),
-        Value::Keyword("LayoutEnum.COL_MAJOR") => Ok(false),
+        Value::Word(Word::LayoutEnum(l)) => Ok(*l == LayoutEnum::RowMajor),
         v => Err(Error::new(format!(
             "expected a LayoutEnum, got {}",
             v.kind()
@@ -49,7 +40,11 @@ fn is_row_major(layout: &Value) -> Result<bool> {
 
 /// CuTeDSL `sm90_utils.get_smem_layout_atom(layout, dtype, major_size)`: the widest swizzle
 /// kind whose contiguous bits (1024, 512, 256) divide the major mode's bits.
-pub(crate) fn dsl_atom_kind(layout: &Value, dtype: &Value, major: i64) -> Result<Value> {
+pub(crate) fn dsl_atom_kind(
+    layout: &Value,
+    dtype: &Value,
+    major: i64,
+) -> Result<(AtomMajor, AtomSwizzle)> {
     let row = is_row_major(layout)?;
     if major <= 0 || major % 8 != 0 {
         return Err(Error::new(format!(
@@ -60,10 +55,7 @@ pub(crate) fn dsl_atom_kind(layout: &Value, dtype: &Value, major: i64) -> Result
         .checked_mul(bits_of(dtype)?)
         .ok_or_else(|| Error::new("the major mode is too large"))?;
     let major = if row { AtomMajor::K } else { AtomMajor::MN };
-    Ok(Value::Keyword(atom_kind_name(
-        major,
-        widest_swizzle(major_bits),
-    )))
+    Ok((major, widest_swizzle(major_bits)))
 }
 
 /// CuTeDSL `sm90_utils.make_smem_layout_{a,b,epi}` (`cutlass/utils/hopper_helpers.py`): the
@@ -103,10 +95,8 @@ pub(crate) fn dsl_smem_layout(which: char, a: &[Value]) -> Result<Value> {
         ),
         _ => (t.clone(), if row { size(1)? } else { size(0)? }),
     };
-    let Value::Keyword(kind) = dsl_atom_kind(layout, dtype, major)? else {
-        unreachable!("a kind keyword")
-    };
-    let atom = smem_atom_of_kind(kind, bits)?;
+    let (major, sw) = dsl_atom_kind(layout, dtype, major)?;
+    let atom = dsl_smem_atom(major, sw, bits)?;
     trg.push(stages.clone());
     let order: [i64; 3] = if row { [0, 1, 2] } else { [1, 0, 2] };
     let order = Value::Tuple(order.iter().map(|o| Value::Int(*o)).collect());

@@ -5,6 +5,7 @@
 use crate::convert::bits_of;
 use crate::ops::args::as_layout;
 use crate::value::Value;
+use crate::words::Word;
 use cute_core::error::{Error, Result};
 use cute_core::layout::Layout;
 use cute_core::swizzle::AnyLayout;
@@ -37,7 +38,7 @@ fn iterable_bits(bits: i64) -> Result<u32> {
 /// A C++ raw pointer declaration, `T const* p = init;`: `init` is `nullptr` (or `0`),
 /// another raw `T*`, or absent (a kernel's pointer parameter, taken as null here).
 pub(crate) fn raw_ptr(ty: &Value, init: Option<&Value>) -> Result<Value> {
-    if !matches!(ty, Value::Keyword(_)) {
+    if !matches!(ty, Value::Word(_)) {
         return Err(Error::new(format!(
             "a pointer's pointee must be an element type (half_t, float, ...), got {}",
             ty.kind()
@@ -50,7 +51,7 @@ pub(crate) fn raw_ptr(ty: &Value, init: Option<&Value>) -> Result<Value> {
         ))
     })?;
     let addr = match init {
-        None | Some(Value::Keyword("nullptr")) | Some(Value::Int(0) | Value::Dyn(0)) => 0,
+        None | Some(Value::Word(Word::Nullptr)) | Some(Value::Int(0) | Value::Dyn(0)) => 0,
         Some(Value::Ptr(p)) if p.space == Space::Generic && p.bits == bits => p.addr,
         Some(Value::Ptr(p)) => {
             return Err(Error::new(format!(
@@ -78,7 +79,7 @@ fn tag_ptr(space: Space, p: &Value) -> Result<Value> {
         Value::Ptr(p) => Err(Error::new(format!(
             "make_{name}({p}): C++ wraps one tagged pointer in another; pass a raw pointer (T const* p = ...;)"
         ))),
-        Value::Keyword("nullptr") => Err(Error::new(format!(
+        Value::Word(Word::Nullptr) => Err(Error::new(format!(
             "make_{name}(nullptr) has no element type: write make_{name}<T>(nullptr)"
         ))),
         v => Err(Error::new(format!(
@@ -132,10 +133,10 @@ pub(crate) fn make_ptr(space: Space, a: &[Value]) -> Result<Value> {
     let bits = elem_bits(ty)?;
     let addr =
         match addr {
-            Value::Keyword("nullptr") if space == Space::Rmem => return Err(Error::new(
+            Value::Word(Word::Nullptr) if space == Space::Rmem => return Err(Error::new(
                 "C++ refuses make_rmem_ptr<T>(nullptr) (the call is ambiguous): give an address",
             )),
-            Value::Keyword("nullptr") => 0,
+            Value::Word(Word::Nullptr) => 0,
             Value::Int(v) | Value::Dyn(v) => u64::try_from(*v).map_err(|_| {
                 Error::new(format!("a pointer's address must not be negative, got {v}"))
             })?,
@@ -169,7 +170,7 @@ pub(crate) fn make_tensor(a: &[Value]) -> Result<Value> {
         Value::Iter(it) => Err(Error::new(format!(
             "{it} is a counting iterator: its tensors come from make_identity_tensor (their strides are basis elements, 1@0)"
         ))),
-        Value::Keyword(_) => {
+        Value::Word(_) => {
             // A swizzle of element offsets stays in the layout, as C++ keeps it.
             owning(elem_bits(&a[0])?, layout_args(&a[1..])?)
         }
@@ -384,7 +385,7 @@ pub(crate) fn given(v: Option<&Value>) -> Option<&Value> {
 /// the swizzle given (none when none is given, as the DSL does). The swizzle acts on byte
 /// addresses, as C++'s `swizzle_ptr` does (`sl.inner` of a GMMA/UMMA smem atom).
 pub(crate) fn recast_ptr(a: &[Value]) -> Result<Value> {
-    if let [ty @ Value::Keyword(_), Value::Ptr(p)] = a {
+    if let [ty @ Value::Word(_), Value::Ptr(p)] = a {
         return Ok(Value::Ptr(Ptr {
             bits: elem_bits(ty)?,
             ..*p

@@ -5,6 +5,7 @@
 use crate::convert::bits_of;
 use crate::ops::tensors::tensor;
 use crate::value::Value;
+use crate::words::{CuSwizzle, TmaSwizzleBase, TmaSwizzleBits, Word};
 use cute_core::error::{Error, Result};
 use cute_core::int_tuple::IntTuple;
 use cute_core::layout::Layout;
@@ -27,24 +28,24 @@ fn swizzle_portion(v: &Value) -> Result<cute_core::Swizzle> {
 /// C++'s static_asserts.
 pub(crate) fn tma_swizzle_bits(v: &Value) -> Result<Value> {
     let s = swizzle_portion(v)?;
-    Ok(Value::Keyword(match (s.m, s.b) {
-        (4, 3) => "TMA::SmemSwizzleBits::B128",
-        (4, 2) => "TMA::SmemSwizzleBits::B64",
-        (4, 1) => "TMA::SmemSwizzleBits::B32",
-        (4, 0) => "TMA::SmemSwizzleBits::DISABLE",
+    Ok(Value::Word(Word::TmaSwizzleBits(match (s.m, s.b) {
+        (4, 3) => TmaSwizzleBits::B128,
+        (4, 2) => TmaSwizzleBits::B64,
+        (4, 1) => TmaSwizzleBits::B32,
+        (4, 0) => TmaSwizzleBits::Disable,
         (4, _) => {
             return Err(Error::new(
                 "Expected B = 0,1,2, or 3 when M == 4. Unsupported layout swizzle.",
             ))
         }
-        (5 | 6, 2) => "TMA::SmemSwizzleBits::B128",
+        (5 | 6, 2) => TmaSwizzleBits::B128,
         (5 | 6, _) => {
             return Err(Error::new(
                 "Expected B = 2 when M == 5 or 6. Unsupported layout swizzle.",
             ))
         }
         _ => return Err(Error::new(format!("{s}: Unsupported layout swizzle."))),
-    }))
+    })))
 }
 
 /// `detail::get_tma_swizzle_base(x)`: the TMA swizzle atom's base, with C++'s
@@ -52,33 +53,41 @@ pub(crate) fn tma_swizzle_bits(v: &Value) -> Result<Value> {
 pub(crate) fn tma_swizzle_base(v: &Value) -> Result<Value> {
     let s = swizzle_portion(v)?;
     let fail = |m: &str| Err(Error::new(m.to_string()));
-    Ok(Value::Keyword(match s.m {
+    Ok(Value::Word(Word::TmaSwizzleBase(match s.m {
         4 if !(0..=3).contains(&s.b) => {
             return fail("Expected B = 0,1,2, or 3 when M == 4. Unsupported layout swizzle.")
         }
         4 if s.s != 3 => return fail("Expected S = 3 when M == 4. Unsupported layout swizzle."),
-        4 => "TMA::SmemSwizzleBase::SWIZZLE_BASE_16B",
+        4 => TmaSwizzleBase::Base16B,
         5 if s.b != 2 => return fail("Expected B = 2 when M == 5. Unsupported layout swizzle."),
         5 if s.s != 2 => return fail("Expected S = 2 when M == 5. Unsupported layout swizzle."),
-        5 => "TMA::SmemSwizzleBase::SWIZZLE_BASE_32B",
+        5 => TmaSwizzleBase::Base32B,
         // C++'s message names M == 5 here too.
         6 if s.b != 2 => return fail("Expected B = 2 when M == 5. Unsupported layout swizzle."),
-        6 => "TMA::SmemSwizzleBase::SWIZZLE_BASE_64B",
+        6 => TmaSwizzleBase::Base64B,
         _ => return fail("Expected 128b=16B=(2^4)B to 512b=64B=(2^6)B base swizzle."),
-    }))
+    })))
 }
 
 /// `TMA::to_CUtensorMapSwizzle(bits, base)`: the driver's swizzle mode (as nvcc 12.7+
 /// compiles it: the 32B/64B-atom 128B modes exist there).
 pub(crate) fn to_cu_swizzle(bits: &Value, base: &Value) -> Result<Value> {
-    let (Value::Keyword(b), Value::Keyword(a)) = (bits, base) else {
+    let (Value::Word(bw), Value::Word(aw)) = (bits, base) else {
         return Err(Error::new(
             "expected TMA::SmemSwizzleBits::* and TMA::SmemSwizzleBase::* (get_tma_swizzle_bits/base give them)",
         ));
     };
-    let b16 = *a == "TMA::SmemSwizzleBase::SWIZZLE_BASE_16B";
-    let need16 = |mode: &'static str, what: &str| {
-        if b16 {
+    let Word::TmaSwizzleBits(b) = bw else {
+        return Err(Error::new(format!(
+            "expected TMA::SmemSwizzleBits::*, got {bw}"
+        )));
+    };
+    let a = match aw {
+        Word::TmaSwizzleBase(a) => Some(*a),
+        _ => None,
+    };
+    let need16 = |mode: CuSwizzle, what: &str| {
+        if a == Some(TmaSwizzleBase::Base16B) {
             Ok(mode)
         } else {
             Err(Error::new(format!(
@@ -86,26 +95,21 @@ pub(crate) fn to_cu_swizzle(bits: &Value, base: &Value) -> Result<Value> {
             )))
         }
     };
-    Ok(Value::Keyword(match *b {
-        "TMA::SmemSwizzleBits::DISABLE" => need16("CU_TENSOR_MAP_SWIZZLE_NONE", "0B")?,
-        "TMA::SmemSwizzleBits::B32" => need16("CU_TENSOR_MAP_SWIZZLE_32B", "32B")?,
-        "TMA::SmemSwizzleBits::B64" => need16("CU_TENSOR_MAP_SWIZZLE_64B", "64B")?,
-        "TMA::SmemSwizzleBits::B128" => match *a {
-            "TMA::SmemSwizzleBase::SWIZZLE_BASE_16B" => "CU_TENSOR_MAP_SWIZZLE_128B",
-            "TMA::SmemSwizzleBase::SWIZZLE_BASE_32B" => "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B",
-            "TMA::SmemSwizzleBase::SWIZZLE_BASE_64B" => "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B",
-            _ => {
+    Ok(Value::Word(Word::CuSwizzle(match b {
+        TmaSwizzleBits::Disable => need16(CuSwizzle::None, "0B")?,
+        TmaSwizzleBits::B32 => need16(CuSwizzle::S32B, "32B")?,
+        TmaSwizzleBits::B64 => need16(CuSwizzle::S64B, "64B")?,
+        TmaSwizzleBits::B128 => match a {
+            Some(TmaSwizzleBase::Base16B) => CuSwizzle::S128B,
+            Some(TmaSwizzleBase::Base32B) => CuSwizzle::S128BAtom32B,
+            Some(TmaSwizzleBase::Base64B) => CuSwizzle::S128BAtom64B,
+            None => {
                 return Err(Error::new(
                     "Unsupported pair of SmemSwizzleBits and SmemSwizzleBase!",
                 ))
             }
         },
-        _ => {
-            return Err(Error::new(format!(
-                "expected TMA::SmemSwizzleBits::*, got {b}"
-            )))
-        }
-    }))
+    })))
 }
 
 /// `make_tma_copy(OP{}, gtensor, slayout[, cta_tiler][, cluster_size])` (`tiled`) or

@@ -6,9 +6,10 @@
 //! [`cute_core::umma`], [`cute_core::sm120`] or [`cute_core::atom`].
 
 use crate::convert::arity;
-use crate::convert::{bits_of, elem_of, major_of, type_name};
+use crate::convert::{bits_of, elem_of, major_of};
 use crate::ops::families::{atom, universal_fma};
 use crate::value::Value;
+use crate::words::Word;
 use cute_core::atom::{Atom, CopyAtom, CpAsyncOp, MmaAtom};
 use cute_core::error::{Error, Result};
 use cute_core::gmma::GmmaOp;
@@ -111,11 +112,11 @@ fn umma_template(op: UmmaOp, targs: &[Value]) -> Result<Value> {
 /// take the types, sizes and majors and hold the M/N checks.
 fn f8f6f4_traits(targs: &[Value]) -> Result<Value> {
     let op = match &targs[0] {
-        Value::Keyword(k @ ("SM100_MMA_F8F6F4_SS" | "SM100_MMA_F8F6F4_2x1SM_SS")) => *k,
+        Value::Word(Word::F8f6f4(op)) => op.name(),
         v => {
             return Err(Error::new(format!(
                 "MMA_Traits<Op, ...> with arguments after the op is SM100_MMA_F8F6F4_SS's or SM100_MMA_F8F6F4_2x1SM_SS's form, got {}",
-                type_name(v)
+                v
             )))
         }
     };
@@ -156,8 +157,7 @@ fn cp_async(name: &str, targs: &[Value]) -> Result<Value> {
         if bits_of(td)? != bits {
             return Err(Error::new(format!(
                 "{name}<TS, TD>: TS and TD must have the same size, got {} and {}",
-                type_name(&targs[0]),
-                type_name(td)
+                targs[0], td
             )));
         }
     }

@@ -4,10 +4,13 @@
 
 use crate::parse::tail;
 use crate::value::{Major, Value};
+use crate::words::{
+    AddressSpace, CacheMode, CtaGroup, LayoutEnum, MaxShift, OperandSource, ScaleIn, ScheduleTag,
+    TmaOp, TmaSwizzleBase, TmaSwizzleBits, Word,
+};
 use cute_core::atom::Atom;
-use cute_core::bank::Instr;
 use cute_core::error::{Error, Result};
-use cute_core::smem_atom::{atom_kind, atom_kind_name};
+use cute_core::smem_atom::{atom_kind, AtomMajor};
 use cute_core::swizzle::Offset;
 
 /// Names with a fixed meaning: atom traits, element types and majors (instruction names
@@ -71,13 +74,6 @@ pub const KEYWORDS: &[&str] = &[
     "LayoutEnum.COL_MAJOR",
 ];
 
-/// CUTLASS's kernel and epilogue schedule tags (a list taken from the headers).
-fn schedule_tag(name: &str) -> Option<&'static str> {
-    include_str!("schedule_tags.txt")
-        .lines()
-        .find(|l| !l.starts_with('#') && *l == name)
-}
-
 /// CuTeDSL's element types and their C++ names.
 const DSL_TYPES: &[(&str, &str)] = &[
     ("Float16", "half_t"),
@@ -105,15 +101,6 @@ const DSL_TYPES: &[(&str, &str)] = &[
     ("bool", "uint8_t"),
 ];
 
-pub(crate) fn keyword(k: &str) -> Option<&'static str> {
-    KEYWORDS
-        .iter()
-        .chain(Instr::NAMES)
-        .chain(cute_core::gmem::GmemOp::NAMES)
-        .find(|n| **n == k)
-        .copied()
-}
-
 /// The value of a plain (unbound) name: tags, keywords, types, atoms. `None` when the name
 /// means nothing here.
 pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
@@ -122,8 +109,8 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         return crate::types::smem::atom_bits_template(name, &[]);
     }
     // The TMA copy operations (`make_tma_copy(SM90_TMA_LOAD{}, ...)`).
-    if let Some(op) = cute_core::tma::TMA_OPS.iter().find(|o| **o == last) {
-        return Some(Ok(Value::Keyword(op)));
+    if let Some(op) = TmaOp::parse(last) {
+        return Some(Ok(Value::Word(Word::Tma(op))));
     }
     let v = match (before, last) {
         (_, "LayoutLeft" | "GenColMajor") => Value::Major(Major::Left),
@@ -153,58 +140,49 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         }
         // CuTe's `using X = Underscore;` (projections: `Step<_1, X, _1>{}`).
         (_, "Underscore" | "None" | "X") => Value::Under,
-        (_, "nullptr" | "NULL") => Value::Keyword("nullptr"),
+        (_, "nullptr" | "NULL") => Value::Word(Word::Nullptr),
         (_, "smem_ptr_flag") => Value::Offset(Offset::SmemPtr { bits: 1 }),
-        (Some("LayoutEnum"), "ROW_MAJOR") => Value::Keyword("LayoutEnum.ROW_MAJOR"),
-        (Some("LayoutEnum"), "COL_MAJOR") => Value::Keyword("LayoutEnum.COL_MAJOR"),
-        (Some("OperandMajorMode"), "K") => Value::Keyword("Major::K"),
-        (Some("OperandMajorMode"), "MN") => Value::Keyword("Major::MN"),
+        (Some("LayoutEnum"), "ROW_MAJOR") => Value::Word(Word::LayoutEnum(LayoutEnum::RowMajor)),
+        (Some("LayoutEnum"), "COL_MAJOR") => Value::Word(Word::LayoutEnum(LayoutEnum::ColMajor)),
+        (Some("OperandMajorMode" | "Major"), "K") => Value::Word(Word::Major(AtomMajor::K)),
+        (Some("OperandMajorMode" | "Major"), "MN") => Value::Word(Word::Major(AtomMajor::MN)),
         (_, "true" | "True" | "true_type") => Value::Bool(true),
         (_, "false" | "False" | "false_type") => Value::Bool(false),
-        (Some("LoadCacheMode"), "ALWAYS") => Value::Keyword("LoadCacheMode.ALWAYS"),
-        (Some("LoadCacheMode"), "GLOBAL") => Value::Keyword("LoadCacheMode.GLOBAL"),
-        (Some("CtaGroup"), "ONE") => Value::Keyword("CtaGroup.ONE"),
-        (Some("CtaGroup"), "TWO") => Value::Keyword("CtaGroup.TWO"),
-        (Some("AddressSpace"), "gmem") => Value::Keyword("AddressSpace.gmem"),
-        (Some("AddressSpace"), "smem") => Value::Keyword("AddressSpace.smem"),
-        (Some("AddressSpace"), "rmem") => Value::Keyword("AddressSpace.rmem"),
-        (Some("SmemSwizzleBits"), b @ ("DISABLE" | "B32" | "B64" | "B128")) => {
-            Value::Keyword(match b {
-                "DISABLE" => "TMA::SmemSwizzleBits::DISABLE",
-                "B32" => "TMA::SmemSwizzleBits::B32",
-                "B64" => "TMA::SmemSwizzleBits::B64",
-                _ => "TMA::SmemSwizzleBits::B128",
-            })
-        }
-        (
-            Some("SmemSwizzleBase"),
-            b @ ("SWIZZLE_BASE_16B" | "SWIZZLE_BASE_32B" | "SWIZZLE_BASE_64B"),
-        ) => Value::Keyword(match b {
-            "SWIZZLE_BASE_16B" => "TMA::SmemSwizzleBase::SWIZZLE_BASE_16B",
-            "SWIZZLE_BASE_32B" => "TMA::SmemSwizzleBase::SWIZZLE_BASE_32B",
-            _ => "TMA::SmemSwizzleBase::SWIZZLE_BASE_64B",
-        }),
-        (Some("OperandSource"), "SMEM") => Value::Keyword("OperandSource.SMEM"),
-        (Some("OperandSource"), "TMEM") => Value::Keyword("OperandSource.TMEM"),
-        (Some("OperandSource"), "RMEM") => Value::Keyword("OperandSource.RMEM"),
-        (Some("ScaleIn"), "One") => Value::Keyword("ScaleIn::One"),
-        (Some("ScaleIn"), "Neg") => Value::Keyword("ScaleIn::Neg"),
-        (Some("MaxShift"), s @ ("NoShift" | "MaxShift8" | "MaxShift16" | "MaxShift32")) => {
-            Value::Keyword(match s {
-                "NoShift" => "MaxShift::NoShift",
-                "MaxShift8" => "MaxShift::MaxShift8",
-                "MaxShift16" => "MaxShift::MaxShift16",
-                _ => "MaxShift::MaxShift32",
-            })
-        }
-        (_, n)
-            if (n.starts_with("Kernel") || n.starts_with("Epilogue"))
-                && schedule_tag(n).is_some() =>
+        (Some("LoadCacheMode"), "ALWAYS") => Value::Word(Word::CacheMode(CacheMode::Always)),
+        (Some("LoadCacheMode"), "GLOBAL") => Value::Word(Word::CacheMode(CacheMode::Global)),
+        (Some("CtaGroup"), "ONE") => Value::Word(Word::CtaGroup(CtaGroup::One)),
+        (Some("CtaGroup"), "TWO") => Value::Word(Word::CtaGroup(CtaGroup::Two)),
+        (Some("AddressSpace"), "gmem") => Value::Word(Word::Space(AddressSpace::Gmem)),
+        (Some("AddressSpace"), "smem") => Value::Word(Word::Space(AddressSpace::Smem)),
+        (Some("AddressSpace"), "rmem") => Value::Word(Word::Space(AddressSpace::Rmem)),
+        (Some("SmemSwizzleBits"), b)
+            if TmaSwizzleBits::parse(&format!("TMA::SmemSwizzleBits::{b}")).is_some() =>
         {
-            Value::Keyword(schedule_tag(n).expect("listed"))
+            Value::Word(Word::TmaSwizzleBits(TmaSwizzleBits::parse(&format!(
+                "TMA::SmemSwizzleBits::{b}"
+            ))?))
         }
-        (Some("Major"), "K") => Value::Keyword("Major::K"),
-        (Some("Major"), "MN") => Value::Keyword("Major::MN"),
+        (Some("SmemSwizzleBase"), b)
+            if TmaSwizzleBase::parse(&format!("TMA::SmemSwizzleBase::{b}")).is_some() =>
+        {
+            Value::Word(Word::TmaSwizzleBase(TmaSwizzleBase::parse(&format!(
+                "TMA::SmemSwizzleBase::{b}"
+            ))?))
+        }
+        (Some("OperandSource"), "SMEM") => Value::Word(Word::Source(OperandSource::Smem)),
+        (Some("OperandSource"), "TMEM") => Value::Word(Word::Source(OperandSource::Tmem)),
+        (Some("OperandSource"), "RMEM") => Value::Word(Word::Source(OperandSource::Rmem)),
+        (Some("ScaleIn"), "One") => Value::Word(Word::ScaleIn(ScaleIn::One)),
+        (Some("ScaleIn"), "Neg") => Value::Word(Word::ScaleIn(ScaleIn::Neg)),
+        (Some("MaxShift"), s) if MaxShift::parse(&format!("MaxShift::{s}")).is_some() => {
+            Value::Word(Word::MaxShift(MaxShift::parse(&format!("MaxShift::{s}"))?))
+        }
+        (_, n) if n.starts_with("Kernel") || n.starts_with("Epilogue") => {
+            match ScheduleTag::parse(n) {
+                Some(tag) => Value::Word(Word::Schedule(tag)),
+                None => return None,
+            }
+        }
         // CuTeDSL tcgen05: a TMEM copy's repetitions, and whether it packs (loads) or
         // unpacks (stores) 16-bit values in 32-bit registers.
         (Some("Repetition"), x) if x.strip_prefix('x').is_some_and(|n| n.parse::<u8>().is_ok()) => {
@@ -215,7 +193,7 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
             Value::Bool(true)
         }
         (Some("SmemLayoutAtomKind"), kind) => match atom_kind(kind) {
-            Some((major, sw)) => Value::Keyword(atom_kind_name(major, sw)),
+            Some((major, sw)) => Value::Word(Word::SmemAtomKind(major, sw)),
             None => {
                 return Some(Err(Error::new(format!(
                     "unknown SmemLayoutAtomKind '{kind}'"
@@ -226,10 +204,11 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
             return Some(Atom::lookup(n).map(|a| Value::Atom(Box::new(a))))
         }
         (_, n) => {
-            match keyword(n).or_else(|| DSL_TYPES.iter().find(|(d, _)| *d == n).map(|(_, c)| *c)) {
-                Some(k) => Value::Keyword(keyword(k).expect("listed")),
-                None => return None,
-            }
+            let word = Word::bare(n).or_else(|| {
+                let (_, cpp) = DSL_TYPES.iter().find(|(d, _)| *d == n)?;
+                Word::bare(cpp)
+            })?;
+            Value::Word(word)
         }
     };
     Some(Ok(v))

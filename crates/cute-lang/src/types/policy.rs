@@ -3,7 +3,6 @@
 //! its template arguments bound, its members read by a small typed reader of the table's
 //! texts (integers, `Shape<_1,_1,_1>`, names).
 
-use crate::convert::type_name;
 use crate::types::names::name_value;
 use crate::value::Value;
 use cute_core::error::{Error, Result};
@@ -88,7 +87,7 @@ pub(crate) fn policy(name: &str, targs: &[Value]) -> Option<Result<Value>> {
                 out.push((mname.to_string(), v));
             }
         }
-        let args: Vec<String> = targs.iter().map(type_name).collect();
+        let args: Vec<String> = targs.iter().map(|t| t.to_string()).collect();
         Ok(Value::Policy(Box::new(crate::value::Policy {
             name: format!("{name}<{}>", args.join(",")),
             members: out,

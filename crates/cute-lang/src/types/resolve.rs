@@ -2,13 +2,13 @@
 //! found by an explicit, ordered list of resolvers ([`RESOLVERS`]), each knowing one family
 //! of names; the first that knows the name gives the value.
 
-use crate::convert::{arity, type_bits};
+use crate::convert::arity;
 use crate::ops;
 use crate::parse::tail;
-use crate::types::names::keyword;
 use crate::types::table::lookup_type;
 use crate::types::{families, policy, smem};
 use crate::value::Value;
+use crate::words::Word;
 use cute_core::atom::Atom;
 use cute_core::error::{Error, Result};
 use cute_core::gmma::GmmaOp;
@@ -110,9 +110,10 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
         // CuTeDSL names the parts of a composed layout inner (the swizzle) and outer.
         (Value::Composed(c), "inner") => Ok(Value::Swizzle(c.swizzle)),
         (Value::Composed(c), "outer") => Ok(Value::Layout(c.layout.clone())),
-        (Value::Keyword(k), "width") => type_bits(k)
-            .map(Value::Int)
-            .ok_or_else(|| Error::new(format!("'{k}' is not an element type"))),
+        (Value::Word(w), "width") => w
+            .elem()
+            .map(|e| Value::Int(e.bits()))
+            .ok_or_else(|| Error::new(format!("'{w}' is not an element type"))),
         (Value::Policy(p), m) => p
             .members
             .iter()
@@ -128,13 +129,6 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
             }),
         // C++ `Trait<...>::value` of a value computed here.
         (v @ (Value::Bool(_) | Value::Int(_) | Value::Dyn(_)), "value") => Ok(v.clone()),
-        (
-            v @ (Value::Layout(_) | Value::Composed(_)),
-            "shape" | "stride" | "size" | "cosize" | "rank" | "depth",
-        ) => match ops::lookup(member) {
-            Some(op) => ops::call_op(op, &[], std::slice::from_ref(v), &[]),
-            None => unreachable!("the layout queries are ops"),
-        },
         // The member types of a TiledCopy (`typename decltype(tiled_copy)::Tiler_MN{}`).
         (Value::TiledCopy(c), "Tiler_MN") => Ok(match &c.tiler_layouts {
             Some(ls) => Value::Tuple(ls.iter().cloned().map(Value::Layout).collect()),
@@ -150,9 +144,12 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
         (Value::TiledMma(_), "AtomLayoutA_TV") => crate::ops::atoms::get_trait(v, "ALayout"),
         (Value::TiledMma(_), "AtomLayoutB_TV") => crate::ops::atoms::get_trait(v, "BLayout"),
         (Value::TiledMma(_), "AtomLayoutC_TV") => crate::ops::atoms::get_trait(v, "CLayout"),
-        (Value::Atom(_) | Value::TiledMma(_) | Value::TiledCopy(_), k) if keyword(k).is_some() => {
+        (Value::Atom(_) | Value::TiledMma(_) | Value::TiledCopy(_), k)
+            if Word::bare(k).is_some() =>
+        {
             crate::ops::atoms::get_trait(v, k)
         }
+        // A member function of the value is the op of that name (`L.shape()`, `t.layout()`).
         (v, m) => match ops::lookup(m) {
             Some(op) => ops::call_op(op, &[], std::slice::from_ref(v), &[]),
             None => Err(Error::new(format!("{} has no member '{m}'", v.kind()))),

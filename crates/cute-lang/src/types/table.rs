@@ -2,9 +2,10 @@
 //! like the op rows ([`crate::ops::Op`]): a name, its spellings, its template parameters and
 //! a body that converts the arguments and calls one typed function.
 
-use crate::convert::{bits_of, type_bits};
+use crate::convert::bits_of;
 use crate::ops;
 use crate::value::{Major, Value};
+use crate::words::Word;
 use cute_core::atom::Atom;
 use cute_core::elem::Elem;
 use cute_core::error::{Error, Result};
@@ -57,7 +58,7 @@ const fn n(lo: usize, hi: usize) -> Option<(usize, usize)> {
 
 /// The unsigned element type of `bits` bits, if there is one.
 fn unsigned_of_bits(bits: i64) -> Option<Value> {
-    Elem::uint_of_bits(bits).map(|e| Value::Keyword(e.cpp_name()))
+    Elem::uint_of_bits(bits).map(|e| Value::Word(Word::Elem(e)))
 }
 
 /// A type trait's boolean.
@@ -126,8 +127,8 @@ pub static TYPES: &[TypeRow] = &[
         }),
     ty!("complex", "<T>", n(1, 1), "complex<float> or complex<double>",
         |t| match bits_of(&t[0])? {
-            32 => Ok(Value::Keyword("complex<float>")),
-            64 => Ok(Value::Keyword("complex<double>")),
+            32 => Ok(Value::Word(Word::Elem(Elem::C32))),
+            64 => Ok(Value::Word(Word::Elem(Elem::C64))),
             b => Err(Error::new(format!("complex of a {b}-bit type is not an element type here"))),
         }),
     ty!("sizeof_bits" | "sizeof_bits_v", "<T>", n(1, 1), "the width of T in bits",
@@ -171,7 +172,7 @@ pub fn lookup_type(name: &str) -> Option<&'static TypeRow> {
 /// prints (0,0)).
 fn tuple_entry(v: &Value) -> Result<Value> {
     match v {
-        Value::Keyword(k) if is_dynamic_int(k) => Ok(Value::Dyn(0)),
+        Value::Word(Word::Elem(e)) if e.is_int_8_plus() => Ok(Value::Dyn(0)),
         // `Step<_1, X, _1>`: CuTe's `X` is `Underscore`, a tuple element like any type.
         Value::Under => Ok(Value::Under),
         Value::Tuple(vs) => Ok(Value::Tuple(
@@ -181,16 +182,11 @@ fn tuple_entry(v: &Value) -> Result<Value> {
     }
 }
 
-/// An integer type standing for a run-time integer (`int`, `int64_t`, ...).
-pub(crate) fn is_dynamic_int(k: &str) -> bool {
-    Elem::from_cpp(k).is_some_and(Elem::is_int_8_plus)
-}
-
 /// Whether a value is a compile-time constant in C++: everything but the dynamic `int`-like
 /// type names standing for run-time integers.
 pub(crate) fn is_static(v: &Value) -> bool {
     match v {
-        Value::Keyword(k) => type_bits(k).is_none(),
+        Value::Word(w) => w.elem().is_none(),
         Value::Tuple(vs) => vs.iter().all(is_static),
         Value::Dyn(_) => false,
         Value::Layout(l) => l.shape().is_static() && l.stride().is_static(),
