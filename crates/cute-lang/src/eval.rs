@@ -2,7 +2,7 @@
 //! members, applications, static-integer arithmetic.
 
 use crate::ops;
-use crate::parse::{strip_ns, Expr, Node};
+use crate::parse::{strip_ns, BinOp, Expr, Node};
 use crate::types;
 use crate::value::Value;
 use cute_core::error::{arith, Error, Result};
@@ -291,8 +291,8 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             let (a, b) = (eval(lhs, env)?, eval(rhs, env)?);
             match op {
                 // C++'s `==` compares values, static or not.
-                'E' => return Ok(Value::Bool(a.to_static() == b.to_static())),
-                'N' => return Ok(Value::Bool(a.to_static() != b.to_static())),
+                BinOp::Eq => return Ok(Value::Bool(a.to_static() == b.to_static())),
+                BinOp::Ne => return Ok(Value::Bool(a.to_static() != b.to_static())),
                 _ => {}
             }
             if let Some(r) = pointer_arith(*op, &a, &b) {
@@ -315,32 +315,35 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
                     .ok_or_else(|| Error::at(rhs.col, format!("shift by {y} is out of range")))
             };
             let out = match op {
-                '+' => Value::Int(arith::add(x, y)?),
-                '-' => Value::Int(arith::sub(x, y)?),
-                '*' => Value::Int(arith::mul(x, y)?),
-                '/' => Value::Int(arith::div(x, y)?),
-                '%' => Value::Int(arith::rem(x, y)?),
-                '&' => Value::Int(x & y),
-                '^' => Value::Int(x ^ y),
-                '|' => Value::Int(x | y),
-                'l' => Value::Int(
+                BinOp::Add => Value::Int(arith::add(x, y)?),
+                BinOp::Sub => Value::Int(arith::sub(x, y)?),
+                BinOp::Mul => Value::Int(arith::mul(x, y)?),
+                BinOp::Div => Value::Int(arith::div(x, y)?),
+                BinOp::Rem => Value::Int(arith::rem(x, y)?),
+                BinOp::BitAnd => Value::Int(x & y),
+                BinOp::BitXor => Value::Int(x ^ y),
+                BinOp::BitOr => Value::Int(x | y),
+                BinOp::Shl => Value::Int(
                     x.checked_shl(shift(y)?)
                         .filter(|v| v >> shift(y).unwrap_or(0) == x)
                         .ok_or_else(|| Error::new(format!("integer overflow: {x} << {y}")))?,
                 ),
-                'r' => Value::Int(x >> shift(y)?),
-                'f' => Value::Int(
+                BinOp::Shr => Value::Int(x >> shift(y)?),
+                BinOp::FloorDiv => Value::Int(
                     arith::div(x, y)?
                         .checked_sub(i64::from(y != 0 && x % y != 0 && ((x < 0) != (y < 0))))
                         .unwrap_or(i64::MIN),
                 ),
-                'A' => Value::Bool(x != 0 && y != 0),
-                'O' => Value::Bool(x != 0 || y != 0),
-                'n' => Value::Bool(x == 0),
-                '<' => Value::Bool(x < y),
-                '>' => Value::Bool(x > y),
-                'L' => Value::Bool(x <= y),
-                _ => Value::Bool(x >= y),
+                BinOp::And => Value::Bool(x != 0 && y != 0),
+                BinOp::Or => Value::Bool(x != 0 || y != 0),
+                BinOp::Not => Value::Bool(x == 0),
+                BinOp::Lt => Value::Bool(x < y),
+                BinOp::Gt => Value::Bool(x > y),
+                BinOp::Le => Value::Bool(x <= y),
+                BinOp::Ge => Value::Bool(x >= y),
+                // Compared above, before the integers.
+                BinOp::Eq => Value::Bool(x == y),
+                BinOp::Ne => Value::Bool(x != y),
             };
             Ok(match out {
                 Value::Int(v) if !result_static => Value::Dyn(v),
@@ -386,7 +389,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
 /// C++ pointer arithmetic in elements: `p + n` of any pointer, `n + p` and `p - n` of a
 /// raw one (CuTe's tagged pointers define only `operator+(n)`); `None` when neither
 /// operand is a pointer.
-fn pointer_arith(op: char, a: &Value, b: &Value) -> Option<Result<Value>> {
+fn pointer_arith(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value>> {
     use cute_core::tensor::Space;
     let moved = |p: &cute_core::tensor::Ptr, n: &Value, neg: bool| -> Result<Value> {
         let n = n.to_int()?;
@@ -394,18 +397,22 @@ fn pointer_arith(op: char, a: &Value, b: &Value) -> Option<Result<Value>> {
         Ok(Value::Ptr(p.offset(n)?))
     };
     match (op, a, b) {
-        ('+', Value::Iter(i), n) if !matches!(n, Value::Ptr(_) | Value::Iter(_)) => Some(
+        (BinOp::Add, Value::Iter(i), n) if !matches!(n, Value::Ptr(_) | Value::Iter(_)) => Some(
             n.to_int()
                 .and_then(|n| Ok(Value::Iter(Box::new(i.offset(n)?)))),
         ),
         (_, Value::Iter(_), _) | (_, _, Value::Iter(_)) => Some(Err(Error::new(
             "an iterator takes `it + n` (n elements) here",
         ))),
-        ('+', Value::Ptr(p), n) if !matches!(n, Value::Ptr(_)) => Some(moved(p, n, false)),
-        ('+', n, Value::Ptr(p)) if p.space == Space::Generic && !matches!(n, Value::Ptr(_)) => {
+        (BinOp::Add, Value::Ptr(p), n) if !matches!(n, Value::Ptr(_)) => Some(moved(p, n, false)),
+        (BinOp::Add, n, Value::Ptr(p))
+            if p.space == Space::Generic && !matches!(n, Value::Ptr(_)) =>
+        {
             Some(moved(p, n, false))
         }
-        ('-', Value::Ptr(p), n) if p.space == Space::Generic && !matches!(n, Value::Ptr(_)) => {
+        (BinOp::Sub, Value::Ptr(p), n)
+            if p.space == Space::Generic && !matches!(n, Value::Ptr(_)) =>
+        {
             Some(moved(p, n, true))
         }
         (_, Value::Ptr(p), _) | (_, _, Value::Ptr(p)) if p.space != Space::Generic => {
@@ -423,13 +430,13 @@ fn pointer_arith(op: char, a: &Value, b: &Value) -> Option<Result<Value>> {
 
 /// Whether C++'s `a OP b` is a static integer: both operands static, or one of the
 /// `integral_constant` special cases whose result is `_0` whatever the other operand.
-fn static_result(op: char, a: &Value, b: &Value) -> bool {
+fn static_result(op: BinOp, a: &Value, b: &Value) -> bool {
     let is = |v: &Value, n: i64| matches!(v, Value::Int(x) if *x == n);
     let fixed = |v: &Value| !matches!(v, Value::Dyn(_));
     match op {
-        '*' | '&' if is(a, 0) || is(b, 0) => true,
-        '/' if is(a, 0) => true,
-        '%' if is(a, 0) || is(b, 1) || is(b, -1) => true,
+        BinOp::Mul | BinOp::BitAnd if is(a, 0) || is(b, 0) => true,
+        BinOp::Div if is(a, 0) => true,
+        BinOp::Rem if is(a, 0) || is(b, 1) || is(b, -1) => true,
         _ => fixed(a) && fixed(b),
     }
 }

@@ -41,6 +41,51 @@ pub(crate) struct MemberExpr<'a> {
     pub call: Option<Args<'a>>,
 }
 
+/// A binary operator of C++ (and Python's `//`), in the order of C++'s precedence table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BinOp {
+    /// `*`
+    Mul,
+    /// `/` (C++'s: truncating)
+    Div,
+    /// `//` (Python's floor division)
+    FloorDiv,
+    /// `%`
+    Rem,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+    /// `<`
+    Lt,
+    /// `>`
+    Gt,
+    /// `<=`
+    Le,
+    /// `>=`
+    Ge,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `&`
+    BitAnd,
+    /// `^`
+    BitXor,
+    /// `|`
+    BitOr,
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+    /// `!x`, read as `x == 0`
+    Not,
+}
+
 #[derive(Clone, Debug)]
 pub(crate) enum Expr<'a> {
     /// A static integer (`_8`, a template argument, the spec's and Python's integers).
@@ -73,7 +118,7 @@ pub(crate) enum Expr<'a> {
     Member(Box<MemberExpr<'a>>),
     /// `a + b`, `a - b`, `a * b`, `a / b` (static-integer arithmetic).
     Binary {
-        op: char,
+        op: BinOp,
         lhs: Box<Node<'a>>,
         rhs: Box<Node<'a>>,
     },
@@ -298,9 +343,9 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// The binary operator at the cursor: its code, its tokens and its C++ precedence.
+    /// The binary operator at the cursor: the operator, its tokens and its C++ precedence.
     /// `<` and `>` compare (or shift) only outside template arguments.
-    fn binary_op(&self) -> Option<(char, usize, u8)> {
+    fn binary_op(&self) -> Option<(BinOp, usize, u8)> {
         let Tok::Punct(c) = *self.peek() else {
             return None;
         };
@@ -315,21 +360,25 @@ impl<'a> Parser<'a> {
         let cmp = self.in_targs == 0;
         Some(match (c, next) {
             // Python's floor division (a `//` that is not a comment: see blank_comments).
-            ('/', Some('/')) => ('f', 2, 10),
-            ('*' | '/' | '%', _) => (c, 1, 10),
-            ('+' | '-', _) => (c, 1, 9),
-            ('<', Some('<')) if cmp => ('l', 2, 8),
-            ('>', Some('>')) if cmp => ('r', 2, 8),
-            ('<', Some('=')) if cmp => ('L', 2, 7),
-            ('>', Some('=')) if cmp => ('G', 2, 7),
-            ('<' | '>', _) if cmp => (c, 1, 7),
-            ('=', Some('=')) => ('E', 2, 6),
-            ('!', Some('=')) => ('N', 2, 6),
-            ('&', Some('&')) => ('A', 2, 2),
-            ('|', Some('|')) => ('O', 2, 1),
-            ('&', _) => ('&', 1, 5),
-            ('^', _) => ('^', 1, 4),
-            ('|', _) => ('|', 1, 3),
+            ('/', Some('/')) => (BinOp::FloorDiv, 2, 10),
+            ('*', _) => (BinOp::Mul, 1, 10),
+            ('/', _) => (BinOp::Div, 1, 10),
+            ('%', _) => (BinOp::Rem, 1, 10),
+            ('+', _) => (BinOp::Add, 1, 9),
+            ('-', _) => (BinOp::Sub, 1, 9),
+            ('<', Some('<')) if cmp => (BinOp::Shl, 2, 8),
+            ('>', Some('>')) if cmp => (BinOp::Shr, 2, 8),
+            ('<', Some('=')) if cmp => (BinOp::Le, 2, 7),
+            ('>', Some('=')) if cmp => (BinOp::Ge, 2, 7),
+            ('<', _) if cmp => (BinOp::Lt, 1, 7),
+            ('>', _) if cmp => (BinOp::Gt, 1, 7),
+            ('=', Some('=')) => (BinOp::Eq, 2, 6),
+            ('!', Some('=')) => (BinOp::Ne, 2, 6),
+            ('&', Some('&')) => (BinOp::And, 2, 2),
+            ('|', Some('|')) => (BinOp::Or, 2, 1),
+            ('&', _) => (BinOp::BitAnd, 1, 5),
+            ('^', _) => (BinOp::BitXor, 1, 4),
+            ('|', _) => (BinOp::BitOr, 1, 3),
             _ => return None,
         })
     }
@@ -561,7 +610,7 @@ impl<'a> Parser<'a> {
                     expr: Expr::Int(0),
                     col,
                 };
-                return Ok(binary('n', inner, zero));
+                return Ok(binary(BinOp::Not, inner, zero));
             }
             Tok::Punct(sign @ ('-' | '+')) => match self.peek() {
                 Tok::Int(v) => {
@@ -575,7 +624,7 @@ impl<'a> Parser<'a> {
                     let operand = self.postfix()?;
                     self.leave();
                     return Ok(binary(
-                        '-',
+                        BinOp::Sub,
                         Node {
                             expr: Expr::Int(0),
                             col,
@@ -946,7 +995,7 @@ fn ternary<'a>(cond: Node<'a>, then: Node<'a>, other: Node<'a>) -> Node<'a> {
     }
 }
 
-fn binary<'a>(op: char, lhs: Node<'a>, rhs: Node<'a>) -> Node<'a> {
+fn binary<'a>(op: BinOp, lhs: Node<'a>, rhs: Node<'a>) -> Node<'a> {
     let col = lhs.col;
     Node {
         expr: Expr::Binary {
