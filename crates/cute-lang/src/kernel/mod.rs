@@ -151,7 +151,31 @@ pub fn report_of(session: &Session) -> Result<Report> {
         .mmas
         .iter()
         .any(|(_, m)| matches!(m.atom.params, Some(MmaParams::Umma(_))));
-    // A collective's smem atoms tiled to the CTA tile and the stages.
+    smem_buffers(&mut r)?;
+    let mut sections = smem_sections(&r, arch, smem_limit)?;
+    // Element types: every copy and the MMA must agree on each operand's width.
+    sections.extend(
+        ['A', 'B']
+            .into_iter()
+            .filter_map(|op| types_section(&r, op)),
+    );
+    let mut counted = Counted::default();
+    copy_sections(&r, &mut sections, &mut counted)?;
+    mma_and_epilogue_sections(&r, &mut sections, &mut counted);
+    let problem = totals(&r, &mut sections, &counted);
+    Ok(Report {
+        arch,
+        smem_limit,
+        sections,
+        problem,
+        traffic: counted.traffic,
+    })
+}
+
+/// The shared-memory buffers: a collective's smem atoms tiled to the CTA tile and the
+/// stages, then one buffer per operand (a stage's slice, `a_smem_layout = slice_(staged,
+/// ...)`, is a view of the staged buffer, not another allocation).
+fn smem_buffers(r: &mut Roles) -> Result<()> {
     if r.smem.is_empty() {
         for (name, op, atom) in &r.smem_atoms {
             let (Some(tile), Some(stages)) = (&r.tile, r.stages) else {
@@ -165,8 +189,6 @@ pub fn report_of(session: &Session) -> Result<Report> {
             r.smem.push((name.replace("Atom", ""), *op, l));
         }
     }
-    // One buffer per operand: a stage's slice (`a_smem_layout = slice_(staged, ...)`) is a
-    // view of the staged buffer, not another allocation.
     let mut sized = Vec::new();
     for (name, op, l) in std::mem::take(&mut r.smem) {
         let size = l.inner().cosize()?;
@@ -181,12 +203,17 @@ pub fn report_of(session: &Session) -> Result<Report> {
             r.smem.push((name.clone(), *op, l.clone()));
         }
     }
+    Ok(())
+}
+
+/// A section per shared-memory buffer, and the budget of them all first.
+fn smem_sections(r: &Roles, arch: &str, smem_limit: i64) -> Result<Vec<Section>> {
     let mut sections = Vec::new();
     let mut total = 0i64;
     let mut total_names = Vec::new();
     let mut stage_counts = Vec::new();
     for (name, op, l) in &r.smem {
-        let bits = operand_bits(&r, *op).ok_or_else(|| {
+        let bits = operand_bits(r, *op).ok_or_else(|| {
             Error::new(format!(
                 "{name}: no copy or MMA says the element type of operand {op}"
             ))
@@ -206,63 +233,77 @@ pub fn report_of(session: &Session) -> Result<Report> {
                 ("layout".into(), l.to_string()),
                 ("element".into(), format!("{bits}-bit")),
                 ("stage".into(), stage.to_string()),
-                ("alignment".into(), alignment(&r, *op, l, bits)),
+                ("alignment".into(), alignment(r, *op, l, bits)),
             ],
             warnings: vec![],
             view: Some(stage_expr(name, l, r.umma)),
         });
     }
-    // The shared-memory budget.
     if !total_names.is_empty() {
-        let over = total > smem_limit;
         let stages = stage_counts.iter().copied().max().unwrap_or(1);
-        let per_stage = if stages > 0 { total / stages } else { total };
-        let fit = if per_stage > 0 {
-            smem_limit / per_stage
-        } else {
-            0
-        };
-        sections.insert(
-            0,
-            Section {
-                kind: SectionKind::Budget,
-                name: total_names.join(" + "),
-                verdict: if over { Verdict::Fail } else { Verdict::Ok },
-                headline: format!(
-                    "{} of {} ({arch}): {}%",
+        let budget = budget_section(total_names.join(" + "), total, stages, arch, smem_limit)?;
+        sections.insert(0, budget);
+    }
+    Ok(sections)
+}
+
+/// The shared-memory budget: `total` bytes of `stages` stages against the arch's limit.
+fn budget_section(
+    name: String,
+    total: i64,
+    stages: i64,
+    arch: &str,
+    smem_limit: i64,
+) -> Result<Section> {
+    let over = total > smem_limit;
+    let per_stage = if stages > 0 { total / stages } else { total };
+    let fit = if per_stage > 0 {
+        smem_limit / per_stage
+    } else {
+        0
+    };
+    Ok(Section {
+        kind: SectionKind::Budget,
+        name,
+        verdict: if over { Verdict::Fail } else { Verdict::Ok },
+        headline: format!(
+            "{} of {} ({arch}): {}%",
+            kib(total),
+            kib(smem_limit),
+            arith::mul(total, 100)? / smem_limit
+        ),
+        facts: vec![
+            ("total bytes".into(), total.to_string()),
+            ("limit bytes".into(), smem_limit.to_string()),
+        ],
+        warnings: if over {
+            vec![Warning {
+                reason: format!(
+                    "{} of shared memory is over the {arch} limit of {}",
                     kib(total),
-                    kib(smem_limit),
-                    arith::mul(total, 100)? / smem_limit
+                    kib(smem_limit)
                 ),
-                facts: vec![
-                    ("total bytes".into(), total.to_string()),
-                    ("limit bytes".into(), smem_limit.to_string()),
-                ],
-                warnings: if over {
-                    vec![Warning {
-                        reason: format!(
-                            "{} of shared memory is over the {arch} limit of {}",
-                            kib(total),
-                            kib(smem_limit)
-                        ),
-                        fix: Some(format!("at most {fit} stages fit")),
-                    }]
-                } else {
-                    vec![]
-                },
-                view: None,
-            },
-        );
-    }
-    // Element types: every copy and the MMA must agree on each operand's width.
-    for op in ['A', 'B'] {
-        if let Some(s) = types_section(&r, op) {
-            sections.push(s);
-        }
-    }
-    // An analysis that cannot run is the section's verdict, not the report's end: the
-    // reason names the object.
-    let failed = |kind: SectionKind, name: &str, e: Error| Section {
+                fix: Some(format!("at most {fit} stages fit")),
+            }]
+        } else {
+            vec![]
+        },
+        view: None,
+    })
+}
+
+/// What the copies' sections counted: every copy's traffic, and the copies the totals
+/// cannot count, by name and why.
+#[derive(Default)]
+struct Counted {
+    traffic: Vec<Traffic>,
+    uncounted: Vec<String>,
+}
+
+/// An analysis that cannot run is the section's verdict, not the report's end: the reason
+/// names the object.
+fn failed(kind: SectionKind, name: &str, e: Error) -> Section {
+    Section {
         kind,
         name: name.to_string(),
         verdict: Verdict::Fail,
@@ -273,75 +314,88 @@ pub fn report_of(session: &Session) -> Result<Report> {
             fix: None,
         }],
         view: None,
-    };
-    let mut traffic = Vec::new();
-    // Copies the totals cannot count, by name and why.
-    let mut uncounted: Vec<String> = Vec::new();
+    }
+}
+
+/// The sections of the global→shared, TMA and shared→register copies.
+fn copy_sections(r: &Roles, sections: &mut Vec<Section>, counted: &mut Counted) -> Result<()> {
     for (name, op, copy) in &r.g2s {
-        match g2s_section(&r, name, *op, copy) {
+        match g2s_section(r, name, *op, copy) {
             Ok((s, t)) => {
                 sections.push(s);
-                traffic.push(t);
+                counted.traffic.push(t);
             }
             Err(e) => {
-                uncounted.push(format!("{name} (its check failed)"));
+                counted.uncounted.push(format!("{name} (its check failed)"));
                 sections.push(failed(SectionKind::G2s, name, e))
             }
         }
     }
     for (name, op, atom) in &r.tma {
         sections.push(tma_section(name, *op, atom));
-        if let (Some(t), Some(cta)) = (&atom.tma, cta_tile(&r)) {
+        if let (Some(t), Some(cta)) = (&atom.tma, cta_tile(r)) {
             match traffic::tma_traffic(name, *op, t, &cta)? {
-                Some(t) => traffic.push(t),
-                None => uncounted.push(format!("{name} (a multicast or partial box)")),
+                Some(t) => counted.traffic.push(t),
+                None => counted
+                    .uncounted
+                    .push(format!("{name} (a multicast or partial box)")),
             }
         }
     }
     for (name, op, atom) in &r.s2r {
-        match s2r_section(&r, name, *op, atom) {
+        match s2r_section(r, name, *op, atom) {
             Ok((s, t)) => {
                 sections.push(s);
-                traffic.push(t);
+                counted.traffic.push(t);
             }
             Err(e) => {
-                uncounted.push(format!("{name} (its check failed)"));
+                counted.uncounted.push(format!("{name} (its check failed)"));
                 sections.push(failed(copy_kind(*op), name, e))
             }
         }
     }
+    Ok(())
+}
+
+/// The MMAs' sections, and the accumulators stored straight to global memory (no
+/// shared-memory epilogue).
+fn mma_and_epilogue_sections(r: &Roles, sections: &mut Vec<Section>, counted: &mut Counted) {
     for (name, mma) in &r.mmas {
-        match mma_sections(&r, name, mma) {
+        match mma_sections(r, name, mma) {
             Ok(s) => sections.extend(s),
             Err(e) => sections.push(failed(SectionKind::Mma, name, e)),
         }
     }
-    // The accumulators stored straight to global memory (no shared-memory epilogue).
     if let Some((name, mma)) = r.mmas.first() {
-        match direct_epilogue(&r, name, mma) {
+        match direct_epilogue(r, name, mma) {
             Ok(Some((s, t))) => {
                 sections.push(s);
-                traffic.push(t);
+                counted.traffic.push(t);
             }
             Ok(None) => {}
             Err(e) => {
-                uncounted.push("C (its check failed)".into());
+                counted.uncounted.push("C (its check failed)".into());
                 sections.push(failed(SectionKind::Epilogue, "C", e))
             }
         }
     }
-    // Kernel-wide totals, where the code gives the problem size.
-    let mut problem = None;
-    let counted = (!traffic.is_empty()).then(|| cta_tile(&r)).flatten();
-    if let ([Some(m), Some(n), Some(k)], Some(cta)) = (r.problem, counted) {
-        match Problem::new([m, n, k], &cta) {
-            Ok(p) => {
-                let mut k = traffic::totals_section(&p, &traffic);
-                traffic::leave_out(&mut k, &uncounted);
-                sections.push(k);
-                problem = Some(p);
-            }
-            Err(e) => sections.push(Section {
+}
+
+/// Kernel-wide totals, where the code gives the problem size.
+fn totals(r: &Roles, sections: &mut Vec<Section>, counted: &Counted) -> Option<Problem> {
+    let cta = (!counted.traffic.is_empty()).then(|| cta_tile(r)).flatten();
+    let ([Some(m), Some(n), Some(k)], Some(cta)) = (r.problem, cta) else {
+        return None;
+    };
+    match Problem::new([m, n, k], &cta) {
+        Ok(p) => {
+            let mut k = traffic::totals_section(&p, &counted.traffic);
+            traffic::leave_out(&mut k, &counted.uncounted);
+            sections.push(k);
+            Some(p)
+        }
+        Err(e) => {
+            sections.push(Section {
                 kind: SectionKind::Kernel,
                 name: format!("{m}x{n}x{k}"),
                 verdict: Verdict::Warn,
@@ -352,18 +406,11 @@ pub fn report_of(session: &Session) -> Result<Report> {
                     fix: None,
                 }],
                 view: None,
-            }),
+            });
+            None
         }
     }
-    Ok(Report {
-        arch,
-        smem_limit,
-        sections,
-        problem,
-        traffic,
-    })
 }
-
 impl fmt::Display for Report {
     /// Markdown: a summary table, then a section per object.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
