@@ -584,19 +584,7 @@ impl<'a> Parser<'a> {
         let col = t.col;
         let expr = match t.tok {
             Tok::Int(v) => self.literal(signed(v, false, col)?),
-            Tok::Static(v) => {
-                // `_8{}` and `Shape<_8>` are C++, where only CuTe's aliases exist; the
-                // language's bare `_N` (the spec) is any integer.
-                let braced = *self.peek() == Tok::Punct('{');
-                self.skip_braces()?;
-                if (braced || self.in_targs > 0) && !STATIC_ALIASES.contains(&v) {
-                    return Err(Error::at(
-                        col,
-                        format!("CuTe defines no '_{v}' (write Int<{v}>{{}})"),
-                    ));
-                }
-                Expr::Int(signed(v, false, col)?)
-            }
+            Tok::Static(v) => self.static_int(v, col)?,
             Tok::Under => {
                 self.skip_braces()?;
                 Expr::Under
@@ -612,60 +600,8 @@ impl<'a> Parser<'a> {
                 };
                 return Ok(binary(BinOp::Not, inner, zero));
             }
-            Tok::Punct(sign @ ('-' | '+')) => match self.peek() {
-                Tok::Int(v) => {
-                    let v = *v;
-                    self.next();
-                    self.literal(signed(v, sign == '-', col)?)
-                }
-                _ if sign == '-' => {
-                    // `-x` of a value: 0 - x.
-                    self.enter()?;
-                    let operand = self.postfix()?;
-                    self.leave();
-                    return Ok(binary(
-                        BinOp::Sub,
-                        Node {
-                            expr: Expr::Int(0),
-                            col,
-                        },
-                        operand,
-                    ));
-                }
-                other => {
-                    return Err(Error::at(
-                        col,
-                        format!("'+' must be followed by a value, found {}", describe(other)),
-                    ))
-                }
-            },
-            Tok::Punct(open @ ('(' | '[')) => {
-                self.enter()?;
-                self.trailing_comma = false;
-                // The spec's tuple literal: its integers are static, even in make_shape(...).
-                let saved = if self.dialect == Dialect::Spec {
-                    std::mem::take(&mut self.in_make_args)
-                } else {
-                    self.in_make_args
-                };
-                let parsed = self.args(if open == '(' { ')' } else { ']' });
-                self.in_make_args = saved;
-                let (mut items, kwargs) = parsed?;
-                self.leave();
-                if !kwargs.is_empty() {
-                    return Err(Error::at(col, "'=' is not allowed inside a tuple"));
-                }
-                // C++ and Python parentheses group: `(x)` is x there, `(x,)` a 1-tuple.
-                let grouping = self.dialect != Dialect::Spec
-                    && open == '('
-                    && items.len() == 1
-                    && !self.trailing_comma
-                    && !matches!(items[0].expr, Expr::Splat(_));
-                if grouping {
-                    return Ok(items.pop().expect("one item"));
-                }
-                Expr::Tuple(items)
-            }
+            Tok::Punct(sign @ ('-' | '+')) => return self.signed_value(sign, col),
+            Tok::Punct(open @ ('(' | '[')) => return self.bracketed(open, col),
             // `::cutlass::...`: the global namespace qualifier.
             Tok::Scope if matches!(self.peek(), Tok::Ident(_)) => {
                 return self.primary();
@@ -696,63 +632,7 @@ impl<'a> Parser<'a> {
             {
                 self.pointer_print(ptr, col, None)?
             }
-            Tok::Ident(first) => {
-                let name = self.qualified(first, col)?;
-                let mut targs = None;
-                if *self.peek() == Tok::Punct('<') {
-                    self.next();
-                    self.enter()?;
-                    self.in_targs += 1;
-                    targs = Some(self.template_args()?);
-                    self.in_targs -= 1;
-                    self.leave();
-                }
-                if *self.peek() == Tok::Punct('(') {
-                    self.next();
-                    self.enter()?;
-                    // C++-only spellings; the spec's make_layout/make_tile keep its integers.
-                    let make = matches!(
-                        strip_ns(&name),
-                        "make_shape" | "make_stride" | "make_coord" | "make_step"
-                    );
-                    self.in_make_args += usize::from(make);
-                    // A call's arguments are values even inside template arguments
-                    // (`decltype(make_shape(4, 8))`), and `<`, `>` compare there, as in C++.
-                    let targs_depth = std::mem::take(&mut self.in_targs);
-                    let parsed = self.args(')');
-                    self.in_targs = targs_depth;
-                    self.in_make_args -= usize::from(make);
-                    let (args, kwargs) = parsed?;
-                    self.leave();
-                    Expr::Call(Box::new(CallExpr {
-                        name,
-                        targs: targs.unwrap_or_default(),
-                        args,
-                        kwargs,
-                    }))
-                } else {
-                    let made = *self.peek() == Tok::Punct('{');
-                    self.skip_braces()?;
-                    let value = match targs {
-                        Some(targs) => Expr::Template { name, targs, made },
-                        None => Expr::Name(name),
-                    };
-                    // C++ prints a swizzled smem pointer `Sw<3,4,3>_smem_ptr[16b](0x1000)`.
-                    match *self.peek() {
-                        Tok::Ident(ptr)
-                            if ptr.starts_with('_')
-                                && self.peek_at(1) == Some(&Tok::Punct('['))
-                                && matches!(self.peek_at(2), Some(Tok::Bits(_))) =>
-                        {
-                            let ptr_col = self.col();
-                            self.next();
-                            let swizzle = Node { expr: value, col };
-                            self.pointer_print(&ptr[1..], ptr_col, Some(swizzle))?
-                        }
-                        _ => value,
-                    }
-                }
-            }
+            Tok::Ident(first) => self.named(first, col)?,
             other => {
                 return Err(Error::at(
                     col,
@@ -761,6 +641,146 @@ impl<'a> Parser<'a> {
             }
         };
         Ok(Node { expr, col })
+    }
+
+    /// `_8` (and `_8{}`): a static integer; in C++ only CuTe's aliases exist.
+    fn static_int(&mut self, v: u64, col: usize) -> Result<Expr<'a>> {
+        // `_8{}` and `Shape<_8>` are C++, where only CuTe's aliases exist; the
+        // language's bare `_N` (the spec) is any integer.
+        let braced = *self.peek() == Tok::Punct('{');
+        self.skip_braces()?;
+        if (braced || self.in_targs > 0) && !STATIC_ALIASES.contains(&v) {
+            return Err(Error::at(
+                col,
+                format!("CuTe defines no '_{v}' (write Int<{v}>{{}})"),
+            ));
+        }
+        Ok(Expr::Int(signed(v, false, col)?))
+    }
+
+    /// `-8`, `+8`, and `-x` of a value (`0 - x`), after the sign.
+    fn signed_value(&mut self, sign: char, col: usize) -> Result<Node<'a>> {
+        let expr = match self.peek() {
+            Tok::Int(v) => {
+                let v = *v;
+                self.next();
+                self.literal(signed(v, sign == '-', col)?)
+            }
+            _ if sign == '-' => {
+                // `-x` of a value: 0 - x.
+                self.enter()?;
+                let operand = self.postfix()?;
+                self.leave();
+                return Ok(binary(
+                    BinOp::Sub,
+                    Node {
+                        expr: Expr::Int(0),
+                        col,
+                    },
+                    operand,
+                ));
+            }
+            other => {
+                return Err(Error::at(
+                    col,
+                    format!("'+' must be followed by a value, found {}", describe(other)),
+                ))
+            }
+        };
+        Ok(Node { expr, col })
+    }
+
+    /// `(a, b)` or `[a, b]` after its opening bracket: a tuple, or C++/Python's grouping
+    /// parentheses.
+    fn bracketed(&mut self, open: char, col: usize) -> Result<Node<'a>> {
+        self.enter()?;
+        self.trailing_comma = false;
+        // The spec's tuple literal: its integers are static, even in make_shape(...).
+        let saved = if self.dialect == Dialect::Spec {
+            std::mem::take(&mut self.in_make_args)
+        } else {
+            self.in_make_args
+        };
+        let parsed = self.args(if open == '(' { ')' } else { ']' });
+        self.in_make_args = saved;
+        let (mut items, kwargs) = parsed?;
+        self.leave();
+        if !kwargs.is_empty() {
+            return Err(Error::at(col, "'=' is not allowed inside a tuple"));
+        }
+        // C++ and Python parentheses group: `(x)` is x there, `(x,)` a 1-tuple.
+        let grouping = self.dialect != Dialect::Spec
+            && open == '('
+            && items.len() == 1
+            && !self.trailing_comma
+            && !matches!(items[0].expr, Expr::Splat(_));
+        if grouping {
+            return Ok(items.pop().expect("one item"));
+        }
+        Ok(Node {
+            expr: Expr::Tuple(items),
+            col,
+        })
+    }
+
+    /// A name and what follows it: its template arguments, a call's arguments, braces, or
+    /// the rest of C++'s print of a swizzled smem pointer.
+    fn named(&mut self, first: &'a str, col: usize) -> Result<Expr<'a>> {
+        let name = self.qualified(first, col)?;
+        let mut targs = None;
+        if *self.peek() == Tok::Punct('<') {
+            self.next();
+            self.enter()?;
+            self.in_targs += 1;
+            targs = Some(self.template_args()?);
+            self.in_targs -= 1;
+            self.leave();
+        }
+        Ok(if *self.peek() == Tok::Punct('(') {
+            self.next();
+            self.enter()?;
+            // C++-only spellings; the spec's make_layout/make_tile keep its integers.
+            let make = matches!(
+                strip_ns(&name),
+                "make_shape" | "make_stride" | "make_coord" | "make_step"
+            );
+            self.in_make_args += usize::from(make);
+            // A call's arguments are values even inside template arguments
+            // (`decltype(make_shape(4, 8))`), and `<`, `>` compare there, as in C++.
+            let targs_depth = std::mem::take(&mut self.in_targs);
+            let parsed = self.args(')');
+            self.in_targs = targs_depth;
+            self.in_make_args -= usize::from(make);
+            let (args, kwargs) = parsed?;
+            self.leave();
+            Expr::Call(Box::new(CallExpr {
+                name,
+                targs: targs.unwrap_or_default(),
+                args,
+                kwargs,
+            }))
+        } else {
+            let made = *self.peek() == Tok::Punct('{');
+            self.skip_braces()?;
+            let value = match targs {
+                Some(targs) => Expr::Template { name, targs, made },
+                None => Expr::Name(name),
+            };
+            // C++ prints a swizzled smem pointer `Sw<3,4,3>_smem_ptr[16b](0x1000)`.
+            match *self.peek() {
+                Tok::Ident(ptr)
+                    if ptr.starts_with('_')
+                        && self.peek_at(1) == Some(&Tok::Punct('['))
+                        && matches!(self.peek_at(2), Some(Tok::Bits(_))) =>
+                {
+                    let ptr_col = self.col();
+                    self.next();
+                    let swizzle = Node { expr: value, col };
+                    self.pointer_print(&ptr[1..], ptr_col, Some(swizzle))?
+                }
+                _ => value,
+            }
+        })
     }
 
     /// What C++ prints for a pointer, after its name (the `[16b]` ahead): a gmem or smem
@@ -1067,117 +1087,23 @@ fn is_ignored_statement(toks: &[Token]) -> bool {
 /// spellings of the spec, C++ (`using X = decltype(E);`, `auto x = E;`, `constexpr int k = 3;`,
 /// `TiledMMA mma = E;`) and Python (`x = E`), or a statement with no value.
 pub(crate) fn parse_line(src: &str, dialect: Dialect) -> Result<Line<'_>> {
-    let mut toks = lex(src)?;
-    // A trailing `;` ends a C++ statement.
-    while toks.len() >= 2 && toks[toks.len() - 2].tok == Tok::Punct(';') {
-        let end = toks.pop().expect("End");
-        toks.pop();
-        toks.push(end);
-    }
-    if toks.len() == 1 || is_ignored_statement(&toks) {
+    let Some(toks) = statement_tokens(src)? else {
         return Ok(Line::Empty);
-    }
-    if toks[0].tok == Tok::Ident("using") && !toks.iter().any(|t| t.tok == Tok::Punct('=')) {
-        return Err(Error::at(
-            toks.get(2).map_or(toks[0].col, |t| t.col),
-            "expected '=' in 'using NAME = TYPE'",
-        ));
-    }
-    if let Some(semi) = toks.iter().find(|t| t.tok == Tok::Punct(';')) {
-        return Err(Error::at(
-            semi.col,
-            "one statement per line: ';' ends a statement (put the next one on its own line)",
-        ));
-    }
-    // The declarator: everything before the first `=` outside brackets.
-    let mut depth = 0i64;
-    let mut eq = None;
-    for (k, t) in toks.iter().enumerate() {
-        match t.tok {
-            Tok::Punct('(' | '[' | '{' | '<') => depth += 1,
-            Tok::Punct(')' | ']' | '}' | '>') => depth -= 1,
-            // `=`, not `==`, `!=`, `<=` or `>=`.
-            Tok::Punct('=')
-                if depth == 0
-                    && toks.get(k + 1).map(|t| t.tok) != Some(Tok::Punct('='))
-                    && !matches!(
-                        k.checked_sub(1).map(|i| toks[i].tok),
-                        Some(Tok::Punct('=' | '!' | '<' | '>'))
-                    ) =>
-            {
-                eq = Some(k);
-                break;
-            }
-            _ => {}
-        }
-    }
+    };
+    let eq = assignment_eq(&toks);
+    let many = match eq {
+        Some(k) => bound_names(&toks, k)?,
+        None => None,
+    };
     let mut start = 0;
     let mut bind: Option<Name> = None;
-    let mut many = None;
-    if let Some(k) = eq {
-        // `a, b = ...`: names separated by commas; C++'s structured binding
-        // `auto [a, b] = ...` (also `auto const& [a, b]`) is the same.
-        let mut targets: Vec<Token> = toks[..k].to_vec();
-        if let Some(open) = targets.iter().position(|t| t.tok == Tok::Punct('[')) {
-            let qualifiers = targets[..open]
-                .iter()
-                .all(|t| matches!(t.tok, Tok::Ident("auto" | "const") | Tok::Punct('&')));
-            if open > 0 && qualifiers && targets.last().map(|t| t.tok) == Some(Tok::Punct(']')) {
-                targets = targets[open + 1..targets.len() - 1].to_vec();
-            }
-        }
-        let commas = targets.iter().filter(|t| t.tok == Tok::Punct(',')).count();
-        if commas > 0 {
-            let names: Option<Vec<&str>> = targets
-                .iter()
-                .enumerate()
-                .map(|(i, t)| match (i % 2, t.tok) {
-                    (0, Tok::Ident(n)) => Some(Some(n)),
-                    (1, Tok::Punct(',')) => Some(None),
-                    _ => None,
-                })
-                .collect::<Option<Vec<_>>>()
-                .map(|v| v.into_iter().flatten().collect());
-            match names {
-                Some(names) if targets.len() % 2 == 1 => many = Some(names),
-                _ => {
-                    return Err(Error::at(
-                        toks[0].col,
-                        "expected names separated by ',' before '='",
-                    ))
-                }
-            }
-        }
-    }
     // `T const* p = ...`: the pointee's tokens.
     let mut pointee = None;
     if let (Some(k), None) = (eq, &many) {
-        let name_tok = k.checked_sub(1).map(|i| toks[i]);
-        match name_tok.map(|t| t.tok) {
-            Some(Tok::Ident(name)) if !is_reserved(name) => {
-                let before = k.checked_sub(2).map(|i| toks[i].tok);
-                if matches!(before, Some(Tok::Punct('.') | Tok::Scope)) {
-                    bind = Some(Cow::Owned(builtin_index(&toks[..k]).ok_or_else(|| {
-                        Error::at(
-                            toks[k - 1].col,
-                            format!("'{name}' is a member: only plain names can be bound"),
-                        )
-                    })?));
-                } else {
-                    bind = Some(Cow::Borrowed(name));
-                    if dialect == Dialect::Cpp {
-                        pointee = pointer_declarator(&toks[..k - 1]).map(|(ty, _)| ty);
-                    }
-                }
-                start = k + 1;
-            }
-            _ => {
-                return Err(Error::at(
-                    name_tok.map_or(toks[k].col, |t| t.col),
-                    "expected a name before '='",
-                ))
-            }
-        }
+        let (name, ptr) = bound_target(&toks, k, dialect)?;
+        bind = Some(name);
+        pointee = ptr;
+        start = k + 1;
     }
     if eq.is_none() && dialect == Dialect::Cpp {
         if let Some(line) = declaration(&toks, dialect)? {
@@ -1217,6 +1143,133 @@ pub(crate) fn parse_line(src: &str, dialect: Dialect) -> Result<Line<'_>> {
         },
         (None, None) => Line::Expr(node),
     })
+}
+
+/// The tokens of one statement: a trailing `;` dropped; `None` for a line that states
+/// nothing (empty, or a statement the language ignores).
+fn statement_tokens(src: &str) -> Result<Option<Vec<Token<'_>>>> {
+    let mut toks = lex(src)?;
+    // A trailing `;` ends a C++ statement.
+    while toks.len() >= 2 && toks[toks.len() - 2].tok == Tok::Punct(';') {
+        let end = toks.pop().expect("End");
+        toks.pop();
+        toks.push(end);
+    }
+    if toks.len() == 1 || is_ignored_statement(&toks) {
+        return Ok(None);
+    }
+    if toks[0].tok == Tok::Ident("using") && !toks.iter().any(|t| t.tok == Tok::Punct('=')) {
+        return Err(Error::at(
+            toks.get(2).map_or(toks[0].col, |t| t.col),
+            "expected '=' in 'using NAME = TYPE'",
+        ));
+    }
+    if let Some(semi) = toks.iter().find(|t| t.tok == Tok::Punct(';')) {
+        return Err(Error::at(
+            semi.col,
+            "one statement per line: ';' ends a statement (put the next one on its own line)",
+        ));
+    }
+    Ok(Some(toks))
+}
+
+/// The position of the assignment's `=`: the first `=` outside brackets that is not part
+/// of `==`, `!=`, `<=` or `>=`.
+fn assignment_eq(toks: &[Token]) -> Option<usize> {
+    let mut depth = 0i64;
+    for (k, t) in toks.iter().enumerate() {
+        match t.tok {
+            Tok::Punct('(' | '[' | '{' | '<') => depth += 1,
+            Tok::Punct(')' | ']' | '}' | '>') => depth -= 1,
+            // `=`, not `==`, `!=`, `<=` or `>=`.
+            Tok::Punct('=')
+                if depth == 0
+                    && toks.get(k + 1).map(|t| t.tok) != Some(Tok::Punct('='))
+                    && !matches!(
+                        k.checked_sub(1).map(|i| toks[i].tok),
+                        Some(Tok::Punct('=' | '!' | '<' | '>'))
+                    ) =>
+            {
+                return Some(k);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `a, b = ...` (and C++'s structured binding `auto [a, b] = ...`): the names before the
+/// `=` at `k`; `None` when one name (or none) is bound.
+fn bound_names<'a>(toks: &[Token<'a>], k: usize) -> Result<Option<Vec<&'a str>>> {
+    // `a, b = ...`: names separated by commas; C++'s structured binding
+    // `auto [a, b] = ...` (also `auto const& [a, b]`) is the same.
+    let mut targets: Vec<Token> = toks[..k].to_vec();
+    if let Some(open) = targets.iter().position(|t| t.tok == Tok::Punct('[')) {
+        let qualifiers = targets[..open]
+            .iter()
+            .all(|t| matches!(t.tok, Tok::Ident("auto" | "const") | Tok::Punct('&')));
+        if open > 0 && qualifiers && targets.last().map(|t| t.tok) == Some(Tok::Punct(']')) {
+            targets = targets[open + 1..targets.len() - 1].to_vec();
+        }
+    }
+    let commas = targets.iter().filter(|t| t.tok == Tok::Punct(',')).count();
+    if commas > 0 {
+        let names: Option<Vec<&str>> = targets
+            .iter()
+            .enumerate()
+            .map(|(i, t)| match (i % 2, t.tok) {
+                (0, Tok::Ident(n)) => Some(Some(n)),
+                (1, Tok::Punct(',')) => Some(None),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()
+            .map(|v| v.into_iter().flatten().collect());
+        match names {
+            Some(names) if targets.len() % 2 == 1 => return Ok(Some(names)),
+            _ => {
+                return Err(Error::at(
+                    toks[0].col,
+                    "expected names separated by ',' before '='",
+                ))
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The name bound by the `=` at `k` (a member `threadIdx.x` as its builtin), and the
+/// pointee's tokens of a C++ pointer declaration (`T const* p = ...`).
+fn bound_target<'a>(
+    toks: &[Token<'a>],
+    k: usize,
+    dialect: Dialect,
+) -> Result<(Name<'a>, Option<Vec<Token<'a>>>)> {
+    let name_tok = k.checked_sub(1).map(|i| toks[i]);
+    match name_tok.map(|t| t.tok) {
+        Some(Tok::Ident(name)) if !is_reserved(name) => {
+            let before = k.checked_sub(2).map(|i| toks[i].tok);
+            if matches!(before, Some(Tok::Punct('.') | Tok::Scope)) {
+                return Ok((
+                    Cow::Owned(builtin_index(&toks[..k]).ok_or_else(|| {
+                        Error::at(
+                            toks[k - 1].col,
+                            format!("'{name}' is a member: only plain names can be bound"),
+                        )
+                    })?),
+                    None,
+                ));
+            }
+            let pointee = match dialect {
+                Dialect::Cpp => pointer_declarator(&toks[..k - 1]).map(|(ty, _)| ty),
+                _ => None,
+            };
+            Ok((Cow::Borrowed(name), pointee))
+        }
+        _ => Err(Error::at(
+            name_tok.map_or(toks[k].col, |t| t.col),
+            "expected a name before '='",
+        )),
+    }
 }
 
 /// `threadIdx.x` / `blockIdx.y` as an assignment's target (`threadIdx.x = 37;` picks the
