@@ -253,6 +253,7 @@ pub(super) fn g2s_section(
         instr,
         tile,
     )?;
+    let (verdict, warnings) = g2s_verdict(&st, instr, &stage, tile);
     let (t, tiles) = (st.traffic, st.tiles);
     let mut facts = vec![
         ("copy".into(), copy.atom.name.clone()),
@@ -269,20 +270,6 @@ pub(super) fn g2s_section(
             ),
         ),
     ];
-    let mut warnings = Vec::new();
-    let mut verdict = Verdict::Ok;
-    if t.sectors > t.min_sectors {
-        verdict = Verdict::Warn;
-        warnings.push(Warning {
-            reason: format!(
-                "global reads touch {} sectors for a minimum of {}",
-                t.sectors, t.min_sectors
-            ),
-            fix: Some(
-                "make each warp's threads walk the contiguous mode of the global tile".into(),
-            ),
-        });
-    }
     facts.push((
         "smem writes".into(),
         format!(
@@ -290,30 +277,6 @@ pub(super) fn g2s_section(
             t.wavefronts, t.ideal_wavefronts, t.instrs
         ),
     ));
-    let ldgsts = matches!(instr, cute_core::bank::Instr::Ldgsts { .. });
-    if ldgsts && t.wavefronts > t.ideal_wavefronts && st.smem_side <= t.ideal_wavefronts {
-        // The smem side alone is ideal: the extra wavefronts are the global lines each
-        // quarter-warp reads (cp.async writes one group per line), which no swizzle changes.
-        verdict = Verdict::Warn;
-        warnings.push(Warning {
-            reason: format!(
-                "the writes into shared memory: {} wavefronts for an ideal {} per stage: cp.async writes a quarter-warp's lanes in one group per 128-byte global line they read, and these quarter-warps read several lines",
-                t.wavefronts, t.ideal_wavefronts
-            ),
-            fix: Some("give each quarter-warp's 8 lanes one 128-byte global line (16-byte copies along a row of at least 128 bytes); no swizzle helps".into()),
-        });
-    } else {
-        let (bv, bw) = bank_verdict(
-            &st.worst,
-            "one copy tile's writes into shared memory",
-            &stage,
-            tile,
-        );
-        if bv != Verdict::Ok {
-            verdict = bv;
-        }
-        warnings.extend(bw);
-    }
     if matches!(instr, cute_core::bank::Instr::Ldgsts { bypass: true, .. }) {
         facts.push((
             "Nsight Compute".into(),
@@ -336,6 +299,56 @@ pub(super) fn g2s_section(
         )),
     };
     Ok((section, t))
+}
+
+/// A global→shared copy's verdict: its extra global sectors, and its shared-memory writes
+/// (cp.async's line-grouped writes, or the worst copy tile's bank conflicts).
+fn g2s_verdict(
+    st: &traffic::G2sStage,
+    instr: cute_core::bank::Instr,
+    stage: &AnyLayout,
+    tile: (i64, i64),
+) -> (Verdict, Vec<Warning>) {
+    let t = &st.traffic;
+    let mut warnings = Vec::new();
+    let mut verdict = Verdict::Ok;
+    if t.sectors > t.min_sectors {
+        verdict = Verdict::Warn;
+        warnings.push(Warning {
+            reason: format!(
+                "global reads touch {} sectors for a minimum of {}",
+                t.sectors, t.min_sectors
+            ),
+            fix: Some(
+                "make each warp's threads walk the contiguous mode of the global tile".into(),
+            ),
+        });
+    }
+    let ldgsts = matches!(instr, cute_core::bank::Instr::Ldgsts { .. });
+    if ldgsts && t.wavefronts > t.ideal_wavefronts && st.smem_side <= t.ideal_wavefronts {
+        // The smem side alone is ideal: the extra wavefronts are the global lines each
+        // quarter-warp reads (cp.async writes one group per line), which no swizzle changes.
+        verdict = Verdict::Warn;
+        warnings.push(Warning {
+            reason: format!(
+                "the writes into shared memory: {} wavefronts for an ideal {} per stage: cp.async writes a quarter-warp's lanes in one group per 128-byte global line they read, and these quarter-warps read several lines",
+                t.wavefronts, t.ideal_wavefronts
+            ),
+            fix: Some("give each quarter-warp's 8 lanes one 128-byte global line (16-byte copies along a row of at least 128 bytes); no swizzle helps".into()),
+        });
+    } else {
+        let (bv, bw) = bank_verdict(
+            &st.worst,
+            "one copy tile's writes into shared memory",
+            stage,
+            tile,
+        );
+        if bv != Verdict::Ok {
+            verdict = bv;
+        }
+        warnings.extend(bw);
+    }
+    (verdict, warnings)
 }
 
 /// The tutorial's epilogue: each thread stores its accumulators straight to global memory
@@ -500,32 +513,20 @@ pub(super) fn s2r_section(
     let (tm, tk) = (tile.get(0)?.size()?, tile.get(1)?.size()?);
     let shape = stage.inner().shape();
     let (sm, sk) = (shape.get(0)?.size()?, shape.get(1)?.size()?);
-    let grid = traffic::tile_grid(&what, (sm, sk), (tm, tk))?;
-    let divided = traffic::divide(&stage, (tm, tk))?;
-    let mut per_k = vec![(0u64, 0u64); usize::try_from(sk / tk).unwrap_or(0)];
-    let mut worst: Option<BankReport> = None;
     let mut t = Traffic {
         object: name.to_string(),
         instr: instr.to_string(),
         per_k_tile: op != 'C',
         ..Traffic::default()
     };
-    for at in grid {
-        let rep = cute_core::bank::bank_conflicts(&traffic::block(&divided, at)?, bits, &tv, instr)
-            .map_err(|e| e.within(&what))?;
-        let k = &mut per_k[usize::try_from(at.1).unwrap_or(0)];
-        k.0 += rep.wavefronts();
-        k.1 += rep.ideal();
-        t.add_bank(&rep);
-        if worst
-            .as_ref()
-            .is_none_or(|w| rep.wavefronts() * w.ideal() > w.wavefronts() * rep.ideal())
-        {
-            worst = Some(rep);
-        }
-    }
+    let access = StageAccess {
+        what: &what,
+        bits,
+        tv: &tv,
+        instr,
+    };
+    let (per_k, worst) = access.banks_per_k_block(&stage, (sm, sk), (tm, tk), &mut t)?;
     let (w, ideal) = per_k.iter().fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-    let worst = worst.ok_or_else(|| Error::new(format!("{what}: an empty stage")))?;
     let (verdict, warnings) = bank_verdict(
         &worst,
         &format!("{instr} from {}", smem_name(r, op)),
@@ -581,4 +582,47 @@ pub(super) fn s2r_section(
         )),
     };
     Ok((section, t))
+}
+
+/// One shared-memory copy's warp access, checked over a stage tile by tile.
+struct StageAccess<'a> {
+    what: &'a str,
+    bits: u32,
+    tv: &'a Layout,
+    instr: cute_core::bank::Instr,
+}
+
+impl StageAccess<'_> {
+    /// Every copy tile of the `(sm, sk)` stage, k-blocks along mode 1: the wavefronts (and
+    /// their ideal) per k-block, and the worst tile's bank report; each tile's counts are
+    /// added to `t`.
+    fn banks_per_k_block(
+        &self,
+        stage: &AnyLayout,
+        (sm, sk): (i64, i64),
+        (tm, tk): (i64, i64),
+        t: &mut Traffic,
+    ) -> Result<(Vec<(u64, u64)>, BankReport)> {
+        let grid = traffic::tile_grid(self.what, (sm, sk), (tm, tk))?;
+        let divided = traffic::divide(stage, (tm, tk))?;
+        let mut per_k = vec![(0u64, 0u64); usize::try_from(sk / tk).unwrap_or(0)];
+        let mut worst: Option<BankReport> = None;
+        for at in grid {
+            let block = traffic::block(&divided, at)?;
+            let rep = cute_core::bank::bank_conflicts(&block, self.bits, self.tv, self.instr)
+                .map_err(|e| e.within(self.what))?;
+            let k = &mut per_k[usize::try_from(at.1).unwrap_or(0)];
+            k.0 += rep.wavefronts();
+            k.1 += rep.ideal();
+            t.add_bank(&rep);
+            if worst
+                .as_ref()
+                .is_none_or(|w| rep.wavefronts() * w.ideal() > w.wavefronts() * rep.ideal())
+            {
+                worst = Some(rep);
+            }
+        }
+        let worst = worst.ok_or_else(|| Error::new(format!("{}: an empty stage", self.what)))?;
+        Ok((per_k, worst))
+    }
 }

@@ -8,8 +8,10 @@ use crate::words::{CacheMode, CopyOp, Word};
 use cute_core::atom::{Atom, TiledCopy, TiledMma};
 use cute_core::bank::Instr;
 use cute_core::error::{Error, Result};
+use cute_core::gmem::GmemOp;
 use cute_core::int_tuple::IntTuple;
 use cute_core::layout::Layout;
+use cute_core::swizzle::AnyLayout;
 use std::borrow::Cow;
 
 pub(crate) fn tiled_mma(v: &Value) -> Result<&TiledMma> {
@@ -260,8 +262,6 @@ pub(crate) struct GmemAccess {
 /// `(gmem, bits, tiled_copy | tv[, INSTR])`. A tensor gives the width and the address
 /// (its pointer); a plain layout starts at address 0.
 pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
-    use cute_core::gmem::GmemOp;
-    use cute_core::tensor::{Iter, Space};
     let usage = "expected (gmem_tensor, tiled_copy[, INSTR]), (gmem[, bits], INSTR) or (gmem, bits, tiled_copy | tv_layout[, INSTR])";
     let op_of = |v: &Value| -> Option<Result<GmemOp>> {
         match v {
@@ -275,7 +275,81 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
             _ => None,
         }
     };
-    let (layout, mut bits, base) = match &args[0] {
+    let (layout, mut bits, base) = gmem_operand(&args[0], usage)?;
+    let mut rest = &args[1..];
+    // An element width, unless it is the instruction.
+    if let Some(v) = rest.first() {
+        if op_of(v).is_none() && matches!(v, Value::Int(_) | Value::Dyn(_) | Value::Word(_)) {
+            let b = bits_of(v)?;
+            if let Some(have) = bits.filter(|h| *h != b) {
+                return Err(Error::new(format!(
+                    "the tensor holds {have}-bit elements, not {b}-bit ones"
+                )));
+            }
+            bits = Some(b);
+            rest = &rest[1..];
+        }
+    }
+    let explicit = match rest.last().and_then(op_of) {
+        Some(op) => {
+            rest = &rest[..rest.len() - 1];
+            Some(op?)
+        }
+        None => None,
+    };
+    match rest {
+        [Value::TiledCopy(c)] => copy_access(c, layout, bits, base, explicit),
+        [tv] => {
+            let op =
+                explicit.ok_or_else(|| Error::new(format!("{usage}: name the instruction")))?;
+            let b = bits.ok_or_else(|| Error::new("give the element width (bits or a type)"))?;
+            let tv = match tv {
+                Value::Layout(l) => l.clone(),
+                Value::Tuple(vs) if vs.len() == 2 && matches!(vs[1], Value::Layout(_)) => {
+                    vs[1].to_layout()?.clone()
+                }
+                v => {
+                    return Err(Error::new(format!(
+                        "expected a tiled copy or a (thread, value) layout, got {}",
+                        v.kind()
+                    )))
+                }
+            };
+            Ok(GmemAccess {
+                layout,
+                bits: element_bits(b)?,
+                base,
+                tv,
+                op,
+            })
+        }
+        [] => {
+            let op =
+                explicit.ok_or_else(|| Error::new(format!("{usage}: name the instruction")))?;
+            let b = element_bits(bits.ok_or_else(|| {
+                Error::new(format!(
+                    "the layout does not say its element width: give it, e.g. coalescing(gmem, 16, {})",
+                    GmemOp::NAMES[4]
+                ))
+            })?)?;
+            let tv = cute_core::bank::canonical_access(&layout, b, Instr::Lds(op.bits()))?;
+            Ok(GmemAccess {
+                layout,
+                bits: b,
+                base,
+                tv,
+                op,
+            })
+        }
+        _ => Err(Error::new(usage)),
+    }
+}
+
+/// The global memory `coalescing` reads: a tensor's layout, element width and address, or
+/// a plain layout at address 0.
+fn gmem_operand(v: &Value, usage: &str) -> Result<(AnyLayout, Option<i64>, u64)> {
+    use cute_core::tensor::{Iter, Space};
+    Ok(match v {
         Value::Tensor(t) => match &t.iter {
             Iter::Ptr(p) if p.bit != 0 => {
                 return Err(Error::new(format!(
@@ -308,110 +382,55 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
             ))
         }
         v => return Err(Error::new(format!("{usage}; got {} first", v.kind()))),
+    })
+}
+
+/// The access of a TiledCopy over the global layout: its source (a load's) or destination
+/// (a store's) thread-value layout over one copy tile, with the copy's or the given
+/// instruction and width.
+fn copy_access(
+    c: &TiledCopy,
+    layout: AnyLayout,
+    bits: Option<i64>,
+    base: u64,
+    explicit: Option<GmemOp>,
+) -> Result<GmemAccess> {
+    let op = match explicit {
+        Some(op) => op,
+        None => c.atom.gmem_op()?,
     };
-    let mut rest = &args[1..];
-    // An element width, unless it is the instruction.
-    if let Some(v) = rest.first() {
-        if op_of(v).is_none() && matches!(v, Value::Int(_) | Value::Dyn(_) | Value::Word(_)) {
-            let b = bits_of(v)?;
-            if let Some(have) = bits.filter(|h| *h != b) {
-                return Err(Error::new(format!(
-                    "the tensor holds {have}-bit elements, not {b}-bit ones"
-                )));
-            }
-            bits = Some(b);
-            rest = &rest[1..];
+    let b = match (bits, c.atom.val_bits) {
+        (Some(b), Some(v)) if b != v => {
+            return Err(Error::new(format!(
+                "the copy moves {v}-bit values but the global tensor holds {b}-bit elements"
+            )))
         }
-    }
-    let explicit = match rest.last().and_then(op_of) {
-        Some(op) => {
-            rest = &rest[..rest.len() - 1];
-            Some(op?)
+        (Some(b), _) | (None, Some(b)) => b,
+        (None, None) => {
+            return Err(Error::new(
+                "give the element width: the layout and the copy do not say it",
+            ))
         }
-        None => None,
     };
-    let bits_u32 = |b: i64| {
-        u32::try_from(b).map_err(|_| Error::new(format!("element width {b} is out of range")))
+    // The copy reads global memory on its source side, a store writes its destination.
+    let tv = if op.is_store() {
+        c.layout_d_tv()?
+    } else {
+        c.layout_s_tv()?
     };
-    match rest {
-        [Value::TiledCopy(c)] => {
-            let op = match explicit {
-                Some(op) => op,
-                None => c.atom.gmem_op()?,
-            };
-            let b = match (bits, c.atom.val_bits) {
-                (Some(b), Some(v)) if b != v => {
-                    return Err(Error::new(format!(
-                        "the copy moves {v}-bit values but the global tensor holds {b}-bit elements"
-                    )))
-                }
-                (Some(b), _) | (None, Some(b)) => b,
-                (None, None) => {
-                    return Err(Error::new(
-                        "give the element width: the layout and the copy do not say it",
-                    ))
-                }
-            };
-            // The copy reads global memory on its source side, a store writes its destination.
-            let tv = if op.is_store() {
-                c.layout_d_tv()?
-            } else {
-                c.layout_s_tv()?
-            };
-            let whole = Value::from(layout);
-            let tile = copy_tile_of(&whole, c, "global")?;
-            Ok(GmemAccess {
-                layout: tile.to_any_layout()?,
-                bits: bits_u32(b)?,
-                base,
-                tv,
-                op,
-            })
-        }
-        [tv] => {
-            let op =
-                explicit.ok_or_else(|| Error::new(format!("{usage}: name the instruction")))?;
-            let b = bits.ok_or_else(|| Error::new("give the element width (bits or a type)"))?;
-            let tv = match tv {
-                Value::Layout(l) => l.clone(),
-                Value::Tuple(vs) if vs.len() == 2 && matches!(vs[1], Value::Layout(_)) => {
-                    vs[1].to_layout()?.clone()
-                }
-                v => {
-                    return Err(Error::new(format!(
-                        "expected a tiled copy or a (thread, value) layout, got {}",
-                        v.kind()
-                    )))
-                }
-            };
-            Ok(GmemAccess {
-                layout,
-                bits: bits_u32(b)?,
-                base,
-                tv,
-                op,
-            })
-        }
-        [] => {
-            let op =
-                explicit.ok_or_else(|| Error::new(format!("{usage}: name the instruction")))?;
-            let b = bits_u32(bits.ok_or_else(|| {
-                Error::new(format!(
-                    "the layout does not say its element width: give it, e.g. coalescing(gmem, 16, {})",
-                    GmemOp::NAMES[4]
-                ))
-            })?)?;
-            let tv = cute_core::bank::canonical_access(&layout, b, Instr::Lds(op.bits()))?;
-            Ok(GmemAccess {
-                layout,
-                bits: b,
-                base,
-                tv,
-                op,
-            })
-        }
-        _ => Err(Error::new(usage)),
-    }
+    let whole = Value::from(layout);
+    let tile = copy_tile_of(&whole, c, "global")?;
+    Ok(GmemAccess {
+        layout: tile.to_any_layout()?,
+        bits: element_bits(b)?,
+        base,
+        tv,
+        op,
+    })
+}
+
+fn element_bits(b: i64) -> Result<u32> {
+    u32::try_from(b).map_err(|_| Error::new(format!("element width {b} is out of range")))
 }
 
 /// CuTeDSL's `warp.LdMatrix8x8x16bOp(transpose, num_matrices)` (`load`) and
