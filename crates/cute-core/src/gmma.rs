@@ -10,7 +10,6 @@
 //! assert_eq!(op.to_string(), "SM90_64x128x32_F32E4M3E5M2_RS_TN");
 //! ```
 
-use crate::atom::{Atom, MmaAtom, MmaParams};
 use crate::elem::Elem;
 use crate::error::{Error, Result};
 use crate::int_tuple::IntTuple;
@@ -275,26 +274,6 @@ pub fn op_selector(
     })
 }
 
-impl GmmaOp {
-    /// The atom of the op (a table row) with these majors (the traits are the same for
-    /// every major; the DSL smem helpers read them).
-    ///
-    /// ```
-    /// use cute_core::{gmma::GmmaOp, smem_atom::AtomMajor};
-    /// let op: GmmaOp = "SM90_64x16x16_F32BF16BF16_SS".parse().unwrap();
-    /// let atom = op.atom([AtomMajor::MN, AtomMajor::K]).unwrap();
-    /// assert_eq!((atom.shape_mnk.to_string(), atom.mn_major), ("(64,16,16)".to_string(), [true, false]));
-    /// ```
-    pub fn atom(&self, majors: [AtomMajor; 2]) -> Result<MmaAtom> {
-        let mut at = match Atom::lookup(&self.to_string())? {
-            Atom::Mma(m) => m,
-            Atom::Copy(c) => return Err(Error::new(format!("{} is a copy atom", c.name))),
-        };
-        at.mn_major = majors.map(|m| m == AtomMajor::MN);
-        Ok(at)
-    }
-}
-
 // ---------------------------------------------------------------------------------------
 // Sparse GMMA traits from the dense ones (mma_traits_sm90_gmma_sparse.hpp)
 // ---------------------------------------------------------------------------------------
@@ -373,41 +352,6 @@ pub fn e_layout(k: i64) -> Result<Layout> {
         tuple(vec![IntTuple::ints(&thr), val]),
         tuple(vec![IntTuple::ints(&thr_stride), val_stride]),
     )
-}
-
-/// `MMA_Traits<SM90::GMMA::SPARSE::GMMA_64xNx(2K)_...>` from the dense op's
-/// `MMA_Traits<SM90_64xNxK_...>`, as `mma_traits_sm90_gmma_sparse.hpp` writes every one of
-/// them: the logical K doubles, A is `ABLayout<64, 2K>` (SS) or `ALayout_64x(2K)` (RS), B is
-/// `ABLayout<N, 2K>`, `ThrID` and `CLayout` are the dense op's; the metadata layout is
-/// [`e_layout`]`(2K)` ([`sparse_e_layout`]).
-///
-/// ```
-/// use cute_core::atom::Atom;
-/// let Atom::Mma(dense) = Atom::lookup("SM90_64x8x16_F16F16F16_RS").unwrap() else { unreachable!() };
-/// let sparse = cute_core::gmma::sparse_atom(&dense).unwrap();
-/// assert_eq!(sparse.name, "GMMA_64x8x32_F16F16F16_RS");
-/// assert_eq!(sparse.a.to_string(), "((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))");
-/// ```
-pub fn sparse_atom(dense: &MmaAtom) -> Result<MmaAtom> {
-    let op: GmmaOp = dense.name.parse()?;
-    if op.sparse {
-        return Err(Error::new(format!("{op} is sparse already")));
-    }
-    let sp = op.sparse();
-    Ok(MmaAtom {
-        name: sp.to_string(),
-        shape_mnk: IntTuple::ints(&[64, sp.n, sp.k]),
-        thr_id: dense.thr_id.clone(),
-        a: if sp.a_reg {
-            a_layout_rs(sp.k)?
-        } else {
-            ab_layout(64, sp.k)?
-        },
-        b: ab_layout(sp.n, sp.k)?,
-        c: dense.c.clone(),
-        mn_major: dense.mn_major,
-        params: Some(MmaParams::Gmma(sp)),
-    })
 }
 
 /// The metadata layout (`ELayout`) of a sparse GMMA atom.

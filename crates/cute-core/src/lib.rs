@@ -54,6 +54,7 @@ pub mod smem_atom;
 pub mod swizzle;
 pub mod tensor;
 pub mod tma;
+pub mod tma_copy;
 pub mod tmem;
 pub mod umma;
 

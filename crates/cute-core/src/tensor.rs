@@ -100,7 +100,7 @@ impl Ptr {
         if self.space == Space::Tmem {
             // tmem_ptr<T> + i: the offset rotated right by log2(values per 32-bit column),
             // in 32-bit address arithmetic (the sub-word index lands in the high bits).
-            let shift = crate::tmem::offset_shift(i64::from(self.bits))?;
+            let shift = offset_shift(i64::from(self.bits))?;
             let add = (n as u32).rotate_right(shift as u32);
             return Ok(Ptr {
                 addr: u64::from((self.addr as u32).wrapping_add(add)),
@@ -968,4 +968,22 @@ fn project<T: Clone>(items: &[T], keep: &[bool], what: &str) -> Result<Vec<T>> {
         .filter(|(_, k)| **k)
         .map(|(m, _)| m.clone())
         .collect())
+}
+
+/// `tmem_ptr<T>::OffsetShift`: log2 of values per 32-bit column of tensor memory.
+///
+/// ```
+/// assert_eq!(cute_core::tensor::offset_shift(16).unwrap(), 1);
+/// assert!(cute_core::tensor::offset_shift(64).is_err());
+/// ```
+pub fn offset_shift(value_bits: i64) -> Result<u32> {
+    match value_bits {
+        32 => Ok(0),
+        16 => Ok(1),
+        8 => Ok(2),
+        4 => Ok(3),
+        b => Err(Error::new(format!(
+            "TMEM holds 4-, 8-, 16- or 32-bit values, not {b}-bit ones"
+        ))),
+    }
 }

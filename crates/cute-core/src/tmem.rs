@@ -38,18 +38,8 @@ pub enum TmemAlloc {
     Duplicated,
 }
 
-/// `tmem_ptr<T>::OffsetShift`: log2 of values per 32-bit column.
-pub fn offset_shift(value_bits: i64) -> Result<u32> {
-    match value_bits {
-        32 => Ok(0),
-        16 => Ok(1),
-        8 => Ok(2),
-        4 => Ok(3),
-        b => Err(Error::new(format!(
-            "TMEM holds 4-, 8-, 16- or 32-bit values, not {b}-bit ones"
-        ))),
-    }
-}
+/// `tmem_ptr<T>::OffsetShift` (a tensor-memory pointer's rule, kept with the pointers).
+pub use crate::tensor::offset_shift;
 
 /// `UMMA::tmem_frg<ValueType, StorageType, N_SM, TmemAlloc>::make(tmem_shape)`: the
 /// layout from `((M_MMA, N_MMA), MMA_M, MMA_N, ...)` to TMEM addresses in value units.

@@ -144,10 +144,10 @@ pub(crate) fn make_tma(op: &'static str, a: &[Value], tiled: bool) -> Result<Val
         _ => return Err(Error::new(format!("{what}: too many arguments"))),
     };
     if tiled {
-        let c = cute_core::tma::make_tma_copy(op, g, &s, tiler.as_ref(), n)?;
+        let c = cute_core::tma_copy::make_tma_copy(op, g, &s, tiler.as_ref(), n)?;
         Ok(Value::TiledCopy(Box::new(c)))
     } else {
-        let c = cute_core::tma::make_tma_atom(op, g, &s, tiler.as_ref(), n)?;
+        let c = cute_core::tma_copy::make_tma_atom(op, g, &s, tiler.as_ref(), n)?;
         Ok(Value::Atom(Box::new(cute_core::atom::Atom::Copy(c))))
     }
 }
@@ -197,7 +197,7 @@ pub(crate) fn tma_partition(a: &[Value], smem_first: bool) -> Result<Value> {
             ))
         }
     };
-    let (gs, ss) = cute_core::tma::tma_partition(tma, coord, &layout, tensor(s)?, tensor(g)?)?;
+    let (gs, ss) = cute_core::tma_copy::tma_partition(tma, coord, &layout, tensor(s)?, tensor(g)?)?;
     let (gs, ss) = (Value::Tensor(Box::new(gs)), Value::Tensor(Box::new(ss)));
     Ok(Value::Tuple(if smem_first {
         vec![ss, gs]
