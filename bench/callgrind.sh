@@ -15,7 +15,7 @@
 #    stdin. Ir = callgrind's total over the whole process (start-up included). render exits 1
 #    (the corpus holds one line CuTe rejects); the sha256 of its stdout is recorded too.
 #    Corpus: $CUTE_CASES, else TREE/crates/cute-lang/tests/data/cute-cases.jsonl, else (trees
-#    from before the corpus was committed) /work/shared/reference/ or TREE/../shared/reference/.
+#    from before the corpus was committed) TREE/../shared/reference/.
 # 2. Criterion benches (crates/cute-render/benches/{print_script,render}.rs), built with
 #    `cargo bench --no-run --locked -p cute-render` (the bench profile = release). Every
 #    benchmark function (from `BENCH --list`) is run in its own process under callgrind with
@@ -50,7 +50,7 @@ export CARGO_TERM_COLOR=never
 
 CORPUS=""
 for c in "${CUTE_CASES:-}" "$TREE/crates/cute-lang/tests/data/cute-cases.jsonl" \
-         /work/shared/reference/cute-cases.jsonl "$TREE/../shared/reference/cute-cases.jsonl"; do
+         "$TREE/../shared/reference/cute-cases.jsonl"; do
   if [ -n "$c" ] && [ -f "$c" ]; then CORPUS=$(cd "$(dirname "$c")" && pwd)/$(basename "$c"); break; fi
 done
 [ -n "$CORPUS" ] || { echo "error: cute-cases.jsonl not found (set CUTE_CASES)" >&2; exit 2; }

@@ -14,7 +14,7 @@ Steps
      installed, else repeated subprocess runs, median) and print the ratio
      pycute_time / render_time.
 
-pycute must be importable: run with /work/oracle/venv/bin/python (the script
+pycute must be importable: run with $PYCUTE_PYTHON (the script
 re-executes itself with that interpreter if `import pycute` fails and the venv
 exists).
 """
@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CASES = os.environ.get(
     "CUTE_CASES", str(REPO / "crates/cute-lang/tests/data/cute-cases.jsonl")
 )
-ORACLE_PY = os.environ.get("PYCUTE_PYTHON", "/work/oracle/venv/bin/python")
+ORACLE_PY = os.environ.get("PYCUTE_PYTHON", "python3")
 
 try:
     import pycute

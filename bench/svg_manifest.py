@@ -9,7 +9,7 @@ render` in TREE, or let bench/callgrind.sh do it). Draws, one `render` process e
 (`render --expr EXPR [--view V] [options] out.svg`, 2 in parallel):
 
   * auto view: every "expr" of the reference corpus (cute-cases.jsonl: --corpus, else
-    $CUTE_CASES, else TREE/crates/cute-lang/tests/data/, /work/shared/reference/ or
+    $CUTE_CASES, else TREE/crates/cute-lang/tests/data/, 
     TREE/../shared/reference/) and of every TREE/crates/*/tests/data/*.jsonl line
     that has an "expr" field;
   * the page's presets (TREE/web/src/presets.rs, `p("group", "label", "expr", View::X)`),
@@ -94,8 +94,7 @@ def esc(s):
 def find_corpus(tree, given):
     cands = [given, os.environ.get("CUTE_CASES"),
              os.path.join(tree, "crates/cute-lang/tests/data/cute-cases.jsonl"),
-             "/work/shared/reference/cute-cases.jsonl",
-             os.path.join(tree, "../shared/reference/cute-cases.jsonl")]
+                          os.path.join(tree, "../shared/reference/cute-cases.jsonl")]
     for c in cands:
         if c and os.path.isfile(c):
             return os.path.realpath(c)

@@ -30,7 +30,7 @@ them, outside the agreement figures).
 Usage:
   python3 bench/tensor_layouts_banks.py                      # hw/corpus.jsonl + hw/fixtures/measured.jsonl
   python3 bench/tensor_layouts_banks.py --corpus C --measured M --json out.json
-The script re-executes itself with /work/tl-venv/bin/python (or $TL_PYTHON) when
+The script re-executes itself with .venv-tl/bin/python (or $TL_PYTHON) when
 `import tensor_layouts` fails.
 """
 
@@ -43,7 +43,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-TL_PY = os.environ.get("TL_PYTHON", "/work/tl-venv/bin/python")
+TL_PY = os.environ.get("TL_PYTHON", ".venv-tl/bin/python")
 
 try:
     import tensor_layouts
@@ -55,7 +55,7 @@ except ImportError:
         os.environ["TL_BANKS_REEXEC"] = "1"
         os.execv(TL_PY, [TL_PY, __file__] + sys.argv[1:])
     sys.exit("tensor_layouts is not importable; install it with\n"
-             "  python3 -m venv /work/tl-venv && /work/tl-venv/bin/pip install tensor-layouts==0.3.2\n"
+             "  python3 -m venv .venv-tl && .venv-tl/bin/pip install tensor-layouts==0.3.2\n"
              "or point $TL_PYTHON at an interpreter that has it")
 
 PLAIN_OP = re.compile(r"^(ld|st)(32|64|128)$")

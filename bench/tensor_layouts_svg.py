@@ -23,7 +23,7 @@ Usage:
   cargo build --release -p cute-render
   python3 bench/tensor_layouts_svg.py                       # all cases
   python3 bench/tensor_layouts_svg.py --cases plain16,tile8x32 --runs 10 --big-runs 3
-The script re-executes itself with /work/tl-venv/bin/python (or $TL_PYTHON) when
+The script re-executes itself with .venv-tl/bin/python (or $TL_PYTHON) when
 `import tensor_layouts` fails; tensor-layouts' viz needs matplotlib
 (`pip install 'tensor-layouts[viz]==0.3.2'`).
 """
@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-TL_PY = os.environ.get("TL_PYTHON", "/work/tl-venv/bin/python")
+TL_PY = os.environ.get("TL_PYTHON", ".venv-tl/bin/python")
 
 # name -> (our expression, (swizzle B,M,S or None, shape, stride), tensor-layouts draw kwargs)
 CASES = {
@@ -80,8 +80,8 @@ except ImportError:
         os.environ["TL_SVG_REEXEC"] = "1"
         os.execv(TL_PY, [TL_PY, __file__] + sys.argv[1:])
     sys.exit("tensor_layouts[viz] is not importable; install it with\n"
-             "  python3 -m venv /work/tl-venv && "
-             "/work/tl-venv/bin/pip install 'tensor-layouts[viz]==0.3.2'\n"
+             "  python3 -m venv .venv-tl && "
+             ".venv-tl/bin/pip install 'tensor-layouts[viz]==0.3.2'\n"
              "or point $TL_PYTHON at an interpreter that has it")
 
 

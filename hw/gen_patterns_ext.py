@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write hw/patterns-ext.txt: the bank-model corpus for the instructions added in issue 12,
+"""Write hw/patterns-ext.txt: the bank-model corpus for the instructions added with Hopper/Blackwell (cp.async, 8/16-bit LDS/STS),
 cp.async (SASS LDGSTS, .ca of 4/8/16 bytes and .cg of 16) and 8/16-bit LDS/STS, one
 `NAME<TAB>EXPR` per line (same format as hw/patterns.txt).
 

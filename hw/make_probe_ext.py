@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write hw/probe-ext-corpus.jsonl: probe and random patterns for the instructions added in
-issue 12 -- cp.async (LDGSTS) and 8/16-bit LDS/STS.
+cp.async (LDGSTS) and 8/16-bit LDS/STS.
 
     python3 hw/make_probe_ext.py [OUT.jsonl]
 

@@ -14,6 +14,11 @@ installed_components=$(rustup component list --installed)
 grep -q '^clippy' <<<"$installed_components" || rustup component add clippy
 grep -q '^rustfmt' <<<"$installed_components" || rustup component add rustfmt
 
+step "the book (docs/): mdbook build, every internal link and anchor checked"
+need_mdbook
+mdbook build docs
+python3 scripts/check_book_links.py docs/book
+
 step "cargo fetch"
 cargo fetch --locked
 

@@ -4,11 +4,13 @@
 #   need_web_tools      wasm32 target, trunk, wasm-bindgen-cli, npm tools (binaryen, playwright-core, axe-core)
 #   need_browser        Debian's chromium + chromium-driver (browser tests)
 #   need_python_env     .venv-py with maturin, pytest, nbclient (python/requirements-test.txt)
+#   need_mdbook         mdbook, which builds the book under docs/
 # Versions must agree: the wasm-bindgen pin in web/Cargo.toml (and Cargo.lock), the CLI
 # (wasm-bindgen and wasm-bindgen-test-runner) and Trunk.toml's [tools] wasm_bindgen.
 
 TRUNK_VERSION=0.21.14        # 0.22 needs a newer rustc
 WASM_BINDGEN_VERSION=0.2.130
+MDBOOK_VERSION=0.4.52
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 export TRUNK_SKIP_VERSION_CHECK=true
 
@@ -55,4 +57,11 @@ need_python_env() {
     echo "$want" > .venv-py/.requirements
   fi
   export VIRTUAL_ENV=$PWD/.venv-py
+}
+
+need_mdbook() {
+  if ! mdbook --version 2>/dev/null | grep -q "v$MDBOOK_VERSION"; then
+    echo "installing mdbook $MDBOOK_VERSION (about 4 minutes on 2 cores)"
+    cargo install --locked mdbook --version "$MDBOOK_VERSION" --no-default-features --features search
+  fi
 }

@@ -749,7 +749,7 @@ def sparse_digests(rows):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
+    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "oracle-work"))
     ap.add_argument("--tsv", default=DEFAULT_TSV)
     ap.add_argument("--out", default=DEFAULT_JSONL)
     ap.add_argument("--sparse-digests", default=DEFAULT_SPARSE)

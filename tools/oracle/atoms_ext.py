@@ -19,7 +19,7 @@ flags), or "error" where g++ refuses the C++ line:
 
 Deterministic (fixed lists and a seeded RNG). Python 3, stdlib only. From the repository root:
 
-  ORACLE_DIR=/work/oracle python3 tools/oracle/atoms_ext.py [--errlog PATH]
+  ORACLE_DIR=oracle-work python3 tools/oracle/atoms_ext.py [--errlog PATH]
 """
 import argparse
 import json
@@ -354,7 +354,7 @@ def sm103_cases():
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
+    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "oracle-work"))
     ap.add_argument("--tsv", default=atoms.DEFAULT_TSV)
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("-j", type=int, default=2)

@@ -2,7 +2,7 @@
 """Regenerate a {"op","expr","expect"} case corpus from the real CuTe C++ headers.
 
 Reads the expressions ("op" and "expr"; any "expect" is ignored) of an input jsonl
-(default /work/shared/reference/cute-cases.jsonl, or the committed output file when that is
+(default crates/cute-lang/tests/data/cute-cases.jsonl, or the committed output file when that is
 absent), parses each expression of the project's
 expression language (docs/contract.md, docs/expressions.md), translates it
 into a C++ expression built ONLY from static integers (Int<N>{}), compiles the probes in
@@ -39,7 +39,7 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 DEFAULT_OUT = os.path.join(REPO, "crates", "cute-lang", "tests", "data", "cute-cases.jsonl")
 # The expression list: the shared reference corpus when present, else the committed copy
 # (regenerating it in place: only "op"/"expr"/"pycute"-presence are read from the input).
-SHARED_IN = "/work/shared/reference/cute-cases.jsonl"
+SHARED_IN = "crates/cute-lang/tests/data/cute-cases.jsonl"
 DEFAULT_IN = SHARED_IN if os.path.exists(SHARED_IN) else DEFAULT_OUT
 
 Lay, Sw, Comp, U = gen.Lay, gen.Sw, gen.Comp, gen.U
@@ -337,7 +337,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--in", dest="inp", default=DEFAULT_IN, help="input jsonl (op, expr)")
     ap.add_argument("--out", default=DEFAULT_OUT)
-    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
+    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "oracle-work"))
     ap.add_argument("--batch", type=int, default=300, help="cases per translation unit")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="parallel g++ processes")
     ap.add_argument("--limit", type=int, default=0, help="only the first N input lines (smoke test)")

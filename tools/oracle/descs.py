@@ -11,7 +11,7 @@ Writes crates/cute-lang/tests/data/desc-cases.jsonl: {"op", "expr", "expect"[, "
 Each case is one expression of the language that is also C++ (the layout part), so the
 probe wraps the layout in a shared-memory tensor: make_tensor(make_smem_ptr(T*), layout).
 
-Run: ORACLE_DIR=/work/oracle python3 tools/oracle/descs.py [-j 2]
+Run: ORACLE_DIR=oracle-work python3 tools/oracle/descs.py [-j 2]
 """
 
 import argparse
@@ -429,7 +429,7 @@ def tma_box_cases():
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
+    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "oracle-work"))
     ap.add_argument("--out", default=OUT)
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--batch", type=int, default=60)

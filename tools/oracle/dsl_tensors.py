@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CuTeDSL golden lines for tensors and partitions (issue 22).
+"""CuTeDSL golden lines for tensors and partitions.
 
 Writes `crates/cute-lang/tests/data/dsl-tensor-cases.jsonl`, one JSON object a line:
 
@@ -71,8 +71,8 @@ DSL spellings and their C++ equivalents (what `expect` is computed from):
 Run (a Python with `nvidia-cutlass-dsl` installed for the DSL, the C++ oracle of
 tools/oracle/README.md for `expect`):
 
-    python3 -m venv /work/dslvenv && /work/dslvenv/bin/pip install nvidia-cutlass-dsl==4.8.1
-    ORACLE_DIR=/work/oracle python3 tools/oracle/dsl_tensors.py --dsl-python /work/dslvenv/bin/python
+    python3 -m venv .venv-dsl && .venv-dsl/bin/pip install nvidia-cutlass-dsl==4.8.1
+    ORACLE_DIR=oracle-work python3 tools/oracle/dsl_tensors.py --dsl-python .venv-dsl/bin/python
 
 Options: `--out PATH`, `-j N` (g++ processes), `--keep-tmp`. Python 3, stdlib only (the
 DSL runs in a subprocess under `--dsl-python`; the C++ oracle runner is descs.py's).
@@ -1026,7 +1026,7 @@ def dsl_text(out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dsl-python", required=True, help="a python with nvidia-cutlass-dsl installed")
-    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
+    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "oracle-work"))
     ap.add_argument("--out", default=OUT)
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--batch", type=int, default=40)

@@ -1049,7 +1049,7 @@ def solve_batches(orc, batches, jobs, results, lock, t0, after_batch=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=DEFAULT_OUT)
-    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
+    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "oracle-work"))
     ap.add_argument("--scale", type=float, default=1.0, help="multiply case counts")
     ap.add_argument("--batch", type=int, default=150, help="cases per translation unit")
     ap.add_argument("-j", "--jobs", type=int, default=2)

@@ -1480,7 +1480,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--dyn-out", default=DEFAULT_DYN_OUT)
-    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
+    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "oracle-work"))
     ap.add_argument("--batch", type=int, default=120, help="cases per translation unit")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--only", default="", help="comma list of categories (" +

@@ -8,7 +8,7 @@ shared-memory buffer's layout and the bytes of all of them, every TMA atom's box
 Writes `crates/cute-lang/tests/data/kernel-report-cases.jsonl` (`{"preset", "fact", "expect"}`);
 `crates/cute-render/tests/report.rs` checks the report's facts against it.
 
-    ORACLE_DIR=/work/oracle python3 tools/oracle/kernel_report.py
+    ORACLE_DIR=oracle-work python3 tools/oracle/kernel_report.py
 
 Python 3, stdlib only (the Oracle runner is descs.py's).
 """
@@ -100,7 +100,7 @@ def facts(name, out):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
+    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "oracle-work"))
     ap.add_argument("--out", default=OUT)
     args = ap.parse_args()
     rows = []

@@ -5,14 +5,14 @@ parameters (kind, name, default) and its members (`constexpr static int Stages =
 `using ClusterShape = ClusterShape_;`, `using Schedule = KernelSchedule;`), as text that
 the expression language evaluates. Facts only (names and parameter lists).
 
-Usage: policies.py [ORACLE_DIR]   (default /work/oracle, see README.md)
+Usage: policies.py [ORACLE_DIR]   (default oracle-work, see README.md)
 Python 3, stdlib only.
 """
 import pathlib
 import re
 import sys
 
-ORACLE = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "/work/oracle")
+ORACLE = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "oracle-work")
 HDR = next(ORACLE.glob("cutlass/cutlass_library/source/include/cutlass/gemm/dispatch_policy.hpp"))
 OUT = pathlib.Path(__file__).resolve().parents[2] / "crates/cute-lang/src/types/dispatch_policies.tsv"
 

@@ -235,7 +235,7 @@ def dsl_normalize(s):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--jsonl", default=DEFAULT_JSONL)
-    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
+    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "oracle-work"))
     ap.add_argument("--update", action="store_true", help="rewrite expect from the oracle")
     ap.add_argument("--only", help="comma-separated entry names")
     ap.add_argument("-j", type=int, default=2, help="parallel g++ (default 2)")

@@ -8,7 +8,7 @@ Writes `crates/cute-lang/tests/data/tensor-cases.jsonl` (`{"op", "expr", "expect
 the same text with integer addresses written `(void*)N`. C++ prints an owning tensor's
 stack address: the language prints `stack` there, and so does the expectation.
 
-    ORACLE_DIR=/work/oracle python3 tools/oracle/tensors.py [-j 2]
+    ORACLE_DIR=oracle-work python3 tools/oracle/tensors.py [-j 2]
 
 Python 3, stdlib only (the Oracle runner is descs.py's).
 """
@@ -309,7 +309,7 @@ def cases():
             sm = "make_tensor(make_smem_ptr<%s>(nullptr), tile_to_shape(GMMA::Layout_K_SW128_Atom<%s>{}, make_shape(Int<64>{}, Int<64>{})))" % (ty, ty)
             out.append(case("recast", "recast<%s>(%s)" % (new, sm)))
         out.append(case("recast", "recast<%s>(make_tensor<half_t>(Shape<_8,_4>{}))" % new))
-    # The rest of issue 22's C++ surface: static negative integers, the 1-bit smem atoms,
+    # The rest of the tensors' C++ surface: static negative integers, the 1-bit smem atoms,
     # slice_and_offset, elem_scale, inner_product.
     for n in [1, 2, 3, 4, 8, 16, 32]:
         out.append(case("surface", "_m%d{}" % n))
@@ -792,7 +792,7 @@ def tmem_copy_cases(rng):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "/work/oracle"))
+    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "oracle-work"))
     ap.add_argument("--out", default=OUT)
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--batch", type=int, default=80)

@@ -1,4 +1,4 @@
-//! CuTeDSL golden lines for tensors and partitions (issue 22): every line of
+//! CuTeDSL golden lines for tensors and partitions: every line of
 //! `tests/data/dsl-tensor-cases.jsonl` is a CuTeDSL (Python) block as DSL users write it,
 //! run through the real CuTeDSL by `tools/oracle/dsl_tensors.py` (host tracing, no GPU);
 //! `expect` is the value as CuTe C++ `cute::print` prints it (the C++ oracle's print of the
