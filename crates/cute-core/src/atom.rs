@@ -1578,3 +1578,157 @@ pub fn sparse_atom(dense: &MmaAtom) -> Result<MmaAtom> {
         params: Some(MmaParams::Gmma(sp)),
     })
 }
+
+// Typed keys of an atom, read from its name here, in the atom table's module, once: the
+// language and the renderer ask these instead of testing names.
+
+/// The architecture whose instruction an atom issues (`SM90_TMA_LOAD` is SM90's; SM103's
+/// atoms are Blackwell datacenter's, SM100), `None` for the arch-neutral ones
+/// (`UniversalCopy`, `UniversalFMA`).
+fn arch_of_name(name: &str) -> Option<crate::arch::Arch> {
+    use crate::arch::Arch;
+    let sm = name.strip_prefix("SM")?;
+    let digits: String = sm.chars().take_while(char::is_ascii_digit).collect();
+    match digits.as_str() {
+        "100" | "103" => Some(Arch::Sm100),
+        "120" => Some(Arch::Sm120),
+        "90" => Some(Arch::Sm90),
+        "80" | "75" | "70" | "61" | "50" => Some(Arch::Sm80),
+        _ => None,
+    }
+}
+
+impl MmaAtom {
+    /// The architecture of the MMA instruction, `None` for `UniversalFMA`.
+    ///
+    /// ```
+    /// use cute_core::{arch::Arch, atom::Atom};
+    /// let Atom::Mma(m) = Atom::lookup("SM90_64x128x16_F32F16F16_SS").unwrap() else { unreachable!() };
+    /// assert_eq!(m.arch(), Some(Arch::Sm90));
+    /// ```
+    pub fn arch(&self) -> Option<crate::arch::Arch> {
+        arch_of_name(&self.name)
+    }
+
+    /// Whether the MMA reads both operands from shared memory through descriptors (a GMMA
+    /// `_SS` or any UMMA).
+    ///
+    /// ```
+    /// use cute_core::atom::Atom;
+    /// let Atom::Mma(ss) = Atom::lookup("SM90_64x128x16_F32F16F16_SS").unwrap() else { unreachable!() };
+    /// let Atom::Mma(rs) = Atom::lookup("SM90_64x128x16_F32F16F16_RS").unwrap() else { unreachable!() };
+    /// assert!(ss.reads_smem_descriptors() && !rs.reads_smem_descriptors());
+    /// ```
+    pub fn reads_smem_descriptors(&self) -> bool {
+        match &self.params {
+            Some(MmaParams::Umma(_)) => true,
+            Some(MmaParams::Gmma(op)) => !op.a_reg,
+            _ => false,
+        }
+    }
+}
+
+/// Which way a tensor-memory copy (`tcgen05.ld` / `tcgen05.st`) moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TmemCopy {
+    /// TMEM → registers (`SM100_TMEM_LOAD_*`).
+    Load,
+    /// Registers → TMEM (`SM100_TMEM_STORE_*`).
+    Store,
+}
+
+impl CopyAtom {
+    /// The architecture of the copy instruction, `None` for `UniversalCopy`.
+    pub fn arch(&self) -> Option<crate::arch::Arch> {
+        arch_of_name(&self.name)
+    }
+
+    /// Whether this is a tensor-memory load or store, and which.
+    ///
+    /// ```
+    /// use cute_core::atom::{Atom, TmemCopy};
+    /// let Atom::Copy(ld) = Atom::lookup("SM100_TMEM_LOAD_32dp32b8x").unwrap() else { unreachable!() };
+    /// assert_eq!(ld.tmem_copy(), Some(TmemCopy::Load));
+    /// ```
+    pub fn tmem_copy(&self) -> Option<TmemCopy> {
+        if self.name.starts_with("SM100_TMEM_LOAD_") {
+            Some(TmemCopy::Load)
+        } else if self.name.starts_with("SM100_TMEM_STORE_") {
+            Some(TmemCopy::Store)
+        } else {
+            None
+        }
+    }
+
+    /// The `ValID` trait of a table atom that has one (the TMEM and UTCCP copies): which of
+    /// the atom's values each lane's registers hold, `None` where the row has none.
+    pub fn val_id(&self) -> Result<Option<Layout>> {
+        table_trait(&self.name, "ValID")
+            .map(|v| parse_layout(v, "ValID"))
+            .transpose()
+    }
+}
+
+impl CopyAtom {
+    /// A copy atom of the table by its C++ name; the typed constructors below spell the
+    /// name from their key here, in the table's module, and nowhere else.
+    fn table_copy(name: &str) -> Result<CopyAtom> {
+        match Atom::lookup(name)? {
+            Atom::Copy(c) => Ok(c),
+            Atom::Mma(m) => Err(Error::new(format!("{} is not a copy", m.name))),
+        }
+    }
+
+    /// `UniversalCopy<uint_bit_t<bits>>`: one thread moves `bits` bits.
+    ///
+    /// ```
+    /// use cute_core::atom::CopyAtom;
+    /// assert_eq!(CopyAtom::universal(128).unwrap().name, "UniversalCopy_128");
+    /// assert!(CopyAtom::universal(24).is_err());
+    /// ```
+    pub fn universal(bits: i64) -> Result<CopyAtom> {
+        CopyAtom::table_copy(&format!("UniversalCopy_{bits}"))
+    }
+
+    /// `ldmatrix` (`load`) or `stmatrix` of `count` 8x8 matrices, transposed or not:
+    /// `SM75_U32x{n}_LDSM_N`, `SM75_U16x{2n}_LDSM_T`, `SM90_U32x{n}_STSM_N`, ...
+    ///
+    /// ```
+    /// use cute_core::atom::CopyAtom;
+    /// assert_eq!(CopyAtom::matrix(true, 4, true).unwrap().name, "SM75_U16x8_LDSM_T");
+    /// ```
+    pub fn matrix(load: bool, count: i64, trans: bool) -> Result<CopyAtom> {
+        let (arch, kind) = if load {
+            ("SM75", "LDSM")
+        } else {
+            ("SM90", "STSM")
+        };
+        let count2 = count.checked_mul(2).unwrap_or(0);
+        CopyAtom::table_copy(&if trans {
+            format!("{arch}_U16x{count2}_{kind}_T")
+        } else {
+            format!("{arch}_U32x{count}_{kind}_N")
+        })
+    }
+
+    /// A tensor-memory load or store, `SM100_TMEM_{LOAD,STORE}_{shape}{repeat}x[_16b]`
+    /// (`shape` as `32dp32b`), `None` where the table has no such repetition.
+    ///
+    /// ```
+    /// use cute_core::atom::{CopyAtom, TmemCopy};
+    /// let ld = CopyAtom::tmem(TmemCopy::Load, "32dp32b", 8, false).unwrap().unwrap();
+    /// assert_eq!(ld.name, "SM100_TMEM_LOAD_32dp32b8x");
+    /// assert!(CopyAtom::tmem(TmemCopy::Load, "32dp32b", 3, false).is_none());
+    /// ```
+    pub fn tmem(dir: TmemCopy, shape: &str, repeat: i64, packed: bool) -> Option<Result<CopyAtom>> {
+        let name = format!(
+            "SM100_TMEM_{}_{shape}{repeat}x{}",
+            match dir {
+                TmemCopy::Load => "LOAD",
+                TmemCopy::Store => "STORE",
+            },
+            if packed { "_16b" } else { "" }
+        );
+        is_atom_name(&name).then(|| CopyAtom::table_copy(&name))
+    }
+}

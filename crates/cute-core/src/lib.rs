@@ -39,6 +39,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod arch;
 pub mod atom;
 pub mod bank;
 pub mod desc;

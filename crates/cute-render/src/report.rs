@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 /// ```
 pub fn to_json(r: &Report) -> Value {
     json!({
-        "arch": r.arch,
+        "arch": r.arch.name(),
         "smem_limit": r.smem_limit,
         "verdict": r.verdict().name(),
         "sections": r.sections.iter().map(|s| json!({

@@ -92,7 +92,9 @@ pub(super) fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<
         view: Some(name.to_string()),
     }];
     // Descriptors per k-block of the operands a GMMA/UMMA reads from shared memory.
-    let descs = umma || mma.atom.name.starts_with("SM90_") && mma.atom.name.contains("_SS");
+    let descs = umma
+        || (mma.atom.arch() == Some(cute_core::arch::Arch::Sm90)
+            && mma.atom.reads_smem_descriptors());
     if descs {
         for op in ['A', 'B'] {
             if let Some(s) = desc_section(r, name, mma, op)? {
@@ -296,9 +298,9 @@ pub(super) fn tmem_section(
 /// atom's `DstLayout` and `ValID`), and how many the accumulator's `columns` take.
 pub(super) fn tmem_load_section(name: &str, atom: &CopyAtom, columns: i64) -> Result<Section> {
     let what = format!("{name} ({})", atom.name);
-    let val_id: Layout = cute_core::atom::table_trait(&atom.name, "ValID")
-        .ok_or_else(|| Error::new(format!("{what}: no ValID in the atom table")))?
-        .parse()?;
+    let val_id: Layout = atom
+        .val_id()?
+        .ok_or_else(|| Error::new(format!("{what}: no ValID in the atom table")))?;
     let regs = cute_core::tmem::tmem_copy_regs(&atom.dst, &val_id).map_err(|e| e.within(&what))?;
     // Warp 0's instruction (every warp does the same in its own 32 lanes).
     let warp0: Vec<_> = regs.iter().filter(|r| r.thread < 32).collect();

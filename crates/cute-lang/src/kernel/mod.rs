@@ -31,8 +31,8 @@ pub use traffic::{Problem, Traffic};
 /// The report of a whole configuration.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
-    /// The architecture the atoms are for (`SM80`, `SM90`, `SM100`).
-    pub arch: &'static str,
+    /// The architecture the atoms are for (SM80, SM90, SM100, SM120).
+    pub arch: cute_core::arch::Arch,
     /// Shared memory one CTA may allocate on it, in bytes.
     pub smem_limit: i64,
     /// The sections, in the order the code declares the objects.
@@ -91,7 +91,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
 ///
 /// ```
 /// let r = cute_lang::kernel::report("auto sA = make_layout(make_shape(Int<128>{}, Int<32>{}, Int<2>{}), LayoutRight{});\nTiledMMA mma = make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2>>{});").unwrap();
-/// assert_eq!(r.arch, "SM80");
+/// assert_eq!(r.arch.name(), "SM80");
 /// assert!(r.sections.iter().any(|s| s.kind == cute_lang::kernel::SectionKind::Smem && s.name == "sA"));
 /// ```
 pub fn report(src: &str) -> Result<Report> {
@@ -146,7 +146,8 @@ pub fn report_of(session: &Session) -> Result<Report> {
             "no TiledMMA in the configuration: declare one (TiledMMA mma = make_tiled_mma(...); using TiledMma = ...;)",
         ));
     }
-    let (arch, smem_limit) = arch_of(&r);
+    let arch = arch_of(&r);
+    let smem_limit = arch.smem_per_cta();
     r.umma = r
         .mmas
         .iter()
@@ -207,7 +208,7 @@ fn smem_buffers(r: &mut Roles) -> Result<()> {
 }
 
 /// A section per shared-memory buffer, and the budget of them all first.
-fn smem_sections(r: &Roles, arch: &str, smem_limit: i64) -> Result<Vec<Section>> {
+fn smem_sections(r: &Roles, arch: cute_core::arch::Arch, smem_limit: i64) -> Result<Vec<Section>> {
     let mut sections = Vec::new();
     let mut total = 0i64;
     let mut total_names = Vec::new();
@@ -252,7 +253,7 @@ fn budget_section(
     name: String,
     total: i64,
     stages: i64,
-    arch: &str,
+    arch: cute_core::arch::Arch,
     smem_limit: i64,
 ) -> Result<Section> {
     let over = total > smem_limit;

@@ -3,6 +3,8 @@
 
 use crate::session::Session;
 use crate::value::Value;
+use cute_core::arch::Arch;
+use cute_core::atom::TmemCopy;
 use cute_core::atom::{Atom, CopyAtom, MmaParams, TiledCopy, TiledMma};
 use cute_core::error::{Error, Result};
 use cute_core::int_tuple::{Coord, IntTuple};
@@ -91,7 +93,7 @@ pub(super) fn find_roles(session: &Session) -> Roles {
     for (name, v) in session.env().bindings() {
         let op = operand_of(name);
         let lower = name.to_ascii_lowercase();
-        let tmem_load = |c: &CopyAtom| c.name.starts_with("SM100_TMEM_LOAD");
+        let tmem_load = |c: &CopyAtom| c.tmem_copy() == Some(TmemCopy::Load);
         match v {
             Value::TiledMma(m) => r.mmas.push((name.to_string(), (**m).clone())),
             Value::TiledCopy(c) if tmem_load(&c.atom) => {
@@ -163,33 +165,16 @@ pub(super) fn find_roles(session: &Session) -> Roles {
     r
 }
 
-/// Shared memory one CTA may allocate (`cudaFuncAttributeMaxDynamicSharedMemorySize`'s
-/// ceiling) on the arch an atom names.
-pub(super) fn arch_of(r: &Roles) -> (&'static str, i64) {
-    let names = r
-        .mmas
+/// The architecture the configuration is for: the newest one its atoms name (an SM100
+/// kernel loads with SM90_TMA_LOAD), SM80 when none names a newer one.
+pub(super) fn arch_of(r: &Roles) -> Arch {
+    r.mmas
         .iter()
-        .map(|(_, m)| m.atom.name.as_str())
-        .chain(r.tma.iter().map(|(_, _, c)| c.name.as_str()))
-        .chain(r.g2s.iter().map(|(_, _, c)| c.atom.name.as_str()));
-    // (order, name, bytes): the newest arch an atom names wins (an SM100 kernel loads
-    // with SM90_TMA_LOAD).
-    let mut best = (80, "SM80", 166_912);
-    for n in names {
-        let a = if n.starts_with("SM100") || n.starts_with("SM103") {
-            (100, "SM100", 232_448)
-        } else if n.starts_with("SM120") {
-            (120, "SM120", 101_376)
-        } else if n.starts_with("SM90") {
-            (90, "SM90", 232_448)
-        } else {
-            continue;
-        };
-        if a.0 > best.0 {
-            best = a;
-        }
-    }
-    (best.1, best.2)
+        .map(|(_, m)| m.atom.arch())
+        .chain(r.tma.iter().map(|(_, _, c)| c.arch()))
+        .chain(r.g2s.iter().map(|(_, _, c)| c.atom.arch()))
+        .flatten()
+        .fold(Arch::Sm80, Arch::max)
 }
 
 /// Every width operand `op`'s objects move, in the order the report trusts them: its

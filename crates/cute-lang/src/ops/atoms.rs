@@ -5,7 +5,7 @@ use crate::convert::bits_of;
 use crate::ops::args::{as_layout, Kwargs};
 use crate::value::Value;
 use crate::words::{CacheMode, CopyOp, Word};
-use cute_core::atom::{Atom, TiledCopy, TiledMma};
+use cute_core::atom::{Atom, CopyAtom, TiledCopy, TiledMma, TmemCopy};
 use cute_core::bank::Instr;
 use cute_core::error::{Error, Result};
 use cute_core::gmem::GmemOp;
@@ -438,7 +438,8 @@ fn element_bits(b: i64) -> Result<u32> {
 /// (`SM90_U32x{n}_STSM_N` / `SM90_U16x{2n}_STSM_T`), an op `make_copy_atom` types.
 /// CuTeDSL `tcgen05.Ld32x32bOp(repeat, pack)` and the other TMEM loads and stores: the
 /// C++ atom `SM100_TMEM_{LOAD,STORE}_{shape}{repeat}x[_16b]`.
-pub(crate) fn dsl_tmem_op(dir: &str, shape: &str, a: &[Value]) -> Result<Value> {
+pub(crate) fn dsl_tmem_op(dir: TmemCopy, shape: &str, a: &[Value]) -> Result<Value> {
+    let load = dir == TmemCopy::Load;
     let repeat = match a.first() {
         None | Some(Value::Under) => 1,
         Some(Value::Int(n)) => *n,
@@ -455,23 +456,21 @@ pub(crate) fn dsl_tmem_op(dir: &str, shape: &str, a: &[Value]) -> Result<Value> 
         Some(v) => {
             return Err(Error::new(format!(
                 "expects the '{}' Op parameter to be a tcgen05.{} instance, got {}",
-                if dir == "LOAD" { "pack" } else { "unpack" },
-                if dir == "LOAD" { "Pack" } else { "Unpack" },
+                if load { "pack" } else { "unpack" },
+                if load { "Pack" } else { "Unpack" },
                 v.kind()
             )))
         }
     };
-    let name = format!(
-        "SM100_TMEM_{dir}_{shape}{repeat}x{}",
-        if packed { "_16b" } else { "" }
-    );
-    if !cute_core::atom::is_atom_name(&name) {
-        return Err(Error::new(format!(
-            "tcgen05.{} {shape} has no x{repeat} form (no {name})",
-            if dir == "LOAD" { "ld" } else { "st" }
-        )));
+    match CopyAtom::tmem(dir, shape, repeat, packed) {
+        Some(atom) => Ok(Value::Atom(Box::new(Atom::Copy(atom?)))),
+        None => Err(Error::new(format!(
+            "tcgen05.{} {shape} has no x{repeat} form (no SM100_TMEM_{}_{shape}{repeat}x{})",
+            if load { "ld" } else { "st" },
+            if load { "LOAD" } else { "STORE" },
+            if packed { "_16b" } else { "" }
+        ))),
     }
-    Atom::lookup(&name).map(|a| Value::Atom(Box::new(a)))
 }
 
 pub(crate) fn dsl_matrix_op(load: bool, a: &[Value]) -> Result<Value> {
@@ -494,17 +493,9 @@ pub(crate) fn dsl_matrix_op(load: bool, a: &[Value]) -> Result<Value> {
             "expects the 'num_matrices' Op parameter to be one of [1,2,4], got {n}"
         )));
     }
-    let (arch, kind) = if load {
-        ("SM75", "LDSM")
-    } else {
-        ("SM90", "STSM")
-    };
-    let name = if transpose {
-        format!("{arch}_U16x{}_{kind}_T", 2 * n)
-    } else {
-        format!("{arch}_U32x{n}_{kind}_N")
-    };
-    Ok(Value::Atom(Box::new(Atom::lookup(&name)?)))
+    Ok(Value::Atom(Box::new(Atom::Copy(CopyAtom::matrix(
+        load, n, transpose,
+    )?))))
 }
 
 /// CuTeDSL's `cpasync.CopyG2SOp(cache_mode=LoadCacheMode.ALWAYS)`: the SM80 `cp.async` op
@@ -572,10 +563,7 @@ pub(crate) fn dsl_copy_atom(a: &[Value]) -> Result<Value> {
                 Some(w) if w > 0 => w,
                 _ => bits_of(ty)?,
             };
-            match Atom::lookup(&format!("UniversalCopy_{bits}"))? {
-                Atom::Copy(c) => c,
-                Atom::Mma(m) => return Err(Error::new(format!("{} is not a copy", m.name))),
-            }
+            CopyAtom::universal(bits)?
         }
         v => {
             return Err(Error::new(format!(

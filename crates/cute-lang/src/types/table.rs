@@ -109,7 +109,8 @@ pub static TYPES: &[TypeRow] = &[
     ty!("UniversalCopy", "<S[, D]>", n(1, 2), "the universal copy of sizeof_bits<S> bits",
         |t| {
             let bits = bits_of(&t[0])?;
-            Atom::lookup(&format!("UniversalCopy_{bits}")).map(|a| Value::Atom(Box::new(a)))
+            let atom = cute_core::atom::CopyAtom::universal(bits)?;
+            Ok(Value::Atom(Box::new(Atom::Copy(atom))))
         }),
     ty!("TiledMMA", "<Atom[, AtomLayout[, Permutations]]>", n(1, 3), "make_tiled_mma of its arguments",
         |t| ops::atoms::make_tiled_mma(t, &[])),

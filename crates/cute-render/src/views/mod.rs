@@ -17,7 +17,7 @@
 
 use crate::grid::Figure;
 use cute_core::atom::Atom;
-use cute_core::{Error, Layout, Result};
+use cute_core::{Error, Result};
 use cute_lang::Call;
 use cute_lang::Value;
 
@@ -152,8 +152,8 @@ fn algebra_ops() -> String {
 }
 
 /// Whether a copy atom moves between registers and tensor memory (`tcgen05.ld/st`).
-fn is_tmem_copy(name: &str) -> bool {
-    name.starts_with("SM100_TMEM_LOAD_") || name.starts_with("SM100_TMEM_STORE_")
+fn is_tmem_copy(c: &cute_core::atom::CopyAtom) -> bool {
+    c.tmem_copy().is_some()
 }
 
 /// The view a value gets when none is asked for (see [`infer_view_of_call`] for the
@@ -176,7 +176,7 @@ pub fn infer_view(value: &Value) -> View {
         Value::Composed(_) => View::Swizzle,
         Value::Tuple(vs) if vs.len() == 2 && matches!(vs[1], Value::Layout(_)) => View::Tv,
         Value::Atom(a) if matches!(**a, Atom::Mma(_)) => View::Mma,
-        Value::Atom(a) if matches!(&**a, Atom::Copy(c) if is_tmem_copy(&c.name)) => View::Tmem,
+        Value::Atom(a) if matches!(&**a, Atom::Copy(c) if is_tmem_copy(c)) => View::Tmem,
         v if tma_of(v).is_some() => View::Tma,
         Value::TiledMma(_) => View::Mma,
         Value::Atom(_) | Value::TiledCopy(_) => View::Copy,
@@ -432,10 +432,10 @@ pub fn figure_with_call(
                 tmem_tensor_figure(title, &t, opts)
             }
             Value::Atom(a) => match &**a {
-                Atom::Copy(c) if is_tmem_copy(&c.name) => {
-                    let val_id = cute_core::atom::table_trait(&c.name, "ValID")
-                        .ok_or_else(|| Error::new(format!("{}: no ValID in the atom table", c.name)))?
-                        .parse::<Layout>()?;
+                Atom::Copy(c) if is_tmem_copy(c) => {
+                    let val_id = c
+                        .val_id()?
+                        .ok_or_else(|| Error::new(format!("{}: no ValID in the atom table", c.name)))?;
                     tmem_atom_figure(title, c, &val_id, opts)
                 }
                 a => Err(Error::new(format!(
