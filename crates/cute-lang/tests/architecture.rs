@@ -371,3 +371,19 @@ fn the_reader_sees_braces_and_super() {
     );
     assert_eq!(paths_after(code, "super"), vec![vec!["g", "h"]]);
 }
+
+#[test]
+fn no_circle_of_files_in_the_renderer() {
+    // The views' dispatcher (`views/mod.rs`) calls the views; they share `views/common.rs`
+    // and never import the dispatcher back.
+    let g = graph(&src("cute-render"));
+    let cs = circles(&g);
+    assert!(
+        cs.is_empty(),
+        "import circles in cute-render:\n{}",
+        cs.iter()
+            .map(|c| describe(&g, c))
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+}

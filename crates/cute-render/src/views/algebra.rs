@@ -1,8 +1,10 @@
 //! Algebra view: the layout operands of a call and its result, side by side.
 
+use super::common::{check_cells, overview_note, Options};
 use super::layout::{grey_legend, grey_panel, grid_cols};
-use super::{check_cells, overview_note, Options, View, CELL_HARD_CAP};
 use crate::grid::{Data, Figure, Panel};
+use crate::limits::CELL_HARD_CAP;
+use crate::view::View;
 use cute_core::int_tuple::idx2crd;
 use cute_core::swizzle::AnyLayout;
 use cute_core::{Error, IntTuple, Result};

@@ -1,7 +1,9 @@
 //! Bank view: which lane touches which shared-memory word in which phase.
 
-use super::{dimmed, Options, View, CELL_HARD_CAP};
+use super::common::{dimmed, Options};
 use crate::grid::{Cell, Data, Figure, Panel};
+use crate::limits::CELL_HARD_CAP;
+use crate::view::View;
 use cute_core::bank::{BankReport, BANKS, WORD_BYTES};
 use cute_core::{Error, Result};
 

@@ -1,8 +1,10 @@
 //! Coalescing view: the 128-byte lines one warp instruction touches in global memory, its
 //! 32-byte sectors, and which bytes of them its lanes ask for.
 
-use super::{dimmed, Options, View, CELL_HARD_CAP};
+use super::common::{dimmed, Options};
 use crate::grid::{Cell, Data, Figure, Panel};
+use crate::limits::CELL_HARD_CAP;
+use crate::view::View;
 use cute_core::gmem::{CoalesceReport, GmemInstr, GmemOp, LINE_BYTES, SECTOR_BYTES};
 use cute_core::{Error, Result};
 use std::collections::{BTreeMap, BTreeSet};

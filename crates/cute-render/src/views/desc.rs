@@ -2,9 +2,10 @@
 //! shared-memory descriptor the operand block it describes, its core matrices outlined
 //! and LBO/SBO drawn as arrows from the first core matrix to the ones they reach.
 
+use super::common::{check_cells, overview_note, Options};
 use super::layout::grey_panel;
-use super::{check_cells, overview_note, Options, View};
 use crate::grid::{Cell, Data, Figure, Mark, Panel};
+use crate::view::View;
 use cute_core::desc::{Descriptor, SmemOperand};
 use cute_core::smem_atom::AtomMajor;
 use cute_core::{IntTuple, Result};

@@ -3,8 +3,9 @@
 //! verdict; on the page a row opens the object in its own view (the block with the
 //! section's view expression appended, the row's `data-open`).
 
-use super::{check_cells, Options, View};
+use super::common::{check_cells, Options};
 use crate::grid::{Cell, Data, Figure, Panel};
+use crate::view::View;
 use cute_core::Result;
 use cute_lang::kernel::{Report, Verdict};
 

@@ -1,8 +1,11 @@
 //! Layout, swizzle and swizzle-bit views: offset grids of a layout's domain.
 
+use super::common::{check_cells, overview_note, Options};
+use super::palette::Palette;
 use super::palette::GREY_RAMP;
-use super::{check_cells, overview_note, Options, Palette, View, CELL_HARD_CAP};
 use crate::grid::{Cell, CellSource, Data, DataList, Figure, Panel};
+use crate::limits::CELL_HARD_CAP;
+use crate::view::View;
 use cute_core::bank::{bank_of_offset, BANKS};
 use cute_core::int_tuple::idx2crd;
 use cute_core::swizzle::AnyLayout;

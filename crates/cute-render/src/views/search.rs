@@ -1,7 +1,8 @@
 //! Search view: the ranked table of a swizzle search.
 
-use super::{check_cells, overview_note, Options, View};
+use super::common::{check_cells, overview_note, Options};
 use crate::grid::{Cell, Data, Figure, Panel};
+use crate::view::View;
 use cute_core::bank::Candidate;
 use cute_core::{Error, Result};
 use cute_lang::{Call, Value};

@@ -2,8 +2,9 @@
 //! outlined) and where each box lands in shared memory, drawn as 128-byte rows of the
 //! (swizzled) buffer.
 
-use super::{check_cells, Options, View};
+use super::common::{check_cells, Options};
 use crate::grid::{Cell, Data, Figure, Mark, Panel};
+use crate::view::View;
 use cute_core::int_tuple::idx2crd;
 use cute_core::tma::TmaBox;
 use cute_core::{Error, IntTuple, Result};
@@ -25,7 +26,7 @@ pub(super) fn tma_figure(title: &str, t: &TmaBox, opts: &Options) -> Result<Figu
     let per_row = (1024 / t.elem_bits).max(1);
     // Every offset once, in index order: before the swizzle (the box's smem index) and
     // after it (where the element lands).
-    let pre_all = inner.offsets(0, super::CELL_HARD_CAP)?;
+    let pre_all = inner.offsets(0, crate::limits::CELL_HARD_CAP)?;
     let base = map.swizzle().map_or(0, |(_, o)| o.value());
     let post_all: Vec<i64> = match map.swizzle() {
         Some((sw, _)) => pre_all.iter().map(|&a| sw.apply(base + a)).collect(),

@@ -4,8 +4,9 @@
 //! atom shows which thread (T#) and register (R#) each lane and column goes to or from,
 //! coloured by thread, for the four warps of a warpgroup.
 
-use super::{check_cells, dimmed, overview_note, Options, View};
+use super::common::{check_cells, dimmed, overview_note, Options};
 use crate::grid::{Cell, Data, Figure, Panel};
+use crate::view::View;
 use cute_core::atom::CopyAtom;
 use cute_core::tmem::{decode, tmem_copy_regs, TmemTensor, LANES};
 use cute_core::{Error, Layout, Result};

@@ -1,7 +1,10 @@
 //! Thread-value views: TV layouts, MMA (A, B, C) and copy (S, D) over their tiles.
 
-use super::{check_cells, dimmed, overview_note, Highlight, Options, Palette, View, CELL_HARD_CAP};
+use super::common::{check_cells, dimmed, overview_note, Highlight, Options};
+use super::palette::Palette;
 use crate::grid::{Cell, Data, Figure, Mark, Panel};
+use crate::limits::CELL_HARD_CAP;
+use crate::view::View;
 use cute_core::atom::{MmaParams, TiledCopy, TiledMma};
 use cute_core::{Error, IntTuple, Layout, Result};
 use cute_lang::value::Partitioner;
