@@ -276,52 +276,8 @@ pub fn figure_with_call(
             ))),
         },
         View::Tv => tv_figure(title, value, opts),
-        View::Mma => {
-            let m = match value {
-                Value::TiledMma(m) => (**m).clone(),
-                Value::Atom(a) => match &**a {
-                    Atom::Mma(a) => a.tiled()?,
-                    Atom::Copy(c) => {
-                        return Err(Error::new(format!(
-                            "{} is a copy atom: use the copy view",
-                            c.name
-                        )))
-                    }
-                },
-                v => {
-                    return Err(Error::new(format!(
-                        "the mma view draws an MMA atom or TiledMMA, got {}",
-                        v.kind()
-                    )))
-                }
-            };
-            mma_figure(title, &m, opts)
-        }
-        View::Copy => {
-            let c = match value {
-                Value::TiledCopy(c) => (**c).clone(),
-                Value::Atom(a) => match &**a {
-                    // An atom without a value type moves 16-bit values.
-                    Atom::Copy(c) => match c.val_bits {
-                        Some(_) => c.tiled()?,
-                        None => c.with_value_bits(16)?.tiled()?,
-                    },
-                    Atom::Mma(m) => {
-                        return Err(Error::new(format!(
-                            "{} is an MMA atom: use the mma view",
-                            m.name
-                        )))
-                    }
-                },
-                v => {
-                    return Err(Error::new(format!(
-                        "the copy view draws a copy atom or TiledCopy, got {}",
-                        v.kind()
-                    )))
-                }
-            };
-            copy_figure(title, &c, opts)
-        }
+        View::Mma => mma_view(title, value, opts),
+        View::Copy => copy_view(title, value, opts),
         View::Banks => match value {
             Value::Banks(b) => bank_figure(title, b, opts),
             v => Err(Error::new(format!(
@@ -343,28 +299,7 @@ pub fn figure_with_call(
                 v.kind()
             ))),
         },
-        View::Tmem => match value {
-            v if tmem_tensor(v).is_some() => {
-                let t = tmem_tensor(v).expect("checked")?;
-                tmem_tensor_figure(title, &t, opts)
-            }
-            Value::Atom(a) => match &**a {
-                Atom::Copy(c) if is_tmem_copy(c) => {
-                    let val_id = c
-                        .val_id()?
-                        .ok_or_else(|| Error::new(format!("{}: no ValID in the atom table", c.name)))?;
-                    tmem_atom_figure(title, c, &val_id, opts)
-                }
-                a => Err(Error::new(format!(
-                    "the tmem view draws a TMEM load/store atom (SM100_TMEM_LOAD_*, SM100_TMEM_STORE_*), not {}",
-                    a.name()
-                ))),
-            },
-            v => Err(Error::new(format!(
-                "the tmem view draws partition_fragment_C(...) of an SM100 UMMA or a TMEM load/store atom, got {}",
-                v.kind()
-            ))),
-        },
+        View::Tmem => tmem_view(title, value, opts),
         View::Kernel => Err(Error::new(
             "the kernel view checks a whole configuration block (render --report): it draws a pasted mainloop set-up, not one value",
         )),
@@ -406,5 +341,81 @@ pub fn figure_with_call(
                 algebra_ops()
             ))),
         },
+    }
+}
+
+/// The mma view of an MMA atom or TiledMMA.
+fn mma_view(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
+    let m = match value {
+        Value::TiledMma(m) => (**m).clone(),
+        Value::Atom(a) => match &**a {
+            Atom::Mma(a) => a.tiled()?,
+            Atom::Copy(c) => {
+                return Err(Error::new(format!(
+                    "{} is a copy atom: use the copy view",
+                    c.name
+                )))
+            }
+        },
+        v => {
+            return Err(Error::new(format!(
+                "the mma view draws an MMA atom or TiledMMA, got {}",
+                v.kind()
+            )))
+        }
+    };
+    mma_figure(title, &m, opts)
+}
+
+/// The copy view of a copy atom or TiledCopy.
+fn copy_view(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
+    let c = match value {
+        Value::TiledCopy(c) => (**c).clone(),
+        Value::Atom(a) => match &**a {
+            // An atom without a value type moves 16-bit values.
+            Atom::Copy(c) => match c.val_bits {
+                Some(_) => c.tiled()?,
+                None => c.with_value_bits(16)?.tiled()?,
+            },
+            Atom::Mma(m) => {
+                return Err(Error::new(format!(
+                    "{} is an MMA atom: use the mma view",
+                    m.name
+                )))
+            }
+        },
+        v => {
+            return Err(Error::new(format!(
+                "the copy view draws a copy atom or TiledCopy, got {}",
+                v.kind()
+            )))
+        }
+    };
+    copy_figure(title, &c, opts)
+}
+
+/// The tmem view of a TMEM accumulator or a TMEM load/store atom.
+fn tmem_view(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
+    match value {
+        v if tmem_tensor(v).is_some() => {
+            let t = tmem_tensor(v).expect("checked")?;
+            tmem_tensor_figure(title, &t, opts)
+        }
+        Value::Atom(a) => match &**a {
+            Atom::Copy(c) if is_tmem_copy(c) => {
+                let val_id = c
+                    .val_id()?
+                    .ok_or_else(|| Error::new(format!("{}: no ValID in the atom table", c.name)))?;
+                tmem_atom_figure(title, c, &val_id, opts)
+            }
+            a => Err(Error::new(format!(
+                "the tmem view draws a TMEM load/store atom (SM100_TMEM_LOAD_*, SM100_TMEM_STORE_*), not {}",
+                a.name()
+            ))),
+        },
+        v => Err(Error::new(format!(
+            "the tmem view draws partition_fragment_C(...) of an SM100 UMMA or a TMEM load/store atom, got {}",
+            v.kind()
+        ))),
     }
 }
