@@ -64,62 +64,10 @@ pub(super) fn search_figure(
             0.0
         }
     };
-    let ratio = |c: &Candidate| {
-        if c.ideal > 0 {
-            format!("{:.2}", c.wavefronts as f64 / c.ideal as f64)
-        } else {
-            "-".to_string()
-        }
-    };
     let mut cells = Vec::with_capacity(shown * cols);
     for (k, c) in cs[..shown].iter().enumerate() {
         let fill = opts.palette.quality(quality(c.wavefronts));
-        let conflicts = c.wavefronts.saturating_sub(c.ideal);
-        let smem = c.smem.to_string();
-        let kernel = c.kernel_spelling();
-        for (j, (_, field)) in SEARCH_COLUMNS.iter().enumerate() {
-            let text = match j {
-                0 => c.label.clone(),
-                1 => kernel
-                    .as_deref()
-                    .map_or("-".to_string(), |k| k.replace(" on bytes", "")),
-                2 => c.wavefronts.to_string(),
-                3 => c.ideal.to_string(),
-                4 => conflicts.to_string(),
-                5 => ratio(c),
-                _ if c.extra_elems > 0 => format!("+{}", c.extra_elems),
-                _ => "0".to_string(),
-            };
-            let mut data = vec![
-                ("row", Data::from(k)),
-                ("col", Data::from(j)),
-                ("field", Data::Text(field.to_string())),
-                ("rank", Data::from(k + 1)),
-                ("candidate", Data::Text(c.label.clone())),
-                ("wavefronts", Data::from(c.wavefronts)),
-                ("ideal", Data::from(c.ideal)),
-                ("conflicts", Data::from(conflicts)),
-                ("ratio", Data::Text(ratio(c))),
-                ("extra-elems", Data::from(c.extra_elems)),
-                ("smem", Data::Text(smem.clone())),
-            ];
-            if let Some(k) = &kernel {
-                data.push(("kernel", Data::Text(k.clone())));
-            }
-            if let Some(o) = &opens {
-                data.push(("open", Data::Text(o[k].clone())));
-            }
-            cells.push(Cell {
-                text: if cell_text { text } else { String::new() },
-                fill: fill.clone(),
-                class: if opens.is_some() {
-                    "opens".into()
-                } else {
-                    String::new()
-                },
-                data,
-            });
-        }
+        cells.extend(row_cells(k, c, &fill, cell_text, opens.as_ref()));
     }
     let panel = Panel {
         id: "ranking".into(),
@@ -184,7 +132,91 @@ pub(super) fn search_figure(
     if !cell_text {
         notes.push(overview_note(shown * cols, opts));
     }
-    // Five legend stops from the best to the worst wavefront count.
+    let legend = quality_legend(lo, hi, best, opts);
+    Ok(Figure {
+        view: View::Search,
+        title: title.to_string(),
+        subtitle: format!(
+            "swizzles, no swizzle and row paddings of {} ranked by total wavefronts  ·  colour = wavefronts (log scale), best to worst",
+            base.map_or_else(|| top.smem.to_string(), |b| b.smem.to_string())
+        ),
+        panels: vec![(panel, (0, 0))],
+        legend_title: "wavefronts:".into(),
+        legend,
+        notes,
+        cell_text,
+    })
+}
+
+/// The ratio of a candidate's wavefronts to the ideal, as the table prints it.
+fn ratio(c: &Candidate) -> String {
+    if c.ideal > 0 {
+        format!("{:.2}", c.wavefronts as f64 / c.ideal as f64)
+    } else {
+        "-".to_string()
+    }
+}
+
+/// The cells of the table's row `k`: candidate `c`, every column, with its data.
+fn row_cells(
+    k: usize,
+    c: &Candidate,
+    fill: &str,
+    cell_text: bool,
+    opens: Option<&Vec<String>>,
+) -> Vec<Cell> {
+    let mut out = Vec::with_capacity(SEARCH_COLUMNS.len());
+    let conflicts = c.wavefronts.saturating_sub(c.ideal);
+    let smem = c.smem.to_string();
+    let kernel = c.kernel_spelling();
+    for (j, (_, field)) in SEARCH_COLUMNS.iter().enumerate() {
+        let text = match j {
+            0 => c.label.clone(),
+            1 => kernel
+                .as_deref()
+                .map_or("-".to_string(), |k| k.replace(" on bytes", "")),
+            2 => c.wavefronts.to_string(),
+            3 => c.ideal.to_string(),
+            4 => conflicts.to_string(),
+            5 => ratio(c),
+            _ if c.extra_elems > 0 => format!("+{}", c.extra_elems),
+            _ => "0".to_string(),
+        };
+        let mut data = vec![
+            ("row", Data::from(k)),
+            ("col", Data::from(j)),
+            ("field", Data::Text(field.to_string())),
+            ("rank", Data::from(k + 1)),
+            ("candidate", Data::Text(c.label.clone())),
+            ("wavefronts", Data::from(c.wavefronts)),
+            ("ideal", Data::from(c.ideal)),
+            ("conflicts", Data::from(conflicts)),
+            ("ratio", Data::Text(ratio(c))),
+            ("extra-elems", Data::from(c.extra_elems)),
+            ("smem", Data::Text(smem.clone())),
+        ];
+        if let Some(k) = &kernel {
+            data.push(("kernel", Data::Text(k.clone())));
+        }
+        if let Some(o) = &opens {
+            data.push(("open", Data::Text(o[k].clone())));
+        }
+        out.push(Cell {
+            text: if cell_text { text } else { String::new() },
+            fill: fill.to_string(),
+            class: if opens.is_some() {
+                "opens".into()
+            } else {
+                String::new()
+            },
+            data,
+        });
+    }
+    out
+}
+
+/// Five legend stops from the best to the worst wavefront count (log scale `lo..hi`).
+fn quality_legend(lo: f64, hi: f64, best: u64, opts: &Options) -> Vec<(String, String)> {
     let mut legend: Vec<(String, String)> = Vec::new();
     if hi > lo {
         for k in 0..5 {
@@ -200,17 +232,5 @@ pub(super) fn search_figure(
     } else {
         legend.push((opts.palette.quality(0.0), format!("{best} (all equal)")));
     }
-    Ok(Figure {
-        view: View::Search,
-        title: title.to_string(),
-        subtitle: format!(
-            "swizzles, no swizzle and row paddings of {} ranked by total wavefronts  ·  colour = wavefronts (log scale), best to worst",
-            base.map_or_else(|| top.smem.to_string(), |b| b.smem.to_string())
-        ),
-        panels: vec![(panel, (0, 0))],
-        legend_title: "wavefronts:".into(),
-        legend,
-        notes,
-        cell_text,
-    })
+    legend
 }
