@@ -21,114 +21,7 @@ const CORE: [&str; 2] = ["#f4f4f4", "#dedede"];
 
 pub(super) fn desc_figure(title: &str, d: &Descriptor, opts: &Options) -> Result<Figure> {
     let bits = d.bits();
-    let words = (bits / 32) as usize;
-    let colour = |k: usize| opts.palette.thread(k as i64);
-    let mut cells = Vec::with_capacity(words * 32);
-    let mut marks = Vec::new();
-    for word in 0..words {
-        // Row 0 holds the highest word: the ruler reads left to right from the top bit;
-        // under each word, a row naming its fields.
-        let row = 2 * word;
-        let base = bits - 32 * (word as u32 + 1);
-        for col in 0..32u32 {
-            let bit = base + 31 - col;
-            let on = (d.word >> bit) & 1;
-            let mut data = vec![("bit", Data::from(u64::from(bit)))];
-            let fill = match d
-                .fields
-                .iter()
-                .position(|f| bit >= f.lo && bit < f.lo + f.width)
-            {
-                Some(k) => {
-                    let f = &d.fields[k];
-                    data.push(("field", Data::from(f.name.to_string())));
-                    data.push((
-                        "bits",
-                        Data::from(format!("{}..{}", f.lo + f.width - 1, f.lo)),
-                    ));
-                    data.push((
-                        "value",
-                        Data::from(format!("{} = 0x{:x}", f.value, f.value)),
-                    ));
-                    if !f.meaning.is_empty() {
-                        data.push(("meaning", Data::from(f.meaning.clone())));
-                    }
-                    colour(k)
-                }
-                None => {
-                    data.push(("field", Data::from("unused".to_string())));
-                    UNUSED.to_string()
-                }
-            };
-            cells.push(Cell {
-                text: on.to_string(),
-                fill,
-                class: String::new(),
-                data,
-            });
-        }
-        // The names row: blank cells (hover still names the field) under the bits.
-        for col in 0..32usize {
-            let mut data = cells[cells.len() - 32 + col].data.clone();
-            data.retain(|(k, _)| *k != "value");
-            cells.push(Cell {
-                text: String::new(),
-                fill: "#ffffff".to_string(),
-                class: String::new(),
-                data,
-            });
-        }
-        // Each field's run of bits in this row, framed.
-        for f in &d.fields {
-            let (lo, hi) = (f.lo.max(base), (f.lo + f.width).min(base + 32));
-            if lo < hi {
-                let col = (base + 31 - (hi - 1)) as usize;
-                let cols = (hi - lo) as usize;
-                marks.push(Mark::Outline {
-                    row,
-                    col,
-                    rows: 2,
-                    cols,
-                    colour: "#202020".into(),
-                    width: 2.0,
-                });
-                // The name under the run, cut where the run is narrow (one-digit cells are
-                // 26 px: four 10px characters each); the legend and hover give it whole.
-                let room = cols * 4;
-                let name: String = if f.name.chars().count() <= room {
-                    f.name.to_string()
-                } else {
-                    f.name.chars().take(room.max(1)).collect()
-                };
-                marks.push(Mark::Label {
-                    at: (row as f64 + 1.5, col as f64 + cols as f64 / 2.0),
-                    text: name,
-                });
-            }
-        }
-    }
-    let ruler = Panel {
-        id: "bits".into(),
-        label: format!("{} ({bits} bits)", d.type_name()),
-        rows: 2 * words,
-        cols: 32,
-        row_headers: (0..2 * words)
-            .map(|r| {
-                let base = bits as usize - 32 * (r / 2 + 1);
-                if r % 2 == 0 {
-                    format!("{}..{}", base + 31, base)
-                } else {
-                    "field".to_string()
-                }
-            })
-            .collect(),
-        col_headers: (0..32).map(|c| (31 - c).to_string()).collect(),
-        cells,
-        col_breaks: vec![8, 16, 24],
-        row_breaks: Vec::new(),
-        source: None,
-        marks,
-    };
+    let ruler = ruler_panel(d, opts);
     let legend = d
         .fields
         .iter()
@@ -145,7 +38,7 @@ pub(super) fn desc_figure(title: &str, d: &Descriptor, opts: &Options) -> Result
                 format!(" ({})", f.meaning)
             };
             (
-                colour(k),
+                opts.palette.thread(k as i64),
                 format!("{} {range} = {}{meaning}", f.name, f.value),
             )
         })
@@ -192,6 +85,124 @@ pub(super) fn desc_figure(title: &str, d: &Descriptor, opts: &Options) -> Result
         notes,
         cell_text,
     })
+}
+
+/// The ruler: a row of bits per 32-bit word (highest word on top) and under it a row
+/// naming its fields, each field's run framed.
+fn ruler_panel(d: &Descriptor, opts: &Options) -> Panel {
+    let bits = d.bits();
+    let words = (bits / 32) as usize;
+    let mut cells = Vec::with_capacity(words * 32);
+    let mut marks = Vec::new();
+    for word in 0..words {
+        // Row 0 holds the highest word: the ruler reads left to right from the top bit;
+        // under each word, a row naming its fields.
+        let row = 2 * word;
+        let base = bits - 32 * (word as u32 + 1);
+        for col in 0..32u32 {
+            cells.push(bit_cell(d, base + 31 - col, opts));
+        }
+        // The names row: blank cells (hover still names the field) under the bits.
+        for col in 0..32usize {
+            let mut data = cells[cells.len() - 32 + col].data.clone();
+            data.retain(|(k, _)| *k != "value");
+            cells.push(Cell {
+                text: String::new(),
+                fill: "#ffffff".to_string(),
+                class: String::new(),
+                data,
+            });
+        }
+        // Each field's run of bits in this row, framed.
+        for f in &d.fields {
+            let (lo, hi) = (f.lo.max(base), (f.lo + f.width).min(base + 32));
+            if lo < hi {
+                let col = (base + 31 - (hi - 1)) as usize;
+                let cols = (hi - lo) as usize;
+                marks.push(Mark::Outline {
+                    row,
+                    col,
+                    rows: 2,
+                    cols,
+                    colour: "#202020".into(),
+                    width: 2.0,
+                });
+                // The name under the run, cut where the run is narrow (one-digit cells are
+                // 26 px: four 10px characters each); the legend and hover give it whole.
+                let room = cols * 4;
+                let name: String = if f.name.chars().count() <= room {
+                    f.name.to_string()
+                } else {
+                    f.name.chars().take(room.max(1)).collect()
+                };
+                marks.push(Mark::Label {
+                    at: (row as f64 + 1.5, col as f64 + cols as f64 / 2.0),
+                    text: name,
+                });
+            }
+        }
+    }
+    Panel {
+        id: "bits".into(),
+        label: format!("{} ({bits} bits)", d.type_name()),
+        rows: 2 * words,
+        cols: 32,
+        row_headers: (0..2 * words)
+            .map(|r| {
+                let base = bits as usize - 32 * (r / 2 + 1);
+                if r % 2 == 0 {
+                    format!("{}..{}", base + 31, base)
+                } else {
+                    "field".to_string()
+                }
+            })
+            .collect(),
+        col_headers: (0..32).map(|c| (31 - c).to_string()).collect(),
+        cells,
+        col_breaks: vec![8, 16, 24],
+        row_breaks: Vec::new(),
+        source: None,
+        marks,
+    }
+}
+
+/// The cell of one bit of the ruler: its value, coloured and named by its field.
+fn bit_cell(d: &Descriptor, bit: u32, opts: &Options) -> Cell {
+    let colour = |k: usize| opts.palette.thread(k as i64);
+    let on = (d.word >> bit) & 1;
+    let mut data = vec![("bit", Data::from(u64::from(bit)))];
+    let fill = match d
+        .fields
+        .iter()
+        .position(|f| bit >= f.lo && bit < f.lo + f.width)
+    {
+        Some(k) => {
+            let f = &d.fields[k];
+            data.push(("field", Data::from(f.name.to_string())));
+            data.push((
+                "bits",
+                Data::from(format!("{}..{}", f.lo + f.width - 1, f.lo)),
+            ));
+            data.push((
+                "value",
+                Data::from(format!("{} = 0x{:x}", f.value, f.value)),
+            ));
+            if !f.meaning.is_empty() {
+                data.push(("meaning", Data::from(f.meaning.clone())));
+            }
+            colour(k)
+        }
+        None => {
+            data.push(("field", Data::from("unused".to_string())));
+            UNUSED.to_string()
+        }
+    };
+    Cell {
+        text: on.to_string(),
+        fill,
+        class: String::new(),
+        data,
+    }
 }
 
 /// The operand block: offsets in elements, core matrices outlined and shaded, the ones
