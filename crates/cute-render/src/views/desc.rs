@@ -20,7 +20,6 @@ const SBO: (&str, &str) = ("#a9cce3", "#0060a0");
 const CORE: [&str; 2] = ["#f4f4f4", "#dedede"];
 
 pub(super) fn desc_figure(title: &str, d: &Descriptor, opts: &Options) -> Result<Figure> {
-    let bits = d.bits();
     let ruler = ruler_panel(d, opts);
     let legend = d
         .fields
