@@ -62,26 +62,19 @@ pub(super) fn tma_figure(title: &str, t: &TmaBox, opts: &Options) -> Result<Figu
             local / inner_extent,
             (local % inner_extent) * t.elem_bits / 128,
         );
-        let crd = idx2crd(&IntTuple::Int(i), shape)?;
-        let text = if cell_text {
-            chunk.to_string()
-        } else {
-            String::new()
-        };
-        gmem_cells[(r * cols + c) as usize] = Cell {
-            text: text.clone(),
+        let e = Element {
+            coord: idx2crd(&IntTuple::Int(i), shape)?.to_string(),
+            text: if cell_text {
+                chunk.to_string()
+            } else {
+                String::new()
+            },
             fill: colour(row),
-            class: String::new(),
-            data: vec![
-                ("row", Data::from(r)),
-                ("col", Data::from(c)),
-                ("coord", Data::from(crd.to_string())),
-                ("box", Data::from(b)),
-                ("boxrow", Data::from(row)),
-                ("chunk", Data::from(chunk)),
-                ("smem-offset", Data::from(post)),
-            ],
+            b,
+            row,
+            chunk,
         };
+        gmem_cells[(r * cols + c) as usize] = e.gmem_cell(r, c, post);
         if let Some(f) = frames.get_mut(b as usize) {
             *f = (f.0.min(r), f.1.max(r), f.2.min(c), f.3.max(c));
         }
@@ -89,20 +82,7 @@ pub(super) fn tma_figure(title: &str, t: &TmaBox, opts: &Options) -> Result<Figu
             .ok()
             .and_then(|p| smem_cells.get_mut(p))
         {
-            *cell = Cell {
-                text,
-                fill: colour(row),
-                class: String::new(),
-                data: vec![
-                    ("offset", Data::from(post)),
-                    ("byte", Data::from(post * t.elem_bits / 8)),
-                    ("box", Data::from(b)),
-                    ("boxrow", Data::from(row)),
-                    ("chunk", Data::from(chunk)),
-                    ("coord", Data::from(crd.to_string())),
-                    ("pre", Data::from(pre)),
-                ],
-            };
+            *cell = e.smem_cell(pre, post, t.elem_bits);
         }
     }
     let mut g = Panel::numbered(
@@ -112,19 +92,7 @@ pub(super) fn tma_figure(title: &str, t: &TmaBox, opts: &Options) -> Result<Figu
         cols as usize,
         gmem_cells,
     );
-    // Every box that is one rectangle of the tile.
-    for &(r0, r1, c0, c1) in frames.iter().take(256) {
-        if r1 >= 0 && (r1 - r0 + 1) * (c1 - c0 + 1) == box_size {
-            g.marks.push(Mark::Outline {
-                row: r0 as usize,
-                col: c0 as usize,
-                rows: (r1 - r0 + 1) as usize,
-                cols: (c1 - c0 + 1) as usize,
-                colour: "#202020".into(),
-                width: 3.0,
-            });
-        }
-    }
+    g.marks.extend(box_frames(&frames, box_size));
     let mut s = Panel::numbered(
         "smem",
         format!("shared memory, {} B rows", per_row * t.elem_bits / 8),
@@ -135,6 +103,44 @@ pub(super) fn tma_figure(title: &str, t: &TmaBox, opts: &Options) -> Result<Figu
     s.row_headers = (0..smem_rows)
         .map(|r| format!("B{}", r * per_row * t.elem_bits / 8))
         .collect();
+    let notes = box_notes(t, box_size);
+    Ok(Figure {
+        view: View::Tma,
+        title: title.to_string(),
+        subtitle: format!(
+            "{} box(es) of {} elements of {} bits; above: the CTA tile, each box framed; below: where it lands in shared memory. Cell = 16-byte chunk of the box row, colour = box row (mod 8)",
+            boxes, box_size, t.elem_bits
+        ),
+        panels: vec![(g, (0, 0)), (s, (0, 1))],
+        legend_title: "box row mod 8:".into(),
+        legend: (0..8).map(|b| (colour(b), format!("row {b}"))).collect(),
+        notes,
+        cell_text,
+    })
+}
+
+/// A frame around every box that is one rectangle of the tile (its bounding rows and
+/// columns hold exactly the box's elements), at most 256.
+fn box_frames(frames: &[(i64, i64, i64, i64)], box_size: i64) -> Vec<Mark> {
+    let mut marks = Vec::new();
+    for &(r0, r1, c0, c1) in frames.iter().take(256) {
+        if r1 >= 0 && (r1 - r0 + 1) * (c1 - c0 + 1) == box_size {
+            marks.push(Mark::Outline {
+                row: r0 as usize,
+                col: c0 as usize,
+                rows: (r1 - r0 + 1) as usize,
+                cols: (c1 - c0 + 1) as usize,
+                colour: "#202020".into(),
+                width: 3.0,
+            });
+        }
+    }
+    marks
+}
+
+/// The notes: the box and how often it fits the tile, and which gmem mode each box mode
+/// walks.
+fn box_notes(t: &TmaBox, box_size: i64) -> Vec<String> {
     let dims: Vec<String> = t.modes.iter().map(|m| m.extent().to_string()).collect();
     let mut notes = vec![
         format!(
@@ -157,17 +163,54 @@ pub(super) fn tma_figure(title: &str, t: &TmaBox, opts: &Options) -> Result<Figu
             if m.gstride.1 { " (run time)" } else { "" }
         ));
     }
-    Ok(Figure {
-        view: View::Tma,
-        title: title.to_string(),
-        subtitle: format!(
-            "{} box(es) of {} elements of {} bits; above: the CTA tile, each box framed; below: where it lands in shared memory. Cell = 16-byte chunk of the box row, colour = box row (mod 8)",
-            boxes, box_size, t.elem_bits
-        ),
-        panels: vec![(g, (0, 0)), (s, (0, 1))],
-        legend_title: "box row mod 8:".into(),
-        legend: (0..8).map(|b| (colour(b), format!("row {b}"))).collect(),
-        notes,
-        cell_text,
-    })
+    notes
+}
+
+/// One element of the tile: its coordinate, the box that loads it, the box row and the
+/// 16-byte chunk of that row it sits in, and how its cells show it.
+struct Element {
+    coord: String,
+    text: String,
+    fill: String,
+    b: i64,
+    row: i64,
+    chunk: i64,
+}
+
+impl Element {
+    /// Its cell in the global tile, at row `r`, column `c`, landing at smem offset `post`.
+    fn gmem_cell(&self, r: i64, c: i64, post: i64) -> Cell {
+        Cell {
+            text: self.text.clone(),
+            fill: self.fill.clone(),
+            class: String::new(),
+            data: vec![
+                ("row", Data::from(r)),
+                ("col", Data::from(c)),
+                ("coord", Data::from(self.coord.clone())),
+                ("box", Data::from(self.b)),
+                ("boxrow", Data::from(self.row)),
+                ("chunk", Data::from(self.chunk)),
+                ("smem-offset", Data::from(post)),
+            ],
+        }
+    }
+
+    /// Its cell in shared memory: offset `post` (swizzled) of the box's index `pre`.
+    fn smem_cell(&self, pre: i64, post: i64, elem_bits: i64) -> Cell {
+        Cell {
+            text: self.text.clone(),
+            fill: self.fill.clone(),
+            class: String::new(),
+            data: vec![
+                ("offset", Data::from(post)),
+                ("byte", Data::from(post * elem_bits / 8)),
+                ("box", Data::from(self.b)),
+                ("boxrow", Data::from(self.row)),
+                ("chunk", Data::from(self.chunk)),
+                ("coord", Data::from(self.coord.clone())),
+                ("pre", Data::from(pre)),
+            ],
+        }
+    }
 }
