@@ -25,115 +25,11 @@ pub(super) fn coalescing_figure(title: &str, r: &CoalesceReport, opts: &Options)
             r.warps()
         )));
     }
-    let width = u64::from(r.op.bits() / 8);
-    let cols = (LINE_BYTES / CELL_BYTES) as usize;
     let mut panels = Vec::new();
     let mut notes = Vec::new();
     for (k, gi) in instrs.iter().take(COALESCING_PANELS).enumerate() {
-        // word address -> lanes that ask for bytes of it
-        let mut words: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
-        for (lane, a) in gi.addrs.iter().enumerate() {
-            let Some(a) = *a else { continue };
-            for w in (a / CELL_BYTES)..(a + width).div_ceil(CELL_BYTES) {
-                let lanes = words.entry(w).or_default();
-                if !lanes.contains(&lane) {
-                    lanes.push(lane);
-                }
-            }
-        }
-        let sectors: BTreeSet<u64> = words
-            .keys()
-            .map(|w| w * CELL_BYTES / SECTOR_BYTES)
-            .collect();
-        let lines: Vec<u64> = sectors
-            .iter()
-            .map(|s| s * SECTOR_BYTES / LINE_BYTES)
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        if lines.len() * cols > CELL_HARD_CAP {
-            return Err(Error::new("too many global-memory lines to draw"));
-        }
-        let thread = |lane: usize| i64::from(warp) * 32 + lane as i64;
-        let mut cells = Vec::with_capacity(lines.len() * cols);
-        for &line in &lines {
-            for c in 0..cols as u64 {
-                let w = line * (LINE_BYTES / CELL_BYTES) + c;
-                let byte = w * CELL_BYTES;
-                let sector = byte / SECTOR_BYTES;
-                let mut data = vec![
-                    ("byte", Data::from(byte)),
-                    ("sector", Data::from(sector)),
-                    ("line", Data::from(line)),
-                ];
-                let cell = match words.get(&w) {
-                    Some(lanes) => {
-                        let t0 = thread(lanes[0]);
-                        data.push((
-                            "threads",
-                            lanes
-                                .iter()
-                                .map(|&l| thread(l).to_string())
-                                .collect::<Vec<_>>()
-                                .join(" ")
-                                .into(),
-                        ));
-                        let all_dim = lanes.iter().all(|&l| dimmed(opts.highlight, thread(l)));
-                        Cell {
-                            text: if lanes.len() == 1 {
-                                format!("T{t0}")
-                            } else {
-                                format!("T{t0}+{}", lanes.len() - 1)
-                            },
-                            fill: opts.palette.thread(t0),
-                            class: if all_dim { "dim".into() } else { String::new() },
-                            data,
-                        }
-                    }
-                    None if sectors.contains(&sector) => Cell {
-                        text: String::new(),
-                        fill: WASTE.into(),
-                        class: "waste".into(),
-                        data,
-                    },
-                    None => Cell {
-                        text: String::new(),
-                        fill: "#ffffff".into(),
-                        class: "empty".into(),
-                        data,
-                    },
-                };
-                cells.push(cell);
-            }
-        }
+        panels.push(instr_panel(r, gi, k, opts)?);
         notes.push(instr_note(gi, r.op));
-        panels.push((
-            Panel {
-                id: format!("i{}", gi.index),
-                label: format!(
-                    "warp {warp}, instruction {}: {}, {} sectors (min {}), {} lines",
-                    gi.index, r.op, gi.sectors, gi.min_sectors, gi.lines
-                ),
-                rows: lines.len(),
-                cols,
-                row_headers: lines
-                    .iter()
-                    .map(|l| format!("B{}", l * LINE_BYTES))
-                    .collect(),
-                col_headers: (0..cols as u64)
-                    .map(|c| (c * CELL_BYTES).to_string())
-                    .collect(),
-                cells,
-                // sector boundaries
-                col_breaks: (1..(LINE_BYTES / SECTOR_BYTES) as usize)
-                    .map(|s| s * (SECTOR_BYTES / CELL_BYTES) as usize)
-                    .collect(),
-                row_breaks: Vec::new(),
-                source: None,
-                marks: Vec::new(),
-            },
-            (0, k),
-        ));
     }
     if instrs.len() > COALESCING_PANELS {
         notes.push(format!(
@@ -165,6 +61,133 @@ pub(super) fn coalescing_figure(title: &str, r: &CoalesceReport, opts: &Options)
         notes,
         cell_text: true,
     })
+}
+
+/// One warp instruction's panel: the 128-byte lines it touches, a cell per 4 bytes.
+fn instr_panel(
+    r: &CoalesceReport,
+    gi: &GmemInstr,
+    k: usize,
+    opts: &Options,
+) -> Result<(Panel, (usize, usize))> {
+    let (warp, width) = (opts.warp, u64::from(r.op.bits() / 8));
+    let cols = (LINE_BYTES / CELL_BYTES) as usize;
+    // word address -> lanes that ask for bytes of it
+    let mut words: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
+    for (lane, a) in gi.addrs.iter().enumerate() {
+        let Some(a) = *a else { continue };
+        for w in (a / CELL_BYTES)..(a + width).div_ceil(CELL_BYTES) {
+            let lanes = words.entry(w).or_default();
+            if !lanes.contains(&lane) {
+                lanes.push(lane);
+            }
+        }
+    }
+    let sectors: BTreeSet<u64> = words
+        .keys()
+        .map(|w| w * CELL_BYTES / SECTOR_BYTES)
+        .collect();
+    let lines: Vec<u64> = sectors
+        .iter()
+        .map(|s| s * SECTOR_BYTES / LINE_BYTES)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if lines.len() * cols > CELL_HARD_CAP {
+        return Err(Error::new("too many global-memory lines to draw"));
+    }
+    let cells = line_cells(&lines, &words, &sectors, opts);
+    Ok((
+        Panel {
+            id: format!("i{}", gi.index),
+            label: format!(
+                "warp {warp}, instruction {}: {}, {} sectors (min {}), {} lines",
+                gi.index, r.op, gi.sectors, gi.min_sectors, gi.lines
+            ),
+            rows: lines.len(),
+            cols,
+            row_headers: lines
+                .iter()
+                .map(|l| format!("B{}", l * LINE_BYTES))
+                .collect(),
+            col_headers: (0..cols as u64)
+                .map(|c| (c * CELL_BYTES).to_string())
+                .collect(),
+            cells,
+            // sector boundaries
+            col_breaks: (1..(LINE_BYTES / SECTOR_BYTES) as usize)
+                .map(|s| s * (SECTOR_BYTES / CELL_BYTES) as usize)
+                .collect(),
+            row_breaks: Vec::new(),
+            source: None,
+            marks: Vec::new(),
+        },
+        (0, k),
+    ))
+}
+
+/// The cells of the lines: the bytes each lane asks for (coloured by thread), the rest of
+/// each fetched sector, and what is not fetched.
+fn line_cells(
+    lines: &[u64],
+    words: &BTreeMap<u64, Vec<usize>>,
+    sectors: &BTreeSet<u64>,
+    opts: &Options,
+) -> Vec<Cell> {
+    let (warp, cols) = (opts.warp, (LINE_BYTES / CELL_BYTES) as usize);
+    let thread = |lane: usize| i64::from(warp) * 32 + lane as i64;
+    let mut cells = Vec::with_capacity(lines.len() * cols);
+    for &line in lines {
+        for c in 0..cols as u64 {
+            let w = line * (LINE_BYTES / CELL_BYTES) + c;
+            let byte = w * CELL_BYTES;
+            let sector = byte / SECTOR_BYTES;
+            let mut data = vec![
+                ("byte", Data::from(byte)),
+                ("sector", Data::from(sector)),
+                ("line", Data::from(line)),
+            ];
+            let cell = match words.get(&w) {
+                Some(lanes) => {
+                    let t0 = thread(lanes[0]);
+                    data.push((
+                        "threads",
+                        lanes
+                            .iter()
+                            .map(|&l| thread(l).to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                            .into(),
+                    ));
+                    let all_dim = lanes.iter().all(|&l| dimmed(opts.highlight, thread(l)));
+                    Cell {
+                        text: if lanes.len() == 1 {
+                            format!("T{t0}")
+                        } else {
+                            format!("T{t0}+{}", lanes.len() - 1)
+                        },
+                        fill: opts.palette.thread(t0),
+                        class: if all_dim { "dim".into() } else { String::new() },
+                        data,
+                    }
+                }
+                None if sectors.contains(&sector) => Cell {
+                    text: String::new(),
+                    fill: WASTE.into(),
+                    class: "waste".into(),
+                    data,
+                },
+                None => Cell {
+                    text: String::new(),
+                    fill: "#ffffff".into(),
+                    class: "empty".into(),
+                    data,
+                },
+            };
+            cells.push(cell);
+        }
+    }
+    cells
 }
 
 fn instr_note(gi: &GmemInstr, op: GmemOp) -> String {
