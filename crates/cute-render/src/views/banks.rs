@@ -1,6 +1,6 @@
 //! Bank view: which lane touches which shared-memory word in which phase.
 
-use super::common::{dimmed, Options};
+use super::common::{dimmed, Options, PlacedPanel};
 use crate::grid::{Cell, Data, Figure, Panel};
 use crate::limits::CELL_HARD_CAP;
 use crate::view::View;
@@ -70,9 +70,6 @@ pub(super) fn bank_figure(title: &str, r: &BankReport, opts: &Options) -> Result
         cell_text: true,
     })
 }
-
-/// A panel and its (row, column) place in the figure.
-type PlacedPanel = (Panel, (usize, usize));
 
 /// One warp instruction's panel (its 128-byte lines of shared memory, a cell per bank) and
 /// its note (wavefronts, conflicts, phases).

@@ -1,7 +1,7 @@
 //! Coalescing view: the 128-byte lines one warp instruction touches in global memory, its
 //! 32-byte sectors, and which bytes of them its lanes ask for.
 
-use super::common::{dimmed, Options};
+use super::common::{dimmed, Options, PlacedPanel};
 use crate::grid::{Cell, Data, Figure, Panel};
 use crate::limits::CELL_HARD_CAP;
 use crate::view::View;
@@ -69,7 +69,7 @@ fn instr_panel(
     gi: &GmemInstr,
     k: usize,
     opts: &Options,
-) -> Result<(Panel, (usize, usize))> {
+) -> Result<PlacedPanel> {
     let (warp, width) = (opts.warp, u64::from(r.op.bits() / 8));
     let cols = (LINE_BYTES / CELL_BYTES) as usize;
     // word address -> lanes that ask for bytes of it

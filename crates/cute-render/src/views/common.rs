@@ -2,6 +2,7 @@
 //! a highlighted thread's neighbours. Imports nothing from the views.
 
 use super::palette::Palette;
+use crate::grid::Panel;
 use crate::limits::{CELL_HARD_CAP, CELL_TEXT_CAP};
 use crate::view::View;
 use cute_core::{Error, Result};
@@ -120,3 +121,6 @@ pub(crate) fn dimmed(h: Option<Highlight>, t: i64) -> bool {
         Some(Highlight::Warp(w)) => t.div_euclid(32) != w,
     }
 }
+
+/// A panel and its (column, row) place in the figure's grid of panels.
+pub(crate) type PlacedPanel = (Panel, (usize, usize));

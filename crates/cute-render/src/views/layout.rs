@@ -1,6 +1,6 @@
 //! Layout, swizzle and swizzle-bit views: offset grids of a layout's domain.
 
-use super::common::{check_cells, overview_note, Options};
+use super::common::{check_cells, overview_note, Options, PlacedPanel};
 use super::palette::Palette;
 use super::palette::GREY_RAMP;
 use crate::grid::{Cell, CellSource, Data, DataList, Figure, Panel};
@@ -574,20 +574,7 @@ pub(super) fn swizzle_figure(
             .unwrap_or(0),
     };
     let bits_panel = bit_panel(sw, shown, pal);
-    let (b, m, s) = (sw.b, sw.m, sw.s);
-    let mut notes = vec![
-        format!(
-            "{sw}: yyy = bits [{}, {}) are XORed into zzz = bits [{m}, {}); base = the low {m} bits (2^{m} = {} elements) stay together",
-            m + s.max(0),
-            m + s.max(0) + b,
-            m + b,
-            1i64 << m.clamp(0, 62)
-        ),
-        format!(
-            "colour = bank of the offset for {bits}-bit elements ({}; bank = offset*{bits}/32 mod 32); cells read 'before\u{2192}after'",
-            opts.elem_from.as_deref().map_or_else(|| "the chosen width".to_string(), |f| format!("from {f}"))
-        ),
-    ];
+    let mut notes = swizzle_notes(sw, bits, opts);
     if !cell_text {
         notes.push(overview_note(size as usize * 2, opts));
     }
@@ -596,34 +583,13 @@ pub(super) fn swizzle_figure(
         None => format!("{rows}x{cols}"),
         Some(p) => format!("{} slices (last mode) of {rows}x{cols}", p.len()),
     };
-    // Wide tiles stack before over after, tall ones sit side by side; slices' pairs fill
-    // rows of a screen's shape; the bits go under all.
-    let stacked = cols > 2 * rows;
-    let (unit_w, unit_h) = if stacked {
-        (cols, 2 * rows)
-    } else {
-        (2 * cols, rows)
-    };
     let widest = grid
         .pre
         .iter()
         .map(|&a| 2 * digits(a) + 1)
         .max()
         .unwrap_or(1);
-    let per_row = units_per_row(pairs.len(), unit_w, unit_h, cell_aspect(widest, cell_text));
-    let mut panels = Vec::new();
-    let mut below = 0;
-    for (k, (before, after)) in pairs.into_iter().enumerate() {
-        let (ux, uy) = (k % per_row, k / per_row);
-        let (b, a) = if stacked {
-            ((ux, 2 * uy), (ux, 2 * uy + 1))
-        } else {
-            ((2 * ux, uy), (2 * ux + 1, uy))
-        };
-        below = below.max(a.1 + 1);
-        panels.push((before, b));
-        panels.push((after, a));
-    }
+    let (mut panels, below) = place_pairs(pairs, (rows, cols), widest, cell_text);
     panels.push((bits_panel, (0, below)));
     Ok(Figure {
         view: View::Swizzle,
@@ -640,6 +606,56 @@ pub(super) fn swizzle_figure(
         notes,
         cell_text,
     })
+}
+
+/// The swizzle's notes: which bits it XORs where, and what the colours mean.
+fn swizzle_notes(sw: Swizzle, bits: u32, opts: &Options) -> Vec<String> {
+    let (b, m, s) = (sw.b, sw.m, sw.s);
+    vec![
+        format!(
+            "{sw}: yyy = bits [{}, {}) are XORed into zzz = bits [{m}, {}); base = the low {m} bits (2^{m} = {} elements) stay together",
+            m + s.max(0),
+            m + s.max(0) + b,
+            m + b,
+            1i64 << m.clamp(0, 62)
+        ),
+        format!(
+            "colour = bank of the offset for {bits}-bit elements ({}; bank = offset*{bits}/32 mod 32); cells read 'before\u{2192}after'",
+            opts.elem_from.as_deref().map_or_else(|| "the chosen width".to_string(), |f| format!("from {f}"))
+        ),
+    ]
+}
+
+/// Where the (before, after) panel pairs go: wide tiles stack before over after, tall ones
+/// sit side by side; the pairs fill rows of a screen's shape. Also the first grid row free
+/// below them.
+fn place_pairs(
+    pairs: Vec<(Panel, Panel)>,
+    (rows, cols): (usize, usize),
+    widest: usize,
+    cell_text: bool,
+) -> (Vec<PlacedPanel>, usize) {
+    let stacked = cols > 2 * rows;
+    let (unit_w, unit_h) = if stacked {
+        (cols, 2 * rows)
+    } else {
+        (2 * cols, rows)
+    };
+    let per_row = units_per_row(pairs.len(), unit_w, unit_h, cell_aspect(widest, cell_text));
+    let mut panels = Vec::new();
+    let mut below = 0;
+    for (k, (before, after)) in pairs.into_iter().enumerate() {
+        let (ux, uy) = (k % per_row, k / per_row);
+        let (b, a) = if stacked {
+            ((ux, 2 * uy), (ux, 2 * uy + 1))
+        } else {
+            ((2 * ux, uy), (2 * ux + 1, uy))
+        };
+        below = below.max(a.1 + 1);
+        panels.push((before, b));
+        panels.push((after, a));
+    }
+    (panels, below)
 }
 
 /// Two rows of bits (the offset, and after the swizzle), MSB first, coloured by field.
