@@ -286,49 +286,7 @@ pub fn make_smem_desc(
     }
 
     // Layout type and the swizzle width W in 16-byte units.
-    let Swizzle { b, m, s } = swizzle;
-    let unsupported = |why: &str| Err(Error::new(format!("{why} ({swizzle})")));
-    // (field value, name, W, K rows per swizzle atom)
-    let (ltype, lname, w, katom): (u64, &str, i64, i64) =
-        match family {
-            DescFamily::Gmma => {
-                if m != 4 || !(0..=3).contains(&b) || s != 3 {
-                    return unsupported("Unsupported layout swizzle");
-                }
-                match b {
-                    0 => (0, "INTERLEAVE", 1, 8),
-                    1 => (3, "B32", 2, 8),
-                    2 => (2, "B64", 4, 8),
-                    _ => (1, "B128", 8, 8),
-                }
-            }
-            DescFamily::Umma => match m {
-                4 if s != 3 => {
-                    return unsupported("Expected S = 3 when M == 4. Unsupported layout swizzle.")
-                }
-                4 => match b {
-                    0 => (0, "SWIZZLE_NONE", 1, 8),
-                    1 => (6, "SWIZZLE_32B", 2, 8),
-                    2 => (4, "SWIZZLE_64B", 4, 8),
-                    3 => (2, "SWIZZLE_128B", 8, 8),
-                    _ => {
-                        return unsupported(
-                            "Expected B = 0,1,2, or 3 when M == 4. Unsupported layout swizzle.",
-                        )
-                    }
-                },
-                5 if b != 2 => {
-                    return unsupported("Expected B = 2 when M == 5. Unsupported layout swizzle.")
-                }
-                5 if s != 2 => {
-                    return unsupported("Expected S = 2 when M == 5. Unsupported layout swizzle.")
-                }
-                5 => (1, "SWIZZLE_128B_BASE32B", 8, 4),
-                _ => return unsupported(
-                    "Only 16B and 32B Atoms are supported for UMMA. Unsupported layout swizzle.",
-                ),
-            },
-        };
+    let (ltype, lname, w, katom) = layout_type(family, swizzle)?;
     let swizzled = ltype != 0;
     let kind_name = match major {
         AtomMajor::MN => format!("{tag}_MN"),
@@ -404,6 +362,98 @@ pub fn make_smem_desc(
         }
     };
 
+    let (fields, kind, warnings) = smem_fields(family, (lbo, sbo, lbo_used), (ltype, lname));
+    let form = canonical_form(
+        major,
+        swizzle,
+        bits,
+        &c,
+        (w, katom),
+        swizzled,
+        (lbo, sbo),
+        t_elems,
+    );
+    let core = match major {
+        AtomMajor::K => (8, t_elems),
+        AtomMajor::MN => (t_elems, 8),
+    };
+    Ok(Descriptor {
+        kind,
+        word: pack(&fields),
+        fields,
+        smem: Some(SmemOperand {
+            layout: smem.clone(),
+            elem_bits: bits,
+            major,
+            swizzle,
+            u128: u,
+            canonical: c,
+            form,
+            lbo,
+            sbo,
+            lbo_used,
+            core,
+            warnings,
+        }),
+    })
+}
+
+/// The descriptor's layout type of a swizzle, for `family`: (field value, name, the swizzle
+/// width W in 16-byte units, K rows per swizzle atom), or CuTe's static_assert message.
+fn layout_type(family: DescFamily, swizzle: Swizzle) -> Result<(u64, &'static str, i64, i64)> {
+    let Swizzle { b, m, s } = swizzle;
+    let unsupported = |why: &str| Err(Error::new(format!("{why} ({swizzle})")));
+    // (field value, name, W, K rows per swizzle atom)
+    Ok(match family {
+        DescFamily::Gmma => {
+            if m != 4 || !(0..=3).contains(&b) || s != 3 {
+                return unsupported("Unsupported layout swizzle");
+            }
+            match b {
+                0 => (0, "INTERLEAVE", 1, 8),
+                1 => (3, "B32", 2, 8),
+                2 => (2, "B64", 4, 8),
+                _ => (1, "B128", 8, 8),
+            }
+        }
+        DescFamily::Umma => {
+            match m {
+                4 if s != 3 => {
+                    return unsupported("Expected S = 3 when M == 4. Unsupported layout swizzle.")
+                }
+                4 => match b {
+                    0 => (0, "SWIZZLE_NONE", 1, 8),
+                    1 => (6, "SWIZZLE_32B", 2, 8),
+                    2 => (4, "SWIZZLE_64B", 4, 8),
+                    3 => (2, "SWIZZLE_128B", 8, 8),
+                    _ => {
+                        return unsupported(
+                            "Expected B = 0,1,2, or 3 when M == 4. Unsupported layout swizzle.",
+                        )
+                    }
+                },
+                5 if b != 2 => {
+                    return unsupported("Expected B = 2 when M == 5. Unsupported layout swizzle.")
+                }
+                5 if s != 2 => {
+                    return unsupported("Expected S = 2 when M == 5. Unsupported layout swizzle.")
+                }
+                5 => (1, "SWIZZLE_128B_BASE32B", 8, 4),
+                _ => return unsupported(
+                    "Only 16B and 32B Atoms are supported for UMMA. Unsupported layout swizzle.",
+                ),
+            }
+        }
+    })
+}
+
+/// The fields of a shared-memory descriptor with these offsets (in 16-byte units) and layout
+/// type, its kind, and a warning for an offset the 14-bit field cuts.
+fn smem_fields(
+    family: DescFamily,
+    (lbo, sbo, lbo_used): (i64, i64, bool),
+    (ltype, lname): (u64, &'static str),
+) -> (Vec<Field>, DescKind, Vec<String>) {
     let mut warnings = Vec::new();
     let (lbo_f, lbo_cut) = field14(lbo);
     let (sbo_f, sbo_cut) = field14(sbo);
@@ -451,9 +501,25 @@ pub fn make_smem_desc(
             DescKind::UmmaSmem
         }
     };
+    (fields, kind, warnings)
+}
+
+/// The canonical layout the descriptor describes, in CuTe's notation with its parameters.
+#[allow(clippy::too_many_arguments)]
+fn canonical_form(
+    major: AtomMajor,
+    swizzle: Swizzle,
+    bits: i64,
+    c: &Layout,
+    (w, katom): (i64, i64),
+    swizzled: bool,
+    (lbo, sbo): (i64, i64),
+    t_elems: i64,
+) -> String {
+    let Swizzle { b, m, s } = swizzle;
     let rep = |p: &[usize]| leaf(c.shape(), p).unwrap_or(1);
     let sw = format!("Sw<{b},{m},{s}> o smem_ptr[{bits}b]");
-    let form = match (major, swizzled) {
+    match (major, swizzled) {
         (AtomMajor::K, false) => format!(
             "{sw} o ((8,m),(T,2)):((T,SBO),(1,LBO)) with T = {t_elems}, m = {}, SBO = {}, LBO = {}",
             rep(&[0, 1]),
@@ -479,30 +545,7 @@ pub fn make_smem_desc(
             bytes16(lbo),
             bytes16(sbo)
         ),
-    };
-    let core = match major {
-        AtomMajor::K => (8, t_elems),
-        AtomMajor::MN => (t_elems, 8),
-    };
-    Ok(Descriptor {
-        kind,
-        word: pack(&fields),
-        fields,
-        smem: Some(SmemOperand {
-            layout: smem.clone(),
-            elem_bits: bits,
-            major,
-            swizzle,
-            u128: u,
-            canonical: c,
-            form,
-            lbo,
-            sbo,
-            lbo_used,
-            core,
-            warnings,
-        }),
-    })
+    }
 }
 
 /// Arguments of `UMMA::make_instr_desc<A, B, C, M, N, MajorA, MajorB, NegA, NegB, Saturate,
