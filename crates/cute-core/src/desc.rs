@@ -247,43 +247,7 @@ pub fn make_smem_desc(
         DescFamily::Gmma => "make_gmma_desc",
         DescFamily::Umma => "make_umma_desc",
     };
-    let (swizzle, l) = match smem {
-        AnyLayout::Composed(c) => match c.offset {
-            Offset::SmemPtr { .. } => (c.swizzle, &c.layout),
-            Offset::Int(_) | Offset::Mixed { .. } => {
-                return Err(Error::new(format!(
-                    "{fname}: {} swizzles element offsets; the descriptor reads the swizzle of a shared-memory pointer, on byte addresses: build the layout from a {tag} smem atom ({tag}::Layout_K_SW128_Atom<T>, ...) whose swizzle is Sw<B,4,3> o smem_ptr[..]",
-                    c.swizzle
-                )))
-            }
-        },
-        AnyLayout::Layout(l) => (Swizzle::new(0, 4, 3)?, l),
-    };
-    let Some(bits) = smem
-        .element_bits(elem_bits)
-        .map_err(|e| Error::new(format!("{fname}: {e}")))?
-    else {
-        return Err(Error::new(format!(
-            "{fname}: a plain layout needs its element type ({fname}<{tag}::Major::K>(layout, half_t)): C++ builds the descriptor from a tensor of T in shared memory"
-        )));
-    };
-    if l.rank() != 2 {
-        return Err(Error::new(format!(
-            "{tag} Descriptors can only be constructed on rank-2 tensors. (the layout {l} has rank {})",
-            l.rank()
-        )));
-    }
-    if !(1..=128).contains(&bits) || 128 % bits != 0 {
-        return Err(Error::new(format!(
-            "{fname}: {bits}-bit elements do not divide the 128-bit unit the descriptor counts in"
-        )));
-    }
-    let u = layout::upcast(128 / bits, l)?;
-    if !u.shape().is_static() || !u.stride().is_static() {
-        return Err(Error::new(format!(
-            "{fname}: the layout must be static (C++ reads its shape and strides at compile time); {u} (in 16-byte units) has dynamic parts"
-        )));
-    }
+    let (swizzle, bits, u) = desc_operand(family, fname, smem, elem_bits)?;
 
     // Layout type and the swizzle width W in 16-byte units.
     let (ltype, lname, w, katom) = layout_type(family, swizzle)?;
@@ -343,24 +307,8 @@ pub fn make_smem_desc(
     }
     let st = |p: &[usize]| leaf(c.stride(), p);
     let (s00, s10, s01, s11) = (st(&[0, 0])?, st(&[1, 0])?, st(&[0, 1])?, st(&[1, 1])?);
-    let (lbo, sbo, lbo_used) = match major {
-        AtomMajor::MN => {
-            if (swizzled && s00 != 1) || s10 != w {
-                return Err(not_canonical("Expected stride failure."));
-            }
-            if swizzled {
-                (s01, s11, true)
-            } else {
-                (s11, s01, true)
-            }
-        }
-        AtomMajor::K => {
-            if s00 != w || (swizzled && s10 != 1) {
-                return Err(not_canonical("Expected stride failure."));
-            }
-            (s10, s01, !swizzled)
-        }
-    };
+    let (lbo, sbo, lbo_used) = offsets(major, swizzled, w, (s00, s10, s01, s11))
+        .ok_or_else(|| not_canonical("Expected stride failure."))?;
 
     let (fields, kind, warnings) = smem_fields(family, (lbo, sbo, lbo_used), (ltype, lname));
     let form = canonical_form(
@@ -396,6 +344,55 @@ pub fn make_smem_desc(
             warnings,
         }),
     })
+}
+
+/// What the descriptor is built from: the swizzle on byte addresses (none for a plain
+/// layout), the element width, and the layout in 16-byte units; or CuTe's refusal.
+fn desc_operand(
+    family: DescFamily,
+    fname: &str,
+    smem: &AnyLayout,
+    elem_bits: Option<i64>,
+) -> Result<(Swizzle, i64, Layout)> {
+    let tag = family.tag();
+    let (swizzle, l) = match smem {
+        AnyLayout::Composed(c) => match c.offset {
+            Offset::SmemPtr { .. } => (c.swizzle, &c.layout),
+            Offset::Int(_) | Offset::Mixed { .. } => {
+                return Err(Error::new(format!(
+                    "{fname}: {} swizzles element offsets; the descriptor reads the swizzle of a shared-memory pointer, on byte addresses: build the layout from a {tag} smem atom ({tag}::Layout_K_SW128_Atom<T>, ...) whose swizzle is Sw<B,4,3> o smem_ptr[..]",
+                    c.swizzle
+                )))
+            }
+        },
+        AnyLayout::Layout(l) => (Swizzle::new(0, 4, 3)?, l),
+    };
+    let Some(bits) = smem
+        .element_bits(elem_bits)
+        .map_err(|e| Error::new(format!("{fname}: {e}")))?
+    else {
+        return Err(Error::new(format!(
+            "{fname}: a plain layout needs its element type ({fname}<{tag}::Major::K>(layout, half_t)): C++ builds the descriptor from a tensor of T in shared memory"
+        )));
+    };
+    if l.rank() != 2 {
+        return Err(Error::new(format!(
+            "{tag} Descriptors can only be constructed on rank-2 tensors. (the layout {l} has rank {})",
+            l.rank()
+        )));
+    }
+    if !(1..=128).contains(&bits) || 128 % bits != 0 {
+        return Err(Error::new(format!(
+            "{fname}: {bits}-bit elements do not divide the 128-bit unit the descriptor counts in"
+        )));
+    }
+    let u = layout::upcast(128 / bits, l)?;
+    if !u.shape().is_static() || !u.stride().is_static() {
+        return Err(Error::new(format!(
+            "{fname}: the layout must be static (C++ reads its shape and strides at compile time); {u} (in 16-byte units) has dynamic parts"
+        )));
+    }
+    Ok((swizzle, bits, u))
 }
 
 /// The descriptor's layout type of a swizzle, for `family`: (field value, name, the swizzle
@@ -838,6 +835,24 @@ fn coord_of(c: &IntTuple) -> crate::int_tuple::Coord {
     match c {
         IntTuple::Int(i) | IntTuple::Dyn(i) => crate::int_tuple::Coord::Int(*i),
         IntTuple::Tuple(cs) => crate::int_tuple::Coord::Tuple(cs.iter().map(coord_of).collect()),
+    }
+}
+
+/// The leading and stride byte offsets (in 16-byte units) of a canonical layout whose
+/// divided strides are `((s00, s10), (s01, s11))`, and whether the leading one is read;
+/// `None` when the strides are not canonical.
+fn offsets(
+    major: AtomMajor,
+    swizzled: bool,
+    w: i64,
+    (s00, s10, s01, s11): (i64, i64, i64, i64),
+) -> Option<(i64, i64, bool)> {
+    match major {
+        AtomMajor::MN if (swizzled && s00 != 1) || s10 != w => None,
+        AtomMajor::MN if swizzled => Some((s01, s11, true)),
+        AtomMajor::MN => Some((s11, s01, true)),
+        AtomMajor::K if s00 != w || (swizzled && s10 != 1) => None,
+        AtomMajor::K => Some((s10, s01, !swizzled)),
     }
 }
 
