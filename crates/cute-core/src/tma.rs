@@ -372,8 +372,33 @@ pub fn make_tma_box_tiled(
             "Could not find a common tile-gmem vectorization. Does the Tile select out major GMEM modes?",
         ));
     }
-    // tile_gstride: each mode's gmem stride; then coalesce_256, merging only what is
-    // statically contiguous and at most 256 long.
+    let modes = box_modes(prefix, &g_modes)?;
+    if modes.len() > 5 {
+        return Err(Error::new(format!(
+            "make_tma_copy: {} TMA modes; the hardware takes at most 5",
+            modes.len()
+        )));
+    }
+    check_box_modes(&modes, elem_bits, swizzle)?;
+    let size = modes.iter().fold(1i64, |a, m| a.saturating_mul(m.extent()));
+    let tile_size = s0.size()?;
+    Ok(TmaBox {
+        modes,
+        swizzle,
+        elem_bits,
+        gmem: gmem.clone(),
+        smem: smem.clone(),
+        per_tile: tile_size / size.max(1),
+    })
+}
+
+/// `tile_gstride` then `coalesce_256`: each walked mode's gmem stride, merging only what
+/// is statically contiguous and at most 256 long; then the gmem modes the tile does not
+/// walk, as size-1 box modes.
+fn box_modes(
+    prefix: Vec<(i64, (i64, usize))>,
+    g_modes: &[(crate::int_tuple::IntTuple, crate::int_tuple::IntTuple)],
+) -> Result<Vec<BoxMode>> {
     let mut modes: Vec<BoxMode> = Vec::new();
     for (s, (k, i)) in prefix {
         let (gs, dynamic) = leaf(&g_modes[i].1);
@@ -423,14 +448,13 @@ pub fn make_tma_box_tiled(
             gstride: (dv, ddyn),
         });
     }
-    if modes.len() > 5 {
-        return Err(Error::new(format!(
-            "make_tma_copy: {} TMA modes; the hardware takes at most 5",
-            modes.len()
-        )));
-    }
+    Ok(modes)
+}
+
+/// `make_tma_copy_desc`'s asserts on the box modes, and the driver's rule on the inner
+/// extent under the swizzle.
+fn check_box_modes(modes: &[BoxMode], elem_bits: i64, swizzle: &str) -> Result<()> {
     let bytes = |e: i64| e.saturating_mul(elem_bits) / 8;
-    // make_tma_copy_desc's asserts.
     if modes[0].gstride.0 != 1 {
         return Err(Error::new(format!(
             "Majorness of smem doesn't match majorness of gmem: the smem tile's contiguous mode walks gmem with stride {} (make_tma_copy_desc asserts stride 1)",
@@ -452,16 +476,7 @@ pub fn make_tma_box_tiled(
         }
     }
     driver_box_rule(bytes(modes[0].extent()), swizzle)?;
-    let size = modes.iter().fold(1i64, |a, m| a.saturating_mul(m.extent()));
-    let tile_size = s0.size()?;
-    Ok(TmaBox {
-        modes,
-        swizzle,
-        elem_bits,
-        gmem: gmem.clone(),
-        smem: smem.clone(),
-        per_tile: tile_size / size.max(1),
-    })
+    Ok(())
 }
 
 /// The rules on a box that CuTe leaves to the driver's `cuTensorMapEncodeTiled` (measured on
