@@ -14,7 +14,7 @@
 #    --print -` with every "expr" of the reference corpus (cute-cases.jsonl, one per line) on
 #    stdin. Ir = callgrind's total over the whole process (start-up included). render exits 1
 #    (the corpus holds one line CuTe rejects); the sha256 of its stdout is recorded too.
-#    Corpus: $CUTE_CASES, else TREE/crates/cute-lang/tests/data/cute-cases.jsonl, else (trees
+#    Corpus: $CUTE_CASES, else TREE/testdata/cute-cases.jsonl, else (trees
 #    from before the corpus was committed) TREE/../shared/reference/.
 # 2. Criterion benches (crates/cute-render/benches/{print_script,render}.rs), built with
 #    `cargo bench --no-run --locked -p cute-render` (the bench profile = release). Every
@@ -49,7 +49,7 @@ export CARGO_TARGET_DIR="$TREE/target"
 export CARGO_TERM_COLOR=never
 
 CORPUS=""
-for c in "${CUTE_CASES:-}" "$TREE/crates/cute-lang/tests/data/cute-cases.jsonl" \
+for c in "${CUTE_CASES:-}" "$TREE/testdata/cute-cases.jsonl" \
          "$TREE/../shared/reference/cute-cases.jsonl"; do
   if [ -n "$c" ] && [ -f "$c" ]; then CORPUS=$(cd "$(dirname "$c")" && pwd)/$(basename "$c"); break; fi
 done

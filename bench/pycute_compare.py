@@ -32,7 +32,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CASES = os.environ.get(
-    "CUTE_CASES", str(REPO / "crates/cute-lang/tests/data/cute-cases.jsonl")
+    "CUTE_CASES", str(REPO / "testdata/cute-cases.jsonl")
 )
 ORACLE_PY = os.environ.get("PYCUTE_PYTHON", "python3")
 

@@ -39,7 +39,7 @@ import pycute_compare as pc  # noqa: E402  (its translator to pycute and its pri
 
 
 def corpus():
-    with open(os.path.join(ROOT, "crates/cute-lang/tests/data/cute-cases.jsonl")) as f:
+    with open(os.path.join(ROOT, "testdata/cute-cases.jsonl")) as f:
         lines = [json.loads(l)["expr"] for l in f if l.strip()]
     both = []
     for s in lines:

@@ -9,8 +9,8 @@ render` in TREE, or let bench/callgrind.sh do it). Draws, one `render` process e
 (`render --expr EXPR [--view V] [options] out.svg`, 2 in parallel):
 
   * auto view: every "expr" of the reference corpus (cute-cases.jsonl: --corpus, else
-    $CUTE_CASES, else TREE/crates/cute-lang/tests/data/, 
-    TREE/../shared/reference/) and of every TREE/crates/*/tests/data/*.jsonl line
+    $CUTE_CASES, else TREE/testdata/, 
+    TREE/../shared/reference/) and of every TREE/testdata/*.jsonl line
     that has an "expr" field;
   * the page's presets (TREE/web/src/presets.rs, `p("group", "label", "expr", View::X)`),
     each with its view;
@@ -93,7 +93,7 @@ def esc(s):
 
 def find_corpus(tree, given):
     cands = [given, os.environ.get("CUTE_CASES"),
-             os.path.join(tree, "crates/cute-lang/tests/data/cute-cases.jsonl"),
+             os.path.join(tree, "testdata/cute-cases.jsonl"),
                           os.path.join(tree, "../shared/reference/cute-cases.jsonl")]
     for c in cands:
         if c and os.path.isfile(c):
@@ -154,7 +154,7 @@ def jobs_for(tree, corpus):
     def add(label, opts, expr):
         items.setdefault((label, expr), opts)
 
-    files = [corpus] + sorted(glob.glob(os.path.join(tree, "crates/*/tests/data/*.jsonl")))
+    files = [corpus] + sorted(glob.glob(os.path.join(tree, "testdata/*.jsonl")))
     counts = {}
     for f in files:
         n = 0

@@ -2,9 +2,9 @@
 """Write a libFuzzer seed corpus for the fuzz targets: one file per test case.
 
 Sources (paths relative to the repository root):
-  crates/cute-lang/tests/data/*.jsonl     the "expr" and "code" fields
-  crates/cute-lang/tests/data/bad-inputs.txt   one hostile line per file
-  crates/cute-lang/tests/data/fuzz/*      earlier findings (README excluded)
+  testdata/*.jsonl     the "expr" and "code" fields
+  testdata/bad-inputs.txt   one hostile line per file
+  testdata/fuzz/*      earlier findings (README excluded)
   hw/patterns*.txt, hw/gmem/patterns.txt  the EXPR of each NAME<TAB>EXPR line (bank and
                                           coalescing analyses of tiled copies)
   crates/cute-lang/kernels/*              the kernel report's presets, whole
@@ -23,7 +23,7 @@ MAX_LEN = 4096  # longer seeds are truncated by -max_len anyway
 
 
 def cases():
-    data = os.path.join(ROOT, "crates/cute-lang/tests/data")
+    data = os.path.join(ROOT, "testdata")
     jsonl = sorted(glob.glob(os.path.join(data, "*.jsonl")))
     for path in jsonl:
         if not os.path.exists(path):

@@ -13,7 +13,7 @@ import pytest
 import cute_explorer as cx
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-DATA = os.path.join(ROOT, "crates", "cute-lang", "tests", "data")
+DATA = os.path.join(ROOT, "testdata")
 
 
 def cases(name):

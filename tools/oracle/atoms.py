@@ -5,11 +5,11 @@ Compiles C++ probes against the real CuTe headers (the "oracle", see
 tools/oracle/setup.sh and README.md in this directory) and writes
 
   crates/cute-core/src/atoms.tsv                 the MMA / copy atom trait table
-  crates/cute-lang/tests/data/sparse-gmma-digests.txt
+  testdata/sparse-gmma-digests.txt
                                                  digests of the sparse GMMA rows, which the
                                                  core derives from the dense rows (C++'s rule)
                                                  instead of storing them (see sparse_digests)
-  crates/cute-lang/tests/data/atom-cases.jsonl   golden cases {"op","expr","expect"}
+  testdata/atom-cases.jsonl   golden cases {"op","expr","expect"}
 
 Every printed result has the `_` of static integers removed (`(_8,_32):(_32,_1)` ->
 `(8,32):(32,1)`).  Cases that fail to compile (static_assert etc.) are isolated and
@@ -30,8 +30,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 DEFAULT_TSV = os.path.join(REPO, "crates", "cute-core", "src", "atoms.tsv")
-DEFAULT_JSONL = os.path.join(REPO, "crates", "cute-core", "tests", "data", "atom-cases.jsonl")
-DEFAULT_SPARSE = os.path.join(REPO, "crates", "cute-lang", "tests", "data", "sparse-gmma-digests.txt")
+DEFAULT_JSONL = os.path.join(REPO, "testdata", "atom-cases.jsonl")
+DEFAULT_SPARSE = os.path.join(REPO, "testdata", "sparse-gmma-digests.txt")
 GEN_REL = "tools/oracle/atoms.py"
 
 R = random.Random(20250917)
@@ -928,7 +928,7 @@ def main():
             "#       sparse GMMA SM90::GMMA::SPARSE::GMMA_64xNxK_..._SS/RS: NOT STORED. The core derives them from",
             "#       the dense rows as mma_traits_sm90_gmma_sparse.hpp builds them (K doubled, ABLayout<64|N,K>,",
             "#       ALayout_64xK, the dense CLayout, ELayout_64xK) where the row `derive sparse_gmma` stands;",
-            "#       the C++ rows' FNV-1a digests are in crates/cute-lang/tests/data/sparse-gmma-digests.txt",
+            "#       the C++ rows' FNV-1a digests are in testdata/sparse-gmma-digests.txt",
             "#       (tests/golden.rs checks every derived row against them). They are (NAME without the namespace; probed as",
             "#       NAME<GMMA::Major::K,GMMA::Major::K> or NAME<>, like the dense ones, traits checked the same for",
             "#       the other majors; ELayout is the metadata layout; K is the logical, sparse K). Families",

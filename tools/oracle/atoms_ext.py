@@ -2,7 +2,7 @@
 """Golden cases for the atoms of the third table extension and the templated SM100 / SM120
 MMA families (CuTe Layout Explorer).
 
-Writes crates/cute-lang/tests/data/atom-ext-cases.jsonl ({"op","expr","expect"}), every
+Writes testdata/atom-ext-cases.jsonl ({"op","expr","expect"}), every
 `expect` printed by the real CuTe C++ headers (the oracle of atoms.py, same includes and
 flags), or "error" where g++ refuses the C++ line:
 

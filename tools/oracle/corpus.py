@@ -2,7 +2,7 @@
 """Regenerate a {"op","expr","expect"} case corpus from the real CuTe C++ headers.
 
 Reads the expressions ("op" and "expr"; any "expect" is ignored) of an input jsonl
-(default crates/cute-lang/tests/data/cute-cases.jsonl, or the committed output file when that is
+(default testdata/cute-cases.jsonl, or the committed output file when that is
 absent), parses each expression of the project's
 expression language (docs/contract.md, docs/expressions.md), translates it
 into a C++ expression built ONLY from static integers (Int<N>{}), compiles the probes in
@@ -15,7 +15,7 @@ Python model inside PyPI's nvidia-cutlass wheel) and kept only where pycute's pr
 result differs from C++'s (pycute printed like CuTe: no spaces, 1-tuples as `(8)`).
 
 Output: one {"op","expr","expect"[,"pycute"]} line per input line, in the input order
-(default crates/cute-lang/tests/data/cute-cases.jsonl).  See README.md ("Corpus oracle").
+(default testdata/cute-cases.jsonl).  See README.md ("Corpus oracle").
 
 The value model (Lay, Sw, Comp, U), the C++ spelling of values (gen.cpp), the batching and
 error isolation (gen.Oracle) and the print conversion (gen.convert) are gen.py's.
@@ -36,10 +36,10 @@ sys.path.insert(0, HERE)
 import gen  # noqa: E402  (value model, cpp(), Oracle, convert)
 
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
-DEFAULT_OUT = os.path.join(REPO, "crates", "cute-lang", "tests", "data", "cute-cases.jsonl")
+DEFAULT_OUT = os.path.join(REPO, "testdata", "cute-cases.jsonl")
 # The expression list: the shared reference corpus when present, else the committed copy
 # (regenerating it in place: only "op"/"expr"/"pycute"-presence are read from the input).
-SHARED_IN = "crates/cute-lang/tests/data/cute-cases.jsonl"
+SHARED_IN = "testdata/cute-cases.jsonl"
 DEFAULT_IN = SHARED_IN if os.path.exists(SHARED_IN) else DEFAULT_OUT
 
 Lay, Sw, Comp, U = gen.Lay, gen.Sw, gen.Comp, gen.U

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Golden data for the GMMA/UMMA descriptors, from the real CuTe headers (host-only g++).
 
-Writes crates/cute-lang/tests/data/desc-cases.jsonl: {"op", "expr", "expect"[, "msg"]}.
+Writes testdata/desc-cases.jsonl: {"op", "expr", "expect"[, "msg"]}.
 - make_gmma_desc: C++'s print(GmmaDescriptor), as is.
 - make_umma_desc / make_instr_desc: CuTe has no printer; the probe prints the C++ struct's
   fields in the language's format (docs/expressions.md), so every value comes from C++.
@@ -25,7 +25,7 @@ import tempfile
 import threading
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-OUT = os.path.join(ROOT, "crates/cute-lang/tests/data/desc-cases.jsonl")
+OUT = os.path.join(ROOT, "testdata/desc-cases.jsonl")
 
 HEADERS = """#include <cstdio>
 #include <cstdlib>

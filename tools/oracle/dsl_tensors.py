@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CuTeDSL golden lines for tensors and partitions.
 
-Writes `crates/cute-lang/tests/data/dsl-tensor-cases.jsonl`, one JSON object a line:
+Writes `testdata/dsl-tensor-cases.jsonl`, one JSON object a line:
 
   {"op", "code", "dsl", "expect"[, "cpp_expect", "dsl_differs"]}
 
@@ -101,7 +101,7 @@ descs.HEADERS = descs.HEADERS.replace(
     "#include <cute/atom/copy_traits_sm75.hpp>\n#include <cute/atom/copy_traits_sm80.hpp>")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "..", "crates", "cute-lang", "tests", "data", "dsl-tensor-cases.jsonl")
+OUT = os.path.join(HERE, "..", "..", "testdata", "dsl-tensor-cases.jsonl")
 SEED = 2222
 
 # DSL dtype -> (C++ type, bits)

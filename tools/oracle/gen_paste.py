@@ -9,8 +9,8 @@ same string is later the input of our parser. The expectation is what C++ printe
 `_` of static integers removed, or "error" when g++ refuses the expression.
 
 Outputs (deterministic, fixed SEED):
-  crates/cute-lang/tests/data/paste-cases.jsonl          {"op","expr","expect"} per line
-  crates/cute-lang/tests/data/paste-dynamic-cases.jsonl  dynamic-int spellings whose result
+  testdata/paste-cases.jsonl          {"op","expr","expect"} per line
+  testdata/paste-dynamic-cases.jsonl  dynamic-int spellings whose result
                                                          differs from the static twin (the twin
                                                          is in paste-cases.jsonl, op "static_twin")
 See README.md in this directory (section "Paste oracle") for how to rerun.
@@ -35,7 +35,7 @@ sys.path.insert(0, HERE)
 import gen  # noqa: E402  (Oracle, first_error)
 
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
-DATA = os.path.join(REPO, "crates", "cute-core", "tests", "data")
+DATA = os.path.join(REPO, "testdata")
 DEFAULT_OUT = os.path.join(DATA, "paste-cases.jsonl")
 DEFAULT_DYN_OUT = os.path.join(DATA, "paste-dynamic-cases.jsonl")
 

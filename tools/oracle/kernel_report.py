@@ -5,7 +5,7 @@ shared-memory buffer's layout and the bytes of all of them, every TMA atom's box
 (TmaGmemBasis), the TiledMMA's tile, and the GMMA/UMMA descriptor of every k-block as thread
 0's fragments hold them (smem at address 0, as the report takes it).
 
-Writes `crates/cute-lang/tests/data/kernel-report-cases.jsonl` (`{"preset", "fact", "expect"}`);
+Writes `testdata/kernel-report-cases.jsonl` (`{"preset", "fact", "expect"}`);
 `crates/cute-render/tests/report.rs` checks the report's facts against it.
 
     ORACLE_DIR=oracle-work python3 tools/oracle/kernel_report.py
@@ -30,7 +30,7 @@ descs.HEADERS = descs.HEADERS.replace(
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-OUT = os.path.join(ROOT, "crates", "cute-lang", "tests", "data", "kernel-report-cases.jsonl")
+OUT = os.path.join(ROOT, "testdata", "kernel-report-cases.jsonl")
 
 GMMA_PRINT = '  for (int k = 0; k < size<2>(fr); ++k) { printf("#desc %c %d\\n", OP, k); print(fr(0, 0, k)); printf("\\n"); }\n'
 UMMA_PRINT = ('  for (int k = 0; k < size<2>(fr); ++k) { printf("#desc %c %d\\n", OP, k); auto d = fr(0, 0, k);\n'

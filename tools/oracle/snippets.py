@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Snippet corpus checker for CuTe Layout Explorer.
 
-`crates/cute-lang/tests/data/snippets.jsonl` holds real multi-line snippets of
+`testdata/snippets.jsonl` holds real multi-line snippets of
 layout-building code taken from the CUTLASS sources (C++ and CuTeDSL Python), one
 JSON object per line:
 
@@ -40,7 +40,7 @@ import textwrap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
-DEFAULT_JSONL = os.path.join(REPO, "crates", "cute-lang", "tests", "data", "snippets.jsonl")
+DEFAULT_JSONL = os.path.join(REPO, "testdata", "snippets.jsonl")
 
 # Host-only stand-ins for the CUDA builtins that the CUTLASS collective-builder headers
 # mention (never called here), and the two runtime functions they reference.

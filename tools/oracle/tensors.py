@@ -3,7 +3,7 @@
 local_tile (with projections), local_partition, a TiledMMA thread's partition_A/B/C and
 the layout queries of tensors, each printed by `cute::print`.
 
-Writes `crates/cute-lang/tests/data/tensor-cases.jsonl` (`{"op", "expr", "expect"}`; the
+Writes `testdata/tensor-cases.jsonl` (`{"op", "expr", "expect"}`; the
 `_` of static integers dropped). `expr` is the language's one-line spelling; the C++ is
 the same text with integer addresses written `(void*)N`. C++ prints an owning tensor's
 stack address: the language prints `stack` there, and so does the expectation.
@@ -30,7 +30,7 @@ descs.HEADERS = descs.HEADERS.replace("#include <cute/atom/mma_atom.hpp>",
                                       "#include <cute/atom/copy_traits_sm80.hpp>\n#include <cute/atom/copy_traits_sm100.hpp>")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "..", "crates", "cute-lang", "tests", "data", "tensor-cases.jsonl")
+OUT = os.path.join(HERE, "..", "..", "testdata", "tensor-cases.jsonl")
 SEED = 2211
 
 TYPES = ["half_t", "float", "int8_t", "double", "bfloat16_t", "uint8_t"]

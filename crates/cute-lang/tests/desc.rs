@@ -66,7 +66,7 @@ fn tma_driver_rules_equal_the_h100() {
 
 fn check_file(name: &str, at_least: usize) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
+        .join("../../testdata")
         .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
     let rows: Vec<serde_json::Value> = text

@@ -1,5 +1,5 @@
 //! CuTeDSL golden lines for tensors and partitions: every line of
-//! `tests/data/dsl-tensor-cases.jsonl` is a CuTeDSL (Python) block as DSL users write it,
+//! `testdata/dsl-tensor-cases.jsonl` is a CuTeDSL (Python) block as DSL users write it,
 //! run through the real CuTeDSL by `tools/oracle/dsl_tensors.py` (host tracing, no GPU);
 //! `expect` is the value as CuTe C++ `cute::print` prints it (the C++ oracle's print of the
 //! same configuration; C++ wins where the DSL differs, and the line says so in
@@ -51,7 +51,7 @@ struct Outcome {
 fn run() -> Outcome {
     let path = std::env::var("DSL_TENSOR_CASES")
         .map(PathBuf::from)
-        .unwrap_or_else(|_| repo_root().join("crates/cute-lang/tests/data/dsl-tensor-cases.jsonl"));
+        .unwrap_or_else(|_| repo_root().join("testdata/dsl-tensor-cases.jsonl"));
     let text = std::fs::read_to_string(&path).expect("dsl-tensor-cases.jsonl");
     // op -> (passed, total)
     let mut per_op: BTreeMap<String, (usize, usize)> = BTreeMap::new();

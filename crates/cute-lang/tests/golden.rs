@@ -93,7 +93,7 @@ fn check(name: &str, cases: &[Case]) {
 /// from tools/oracle/tensors.py.
 #[test]
 fn tensor_cases() {
-    let cases = load(&repo_root().join("crates/cute-lang/tests/data/tensor-cases.jsonl"));
+    let cases = load(&repo_root().join("testdata/tensor-cases.jsonl"));
     check("tensor-cases.jsonl", &cases);
 }
 
@@ -102,7 +102,7 @@ fn reference_cases() {
     // The reference corpus, regenerated from the C++ headers by tools/oracle/corpus.py.
     let path = std::env::var_os("CUTE_CASES")
         .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("crates/cute-lang/tests/data/cute-cases.jsonl"));
+        .unwrap_or_else(|| repo_root().join("testdata/cute-cases.jsonl"));
     let cases = load(&path);
     assert_eq!(cases.len(), 4186, "the reference corpus has 4186 lines");
     check("cute-cases.jsonl", &cases);
@@ -110,7 +110,7 @@ fn reference_cases() {
 
 #[test]
 fn oracle_generated_cases() {
-    let cases = load(&repo_root().join("crates/cute-lang/tests/data/oracle-cases.jsonl"));
+    let cases = load(&repo_root().join("testdata/oracle-cases.jsonl"));
     check("oracle-cases.jsonl", &cases);
 }
 
@@ -118,7 +118,7 @@ fn oracle_generated_cases() {
 /// layouts, all printed by the real CuTe C++ headers (tools/oracle/atoms.py).
 #[test]
 fn atom_cases() {
-    let cases = load(&repo_root().join("crates/cute-lang/tests/data/atom-cases.jsonl"));
+    let cases = load(&repo_root().join("testdata/atom-cases.jsonl"));
     assert!(
         cases.len() >= 1000,
         "atom corpus too small: {}",
@@ -153,7 +153,7 @@ fn fnv1a64(text: &str) -> u64 {
 fn derived_sparse_gmma_rows_are_cpps() {
     use cute_core::atom::{Atom, Trait};
     let text = std::fs::read_to_string(
-        repo_root().join("crates/cute-lang/tests/data/sparse-gmma-digests.txt"),
+        repo_root().join("testdata/sparse-gmma-digests.txt"),
     )
     .expect("sparse-gmma-digests.txt");
     let digests: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
@@ -203,7 +203,7 @@ const NOT_CONGRUENT: &[&str] = &[
 /// C++ except the documented deviations above, which must be errors that say why.
 #[test]
 fn pasted_cpp_cases() {
-    let cases = load(&repo_root().join("crates/cute-lang/tests/data/paste-cases.jsonl"));
+    let cases = load(&repo_root().join("testdata/paste-cases.jsonl"));
     let (deviating, cases): (Vec<Case>, Vec<Case>) = cases
         .into_iter()
         .partition(|c| NOT_CONGRUENT.contains(&c.expr.as_str()));
@@ -233,7 +233,7 @@ fn pasted_cpp_cases() {
 #[test]
 fn dynamic_cpp_cases() {
     let cases: Vec<Case> =
-        load(&repo_root().join("crates/cute-lang/tests/data/paste-dynamic-cases.jsonl"))
+        load(&repo_root().join("testdata/paste-dynamic-cases.jsonl"))
             .into_iter()
             .map(|c| Case {
                 expr: format!("{};", c.expr),
@@ -253,7 +253,7 @@ fn dynamic_cpp_cases() {
 #[test]
 fn cutlass_snippets() {
     let text =
-        std::fs::read_to_string(repo_root().join("crates/cute-lang/tests/data/snippets.jsonl"))
+        std::fs::read_to_string(repo_root().join("testdata/snippets.jsonl"))
             .expect("snippets.jsonl");
     let mut passed = Vec::new();
     let mut total = 0;
@@ -292,7 +292,7 @@ const SNIPPET_FLOOR: usize = 119;
 /// the instances C++ refuses, all printed by CuTe C++ (tools/oracle/atoms_ext.py).
 #[test]
 fn atom_ext_cases() {
-    let cases = load(&repo_root().join("crates/cute-lang/tests/data/atom-ext-cases.jsonl"));
+    let cases = load(&repo_root().join("testdata/atom-ext-cases.jsonl"));
     assert!(
         cases.len() >= 1500,
         "extended atom corpus too small: {}",

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 fn data(name: &str) -> String {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../cute-lang/tests/data")
+        .join("../../testdata")
         .join(name);
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()))
 }
@@ -93,7 +93,7 @@ fn every_listed_function_is_implemented() {
 /// with one `error: …` or value line per evaluated line and no panic.
 #[test]
 fn fuzz_findings_replay() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../cute-lang/tests/data/fuzz");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fuzz");
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).expect("fuzz findings directory") {
         let path = entry.expect("entry").path();
@@ -117,7 +117,7 @@ fn fuzz_findings_replay() {
 fn pasted_code_errors_name_a_column() {
     let text = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../cute-lang/tests/data/bad-inputs.txt"),
+            .join("../../testdata/bad-inputs.txt"),
     )
     .expect("corpus");
     let marker = "# C++ and CuTeDSL spellings";

@@ -97,7 +97,7 @@ fn cpp_tensor_prints_read_back() {
         "paste-cases.jsonl",
         "paste-dynamic-cases.jsonl",
     ] {
-        for case in common::jsonl(&format!("crates/cute-lang/tests/data/{file}")) {
+        for case in common::jsonl(&format!("testdata/{file}")) {
             let Some(expect) = case["expect"].as_str() else {
                 continue;
             };

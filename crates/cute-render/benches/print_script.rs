@@ -7,9 +7,9 @@ use std::hint::black_box;
 fn corpus_script() -> String {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../cute-lang/tests/data/cute-cases.jsonl"
+        "/../../testdata/cute-cases.jsonl"
     );
-    let text = std::fs::read_to_string(path).expect("crates/cute-lang/tests/data/cute-cases.jsonl");
+    let text = std::fs::read_to_string(path).expect("testdata/cute-cases.jsonl");
     text.lines()
         .map(|l| {
             let v: serde_json::Value = serde_json::from_str(l).expect("json");
@@ -21,7 +21,7 @@ fn corpus_script() -> String {
 fn bad_corpus() -> String {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../cute-lang/tests/data/bad-inputs.txt"
+        "/../../testdata/bad-inputs.txt"
     );
     std::fs::read_to_string(path).expect("bad-inputs.txt")
 }

@@ -510,7 +510,7 @@ fn an_illegal_tma_box_is_a_failed_section() {
 fn the_report_prints_what_cute_cpp_computes() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../cute-lang/tests/data/kernel-report-cases.jsonl"
+        "/../../testdata/kernel-report-cases.jsonl"
     );
     let text = std::fs::read_to_string(path).expect("kernel-report-cases.jsonl");
     let mut checked = 0;

@@ -125,7 +125,7 @@ fn view_and_palette_names_round_trip() {
 /// parses as XML.
 #[test]
 fn fuzz_findings_draw_in_every_view() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../cute-lang/tests/data/fuzz");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fuzz");
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).expect("fuzz corpus") {
         let path = entry.expect("entry").path();
