@@ -222,6 +222,20 @@ pub(crate) fn strip_ns(name: &str) -> &str {
 }
 
 impl<'a> Parser<'a> {
+    /// A parser of `toks` from position `pos`, outside any nesting.
+    fn new(toks: Vec<Token<'a>>, pos: usize, dialect: Dialect) -> Parser<'a> {
+        Parser {
+            toks,
+            pos,
+            depth: 0,
+            in_targs: 0,
+            in_make_args: 0,
+            no_colon: false,
+            trailing_comma: false,
+            dialect,
+        }
+    }
+
     fn peek(&self) -> &Tok<'a> {
         &self.toks[self.pos].tok
     }
@@ -1118,16 +1132,7 @@ pub(crate) fn parse_line(src: &str, dialect: Dialect) -> Result<Line<'_>> {
         )?),
         None => None,
     };
-    let mut p = Parser {
-        toks,
-        pos: start,
-        depth: 0,
-        in_targs: 0,
-        in_make_args: 0,
-        no_colon: false,
-        trailing_comma: false,
-        dialect,
-    };
+    let mut p = Parser::new(toks, start, dialect);
     if bind.is_none() && *p.peek() == Tok::Ident("return") {
         p.next();
     }
@@ -1335,16 +1340,7 @@ fn parse_tokens<'a>(toks: &[Token<'a>], end_col: usize, dialect: Dialect) -> Res
         tok: Tok::End,
         col: end_col,
     });
-    let mut p = Parser {
-        toks: all,
-        pos: 0,
-        depth: 0,
-        in_targs: 0,
-        in_make_args: 0,
-        no_colon: false,
-        trailing_comma: false,
-        dialect,
-    };
+    let mut p = Parser::new(all, 0, dialect);
     let node = p.expr_to_end()?;
     Ok(node)
 }

@@ -152,10 +152,8 @@ fn fnv1a64(text: &str) -> u64 {
 #[test]
 fn derived_sparse_gmma_rows_are_cpps() {
     use cute_core::atom::{Atom, Trait};
-    let text = std::fs::read_to_string(
-        repo_root().join("testdata/sparse-gmma-digests.txt"),
-    )
-    .expect("sparse-gmma-digests.txt");
+    let text = std::fs::read_to_string(repo_root().join("testdata/sparse-gmma-digests.txt"))
+        .expect("sparse-gmma-digests.txt");
     let digests: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     let names: Vec<&str> = cute_core::atom::atom_names()
         .filter(|n| n.starts_with("GMMA_64x"))
@@ -232,14 +230,13 @@ fn pasted_cpp_cases() {
 /// integer is a run-time `int` and `_8{}` a static one, as in C++.
 #[test]
 fn dynamic_cpp_cases() {
-    let cases: Vec<Case> =
-        load(&repo_root().join("testdata/paste-dynamic-cases.jsonl"))
-            .into_iter()
-            .map(|c| Case {
-                expr: format!("{};", c.expr),
-                ..c
-            })
-            .collect();
+    let cases: Vec<Case> = load(&repo_root().join("testdata/paste-dynamic-cases.jsonl"))
+        .into_iter()
+        .map(|c| Case {
+            expr: format!("{};", c.expr),
+            ..c
+        })
+        .collect();
     assert!(
         cases.len() >= 500,
         "dynamic corpus too small: {}",
@@ -252,9 +249,8 @@ fn dynamic_cpp_cases() {
 /// last value equals what C++ prints.
 #[test]
 fn cutlass_snippets() {
-    let text =
-        std::fs::read_to_string(repo_root().join("testdata/snippets.jsonl"))
-            .expect("snippets.jsonl");
+    let text = std::fs::read_to_string(repo_root().join("testdata/snippets.jsonl"))
+        .expect("snippets.jsonl");
     let mut passed = Vec::new();
     let mut total = 0;
     for l in text.lines().filter(|l| !l.trim().is_empty()) {

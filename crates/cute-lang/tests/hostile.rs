@@ -116,8 +116,7 @@ fn fuzz_findings_replay() {
 #[test]
 fn pasted_code_errors_name_a_column() {
     let text = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../testdata/bad-inputs.txt"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/bad-inputs.txt"),
     )
     .expect("corpus");
     let marker = "# C++ and CuTeDSL spellings";

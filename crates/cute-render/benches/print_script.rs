@@ -19,10 +19,7 @@ fn corpus_script() -> String {
 }
 
 fn bad_corpus() -> String {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../testdata/bad-inputs.txt"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/bad-inputs.txt");
     std::fs::read_to_string(path).expect("bad-inputs.txt")
 }
 
