@@ -198,27 +198,30 @@ impl Drawing {
                 }
                 self.status.set((t4 - t0, status));
             }
-            Err(e) => {
-                // The figure on screen stays (dimmed) but must not pass for this text's.
-                let last = self
-                    .shared
-                    .figure
-                    .with_value(|f| f.as_ref().map(|f| f.title.clone()));
-                self.draw_error.set(Some(match last {
-                    Some(t) => {
-                        format!("{e}\nNot drawn: the picture below is the last good value, {t}")
-                    }
-                    None => e.to_string(),
-                }));
-                self.shared.export_blocked.set(None);
-                self.shared.elem_fixed.set(None);
-                self.shared.answers.set(Vec::new());
-                if let Some(div) = self.canvas.get_untracked() {
-                    let _ = div.class_list().add_1("stale");
-                }
-                self.status.set((0.0, String::new()));
-            }
+            Err(e) => self.show_error(&e),
         }
+    }
+
+    /// A value that cannot be drawn: the error, and the figure on screen kept but dimmed.
+    fn show_error(self, e: &cute_core::Error) {
+        // The figure on screen stays (dimmed) but must not pass for this text's.
+        let last = self
+            .shared
+            .figure
+            .with_value(|f| f.as_ref().map(|f| f.title.clone()));
+        self.draw_error.set(Some(match last {
+            Some(t) => {
+                format!("{e}\nNot drawn: the picture below is the last good value, {t}")
+            }
+            None => e.to_string(),
+        }));
+        self.shared.export_blocked.set(None);
+        self.shared.elem_fixed.set(None);
+        self.shared.answers.set(Vec::new());
+        if let Some(div) = self.canvas.get_untracked() {
+            let _ = div.class_list().add_1("stale");
+        }
+        self.status.set((0.0, String::new()));
     }
 
     /// A new figure opens whole (tall ones: their width), or as nearly whole as keeps its
