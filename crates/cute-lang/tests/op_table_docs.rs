@@ -1,5 +1,5 @@
 //! What lists the language's names is generated from its tables: the function and type
-//! tables of `docs/expressions.md` (one row per op / class template, in table order, with
+//! tables of `docs/reference/functions.md` (one row per op / class template, in table order, with
 //! spellings, parameters and meaning) and the names of the fuzz dictionary
 //! (`fuzz/cute.dict`). `UPDATE_DOCS=1 cargo test -p cute-lang --test op_table_docs`
 //! rewrites the generated sections after a change to a table.
@@ -118,7 +118,7 @@ fn generated_section(path: &str, begin: &str, end: &str, heading: &str, body: &s
 #[test]
 fn docs_function_table_is_the_op_table() {
     generated_section(
-        "docs/expressions.md",
+        "docs/reference/functions.md",
         BEGIN,
         END,
         "\n## Functions (the op table)\n\n",
@@ -129,8 +129,8 @@ fn docs_function_table_is_the_op_table() {
 #[test]
 fn docs_type_table_is_the_type_table() {
     generated_section(
-        "docs/expressions.md",
-        "<!-- type table: generated from crates/cute-lang/src/types.rs -->",
+        "docs/reference/functions.md",
+        "<!-- type table: generated from crates/cute-lang/src/types/table.rs -->",
         "<!-- end of type table -->",
         "\n## Class templates and type traits (the type table)\n\n",
         &type_table(),

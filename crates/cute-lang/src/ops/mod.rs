@@ -2,7 +2,7 @@
 //! C++ / CuTeDSL spellings that mean it, its parameters, how C++ template arguments join
 //! them, one line of meaning, whether the algebra view draws it, and a short body that
 //! calls the algebra. Function lists, "did you mean", the algebra view's captions and the
-//! function table of `docs/expressions.md` all come from (or are tested against) [`OPS`].
+//! function table of `docs/reference/functions.md` all come from (or are tested against) [`OPS`].
 
 use crate::convert::{bits_of, major_of};
 use crate::ops::atoms::{
