@@ -107,6 +107,17 @@ pub fn is_atom_name(name: &str) -> bool {
     atom_names().any(|n| n == name)
 }
 
+/// Whether `name` is spelled like an atom of the table (`SM80_...`, `UniversalCopy_...`),
+/// so that an unknown one deserves the table's "did you mean".
+///
+/// ```
+/// assert!(cute_core::atom::is_atom_like_name("SM80_16x8x16"));
+/// assert!(!cute_core::atom::is_atom_like_name("make_layout"));
+/// ```
+pub fn is_atom_like_name(name: &str) -> bool {
+    name.starts_with("SM") || name.starts_with("UniversalCopy")
+}
+
 /// The value of one atom trait: `Shape_MNK` is an int-tuple, every other trait a layout.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Trait {
@@ -307,6 +318,17 @@ pub struct CpAsyncOp {
     pub global: bool,
     /// `_ZFILL`: zero-fills past the source size.
     pub zfill: bool,
+}
+
+impl CpAsyncOp {
+    /// Whether `name` is spelled as an SM80 `cp.async` op (`SM80_CP_ASYNC_CACHE...`).
+    ///
+    /// ```
+    /// assert!(cute_core::atom::CpAsyncOp::is_named("SM80_CP_ASYNC_CACHEALWAYS"));
+    /// ```
+    pub fn is_named(name: &str) -> bool {
+        name.starts_with("SM80_CP_ASYNC_CACHE")
+    }
 }
 
 impl fmt::Display for CpAsyncOp {

@@ -57,6 +57,17 @@ impl fmt::Display for Sm120Template {
     }
 }
 
+impl Sm120Template {
+    /// Whether `name` is spelled as an SM120 MMA (`SM120_...`); its grammar is the parse's.
+    ///
+    /// ```
+    /// assert!(cute_core::sm120::Sm120Template::is_named("SM120_16x8x32_TN"));
+    /// ```
+    pub fn is_named(name: &str) -> bool {
+        name.starts_with("SM120_")
+    }
+}
+
 impl FromStr for Sm120Template {
     type Err = Error;
 

@@ -113,6 +113,35 @@ impl fmt::Display for UmmaOp {
     }
 }
 
+/// The Blackwell datacenter MMA families a name belongs to by its spelling: the SM100
+/// UMMA ops (`SM100_MMA_...`) and SM103's (`SM103_...`); the grammar is [`UmmaOp`]'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UmmaNaming {
+    /// `SM100_MMA_...`.
+    Sm100,
+    /// `SM103_...`.
+    Sm103,
+}
+
+impl UmmaNaming {
+    /// The family `name` is spelled in, if any.
+    ///
+    /// ```
+    /// use cute_core::umma::UmmaNaming;
+    /// assert_eq!(UmmaNaming::of("SM100_MMA_F16BF16_SS"), Some(UmmaNaming::Sm100));
+    /// assert_eq!(UmmaNaming::of("SM90_64x8x16_F16F16F16_SS"), None);
+    /// ```
+    pub fn of(name: &str) -> Option<UmmaNaming> {
+        if name.starts_with("SM100_MMA_") {
+            Some(UmmaNaming::Sm100)
+        } else if name.starts_with("SM103_") {
+            Some(UmmaNaming::Sm103)
+        } else {
+            None
+        }
+    }
+}
+
 impl FromStr for UmmaOp {
     type Err = Error;
 

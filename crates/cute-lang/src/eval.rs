@@ -536,7 +536,7 @@ fn eval_name(name: &str, env: &Env) -> Result<Value> {
             "'{short}' is a function: call it with arguments, e.g. {short}(...)"
         )));
     }
-    if short.starts_with("SM") || short.starts_with("UniversalCopy") {
+    if cute_core::atom::is_atom_like_name(short) {
         return Err(cute_core::atom::Atom::lookup(short)
             .err()
             .unwrap_or_else(|| Error::new(format!("unknown name '{short}'"))));

@@ -25,16 +25,17 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Option<Result<Value>> {
         "MMA_Traits" if targs.len() > 1 => return Some(f8f6f4_traits(targs)),
         _ => {}
     }
-    if !name.starts_with("SM") && name != "UniversalFMA" {
+    if !cute_core::atom::is_atom_like_name(name) && name != "UniversalFMA" {
         return None;
     }
-    if name.starts_with("SM100_MMA_") {
+    let umma = cute_core::umma::UmmaNaming::of(name);
+    if umma == Some(cute_core::umma::UmmaNaming::Sm100) {
         return Some(umma_op(name).and_then(|op| umma_template(op, targs)));
     }
-    if name.starts_with("SM120_") {
+    if Sm120Template::is_named(name) {
         return Some(sm120_template(name, targs));
     }
-    if name.starts_with("SM103_") {
+    if umma == Some(cute_core::umma::UmmaNaming::Sm103) {
         return Some(
             name.parse()
                 .map_err(|_| Error::new(format!(
@@ -43,7 +44,7 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Option<Result<Value>> {
                 .and_then(|op| umma_template(op, targs)),
         );
     }
-    if name.starts_with("SM80_CP_ASYNC_CACHE") {
+    if cute_core::atom::CpAsyncOp::is_named(name) {
         return Some(cp_async(name, targs));
     }
     if name == "UniversalFMA" {
