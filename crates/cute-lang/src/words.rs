@@ -33,6 +33,15 @@ macro_rules! words {
             pub fn parse(s: &str) -> Option<$name> {
                 Self::ALL.iter().copied().find(|w| w.name() == s)
             }
+
+            /// The word whose name ends in the member `m` of its scope (`ROW_MAJOR` of
+            /// `LayoutEnum.ROW_MAJOR`, `B128` of `TMA::SmemSwizzleBits::B128`).
+            pub fn member(m: &str) -> Option<$name> {
+                Self::ALL
+                    .iter()
+                    .copied()
+                    .find(|w| w.name().rsplit([':', '.']).next() == Some(m))
+            }
         }
 
         impl fmt::Display for $name {
@@ -430,19 +439,6 @@ impl Word {
             .or_else(|| Scope::parse(name).map(Word::Scope))
             .or_else(|| F8f6f4Op::parse(name).map(Word::F8f6f4))
             .or_else(|| InstrWord::parse(name).map(Word::Instr))
-    }
-
-    /// Every bare name [`Word::bare`] reads, for the docs and the fuzz dictionary.
-    pub fn bare_names() -> impl Iterator<Item = &'static str> {
-        TraitName::ALL
-            .iter()
-            .map(|t| t.name())
-            .chain(Scope::ALL.iter().map(|s| s.name()))
-            .chain(F8f6f4Op::ALL.iter().map(|o| o.name()))
-            .chain(Elem::ALL.iter().map(|e| e.cpp_name()))
-            .chain(["int4b_t", "uint4b_t", "uint1b_t", "bin1_t"])
-            .chain(["Major::K", "Major::MN"])
-            .chain(LayoutEnum::ALL.iter().map(|l| l.name()))
     }
 
     /// The memory instruction this word names, if it names one.

@@ -26,13 +26,14 @@ pub(crate) fn smem_desc(family: DescFamily, a: &[Value]) -> Result<Value> {
 /// A yes/no argument: a boolean, or the word that means yes (`ScaleIn::Neg`) or no.
 fn flag(v: &Value, yes: Option<Word>, no: Option<Word>, what: &str) -> Result<bool> {
     let name = |w: Option<Word>, b: bool| w.map_or(b.to_string(), |w| w.to_string());
-    let (yes_name, no_name) = (name(yes, true), name(no, false));
     match v {
         Value::Word(w) if Some(*w) == yes => Ok(true),
         Value::Word(w) if Some(*w) == no => Ok(false),
         Value::Bool(b) => Ok(*b),
         v => Err(Error::new(format!(
-            "expected {yes_name} or {no_name} for {what}, got {}",
+            "expected {} or {} for {what}, got {}",
+            name(yes, true),
+            name(no, false),
             v.kind()
         ))),
     }

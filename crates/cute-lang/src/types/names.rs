@@ -112,6 +112,10 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
     if let Some(op) = TmaOp::parse(last) {
         return Some(Ok(Value::Word(Word::Tma(op))));
     }
+    // `LayoutEnum.ROW_MAJOR`, `TMA::SmemSwizzleBits::B128`, `UMMA::ScaleIn::Neg`, ...
+    if let Some(w) = before.and_then(|scope| scoped_word(scope, last)) {
+        return Some(Ok(Value::Word(w)));
+    }
     let v = match (before, last) {
         (_, "LayoutLeft" | "GenColMajor") => Value::Major(Major::Left),
         (_, "LayoutRight" | "GenRowMajor") => Value::Major(Major::Right),
@@ -142,41 +146,10 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         (_, "Underscore" | "None" | "X") => Value::Under,
         (_, "nullptr" | "NULL") => Value::Word(Word::Nullptr),
         (_, "smem_ptr_flag") => Value::Offset(Offset::SmemPtr { bits: 1 }),
-        (Some("LayoutEnum"), "ROW_MAJOR") => Value::Word(Word::LayoutEnum(LayoutEnum::RowMajor)),
-        (Some("LayoutEnum"), "COL_MAJOR") => Value::Word(Word::LayoutEnum(LayoutEnum::ColMajor)),
         (Some("OperandMajorMode" | "Major"), "K") => Value::Word(Word::Major(AtomMajor::K)),
         (Some("OperandMajorMode" | "Major"), "MN") => Value::Word(Word::Major(AtomMajor::MN)),
         (_, "true" | "True" | "true_type") => Value::Bool(true),
         (_, "false" | "False" | "false_type") => Value::Bool(false),
-        (Some("LoadCacheMode"), "ALWAYS") => Value::Word(Word::CacheMode(CacheMode::Always)),
-        (Some("LoadCacheMode"), "GLOBAL") => Value::Word(Word::CacheMode(CacheMode::Global)),
-        (Some("CtaGroup"), "ONE") => Value::Word(Word::CtaGroup(CtaGroup::One)),
-        (Some("CtaGroup"), "TWO") => Value::Word(Word::CtaGroup(CtaGroup::Two)),
-        (Some("AddressSpace"), "gmem") => Value::Word(Word::Space(AddressSpace::Gmem)),
-        (Some("AddressSpace"), "smem") => Value::Word(Word::Space(AddressSpace::Smem)),
-        (Some("AddressSpace"), "rmem") => Value::Word(Word::Space(AddressSpace::Rmem)),
-        (Some("SmemSwizzleBits"), b)
-            if TmaSwizzleBits::parse(&format!("TMA::SmemSwizzleBits::{b}")).is_some() =>
-        {
-            Value::Word(Word::TmaSwizzleBits(TmaSwizzleBits::parse(&format!(
-                "TMA::SmemSwizzleBits::{b}"
-            ))?))
-        }
-        (Some("SmemSwizzleBase"), b)
-            if TmaSwizzleBase::parse(&format!("TMA::SmemSwizzleBase::{b}")).is_some() =>
-        {
-            Value::Word(Word::TmaSwizzleBase(TmaSwizzleBase::parse(&format!(
-                "TMA::SmemSwizzleBase::{b}"
-            ))?))
-        }
-        (Some("OperandSource"), "SMEM") => Value::Word(Word::Source(OperandSource::Smem)),
-        (Some("OperandSource"), "TMEM") => Value::Word(Word::Source(OperandSource::Tmem)),
-        (Some("OperandSource"), "RMEM") => Value::Word(Word::Source(OperandSource::Rmem)),
-        (Some("ScaleIn"), "One") => Value::Word(Word::ScaleIn(ScaleIn::One)),
-        (Some("ScaleIn"), "Neg") => Value::Word(Word::ScaleIn(ScaleIn::Neg)),
-        (Some("MaxShift"), s) if MaxShift::parse(&format!("MaxShift::{s}")).is_some() => {
-            Value::Word(Word::MaxShift(MaxShift::parse(&format!("MaxShift::{s}"))?))
-        }
         (_, n) if n.starts_with("Kernel") || n.starts_with("Epilogue") => {
             match ScheduleTag::parse(n) {
                 Some(tag) => Value::Word(Word::Schedule(tag)),
@@ -212,4 +185,21 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         }
     };
     Some(Ok(v))
+}
+
+/// The enumerator `member` of the scope `scope` (C++'s `Scope::member`, CuTeDSL's
+/// `Scope.member`), if the scope is one of the language's words and has that member.
+fn scoped_word(scope: &str, member: &str) -> Option<Word> {
+    Some(match scope {
+        "LayoutEnum" => Word::LayoutEnum(LayoutEnum::member(member)?),
+        "LoadCacheMode" => Word::CacheMode(CacheMode::member(member)?),
+        "CtaGroup" => Word::CtaGroup(CtaGroup::member(member)?),
+        "AddressSpace" => Word::Space(AddressSpace::member(member)?),
+        "SmemSwizzleBits" => Word::TmaSwizzleBits(TmaSwizzleBits::member(member)?),
+        "SmemSwizzleBase" => Word::TmaSwizzleBase(TmaSwizzleBase::member(member)?),
+        "OperandSource" => Word::Source(OperandSource::member(member)?),
+        "ScaleIn" => Word::ScaleIn(ScaleIn::member(member)?),
+        "MaxShift" => Word::MaxShift(MaxShift::member(member)?),
+        _ => return None,
+    })
 }

@@ -68,11 +68,6 @@ fn algebra_ops() -> String {
     names.join(", ")
 }
 
-/// Whether a copy atom moves between registers and tensor memory (`tcgen05.ld/st`).
-fn is_tmem_copy(c: &cute_core::atom::CopyAtom) -> bool {
-    c.tmem_copy().is_some()
-}
-
 /// The view a value gets when none is asked for (see [`infer_view_of_call`] for the
 /// algebra view, which also needs the drawn line's call).
 ///
@@ -93,7 +88,7 @@ pub fn infer_view(value: &Value) -> View {
         Value::Composed(_) => View::Swizzle,
         Value::Tuple(vs) if vs.len() == 2 && matches!(vs[1], Value::Layout(_)) => View::Tv,
         Value::Atom(a) if matches!(**a, Atom::Mma(_)) => View::Mma,
-        Value::Atom(a) if matches!(&**a, Atom::Copy(c) if is_tmem_copy(c)) => View::Tmem,
+        Value::Atom(a) if matches!(&**a, Atom::Copy(c) if c.tmem_copy().is_some()) => View::Tmem,
         v if tma_of(v).is_some() => View::Tma,
         Value::TiledMma(_) => View::Mma,
         Value::Atom(_) | Value::TiledCopy(_) => View::Copy,
@@ -402,7 +397,7 @@ fn tmem_view(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
             tmem_tensor_figure(title, &t, opts)
         }
         Value::Atom(a) => match &**a {
-            Atom::Copy(c) if is_tmem_copy(c) => {
+            Atom::Copy(c) if c.tmem_copy().is_some() => {
                 let val_id = c
                     .val_id()?
                     .ok_or_else(|| Error::new(format!("{}: no ValID in the atom table", c.name)))?;
