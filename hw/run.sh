@@ -34,11 +34,11 @@ DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
 CUDA=$("$NVCC" --version | grep -o 'release [0-9.]*, V[0-9.]*' | head -1)
 NCUV=$("$NCU" --version | tail -1)
 python3 - "$WORK/header.json" "$GPU" "$DRIVER" "$CUDA" "$NCUV" "$CORPUS" "$START" "$COUNT" <<'EOF'
-import json, sys, datetime, hashlib
+import json, os, sys, datetime, hashlib
 out, gpu, drv, cuda, ncu, corpus, start, count = sys.argv[1:]
 h = {"header": True, "gpu": gpu, "driver": drv, "cuda": cuda, "ncu": ncu,
      "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-     "corpus": corpus, "corpus_sha256": hashlib.sha256(open(corpus, "rb").read()).hexdigest(),
+     "corpus": os.path.relpath(os.path.abspath(corpus), os.path.abspath(".")), "corpus_sha256": hashlib.sha256(open(corpus, "rb").read()).hexdigest(),
      "slice": [int(start), int(count)], "clock_control": "none",
      "kernel": "1 block x 32 threads, 96 KiB dynamic smem, one shared instruction per launch"}
 json.dump(h, open(out, "w"))

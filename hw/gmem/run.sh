@@ -56,11 +56,11 @@ NCUV=$("$NCU" --version | tail -1)
 while [ $# -ge 2 ]; do
   CORPUS=$1 NAME=$2; shift 2
   python3 - "$WORK/header.json" "$GPU" "$DRIVER" "$NCUV" "$CORPUS" <<'PY'
-import json, sys, datetime, hashlib
+import json, os, sys, datetime, hashlib
 out, gpu, drv, ncu, corpus = sys.argv[1:]
 json.dump({"header": True, "gpu": gpu, "driver": drv, "ncu": ncu,
            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-           "corpus": corpus, "corpus_sha256": hashlib.sha256(open(corpus, "rb").read()).hexdigest(),
+           "corpus": os.path.relpath(os.path.abspath(corpus), os.path.abspath("../..")), "corpus_sha256": hashlib.sha256(open(corpus, "rb").read()).hexdigest(),
            "kernel": "1 block x 32 threads, one global load or store per launch"}, open(out, "w"))
 PY
   python3 corpus.py launches "$CORPUS" "$WORK/launches.txt" "$WORK/manifest.jsonl"
