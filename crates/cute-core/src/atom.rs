@@ -118,6 +118,181 @@ pub fn is_atom_like_name(name: &str) -> bool {
     name.starts_with("SM") || name.starts_with("UniversalCopy")
 }
 
+/// What a table row's name spells, read once from every row's name: the typed key the
+/// typed constructors ask the table by ([`CopyAtom::universal`], [`CopyAtom::matrix`],
+/// [`CopyAtom::tmem`], [`CopyAtom::cp_async`], [`MmaAtom::sm80_f16bf16`], [`GmmaOp::atom`],
+/// the SM120 templates), so that no caller spells a name to find a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomKey {
+    /// `UniversalCopy<uint_bit_t<bits>>`.
+    Universal(i64),
+    /// `ldmatrix` (`load`) / `stmatrix` of `count` 8x8 matrices of 16-bit elements,
+    /// transposed or not (`SM75_U32x4_LDSM_N`, `SM90_U16x8_STSM_T`).
+    Matrix {
+        /// `ldmatrix` (else `stmatrix`).
+        load: bool,
+        /// The number of 8x8 matrices.
+        count: i64,
+        /// `.trans`.
+        trans: bool,
+    },
+    /// `SM100_TMEM_{LOAD,STORE}_{dp}dp{bits}b{repeat}x[_16b]`.
+    Tmem {
+        /// Load or store.
+        dir: TmemCopy,
+        /// Data paths (lanes): 16 or 32.
+        dp: i64,
+        /// Bits a data path moves per repetition.
+        bits: i64,
+        /// Repetitions.
+        repeat: i64,
+        /// `_16b`: two 16-bit values packed in a 32-bit register.
+        packed: bool,
+    },
+    /// `SM80_CP_ASYNC_CACHE{ALWAYS,GLOBAL}[_ZFILL]` of `bits` bits.
+    CpAsync(CpAsyncOp, i64),
+    /// The SM80 `mma.sync` `SM80_16x8x{k}_{D}{A}{B}{C}_TN` (not `_SATURATE`).
+    Sm80 {
+        /// K (8 or 16 for the F16/BF16 ones).
+        k: i64,
+        /// `(D, A, B, C)`.
+        types: [Elem; 4],
+    },
+    /// A dense GMMA op.
+    Gmma(GmmaOp),
+    /// An SM120 `mma.sync` template `SM120_[SPARSE_]16x8x{k}_TN[_VS]`, without its
+    /// template arguments.
+    Sm120 {
+        /// `SPARSE`.
+        sparse: bool,
+        /// K.
+        k: i64,
+        /// `_VS`: block-scaled.
+        vs: bool,
+    },
+}
+
+impl AtomKey {
+    /// The key a table row's name spells; `None` for rows no typed constructor asks for.
+    fn of_name(name: &str) -> Option<AtomKey> {
+        if let Some(bits) = name.strip_prefix("UniversalCopy_") {
+            return bits.parse().ok().map(AtomKey::Universal);
+        }
+        if let Ok(op) = name.parse::<GmmaOp>() {
+            return (!op.sparse).then_some(AtomKey::Gmma(op));
+        }
+        if let Some(rest) = name.strip_prefix("SM100_TMEM_") {
+            return AtomKey::tmem_of(rest);
+        }
+        if let Some(rest) = name.strip_prefix("SM120_") {
+            let (sparse, rest) = match rest.strip_prefix("SPARSE_") {
+                Some(r) => (true, r),
+                None => (false, rest),
+            };
+            let rest = rest.strip_prefix("16x8x")?;
+            let (k, tail) = rest.split_once('_')?;
+            let vs = match tail {
+                "TN" => false,
+                "TN_VS" => true,
+                _ => return None,
+            };
+            return Some(AtomKey::Sm120 {
+                sparse,
+                k: k.parse().ok()?,
+                vs,
+            });
+        }
+        if CpAsyncOp::is_named(name) {
+            let (op, bits) = name.rsplit_once('_')?;
+            return Some(AtomKey::CpAsync(op.parse().ok()?, bits.parse().ok()?));
+        }
+        if let Some(rest) = name.strip_prefix("SM80_16x8x") {
+            let (k, rest) = rest.split_once('_')?;
+            let letters = rest.strip_suffix("_TN")?;
+            let types = types_of_letters(letters)?.try_into().ok()?;
+            return Some(AtomKey::Sm80 {
+                k: k.parse().ok()?,
+                types,
+            });
+        }
+        AtomKey::matrix_of(name)
+    }
+
+    /// `LOAD_32dp32b8x_16b` and the like (what follows `SM100_TMEM_`).
+    fn tmem_of(rest: &str) -> Option<AtomKey> {
+        let (dir, rest) = match rest.split_once('_')? {
+            ("LOAD", r) => (TmemCopy::Load, r),
+            ("STORE", r) => (TmemCopy::Store, r),
+            _ => return None,
+        };
+        let (rest, packed) = match rest.strip_suffix("_16b") {
+            Some(r) => (r, true),
+            None => (rest, false),
+        };
+        let (dp, rest) = rest.strip_suffix('x')?.split_once("dp")?;
+        let (bits, repeat) = rest.split_once('b')?;
+        Some(AtomKey::Tmem {
+            dir,
+            dp: dp.parse().ok()?,
+            bits: bits.parse().ok()?,
+            repeat: repeat.parse().ok()?,
+            packed,
+        })
+    }
+
+    /// `SM75_U32x{n}_LDSM_N`, `SM75_U16x{2n}_LDSM_T`, `SM90_U32x{n}_STSM_N`,
+    /// `SM90_U16x{2n}_STSM_T`.
+    fn matrix_of(name: &str) -> Option<AtomKey> {
+        let mut parts = name.split('_');
+        let (arch, regs, kind, t) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+        if parts.next().is_some() {
+            return None;
+        }
+        let load = match (arch, kind) {
+            ("SM75", "LDSM") => true,
+            ("SM90", "STSM") => false,
+            _ => return None,
+        };
+        let (unit, n) = regs.split_once('x')?;
+        let n: i64 = n.parse().ok()?;
+        let (count, trans) = match (unit, t) {
+            ("U32", "N") => (n, false),
+            ("U16", "T") if n % 2 == 0 => (n / 2, true),
+            _ => return None,
+        };
+        Some(AtomKey::Matrix { load, count, trans })
+    }
+}
+
+/// The table row of every typed key, built once from the rows' names.
+fn row_of(key: AtomKey) -> Option<&'static str> {
+    static INDEX: std::sync::OnceLock<std::collections::HashMap<AtomKey, &'static str>> =
+        std::sync::OnceLock::new();
+    INDEX
+        .get_or_init(|| {
+            table_rows()
+                .filter(|(kind, _, _)| *kind != "derive")
+                .filter_map(|(_, name, _)| Some((AtomKey::of_name(name)?, name)))
+                .collect()
+        })
+        .get(&key)
+        .copied()
+}
+
+/// The element types that letters such as `F32BF16BF16F32` spell, in their order.
+fn types_of_letters(mut letters: &str) -> Option<Vec<Elem>> {
+    const TOKENS: [&str; 13] = [
+        "BF16", "TF32", "E4M3", "E5M2", "F64", "F32", "F16", "S32", "S8", "U8", "S4", "U4", "U1",
+    ];
+    let mut out = Vec::with_capacity(4);
+    while !letters.is_empty() {
+        let t = TOKENS.iter().find(|t| letters.starts_with(**t))?;
+        out.push(Elem::from_letters(t)?);
+        letters = &letters[t.len()..];
+    }
+    Some(out)
+}
+
 /// The value of one atom trait: `Shape_MNK` is an int-tuple, every other trait a layout.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Trait {
@@ -209,8 +384,8 @@ impl Atom {
         let Some((kind, name, rest)) = table_rows().find(|(k, n, _)| *n == name && *k != "derive")
         else {
             return match name.parse::<GmmaOp>() {
-                Ok(op) if op.sparse => match Atom::lookup(&op.dense().to_string()) {
-                    Ok(Atom::Mma(dense)) => Ok(Atom::Mma(sparse_atom(&dense)?)),
+                Ok(op) if op.sparse => match Atom::by_key(AtomKey::Gmma(op.dense())) {
+                    Some(Ok(Atom::Mma(dense))) => Ok(Atom::Mma(sparse_atom(&dense)?)),
                     _ => Err(unknown_atom(name)),
                 },
                 _ => Err(unknown_atom(name)),
@@ -250,6 +425,17 @@ impl Atom {
                 op_assert: None,
             })),
         }
+    }
+
+    /// The table's atom of a typed key, `None` where the table has no such row.
+    ///
+    /// ```
+    /// use cute_core::atom::{Atom, AtomKey};
+    /// assert_eq!(Atom::by_key(AtomKey::Universal(64)).unwrap().unwrap().name(), "UniversalCopy_64");
+    /// assert!(Atom::by_key(AtomKey::Universal(24)).is_none());
+    /// ```
+    pub fn by_key(key: AtomKey) -> Option<Result<Atom>> {
+        row_of(key).map(Atom::lookup)
     }
 
     /// The C++ name.
@@ -312,7 +498,7 @@ fn unknown_atom(name: &str) -> Error {
 }
 
 /// An SM80 `cp.async` op: `SM80_CP_ASYNC_CACHE{ALWAYS,GLOBAL}[_ZFILL]<TS, TD>`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CpAsyncOp {
     /// `CACHEGLOBAL` (`cp.async.cg`, 16 bytes only), else `CACHEALWAYS` (`cp.async.ca`).
     pub global: bool,
@@ -385,10 +571,7 @@ impl CopyAtom {
                 list(|w| w / 8, "/")
             )));
         }
-        match Atom::lookup(&format!("{op}_{bits}"))? {
-            Atom::Copy(c) => Ok(c),
-            Atom::Mma(m) => Err(Error::new(format!("{} is an MMA atom", m.name))),
-        }
+        CopyAtom::by_key(AtomKey::CpAsync(op, bits), || format!("{op}_{bits}"))
     }
 
     /// `Copy_Traits<SM80_CP_ASYNC_CACHE{ALWAYS,GLOBAL}[_ZFILL]<T>>` of any width: the
@@ -609,6 +792,44 @@ impl MmaAtom {
         self.named_types()?.try_into().ok()
     }
 
+    /// The value types `(D, A, B, C)` of an MMA whose operands all live in registers: the
+    /// ones its name spells ([`MmaAtom::value_types`]), `UniversalFMA<D, A = D, B = A,
+    /// C = D>`'s arguments, the int8/int16 dot products `SM61_DP4A`/`SM61_DP2A`
+    /// (accumulating in `int32_t`). `None` for the others (GMMA/UMMA, whose operands may
+    /// be descriptors or tensor memory).
+    ///
+    /// ```
+    /// use cute_core::{atom::MmaAtom, elem::Elem};
+    /// let a = MmaAtom::universal_fma(&[Elem::F32, Elem::F16]).unwrap();
+    /// assert_eq!(a.register_types().unwrap(), Some([Elem::F32, Elem::F16, Elem::F16, Elem::F32]));
+    /// ```
+    pub fn register_types(&self) -> Result<Option<[Elem; 4]>> {
+        if let Some(t) = self.value_types() {
+            return Ok(Some(t));
+        }
+        if let Some(args) = self
+            .name
+            .strip_prefix("UniversalFMA<")
+            .and_then(|r| r.strip_suffix('>'))
+        {
+            let ts: Vec<Elem> = args
+                .split(',')
+                .map(Elem::from_cpp)
+                .collect::<Option<_>>()
+                .ok_or_else(|| Error::new(format!("{}: unknown element type", self.name)))?;
+            let d = ts[0];
+            let a = ts.get(1).copied().unwrap_or(d);
+            let b = ts.get(2).copied().unwrap_or(a);
+            let c = ts.get(3).copied().unwrap_or(d);
+            return Ok(Some([d, a, b, c]));
+        }
+        Ok(match self.name.as_str() {
+            "SM61_DP4A" => Some([Elem::S32, Elem::S8, Elem::S8, Elem::S32]),
+            "SM61_DP2A" => Some([Elem::S32, Elem::S16, Elem::S16, Elem::S32]),
+            _ => None,
+        })
+    }
+
     /// The element types the name spells, in its order: `(D, A, B, C)` of a register MMA,
     /// `(D, A, B)` of a GMMA (`SM90_64x128x16_F32F16F16_SS`, whose C is D).
     ///
@@ -619,18 +840,7 @@ impl MmaAtom {
     /// assert_eq!(m.named_types(), Some(vec![Elem::F32, Elem::F16, Elem::F16]));
     /// ```
     pub fn named_types(&self) -> Option<Vec<Elem>> {
-        let mut letters = self.name.split('_').nth(2)?;
-        const TOKENS: [&str; 13] = [
-            "BF16", "TF32", "E4M3", "E5M2", "F64", "F32", "F16", "S32", "S8", "U8", "S4", "U4",
-            "U1",
-        ];
-        let mut out = Vec::with_capacity(4);
-        while !letters.is_empty() {
-            let t = TOKENS.iter().find(|t| letters.starts_with(**t))?;
-            out.push(Elem::from_letters(t)?);
-            letters = &letters[t.len()..];
-        }
-        Some(out)
+        types_of_letters(self.name.split('_').nth(2)?)
     }
 
     /// `MMA_Traits<SM100_MMA_*<A, B, C, M, N, ...>>` of a `tcgen05.mma` (UMMA) atom, as
@@ -705,6 +915,16 @@ impl MmaAtom {
         }
     }
 
+    /// The table's MMA atom of a typed key.
+    pub fn by_key(key: AtomKey) -> Result<MmaAtom> {
+        match Atom::by_key(key) {
+            Some(Ok(Atom::Mma(m))) => Ok(m),
+            Some(Ok(Atom::Copy(c))) => Err(Error::new(format!("{} is a copy atom", c.name))),
+            Some(Err(e)) => Err(e),
+            None => Err(Error::new(format!("the atom table has no MMA {key:?}"))),
+        }
+    }
+
     /// `MMA_Traits<UniversalFMA<D, A, B, C>>`: one thread, one multiply-add.
     ///
     /// ```
@@ -766,16 +986,41 @@ impl MmaAtom {
             )))
             }
         };
-        let (ab, acc) = (l(ab), l(acc));
-        match Atom::lookup(&format!("SM80_16x8x{k}_{acc}{ab}{ab}{acc}_TN"))? {
-            Atom::Mma(m) => Ok(m),
-            Atom::Copy(c) => Err(Error::new(format!("{} is a copy atom", c.name))),
-        }
+        MmaAtom::by_key(AtomKey::Sm80 {
+            k,
+            types: [acc, ab, ab, acc],
+        })
     }
 
     /// `make_tiled_mma(atom)`: one atom, no permutation.
     pub fn tiled(&self) -> Result<TiledMma> {
         make_tiled_mma(self, &Layout::col_major(IntTuple::ints(&[1, 1, 1]))?, &[])
+    }
+}
+
+/// An MMA operand: A (M x K), B (N x K) or the accumulator C (M x N), as CuTe's `_A`,
+/// `_B`, `_C` member suffixes name them.
+///
+/// ```
+/// assert_eq!(cute_core::atom::Operand::B.to_string(), "B");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    /// The M x K operand.
+    A,
+    /// The N x K operand.
+    B,
+    /// The M x N accumulator.
+    C,
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Operand::A => "A",
+            Operand::B => "B",
+            Operand::C => "C",
+        })
     }
 }
 
@@ -797,7 +1042,7 @@ pub struct TiledMma {
 /// CuTe `make_tiled_mma(atom, atom_layout, permutations)`.
 ///
 /// ```
-/// use cute_core::atom::{make_tiled_mma, Atom};
+/// use cute_core::atom::{make_tiled_mma, Atom, Operand};
 /// use cute_core::layout::Tiler;
 /// let Atom::Mma(atom) = Atom::lookup("SM80_16x8x16_F16F16F16F16_TN").unwrap() else { unreachable!() };
 /// let under = [Tiler::Under, Tiler::Under, Tiler::Under];
@@ -906,21 +1151,21 @@ impl TiledMma {
 
     /// Operand `which`'s modes of (M, N, K) and its atom TV layout: A is (M, K), B (N, K),
     /// C (M, N).
-    fn operand(&self, which: char) -> ((usize, usize), &Layout) {
+    fn operand(&self, which: Operand) -> ((usize, usize), &Layout) {
         match which {
-            'A' => ((0, 2), &self.atom.a),
-            'B' => ((1, 2), &self.atom.b),
-            _ => ((0, 1), &self.atom.c),
+            Operand::A => ((0, 2), &self.atom.a),
+            Operand::B => ((1, 2), &self.atom.b),
+            Operand::C => ((0, 1), &self.atom.c),
         }
     }
 
     /// The (ThrM, ThrN) → (ThrM, ThrK) / (ThrN, ThrK) map `get_layoutA/B_TV` compose with
     /// (A ignores ThrN, B ignores ThrM); none for C.
-    fn operand_sub(&self, which: char) -> Result<Option<Layout>> {
+    fn operand_sub(&self, which: Operand) -> Result<Option<Layout>> {
         let stride = match which {
-            'A' => [1, 0],
-            'B' => [0, 1],
-            _ => return Ok(None),
+            Operand::A => [1, 0],
+            Operand::B => [0, 1],
+            Operand::C => return Ok(None),
         };
         Ok(Some(Layout::new(
             IntTuple::ints(&[self.vmnk_size(1)?, self.vmnk_size(2)?]),
@@ -956,14 +1201,14 @@ impl TiledMma {
     /// a tile of `shape` (`(M,K,...)`, `(N,K,...)` or `(M,N,...)`): `(FrgV, RestX, RestY, ...)`.
     ///
     /// ```
-    /// use cute_core::atom::{make_tiled_mma, Atom};
+    /// use cute_core::atom::{make_tiled_mma, Atom, Operand};
     /// use cute_core::layout::Tiler;
     /// let Atom::Mma(atom) = Atom::lookup("SM80_16x8x16_F16F16F16F16_TN").unwrap() else { unreachable!() };
     /// let under = [Tiler::Under, Tiler::Under, Tiler::Under];
     /// let mma = make_tiled_mma(&atom, &"(2,2,1)".parse().unwrap(), &under).unwrap();
-    /// assert_eq!(mma.partition_shape('C', &"(64,64)".parse().unwrap()).unwrap().to_string(), "((2,2),2,4)");
+    /// assert_eq!(mma.partition_shape(Operand::C, &"(64,64)".parse().unwrap()).unwrap().to_string(), "((2,2),2,4)");
     /// ```
-    pub fn partition_shape(&self, which: char, shape: &IntTuple) -> Result<IntTuple> {
+    pub fn partition_shape(&self, which: Operand, shape: &IntTuple) -> Result<IntTuple> {
         let dummy = Layout::col_major(shape.clone())?;
         if dummy.rank() < 2 {
             return Err(Error::new(format!(
@@ -983,15 +1228,20 @@ impl TiledMma {
     /// by it).
     ///
     /// ```
-    /// use cute_core::atom::{make_tiled_mma, Atom};
+    /// use cute_core::atom::{make_tiled_mma, Atom, Operand};
     /// use cute_core::layout::Tiler;
     /// let Atom::Mma(atom) = Atom::lookup("SM80_16x8x16_F16F16F16F16_TN").unwrap() else { unreachable!() };
     /// let under = [Tiler::Under, Tiler::Under, Tiler::Under];
     /// let mma = make_tiled_mma(&atom, &"(2,2,1)".parse().unwrap(), &under).unwrap();
-    /// let (l, off) = mma.partition('A', &"(64,32):(32,1)".parse().unwrap(), 37).unwrap();
+    /// let (l, off) = mma.partition(Operand::A, &"(64,32):(32,1)".parse().unwrap(), 37).unwrap();
     /// assert_eq!((l.to_string(), off), ("((2,2,2),2,2):((1,256,8),1024,16)".to_string(), 546));
     /// ```
-    pub fn partition(&self, which: char, layout: &Layout, thr_idx: i64) -> Result<(Layout, i64)> {
+    pub fn partition(
+        &self,
+        which: Operand,
+        layout: &Layout,
+        thr_idx: i64,
+    ) -> Result<(Layout, i64)> {
         let (tv, c) = self.partition_coord(which, layout, thr_idx)?;
         let offset = tv.call_coord(&c.start())?;
         Ok((tv.slice(&c)?, offset))
@@ -1003,7 +1253,7 @@ impl TiledMma {
     /// run-time one: the swizzle decays into strides where it can.
     ///
     /// ```
-    /// use cute_core::atom::{make_tiled_mma, Atom};
+    /// use cute_core::atom::{make_tiled_mma, Atom, Operand};
     /// use cute_core::layout::Tiler;
     /// use cute_core::swizzle::{AnyLayout, ComposedLayout};
     /// use cute_core::tensor::{Ptr, Space, Tensor};
@@ -1013,10 +1263,10 @@ impl TiledMma {
     /// let mma = make_tiled_mma(&atom, &"(2,2,1)".parse().unwrap(), &perm).unwrap();
     /// let sw = ComposedLayout::new(Swizzle::new(2, 3, 3).unwrap(), 0, "((8,8),(32,1)):((32,256),(1,0))".parse().unwrap());
     /// let s = Tensor::over(Ptr::new(Space::Smem, 16, 0), &AnyLayout::Composed(sw)).unwrap();
-    /// let t = mma.partition_tensor('A', &s, 37).unwrap();
+    /// let t = mma.partition_tensor(Operand::A, &s, 37).unwrap();
     /// assert_eq!(t.to_string(), "smem_ptr[16b](0x444) o ((2,2,2),2,2):((1,256,8),1024,16)");
     /// ```
-    pub fn partition_tensor(&self, which: char, t: &Tensor, thr_idx: i64) -> Result<Tensor> {
+    pub fn partition_tensor(&self, which: Operand, t: &Tensor, thr_idx: i64) -> Result<Tensor> {
         let (tv, c) = self.partition_coord(which, &t.layout, thr_idx)?;
         let dynamic = vec![true; c.start().leaf_count()];
         t.with_layout(tv)?.slice_dynamic(&c, &dynamic)
@@ -1026,7 +1276,7 @@ impl TiledMma {
     /// `((ThrV,(ThrX,ThrY)),(_,(_,...)))`.
     fn partition_coord(
         &self,
-        which: char,
+        which: Operand,
         layout: &Layout,
         thr_idx: i64,
     ) -> Result<(Layout, Coord)> {
@@ -1061,7 +1311,7 @@ impl TiledMma {
 
     /// `thrfrg_A/B/C(layout)` of a tensor's layout, after checking the TiledMMA's tile
     /// divides its first two modes.
-    fn thrfrg_checked(&self, which: char, layout: &Layout) -> Result<Layout> {
+    fn thrfrg_checked(&self, which: Operand, layout: &Layout) -> Result<Layout> {
         if layout.rank() < 2 {
             return Err(Error::new(format!(
                 "partition_{which}: the tensor's layout {layout} must have at least two modes"
@@ -1087,19 +1337,19 @@ impl TiledMma {
     /// column-major layout of `shape`, in its order.
     ///
     /// ```
-    /// use cute_core::atom::{make_tiled_mma, Atom};
+    /// use cute_core::atom::{make_tiled_mma, Atom, Operand};
     /// use cute_core::{layout::Tiler, IntTuple, Layout};
     /// let Atom::Mma(atom) = Atom::lookup("SM80_16x8x16_F16F16F16F16_TN").unwrap() else { unreachable!() };
     /// let under = [Tiler::Under, Tiler::Under, Tiler::Under];
     /// let mma = make_tiled_mma(&atom, &"(2,2,1)".parse().unwrap(), &under).unwrap();
     /// let shape: IntTuple = "(64,32)".parse().unwrap();
-    /// let tv = mma.tv_over('A', &shape).unwrap();
-    /// let (l, off) = mma.partition('A', &Layout::col_major(shape).unwrap(), 37).unwrap();
+    /// let tv = mma.tv_over(Operand::A, &shape).unwrap();
+    /// let (l, off) = mma.partition(Operand::A, &Layout::col_major(shape).unwrap(), 37).unwrap();
     /// for v in 0..l.size().unwrap() {
     ///     assert_eq!(tv.call_coord(&IntTuple::ints(&[37, v])).unwrap(), off + l.call_index(v).unwrap());
     /// }
     /// ```
-    pub fn tv_over(&self, which: char, shape: &IntTuple) -> Result<Layout> {
+    pub fn tv_over(&self, which: Operand, shape: &IntTuple) -> Result<Layout> {
         let frg = self.thrfrg_checked(which, &Layout::col_major(shape.clone())?)?;
         self.finish(frg, self.operand_sub(which)?)
     }
@@ -1115,14 +1365,14 @@ impl TiledMma {
     pub fn layout_a_tv(&self) -> Result<Layout> {
         let ref_a = Layout::col_major(IntTuple::ints(&[self.tile_size(0)?, self.tile_size(2)?]))?;
         let frg = self.thrfrg(&ref_a, (0, 2), &self.atom.a)?;
-        self.finish(frg, self.operand_sub('A')?)
+        self.finish(frg, self.operand_sub(Operand::A)?)
     }
 
     /// CuTe `get_layoutB_TV()`: (thr_idx, val) → (n, k).
     pub fn layout_b_tv(&self) -> Result<Layout> {
         let ref_b = Layout::col_major(IntTuple::ints(&[self.tile_size(1)?, self.tile_size(2)?]))?;
         let frg = self.thrfrg(&ref_b, (1, 2), &self.atom.b)?;
-        self.finish(frg, self.operand_sub('B')?)
+        self.finish(frg, self.operand_sub(Operand::B)?)
     }
 }
 
@@ -1161,23 +1411,27 @@ pub fn make_tiled_copy(atom: &CopyAtom, thr: &Layout, val: &Layout) -> Result<Ti
 }
 
 /// CuTe `make_tiled_copy_A/B/C(copy_atom, tiled_mma)`: the copy that feeds operand
-/// `which` (`'A'`, `'B'` or `'C'`) of the MMA, thread for thread.
+/// `which` (A, B or C) of the MMA, thread for thread.
 ///
 /// ```
-/// use cute_core::atom::{make_tiled_copy_operand, make_tiled_mma, Atom};
+/// use cute_core::atom::{make_tiled_copy_operand, make_tiled_mma, Atom, Operand};
 /// use cute_core::layout::Tiler;
 /// let Atom::Mma(mma) = Atom::lookup("SM80_16x8x16_F16F16F16F16_TN").unwrap() else { unreachable!() };
 /// let under = [Tiler::Under, Tiler::Under, Tiler::Under];
 /// let mma = make_tiled_mma(&mma, &"(2,2,1)".parse().unwrap(), &under).unwrap();
 /// let Atom::Copy(ldsm) = Atom::lookup("SM75_U32x4_LDSM_N").unwrap() else { unreachable!() };
-/// let copy = make_tiled_copy_operand(&ldsm.with_value_bits(16).unwrap(), &mma, 'A').unwrap();
+/// let copy = make_tiled_copy_operand(&ldsm.with_value_bits(16).unwrap(), &mma, Operand::A).unwrap();
 /// assert_eq!(copy.tiler.to_string(), "(32,16)");
 /// ```
-pub fn make_tiled_copy_operand(atom: &CopyAtom, mma: &TiledMma, which: char) -> Result<TiledCopy> {
+pub fn make_tiled_copy_operand(
+    atom: &CopyAtom,
+    mma: &TiledMma,
+    which: Operand,
+) -> Result<TiledCopy> {
     let (tv, tiler) = match which {
-        'A' => (mma.layout_a_tv()?, [mma.tile_size(0)?, mma.tile_size(2)?]),
-        'B' => (mma.layout_b_tv()?, [mma.tile_size(1)?, mma.tile_size(2)?]),
-        _ => (mma.layout_c_tv()?, [mma.tile_size(0)?, mma.tile_size(1)?]),
+        Operand::A => (mma.layout_a_tv()?, [mma.tile_size(0)?, mma.tile_size(2)?]),
+        Operand::B => (mma.layout_b_tv()?, [mma.tile_size(1)?, mma.tile_size(2)?]),
+        Operand::C => (mma.layout_c_tv()?, [mma.tile_size(0)?, mma.tile_size(1)?]),
     };
     make_tiled_copy_impl(atom, tv, IntTuple::ints(&tiler))
 }
@@ -1309,13 +1563,13 @@ impl TiledCopy {
     /// `TiledLayout_TV`, as C++ does.
     ///
     /// ```
-    /// use cute_core::atom::{make_tiled_copy_operand, make_tiled_mma, Atom};
+    /// use cute_core::atom::{make_tiled_copy_operand, make_tiled_mma, Atom, Operand};
     /// use cute_core::layout::Tiler;
     /// let Atom::Mma(mma) = Atom::lookup("SM80_16x8x16_F16F16F16F16_TN").unwrap() else { unreachable!() };
     /// let under = [Tiler::Under, Tiler::Under, Tiler::Under];
     /// let mma = make_tiled_mma(&mma, &"(2,2,1)".parse().unwrap(), &under).unwrap();
     /// let Atom::Copy(ldsm) = Atom::lookup("SM75_U32x4_LDSM_N").unwrap() else { unreachable!() };
-    /// let copy = make_tiled_copy_operand(&ldsm.with_value_bits(16).unwrap(), &mma, 'A').unwrap();
+    /// let copy = make_tiled_copy_operand(&ldsm.with_value_bits(16).unwrap(), &mma, Operand::A).unwrap();
     /// let frag = "((2,2,2),2,2):((1,2,4),16,8)".parse().unwrap(); // partition_fragment_A of 64x32
     /// assert_eq!(copy.retile(&frag).unwrap().to_string(), "((8,1),2,2):((1,0),16,8)");
     /// ```
@@ -1555,9 +1809,11 @@ impl GmmaOp {
     /// assert_eq!((atom.shape_mnk.to_string(), atom.mn_major), ("(64,16,16)".to_string(), [true, false]));
     /// ```
     pub fn atom(&self, majors: [AtomMajor; 2]) -> Result<MmaAtom> {
-        let mut at = match Atom::lookup(&self.to_string())? {
-            Atom::Mma(m) => m,
-            Atom::Copy(c) => return Err(Error::new(format!("{} is a copy atom", c.name))),
+        let dense = MmaAtom::by_key(AtomKey::Gmma(self.dense()))?;
+        let mut at = if self.sparse {
+            sparse_atom(&dense)?
+        } else {
+            dense
         };
         at.mn_major = majors.map(|m| m == AtomMajor::MN);
         Ok(at)
@@ -1651,7 +1907,7 @@ impl MmaAtom {
 }
 
 /// Which way a tensor-memory copy (`tcgen05.ld` / `tcgen05.st`) moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TmemCopy {
     /// TMEM → registers (`SM100_TMEM_LOAD_*`).
     Load,
@@ -1692,12 +1948,14 @@ impl CopyAtom {
 }
 
 impl CopyAtom {
-    /// A copy atom of the table by its C++ name; the typed constructors below spell the
-    /// name from their key here, in the table's module, and nowhere else.
-    fn table_copy(name: &str) -> Result<CopyAtom> {
-        match Atom::lookup(name)? {
-            Atom::Copy(c) => Ok(c),
-            Atom::Mma(m) => Err(Error::new(format!("{} is not a copy", m.name))),
+    /// The table's copy atom of a typed key; where there is none, the "unknown atom" error
+    /// (with its "did you mean") of the name C++ would spell, `name()`.
+    fn by_key(key: AtomKey, name: impl FnOnce() -> String) -> Result<CopyAtom> {
+        match Atom::by_key(key) {
+            Some(Ok(Atom::Copy(c))) => Ok(c),
+            Some(Ok(Atom::Mma(m))) => Err(Error::new(format!("{} is not a copy", m.name))),
+            Some(Err(e)) => Err(e),
+            None => Err(unknown_atom(&name())),
         }
     }
 
@@ -1709,7 +1967,7 @@ impl CopyAtom {
     /// assert!(CopyAtom::universal(24).is_err());
     /// ```
     pub fn universal(bits: i64) -> Result<CopyAtom> {
-        CopyAtom::table_copy(&format!("UniversalCopy_{bits}"))
+        CopyAtom::by_key(AtomKey::Universal(bits), || format!("UniversalCopy_{bits}"))
     }
 
     /// `ldmatrix` (`load`) or `stmatrix` of `count` 8x8 matrices, transposed or not:
@@ -1725,11 +1983,13 @@ impl CopyAtom {
         } else {
             ("SM90", "STSM")
         };
-        let count2 = count.checked_mul(2).unwrap_or(0);
-        CopyAtom::table_copy(&if trans {
-            format!("{arch}_U16x{count2}_{kind}_T")
-        } else {
-            format!("{arch}_U32x{count}_{kind}_N")
+        let key = AtomKey::Matrix { load, count, trans };
+        CopyAtom::by_key(key, || {
+            if trans {
+                format!("{arch}_U16x{}_{kind}_T", count.saturating_mul(2))
+            } else {
+                format!("{arch}_U32x{count}_{kind}_N")
+            }
         })
     }
 
@@ -1743,14 +2003,79 @@ impl CopyAtom {
     /// assert!(CopyAtom::tmem(TmemCopy::Load, "32dp32b", 3, false).is_none());
     /// ```
     pub fn tmem(dir: TmemCopy, shape: &str, repeat: i64, packed: bool) -> Option<Result<CopyAtom>> {
-        let name = format!(
-            "SM100_TMEM_{}_{shape}{repeat}x{}",
-            match dir {
-                TmemCopy::Load => "LOAD",
-                TmemCopy::Store => "STORE",
-            },
-            if packed { "_16b" } else { "" }
+        let (dp, bits) = shape.strip_suffix('b')?.split_once("dp")?;
+        let key = AtomKey::Tmem {
+            dir,
+            dp: dp.parse().ok()?,
+            bits: bits.parse().ok()?,
+            repeat,
+            packed,
+        };
+        row_of(key)?;
+        Some(CopyAtom::by_key(key, String::new))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every row a typed key reads is the one row of its key, and each family's
+    /// constructor finds exactly the rows the old name spellings named.
+    #[test]
+    fn typed_keys_name_one_row_each() {
+        let mut seen = std::collections::HashMap::new();
+        let mut keyed = 0;
+        for (kind, name, _) in table_rows().filter(|(k, _, _)| *k != "derive") {
+            let Some(key) = AtomKey::of_name(name) else {
+                continue;
+            };
+            keyed += 1;
+            assert!(kind == "mma" || kind == "copy", "{name}: {kind}");
+            if let Some(other) = seen.insert(key, name) {
+                panic!("{name} and {other} share the key {key:?}");
+            }
+            assert_eq!(row_of(key), Some(name));
+        }
+        assert!(keyed > 300, "only {keyed} keyed rows");
+        for bits in [8, 16, 32, 64, 128] {
+            assert_eq!(
+                CopyAtom::universal(bits).unwrap().name,
+                format!("UniversalCopy_{bits}")
+            );
+        }
+        for (load, count, trans, name) in [
+            (true, 1, false, "SM75_U32x1_LDSM_N"),
+            (true, 2, true, "SM75_U16x4_LDSM_T"),
+            (false, 4, false, "SM90_U32x4_STSM_N"),
+            (false, 4, true, "SM90_U16x8_STSM_T"),
+        ] {
+            assert_eq!(CopyAtom::matrix(load, count, trans).unwrap().name, name);
+        }
+        assert!(CopyAtom::matrix(true, 3, false)
+            .unwrap_err()
+            .msg
+            .contains("SM75_U32x3_LDSM_N"));
+        let st = CopyAtom::tmem(TmemCopy::Store, "16dp256b", 4, true);
+        assert_eq!(st.unwrap().unwrap().name, "SM100_TMEM_STORE_16dp256b4x_16b");
+        let op: CpAsyncOp = "SM80_CP_ASYNC_CACHEALWAYS_ZFILL".parse().unwrap();
+        assert_eq!(
+            CopyAtom::cp_async(op, 64).unwrap().name,
+            "SM80_CP_ASYNC_CACHEALWAYS_ZFILL_64"
         );
-        is_atom_name(&name).then(|| CopyAtom::table_copy(&name))
+        let m = MmaAtom::sm80_f16bf16(Elem::F16, Elem::F32, &[16, 8, 8]).unwrap();
+        assert_eq!(m.name, "SM80_16x8x8_F32F16F16F32_TN");
+        let sparse: GmmaOp = "GMMA_64x16x32_F16F16F16_RS".parse().unwrap();
+        let a = sparse.atom([AtomMajor::K; 2]).unwrap();
+        assert_eq!(
+            Some(&a),
+            Atom::lookup(&sparse.to_string())
+                .ok()
+                .as_ref()
+                .and_then(|x| match x {
+                    Atom::Mma(m) => Some(m),
+                    Atom::Copy(_) => None,
+                })
+        );
     }
 }

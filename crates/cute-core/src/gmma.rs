@@ -19,7 +19,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A GMMA op: M is always 64.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GmmaOp {
     /// N (8 to 256, a multiple of 8).
     pub n: i64,

@@ -12,7 +12,7 @@
 //! assert!(t.atom(&[Elem::F16, Elem::F16, Elem::F32], None).is_err());
 //! ```
 
-use crate::atom::{Atom, MmaAtom};
+use crate::atom::{AtomKey, MmaAtom};
 use crate::elem::Elem;
 use crate::error::{Error, Result};
 use std::fmt;
@@ -81,6 +81,21 @@ impl FromStr for Sm120Template {
 }
 
 impl Sm120Template {
+    /// The atom table's key of the template's row.
+    fn key(self) -> AtomKey {
+        let (sparse, k) = match self {
+            Sm120Template::F8F6F4 | Sm120Template::F8F6F4Vs => (false, 32),
+            Sm120Template::Fp4Vs => (false, 64),
+            Sm120Template::SparseF8F6F4 | Sm120Template::SparseF8F6F4Vs => (true, 64),
+            Sm120Template::SparseFp4Vs => (true, 128),
+        };
+        AtomKey::Sm120 {
+            sparse,
+            k,
+            vs: self.has_vs(),
+        }
+    }
+
     /// Whether it is block-scaled: `<A, B, C, SF, VS>` (else `<A, B, C>`).
     ///
     /// ```
@@ -160,10 +175,7 @@ impl Sm120Template {
         if let Some(vs) = vs.filter(|_| self.has_vs()) {
             args.push(vs.to_string());
         }
-        let mut a = match Atom::lookup(&self.to_string())? {
-            Atom::Mma(m) => m,
-            Atom::Copy(c) => return Err(Error::new(format!("{} is a copy atom", c.name))),
-        };
+        let mut a = MmaAtom::by_key(self.key())?;
         a.name = format!("{self}<{}>", args.join(","));
         Ok(a)
     }

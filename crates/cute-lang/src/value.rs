@@ -1,6 +1,7 @@
 //! Values of the expression language and their CuTe print format.
 
 use crate::words::Word;
+use cute_core::atom::Operand;
 use cute_core::atom::{Atom, TiledCopy, TiledMma};
 use cute_core::bank::{BankReport, Candidate};
 use cute_core::error::{Error, Result};
@@ -449,7 +450,7 @@ pub struct Partition {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Partitioner {
     /// `partition_A/B/C`.
-    Mma(Box<TiledMma>, char),
+    Mma(Box<TiledMma>, Operand),
     /// `partition_S` (`true`) / `partition_D`.
     Copy(Box<cute_core::atom::TiledCopy>, bool),
 }

@@ -47,7 +47,9 @@ fn an_mma_partition_lights_the_threads_part_in_its_order() {
         let s = svg(&expr);
         let doc = parse(&s);
         let cells = lit(&doc);
-        let (part, off) = mma.partition('A', &whole, thr).unwrap();
+        let (part, off) = mma
+            .partition(cute_core::atom::Operand::A, &whole, thr)
+            .unwrap();
         assert_eq!(cells.len() as i64, part.size().unwrap(), "thread {thr}");
         for (r, c, t, v) in cells {
             assert_eq!(t, thr);

@@ -9,8 +9,8 @@ use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// The toolbar reads and writes the URL state; it reads the drawn figure (for exports) and
-/// why it cannot be exported.
+/// The toolbar reads and writes the URL state; its exports read the drawn figure and why
+/// it cannot be exported.
 #[component]
 pub(super) fn Toolbar(
     state: RwSignal<State>,
@@ -19,6 +19,96 @@ pub(super) fn Toolbar(
     export_blocked: ReadSignal<Option<String>>,
     elem_fixed: ReadSignal<Option<(u32, String)>>,
     view_chosen: StoredValue<bool>,
+) -> impl IntoView {
+    view! {
+        <header class="bar">
+            <h1>"CuTe Layout Explorer"</h1>
+            <div class="controls">
+                <PresetMenu state=state view_chosen=view_chosen/>
+                {menu(
+                    "view",
+                    "View",
+                    None,
+                    View::ALL.iter().map(|v| (v.name().to_string(), v.name().to_string())),
+                    move || state.with(|s| s.opts.view.name().to_string()),
+                    move |v| {
+                        if let Some(v) = View::parse(&v) {
+                            view_chosen.set_value(v != View::Auto);
+                            state.update(|s| s.opts.view = v)
+                        }
+                    },
+                )}
+                {menu(
+                    "palette",
+                    "Colours",
+                    None,
+                    Palette::ALL.iter().map(|&p| (p.name().to_string(), palette_label(p).to_string())),
+                    move || state.with(|s| s.opts.palette.name().to_string()),
+                    move |v| {
+                        if let Some(p) = Palette::parse(&v) {
+                            state.update(|s| s.opts.palette = p)
+                        }
+                    },
+                )}
+                {menu(
+                    "theme",
+                    "Theme",
+                    None,
+                    ThemeChoice::ALL.map(|t| (t.name().to_string(), t.label().to_string())),
+                    move || state.with(|s| s.theme.name().to_string()),
+                    move |v| {
+                        if let Some(t) = ThemeChoice::parse(&v) {
+                            state.update(|s| s.theme = t)
+                        }
+                    },
+                )}
+                <ElementMenu state=state elem_fixed=elem_fixed/>
+                <Exports state=state theme=theme figure=figure export_blocked=export_blocked/>
+            </div>
+        </header>
+    }
+}
+
+/// The element-width menu, or the width the drawn value fixes (a shared-memory atom's
+/// `smem_ptr[Nb]`, a declared Element): the menu is for values that have none.
+#[component]
+fn ElementMenu(
+    state: RwSignal<State>,
+    elem_fixed: ReadSignal<Option<(u32, String)>>,
+) -> impl IntoView {
+    view! {
+        <Show
+            when=move || elem_fixed.with(Option::is_some)
+            fallback=move || menu(
+                "bits",
+                "Element",
+                Some("element width used to colour offsets by bank"),
+                ELEMENT_BITS.map(|b| (b.to_string(), format!("{b}-bit"))),
+                move || state.with(|s| s.opts.elem_bits.to_string()),
+                move |v| {
+                    if let Ok(b) = v.parse() {
+                        state.update(|s| s.opts.elem_bits = b)
+                    }
+                },
+            )
+        >
+            <label title=move || elem_fixed.with(|f| f.as_ref().map(|(_, from)| format!("the drawn value fixes the width: {from}")))>
+                <span>"Element"</span>
+                <output id="bits-fixed">
+                    {move || elem_fixed.with(|f| f.as_ref().map(|(b, from)| format!("{b}-bit ({from})")))}
+                </output>
+            </label>
+        </Show>
+    }
+}
+
+/// Copy link and the SVG/PNG exports.
+#[component]
+fn Exports(
+    state: RwSignal<State>,
+    theme: Memo<Theme>,
+    figure: StoredValue<Option<Figure>>,
+    export_blocked: ReadSignal<Option<String>>,
 ) -> impl IntoView {
     let copied = RwSignal::new(false);
     // A copied link is out of date once the state (so the URL) changes.
@@ -69,88 +159,21 @@ pub(super) fn Toolbar(
     };
 
     view! {
-        <header class="bar">
-            <h1>"CuTe Layout Explorer"</h1>
-            <div class="controls">
-                <PresetMenu state=state view_chosen=view_chosen/>
-                {menu(
-                    "view",
-                    "View",
-                    None,
-                    View::ALL.iter().map(|v| (v.name().to_string(), v.name().to_string())),
-                    move || state.with(|s| s.opts.view.name().to_string()),
-                    move |v| {
-                        if let Some(v) = View::parse(&v) {
-                            view_chosen.set_value(v != View::Auto);
-                            state.update(|s| s.opts.view = v)
-                        }
-                    },
-                )}
-                {menu(
-                    "palette",
-                    "Colours",
-                    None,
-                    Palette::ALL.iter().map(|&p| (p.name().to_string(), palette_label(p).to_string())),
-                    move || state.with(|s| s.opts.palette.name().to_string()),
-                    move |v| {
-                        if let Some(p) = Palette::parse(&v) {
-                            state.update(|s| s.opts.palette = p)
-                        }
-                    },
-                )}
-                {menu(
-                    "theme",
-                    "Theme",
-                    None,
-                    ThemeChoice::ALL.map(|t| (t.name().to_string(), t.label().to_string())),
-                    move || state.with(|s| s.theme.name().to_string()),
-                    move |v| {
-                        if let Some(t) = ThemeChoice::parse(&v) {
-                            state.update(|s| s.theme = t)
-                        }
-                    },
-                )}
-                // The value's own width (a shared-memory atom's smem_ptr[Nb], a declared
-                // Element) is the width; the menu is for values that have none.
-                <Show
-                    when=move || elem_fixed.with(Option::is_some)
-                    fallback=move || menu(
-                        "bits",
-                        "Element",
-                        Some("element width used to colour offsets by bank"),
-                        ELEMENT_BITS.map(|b| (b.to_string(), format!("{b}-bit"))),
-                        move || state.with(|s| s.opts.elem_bits.to_string()),
-                        move |v| {
-                            if let Ok(b) = v.parse() {
-                                state.update(|s| s.opts.elem_bits = b)
-                            }
-                        },
-                    )
-                >
-                    <label title=move || elem_fixed.with(|f| f.as_ref().map(|(_, from)| format!("the drawn value fixes the width: {from}")))>
-                        <span>"Element"</span>
-                        <output id="bits-fixed">
-                            {move || elem_fixed.with(|f| f.as_ref().map(|(b, from)| format!("{b}-bit ({from})")))}
-                        </output>
-                    </label>
-                </Show>
-                <button id="copy-link" on:click=copy_link>
-                    {move || if copied.get() { "Link copied" } else { "Copy link" }}
-                </button>
-                <button
-                    id="export-svg"
-                    on:click=export_svg
-                    disabled=move || export_blocked.with(Option::is_some)
-                    title=move || export_blocked.get().unwrap_or_else(|| "download the whole picture as SVG".into())
-                >"SVG"</button>
-                <button
-                    id="export-png"
-                    on:click=export_png
-                    disabled=move || export_blocked.with(Option::is_some) || exporting.get()
-                    title=move || export_blocked.get().unwrap_or_else(|| "download the whole picture as PNG".into())
-                >{move || if exporting.get() { "PNG…" } else { "PNG" }}</button>
-            </div>
-        </header>
+        <button id="copy-link" on:click=copy_link>
+            {move || if copied.get() { "Link copied" } else { "Copy link" }}
+        </button>
+        <button
+            id="export-svg"
+            on:click=export_svg
+            disabled=move || export_blocked.with(Option::is_some)
+            title=move || export_blocked.get().unwrap_or_else(|| "download the whole picture as SVG".into())
+        >"SVG"</button>
+        <button
+            id="export-png"
+            on:click=export_png
+            disabled=move || export_blocked.with(Option::is_some) || exporting.get()
+            title=move || export_blocked.get().unwrap_or_else(|| "download the whole picture as PNG".into())
+        >{move || if exporting.get() { "PNG…" } else { "PNG" }}</button>
     }
 }
 

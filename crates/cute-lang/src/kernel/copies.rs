@@ -8,6 +8,7 @@ use super::traffic::Traffic;
 use crate::ops::atoms::{bank_args, coalesce_args};
 use crate::value::Value;
 use crate::words::{InstrWord, Word};
+use cute_core::atom::Operand;
 use cute_core::atom::{CopyAtom, TiledCopy, TiledMma};
 use cute_core::bank::BankReport;
 use cute_core::error::{arith, Error, Result};
@@ -60,7 +61,7 @@ pub(super) fn refused_tma(text: &str, e: &Error) -> Option<Section> {
 /// `2^(B+M+S)` bytes); the widest vector a copy of the operand moves; a TMA's 128-byte
 /// destination. (A swizzle of element offsets needs nothing more: moving the base by whole
 /// words turns every bank the same way, which changes no count.)
-pub(super) fn alignment(r: &Roles, op: char, l: &AnyLayout, bits: i64) -> String {
+pub(super) fn alignment(r: &Roles, op: Operand, l: &AnyLayout, bits: i64) -> String {
     let mut need: Vec<(i64, String)> = Vec::new();
     if let AnyLayout::Composed(c) = l {
         let sw = c.swizzle;
@@ -105,7 +106,7 @@ pub(super) fn alignment(r: &Roles, op: char, l: &AnyLayout, bits: i64) -> String
 
 /// A section when the copies of operand `op` and the MMA disagree on its element width
 /// (a half copy into a TF32 MMA): each object with the width it moves.
-pub(super) fn types_section(r: &Roles, op: char) -> Option<Section> {
+pub(super) fn types_section(r: &Roles, op: Operand) -> Option<Section> {
     let widths = operand_widths(r, op);
     let first = widths.first()?.1;
     if widths.iter().all(|(_, b)| *b == first) {
@@ -139,7 +140,7 @@ pub(super) fn types_section(r: &Roles, op: char) -> Option<Section> {
 /// a 4096-element leading dimension when the code gives none.
 pub(super) fn gmem_tile(
     r: &Roles,
-    op: char,
+    op: Operand,
     bits: i64,
     stage: &AnyLayout,
 ) -> Result<(Tensor, String)> {
@@ -219,7 +220,7 @@ pub(super) fn bank_verdict(
 pub(super) fn g2s_section(
     r: &Roles,
     name: &str,
-    op: char,
+    op: Operand,
     copy: &TiledCopy,
 ) -> Result<(Section, Traffic)> {
     let what = format!("{name} (global -> shared, operand {op})");
@@ -359,20 +360,22 @@ pub(super) fn direct_epilogue(
     mma_name: &str,
     mma: &TiledMma,
 ) -> Result<Option<(Section, Traffic)>> {
-    let Some((_, stride)) = r.strides.iter().find(|(o, _)| *o == 'C') else {
+    let Some((_, stride)) = r.strides.iter().find(|(o, _)| *o == Operand::C) else {
         return Ok(None);
     };
-    if r.smem_of('C').is_some() || r.s2r.iter().any(|(_, o, _)| *o == 'C') {
+    if r.smem_of(Operand::C).is_some() || r.s2r.iter().any(|(_, o, _)| *o == Operand::C) {
         return Ok(None);
     }
     let what = format!("the epilogue ({mma_name}'s accumulators -> global)");
     let cta = cta_tile(r).ok_or_else(|| Error::new(format!("{what}: no CTA tile")))?;
-    let elem = mma_operand_type(mma, 'C')
+    let elem = mma_operand_type(mma, Operand::C)
         .ok_or_else(|| Error::new(format!("{what}: the MMA does not say C's type")))?;
     let bits = u32::try_from(elem.bits()).map_err(|_| Error::new("element width out of range"))?;
     let shape = IntTuple::ints(&[cta[0], cta[1]]);
     let gc = Layout::new(shape.clone(), stride.clone()).map_err(|e| e.within(&what))?;
-    let tv = mma.tv_over('C', &shape).map_err(|e| e.within(&what))?;
+    let tv = mma
+        .tv_over(Operand::C, &shape)
+        .map_err(|e| e.within(&what))?;
     let op = cute_core::gmem::GmemOp::Stg(bits);
     let co = cute_core::gmem::coalescing(&AnyLayout::Layout(gc.clone()), bits, 0, &tv, op)
         .map_err(|e| e.within(&what))?;
@@ -429,7 +432,7 @@ pub(super) fn direct_epilogue(
     Ok(Some((section, t)))
 }
 
-pub(super) fn tma_section(name: &str, op: char, atom: &CopyAtom) -> Section {
+pub(super) fn tma_section(name: &str, op: Operand, atom: &CopyAtom) -> Section {
     let Some(t) = &atom.tma else {
         unreachable!("a TMA section is made of a TMA atom")
     };
@@ -463,8 +466,8 @@ pub(super) fn tma_section(name: &str, op: char, atom: &CopyAtom) -> Section {
 }
 
 /// A shared-memory copy's section kind: the epilogue's (C) or the mainloop's reads.
-pub(super) fn copy_kind(op: char) -> SectionKind {
-    if op == 'C' {
+pub(super) fn copy_kind(op: Operand) -> SectionKind {
+    if op == Operand::C {
         SectionKind::Epilogue
     } else {
         SectionKind::S2r
@@ -474,12 +477,12 @@ pub(super) fn copy_kind(op: char) -> SectionKind {
 pub(super) fn s2r_section(
     r: &Roles,
     name: &str,
-    op: char,
+    op: Operand,
     atom: &CopyAtom,
 ) -> Result<(Section, Traffic)> {
     // The epilogue writes C's registers into shared memory (`r2s_atom_C`, STSM) and may
     // read them back; the mainloop reads A and B.
-    let writes = op == 'C' && !words(name).iter().any(|w| w.eq_ignore_ascii_case("s2r"));
+    let writes = op == Operand::C && !words(name).iter().any(|w| w.eq_ignore_ascii_case("s2r"));
     let what = format!(
         "{name} ({}, operand {op})",
         if writes {
@@ -507,7 +510,11 @@ pub(super) fn s2r_section(
         args.push(Value::Word(Word::Instr(sts)));
     }
     let (_, bits, tv, instr) = bank_args(&args).map_err(|e| e.within(&what))?;
-    let block_word = if op == 'C' { "n-block" } else { "k-block" };
+    let block_word = if op == Operand::C {
+        "n-block"
+    } else {
+        "k-block"
+    };
     // Every tile of the stage the copy covers: k-blocks along mode 1, rows along mode 0.
     let tile = &copy.tiler;
     let (tm, tk) = (tile.get(0)?.size()?, tile.get(1)?.size()?);
@@ -516,7 +523,7 @@ pub(super) fn s2r_section(
     let mut t = Traffic {
         object: name.to_string(),
         instr: instr.to_string(),
-        per_k_tile: op != 'C',
+        per_k_tile: op != Operand::C,
         ..Traffic::default()
     };
     let access = StageAccess {
@@ -551,7 +558,7 @@ pub(super) fn s2r_section(
         ));
     }
     // The epilogue's tile of C runs as often as it fits in the CTA tile.
-    if op == 'C' {
+    if op == Operand::C {
         if let Some(cta) = cta_tile(r) {
             let (ctile, etile) = (arith::mul(cta[0], cta[1])?, arith::mul(sm, sk)?);
             if etile > 0 && ctile % etile == 0 {
@@ -567,7 +574,7 @@ pub(super) fn s2r_section(
         verdict,
         headline: format!(
             "{instr}: {w} wavefronts per {} (ideal {ideal}) over {} {block_word}s",
-            if op == 'C' { "tile" } else { "stage" },
+            if op == Operand::C { "tile" } else { "stage" },
             per_k.len()
         ),
         facts,

@@ -4,6 +4,7 @@
 use super::report::*;
 use super::roles::*;
 use crate::value::Value;
+use cute_core::atom::Operand;
 use cute_core::atom::{CopyAtom, MmaParams, TiledMma};
 use cute_core::error::{Error, Result};
 use cute_core::int_tuple::IntTuple;
@@ -96,7 +97,7 @@ pub(super) fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<
         || (mma.atom.arch() == Some(cute_core::arch::Arch::Sm90)
             && mma.atom.reads_smem_descriptors());
     if descs {
-        for op in ['A', 'B'] {
+        for op in [Operand::A, Operand::B] {
             if let Some(s) = desc_section(r, name, mma, op)? {
                 out.push(s);
             }
@@ -115,7 +116,7 @@ pub(super) fn desc_section(
     r: &Roles,
     name: &str,
     mma: &TiledMma,
-    op: char,
+    op: Operand,
 ) -> Result<Option<Section>> {
     let Some((sname, smem)) = r.smem_of(op) else {
         return Ok(None);
@@ -257,7 +258,7 @@ pub(super) fn tmem_section(
     let shape = IntTuple::ints(&[cta[0], cta[1]]);
     let what = format!("{name}'s accumulator");
     let part = mma
-        .partition_shape('C', &shape)
+        .partition_shape(Operand::C, &shape)
         .map_err(|e| e.within(&what))?;
     let frag = crate::ops::partitions::fragment_c(mma, part).map_err(|e| e.within(&what))?;
     let Value::Tensor(t) = &frag else {

@@ -12,6 +12,7 @@
 
 use crate::session::Session;
 use cute_core::atom::MmaParams;
+use cute_core::atom::Operand;
 use cute_core::error::{arith, Error, Result};
 use cute_core::int_tuple::IntTuple;
 use cute_core::layout::{self as alg};
@@ -156,7 +157,7 @@ pub fn report_of(session: &Session) -> Result<Report> {
     let mut sections = smem_sections(&r, arch, smem_limit)?;
     // Element types: every copy and the MMA must agree on each operand's width.
     sections.extend(
-        ['A', 'B']
+        [Operand::A, Operand::B]
             .into_iter()
             .filter_map(|op| types_section(&r, op)),
     );
@@ -184,7 +185,7 @@ fn smem_buffers(r: &mut Roles) -> Result<()> {
                     "{name} is an smem atom: give the CTA tile (TileShape / cta_tiler, (M,N,K)) and the stage count (Stages) to tile it"
                 )));
             };
-            let mn = if *op == 'B' { tile[1] } else { tile[0] };
+            let mn = if *op == Operand::B { tile[1] } else { tile[0] };
             let trg = IntTuple::ints(&[mn, tile[2], stages]);
             let l = atom.map_inner(|l| alg::tile_to_shape(l, &trg, &alg::ModeOrder::ColMajor))?;
             r.smem.push((name.replace("Atom", ""), *op, l));

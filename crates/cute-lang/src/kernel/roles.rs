@@ -4,6 +4,7 @@
 use crate::session::Session;
 use crate::value::Value;
 use cute_core::arch::Arch;
+use cute_core::atom::Operand;
 use cute_core::atom::TmemCopy;
 use cute_core::atom::{Atom, CopyAtom, MmaParams, TiledCopy, TiledMma};
 use cute_core::error::{Error, Result};
@@ -38,11 +39,11 @@ pub(super) fn words(name: &str) -> Vec<&str> {
 
 /// The operand a name belongs to: its one single-letter word `A`/`B`/`C` (`sA`,
 /// `copyA`, `s2r_atom_A`, `SmemLayoutAtomB`, `tma_atom_a`, `sA_layout`).
-pub(super) fn operand_of(name: &str) -> Option<char> {
+pub(super) fn operand_of(name: &str) -> Option<Operand> {
     let mut ops = words(name).into_iter().filter_map(|w| match w {
-        "A" | "a" => Some('A'),
-        "B" | "b" => Some('B'),
-        "C" | "c" => Some('C'),
+        "A" | "a" => Some(Operand::A),
+        "B" | "b" => Some(Operand::B),
+        "C" | "c" => Some(Operand::C),
         _ => None,
     });
     let first = ops.next()?;
@@ -62,14 +63,14 @@ pub(super) fn is_s2r_name(name: &str) -> bool {
 #[derive(Default)]
 pub(super) struct Roles {
     pub(super) mmas: Vec<(String, TiledMma)>,
-    pub(super) smem: Vec<(String, char, AnyLayout)>,
-    pub(super) smem_atoms: Vec<(String, char, AnyLayout)>,
-    pub(super) g2s: Vec<(String, char, TiledCopy)>,
-    pub(super) tma: Vec<(String, char, CopyAtom)>,
-    pub(super) s2r: Vec<(String, char, CopyAtom)>,
+    pub(super) smem: Vec<(String, Operand, AnyLayout)>,
+    pub(super) smem_atoms: Vec<(String, Operand, AnyLayout)>,
+    pub(super) g2s: Vec<(String, Operand, TiledCopy)>,
+    pub(super) tma: Vec<(String, Operand, CopyAtom)>,
+    pub(super) s2r: Vec<(String, Operand, CopyAtom)>,
     pub(super) stages: Option<i64>,
     pub(super) tile: Option<Vec<i64>>,
-    pub(super) strides: Vec<(char, IntTuple)>,
+    pub(super) strides: Vec<(Operand, IntTuple)>,
     /// The problem's `M`, `N`, `K` (`int m = 4096;`, `prob_shape`).
     pub(super) problem: [Option<i64>; 3],
     /// The MMA is an UMMA: smem buffers are MMA-partitioned.
@@ -80,7 +81,7 @@ pub(super) struct Roles {
 
 impl Roles {
     /// Operand `op`'s shared-memory buffer: its name and layout.
-    pub(super) fn smem_of(&self, op: char) -> Option<(&str, &AnyLayout)> {
+    pub(super) fn smem_of(&self, op: Operand) -> Option<(&str, &AnyLayout)> {
         self.smem
             .iter()
             .find(|(_, o, _)| *o == op)
@@ -179,7 +180,7 @@ pub(super) fn arch_of(r: &Roles) -> Arch {
 
 /// Every width operand `op`'s objects move, in the order the report trusts them: its
 /// global copies, TMA atoms and shared copies (their value types), then the MMAs' type.
-pub(super) fn operand_widths(r: &Roles, op: char) -> Vec<(String, i64)> {
+pub(super) fn operand_widths(r: &Roles, op: Operand) -> Vec<(String, i64)> {
     let mut widths: Vec<(String, i64)> = Vec::new();
     for (n, o, c) in &r.g2s {
         if let (true, Some(b)) = (*o == op, c.atom.val_bits) {
@@ -200,7 +201,7 @@ pub(super) fn operand_widths(r: &Roles, op: char) -> Vec<(String, i64)> {
 }
 
 /// Element width of an operand: its copies' value type, else the MMA's.
-pub(super) fn operand_bits(r: &Roles, op: char) -> Option<i64> {
+pub(super) fn operand_bits(r: &Roles, op: Operand) -> Option<i64> {
     operand_widths(r, op).first().map(|(_, b)| *b)
 }
 
@@ -259,12 +260,12 @@ pub(super) fn stage_expr(name: &str, l: &AnyLayout, partitioned: bool) -> String
 
 /// The element type an MMA reads (A, B) or accumulates (C) for operand `op`: its name's
 /// (`F32F16F16`), or an UMMA's template arguments.
-pub(super) fn mma_operand_type(m: &TiledMma, op: char) -> Option<cute_core::elem::Elem> {
+pub(super) fn mma_operand_type(m: &TiledMma, op: Operand) -> Option<cute_core::elem::Elem> {
     if let Some(MmaParams::Umma(u)) = &m.atom.params {
         return Some(match op {
-            'A' => u.a,
-            'B' => u.b,
-            _ => u.c,
+            Operand::A => u.a,
+            Operand::B => u.b,
+            Operand::C => u.c,
         });
     }
     // (D, A, B, C) of a register MMA; (D, A, B) of a GMMA, whose C is D.
@@ -273,13 +274,13 @@ pub(super) fn mma_operand_type(m: &TiledMma, op: char) -> Option<cute_core::elem
         return None;
     }
     Some(match op {
-        'A' => t[1],
-        'B' => t[2],
-        _ => *t.get(3).unwrap_or(&t[0]),
+        Operand::A => t[1],
+        Operand::B => t[2],
+        Operand::C => *t.get(3).unwrap_or(&t[0]),
     })
 }
 
-pub(super) fn smem_for<'a>(r: &'a Roles, op: char, what: &str) -> Result<&'a AnyLayout> {
+pub(super) fn smem_for<'a>(r: &'a Roles, op: Operand, what: &str) -> Result<&'a AnyLayout> {
     r.smem_of(op).map(|(_, l)| l).ok_or_else(|| {
         Error::new(format!(
             "{what}: no shared-memory layout of operand {op} (sA, SmemLayoutA)"
@@ -287,12 +288,12 @@ pub(super) fn smem_for<'a>(r: &'a Roles, op: char, what: &str) -> Result<&'a Any
     })
 }
 
-pub(super) fn smem_view(r: &Roles, op: char) -> String {
+pub(super) fn smem_view(r: &Roles, op: Operand) -> String {
     r.smem_of(op)
         .map_or_else(|| format!("s{op}"), |(n, l)| stage_expr(n, l, r.umma))
 }
 
-pub(super) fn smem_name(r: &Roles, op: char) -> String {
+pub(super) fn smem_name(r: &Roles, op: Operand) -> String {
     r.smem_of(op)
         .map_or_else(|| format!("s{op}"), |(n, _)| n.to_string())
 }
@@ -300,12 +301,12 @@ pub(super) fn smem_name(r: &Roles, op: char) -> String {
 /// The CTA tile (M, N, K): the code's, else the smem buffers'.
 pub(super) fn cta_tile(r: &Roles) -> Option<Vec<i64>> {
     r.tile.clone().or_else(|| {
-        let dims = |op: char| -> Option<(i64, i64)> {
+        let dims = |op: Operand| -> Option<(i64, i64)> {
             let (_, l) = r.smem_of(op)?;
             let s = l.inner().shape();
             Some((s.get(0).ok()?.size().ok()?, s.get(1).ok()?.size().ok()?))
         };
-        let (a, b) = (dims('A')?, dims('B')?);
+        let (a, b) = (dims(Operand::A)?, dims(Operand::B)?);
         Some(vec![a.0, b.0, a.1])
     })
 }

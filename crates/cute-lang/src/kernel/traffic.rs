@@ -5,6 +5,7 @@
 //! `l1tex__t_requests_*`). `hw/kernel` measures them on an H100.
 
 use super::report::{Section, SectionKind, Verdict, Warning};
+use cute_core::atom::Operand;
 use cute_core::error::{arith, Error, Result};
 use cute_core::int_tuple::{Coord, IntTuple};
 use cute_core::layout::{self as alg, Layout, Tiler};
@@ -340,7 +341,7 @@ pub(super) fn totals_section(p: &Problem, traffic: &[Traffic]) -> Section {
 /// multicast box is split among CTAs: not counted.
 pub(super) fn tma_traffic(
     name: &str,
-    op: char,
+    op: Operand,
     t: &cute_core::tma::TmaAtom,
     cta: &[i64],
 ) -> Result<Option<Traffic>> {
@@ -350,9 +351,9 @@ pub(super) fn tma_traffic(
     let b = &t.tma_box;
     let tile_elems = b.smem.size()?;
     let cta_elems = match op {
-        'A' => arith::mul(cta[0], cta[2])?,
-        'B' => arith::mul(cta[1], cta[2])?,
-        _ => arith::mul(cta[0], cta[1])?,
+        Operand::A => arith::mul(cta[0], cta[2])?,
+        Operand::B => arith::mul(cta[1], cta[2])?,
+        Operand::C => arith::mul(cta[0], cta[1])?,
     };
     if tile_elems <= 0 || cta_elems % tile_elems != 0 {
         return Ok(None);
@@ -371,7 +372,7 @@ pub(super) fn tma_traffic(
         } else {
             "TMA load".into()
         },
-        per_k_tile: op != 'C',
+        per_k_tile: op != Operand::C,
         instrs: n(boxes),
         bytes: n(arith::mul(boxes, box_bytes)?),
         sectors: n(arith::mul(boxes, box_sectors)?),

@@ -5,6 +5,7 @@ use crate::convert::bits_of;
 use crate::ops::args::{as_layout, Kwargs};
 use crate::value::Value;
 use crate::words::{CacheMode, CopyOp, Word};
+use cute_core::atom::Operand;
 use cute_core::atom::{Atom, CopyAtom, TiledCopy, TiledMma, TmemCopy};
 use cute_core::bank::Instr;
 use cute_core::error::{Error, Result};
@@ -42,7 +43,7 @@ pub(crate) fn tile_shape(v: &Value) -> Result<Value> {
     }
 }
 
-pub(crate) fn tiled_copy_of(a: &[Value], which: char) -> Result<Value> {
+pub(crate) fn tiled_copy_of(a: &[Value], which: Operand) -> Result<Value> {
     let atom = copy_atom(&a[0])?;
     let m = tiled_mma(&a[1])?;
     Ok(Value::TiledCopy(Box::new(

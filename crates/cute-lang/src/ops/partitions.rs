@@ -8,6 +8,7 @@ use crate::ops::atoms::tiled_mma;
 use crate::ops::tensors::{elem_bits, given, owned, owning, tensor};
 use crate::value::{Partition, Partitioner, ThrCopy, ThrMma, Value};
 use cute_core::atom::Atom;
+use cute_core::atom::Operand;
 use cute_core::atom::{MmaParams, TiledMma};
 use cute_core::desc::{DescFamily, DescTensor};
 use cute_core::error::{Error, Result};
@@ -87,7 +88,7 @@ fn partitioned(
 }
 
 /// `thr_mma.partition_A/B/C(tensor)`.
-pub(crate) fn partition(which: char, a: &[Value]) -> Result<Value> {
+pub(crate) fn partition(which: Operand, a: &[Value]) -> Result<Value> {
     let Value::ThrMma(m) = &a[0] else {
         return Err(Error::new(format!(
             "partition_{which} is a member of a thread's slice: tiled_mma.get_slice(thr_idx).partition_{which}(tensor), got {}",
@@ -101,9 +102,9 @@ pub(crate) fn partition(which: char, a: &[Value]) -> Result<Value> {
         Partitioner::Mma(Box::new(m.mma.clone()), which),
         m.thr,
         match which {
-            'A' => "partition_A",
-            'B' => "partition_B",
-            _ => "partition_C",
+            Operand::A => "partition_A",
+            Operand::B => "partition_B",
+            Operand::C => "partition_C",
         },
     )
 }
@@ -111,13 +112,13 @@ pub(crate) fn partition(which: char, a: &[Value]) -> Result<Value> {
 /// `thr_mma.partition_fragment_A/B/C(tensor)`: the thread's register fragment of its part
 /// (`make_fragment_like<ValType>(partition_X(tensor))`); `partition_fragment_C(tiled_mma,
 /// shape)` is the TiledMMA's own (tmem_args).
-pub(crate) fn partition_fragment(which: char, a: &[Value]) -> Result<Value> {
+pub(crate) fn partition_fragment(which: Operand, a: &[Value]) -> Result<Value> {
     match (&a[0], which) {
         (Value::ThrMma(m), _) => {
             let t = tensor(&a[1])?;
             fragment(&m.mma, which, &m.mma.partition_tensor(which, t, m.thr)?)
         }
-        (_, 'C') => crate::ops::partitions::partition_fragment_c(a),
+        (_, Operand::C) => crate::ops::partitions::partition_fragment_c(a),
         (v, _) => Err(Error::new(format!(
             "partition_fragment_{which} is a member of a thread's slice: tiled_mma.get_slice(thr_idx).partition_fragment_{which}(tensor), got {}",
             v.kind()
@@ -129,51 +130,19 @@ pub(crate) fn partition_fragment(which: char, a: &[Value]) -> Result<Value> {
 /// the op's name (`F32BF16BF16F32` is D, A, B, C), `UniversalFMA<D, A = D, B = A, C = D>`'s
 /// arguments, or a GMMA's types (C = D; A in registers for `_RS` only). A GMMA/UMMA
 /// operand in shared memory is a descriptor, not a register array: an error.
-pub(crate) fn frg_type(mma: &TiledMma, which: char) -> Result<cute_core::elem::Elem> {
+pub(crate) fn frg_type(mma: &TiledMma, which: Operand) -> Result<cute_core::elem::Elem> {
     let atom = &mma.atom;
-    if let Some(types) = atom.value_types() {
+    if let Some([_, a, b, c]) = atom.register_types()? {
         return Ok(match which {
-            'A' => types[1],
-            'B' => types[2],
-            _ => types[3],
-        });
-    }
-    if let Some(args) = atom
-        .name
-        .strip_prefix("UniversalFMA<")
-        .and_then(|r| r.strip_suffix('>'))
-    {
-        let ts: Vec<_> = args
-            .split(',')
-            .map(cute_core::elem::Elem::from_cpp)
-            .collect::<Option<_>>()
-            .ok_or_else(|| Error::new(format!("{}: unknown element type", atom.name)))?;
-        let d = ts[0];
-        let a = ts.get(1).copied().unwrap_or(d);
-        let b = ts.get(2).copied().unwrap_or(a);
-        let c = ts.get(3).copied().unwrap_or(d);
-        return Ok(match which {
-            'A' => a,
-            'B' => b,
-            _ => c,
-        });
-    }
-    // MMA_Traits<SM61_DP4A/DP2A>: int8/int16 dot products accumulating in int32_t.
-    if let Some(ab) = match atom.name.as_str() {
-        "SM61_DP4A" => Some(cute_core::elem::Elem::S8),
-        "SM61_DP2A" => Some(cute_core::elem::Elem::S16),
-        _ => None,
-    } {
-        return Ok(if matches!(which, 'A' | 'B') {
-            ab
-        } else {
-            cute_core::elem::Elem::S32
+            Operand::A => a,
+            Operand::B => b,
+            Operand::C => c,
         });
     }
     if let Some(cute_core::atom::MmaParams::Gmma(g)) = &atom.params {
         match which {
-            'C' => return Ok(g.c),
-            'A' if g.a_reg => return Ok(g.a),
+            Operand::C => return Ok(g.c),
+            Operand::A if g.a_reg => return Ok(g.a),
             _ => {}
         }
     }
@@ -181,7 +150,7 @@ pub(crate) fn frg_type(mma: &TiledMma, which: char) -> Result<cute_core::elem::E
         return Err(Error::new(format!(
             "{} {} in registers whose type its name does not spell: not modelled",
             atom.name,
-            if which == 'C' {
+            if which == Operand::C {
                 "accumulates"
             } else {
                 "reads its operands"
@@ -197,8 +166,8 @@ pub(crate) fn frg_type(mma: &TiledMma, which: char) -> Result<cute_core::elem::E
 /// An MMA's fragment over a partition of A, B or C: `make_fragment_like` of it for A and B
 /// in registers, the descriptor tensor of a GMMA/UMMA operand in shared memory, a compact
 /// column-major tensor of its shape for C (an UMMA's in TMEM).
-fn fragment(mma: &TiledMma, which: char, part: &Tensor) -> Result<Value> {
-    if which == 'C' {
+fn fragment(mma: &TiledMma, which: Operand, part: &Tensor) -> Result<Value> {
+    if which == Operand::C {
         return crate::ops::partitions::fragment_c(mma, part.layout.shape().clone());
     }
     if let Some((family, major)) = smem_operand(mma, which) {
@@ -214,14 +183,14 @@ fn fragment(mma: &TiledMma, which: char, part: &Tensor) -> Result<Value> {
 /// The descriptor family and major mode of operand `which` when the MMA reads it from
 /// shared memory through a descriptor (`FrgTypeA/B` is `GMMA::smem_desc` or
 /// `UMMA::smem_desc`): A of an `_SS` GMMA/UMMA, B of every one.
-fn smem_operand(mma: &TiledMma, which: char) -> Option<(DescFamily, AtomMajor)> {
-    let i = usize::from(which == 'B');
+fn smem_operand(mma: &TiledMma, which: Operand) -> Option<(DescFamily, AtomMajor)> {
+    let i = usize::from(which == Operand::B);
     let major = |mn: bool| if mn { AtomMajor::MN } else { AtomMajor::K };
     match &mma.atom.params {
-        Some(MmaParams::Gmma(g)) if which == 'B' || !g.a_reg => {
+        Some(MmaParams::Gmma(g)) if which == Operand::B || !g.a_reg => {
             Some((DescFamily::Gmma, major(mma.atom.mn_major[i])))
         }
-        Some(MmaParams::Umma(u)) if which == 'B' || !u.op.a_tmem => {
+        Some(MmaParams::Umma(u)) if which == Operand::B || !u.op.a_tmem => {
             Some((DescFamily::Umma, u.majors[i]))
         }
         _ => None,
@@ -232,7 +201,7 @@ fn smem_operand(mma: &TiledMma, which: char) -> Option<(DescFamily, AtomMajor)> 
 /// shared memory: its value type must be the MMA's, its pointer a shared-memory one.
 fn desc_fragment(
     mma: &TiledMma,
-    which: char,
+    which: Operand,
     family: DescFamily,
     major: AtomMajor,
     part: &Tensor,
@@ -250,7 +219,7 @@ fn desc_fragment(
             family_name(family)
         )));
     }
-    let sparse_a = which == 'A'
+    let sparse_a = which == Operand::A
         && match &mma.atom.params {
             Some(MmaParams::Gmma(g)) => g.sparse,
             Some(MmaParams::Umma(u)) => u.op.variant == cute_core::umma::UmmaVariant::Sparse,
@@ -263,8 +232,8 @@ fn desc_fragment(
         )));
     }
     let want = match &mma.atom.params {
-        Some(MmaParams::Gmma(g)) => Some(if which == 'A' { g.a } else { g.b }),
-        Some(MmaParams::Umma(u)) => Some(if which == 'A' { u.a } else { u.b }),
+        Some(MmaParams::Gmma(g)) => Some(if which == Operand::A { g.a } else { g.b }),
+        Some(MmaParams::Umma(u)) => Some(if which == Operand::A { u.a } else { u.b }),
         _ => None,
     };
     if let Some(t) = want {
@@ -308,7 +277,7 @@ fn family_name(f: DescFamily) -> &'static str {
 /// `thr_mma.make_fragment_A/B/C(partitioned)`: the fragment of a tensor that
 /// `partition_A/B/C` returned (C++ checks its rank and its first mode's size, the atom's
 /// values a thread).
-pub(crate) fn make_fragment(which: char, a: &[Value]) -> Result<Value> {
+pub(crate) fn make_fragment(which: Operand, a: &[Value]) -> Result<Value> {
     let mma = match &a[0] {
         Value::ThrMma(m) => &m.mma,
         Value::TiledMma(m) => &**m,
@@ -320,22 +289,22 @@ pub(crate) fn make_fragment(which: char, a: &[Value]) -> Result<Value> {
         }
     };
     let tv = match which {
-        'A' => &mma.atom.a,
-        'B' => &mma.atom.b,
-        _ => &mma.atom.c,
+        Operand::A => &mma.atom.a,
+        Operand::B => &mma.atom.b,
+        Operand::C => &mma.atom.c,
     };
     let vals = tv.mode(1)?.size()?;
     // C++ reads only the shape of what make_fragment_C is given: CuTeDSL passes
     // partition_shape_C's.
     let shape = match (&a[1], which) {
-        (v @ (Value::Tuple(_) | Value::Int(_) | Value::Dyn(_)), 'C') => v.to_int_tuple()?,
+        (v @ (Value::Tuple(_) | Value::Int(_) | Value::Dyn(_)), Operand::C) => v.to_int_tuple()?,
         (v, _) => tensor(v)?.layout.shape().clone(),
     };
     let first = shape.get(0).and_then(IntTuple::size).unwrap_or(-1);
     if shape.rank() < 3 || first != vals {
         return Err(Error::new(format!(
             "make_fragment_{which} takes a tensor partition_{which} returned{}: rank 3 or more whose mode 0 holds the atom's {vals} values a thread, got {shape}",
-            if which == 'C' { " (or its shape)" } else { "" }
+            if which == Operand::C { " (or its shape)" } else { "" }
         )));
     }
     match &a[1] {
@@ -470,7 +439,7 @@ pub(crate) fn partition_fragment_c(a: &[Value]) -> Result<Value> {
         },
         v => tiled_mma(v)?,
     };
-    let shape = mma.partition_shape('C', &a[1].to_int_tuple()?)?;
+    let shape = mma.partition_shape(Operand::C, &a[1].to_int_tuple()?)?;
     fragment_c(mma, shape)
 }
 
@@ -485,7 +454,7 @@ pub(crate) fn fragment_c(
         Some(MmaParams::Umma(u)) if u.op.family != UmmaFamily::Sm103MxF4Ultra => u,
         _ => {
             // A register MMA's accumulator: make_tensor<ValTypeC>(shape).
-            let c = frg_type(mma, 'C')?;
+            let c = frg_type(mma, Operand::C)?;
             return owned(c, cute_core::Layout::col_major(shape)?);
         }
     };

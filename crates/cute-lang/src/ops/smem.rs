@@ -8,6 +8,7 @@ use crate::ops::algebra::{coalesce, divide_or_product, tile_to_shape};
 use crate::ops::args::Kwargs;
 use crate::value::Value;
 use crate::words::{LayoutEnum, Word};
+use cute_core::atom::Operand;
 use cute_core::error::{Error, Result};
 use cute_core::int_tuple::IntTuple;
 use cute_core::layout as alg;
@@ -133,7 +134,11 @@ pub(crate) fn dsl_sm100_smem_layout(
         )));
     }
     let bits = bits_of(&a[2])?;
-    let (mode, op) = if which == 'a' { (0, 'A') } else { (1, 'B') };
+    let (mode, op) = if which == 'a' {
+        (0, Operand::A)
+    } else {
+        (1, Operand::B)
+    };
     let mn_major = mma.atom.mn_major[mode];
     let shape = IntTuple::Tuple(vec![tiler.get(mode)?.clone(), tiler.get(2)?.clone()]);
     let ps = mma.partition_shape(op, &shape)?;

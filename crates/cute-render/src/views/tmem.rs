@@ -232,7 +232,7 @@ pub(super) fn tmem_atom_figure(
             });
         }
     }
-    let load = atom.name.contains("LOAD");
+    let load = atom.tmem_copy() == Some(cute_core::atom::TmemCopy::Load);
     let notes = vec![format!(
         "each thread {} {per_thread} 32-bit register(s); warp w works on lanes 32w..32w+31 (sub-partition w), so a warpgroup covers all 128 lanes",
         if load { "receives" } else { "sends" }
