@@ -810,9 +810,9 @@ fn op_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
 fn print_script(py: Python<'_>, text: &str) -> PyResult<(String, bool)> {
     guarded(py, || {
         let mut out = Vec::new();
-        let failed = cute_render::print_script(text, &mut out)
+        let printed = cute_render::print_script(text, &mut out)
             .map_err(|e| cute_err(py, &Error::new(e.to_string())))?;
-        Ok((String::from_utf8_lossy(&out).into_owned(), failed == 0))
+        Ok((String::from_utf8_lossy(&out).into_owned(), printed.failed == 0))
     })
 }
 

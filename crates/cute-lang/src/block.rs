@@ -64,7 +64,7 @@ static HINT_START: [bool; 256] = byte_set(b";:./N ");
 
 /// One pass over `src` (every line is scanned, so this is on the hot path): whether it has
 /// C++'s punctuation (`;`, `::`), and whether it reads as CuTeDSL (`cute.`, `cutlass.`,
-/// `utils.`, `None`, ` if ` or `//`).
+/// `utils.`, `None`, ` if ` or `//` after an operand).
 fn hints(src: &str) -> (bool, bool) {
     let b = src.as_bytes();
     let mut python = false;
@@ -84,7 +84,13 @@ fn hints(src: &str) -> (bool, bool) {
             }
             b'N' => python |= rest.starts_with(b"one"),
             b' ' => python |= rest.starts_with(b"if "),
-            b'/' => python |= rest.first() == Some(&b'/'),
+            // `//` after an operand divides in Python; at the start of a line (spaces
+            // aside) it can only be C++'s comment.
+            b'/' if rest.first() == Some(&b'/') => {
+                let line = &b[..i];
+                let start = line.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+                python |= !line[start..].iter().all(u8::is_ascii_whitespace);
+            }
             _ => {}
         }
     }

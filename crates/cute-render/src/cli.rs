@@ -1,7 +1,7 @@
 //! The `render` command line: draw CuTe layouts, or (`--print`) evaluate CuTe expressions
 //! as text. `src/main.rs` runs it; so does the Python package.
 
-use crate::View;
+use crate::{Printed, View};
 use clap::Parser;
 use std::io::{self, BufWriter, Read, Write};
 
@@ -254,28 +254,34 @@ where
         return report(path, cli.format);
     }
     match cli.print.as_deref() {
-        Some("-") => {
-            let mut src = String::new();
-            if let Err(e) = io::stdin().read_to_string(&mut src) {
-                eprintln!("error: cannot read stdin: {e}");
-                return 2;
-            }
+        // TEXT and stdin are the same language (a declaration, a binding, several lines),
+        // read by one path as the page reads its editor.
+        Some(arg) => {
+            let src = if arg == "-" {
+                let mut src = String::new();
+                if let Err(e) = io::stdin().read_to_string(&mut src) {
+                    eprintln!("error: cannot read stdin: {e}");
+                    return 2;
+                }
+                src
+            } else {
+                arg.to_string()
+            };
             let stdout = io::stdout();
             let mut out = BufWriter::new(stdout.lock());
-            let failed =
-                match crate::print_script(&src, &mut out).and_then(|f| out.flush().map(|_| f)) {
-                    Ok(f) => f,
-                    Err(e) => {
-                        eprintln!("error: cannot write output: {e}");
-                        return 2;
-                    }
-                };
-            u8::from(failed != 0)
-        }
-        Some(expr) => {
-            let (text, ok) = crate::print_one(expr);
-            println!("{text}");
-            u8::from(!ok)
+            let printed = crate::print_script(&src, &mut out).and_then(|f| out.flush().map(|_| f));
+            match printed {
+                Ok(Printed { failed, lines: 0 }) if arg != "-" => {
+                    debug_assert_eq!(failed, 0);
+                    println!("error: empty expression");
+                    1
+                }
+                Ok(Printed { failed, .. }) => u8::from(failed != 0),
+                Err(e) => {
+                    eprintln!("error: cannot write output: {e}");
+                    2
+                }
+            }
         }
         None => {
             eprintln!("error: nothing to do; try `render layout.svg` or `render --print 'EXPR'` (see --help)");

@@ -3,7 +3,8 @@
 //! The one renderer of CuTe Layout Explorer, used by the `render` CLI and the web page.
 //!
 //! Map of the crate:
-//! - text mode: [`print_script`] and [`print_one`], what `render --print` prints;
+//! - text mode: [`print_script`], what `render --print` prints ([`print_one`]: one
+//!   expression);
 //! - [`views`]: core values turned into figures — layout, swizzle, TV, MMA, copy, bank,
 //!   swizzle-search and algebra views ([`views::figure_with_call`]);
 //! - [`grid`]: the figure model ([`Figure`]: panels of cells, held or computed on
@@ -248,7 +249,7 @@ pub fn render_svg(script: &str, opts: &Options, theme: Theme) -> Result<String> 
 pub use cute_lang::print_one;
 
 /// Evaluate a script into `out`, one line per statement with a value or an error
-/// ([`cute_lang::print_script`]); returns the number of failed lines.
+/// ([`cute_lang::print_script`]): `render --print TEXT` and `render --print -` alike.
 ///
 /// ```
 /// let mut out = Vec::new();
@@ -256,13 +257,23 @@ pub use cute_lang::print_one;
 /// assert_eq!(String::from_utf8(out).unwrap().lines().next(), Some("8"));
 /// assert_eq!(failed, 1);
 /// ```
-pub fn print_script(src: &str, out: &mut impl Write) -> io::Result<usize> {
-    let mut failed = 0;
+pub fn print_script(src: &str, out: &mut impl Write) -> io::Result<Printed> {
+    let mut p = Printed::default();
     for (line, ok) in cute_lang::print_script(src) {
-        failed += usize::from(!ok);
+        p.failed += usize::from(!ok);
+        p.lines += 1;
         writeln!(out, "{line}")?;
     }
-    Ok(failed)
+    Ok(p)
+}
+
+/// What [`print_script`] wrote: how many lines, how many of them errors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Printed {
+    /// Lines written (one per statement with a value or an error).
+    pub lines: usize,
+    /// Lines that are errors.
+    pub failed: usize,
 }
 
 /// Rasterise an SVG document (from [`render_svg`]) to PNG bytes at `scale` × its size,

@@ -120,3 +120,34 @@ fn help_has_an_example_for_every_view() {
         );
     }
 }
+
+/// `--print TEXT` reads what `--print -` reads: declarations, bindings, several lines.
+#[test]
+fn print_text_and_stdin_read_the_same_language() {
+    use std::io::Write;
+    let scripts = [
+        ("auto A = (4,8):(8,1);", "(4,8):(8,1)\n"),
+        ("A = (4,8):(8,1)", "(4,8):(8,1)\n"),
+        ("A = 8:1\nsize(A)", "8\n"),
+        (
+            "auto L = make_layout(make_shape(Int<4>{}, 8));\ncosize(L)\nfoo(1)",
+            "32\nerror: unknown function 'foo' (column 1)\n",
+        ),
+    ];
+    for (src, want) in scripts {
+        let (_, text, _) = render(&["--print", src]);
+        assert_eq!(text, want, "--print {src:?}");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_render"))
+            .args(["--print", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("run render");
+        child.stdin.take().unwrap().write_all(src.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want, "stdin {src:?}");
+    }
+    let (ok, text, _) = render(&["--print", "  // nothing here"]);
+    assert!(!ok);
+    assert_eq!(text, "error: empty expression\n");
+}
