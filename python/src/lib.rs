@@ -812,7 +812,10 @@ fn print_script(py: Python<'_>, text: &str) -> PyResult<(String, bool)> {
         let mut out = Vec::new();
         let printed = cute_render::print_script(text, &mut out)
             .map_err(|e| cute_err(py, &Error::new(e.to_string())))?;
-        Ok((String::from_utf8_lossy(&out).into_owned(), printed.failed == 0))
+        Ok((
+            String::from_utf8_lossy(&out).into_owned(),
+            printed.failed == 0,
+        ))
     })
 }
 

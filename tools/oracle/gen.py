@@ -406,6 +406,20 @@ def g_coalesce(n):
             add("coalesce", call("coalesce", A), ccall("coalesce", A))
 
 
+def g_filter(n):
+    """filter(layout, profile): filter within each terminal of the profile."""
+    for i in range(n):
+        A = rlayout(depth=R.choice([1, 2, 2, 3]), zero=0.35, maxsize=1024)
+        if not isinstance(A.shape, tuple):
+            continue
+        if R.random() < 0.5:
+            prof = tuple(tuple(1 for _ in m) if isinstance(m, tuple) and R.random() < 0.5 else 1
+                         for m in A.shape)
+        else:
+            prof = tuple(1 for _ in range(R.randint(1, rank_of(A.shape))))
+        add("filter", call("filter", A, prof), ccall("filter", A, prof, kinds=["", "shape"]))
+
+
 def g_complement(n):
     for i in range(n):
         k = i % 6
@@ -818,6 +832,7 @@ CATEGORIES = [
     ("queries", lambda s: g_queries(int(200 * s))),
     ("make_layout", lambda s: g_make_layout(int(60 * s))),
     ("errors", lambda s: g_error_targeted(int(80 * s))),
+    ("filter", lambda s: g_filter(int(120 * s))),
 ]
 
 # ----------------------------------------------------------------------------

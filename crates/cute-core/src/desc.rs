@@ -232,6 +232,44 @@ fn leaf(t: &IntTuple, path: &[usize]) -> Result<i64> {
     }
 }
 
+/// `make_gmma_desc<major>(tensor)` / `make_umma_desc<major>(tensor)` of a shared-memory
+/// tensor: [`make_smem_desc`] of its layout, its start address that of the tensor's data
+/// pointer, `addr` (bytes; C++'s `raw_pointer_cast` of a swizzled pointer applies the
+/// swizzle, `swizzle` here), in 16-byte units, truncated to the field as C++ truncates it.
+///
+/// ```
+/// use cute_core::desc::{make_smem_desc_at, DescFamily};
+/// use cute_core::smem_atom::AtomMajor;
+/// let l = cute_core::swizzle::AnyLayout::Layout("((8,8),(8,2)):((8,64),(1,512))".parse().unwrap());
+/// let d = make_smem_desc_at(DescFamily::Gmma, AtomMajor::K, &l, 16, 0x6040, None).unwrap();
+/// assert!(d.to_string().contains("start_addr :  0x0604"));
+/// // C++ drops the low 4 bits of the address.
+/// let e = make_smem_desc_at(DescFamily::Gmma, AtomMajor::K, &l, 16, 0x6048, None).unwrap();
+/// assert_eq!(e, d);
+/// ```
+pub fn make_smem_desc_at(
+    family: DescFamily,
+    major: AtomMajor,
+    smem: &AnyLayout,
+    elem_bits: i64,
+    addr: u64,
+    swizzle: Option<crate::Swizzle>,
+) -> Result<Descriptor> {
+    let at = match swizzle {
+        Some(sw) => {
+            let a = i64::try_from(addr)
+                .map_err(|_| Error::new(format!("address {addr:#x} out of range")))?;
+            u64::try_from(sw.apply(a))
+                .map_err(|_| Error::new(format!("address {addr:#x} out of range")))?
+        }
+        None => addr,
+    };
+    // C++: `uint32_t start_address = cast_smem_ptr_to_uint(...)`, then `start_address >> 4`
+    // into the 14-bit field: the low 4 bits and the bits above 18 are dropped, as there.
+    let start = i64::from(((at & 0xffff_ffff) >> 4) as u32 & 0x3fff);
+    make_smem_desc(family, major, smem, Some(elem_bits))?.advanced(start)
+}
+
 /// `make_gmma_desc<major>` / `make_umma_desc<major>` of a shared-memory tensor whose layout
 /// is `smem`: a GMMA/UMMA smem atom's `Sw<B,M,S> o smem_ptr[Nb] o L` (the swizzle on byte
 /// addresses, as C++'s swizzled smem pointer), or a plain layout of `elem_bits`-bit

@@ -515,12 +515,24 @@ fn flat_lists(layout: &Layout) -> Result<(Vec<Num>, Vec<Num>)> {
 /// Law (checked by `tests/laws.rs::coalesce_and_filter_preserve_the_function`):
 /// `coalesce(L)(i) == L(i)` for every `i < size(L)`, `size` kept, depth ≤ 1.
 pub fn coalesce(layout: &Layout, profile: Option<&IntTuple>) -> Result<Layout> {
+    at_profile(layout, profile, "coalesce", coalesce_all)
+}
+
+/// CuTe's `transform_layout(layout, trg_profile, f)` of `coalesce` and `filter` with a
+/// profile: `whole` of every mode at a terminal of the profile (an integer or `_`), the
+/// modes past the profile's kept as they are.
+fn at_profile(
+    layout: &Layout,
+    profile: Option<&IntTuple>,
+    what: &str,
+    whole: fn(&Layout) -> Result<Layout>,
+) -> Result<Layout> {
     match profile {
-        None | Some(Int(_) | Dyn(_)) => coalesce_all(layout),
+        None | Some(Int(_) | Dyn(_)) => whole(layout),
         Some(Tuple(ps)) => {
             if ps.len() > layout.rank() {
                 return Err(Error::new(format!(
-                    "coalesce: profile {} has more modes than the layout (rank {})",
+                    "{what}: profile {} has more modes than the layout (rank {})",
                     Tuple(ps.clone()),
                     layout.rank()
                 )));
@@ -529,7 +541,7 @@ pub fn coalesce(layout: &Layout, profile: Option<&IntTuple>) -> Result<Layout> {
             let mut out = Vec::with_capacity(modes.len());
             for (i, m) in modes.iter().enumerate() {
                 out.push(match ps.get(i) {
-                    Some(p) => coalesce(m, Some(p))?,
+                    Some(p) => at_profile(m, Some(p), what, whole)?,
                     None => m.clone(),
                 });
             }
@@ -589,6 +601,19 @@ pub fn filter_zeros(layout: &Layout) -> Layout {
 /// of `filter(L)` is the image of `L`.
 pub fn filter(layout: &Layout) -> Result<Layout> {
     coalesce_all(&filter_zeros(layout))
+}
+
+/// CuTe `filter(layout, profile)`: [`filter`] within each terminal of the profile (as
+/// [`coalesce`] with a profile), the modes past it kept.
+///
+/// ```
+/// use cute_core::{layout::filter_profile, IntTuple, Layout};
+/// let l: Layout = "((2,4),(3,1)):((0,2),(8,24))".parse().unwrap();
+/// let p: IntTuple = "(1,1)".parse().unwrap();
+/// assert_eq!(filter_profile(&l, &p).unwrap().to_string(), "(4,3):(2,8)");
+/// ```
+pub fn filter_profile(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
+    at_profile(layout, Some(profile), "filter", filter)
 }
 
 // ---------------------------------------------------------------------------------------

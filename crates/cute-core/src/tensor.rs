@@ -624,7 +624,7 @@ impl Tensor {
                     }
                     if ptr.space != Space::Smem {
                         return Err(Error::new(format!(
-                            "{c} is a shared-memory layout (smem_ptr_flag): it needs a make_smem_ptr, not a {}",
+                            "Expected smem. {c} is a shared-memory layout (smem_ptr_flag): it needs a make_smem_ptr, not a {}",
                             ptr.space.name()
                         )));
                     }

@@ -19,6 +19,15 @@ fn descriptors_equal_cute_cpp() {
     check_file("desc-cases.jsonl", 500);
 }
 
+/// Descriptors of shared-memory tensors as a mainloop makes them: every (M tile, k-block)
+/// of stages 0 and 2 of K- and MN-major INTER/SW32/SW64/SW128 atoms of 16-, 32- and 8-bit
+/// types, GMMA and UMMA, the start address that of C++'s data pointer
+/// (`tools/oracle/desc_tensors.py`).
+#[test]
+fn descriptors_of_tensors_equal_cute_cpp() {
+    check_file("desc-tensor-cases.jsonl", 600);
+}
+
 /// `partition_fragment_C` of SM100 UMMA TiledMMAs: the accumulator's TMEM layout
 /// (`tools/oracle/descs.py --tmem`).
 #[test]

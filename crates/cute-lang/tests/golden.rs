@@ -114,6 +114,15 @@ fn oracle_generated_cases() {
     check("oracle-cases.jsonl", &cases);
 }
 
+/// `filter(layout, profile)`, printed by the real CuTe C++ headers
+/// (`tools/oracle/gen.py --only filter --out testdata/filter-cases.jsonl`).
+#[test]
+fn filter_with_a_profile() {
+    let cases = load(&repo_root().join("testdata/filter-cases.jsonl"));
+    assert!(cases.len() >= 80, "{} cases", cases.len());
+    check("filter-cases.jsonl", &cases);
+}
+
 /// Atom traits, copy atoms with value types, TiledMMA A/B/C and TiledCopy S/D thread-value
 /// layouts, all printed by the real CuTe C++ headers (tools/oracle/atoms.py).
 #[test]

@@ -143,7 +143,12 @@ fn print_text_and_stdin_read_the_same_language() {
             .stdout(std::process::Stdio::piped())
             .spawn()
             .expect("run render");
-        child.stdin.take().unwrap().write_all(src.as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(src.as_bytes())
+            .unwrap();
         let out = child.wait_with_output().unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stdout), want, "stdin {src:?}");
     }

@@ -87,6 +87,17 @@ pub(crate) fn coalesce(x: &Value, profile_arg: Option<&Value>) -> Result<Value> 
     }
 }
 
+/// CuTe `filter(layout[, profile])`.
+pub(crate) fn filter(x: &Value, profile_arg: Option<&Value>) -> Result<Value> {
+    match profile_arg {
+        None => on_layout(x, alg::filter),
+        Some(p) => {
+            let p = profile(p)?;
+            on_layout(x, |l| alg::filter_profile(l, &p))
+        }
+    }
+}
+
 /// CuTe `tile_to_shape(atom, shape[, order])`.
 pub(crate) fn tile_to_shape(atom: &Value, shape: &Value, order: Option<&Value>) -> Result<Value> {
     let trg = shape.to_int_tuple()?;

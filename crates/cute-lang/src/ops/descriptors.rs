@@ -2,6 +2,7 @@
 //! `make_instr_desc`) from the language's values to [`cute_core::desc`].
 
 use crate::convert::{bits_of, elem_of, major_of};
+use crate::ops::tensors::tensor;
 use crate::value::Value;
 use crate::words::{MaxShift, ScaleIn, Word};
 
@@ -9,6 +10,9 @@ const NEG: Word = Word::ScaleIn(ScaleIn::Neg);
 const ONE: Word = Word::ScaleIn(ScaleIn::One);
 use cute_core::desc::{self, DescFamily, InstrArgs};
 use cute_core::error::{Error, Result};
+use cute_core::smem_atom::AtomMajor;
+use cute_core::swizzle::{AnyLayout, ComposedLayout, Offset};
+use cute_core::tensor::{Iter, Space, Tensor};
 
 /// `make_gmma_desc<Major>(layout[, T])` / `make_umma_desc<Major>(layout[, T])`.
 pub(crate) fn smem_desc(family: DescFamily, a: &[Value]) -> Result<Value> {
@@ -16,11 +20,61 @@ pub(crate) fn smem_desc(family: DescFamily, a: &[Value]) -> Result<Value> {
         &a[0],
         "the descriptor's major mode (make_gmma_desc<GMMA::Major::K>(...))",
     )?;
-    let layout = a[1].to_any_layout()?;
     let bits = a.get(2).map(bits_of).transpose()?;
-    Ok(Value::Descriptor(Box::new(desc::make_smem_desc(
-        family, major, &layout, bits,
-    )?)))
+    let d = match &a[1] {
+        Value::Tensor(_) | Value::Partition(_) => tensor_desc(family, major, tensor(&a[1])?)?,
+        Value::Layout(_) | Value::Composed(_) => {
+            desc::make_smem_desc(family, major, &a[1].to_any_layout()?, bits)?
+        }
+        v => {
+            return Err(Error::new(format!(
+                "expected a shared-memory tensor, a layout or a composed layout, got {}",
+                v.kind()
+            )))
+        }
+    };
+    Ok(Value::Descriptor(Box::new(d)))
+}
+
+/// `make_gmma_desc<Major>(tensor)` / `make_umma_desc<Major>(tensor)`: C++'s static_asserts
+/// (shared memory, rank 2), the tensor's layout with its pointer's swizzle, and the start
+/// address of its data pointer.
+fn tensor_desc(family: DescFamily, major: AtomMajor, t: &Tensor) -> Result<desc::Descriptor> {
+    let tag = match family {
+        DescFamily::Gmma => "GMMA",
+        DescFamily::Umma => "UMMA",
+    };
+    let p = match &t.iter {
+        Iter::Ptr(p) if p.space == Space::Smem => p,
+        _ => {
+            return Err(Error::new(format!(
+                "{tag} Descriptors can only be constructed on smem. (got a tensor over {})",
+                t.iter
+            )))
+        }
+    };
+    if t.layout.rank() != 2 {
+        return Err(Error::new(format!(
+            "{tag} Descriptors can only be constructed on rank-2 tensors. (got {})",
+            t.layout
+        )));
+    }
+    let layout = match (p.swizzle, t.swizzle) {
+        (Some(swizzle), _) => AnyLayout::Composed(ComposedLayout {
+            swizzle,
+            offset: Offset::SmemPtr {
+                bits: i64::from(p.bits),
+            },
+            layout: t.layout.clone(),
+        }),
+        (None, Some((swizzle, offset))) => AnyLayout::Composed(ComposedLayout {
+            swizzle,
+            offset,
+            layout: t.layout.clone(),
+        }),
+        (None, None) => AnyLayout::Layout(t.layout.clone()),
+    };
+    desc::make_smem_desc_at(family, major, &layout, i64::from(p.bits), p.addr, p.swizzle)
 }
 
 /// A yes/no argument: a boolean, or the word that means yes (`ScaleIn::Neg`) or no.
