@@ -85,6 +85,10 @@ fn repo(path: &str) -> PathBuf {
 /// The section of `path` between `begin` and `end` is `body` (or, with `UPDATE_DOCS`, is
 /// made so; a missing section is appended under `heading`).
 fn generated_section(path: &str, begin: &str, end: &str, heading: &str, body: &str) {
+    // Two sections live in one file: their read-modify-writes must not interleave (the
+    // tests run in parallel).
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let path = repo(path);
     let doc = std::fs::read_to_string(&path).expect("readable");
     let want = format!("{begin}\n{body}{end}");

@@ -14,7 +14,7 @@ use cute_core::smem_atom::AtomMajor;
 use cute_core::swizzle::{AnyLayout, ComposedLayout, Offset};
 use cute_core::tensor::{Iter, Space, Tensor};
 
-/// `make_gmma_desc<Major>(layout[, T])` / `make_umma_desc<Major>(layout[, T])`.
+/// `make_gmma_desc<Major>(tensor | layout[, T])` / `make_umma_desc<Major>(tensor | layout[, T])`.
 pub(crate) fn smem_desc(family: DescFamily, a: &[Value]) -> Result<Value> {
     let major = major_of(
         &a[0],
