@@ -253,9 +253,9 @@ pub use cute_lang::print_one;
 ///
 /// ```
 /// let mut out = Vec::new();
-/// let failed = cute_render::print_script("A = 8:1\nsize(A)\nfoo(1)\n", &mut out).unwrap();
+/// let p = cute_render::print_script("A = 8:1\nsize(A)\nfoo(1)\n", &mut out).unwrap();
 /// assert_eq!(String::from_utf8(out).unwrap().lines().next(), Some("8"));
-/// assert_eq!(failed, 1);
+/// assert_eq!(p, cute_render::Printed { lines: 2, failed: 1 });
 /// ```
 pub fn print_script(src: &str, out: &mut impl Write) -> io::Result<Printed> {
     let mut p = Printed::default();
