@@ -2,8 +2,9 @@
 """Golden data for the kernel report: each C++ preset (crates/cute-lang/kernels/*.cpp) compiled
 as it is, host-only, against the CuTe headers, printing what the report prints of it: every
 shared-memory buffer's layout and the bytes of all of them, every TMA atom's box
-(TmaGmemBasis), the TiledMMA's tile, and the GMMA/UMMA descriptor of every k-block as thread
-0's fragments hold them (smem at address 0, as the report takes it).
+(TmaGmemBasis), the TiledMMA's tile, and the GMMA/UMMA descriptor of every (M or N tile,
+k-block, stage) as thread 0's fragments of the whole buffers hold them (smem at address 0,
+as the report takes it).
 
 Writes `testdata/kernel-report-cases.jsonl` (`{"preset", "fact", "expect"}`);
 `crates/cute-render/tests/report.rs` checks the report's facts against it.
@@ -32,17 +33,29 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 OUT = os.path.join(ROOT, "testdata", "kernel-report-cases.jsonl")
 
-GMMA_PRINT = '  for (int k = 0; k < size<2>(fr); ++k) { printf("#desc %c %d\\n", OP, k); print(fr(0, 0, k)); printf("\\n"); }\n'
-UMMA_PRINT = ('  for (int k = 0; k < size<2>(fr); ++k) { printf("#desc %c %d\\n", OP, k); auto d = fr(0, 0, k);\n'
-              + descs.UMMA_SMEM_PRINT + "  }\n")
+# Every (tile, k-block, stage) of the fragment (MMA, MMA_M|N, MMA_K[, PIPE]), stage-major.
+LOOPS = ('  for (int s = 0; s < stages_of(fr); ++s) for (int m = 0; m < int(size<1>(fr)); ++m)'
+         ' for (int k = 0; k < int(size<2>(fr)); ++k) {\n'
+         '    printf("#desc %c %d %d %d\\n", OP, m, k, s); auto d = desc_at(fr, m, k, s);\n')
+GMMA_PRINT = LOOPS + '    print(d); printf("\\n");\n  }\n'
+UMMA_PRINT = LOOPS + descs.UMMA_SMEM_PRINT + "  }\n"
+descs.HEADERS += """
+template <class T> int stages_of(T const& fr) {
+  if constexpr (decltype(rank(fr))::value > 3) { return int(size<3>(fr)); } else { return 1; }
+}
+template <class T> auto desc_at(T const& fr, int m, int k, int s) {
+  if constexpr (decltype(rank(fr))::value > 3) { return fr(0, m, k, s); } else { return fr(0, m, k); }
+}
+"""
 
 # Per preset: (its smem buffers with their element type, its TMA atoms, its TiledMMA and the
-# descriptor fragments to print: "gmma" (partition_fragment_A/B of stage 0) or "umma"
+# descriptor fragments to print: "gmma" (partition_fragment_A/B of the buffer) or "umma"
 # (make_fragment_A/B of the partitioned buffer)).
 PRESETS = {
     "sm80_tutorial": ([("sA", "half_t"), ("sB", "half_t")], [], "mmaC", None),
     "sm90_tma_wgmma": ([("sA", "TA"), ("sB", "TB"), ("sC", "TC")], ["tmaA", "tmaB", "tmaC"],
                        "tiled_mma", "gmma"),
+    "sm90_mn_major": ([("sA", "TA"), ("sB", "TB")], ["tmaA", "tmaB"], "tiled_mma", "gmma"),
     "sm100_umma": ([("sA_layout", "TypeA"), ("sB_layout", "TypeB")], ["tma_atom_A", "tma_atom_B"],
                    "tiled_mma", "umma"),
     "broken_sm80": ([("sA", "half_t"), ("sB", "half_t")], [], "mmaC", None),
@@ -62,7 +75,7 @@ def body(name):
     out.append('  printf("#tile\\n%%dx%%dx%%d\\n", int(tile_size<0>(%s)), int(tile_size<1>(%s)), int(tile_size<2>(%s)));' % (mma, mma, mma))
     for op, (b, t) in zip("AB", bufs[:2]):
         if descs_kind == "gmma":
-            out.append("  { auto thr = %s.get_slice(0); Tensor fr = thr.partition_fragment_%s(make_tensor(make_smem_ptr(buf<%s>()), %s)(_, _, 0));\n  const char OP = '%s';\n%s  }"
+            out.append("  { auto thr = %s.get_slice(0); Tensor fr = thr.partition_fragment_%s(make_tensor(make_smem_ptr(buf<%s>()), %s));\n  const char OP = '%s';\n%s  }"
                        % (mma, op, t, b, op, GMMA_PRINT))
         elif descs_kind == "umma":
             out.append("  { auto thr = %s.get_slice(0); Tensor fr = thr.make_fragment_%s(make_tensor(make_smem_ptr(buf<%s>()), %s));\n  const char OP = '%s';\n%s  }"
@@ -94,7 +107,7 @@ def facts(name, out):
         elif kind == "tile":
             res.append(("mma tile", text))
         elif kind == "desc":
-            res.append(("desc %s k-block %s" % (rest[0], rest[1]), one_line(text)))
+            res.append(("desc %s tile %s k-block %s stage %s" % tuple(rest), one_line(text)))
     return [{"preset": name, "fact": f, "expect": e} for f, e in res]
 
 

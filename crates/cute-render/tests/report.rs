@@ -114,7 +114,12 @@ fn sections_agree_with_the_ops() {
     // The GMMA descriptors per k-block are make_fragment_A's, as C++ builds them.
     let r = report(preset("sm90_tma_wgmma")).unwrap();
     let d = section(&r, "desc", "tiled_mma.A");
-    let k2 = &d.facts.iter().find(|(k, _)| k == "k-block 2").unwrap().1;
+    let k2 = &d
+        .facts
+        .iter()
+        .find(|(k, _)| k == "tile 0, k-block 2, stage 0")
+        .unwrap()
+        .1;
     assert!(k2.starts_with("GmmaDescriptor: 0x4000004000010004"), "{k2}");
     // The UMMA accumulator: 128x256 floats are 256 of the 512 TMEM columns.
     let r = report(preset("sm100_umma")).unwrap();
@@ -335,7 +340,7 @@ fn the_kernel_view_draws_a_row_per_section() {
 }
 
 /// The same Hopper mainloop written in CuTeDSL and in C++ gets the same numbers: buffers,
-/// TMA boxes and the descriptors of every k-block. (The C++ preset's epilogue, its lines
+/// TMA boxes and the descriptors of every (tile, k-block, stage). (The C++ preset's epilogue, its lines
 /// naming C, has no twin in the DSL preset.)
 #[test]
 fn cutedsl_and_cpp_spellings_report_alike() {
@@ -353,7 +358,7 @@ fn cutedsl_and_cpp_spellings_report_alike() {
                 let facts: Vec<&str> = s
                     .facts
                     .iter()
-                    .filter(|(k, _)| k.starts_with("k-block"))
+                    .filter(|(k, _)| k.starts_with("tile "))
                     .map(|(_, v)| v.as_str())
                     .collect();
                 format!("{} {}", s.headline, facts.join(";"))
@@ -504,7 +509,8 @@ fn an_illegal_tma_box_is_a_failed_section() {
 
 /// The report against CuTe C++: `tools/oracle/kernel_report.py` compiles each C++ preset as
 /// it is and prints its buffers' layouts and bytes, its TMA boxes, the TiledMMA's tile and
-/// thread 0's descriptor of every k-block (`kernel-report-cases.jsonl`); the report's facts
+/// thread 0's descriptor of every (M or N tile, k-block, stage) of the whole buffers
+/// (`kernel-report-cases.jsonl`); the report's facts
 /// are the same, word for word.
 #[test]
 fn the_report_prints_what_cute_cpp_computes() {
@@ -528,14 +534,15 @@ fn the_report_prints_what_cute_cpp_computes() {
             ["budget", "total", "bytes"] => ("budget", String::new(), "total bytes".into()),
             ["tma", object, "box"] => ("tma", object.to_string(), "box".into()),
             ["mma", "tile"] => ("mma", String::new(), "tile".into()),
-            ["desc", op, "k-block", k] => {
+            ["desc", op, "tile", m, "k-block", k, "stage", s] => {
                 let mma = &r
                     .sections
                     .iter()
                     .find(|s| s.kind == SectionKind::Mma)
                     .unwrap()
                     .name;
-                ("desc", format!("{mma}.{op}"), format!("k-block {k}"))
+                let key = format!("tile {m}, k-block {k}, stage {s}");
+                ("desc", format!("{mma}.{op}"), key)
             }
             _ => panic!("unknown fact {fact}"),
         };
@@ -553,7 +560,40 @@ fn the_report_prints_what_cute_cpp_computes() {
         assert_eq!(got, expect, "{name}: {fact}");
         checked += 1;
     }
-    assert_eq!(checked, 38);
+    assert_eq!(checked, 116);
+    // Every descriptor C++ issues is in the table, and no other: per preset and operand,
+    // as many rows as C++ printed.
+    let mut want = std::collections::BTreeMap::<(String, String), usize>::new();
+    for line in text.lines() {
+        let case: serde_json::Value = serde_json::from_str(line).unwrap();
+        let fact = case["fact"].as_str().unwrap();
+        if let Some(rest) = fact.strip_prefix("desc ") {
+            let op = rest.split(' ').next().unwrap().to_string();
+            *want
+                .entry((case["preset"].as_str().unwrap().into(), op))
+                .or_default() += 1;
+        }
+    }
+    assert_eq!(want.len(), 6, "{want:?}");
+    for ((name, op), n) in want {
+        let r = report(preset(&name)).unwrap();
+        let s = r
+            .sections
+            .iter()
+            .find(|s| s.kind == SectionKind::Desc && s.name.ends_with(&format!(".{op}")))
+            .unwrap();
+        let rows = s
+            .facts
+            .iter()
+            .filter(|(k, _)| k.starts_with("tile "))
+            .count();
+        assert_eq!(rows, n, "{name} {op}");
+        assert!(
+            s.headline.starts_with(&format!("{n} descriptors")),
+            "{}",
+            s.headline
+        );
+    }
 }
 
 /// A collective's type list (CUTLASS's SM80 multistage mainloop as a GEMM configuration

@@ -121,7 +121,10 @@ pub(super) fn desc_section(
     let Some((sname, smem)) = r.smem_of(op) else {
         return Ok(None);
     };
-    let (stage, _) = stage_of(smem, r.umma)?;
+    // The whole buffer, stages included: C++'s partition_fragment_A/B(sA) (make_fragment
+    // of the partitioned buffer for UMMA), whose (MMA, MMA_M|N, MMA_K, PIPE) descriptors
+    // the mainloop issues, one per (tile, k-block, stage).
+    let stage = smem.clone();
     let bits = operand_bits(r, op).unwrap_or(16);
     let what = format!("{name}'s {op} descriptors over {sname}");
     let ptr = Ptr::new(
@@ -159,34 +162,33 @@ pub(super) fn desc_section(
             }
         }
     }
+    // On the page the row opens the fragment C++ builds, in the block's own names: its
+    // layout is every descriptor's start address (16-byte units) by (tile, k-block,
+    // stage). A CuTeDSL block's pointer swizzle has no C++ spelling here: no view.
+    let view = match (&frag, in_pointer, mma_operand_type(mma, op)) {
+        (Ok(Value::DescTensor(_)), false, Some(t)) => {
+            let tensor = format!(
+                "make_tensor(make_smem_ptr<{}>(nullptr), {sname})",
+                t.cpp_name()
+            );
+            Some(if r.umma {
+                format!("{name}.get_slice(0).make_fragment_{op}({tensor})")
+            } else {
+                format!("{name}.get_slice(0).partition_fragment_{op}({tensor})")
+            })
+        }
+        _ => None,
+    };
     let (verdict, facts, warnings, headline) = match frag {
         Ok(Value::DescTensor(d)) => {
-            let shape = d.layout.shape().clone();
-            let kb = shape.get(2).and_then(|s| s.size()).unwrap_or(1);
-            let mut facts = Vec::new();
-            for k in 0..kb {
-                let mut at = vec![IntTuple::Int(0); shape.rank()];
-                if shape.rank() > 2 {
-                    at[2] = IntTuple::Int(k);
-                }
-                let desc = d.at(&IntTuple::Tuple(at))?;
-                facts.push((format!("k-block {k}"), one_line(&desc)));
-            }
+            let (mut facts, headline) = desc_table(&d)?;
             if in_pointer {
                 facts.push((
                     "swizzle".into(),
                     format!("{}, in the pointer (CuTeDSL's get_tensor(layout.outer, swizzle=layout.inner))", stage_swizzle(&stage)),
                 ));
             }
-            (
-                Verdict::Ok,
-                facts,
-                vec![],
-                format!(
-                    "{kb} k-blocks, canonical; k-block 0: {}",
-                    one_line(&d.desc).split(" (").next().unwrap_or_default()
-                ),
-            )
+            (Verdict::Ok, facts, vec![], headline)
         }
         Ok(v) => (
             Verdict::Ok,
@@ -213,8 +215,55 @@ pub(super) fn desc_section(
         headline,
         facts,
         warnings,
-        view: None,
+        view,
     }))
+}
+
+/// Every descriptor of a fragment `(MMA, MMA_M|N, MMA_K[, PIPE])`: one fact per (tile,
+/// k-block, stage), stage-major as the mainloop walks them, the count of distinct ones,
+/// and the headline.
+fn desc_table(d: &cute_core::desc::DescTensor) -> Result<(Vec<(String, String)>, String)> {
+    let shape = d.layout.shape();
+    let extent = |i: usize| shape.get(i).and_then(IntTuple::size).unwrap_or(1);
+    let (tiles, kb) = (extent(1), extent(2));
+    let stages = if shape.rank() > 3 { extent(3) } else { 1 };
+    let mut facts = Vec::new();
+    let mut words = std::collections::BTreeSet::new();
+    let mut first = None;
+    for s in 0..stages {
+        for m in 0..tiles {
+            for k in 0..kb {
+                let mut at = vec![IntTuple::Int(0); shape.rank()];
+                for (i, v) in [(1, m), (2, k), (3, s)] {
+                    if i < at.len() {
+                        at[i] = IntTuple::Int(v);
+                    }
+                }
+                let desc = d.at(&IntTuple::Tuple(at))?;
+                words.insert(desc.word);
+                first.get_or_insert_with(|| desc.clone());
+                facts.push((format!("tile {m}, k-block {k}, stage {s}"), one_line(&desc)));
+            }
+        }
+    }
+    let total = facts.len();
+    facts.push(("distinct".into(), format!("{} of {total}", words.len())));
+    let first = first.map_or_else(String::new, |d| {
+        one_line(&d)
+            .split(" (")
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    });
+    let plural = |n: i64, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    let headline = format!(
+        "{total} descriptors ({} x {} x {}), {} distinct, canonical; the first: {first}",
+        plural(tiles, "tile"),
+        plural(kb, "k-block"),
+        plural(stages, "stage"),
+        words.len()
+    );
+    Ok((facts, headline))
 }
 
 pub(super) fn stage_swizzle(l: &AnyLayout) -> String {

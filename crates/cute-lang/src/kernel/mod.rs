@@ -71,6 +71,11 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         include_str!("../../kernels/sm90_tma_wgmma.cpp"),
     ),
     (
+        "sm90_mn_major",
+        "SM90 MN-major A and B, 3 stages, one warpgroup of 64x64x16 WGMMA over 2x2 tiles",
+        include_str!("../../kernels/sm90_mn_major.cpp"),
+    ),
+    (
         "sm100_umma",
         "SM100 UMMA 128x256 F16 -> F32, TMA, TMEM accumulator",
         include_str!("../../kernels/sm100_umma.cpp"),
