@@ -719,6 +719,27 @@ pub fn composition(lhs: &Layout, rhs: &Layout) -> Result<Layout> {
     composition_impl(&flat, &rhs.shape, &rhs.stride)
 }
 
+/// CuTe's `composition_impl` of a left layout already coalesced (the basis layouts run it on
+/// their own coalescing, [`crate::basis::BasisLayout::composition`]).
+pub(crate) fn composition_flat(flat: &Layout, rhs: &Layout) -> Result<Layout> {
+    composition_impl(flat, &rhs.shape, &rhs.stride)
+}
+
+/// The regrouping `zipped_divide` makes of a `logical_divide` result.
+pub(crate) fn regroup_zipped(l: &Layout, tiler: &Tiler) -> Result<Layout> {
+    tile_unzip(l, tiler)
+}
+
+/// The regrouping `tiled_divide` makes of a `logical_divide` result.
+pub(crate) fn regroup_tiled(l: &Layout, tiler: &Tiler) -> Result<Layout> {
+    unpack(&tile_unzip(l, tiler)?, false)
+}
+
+/// The regrouping `flat_divide` makes of a `logical_divide` result.
+pub(crate) fn regroup_flat(l: &Layout, tiler: &Tiler) -> Result<Layout> {
+    unpack(&tile_unzip(l, tiler)?, true)
+}
+
 /// CuTe `composition(A, tiler)`: by-mode for tuple tilers (dropping modes of `A` the tiler
 /// does not reach), `n` means `n:1`, `_` keeps the mode.
 ///

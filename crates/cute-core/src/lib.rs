@@ -42,6 +42,7 @@
 pub mod arch;
 pub mod atom;
 pub mod bank;
+pub mod basis;
 pub mod desc;
 pub mod elem;
 pub mod error;

@@ -495,6 +495,84 @@ impl Tensor {
         ))
     }
 
+    /// C++'s print of a counting tensor read back, `ArithTuple(0,0) o (8,4):(1@0,1@1)`: a
+    /// counting iterator at `start` (a coordinate, its structure the coordinates') over a
+    /// layout with basis strides, each naming a leaf of the coordinate.
+    ///
+    /// ```
+    /// use cute_core::{basis::BasisLayout, tensor::Tensor};
+    /// let l = BasisLayout::identity(&"(8,4)".parse().unwrap()).unwrap();
+    /// let t = Tensor::counting(&"(1,2)".parse().unwrap(), &l).unwrap();
+    /// assert_eq!(t.to_string(), "ArithTuple(1,2) o (8,4):(1@0,1@1)");
+    /// ```
+    pub fn counting(start: &IntTuple, layout: &crate::basis::BasisLayout) -> Result<Tensor> {
+        use crate::basis::BasisStride;
+        let coord = match start {
+            IntTuple::Tuple(_) => start.clone(),
+            _ => {
+                return Err(Error::new(format!(
+                    "a counting tensor's start is a coordinate tuple, got {start}"
+                )))
+            }
+        };
+        let starts = coord.leaves();
+        let leaf_of = |path: &[usize]| (0..starts.len()).find(|&i| leaf_path(&coord, i) == path);
+        let mut strides = Vec::new();
+        layout.stride.leaves_into(&mut strides);
+        let extents = layout.shape.leaves();
+        let mut reach: Vec<i64> = starts
+            .iter()
+            .map(|s| arith::abs(*s))
+            .collect::<Result<_>>()?;
+        let mut placed = Vec::with_capacity(strides.len());
+        for (s, &e) in strides.iter().zip(&extents) {
+            match s {
+                BasisStride::Int(n) if n.v == 0 => placed.push(None),
+                BasisStride::Basis(b) => {
+                    let j = leaf_of(&b.path).ok_or_else(|| {
+                        Error::new(format!(
+                            "the stride {b} names no coordinate of the counting iterator {}",
+                            Iter::Counting {
+                                shape: coord.clone(),
+                                start: starts.clone(),
+                                radix: vec![1; starts.len()],
+                            }
+                        ))
+                    })?;
+                    let k = b.value.v;
+                    reach[j] = arith::add(
+                        reach[j],
+                        arith::mul(arith::abs(k)?, e.saturating_sub(1).max(0))?,
+                    )?;
+                    placed.push(Some((k, j)));
+                }
+                BasisStride::Int(n) => {
+                    return Err(Error::new(format!(
+                        "a counting tensor's strides are basis vectors (or 0), not the integer {}",
+                        n.v
+                    )))
+                }
+            }
+        }
+        let radix = radix_bits(&reach).map_err(|e| e.within("the counting tensor"))?;
+        let packed = placed
+            .iter()
+            .map(|p| match *p {
+                None => Ok(0),
+                Some((k, j)) => arith::mul(k, weight(&radix, j)),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let stride = layout.shape.unflatten_like(&mut packed.into_iter());
+        Ok(Tensor::new(
+            Iter::Counting {
+                shape: coord,
+                start: starts,
+                radix,
+            },
+            Layout::new(layout.shape.clone(), stride)?,
+        ))
+    }
+
     /// A TMA coordinate tensor (`get_tma_tensor`): a counting iterator over `tma_rank`
     /// coordinates, mode `i` of `shape` stepping coordinate `j` by `k` where
     /// `strides[i] == Some((k, j))` (`ArithTuple(0,0) o (512,256):(1@1,1@0)`).
@@ -539,6 +617,35 @@ impl Tensor {
             },
             layout,
         ))
+    }
+
+    /// `t(c)` of a counting tensor and a whole coordinate: the coordinate it holds there
+    /// (its start plus the basis strides' sum), `None` for a tensor over memory.
+    ///
+    /// ```
+    /// use cute_core::tensor::Tensor;
+    /// let t = Tensor::identity(&"(32,64)".parse().unwrap()).unwrap();
+    /// assert_eq!(t.coordinate_at(&"(3,4)".parse().unwrap()).unwrap().unwrap().to_string(), "(3,4)");
+    /// ```
+    pub fn coordinate_at(&self, c: &IntTuple) -> Result<Option<IntTuple>> {
+        let Iter::Counting {
+            shape,
+            start,
+            radix,
+        } = &self.iter
+        else {
+            return Ok(None);
+        };
+        let offset = match c {
+            IntTuple::Int(i) | IntTuple::Dyn(i) => self.layout.call_index(*i)?,
+            t => self.layout.call_coord(t)?,
+        };
+        let values = start
+            .iter()
+            .zip(unpack(offset, radix))
+            .map(|(s, d)| arith::add(*s, d))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Some(shape.unflatten_like(&mut values.into_iter())))
     }
 
     /// `make_tensor(iter, layout)`.
@@ -682,6 +789,11 @@ impl Tensor {
     /// ```
     pub fn slice_dynamic(&self, c: &Coord, dynamic: &[bool]) -> Result<Tensor> {
         in_bounds(c, self.layout.shape())?;
+        if !c.has_underscore() && matches!(self.iter, Iter::Counting { .. }) {
+            return Err(Error::new(format!(
+                "{c} fixes every mode of a counting tensor: its element is a coordinate (Tensor::coordinate_at)"
+            )));
+        }
         if !c.has_underscore() {
             let offset = self.any_layout().call_coord(&c.start())?;
             return Err(Error::new(format!(

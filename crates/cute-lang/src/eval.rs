@@ -245,7 +245,12 @@ fn eval_layout(s: &Node, d: &Node, env: &Env) -> Result<Value> {
     let shape = eval(s, env)?
         .to_int_tuple()
         .map_err(|e| Error::at(s.col, format!("layout shape: {}", e.msg)))?;
-    let stride = eval(d, env)?
+    let stride = eval(d, env)?;
+    // C++'s print of a layout with basis strides, `(8,4):(1@0,1@1)`, reads back.
+    if crate::ops::basis::has_basis(&stride) {
+        return crate::ops::basis::make_layout(&shape.into(), &stride);
+    }
+    let stride = stride
         .to_int_tuple()
         .map_err(|e| Error::at(d.col, format!("layout stride: {}", e.msg)))?;
     Ok(Value::Layout(Layout::new(shape, stride)?))
@@ -343,6 +348,15 @@ fn eval_binary(op: BinOp, lhs: &Node, rhs: &Node, env: &Env) -> Result<Value> {
     if let Some(r) = pointer_arith(op, &a, &b) {
         return r;
     }
+    let basis = match op {
+        BinOp::Add => crate::ops::basis::add(&a, &b),
+        BinOp::Mul => crate::ops::basis::mul(&a, &b),
+        BinOp::At => Some(crate::ops::basis::at(&a, &b)),
+        _ => None,
+    };
+    if let Some(r) = basis {
+        return r.map_err(|e| Error::at(lhs.col, e.msg));
+    }
     let result_static = static_result(op, &a, &b);
     let int_of = |v: &Value, col: usize| match v {
         Value::Bool(b) => Ok(i64::from(*b)),
@@ -382,6 +396,7 @@ fn eval_binary(op: BinOp, lhs: &Node, rhs: &Node, env: &Env) -> Result<Value> {
         BinOp::And => Value::Bool(x != 0 && y != 0),
         BinOp::Or => Value::Bool(x != 0 || y != 0),
         BinOp::Not => Value::Bool(x == 0),
+        BinOp::At => return Err(Error::at(lhs.col, "k@i takes an integer and a basis index")),
         BinOp::Lt => Value::Bool(x < y),
         BinOp::Gt => Value::Bool(x > y),
         BinOp::Le => Value::Bool(x <= y),
@@ -559,6 +574,12 @@ fn compose_chain(vals: &[Value]) -> Result<Value> {
                 layout: l.clone(),
             }));
         }
+        // C++'s print of a counting tensor, `ArithTuple(0,0) o (8,4):(1@0,1@1)`.
+        [Value::ArithTuple(start), Value::BasisLayout(l)] => {
+            return Ok(Value::Tensor(Box::new(
+                cute_core::tensor::Tensor::counting(&start.0, l)?,
+            )));
+        }
         // `Sw o 0 o L(i)`: application binds tighter, so this is the swizzle of an offset.
         [Value::Swizzle(sw), Value::Int(off), Value::Int(x)] => {
             return Ok(Value::Int(sw.apply(arith::add(*off, *x)?)));
@@ -603,6 +624,15 @@ pub(crate) fn apply(f: &Value, args: &[Value]) -> Result<Value> {
         Value::Tuple(args.iter().map(Value::to_static).collect())
     };
     match f {
+        // A counting tensor's element is a coordinate (`make_identity_tensor(s)(3, 4)`).
+        Value::Tensor(t) if !coord_val.to_coord()?.has_underscore() => {
+            match t.coordinate_at(&coord_val.to_int_tuple()?)? {
+                Some(c) => Ok(Value::ArithTuple(cute_core::basis::ArithTuple(c))),
+                None => Ok(Value::Tensor(Box::new(
+                    t.slice_dynamic(&coord_val.to_coord()?, &dynamic_coords(args))?,
+                ))),
+            }
+        }
         Value::Tensor(t) => Ok(Value::Tensor(Box::new(
             t.slice_dynamic(&coord_val.to_coord()?, &dynamic_coords(args))?,
         ))),
@@ -650,12 +680,13 @@ pub(crate) fn apply(f: &Value, args: &[Value]) -> Result<Value> {
             IntTuple::Int(i) => Ok(Value::Int(cl.call_index(i)?)),
             t => Ok(Value::Int(cl.call_coord(&t)?)),
         },
+        Value::BasisLayout(l) => crate::ops::basis::call(l, &coord_val),
         Value::Swizzle(sw) => match &coord_val {
             Value::Int(x) => Ok(Value::Int(sw.apply(*x))),
             _ => Err(Error::new("a swizzle is applied to one integer offset")),
         },
         other => Err(Error::new(format!(
-            "cannot apply {} (only layouts, composed layouts and swizzles can be applied)",
+            "cannot apply {} (only layouts, composed layouts, tensors and swizzles can be applied)",
             other.kind()
         ))),
     }

@@ -66,7 +66,9 @@ static CLASS: [u8; 256] = {
             b'0'..=b'9' => DIGIT,
             b'a'..=b'z' | b'A'..=b'Z' | b'_' => IDENT,
             b'(' | b')' | b',' | b':' | b'<' | b'>' | b'{' | b'}' | b'=' | b'-' | b'+' | b'*'
-            | b'/' | b'[' | b']' | b'.' | b';' | b'&' | b'%' | b'^' | b'|' | b'!' | b'?' => PUNCT,
+            | b'/' | b'[' | b']' | b'.' | b';' | b'&' | b'%' | b'^' | b'|' | b'!' | b'?' | b'@' => {
+                PUNCT
+            }
             _ => OTHER,
         };
         c += 1;
@@ -181,12 +183,6 @@ fn unexpected_char(c: char) -> String {
         '，' | '‚' => " (did you mean ',' ?)",
         'о' | 'ο' => " (did you mean the composition operator 'o' ?)",
         '０'..='９' => " (a fullwidth digit; use ASCII digits)",
-        // C++ prints an identity layout's strides as basis elements: `(8,4):(1@0,1@1)`.
-        '@' => {
-            " (a basis stride `1@0` is how C++ prints an identity layout or counting tensor, \
-             which is not read back: write make_identity_layout(SHAPE) or \
-             make_identity_tensor(SHAPE))"
-        }
         '\u{a0}' | '\u{2000}'..='\u{200b}' | '\u{3000}' => " (a non-ASCII space)",
         _ => "",
     };

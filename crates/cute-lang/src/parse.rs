@@ -44,6 +44,8 @@ pub(crate) struct MemberExpr<'a> {
 /// A binary operator of C++ (and Python's `//`), in the order of C++'s precedence table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum BinOp {
+    /// `@`: C++'s print of a scaled basis vector, `k@i` (`k@i@j` nested)
+    At,
     /// `*`
     Mul,
     /// `/` (C++'s: truncating)
@@ -375,6 +377,7 @@ impl<'a> Parser<'a> {
         Some(match (c, next) {
             // Python's floor division (a `//` that is not a comment: see blank_comments).
             ('/', Some('/')) => (BinOp::FloorDiv, 2, 10),
+            ('@', _) => (BinOp::At, 1, 11),
             ('*', _) => (BinOp::Mul, 1, 10),
             ('/', _) => (BinOp::Div, 1, 10),
             ('%', _) => (BinOp::Rem, 1, 10),
@@ -522,6 +525,17 @@ impl<'a> Parser<'a> {
         Ok(node)
     }
 
+    /// `k@i@j` after a layout's `:`: C++'s print of a rank-1 layout's basis stride
+    /// (`8:1@0`), which binds to the stride, not to the layout.
+    fn basis_at(&mut self, mut node: Node<'a>) -> Result<Node<'a>> {
+        while *self.peek() == Tok::Punct('@') {
+            self.next();
+            let rhs = self.primary()?;
+            node = binary(BinOp::At, node, rhs);
+        }
+        Ok(node)
+    }
+
     /// layout := primary (':' primary)?
     #[inline(always)]
     fn layout(&mut self) -> Result<Node<'a>> {
@@ -531,7 +545,7 @@ impl<'a> Parser<'a> {
         }
         self.next();
         let saved = std::mem::take(&mut self.in_make_args);
-        let stride = self.primary();
+        let stride = self.primary().and_then(|d| self.basis_at(d));
         self.in_make_args = saved;
         let (mut shape, mut stride) = (shape, stride?);
         // The spec's `8:1` is static, also inside make_layout(...).

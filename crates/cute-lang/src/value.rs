@@ -51,8 +51,13 @@ pub enum Value {
     Swizzle(Swizzle),
     /// `Swizzle o offset o Layout`.
     Composed(ComposedLayout),
-    /// `make_identity_layout(shape)`: coordinates to themselves, with basis-vector strides.
-    Identity(IntTuple),
+    /// A layout whose strides are basis vectors (`make_identity_layout(shape)`,
+    /// `make_layout(shape, make_stride(E<1>{}, E<0>{}))`): coordinates to coordinates.
+    BasisLayout(Box<cute_core::basis::BasisLayout>),
+    /// A scaled basis vector (`E<0>{}`, `E<1>{} * 4`, printed `4@1`).
+    Basis(cute_core::basis::ScaledBasis),
+    /// An `ArithmeticTuple`: a coordinate summed from basis vectors (`(3,5)`).
+    ArithTuple(cute_core::basis::ArithTuple),
     /// `make_composed_layout(L_outer, offset, L_inner)`: two layouts composed.
     Composition(Box<cute_core::swizzle::LayoutComposition>),
     /// The offset of a composed layout when it is not an integer: `smem_ptr_flag_bits<B>`.
@@ -121,7 +126,9 @@ impl fmt::Display for Value {
             Value::Composed(c) => write!(f, "{c}"),
             Value::Offset(o) => write!(f, "{o}"),
             Value::Composition(c) => write!(f, "{c}"),
-            Value::Identity(shape) => write_identity(f, shape),
+            Value::BasisLayout(l) => write!(f, "{l}"),
+            Value::Basis(b) => write!(f, "{b}"),
+            Value::ArithTuple(t) => write!(f, "{t}"),
             Value::Major(Major::Left) => f.write_str("LayoutLeft"),
             Value::Major(Major::Right) => f.write_str("LayoutRight"),
             Value::Word(w) => write!(f, "{w}"),
@@ -142,39 +149,6 @@ impl fmt::Display for Value {
             Value::ThrCopy(c) => write!(f, "{c}"),
             Value::Partition(p) => write!(f, "{p}"),
         }
-    }
-}
-
-/// CuTe's print of `make_identity_layout(shape)`: a leaf at path `(i, j, ...)` has stride
-/// `1@…@j@i` (the basis vector of that coordinate); an integer shape is `N:1`.
-fn write_identity(f: &mut fmt::Formatter<'_>, shape: &IntTuple) -> fmt::Result {
-    fn basis(f: &mut fmt::Formatter<'_>, s: &IntTuple, path: &mut Vec<usize>) -> fmt::Result {
-        match s {
-            IntTuple::Int(_) | IntTuple::Dyn(_) => {
-                f.write_str("1")?;
-                for p in path.iter().rev() {
-                    write!(f, "@{p}")?;
-                }
-                Ok(())
-            }
-            IntTuple::Tuple(ts) => {
-                f.write_str("(")?;
-                for (i, t) in ts.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    path.push(i);
-                    basis(f, t, path)?;
-                    path.pop();
-                }
-                f.write_str(")")
-            }
-        }
-    }
-    write!(f, "{shape}:")?;
-    match shape {
-        IntTuple::Int(_) | IntTuple::Dyn(_) => f.write_str("1"),
-        t => basis(f, t, &mut Vec::new()),
     }
 }
 
@@ -226,7 +200,9 @@ impl Value {
             Value::Composed(_) => "a composed layout",
             Value::Offset(_) => "a pointer flag",
             Value::Composition(_) => "a composition of layouts",
-            Value::Identity(_) => "an identity layout",
+            Value::BasisLayout(_) => "a layout with basis strides",
+            Value::Basis(_) => "a basis vector (ScaledBasis)",
+            Value::ArithTuple(_) => "an ArithmeticTuple",
             Value::Major(_) => "a layout tag",
             Value::Word(_) => "a keyword",
             Value::Atom(a) => match **a {
@@ -393,6 +369,7 @@ impl Value {
             }
             Value::Layout(l) => (2 * l.shape().node_count(), l.depth()),
             Value::Composed(c) => (2 * c.layout.shape().node_count() + 4, c.layout.depth()),
+            Value::BasisLayout(l) => (2 * l.shape.node_count(), l.shape.depth()),
             _ => (1, 0),
         }
     }

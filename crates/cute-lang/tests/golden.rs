@@ -114,6 +114,16 @@ fn oracle_generated_cases() {
     check("oracle-cases.jsonl", &cases);
 }
 
+/// Basis strides (`E<i>{}`, `ScaledBasis`, their sums; layouts of them called, sliced,
+/// composed, divided, coalesced; C++'s refusals), printed by the real CuTe C++ headers
+/// (`tools/oracle/basis.py`).
+#[test]
+fn basis_strides() {
+    let cases = load(&repo_root().join("testdata/basis-cases.jsonl"));
+    assert!(cases.len() >= 600, "{} cases", cases.len());
+    check("basis-cases.jsonl", &cases);
+}
+
 /// `filter(layout, profile)`, printed by the real CuTe C++ headers
 /// (`tools/oracle/gen.py --only filter --out testdata/filter-cases.jsonl`).
 #[test]

@@ -152,6 +152,20 @@ fn print_text_and_stdin_read_the_same_language() {
         let out = child.wait_with_output().unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stdout), want, "stdin {src:?}");
     }
+    // Basis strides, as the line writes them, and their prints read back.
+    for (line, want) in [
+        (
+            "composition(make_layout(make_shape(Int<32>{}, Int<64>{}), make_stride(E<0>{}, E<1>{})), 8:1)",
+            "8:1@0\n",
+        ),
+        ("make_identity_layout(make_shape(32, 64))(3, 5)", "(3,5)\n"),
+        ("ArithTuple(0,0) o (8,4):(1@0,1@1)", "ArithTuple(0,0) o (8,4):(1@0,1@1)\n"),
+        ("make_identity_tensor(make_shape(32, 64))(3, 5)", "(3,5)\n"),
+    ] {
+        let (ok, text, _) = render(&["--print", line]);
+        assert!(ok, "{line}");
+        assert_eq!(text, want, "{line}");
+    }
     let (ok, text, _) = render(&["--print", "  // nothing here"]);
     assert!(!ok);
     assert_eq!(text, "error: empty expression\n");

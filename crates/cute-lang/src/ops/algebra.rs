@@ -13,6 +13,7 @@ use cute_core::swizzle::{self, AnyLayout, ComposedLayout, Swizzle};
 /// `composition(a, b)`, for every pair of kinds C++ composes.
 pub(crate) fn composition(a: &Value, b: &Value) -> Result<Value> {
     match (a, b) {
+        (Value::BasisLayout(l), b) => crate::ops::basis::composition(l, b),
         (Value::Swizzle(sw), Value::Layout(l)) => {
             Ok(swizzle::composition(*sw, 0, l.clone()).into())
         }
@@ -78,6 +79,9 @@ pub(crate) fn swizzle_of_masks(y: i64, z: i64) -> Result<Swizzle> {
 
 /// CuTe `coalesce(layout[, profile])` of a layout or composed layout.
 pub(crate) fn coalesce(x: &Value, profile_arg: Option<&Value>) -> Result<Value> {
+    if let Value::BasisLayout(l) = x {
+        return crate::ops::basis::coalesce(l, profile_arg);
+    }
     match profile_arg {
         None => on_layout(x, |l| alg::coalesce(l, None)),
         Some(p) => {
@@ -305,6 +309,7 @@ pub(crate) fn make_layout(a: &[Value], _: &Kwargs) -> Result<Value> {
     match a.get(1) {
         None | Some(Value::Major(Major::Left)) => Ok(Layout::col_major(shape)?.into()),
         Some(Value::Major(Major::Right)) => Ok(Layout::row_major(shape)?.into()),
+        Some(d) if crate::ops::basis::has_basis(d) => crate::ops::basis::make_layout(&a[0], d),
         Some(d) => Ok(Layout::new(shape, d.to_int_tuple()?)?.into()),
     }
 }

@@ -76,6 +76,7 @@ pub(crate) fn sub_shape(args: &[Value]) -> Result<std::borrow::Cow<'_, Value>> {
         Value::Tensor(t) => t.layout.shape(),
         Value::Partition(p) => p.tensor.layout.shape(),
         Value::DescTensor(t) => t.layout.shape(),
+        Value::BasisLayout(l) => &l.shape,
         _ => return sub(args),
     };
     let mut all = args.to_vec();
@@ -101,6 +102,7 @@ pub(crate) fn shape_of(v: &Value) -> Result<IntTuple> {
         Value::Layout(l) => Ok(l.shape().clone()),
         Value::Composed(c) => Ok(c.layout.shape().clone()),
         Value::Composition(c) => Ok(c.domain()?.shape().clone()),
+        Value::BasisLayout(l) => Ok(l.shape.clone()),
         v => v.to_int_tuple(),
     }
 }
@@ -142,6 +144,7 @@ pub(crate) fn get(v: &Value, i: usize) -> Result<Value> {
         Value::Layout(l) => Ok(l.mode(i)?.into()),
         Value::Composed(c) => Ok(c.map_inner(|l| l.mode(i))?.into()),
         Value::Composition(_) => on_layout(v, |l| l.mode(i)),
+        Value::BasisLayout(l) => Ok(Value::BasisLayout(Box::new(l.mode(i)?))),
         Value::Tuple(vs) => vs.get(i).cloned().ok_or_else(|| {
             Error::new(format!(
                 "index {i} out of range for a tuple of rank {}",

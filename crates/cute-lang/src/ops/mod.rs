@@ -22,6 +22,7 @@ use cute_core::swizzle::{self, AnyLayout, Swizzle};
 pub(crate) mod algebra;
 pub(crate) mod args;
 pub(crate) mod atoms;
+pub(crate) mod basis;
 pub(crate) mod descriptors;
 pub(crate) mod families;
 pub(crate) mod partitions;
@@ -298,6 +299,7 @@ pub static OPS: &[Op] = &[
             Value::Composed(_) | Value::Composition(_) => Err(Error::new(
                 "a composed layout has no strides (C++ deletes stride() of a ComposedLayout): stride(layout.layout_b())",
             )),
+            Value::BasisLayout(l) => Ok(basis::strides(l)),
             v => Ok(inner_layout(v)?.stride().clone().into()),
         }),
     op!("get", "(x, i...) | (atom, Trait)", Append, (2, MANY), [], false,
@@ -375,7 +377,10 @@ pub static OPS: &[Op] = &[
         |a, _| coalesce(&a[0], a.get(1))),
     op!("filter", "(layout[, profile])", No, (1, 2), [], true,
         "the layout without its stride-0 and size-1 modes, coalesced (within each mode of a profile)",
-        |a, _| filter(&a[0], a.get(1))),
+        |a, _| match &a[0] {
+            Value::BasisLayout(l) if a.len() == 1 => Ok(Value::BasisLayout(Box::new(l.filter()?))),
+            _ => filter(&a[0], a.get(1)),
+        }),
     op!("filter_zeros", "(layout)", No, (1, 1), [], false,
         "the layout with the shape of its stride-0 modes set to 1",
         |a, _| on_layout(&a[0], |l| Ok(alg::filter_zeros(l)))),
@@ -455,13 +460,22 @@ pub static OPS: &[Op] = &[
         |a, _| inverse(&a[0], alg::left_inverse)),
     op!("logical_divide", "(layout, tiler)", No, (2, 2), [], true,
         "composition(A, (B, complement(B, size(A)))): mode 0 = the tile B selects, mode 1 = across tiles",
-        |a, _| divide_or_product(a, alg::logical_divide)),
+        |a, _| match &a[0] {
+            Value::BasisLayout(l) => basis::divide(l, cute_core::basis::Divide::Logical, &a[1]),
+            _ => divide_or_product(a, alg::logical_divide),
+        }),
     op!("zipped_divide", "(layout, tiler)", No, (2, 2), [], true,
         "logical_divide with the tile modes gathered in mode 0, the rest in mode 1",
-        |a, _| divide_or_product(a, alg::zipped_divide)),
+        |a, _| match &a[0] {
+            Value::BasisLayout(l) => basis::divide(l, cute_core::basis::Divide::Zipped, &a[1]),
+            _ => divide_or_product(a, alg::zipped_divide),
+        }),
     op!("tiled_divide", "(layout, tiler)", No, (2, 2), [], true,
         "zipped_divide with the rest modes unpacked into modes 1..",
-        |a, _| divide_or_product(a, alg::tiled_divide)),
+        |a, _| match &a[0] {
+            Value::BasisLayout(l) => basis::divide(l, cute_core::basis::Divide::Tiled, &a[1]),
+            _ => divide_or_product(a, alg::tiled_divide),
+        }),
     op!("compose", "(layout, layouts...)", No, (2, MANY), [], false,
         "C++'s L.compose(l0, l1, ...) and t.compose(...): composition with make_tile(l0, l1, ...) (`_` keeps a mode)",
         |a, _| {
@@ -476,7 +490,10 @@ pub static OPS: &[Op] = &[
         }),
     op!("flat_divide", "(layout, tiler)", No, (2, 2), [], true,
         "zipped_divide with every mode unpacked",
-        |a, _| divide_or_product(a, alg::flat_divide)),
+        |a, _| match &a[0] {
+            Value::BasisLayout(l) => basis::divide(l, cute_core::basis::Divide::Flat, &a[1]),
+            _ => divide_or_product(a, alg::flat_divide),
+        }),
     op!("logical_product", "(layout, tiler)", No, (2, 2), [], true,
         "(A, composition(complement(A, size(A)*cosize(B)), B)): mode 0 = A, mode 1 = where B places copies of A",
         |a, _| divide_or_product(a, alg::logical_product)),
@@ -704,7 +721,13 @@ pub static OPS: &[Op] = &[
         }),
     op!("make_identity_layout", "(shape)", No, (1, 1), [], false,
         "the layout from coordinates to themselves: strides are the basis vectors 1@i",
-        |a, _| Ok(Value::Identity(a[0].to_int_tuple()?))),
+        |a, _| basis::identity(&a[0])),
+    op!("make_arithmetic_tuple" | "ArithTuple", "(x...)", No, (1, MANY), [], false,
+        "the coordinate (an ArithmeticTuple) of its integers, which basis vectors add to",
+        |a, _| basis::arithmetic_tuple(a)),
+    op!("make_basis_like", "(shape)", No, (1, 1), [], false,
+        "the unit basis vector of every leaf of the shape: (1@0,(1@0@1,1@1@1))",
+        |a, _| basis::make_basis_like(&a[0])),
     op!("evenly_divides", "(shape, tiler)", No, (2, 2), [], false,
         "whether the tiler divides the shape mode by mode (1 or 0)",
         |a, _| Ok(Value::Bool(evenly_divides(&shape_of(&a[0])?, &shape_of(&a[1])?)?))),

@@ -71,6 +71,10 @@ pub static TYPES: &[TypeRow] = &[
     // --- integers and tuples -----------------------------------------------------------
     ty!("Int" | "C", "<N>", n(1, 1), "the static integer N",
         |t| Ok(Value::Int(t[0].to_int()?))),
+    ty!("E", "<i, j...>", n(1, 8), "the unit basis vector of coordinate (i, j, ...), printed 1@i (1@j@i)",
+        ops::basis::unit),
+    ty!("ScaledBasis", "<T, i, j...>", n(2, 9), "T times the basis vector E<i, j...>, printed T@i",
+        ops::basis::scaled_basis),
     ty!("Shape" | "Stride" | "Step" | "Coord", "<T...>", ANY,
         "a tuple of its arguments; a run-time integer type (`int64_t`) is a dynamic 0, as C++ value-initializes it",
         |t| Ok(Value::Tuple(t.iter().map(tuple_entry).collect::<Result<_>>()?))),

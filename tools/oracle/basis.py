@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Golden data for basis strides, from the real CuTe headers (host-only g++).
+
+Writes testdata/basis-cases.jsonl: {"op", "expr", "expect"[, "msg"]}. Every expression is
+C++ and the language alike: `E<i>{}` and `ScaledBasis` values and their sums, layouts with
+basis strides (`make_identity_layout`, `make_layout(shape, make_stride(E<1>{}, E<0>{}))`)
+called, sliced, composed with ordinary layouts, divided, coalesced and filtered; identity
+tensors, their CTA tiles (`local_tile`) and their elements (coordinates); and what C++
+refuses of them (complement, the products, the inverses) as "error".
+
+Run: ORACLE_DIR=oracle-work python3 tools/oracle/basis.py [-j 2]
+"""
+
+import argparse
+import concurrent.futures as cf
+import json
+import os
+import random
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+import descs  # noqa: E402  (the Oracle runner)
+
+descs.HEADERS = "#include <cstdio>\n#include <cstdlib>\n#include <cute/tensor.hpp>\nusing namespace cute;\n"
+OUT = os.path.join(descs.ROOT, "testdata/basis-cases.jsonl")
+R = random.Random(20261201)
+
+
+def st(n):
+    return "_%d{}" % n
+
+
+def shape_expr(s):
+    if isinstance(s, int):
+        return st(s)
+    return "make_shape(%s)" % ", ".join(shape_expr(x) for x in s)
+
+
+def leaves(s):
+    return [s] if isinstance(s, int) else [y for x in s for y in leaves(x)]
+
+
+def rshape():
+    k = R.choice([1, 2, 2, 2, 3])
+    dims = [R.choice([2, 4, 8, 16, 32, 3, 6, 12]) for _ in range(k)]
+    if k >= 2 and R.random() < 0.25:
+        i = R.randrange(k)
+        dims[i] = (R.choice([2, 4]), R.choice([2, 3, 4]))
+    return tuple(dims)
+
+
+def basis_layout():
+    s = rshape()
+    if R.random() < 0.4:
+        return "make_identity_layout(%s)" % shape_expr(s), s
+    n = len(s)
+    perm = list(range(n))
+    R.shuffle(perm)
+    strides = []
+    for i, m in enumerate(s):
+        e = "E<%d>{}" % perm[i]
+        k = R.choice([1, 1, 1, 2, 4])
+        sub = e if k == 1 else "%s * %s" % (e, st(k))
+        if isinstance(m, tuple):
+            sub = "make_stride(%s, %s)" % (sub, "E<%d>{} * %s" % (perm[i], st(m[0] * k)))
+        strides.append(sub)
+    return "make_layout(%s, make_stride(%s))" % (shape_expr(s), ", ".join(strides)), s
+
+
+def rlayout(size_hint):
+    """An ordinary static layout whose size divides or fits the basis layout's."""
+    k = R.choice([1, 2])
+    dims = [R.choice([2, 4, 8]) for _ in range(k)]
+    stride = []
+    acc = 1
+    for d in dims:
+        stride.append(acc * R.choice([1, 1, 2]))
+        acc *= d
+    if k == 1:
+        return "Layout<_%d,_%d>{}" % (dims[0], stride[0])
+    return "Layout<Shape<%s>,Stride<%s>>{}" % (",".join("_%d" % d for d in dims),
+                                             ",".join("_%d" % d for d in stride))
+
+
+def case(op, expr):
+    return descs.Case(op, expr, "  print(%s); printf(\"\\n\");\n" % expr)
+
+
+def cases():
+    out = []
+    for _ in range(60):
+        L, s = basis_layout()
+        size = 1
+        for x in leaves(s):
+            size *= x
+        out.append(case("make_layout", L))
+        out.append(case("composition", "composition(%s, %s)" % (L, rlayout(size))))
+        tiler = [R.choice([1, 2, 4]) for _ in range(len(s))]
+        for fn in ["logical_divide", "zipped_divide", "tiled_divide", "flat_divide"]:
+            if R.random() < 0.5:
+                out.append(case(fn, "%s(%s, make_shape(%s))" % (fn, L, ", ".join(st(t) for t in tiler))))
+        if R.random() < 0.4:
+            out.append(case("logical_divide", "logical_divide(%s, %s)" % (L, rlayout(size))))
+        out.append(case("coalesce", "coalesce(%s)" % L))
+        if R.random() < 0.3:
+            out.append(case("filter", "filter(%s)" % L))
+        crd = ", ".join(str(R.randrange(x)) for x in [m if isinstance(m, int) else m[0] * m[1] for m in s])
+        out.append(case("call", "%s(%s)" % (L, crd)))
+        out.append(case("call", "%s(%d)" % (L, R.randrange(size))))
+        if len(s) > 1:
+            i = R.randrange(len(s))
+            c = ["_" if j == i else str(R.randrange(m if isinstance(m, int) else m[0])) for j, m in enumerate(s)]
+            out.append(case("slice", "%s(%s)" % (L, ", ".join(c))))
+            out.append(case("get", "get<%d>(%s)" % (i, L)))
+        out.append(case("stride", "stride(%s)" % L))
+        out.append(case("size", "size(%s)" % L))
+        if R.random() < 0.15:
+            fn = R.choice(["complement", "right_inverse", "left_inverse"])
+            out.append(case(fn, "%s(%s)" % (fn, L)))
+        if R.random() < 0.15:
+            fn = R.choice(["logical_product", "blocked_product", "raked_product"])
+            out.append(case(fn, "%s(%s, Layout<_2,_1>{})" % (fn, L)))
+    for _ in range(40):
+        a, b = R.randrange(3), R.randrange(3)
+        ka, kb = R.choice([1, 2, 3, 7]), R.choice([1, 4, 5])
+        out.append(case("basis", "E<%d>{} * %s + %s * E<%d>{}" % (a, st(ka), st(kb), b)))
+        out.append(case("basis", "E<%d>{} * %d" % (a, ka)))
+        out.append(case("basis", "ScaledBasis<Int<%d>, %d>{}" % (ka, a)))
+        out.append(case("basis", "make_arithmetic_tuple(%d, %d) + E<%d>{} * %s" % (ka, kb, min(a, 1), st(kb))))
+    for s in [(2, (3, 4)), (4, 8), ((2, 2), 8), (8,), (2, 3, 4)]:
+        out.append(case("make_basis_like", "make_basis_like(%s)" % shape_expr(s)))
+        out.append(case("make_identity_layout", "make_identity_layout(%s)" % shape_expr(s)))
+    # Counting tensors: an identity tensor's elements, CTA tiles of it (as predication and
+    # TMA tensors are made), their elements and slices.
+    for _ in range(40):
+        s = rshape()
+        dims = [m if isinstance(m, int) else m[0] * m[1] for m in s]
+        sh = shape_expr(tuple(d for d in dims))
+        t = "make_identity_tensor(%s)" % sh
+        out.append(case("identity_tensor", t))
+        out.append(case("identity_tensor", "%s(%s)" % (t, ", ".join(str(R.randrange(d)) for d in dims))))
+        tile = [R.choice([1, 2, 4]) if d % 4 == 0 else 1 for d in dims]
+        crd = [R.randrange(d // k) for d, k in zip(dims, tile)]
+        lt = "local_tile(%s, make_shape(%s), make_coord(%s))" % (t, ", ".join(st(k) for k in tile), ", ".join(map(str, crd)))
+        out.append(case("local_tile", lt))
+        out.append(case("local_tile", "%s(%s)" % (lt, ", ".join(str(R.randrange(k)) for k in tile))))
+        if len(dims) > 1:
+            out.append(case("local_tile", "%s(_, %s)" % (lt, ", ".join("0" for _ in tile[1:]))))
+    seen, uniq = set(), []
+    for c in out:
+        if c.expr not in seen:
+            seen.add(c.expr)
+            uniq.append(c)
+    return uniq
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "oracle-work"))
+    ap.add_argument("--out", default=OUT)
+    ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--batch", type=int, default=80)
+    a = ap.parse_args()
+    cs = cases()
+    with tempfile.TemporaryDirectory() as tmp:
+        o = descs.Oracle(os.path.abspath(a.oracle_dir), tmp)
+        chunks = [cs[i:i + a.batch] for i in range(0, len(cs), a.batch)]
+        with cf.ThreadPoolExecutor(a.j) as ex:
+            list(ex.map(o.batch, chunks))
+    with open(a.out, "w") as f:
+        for c in cs:
+            row = {"op": c.op, "expr": c.expr, "expect": c.expect}
+            if c.msg:
+                row["msg"] = c.msg
+            f.write(json.dumps(row) + "\n")
+    print("%d cases, %d errors -> %s" % (len(cs), sum(c.expect == "error" for c in cs), a.out))
+
+
+if __name__ == "__main__":
+    main()
