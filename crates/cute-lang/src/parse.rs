@@ -11,6 +11,10 @@ use std::borrow::Cow;
 /// Deepest nesting of parentheses, template brackets and calls a line may have.
 pub const MAX_NESTING: usize = 64;
 
+/// The most binary operators one expression chains (`a + b + ...`): each nests the tree
+/// one level, which evaluation recurses through.
+const MAX_CHAIN: usize = 256;
+
 /// An AST node with its 1-based column.
 #[derive(Clone, Debug)]
 pub(crate) struct Node<'a> {
@@ -408,12 +412,24 @@ impl<'a> Parser<'a> {
 
     fn binary(&mut self, min_prec: u8) -> Result<Node<'a>> {
         let mut lhs = self.postfix()?;
+        // Each operator nests the left side one level deeper (evaluation recurses into
+        // it): a chain is bounded, so `1+1+...` cannot exhaust the stack.
+        let mut links = 0;
         while let Some((op, len, prec)) = self.binary_op() {
             if prec < min_prec {
                 break;
             }
             for _ in 0..len {
                 self.next();
+            }
+            links += 1;
+            if links > MAX_CHAIN {
+                return Err(Error::at(
+                    self.col(),
+                    format!(
+                        "more than {MAX_CHAIN} binary operators in a row (split the expression)"
+                    ),
+                ));
             }
             self.enter()?;
             let rhs = self.binary(prec + 1)?;

@@ -274,6 +274,23 @@ fn hostile_tensor_lines_are_clear_errors() {
         ("make_identity_tensor(make_shape(1048576, 1048576, 1048576))".to_string(), "do not fit a 64-bit integer"),
         ("make_identity_tensor(make_shape(4, -2))".to_string(), "extent -2 of (4,-2) is negative"),
         ("make_fragment_like(make_identity_tensor(make_shape(8, 8)))".to_string(), "holds coordinates"),
+        // Basis strides: indices out of range, nesting past 8, overflow, an integer added,
+        // a stride naming no coordinate, what C++ refuses of them.
+        ("E<-1>{}".to_string(), "basis index -1 is out of range"),
+        ("E<64>{}".to_string(), "basis index 64 is out of range"),
+        (format!("1{}", "@0".repeat(9)), "nests at most 8 modes deep"),
+        (format!("1{}", "@0".repeat(40_000)), "binary operators in a row"),
+        (format!("1{}", "+1".repeat(40_000)), "binary operators in a row"),
+        ("E<0>{} * 4611686018427387904 * 4".to_string(), "does not fit in 64 bits"),
+        ("E<0>{} + 3".to_string(), "adds to basis vectors and coordinates only"),
+        ("E<0>{} * E<1>{}".to_string(), "scales by an integer"),
+        ("make_layout(make_shape(4,8), make_stride(E<0>{}, E<0,1>{}))(1,1)".to_string(), "do not add"),
+        ("ArithTuple(0,0) o (8,4):(1@0,1@5)".to_string(), "names no coordinate"),
+        ("ArithTuple(0,0) o (8,4):(1@0,3)".to_string(), "not the integer 3"),
+        ("(8,4):(1@0)".to_string(), "not congruent"),
+        ("complement(make_identity_layout(make_shape(4,8)))".to_string(), "got a layout with basis strides"),
+        ("logical_product(make_identity_layout(make_shape(4,8)), 2:1)".to_string(), "got a layout with basis strides"),
+        ("composition(make_identity_layout(make_shape(4,8)), make_identity_layout(make_shape(4,8)))".to_string(), "basis strides"),
         // A GMMA operand's descriptor fragment of a layout that is not a canonical GMMA
         // block (C++'s static_assert).
         ("make_tiled_mma(SM90_64x64x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}).get_slice(0).partition_fragment_A(make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<64>{}, Int<16>{})))".to_string(), "Not a canonical GMMA_K Layout: Expected K-size 2"),

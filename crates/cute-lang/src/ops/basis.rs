@@ -28,7 +28,7 @@ pub(crate) fn unit(path: &[Value]) -> Result<Value> {
             usize::try_from(i)
                 .ok()
                 .filter(|i| *i < 64)
-                .ok_or_else(|| Error::new(format!("E<...>: basis index {i} is out of range")))
+                .ok_or_else(|| Error::new(format!("basis index {i} is out of range (0 to 63)")))
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(Value::Basis(ScaledBasis::unit(path)))
@@ -235,6 +235,9 @@ pub(crate) fn at(a: &Value, b: &Value) -> Result<Value> {
         .filter(|i| *i < 64)
         .ok_or_else(|| Error::new(format!("k@i: the basis index must be 0 to 63, got {b}")))?;
     match a {
+        Value::Basis(e) if e.path.len() >= 8 => Err(Error::new(format!(
+            "{e}@{i}: a basis vector nests at most 8 modes deep here"
+        ))),
         Value::Basis(e) => {
             let mut path = vec![i];
             path.extend(&e.path);
