@@ -11,13 +11,9 @@ refuses of them (complement, the products, the inverses) as "error".
 Run: ORACLE_DIR=oracle-work python3 tools/oracle/basis.py [-j 2]
 """
 
-import argparse
-import concurrent.futures as cf
-import json
 import os
 import random
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 import descs  # noqa: E402  (the Oracle runner)
@@ -155,27 +151,5 @@ def cases():
     return uniq
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "oracle-work"))
-    ap.add_argument("--out", default=OUT)
-    ap.add_argument("-j", type=int, default=2)
-    ap.add_argument("--batch", type=int, default=80)
-    a = ap.parse_args()
-    cs = cases()
-    with tempfile.TemporaryDirectory() as tmp:
-        o = descs.Oracle(os.path.abspath(a.oracle_dir), tmp)
-        chunks = [cs[i:i + a.batch] for i in range(0, len(cs), a.batch)]
-        with cf.ThreadPoolExecutor(a.j) as ex:
-            list(ex.map(o.batch, chunks))
-    with open(a.out, "w") as f:
-        for c in cs:
-            row = {"op": c.op, "expr": c.expr, "expect": c.expect}
-            if c.msg:
-                row["msg"] = c.msg
-            f.write(json.dumps(row) + "\n")
-    print("%d cases, %d errors -> %s" % (len(cs), sum(c.expect == "error" for c in cs), a.out))
-
-
 if __name__ == "__main__":
-    main()
+    descs.run_cases(cases, OUT, batch=80)

@@ -427,6 +427,30 @@ def tma_box_cases():
     return out
 
 
+def run_cases(cases, default_out, batch=60):
+    """The command line of a golden-data script over `cases` (Case objects): compile and
+    run them against the headers, write `{"op", "expr", "expect"[, "msg"]}` lines."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "oracle-work"))
+    ap.add_argument("--out", default=default_out)
+    ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--batch", type=int, default=batch)
+    a = ap.parse_args()
+    cs = cases()
+    with tempfile.TemporaryDirectory() as tmp:
+        o = Oracle(os.path.abspath(a.oracle_dir), tmp)
+        chunks = [cs[i:i + a.batch] for i in range(0, len(cs), a.batch)]
+        with cf.ThreadPoolExecutor(a.j) as ex:
+            list(ex.map(o.batch, chunks))
+    with open(a.out, "w") as f:
+        for c in cs:
+            row = {"op": c.op, "expr": c.expr, "expect": c.expect}
+            if c.msg:
+                row["msg"] = c.msg
+            f.write(json.dumps(row) + "\n")
+    print("%d cases, %d errors -> %s" % (len(cs), sum(c.expect == "error" for c in cs), a.out))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--oracle-dir", default=os.environ.get("ORACLE_DIR", "oracle-work"))
