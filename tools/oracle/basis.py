@@ -143,12 +143,7 @@ def cases():
         out.append(case("local_tile", "%s(%s)" % (lt, ", ".join(str(R.randrange(k)) for k in tile))))
         if len(dims) > 1:
             out.append(case("local_tile", "%s(_, %s)" % (lt, ", ".join("0" for _ in tile[1:]))))
-    seen, uniq = set(), []
-    for c in out:
-        if c.expr not in seen:
-            seen.add(c.expr)
-            uniq.append(c)
-    return uniq
+    return descs.unique(out)
 
 
 if __name__ == "__main__":

@@ -225,9 +225,13 @@ def cases():
     # Types UMMA has no format for.
     for (a, b, c) in [("float", "float", "float"), ("half_t", "half_t", "double"), ("double", "double", "double")]:
         out.append(instr_case(a, b, c, 128, 128, "K", "K"))
-    # Unique expressions only.
+    return unique(out)
+
+
+def unique(cases):
+    """The cases with each expression once, in their order."""
     seen, uniq = set(), []
-    for c in out:
+    for c in cases:
         if c.expr not in seen:
             seen.add(c.expr)
             uniq.append(c)
