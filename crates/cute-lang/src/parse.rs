@@ -645,7 +645,14 @@ impl<'a> Parser<'a> {
                 return Ok(binary(BinOp::Not, inner, zero));
             }
             Tok::Punct(sign @ ('-' | '+')) => return self.signed_value(sign, col),
+            Tok::Punct('(') if self.c_cast_end().is_some() => return self.c_cast(col),
             Tok::Punct(open @ ('(' | '[')) => return self.bracketed(open, col),
+            // `static_cast<T*>(p)` and its kin: a pointer of T at p's address.
+            Tok::Ident("static_cast" | "reinterpret_cast" | "const_cast")
+                if *self.peek() == Tok::Punct('<') =>
+            {
+                return self.cpp_cast(col)
+            }
             // `::cutlass::...`: the global namespace qualifier.
             Tok::Scope if matches!(self.peek(), Tok::Ident(_)) => {
                 return self.primary();
@@ -685,6 +692,72 @@ impl<'a> Parser<'a> {
             }
         };
         Ok(Node { expr, col })
+    }
+
+    /// After a `(`: the index of its `)` when the tokens between are a pointer type
+    /// (`(float*)`, `(half_t const*)`), the cast `(T*)p`.
+    fn c_cast_end(&self) -> Option<usize> {
+        let close = (self.pos..self.toks.len()).take(16).find(|&i| {
+            matches!(
+                self.toks[i].tok,
+                Tok::Punct(')') | Tok::Punct('(') | Tok::End
+            )
+        })?;
+        (self.toks[close].tok == Tok::Punct(')')
+            && pointer_declarator(&self.toks[self.pos..close]).is_some())
+        .then_some(close)
+    }
+
+    /// `(T*)p`: [`Parser::c_cast_end`] found the type.
+    fn c_cast(&mut self, col: usize) -> Result<Node<'a>> {
+        let cast = self
+            .c_cast_end()
+            .and_then(|close| Some((close, pointer_declarator(&self.toks[self.pos..close])?.0)));
+        let Some((close, ty)) = cast else {
+            return Err(Error::at(col, "expected a pointer type in the cast (T*)p"));
+        };
+        self.pos = close + 1;
+        let pointee = parse_tokens(&ty, col, self.dialect)?;
+        self.enter()?;
+        let init = self.postfix();
+        self.leave();
+        Ok(ptr_decl(pointee, Some(init?)))
+    }
+
+    /// `static_cast<T*>(p)`, `reinterpret_cast<T*>(p)`, `const_cast<T*>(p)`.
+    fn cpp_cast(&mut self, col: usize) -> Result<Node<'a>> {
+        let open = self.pos;
+        let close = (open + 1..self.toks.len())
+            .take(16)
+            .find(|&i| matches!(self.toks[i].tok, Tok::Punct('>') | Tok::End))
+            .filter(|&i| self.toks[i].tok == Tok::Punct('>'));
+        let Some((ty, _)) = close.and_then(|c| pointer_declarator(&self.toks[open + 1..c])) else {
+            return Err(Error::at(
+                col,
+                "a cast here is to a pointer type: static_cast<T*>(p)",
+            ));
+        };
+        self.pos = close.unwrap_or(open) + 1;
+        if *self.peek() != Tok::Punct('(') {
+            return Err(Error::at(self.col(), "expected '(' after the cast's type"));
+        }
+        let pointee = parse_tokens(&ty, col, self.dialect)?;
+        self.next();
+        self.enter()?;
+        let parsed = self.args(')');
+        self.leave();
+        let (mut items, kwargs) = parsed?;
+        if items.len() != 1 || !kwargs.is_empty() {
+            return Err(Error::at(col, "a cast takes one value: static_cast<T*>(p)"));
+        }
+        let reinterpret = self.toks[open - 1].tok == Tok::Ident("reinterpret_cast");
+        if reinterpret && matches!(&items[0].expr, Expr::Name(n) if *n == "nullptr") {
+            return Err(Error::at(
+                col,
+                "C++ does not reinterpret_cast nullptr (std::nullptr_t is not a pointer): static_cast<T*>(nullptr)",
+            ));
+        }
+        Ok(ptr_decl(pointee, items.pop()))
     }
 
     /// `_8` (and `_8{}`): a static integer; in C++ only CuTe's aliases exist.

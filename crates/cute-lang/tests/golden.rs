@@ -124,6 +124,16 @@ fn basis_strides() {
     check("basis-cases.jsonl", &cases);
 }
 
+/// Tensor prints: a tensor composed with a shape, layout or tile, slices of tensors over
+/// swizzled GMMA atoms, raw pointers (`static_cast<float*>(nullptr)`, `(T*)nullptr`), as
+/// the real CuTe C++ headers print them (`tools/oracle/tensor_prints.py`).
+#[test]
+fn tensor_prints() {
+    let cases = load(&repo_root().join("testdata/tensor-print-cases.jsonl"));
+    assert!(cases.len() >= 200, "{} cases", cases.len());
+    check("tensor-print-cases.jsonl", &cases);
+}
+
 /// `filter(layout, profile)`, printed by the real CuTe C++ headers
 /// (`tools/oracle/gen.py --only filter --out testdata/filter-cases.jsonl`).
 #[test]

@@ -14,6 +14,15 @@ use cute_core::swizzle::{self, AnyLayout, ComposedLayout, Swizzle};
 pub(crate) fn composition(a: &Value, b: &Value) -> Result<Value> {
     match (a, b) {
         (Value::BasisLayout(l), b) => crate::ops::basis::composition(l, b),
+        // C++'s composition of a tensor: its layout composed, its iterator kept (of a
+        // composed layout, the inner layout, as C++ composes it).
+        (Value::Tensor(_) | Value::Partition(_), b) => {
+            let tiler = b.to_tiler()?;
+            let t = crate::ops::tensors::tensor(a)?;
+            Ok(Value::Tensor(Box::new(
+                t.map_layout(|l| alg::composition_tiler(l, &tiler))?,
+            )))
+        }
         (Value::Swizzle(sw), Value::Layout(l)) => {
             Ok(swizzle::composition(*sw, 0, l.clone()).into())
         }
