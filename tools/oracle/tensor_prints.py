@@ -8,7 +8,9 @@ C++ and the language alike:
 - slices of shared-memory tensors over swizzled GMMA atoms (the modes C++ keeps, the
   pointer's offset), of one stage and of a staged buffer;
 - raw pointers: `static_cast<T*>(nullptr)`, `reinterpret_cast`, C casts `(T*)nullptr`,
-  and tensors over them.
+  and tensors over them;
+- GMMA's thread-value layouts by their names (`GMMA::ABLayout<M, K>`, `CLayout_64xN<N>`,
+  `CLayout_64x64`, `ALayout_64x16`).
 
 Run: ORACLE_DIR=oracle-work python3 tools/oracle/tensor_prints.py [-j 2]
 """
@@ -73,6 +75,15 @@ def cases():
             out.append(case("pointer", p))
             out.append(case("pointer", "make_tensor(%s, make_layout(make_shape(4, 8)))" % p))
             out.append(case("pointer", "make_tensor(make_gmem_ptr(%s), make_shape(_4{}, _8{}))" % p))
+    # GMMA's thread-value layouts by their CuTe names.
+    for m, k in [(64, 16), (64, 32), (128, 8), (256, 16), (64, 64)]:
+        out.append(case("gmma_layout", "GMMA::ABLayout<%d, %d>{}" % (m, k)))
+    for n in [8, 16, 24, 32, 64, 96, 128, 192, 256]:
+        out.append(case("gmma_layout", "GMMA::CLayout_64xN<%d>{}" % n))
+    for n in [8, 16, 32, 64, 96, 128, 192, 256]:
+        out.append(case("gmma_layout", "GMMA::CLayout_64x%d{}" % n))
+    for k in [8, 16, 32, 64]:
+        out.append(case("gmma_layout", "GMMA::ALayout_64x%d{}" % k))
     return descs.unique(out)
 
 

@@ -317,6 +317,43 @@ pub fn a_layout_rs(k: i64) -> Result<Layout> {
     )
 }
 
+/// `GMMA::ALayout_64x8`: the register-sourced A of a 32-bit (TF32) GMMA,
+/// `((4,8,4),(2,2)):((64,1,16),(8,256))`.
+pub fn a_layout_64x8() -> Result<Layout> {
+    Layout::new(
+        tuple(vec![IntTuple::ints(&[4, 8, 4]), IntTuple::ints(&[2, 2])]),
+        tuple(vec![
+            IntTuple::ints(&[64, 1, 16]),
+            IntTuple::ints(&[8, 256]),
+        ]),
+    )
+}
+
+/// `GMMA::CLayout_64xN<N>`: the accumulator of a 64 x N GMMA,
+/// `((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))`, N a positive multiple of 8.
+///
+/// ```
+/// assert_eq!(cute_core::gmma::c_layout(64).unwrap().to_string(), "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))");
+/// assert!(cute_core::gmma::c_layout(12).is_err());
+/// ```
+pub fn c_layout(n: i64) -> Result<Layout> {
+    if n <= 0 || n % 8 != 0 {
+        return Err(Error::new(format!(
+            "GMMA::CLayout_64xN<{n}>: N must be a positive multiple of 8 (Int<N/8>)"
+        )));
+    }
+    Layout::new(
+        tuple(vec![
+            IntTuple::ints(&[4, 8, 4]),
+            IntTuple::ints(&[2, 2, n / 8]),
+        ]),
+        tuple(vec![
+            IntTuple::ints(&[128, 1, 16]),
+            IntTuple::ints(&[64, 8, 512]),
+        ]),
+    )
+}
+
 /// `GMMA::ELayout_64xK`: the metadata layout of a sparse GMMA of (logical) K = 16, 32, 64.
 ///
 /// ```

@@ -173,6 +173,8 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
                 ))))
             }
         },
+        // A type of the table that takes no template arguments (`GMMA::CLayout_64x64`).
+        (_, n) if plain_type(n).is_some() => return plain_type(n).map(|row| (row.body)(&[])),
         (_, n) if cute_core::atom::is_atom_name(n) => {
             return Some(Atom::lookup(n).map(|a| Value::Atom(Box::new(a))))
         }
@@ -185,6 +187,13 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         }
     };
     Some(Ok(v))
+}
+
+/// The type-table row named `name` that takes no template arguments.
+fn plain_type(name: &str) -> Option<&'static crate::types::table::TypeRow> {
+    crate::types::table::TYPES
+        .iter()
+        .find(|row| row.arity == Some((0, 0)) && row.is_named(name))
 }
 
 /// The enumerator `member` of the scope `scope` (C++'s `Scope::member`, CuTeDSL's
