@@ -438,6 +438,26 @@ impl Atom {
         row_of(key).map(Atom::lookup)
     }
 
+    /// [`Atom::by_key`], or where the table has no such row the "unknown atom" error (with
+    /// its "did you mean") of the name C++ would spell, `name()`.
+    fn by_key_or(key: AtomKey, name: impl FnOnce() -> String) -> Result<Atom> {
+        Atom::by_key(key).unwrap_or_else(|| Err(unknown_atom(&name())))
+    }
+
+    fn into_mma(self) -> Result<MmaAtom> {
+        match self {
+            Atom::Mma(m) => Ok(m),
+            Atom::Copy(c) => Err(Error::new(format!("{} is a copy atom", c.name))),
+        }
+    }
+
+    fn into_copy(self) -> Result<CopyAtom> {
+        match self {
+            Atom::Copy(c) => Ok(c),
+            Atom::Mma(m) => Err(Error::new(format!("{} is not a copy", m.name))),
+        }
+    }
+
     /// The C++ name.
     pub fn name(&self) -> &str {
         match self {
@@ -915,14 +935,10 @@ impl MmaAtom {
         }
     }
 
-    /// The table's MMA atom of a typed key.
-    pub fn by_key(key: AtomKey) -> Result<MmaAtom> {
-        match Atom::by_key(key) {
-            Some(Ok(Atom::Mma(m))) => Ok(m),
-            Some(Ok(Atom::Copy(c))) => Err(Error::new(format!("{} is a copy atom", c.name))),
-            Some(Err(e)) => Err(e),
-            None => Err(Error::new(format!("the atom table has no MMA {key:?}"))),
-        }
+    /// The table's MMA atom of a typed key; where there is none, the "unknown atom" error
+    /// of the name C++ would spell, `name()`.
+    pub fn by_key(key: AtomKey, name: impl FnOnce() -> String) -> Result<MmaAtom> {
+        Atom::by_key_or(key, name)?.into_mma()
     }
 
     /// `MMA_Traits<UniversalFMA<D, A, B, C>>`: one thread, one multiply-add.
@@ -986,9 +1002,12 @@ impl MmaAtom {
             )))
             }
         };
-        MmaAtom::by_key(AtomKey::Sm80 {
+        let key = AtomKey::Sm80 {
             k,
             types: [acc, ab, ab, acc],
+        };
+        MmaAtom::by_key(key, || {
+            format!("SM80_16x8x{k}_{}{}{}{}_TN", l(acc), l(ab), l(ab), l(acc))
         })
     }
 
@@ -1809,7 +1828,7 @@ impl GmmaOp {
     /// assert_eq!((atom.shape_mnk.to_string(), atom.mn_major), ("(64,16,16)".to_string(), [true, false]));
     /// ```
     pub fn atom(&self, majors: [AtomMajor; 2]) -> Result<MmaAtom> {
-        let dense = MmaAtom::by_key(AtomKey::Gmma(self.dense()))?;
+        let dense = MmaAtom::by_key(AtomKey::Gmma(self.dense()), || self.dense().to_string())?;
         let mut at = if self.sparse {
             sparse_atom(&dense)?
         } else {
@@ -1949,14 +1968,9 @@ impl CopyAtom {
 
 impl CopyAtom {
     /// The table's copy atom of a typed key; where there is none, the "unknown atom" error
-    /// (with its "did you mean") of the name C++ would spell, `name()`.
+    /// of the name C++ would spell, `name()`.
     fn by_key(key: AtomKey, name: impl FnOnce() -> String) -> Result<CopyAtom> {
-        match Atom::by_key(key) {
-            Some(Ok(Atom::Copy(c))) => Ok(c),
-            Some(Ok(Atom::Mma(m))) => Err(Error::new(format!("{} is not a copy", m.name))),
-            Some(Err(e)) => Err(e),
-            None => Err(unknown_atom(&name())),
-        }
+        Atom::by_key_or(key, name)?.into_copy()
     }
 
     /// `UniversalCopy<uint_bit_t<bits>>`: one thread moves `bits` bits.
@@ -2011,8 +2025,7 @@ impl CopyAtom {
             repeat,
             packed,
         };
-        row_of(key)?;
-        Some(CopyAtom::by_key(key, String::new))
+        Atom::by_key(key).map(|a| a?.into_copy())
     }
 }
 

@@ -216,14 +216,23 @@ pub fn sum(terms: &[BasisStride]) -> Result<BasisValue> {
             Ok(BasisValue::Int(total))
         }
         [b] => Ok(BasisValue::Basis(b.clone())),
-        _ => {
-            let mut t = IntTuple::Tuple(Vec::new());
-            for b in bases {
-                add_at(&mut t, &b.path, b.value.v)?;
-            }
-            Ok(BasisValue::Tuple(ArithTuple(t)))
-        }
+        _ => Ok(BasisValue::Tuple(coordinate(bases)?)),
     }
+}
+
+/// The coordinate basis vectors add up to, as C++'s `operator+` of them makes it (a
+/// coordinate even of one term: `E<0>{}*2 + E<0>{}*3` is `(5)`).
+///
+/// ```
+/// use cute_core::basis::{coordinate, ScaledBasis};
+/// assert_eq!(coordinate([&ScaledBasis::unit(vec![1])]).unwrap().to_string(), "(0,1)");
+/// ```
+pub fn coordinate<'a>(terms: impl IntoIterator<Item = &'a ScaledBasis>) -> Result<ArithTuple> {
+    let mut t = IntTuple::Tuple(Vec::new());
+    for b in terms {
+        add_at(&mut t, &b.path, b.value.v)?;
+    }
+    Ok(ArithTuple(t))
 }
 
 /// Which divide: `logical_divide`, `zipped_divide`, `tiled_divide` or `flat_divide`.
@@ -261,31 +270,23 @@ impl fmt::Display for StrideTree {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StrideTree::Leaf(s) => write!(f, "{s}"),
-            StrideTree::Tuple(ms) => {
-                write!(f, "(")?;
-                for (i, m) in ms.iter().enumerate() {
-                    if i > 0 {
-                        write!(f, ",")?;
-                    }
-                    write!(f, "{m}")?;
-                }
-                write!(f, ")")
-            }
+            StrideTree::Tuple(ms) => int_tuple::write_tuple(f, ms),
         }
     }
 }
 
 impl StrideTree {
-    /// The strides in order, into `out`.
-    pub fn leaves_into(&self, out: &mut Vec<BasisStride>) {
-        self.leaves(out)
-    }
-
-    fn leaves(&self, out: &mut Vec<BasisStride>) {
-        match self {
-            StrideTree::Leaf(s) => out.push(s.clone()),
-            StrideTree::Tuple(ms) => ms.iter().for_each(|m| m.leaves(out)),
+    /// The strides in order.
+    pub fn leaves(&self) -> Vec<BasisStride> {
+        fn go(t: &StrideTree, out: &mut Vec<BasisStride>) {
+            match t {
+                StrideTree::Leaf(s) => out.push(s.clone()),
+                StrideTree::Tuple(ms) => ms.iter().for_each(|m| go(m, out)),
+            }
         }
+        let mut out = Vec::new();
+        go(self, &mut out);
+        out
     }
 
     /// The tree with its leaves numbered in order (the integer tree the layout algebra
@@ -446,21 +447,10 @@ impl BasisLayout {
     /// `L(c)`: the coordinate it maps `c` to (a 1-D index or a coordinate of the shape,
     /// column-major within a mode, as C++'s `crd2idx`).
     pub fn call(&self, c: &IntTuple) -> Result<BasisValue> {
-        let natural = match c {
-            IntTuple::Tuple(_) if self.shape.rank() != c.rank() && !self.shape.is_int() => {
-                return Err(Error::new(format!(
-                    "coordinate {c} does not match the rank of shape {}",
-                    self.shape
-                )))
-            }
-            _ => int_tuple::idx2crd(c, &self.shape)?,
-        };
-        let coords = natural.leaves();
-        let mut strides = Vec::new();
-        self.stride.leaves(&mut strides);
+        let coords = int_tuple::idx2crd(c, &self.shape)?.leaves();
         let terms = coords
             .iter()
-            .zip(&strides)
+            .zip(&self.stride.leaves())
             .map(|(&x, s)| s.scaled(Num::dynamic(x)))
             .collect::<Result<Vec<_>>>()?;
         sum(&terms)
@@ -494,8 +484,7 @@ impl BasisLayout {
     /// `coalesce`: CuTe's `bw_coalesce` over the leaves.
     fn coalesced(&self, keep_last: bool) -> Result<BasisLayout> {
         let fs = self.shape.leaf_nums();
-        let mut fd = Vec::new();
-        self.stride.leaves(&mut fd);
+        let fd = self.stride.leaves();
         let r = fs.len();
         if r == 0 {
             return Err(Error::new(format!(
@@ -548,8 +537,7 @@ impl BasisLayout {
     /// integer times that basis stride.
     pub fn composition(&self, rhs: &Layout) -> Result<BasisLayout> {
         let flat = self.coalesced(true)?;
-        let mut leaves = Vec::new();
-        flat.stride.leaves(&mut leaves);
+        let leaves = flat.stride.leaves();
         let n = leaves.len();
         let marker = |j: usize| -> Result<Layout> {
             let ones = |k: usize| IntTuple::Int(i64::from(k == j));

@@ -354,6 +354,25 @@ pub fn c_layout(n: i64) -> Result<Layout> {
     )
 }
 
+/// GMMA's thread-value layouts that CuTe names without template arguments:
+/// `CLayout_64x{8,16,32,64,96,128,192,256}` and `ALayout_64x{8,16,32,64}`; `None` for any
+/// other name.
+///
+/// ```
+/// let l = cute_core::gmma::named_layout("CLayout_64x64").unwrap().unwrap();
+/// assert_eq!(l.to_string(), "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))");
+/// assert!(cute_core::gmma::named_layout("CLayout_64x24").is_none());
+/// ```
+pub fn named_layout(name: &str) -> Option<Result<Layout>> {
+    let n = |prefix: &str| name.strip_prefix(prefix)?.parse::<i64>().ok();
+    match (n("CLayout_64x"), n("ALayout_64x")) {
+        (Some(n @ (8 | 16 | 32 | 64 | 96 | 128 | 192 | 256)), _) => Some(c_layout(n)),
+        (_, Some(8)) => Some(a_layout_64x8()),
+        (_, Some(k @ (16 | 32 | 64))) => Some(a_layout_rs(k)),
+        _ => None,
+    }
+}
+
 /// `GMMA::ELayout_64xK`: the metadata layout of a sparse GMMA of (logical) K = 16, 32, 64.
 ///
 /// ```

@@ -175,7 +175,7 @@ impl Sm120Template {
         if let Some(vs) = vs.filter(|_| self.has_vs()) {
             args.push(vs.to_string());
         }
-        let mut a = MmaAtom::by_key(self.key())?;
+        let mut a = MmaAtom::by_key(self.key(), || self.to_string())?;
         a.name = format!("{self}<{}>", args.join(","));
         Ok(a)
     }

@@ -517,19 +517,14 @@ impl Tensor {
         };
         let starts = coord.leaves();
         let leaf_of = |path: &[usize]| (0..starts.len()).find(|&i| leaf_path(&coord, i) == path);
-        let mut strides = Vec::new();
-        layout.stride.leaves_into(&mut strides);
-        let extents = layout.shape.leaves();
-        let mut reach: Vec<i64> = starts
-            .iter()
-            .map(|s| arith::abs(*s))
-            .collect::<Result<_>>()?;
+        let strides = layout.stride.leaves();
         let mut placed = Vec::with_capacity(strides.len());
-        for (s, &e) in strides.iter().zip(&extents) {
-            match s {
-                BasisStride::Int(n) if n.v == 0 => placed.push(None),
-                BasisStride::Basis(b) => {
-                    let j = leaf_of(&b.path).ok_or_else(|| {
+        for s in &strides {
+            placed.push(match s {
+                BasisStride::Int(n) if n.v == 0 => None,
+                BasisStride::Basis(b) => Some((
+                    b.value.v,
+                    leaf_of(&b.path).ok_or_else(|| {
                         Error::new(format!(
                             "the stride {b} names no coordinate of the counting iterator {}",
                             Iter::Counting {
@@ -538,38 +533,58 @@ impl Tensor {
                                 radix: vec![1; starts.len()],
                             }
                         ))
-                    })?;
-                    let k = b.value.v;
-                    reach[j] = arith::add(
-                        reach[j],
-                        arith::mul(arith::abs(k)?, e.saturating_sub(1).max(0))?,
-                    )?;
-                    placed.push(Some((k, j)));
-                }
+                    })?,
+                )),
                 BasisStride::Int(n) => {
                     return Err(Error::new(format!(
                         "a counting tensor's strides are basis vectors (or 0), not the integer {}",
                         n.v
                     )))
                 }
+            });
+        }
+        Tensor::packed_counting(coord, starts, &layout.shape, &placed, "the counting tensor")
+    }
+
+    /// A counting tensor from `start` (the coordinate's leaves, structured as `coord`) over
+    /// `shape`, mode `i` stepping coordinate leaf `j` by `k` where `strides[i] == Some((k,
+    /// j))`: the strides packed into integers with a radix wide enough for every leaf's
+    /// reach. `what` names it in errors.
+    fn packed_counting(
+        coord: IntTuple,
+        start: Vec<i64>,
+        shape: &IntTuple,
+        strides: &[Option<(i64, usize)>],
+        what: &str,
+    ) -> Result<Tensor> {
+        let mut reach: Vec<i64> = start
+            .iter()
+            .map(|s| arith::abs(*s))
+            .collect::<Result<_>>()?;
+        for (&e, st) in shape.leaves().iter().zip(strides) {
+            if let Some((k, j)) = *st {
+                let r = reach
+                    .get_mut(j)
+                    .ok_or_else(|| Error::new(format!("{what}: coordinate {j} does not exist")))?;
+                *r = arith::add(*r, arith::mul(arith::abs(k)?, e.saturating_sub(1).max(0))?)?;
             }
         }
-        let radix = radix_bits(&reach).map_err(|e| e.within("the counting tensor"))?;
-        let packed = placed
+        let radix = radix_bits(&reach).map_err(|e| e.within(what))?;
+        let packed = strides
             .iter()
-            .map(|p| match *p {
+            .map(|st| match *st {
                 None => Ok(0),
                 Some((k, j)) => arith::mul(k, weight(&radix, j)),
             })
             .collect::<Result<Vec<_>>>()?;
-        let stride = layout.shape.unflatten_like(&mut packed.into_iter());
+        let stride = shape.unflatten_like(&mut packed.into_iter());
         Ok(Tensor::new(
             Iter::Counting {
                 shape: coord,
-                start: starts,
+                start,
                 radix,
             },
-            Layout::new(layout.shape.clone(), stride)?,
+            Layout::new(shape.clone(), stride)?,
         ))
     }
 
@@ -581,42 +596,21 @@ impl Tensor {
         shape: &IntTuple,
         strides: &[Option<(i64, usize)>],
     ) -> Result<Tensor> {
-        let extents = shape.leaves();
         if !(1..=5).contains(&tma_rank) {
             return Err(Error::new(format!(
                 "a TMA has 1 to 5 modes (cuTensorMapEncodeTiled), this one has {tma_rank}"
             )));
         }
-        let mut reach = vec![0i64; tma_rank];
-        for (&e, st) in extents.iter().zip(strides) {
-            if let Some((k, j)) = *st {
-                let j_reach = reach
-                    .get_mut(j)
-                    .ok_or_else(|| Error::new(format!("TMA mode {j} of a {tma_rank}-mode TMA")))?;
-                *j_reach = arith::add(
-                    *j_reach,
-                    arith::mul(arith::abs(k)?, e.saturating_sub(1).max(0))?,
-                )?;
-            }
+        if let Some((_, j)) = strides.iter().flatten().find(|(_, j)| *j >= tma_rank) {
+            return Err(Error::new(format!("TMA mode {j} of a {tma_rank}-mode TMA")));
         }
-        let radix = radix_bits(&reach).map_err(|e| e.within("the TMA coordinate tensor"))?;
-        let packed = strides
-            .iter()
-            .map(|st| match *st {
-                None => Ok(0),
-                Some((k, j)) => arith::mul(k, weight(&radix, j)),
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let stride = shape.unflatten_like(&mut packed.into_iter());
-        let layout = Layout::new(shape.clone(), stride)?;
-        Ok(Tensor::new(
-            Iter::Counting {
-                shape: IntTuple::Tuple(vec![IntTuple::Int(1); tma_rank]),
-                start: vec![0; tma_rank],
-                radix,
-            },
-            layout,
-        ))
+        Tensor::packed_counting(
+            IntTuple::Tuple(vec![IntTuple::Int(1); tma_rank]),
+            vec![0; tma_rank],
+            shape,
+            strides,
+            "the TMA coordinate tensor",
+        )
     }
 
     /// `t(c)` of a counting tensor and a whole coordinate: the coordinate it holds there
@@ -685,6 +679,26 @@ impl Tensor {
                 offset,
                 layout: self.layout.clone(),
             }),
+        }
+    }
+
+    /// The layout as a shared-memory descriptor reads it: over a swizzled smem pointer, the
+    /// smem atom's form `Sw o smem_ptr[Nb] o L` (the swizzle on byte addresses); otherwise
+    /// [`Tensor::any_layout`].
+    pub fn smem_atom_layout(&self) -> AnyLayout {
+        match &self.iter {
+            Iter::Ptr(Ptr {
+                swizzle: Some(swizzle),
+                bits,
+                ..
+            }) => AnyLayout::Composed(crate::swizzle::ComposedLayout {
+                swizzle: *swizzle,
+                offset: Offset::SmemPtr {
+                    bits: i64::from(*bits),
+                },
+                layout: self.layout.clone(),
+            }),
+            _ => self.any_layout(),
         }
     }
 
@@ -791,7 +805,7 @@ impl Tensor {
         in_bounds(c, self.layout.shape())?;
         if !c.has_underscore() && matches!(self.iter, Iter::Counting { .. }) {
             return Err(Error::new(format!(
-                "{c} fixes every mode of a counting tensor: its element is a coordinate (Tensor::coordinate_at)"
+                "{c} fixes every mode of a counting tensor: its element is a coordinate, not a tensor"
             )));
         }
         if !c.has_underscore() {

@@ -624,22 +624,19 @@ pub(crate) fn apply(f: &Value, args: &[Value]) -> Result<Value> {
         Value::Tuple(args.iter().map(Value::to_static).collect())
     };
     match f {
-        // A counting tensor's element is a coordinate (`make_identity_tensor(s)(3, 4)`).
-        Value::Tensor(t) if !coord_val.to_coord()?.has_underscore() => {
-            match t.coordinate_at(&coord_val.to_int_tuple()?)? {
-                Some(c) => Ok(Value::ArithTuple(cute_core::basis::ArithTuple(c))),
-                None => Ok(Value::Tensor(Box::new(
-                    t.slice_dynamic(&coord_val.to_coord()?, &dynamic_coords(args))?,
-                ))),
+        Value::Tensor(_) | Value::Partition(_) => {
+            let t = crate::ops::tensors::tensor(f)?;
+            let c = coord_val.to_coord()?;
+            // A counting tensor's element is a coordinate (`make_identity_tensor(s)(3, 4)`).
+            if !c.has_underscore() {
+                if let Some(x) = t.coordinate_at(&coord_val.to_int_tuple()?)? {
+                    return Ok(Value::ArithTuple(cute_core::basis::ArithTuple(x)));
+                }
             }
+            Ok(Value::Tensor(Box::new(
+                t.slice_dynamic(&c, &dynamic_coords(args))?,
+            )))
         }
-        Value::Tensor(t) => Ok(Value::Tensor(Box::new(
-            t.slice_dynamic(&coord_val.to_coord()?, &dynamic_coords(args))?,
-        ))),
-        Value::Partition(p) => Ok(Value::Tensor(Box::new(
-            p.tensor
-                .slice_dynamic(&coord_val.to_coord()?, &dynamic_coords(args))?,
-        ))),
         // A descriptor fragment's element is the descriptor of that MMA block.
         Value::DescTensor(t) => {
             let c = coord_val.to_coord()?;

@@ -4,8 +4,8 @@
 
 use crate::value::Value;
 use cute_core::basis::{
-    make_basis_like as basis_like, ArithTuple, BasisLayout, BasisStride, BasisValue, Divide,
-    ScaledBasis, StrideTree,
+    coordinate, make_basis_like as basis_like, ArithTuple, BasisLayout, BasisStride, BasisValue,
+    Divide, ScaledBasis, StrideTree,
 };
 use cute_core::error::{Error, Result};
 use cute_core::int_tuple::{IntTuple, Num};
@@ -19,19 +19,22 @@ fn num(v: &Value) -> Option<Num> {
     }
 }
 
+/// A basis index: which mode of a coordinate, 0 to 63.
+fn basis_index(v: &Value) -> Result<usize> {
+    let i = v.to_int()?;
+    usize::try_from(i)
+        .ok()
+        .filter(|i| *i < 64)
+        .ok_or_else(|| Error::new(format!("basis index {i} is out of range (0 to 63)")))
+}
+
+fn basis_path(path: &[Value]) -> Result<Vec<usize>> {
+    path.iter().map(basis_index).collect()
+}
+
 /// `E<i, j...>{}`: the unit basis vector of coordinate `(i, j, ...)`.
 pub(crate) fn unit(path: &[Value]) -> Result<Value> {
-    let path = path
-        .iter()
-        .map(|v| {
-            let i = v.to_int()?;
-            usize::try_from(i)
-                .ok()
-                .filter(|i| *i < 64)
-                .ok_or_else(|| Error::new(format!("basis index {i} is out of range (0 to 63)")))
-        })
-        .collect::<Result<Vec<_>>>()?;
-    Ok(Value::Basis(ScaledBasis::unit(path)))
+    Ok(Value::Basis(ScaledBasis::unit(basis_path(path)?)))
 }
 
 /// `ScaledBasis<T, i, j...>{}`: `T` (a static integer) times `E<i, j...>`.
@@ -41,9 +44,7 @@ pub(crate) fn scaled_basis(a: &[Value]) -> Result<Value> {
             "ScaledBasis<T, N...> takes a value type and at least one index",
         ));
     };
-    let Value::Basis(e) = unit(path)? else {
-        unreachable!("unit makes a basis vector")
-    };
+    let e = ScaledBasis::unit(basis_path(path)?);
     let k = num(k).ok_or_else(|| {
         Error::new(format!(
             "ScaledBasis<T, N...>: T must be an integer, got {}",
@@ -161,9 +162,9 @@ pub(crate) fn coalesce(l: &BasisLayout, profile: Option<&Value>) -> Result<Value
     Ok(Value::BasisLayout(Box::new(l.coalesce()?)))
 }
 
-fn terms(v: &Value) -> Option<Vec<BasisStride>> {
+fn terms(v: &Value) -> Option<Vec<ScaledBasis>> {
     Some(match v {
-        Value::Basis(b) => vec![BasisStride::Basis(b.clone())],
+        Value::Basis(b) => vec![b.clone()],
         Value::ArithTuple(t) => {
             let mut out = Vec::new();
             collect(&t.0, &mut Vec::new(), &mut out);
@@ -174,7 +175,7 @@ fn terms(v: &Value) -> Option<Vec<BasisStride>> {
 }
 
 /// The basis terms of a coordinate (`(3,5)` is `3@0 + 5@1`).
-fn collect(t: &IntTuple, path: &mut Vec<usize>, out: &mut Vec<BasisStride>) {
+fn collect(t: &IntTuple, path: &mut Vec<usize>, out: &mut Vec<ScaledBasis>) {
     match t {
         IntTuple::Tuple(ms) => {
             for (i, m) in ms.iter().enumerate() {
@@ -183,57 +184,33 @@ fn collect(t: &IntTuple, path: &mut Vec<usize>, out: &mut Vec<BasisStride>) {
                 path.pop();
             }
         }
-        IntTuple::Int(v) | IntTuple::Dyn(v) => out.push(BasisStride::Basis(ScaledBasis {
+        IntTuple::Int(v) | IntTuple::Dyn(v) => out.push(ScaledBasis {
             value: Num::dynamic(*v),
             path: path.clone(),
-        })),
+        }),
     }
 }
 
-/// `a + b` of basis vectors and coordinates; `None` where neither is one.
+/// `a + b` of basis vectors and coordinates (always a coordinate, as C++'s `operator+`
+/// makes it); `None` where neither is one.
 pub(crate) fn add(a: &Value, b: &Value) -> Option<Result<Value>> {
     let (ta, tb) = (terms(a), terms(b));
     if ta.is_none() && tb.is_none() {
         return None;
     }
-    let (Some(mut ta), Some(tb)) = (ta, tb) else {
+    let (Some(ta), Some(tb)) = (ta, tb) else {
         return Some(Err(Error::new(format!(
             "{} + {}: a basis vector adds to basis vectors and coordinates only",
             a.kind(),
             b.kind()
         ))));
     };
-    ta.extend(tb);
-    // Two terms or more are a coordinate, even of one basis (`E<0>{}*2 + E<0>{}*3` is `(5)`).
-    Some(cute_core::basis::sum(&ta).map(|v| match v {
-        BasisValue::Basis(b) => Value::ArithTuple(ArithTuple(single(&b))),
-        v => basis_value(v),
-    }))
-}
-
-/// The coordinate of one scaled basis vector (`3@1` is `(0,3)`).
-fn single(b: &ScaledBasis) -> IntTuple {
-    fn go(path: &[usize], v: i64) -> IntTuple {
-        match path.split_first() {
-            None => IntTuple::Int(v),
-            Some((&i, rest)) => {
-                let mut ms = vec![IntTuple::Int(0); i];
-                ms.push(go(rest, v));
-                IntTuple::Tuple(ms)
-            }
-        }
-    }
-    go(&b.path, b.value.v)
+    Some(coordinate(ta.iter().chain(&tb)).map(Value::ArithTuple))
 }
 
 /// `k@i`, C++'s print of `E<i>{} * k`; `(k@i)@j` is `E<j, i>{} * k`, printed `k@i@j`.
 pub(crate) fn at(a: &Value, b: &Value) -> Result<Value> {
-    let i = b
-        .to_int()
-        .ok()
-        .and_then(|i| usize::try_from(i).ok())
-        .filter(|i| *i < 64)
-        .ok_or_else(|| Error::new(format!("k@i: the basis index must be 0 to 63, got {b}")))?;
+    let i = basis_index(b).map_err(|e| Error::new(format!("k@i: {}", e.msg)))?;
     match a {
         Value::Basis(e) if e.path.len() >= 8 => Err(Error::new(format!(
             "{e}@{i}: a basis vector nests at most 8 modes deep here"

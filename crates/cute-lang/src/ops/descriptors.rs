@@ -11,7 +11,6 @@ const ONE: Word = Word::ScaleIn(ScaleIn::One);
 use cute_core::desc::{self, DescFamily, InstrArgs};
 use cute_core::error::{Error, Result};
 use cute_core::smem_atom::AtomMajor;
-use cute_core::swizzle::{AnyLayout, ComposedLayout, Offset};
 use cute_core::tensor::{Iter, Space, Tensor};
 
 /// `make_gmma_desc<Major>(tensor | layout[, T])` / `make_umma_desc<Major>(tensor | layout[, T])`.
@@ -37,8 +36,8 @@ pub(crate) fn smem_desc(family: DescFamily, a: &[Value]) -> Result<Value> {
 }
 
 /// `make_gmma_desc<Major>(tensor)` / `make_umma_desc<Major>(tensor)`: C++'s static_asserts
-/// (shared memory, rank 2), the tensor's layout with its pointer's swizzle, and the start
-/// address of its data pointer.
+/// (shared memory, rank 2), the tensor's layout with its pointer's swizzle
+/// ([`Tensor::smem_atom_layout`]), and the start address of its data pointer.
 fn tensor_desc(family: DescFamily, major: AtomMajor, t: &Tensor) -> Result<desc::Descriptor> {
     let tag = match family {
         DescFamily::Gmma => "GMMA",
@@ -59,22 +58,14 @@ fn tensor_desc(family: DescFamily, major: AtomMajor, t: &Tensor) -> Result<desc:
             t.layout
         )));
     }
-    let layout = match (p.swizzle, t.swizzle) {
-        (Some(swizzle), _) => AnyLayout::Composed(ComposedLayout {
-            swizzle,
-            offset: Offset::SmemPtr {
-                bits: i64::from(p.bits),
-            },
-            layout: t.layout.clone(),
-        }),
-        (None, Some((swizzle, offset))) => AnyLayout::Composed(ComposedLayout {
-            swizzle,
-            offset,
-            layout: t.layout.clone(),
-        }),
-        (None, None) => AnyLayout::Layout(t.layout.clone()),
-    };
-    desc::make_smem_desc_at(family, major, &layout, i64::from(p.bits), p.addr, p.swizzle)
+    desc::make_smem_desc_at(
+        family,
+        major,
+        &t.smem_atom_layout(),
+        i64::from(p.bits),
+        p.addr,
+        p.swizzle,
+    )
 }
 
 /// A yes/no argument: a boolean, or the word that means yes (`ScaleIn::Neg`) or no.

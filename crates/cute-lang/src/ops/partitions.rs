@@ -15,7 +15,6 @@ use cute_core::error::{Error, Result};
 use cute_core::int_tuple::IntTuple;
 use cute_core::layout::Layout;
 use cute_core::smem_atom::AtomMajor;
-use cute_core::swizzle::AnyLayout;
 use cute_core::tensor::{Iter, Space, Tensor};
 use cute_core::tmem::{tmem_frg, TmemAlloc};
 use cute_core::umma::UmmaFamily;
@@ -247,17 +246,8 @@ fn desc_fragment(
             )));
         }
     }
-    let layout = part.plain_layout("a descriptor fragment")?.clone();
-    let smem = match p.swizzle {
-        Some(swizzle) => AnyLayout::Composed(cute_core::ComposedLayout {
-            swizzle,
-            offset: cute_core::swizzle::Offset::SmemPtr {
-                bits: i64::from(p.bits),
-            },
-            layout,
-        }),
-        None => AnyLayout::Layout(layout),
-    };
+    part.plain_layout("a descriptor fragment")?;
+    let smem = part.smem_atom_layout();
     Ok(Value::DescTensor(Box::new(DescTensor::of_smem(
         family,
         major,

@@ -116,6 +116,10 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
     if let Some(w) = before.and_then(|scope| scoped_word(scope, last)) {
         return Some(Ok(Value::Word(w)));
     }
+    // GMMA's named thread-value layouts (`GMMA::CLayout_64x64`, `ALayout_64x16`).
+    if let Some(l) = cute_core::gmma::named_layout(last) {
+        return Some(l.map(Value::Layout));
+    }
     let v = match (before, last) {
         (_, "LayoutLeft" | "GenColMajor") => Value::Major(Major::Left),
         (_, "LayoutRight" | "GenRowMajor") => Value::Major(Major::Right),
@@ -173,8 +177,6 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
                 ))))
             }
         },
-        // A type of the table that takes no template arguments (`GMMA::CLayout_64x64`).
-        (_, n) if plain_type(n).is_some() => return plain_type(n).map(|row| (row.body)(&[])),
         (_, n) if cute_core::atom::is_atom_name(n) => {
             return Some(Atom::lookup(n).map(|a| Value::Atom(Box::new(a))))
         }
@@ -187,13 +189,6 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         }
     };
     Some(Ok(v))
-}
-
-/// The type-table row named `name` that takes no template arguments.
-fn plain_type(name: &str) -> Option<&'static crate::types::table::TypeRow> {
-    crate::types::table::TYPES
-        .iter()
-        .find(|row| row.arity == Some((0, 0)) && row.is_named(name))
 }
 
 /// The enumerator `member` of the scope `scope` (C++'s `Scope::member`, CuTeDSL's
