@@ -331,24 +331,32 @@ class Oracle:
 
 
 def tmem_cases():
-    """partition_fragment_C of SM100 UMMA TiledMMAs: the accumulator in TMEM."""
+    """partition_fragment_C of SM100 UMMA TiledMMAs: the accumulator in TMEM (the 1-SM TS
+    ops allocate it NonInterleaved, M=64 repeats in columns); of the TS ops, A in TMEM too
+    (partition_fragment_A)."""
     out = []
-    fams = [("F16BF16", "half_t", ["float", "half_t"]), ("TF32", "tfloat32_t", ["float"]),
-            ("S8", "int8_t", ["int32_t"])]
-    for fam, ab, cs in fams:
-        for c in cs:
-            for two in [False, True]:
-                ms = [128, 256] if two else [64, 128]
-                for m in ms:
-                    ns = [32, 64, 128, 256] if fam != "S8" else [32, 64, 128, 256]
-                    for n in ns:
-                        for (rm, rn) in [(1, 1), (2, 1), (1, 2), (2, 2), (4, 2)]:
-                            op = "SM100_MMA_%s%s_SS<%s, %s, %s, %d, %d, UMMA::Major::K, UMMA::Major::K>" % (
-                                fam, "_2x1SM" if two else "", ab, ab, c, m, n)
-                            shape = "Shape<%s,%s>{}" % (st(m * rm), st(n * rn))
-                            expr = "partition_fragment_C(make_tiled_mma(%s{}), %s)" % (op, shape)
-                            body = "  print(%s); printf(\"\\n\");\n" % expr
-                            out.append(Case("partition_fragment_C", expr, body))
+    fams = [("F16BF16", "half_t", ["float", "half_t"], 16), ("TF32", "tfloat32_t", ["float"], 8),
+            ("S8", "int8_t", ["int32_t"], 32)]
+    for src in ["SS", "TS"]:
+        for fam, ab, cs, k in fams:
+            for c in cs:
+                for two in [False, True]:
+                    ms = [128, 256] if two else [64, 128]
+                    for m in ms:
+                        for n in [32, 64, 128, 256]:
+                            op = "SM100_MMA_%s%s_%s<%s, %s, %s, %d, %d, UMMA::Major::K, UMMA::Major::K>" % (
+                                fam, "_2x1SM" if two else "", src, ab, ab, c, m, n)
+                            for (rm, rn) in [(1, 1), (2, 1), (1, 2), (2, 2), (4, 2)] + ([(1, 4)] if src == "TS" else []):
+                                shape = "Shape<%s,%s>{}" % (st(m * rm), st(n * rn))
+                                expr = "partition_fragment_C(make_tiled_mma(%s{}), %s)" % (op, shape)
+                                body = "  print(%s); printf(\"\\n\");\n" % expr
+                                out.append(Case("partition_fragment_C", expr, body))
+                            if src == "TS" and n in (64, 256):
+                                for (rm, rk) in [(1, 1), (2, 1), (1, 2), (2, 4)]:
+                                    shape = "Shape<%s,%s>{}" % (st(m * rm), st(k * rk))
+                                    expr = "partition_fragment_A(make_tiled_mma(%s{}), %s)" % (op, shape)
+                                    body = "  print(%s); printf(\"\\n\");\n" % expr
+                                    out.append(Case("partition_fragment_A", expr, body))
     return out
 
 

@@ -488,6 +488,10 @@ impl Atom {
                 "SrcLayout" | "ValLayoutSrc" => Ok(Trait::Layout(c.val_layout(&c.src)?)),
                 "DstLayout" | "ValLayoutDst" => Ok(Trait::Layout(c.val_layout(&c.dst)?)),
                 "RefLayout" | "ValLayoutRef" => Ok(Trait::Layout(c.val_layout(&c.ref_)?)),
+                // Copy_Atom's names of the traits' own layouts, in bits.
+                "BitLayoutSrc" => Ok(Trait::Layout(c.src.clone())),
+                "BitLayoutDst" => Ok(Trait::Layout(c.dst.clone())),
+                "BitLayoutRef" => Ok(Trait::Layout(c.ref_.clone())),
                 _ => optional_trait(
                     &c.name,
                     t,

@@ -199,9 +199,11 @@ pub fn sum(terms: &[BasisStride]) -> Result<BasisValue> {
             BasisStride::Basis(_) => None,
         })
         .collect();
-    if ints.iter().any(|n| n.v != 0) && !bases.is_empty() {
+    // Only the static `_0` adds to a basis vector: C++ has no `int + ScaledBasis`, even
+    // of a run-time 0 (`crd2idx(make_coord(0, 1), shape, make_stride(_1{}, E<0>{}))`).
+    if ints.iter().any(|n| !n.is_const(0)) && !bases.is_empty() {
         return Err(Error::new(
-            "an integer and a basis vector do not add (C++'s ArithmeticTuple has no integer offset)",
+            "an integer and a basis vector do not add (C++'s ArithmeticTuple has no integer offset; only the static _0 adds to one)",
         ));
     }
     match bases[..] {
@@ -454,6 +456,73 @@ impl BasisLayout {
             .map(|(&x, s)| s.scaled(Num::dynamic(x)))
             .collect::<Result<Vec<_>>>()?;
         sum(&terms)
+    }
+
+    /// CuTe `cosize(L)`: the size of its coshape, the coordinate of its last element
+    /// plus one in every leaf (`(32,64):(1@0,1@1)` → 2048, `(4,8):(2@0,1@1)` → 56).
+    ///
+    /// ```
+    /// use cute_core::basis::BasisLayout;
+    /// let l = BasisLayout::identity(&"(32,64)".parse().unwrap()).unwrap();
+    /// assert_eq!(l.cosize().unwrap(), 2048);
+    /// ```
+    pub fn cosize(&self) -> Result<i64> {
+        if self.shape.leaves().iter().any(|&s| s <= 0) {
+            return Ok(0);
+        }
+        let last = self
+            .shape
+            .unflatten_like(&mut self.shape.leaves().into_iter().map(|s| s - 1));
+        let co = match self.call(&last).map_err(|e| e.within("cosize"))? {
+            BasisValue::Int(n) => IntTuple::Int(n.v),
+            BasisValue::Basis(b) if b.path.is_empty() => IntTuple::Int(b.value.v),
+            BasisValue::Basis(b) => coordinate([&b])?.0,
+            BasisValue::Tuple(t) => t.0,
+        };
+        co.leaves().iter().try_fold(1i64, |acc, &x| {
+            crate::error::arith::mul(acc, crate::error::arith::add(x, 1)?)
+        })
+    }
+
+    /// CuTe `append<n>(L, y)` (`back`) or `prepend<n>(L, y)`: `L` extended to rank `n`
+    /// with copies of `y` (`1:0` when absent) as modes.
+    ///
+    /// ```
+    /// use cute_core::basis::BasisLayout;
+    /// let l = BasisLayout::identity(&"(4,8)".parse().unwrap()).unwrap();
+    /// let y = BasisLayout::identity(&"(2)".parse().unwrap()).unwrap();
+    /// assert_eq!(l.extend(3, Some(&y), true).unwrap().to_string(), "(4,8,(2)):(1@0,1@1,(1@0))");
+    /// ```
+    pub fn extend(&self, n: usize, y: Option<&BasisLayout>, back: bool) -> Result<BasisLayout> {
+        let unit = BasisLayout {
+            shape: IntTuple::Int(1),
+            stride: StrideTree::Leaf(BasisStride::Int(Num::fixed(0))),
+        };
+        let (l, mut leaves) = self.indexed();
+        let (yl, yleaves) = y.unwrap_or(&unit).indexed();
+        // y's strides numbered after L's.
+        let k = i64::try_from(leaves.len()).map_err(|_| Error::new("append: too many modes"))?;
+        let ystride = yl
+            .stride()
+            .unflatten_like(&mut yl.stride().leaves().into_iter().map(|i| i + k));
+        leaves.extend(yleaves);
+        let y = Layout::raw(yl.shape().clone(), ystride);
+        let out = if back {
+            layout::append(&l, n, Some(&y))?
+        } else {
+            layout::prepend(&l, n, Some(&y))?
+        };
+        BasisLayout::from_indexed(&out, &leaves)
+    }
+
+    /// An ordinary layout as one of basis strides (its strides integers), to be appended
+    /// to or from one.
+    pub fn of_layout(l: &Layout) -> BasisLayout {
+        let strides = l.stride().leaf_nums();
+        BasisLayout {
+            shape: l.shape().clone(),
+            stride: StrideTree::like(l.shape(), |i| BasisStride::Int(strides[i])),
+        }
     }
 
     /// CuTe `coalesce(L)`: modes merged where C++ can tell at compile time that one

@@ -62,10 +62,13 @@ impl fmt::Display for GmmaOp {
 impl FromStr for GmmaOp {
     type Err = Error;
 
-    /// The parts of a GMMA op name (dense `SM90_64x...` or sparse `GMMA_64x...`).
+    /// The parts of a GMMA op name (dense `SM90_64x...`, or `MMA_64x...` as the arch's
+    /// struct in `SM90::GMMA` is named; sparse `GMMA_64x...`).
     ///
     /// ```
     /// use cute_core::gmma::GmmaOp;
+    /// let dense: GmmaOp = "MMA_64x64x16_F32F16F16_SS".parse().unwrap();
+    /// assert_eq!(dense.to_string(), "SM90_64x64x16_F32F16F16_SS");
     /// let op: GmmaOp = "GMMA_64x8x64_S32S8U8_SS_TN_SATURATE".parse().unwrap();
     /// assert!(op.sparse && op.saturate && op.tn && !op.a_reg);
     /// assert!("SM90_16x8x4_F64F64F64F64_TN".parse::<GmmaOp>().is_err());
@@ -77,7 +80,10 @@ impl FromStr for GmmaOp {
 
 impl GmmaOp {
     fn parse(name: &str) -> Option<GmmaOp> {
-        let (sparse, rest) = match name.strip_prefix("SM90_64x") {
+        let (sparse, rest) = match name
+            .strip_prefix("SM90_64x")
+            .or_else(|| name.strip_prefix("MMA_64x"))
+        {
             Some(r) => (false, r),
             None => (true, name.strip_prefix("GMMA_64x")?),
         };

@@ -178,12 +178,15 @@ pub enum Iter {
     /// A counting iterator (`make_identity_tensor`): the coordinate of the first element,
     /// one integer per leaf of the identity's `shape` (printed nested as the shape is).
     Counting {
-        /// The identity's shape.
+        /// The identity's shape (an integer for a counting iterator of integers).
         shape: IntTuple,
         /// The coordinate, a leaf each.
         start: Vec<i64>,
         /// The bits of each leaf's digit in the packed basis strides ([`radix_bits`]).
         radix: Vec<u32>,
+        /// Of a counting iterator of integers (C++ `ArithmeticTupleIterator<int>`), what
+        /// C++'s types say about it; `None` for one of coordinates.
+        scalar: Option<IntCount>,
     },
     /// An owning register array of `bits`-bit elements (`make_tensor<T>(shape)`), `offset`
     /// elements into it.
@@ -193,6 +196,20 @@ pub enum Iter {
         /// Elements from the array's start.
         offset: i64,
     },
+}
+
+/// What C++'s types say about a counting iterator of integers
+/// (`make_identity_tensor(Int<32>{})`, `make_coord_tensor(layout)`): whether its start is
+/// still the static `_0` it began at (printed `ArithTuple_0`, else `ArithTuple16`), and
+/// whether its strides are the basis vector `E<>` (`make_identity_tensor`) rather than
+/// integers (`make_coord_tensor`). C++ cannot add a run-time start and `E<>`: such an
+/// element does not compile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntCount {
+    /// The start is the static `_0`.
+    pub fixed: bool,
+    /// The strides are `E<>`, not integers.
+    pub basis: bool,
 }
 
 /// A thread of `thr`'s threads: C++ wraps any index through the layout's strides, the
@@ -263,6 +280,7 @@ impl Iter {
                 shape,
                 start,
                 radix,
+                scalar,
             } => Iter::Counting {
                 shape: shape.clone(),
                 start: start
@@ -271,6 +289,8 @@ impl Iter {
                     .map(|(a, b)| arith::add(*a, b))
                     .collect::<Result<_>>()?,
                 radix: radix.clone(),
+                // A run-time offset: the start is an `int` now, whatever its value.
+                scalar: scalar.map(|s| IntCount { fixed: false, ..s }),
             },
         })
     }
@@ -380,6 +400,14 @@ impl fmt::Display for Iter {
                 }
                 write!(f, ")")
             }
+            Iter::Counting {
+                scalar: Some(s),
+                start,
+                ..
+            } => match (s.fixed, start.first()) {
+                (true, _) => write!(f, "ArithTuple_0"),
+                (false, x) => write!(f, "ArithTuple{}", x.copied().unwrap_or(0)),
+            },
             Iter::Counting { shape, start, .. } => {
                 write!(f, "ArithTuple")?;
                 let tuple = matches!(shape, IntTuple::Tuple(_));
@@ -451,48 +479,122 @@ impl fmt::Display for Tensor {
 
 impl Tensor {
     /// CuTe `make_identity_tensor(shape)`: every coordinate to itself, a counting iterator
-    /// over basis strides (`ArithTuple(0,0) o (128,64):(1@0,1@1)`).
+    /// over basis strides (`ArithTuple(0,0) o (128,64):(1@0,1@1)`); of an integer, a
+    /// counting iterator of integers (`ArithTuple_0 o 32:1`).
     ///
     /// ```
     /// use cute_core::tensor::Tensor;
     /// let t = Tensor::identity(&"(4,(2,3))".parse().unwrap()).unwrap();
     /// assert_eq!(t.to_string(), "ArithTuple(0,(0,0)) o (4,(2,3)):(1@0,(1@0@1,1@1@1))");
+    /// assert_eq!(Tensor::identity(&"32".parse().unwrap()).unwrap().to_string(), "ArithTuple_0 o 32:1");
     /// ```
     pub fn identity(shape: &IntTuple) -> Result<Tensor> {
         let leaves = shape.leaves();
-        if !matches!(shape, IntTuple::Tuple(_)) {
-            return Err(Error::new(format!(
-                "make_identity_tensor of an integer ({shape}) is a counting iterator of integers: write make_identity_tensor(make_shape({shape}))"
-            )));
-        }
         if let Some(e) = leaves.iter().find(|&&e| e < 0) {
             return Err(Error::new(format!(
                 "make_identity_tensor: extent {e} of {shape} is negative"
             )));
         }
-        let reach: Vec<i64> = leaves.iter().map(|e| e.saturating_sub(1)).collect();
-        let radix =
-            radix_bits(&reach).map_err(|e| e.within(&format!("make_identity_tensor({shape})")))?;
-        fn basis(s: &IntTuple, k: &mut usize, radix: &[u32]) -> IntTuple {
-            match s {
-                IntTuple::Tuple(ms) => {
-                    IntTuple::Tuple(ms.iter().map(|m| basis(m, k, radix)).collect())
-                }
-                _ => {
-                    *k += 1;
-                    IntTuple::Int(weight(radix, *k - 1))
-                }
-            }
+        let (coord, scalar) = match shape {
+            IntTuple::Tuple(_) => (shape.clone(), None),
+            _ => (
+                IntTuple::Int(0),
+                Some(IntCount {
+                    fixed: true,
+                    basis: true,
+                }),
+            ),
+        };
+        let strides: Vec<Option<(i64, usize)>> = (0..leaves.len()).map(|j| Some((1, j))).collect();
+        Tensor::packed_counting(
+            coord,
+            vec![0; leaves.len()],
+            shape,
+            &strides,
+            scalar,
+            &format!("make_identity_tensor({shape})"),
+        )
+    }
+
+    /// CuTe `make_coord_tensor(layout)` of a layout with integer strides: a counting
+    /// iterator of integers from the static `_0` (`ArithTuple_0 o (4,8):(1,4)`), whose
+    /// elements are the layout's offsets.
+    ///
+    /// ```
+    /// use cute_core::tensor::Tensor;
+    /// let t = Tensor::coord_tensor(&"(4,8):(8,1)".parse().unwrap()).unwrap();
+    /// assert_eq!(t.to_string(), "ArithTuple_0 o (4,8):(8,1)");
+    /// assert_eq!(t.coordinate_at(&"(1,2)".parse().unwrap()).unwrap().unwrap().to_string(), "10");
+    /// ```
+    pub fn coord_tensor(layout: &Layout) -> Result<Tensor> {
+        let strides: Vec<Option<(i64, usize)>> = layout
+            .stride()
+            .leaves()
+            .into_iter()
+            .map(|d| (d != 0).then_some((d, 0)))
+            .collect();
+        Tensor::packed_counting(
+            IntTuple::Int(0),
+            vec![0],
+            layout.shape(),
+            &strides,
+            Some(IntCount {
+                fixed: true,
+                basis: false,
+            }),
+            "make_coord_tensor",
+        )
+    }
+
+    /// CuTe `make_coord_tensor(layout)` of a layout with basis strides: a counting
+    /// iterator from zero coordinates as deep as the strides reach (C++'s `coprofile`):
+    /// `ArithTuple(0,0,0,0) o (4,8):(1@1,1@3)`. Strides of no coordinate (`E<>`, printed
+    /// `1`) count integers.
+    ///
+    /// ```
+    /// use cute_core::{basis::BasisLayout, tensor::Tensor};
+    /// let l = BasisLayout::identity(&"(8,4)".parse().unwrap()).unwrap();
+    /// assert_eq!(Tensor::coord_tensor_of_basis(&l).unwrap().to_string(), "ArithTuple(0,0) o (8,4):(1@0,1@1)");
+    /// ```
+    pub fn coord_tensor_of_basis(layout: &crate::basis::BasisLayout) -> Result<Tensor> {
+        use crate::basis::BasisStride;
+        let strides = layout.stride.leaves();
+        let bases: Vec<_> = strides
+            .iter()
+            .filter_map(|s| match s {
+                BasisStride::Basis(b) => Some(b),
+                BasisStride::Int(_) => None,
+            })
+            .collect();
+        if !bases.is_empty() && bases.iter().all(|b| b.path.is_empty()) {
+            let placed: Vec<Option<(i64, usize)>> = strides
+                .iter()
+                .map(|s| match s {
+                    BasisStride::Basis(b) => Some((b.value.v, 0)),
+                    BasisStride::Int(n) => (n.v != 0).then_some((n.v, 0)),
+                })
+                .collect();
+            return Tensor::packed_counting(
+                IntTuple::Int(0),
+                vec![0],
+                &layout.shape,
+                &placed,
+                Some(IntCount {
+                    fixed: true,
+                    basis: true,
+                }),
+                "make_coord_tensor",
+            );
         }
-        let stride = basis(shape, &mut 0, &radix);
-        Ok(Tensor::new(
-            Iter::Counting {
-                shape: shape.clone(),
-                start: vec![0; leaves.len()],
-                radix,
-            },
-            Layout::new(shape.clone(), stride)?,
-        ))
+        let zeros: Vec<crate::basis::ScaledBasis> = bases
+            .iter()
+            .map(|b| crate::basis::ScaledBasis {
+                value: crate::int_tuple::Num::fixed(0),
+                path: b.path.clone(),
+            })
+            .collect();
+        let start = crate::basis::coordinate(&zeros).map_err(|e| e.within("make_coord_tensor"))?;
+        Tensor::counting(&start.0, layout)
     }
 
     /// C++'s print of a counting tensor read back, `ArithTuple(0,0) o (8,4):(1@0,1@1)`: a
@@ -531,6 +633,7 @@ impl Tensor {
                                 shape: coord.clone(),
                                 start: starts.clone(),
                                 radix: vec![1; starts.len()],
+                                scalar: None,
                             }
                         ))
                     })?,
@@ -543,18 +646,26 @@ impl Tensor {
                 }
             });
         }
-        Tensor::packed_counting(coord, starts, &layout.shape, &placed, "the counting tensor")
+        Tensor::packed_counting(
+            coord,
+            starts,
+            &layout.shape,
+            &placed,
+            None,
+            "the counting tensor",
+        )
     }
 
     /// A counting tensor from `start` (the coordinate's leaves, structured as `coord`) over
     /// `shape`, mode `i` stepping coordinate leaf `j` by `k` where `strides[i] == Some((k,
     /// j))`: the strides packed into integers with a radix wide enough for every leaf's
-    /// reach. `what` names it in errors.
+    /// reach; `scalar` for a counting iterator of integers. `what` names it in errors.
     fn packed_counting(
         coord: IntTuple,
         start: Vec<i64>,
         shape: &IntTuple,
         strides: &[Option<(i64, usize)>],
+        scalar: Option<IntCount>,
         what: &str,
     ) -> Result<Tensor> {
         let mut reach: Vec<i64> = start
@@ -583,6 +694,7 @@ impl Tensor {
                 shape: coord,
                 start,
                 radix,
+                scalar,
             },
             Layout::new(shape.clone(), stride)?,
         ))
@@ -609,6 +721,7 @@ impl Tensor {
             vec![0; tma_rank],
             shape,
             strides,
+            None,
             "the TMA coordinate tensor",
         )
     }
@@ -626,10 +739,20 @@ impl Tensor {
             shape,
             start,
             radix,
+            scalar,
         } = &self.iter
         else {
             return Ok(None);
         };
+        if let Some(IntCount {
+            fixed: false,
+            basis: true,
+        }) = scalar
+        {
+            return Err(Error::new(format!(
+                "C++ does not compile an element of {self}: its start is a run-time int and its stride the basis vector E<> (there is no operator+ of int and ScaledBasis<int>); index the tensor before moving it (make_identity_tensor(n)(i + offset))"
+            )));
+        }
         let offset = match c {
             IntTuple::Int(i) | IntTuple::Dyn(i) => self.layout.call_index(*i)?,
             t => self.layout.call_coord(t)?,
@@ -818,7 +941,13 @@ impl Tensor {
             AnyLayout::Layout(l) => (AnyLayout::Layout(l.slice(c)?), l.call_coord(&c.start())?),
             AnyLayout::Composed(cl) => cl.slice_and_offset(c, dynamic)?,
         };
-        Tensor::with_any_layout(self.iter.offset(offset)?, sub)
+        // `t(_)` moves nothing: C++'s offset is the static `_0` there.
+        let iter = if c.all_underscore() {
+            self.iter.clone()
+        } else {
+            self.iter.offset(offset)?
+        };
+        Tensor::with_any_layout(iter, sub)
     }
 
     /// CuTe `local_tile(tensor, tiler, coord[, proj])`: `zipped_divide` by the tiler, then

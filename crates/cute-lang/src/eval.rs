@@ -87,6 +87,16 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
         Expr::Ternary { cond, then, other } => eval_ternary(cond, then, other, env),
         Expr::Index { obj, lo, hi, slice } => eval_index(node, obj, lo, hi, *slice, env),
         Expr::Name(name) => eval_name(name, env),
+        Expr::Made(name) => {
+            let short = strip_ns(name);
+            let needs = crate::types::families::needs_template_args(short);
+            if let (None, Some(args)) = (env.get(name), needs) {
+                return Err(Error::new(format!(
+                    "{short} is a template whose arguments have no defaults: C++ has no {short}{{}} (write {short}{args}{{}})"
+                )));
+            }
+            eval_name(name, env)
+        }
         Expr::Layout(s, d) => eval_layout(s, d, env),
         Expr::Call(call) => eval_call(call, env),
         Expr::Template { name, targs, made } => {
@@ -629,8 +639,13 @@ pub(crate) fn apply(f: &Value, args: &[Value]) -> Result<Value> {
             let c = coord_val.to_coord()?;
             // A counting tensor's element is a coordinate (`make_identity_tensor(s)(3, 4)`).
             if !c.has_underscore() {
-                if let Some(x) = t.coordinate_at(&coord_val.to_int_tuple()?)? {
-                    return Ok(Value::ArithTuple(cute_core::basis::ArithTuple(x)));
+                match t.coordinate_at(&coord_val.to_int_tuple()?)? {
+                    Some(x @ IntTuple::Tuple(_)) => {
+                        return Ok(Value::ArithTuple(cute_core::basis::ArithTuple(x)))
+                    }
+                    // A counting iterator of integers counts integers.
+                    Some(x) => return Ok(Value::Int(x.as_int().unwrap_or(0))),
+                    None => {}
                 }
             }
             Ok(Value::Tensor(Box::new(

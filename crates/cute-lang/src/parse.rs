@@ -101,6 +101,9 @@ pub(crate) enum Expr<'a> {
     Dyn(i64),
     Under,
     Name(Name<'a>),
+    /// `name{}`: a value of a type named without template arguments (C++ refuses one of
+    /// a template whose arguments have no defaults).
+    Made(Name<'a>),
     Tuple(Vec<Node<'a>>),
     /// `SHAPE:STRIDE`
     Layout(Box<Node<'a>>, Box<Node<'a>>),
@@ -881,6 +884,7 @@ impl<'a> Parser<'a> {
             self.skip_braces()?;
             let value = match targs {
                 Some(targs) => Expr::Template { name, targs, made },
+                None if made => Expr::Made(name),
                 None => Expr::Name(name),
             };
             // C++ prints a swizzled smem pointer `Sw<3,4,3>_smem_ptr[16b](0x1000)`.

@@ -216,6 +216,12 @@ words! {
         ValLayoutDst => "ValLayoutDst",
         /// `ValLayoutRef`.
         ValLayoutRef => "ValLayoutRef",
+        /// `BitLayoutSrc` (Copy_Atom's name of the traits' SrcLayout, in bits).
+        BitLayoutSrc => "BitLayoutSrc",
+        /// `BitLayoutDst`.
+        BitLayoutDst => "BitLayoutDst",
+        /// `BitLayoutRef`.
+        BitLayoutRef => "BitLayoutRef",
         /// `ELayout`.
         ELayout => "ELayout",
         /// `SFALayout`.

@@ -115,13 +115,24 @@ fn oracle_generated_cases() {
 }
 
 /// Basis strides (`E<i>{}`, `ScaledBasis`, their sums; layouts of them called, sliced,
-/// composed, divided, coalesced; C++'s refusals), printed by the real CuTe C++ headers
-/// (`tools/oracle/basis.py`).
+/// composed, divided, coalesced, appended, their cosize, crd2idx and domain_offset;
+/// counting tensors of coordinates and of integers, `make_coord_tensor`; C++'s
+/// refusals), printed by the real CuTe C++ headers (`tools/oracle/basis.py`).
 #[test]
 fn basis_strides() {
     let cases = load(&repo_root().join("testdata/basis-cases.jsonl"));
-    assert!(cases.len() >= 600, "{} cases", cases.len());
+    assert!(cases.len() >= 1400, "{} cases", cases.len());
     check("basis-cases.jsonl", &cases);
+}
+
+/// Which MMA op values C++ makes without template arguments (`SM90_64x64x16_F32F16F16_SS{}`
+/// does not compile, `SM90_64x64x8_F32TF32TF32_SS_TN{}` does), and the member types of
+/// tiled copies and copy atoms (`tools/oracle/spellings.py`).
+#[test]
+fn spellings() {
+    let cases = load(&repo_root().join("testdata/spelling-cases.jsonl"));
+    assert!(cases.len() >= 360, "{} cases", cases.len());
+    check("spelling-cases.jsonl", &cases);
 }
 
 /// Tensor prints: a tensor composed with a shape, layout or tile, slices of tensors over

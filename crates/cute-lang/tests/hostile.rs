@@ -270,7 +270,14 @@ fn hostile_tensor_lines_are_clear_errors() {
         ("make_tensor(make_shape(4, 8), LayoutRight{})".to_string(), "expected a pointer"),
         // Identity tensors: integer strides do not exist; a rank-0 shape; too many leaves.
         ("stride(make_identity_tensor(make_shape(128, 64)))".to_string(), "strides are basis vectors"),
-        ("make_identity_tensor(8)".to_string(), "write make_identity_tensor(make_shape(8))"),
+        (
+            "domain_offset(3, make_identity_tensor(Int<32>{}))(2)".to_string(),
+            "no operator+ of int and ScaledBasis<int>",
+        ),
+        (
+            "SM90_64x64x16_F32F16F16_SS{}".to_string(),
+            "write SM90_64x64x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}",
+        ),
         ("make_identity_tensor(make_shape(1048576, 1048576, 1048576))".to_string(), "do not fit a 64-bit integer"),
         ("make_identity_tensor(make_shape(4, -2))".to_string(), "extent -2 of (4,-2) is negative"),
         ("make_fragment_like(make_identity_tensor(make_shape(8, 8)))".to_string(), "holds coordinates"),

@@ -5,6 +5,7 @@
 use crate::convert::bits_of;
 use crate::ops::args::*;
 use crate::value::{Major, Value};
+use cute_core::basis::BasisLayout;
 use cute_core::error::{Error, Result};
 use cute_core::int_tuple::{self, IntTuple};
 use cute_core::layout::{self as alg, Layout, Tiler};
@@ -187,6 +188,27 @@ pub(crate) fn extend(a: &[Value], kw: &Kwargs, back: bool) -> Result<Value> {
         return Err(Error::new("expected (x[, y]) or <rank>(x[, y])"));
     }
     let y = a.get(1);
+    let basis = |v: &Value| match v {
+        Value::BasisLayout(l) => Some((**l).clone()),
+        Value::Layout(l) => Some(BasisLayout::of_layout(l)),
+        _ => None,
+    };
+    // A layout of basis strides and a layout (either way round): a layout of basis strides.
+    if matches!(&a[0], Value::BasisLayout(_)) || matches!(y, Some(Value::BasisLayout(_))) {
+        let x = basis(&a[0])
+            .ok_or_else(|| Error::new(format!("expected a layout, got {}", a[0].kind())))?;
+        let y = y
+            .map(|y| {
+                basis(y).ok_or_else(|| Error::new(format!("expected a layout, got {}", y.kind())))
+            })
+            .transpose()?;
+        let n = n.unwrap_or(x.rank() + 1);
+        return Ok(Value::BasisLayout(Box::new(x.extend(
+            n,
+            y.as_ref(),
+            back,
+        )?)));
+    }
     match &a[0] {
         // C++ appends to a composed layout as to any non-tuple: a tuple of it and copies of y.
         c @ Value::Composed(_) => {
@@ -247,6 +269,15 @@ pub(crate) fn crd2idx(a: &[Value], _: &Kwargs) -> Result<Value> {
         return int(l.call_coord(&c)?);
     }
     let s = a[1].to_int_tuple()?;
+    // Basis strides: the coordinate they sum to (crd2idx((1,2), (4,8), (E<0>{}, E<1>{}))).
+    if let Some(d @ (Value::Basis(_) | Value::Tuple(_))) = a.get(2) {
+        if d.to_int_tuple().is_err() {
+            let l = crate::ops::basis::make_layout(&a[1], d)?;
+            if let Value::BasisLayout(l) = &l {
+                return crate::ops::basis::call(l, &a[0]);
+            }
+        }
+    }
     match a.get(2) {
         None => int(int_tuple::crd2idx_shape(&c, &s)?),
         Some(d) => {

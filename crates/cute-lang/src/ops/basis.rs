@@ -9,6 +9,7 @@ use cute_core::basis::{
 };
 use cute_core::error::{Error, Result};
 use cute_core::int_tuple::{IntTuple, Num};
+use cute_core::tensor::Tensor;
 
 /// The number a value scales by, static (`_4`, `Int<4>{}`) or dynamic (`4`).
 fn num(v: &Value) -> Option<Num> {
@@ -122,6 +123,21 @@ pub(crate) fn identity(shape: &Value) -> Result<Value> {
     Ok(Value::BasisLayout(Box::new(BasisLayout::identity(
         &shape.to_int_tuple()?,
     )?)))
+}
+
+/// `make_coord_tensor(layout)`.
+pub(crate) fn coord_tensor(l: &Value) -> Result<Value> {
+    let t = match l {
+        Value::BasisLayout(b) => Tensor::coord_tensor_of_basis(b)?,
+        Value::Layout(l) => Tensor::coord_tensor(l)?,
+        v => {
+            return Err(Error::new(format!(
+                "make_coord_tensor: expected a layout (integer or basis strides), got {}",
+                v.kind()
+            )))
+        }
+    };
+    Ok(Value::Tensor(Box::new(t)))
 }
 
 /// The strides of a basis layout as a value.

@@ -278,7 +278,10 @@ pub static OPS: &[Op] = &[
         "the size of the codomain: the layout's largest offset + 1",
         |a, _| match &a[0] {
             Value::Tensor(_) | Value::Partition(_) => Err(Error::new("C++ has no cosize of a tensor: cosize(t.layout()) or cosize(layout(t))")),
-            _ => num(inner_layout(&*sub(a)?)?.cosize_num()?),
+            _ => match &*sub(a)? {
+                Value::BasisLayout(l) => int(l.cosize()?),
+                v => num(inner_layout(v)?.cosize_num()?),
+            },
         }),
     op!("rank", "(x[, modes...])", Append, (1, MANY), [], false,
         "the number of top-level modes",
@@ -623,8 +626,11 @@ pub static OPS: &[Op] = &[
         "the driver's CU_TENSOR_MAP_SWIZZLE_* of a swizzle width and base",
         |a, _| tma::to_cu_swizzle(&a[0], &a[1])),
     op!("make_identity_tensor", "(shape)", No, (1, 1), [], false,
-        "every coordinate of the shape to itself: a counting tensor over basis strides, ArithTuple(0,0) o (M,N):(1@0,1@1)",
+        "every coordinate of the shape to itself: a counting tensor over basis strides, ArithTuple(0,0) o (M,N):(1@0,1@1) (of an integer, ArithTuple_0 o N:1)",
         |a, _| Ok(Value::Tensor(Box::new(cute_core::tensor::Tensor::identity(&a[0].to_int_tuple()?)?)))),
+    op!("make_coord_tensor", "(layout)", No, (1, 1), [], false,
+        "a counting tensor over the layout: its elements are the layout's values, offsets (ArithTuple_0 o (4,8):(1,4)) or coordinates of basis strides",
+        |a, _| basis::coord_tensor(&a[0])),
     op!("local_tile", "(tensor, tiler, coord[, proj])", No, (3, 4), ["tensor", "tiler", "coord", "proj"], false,
         "the tile of the tensor at coord (`_` keeps a mode of tiles); proj (Step<_1, X, _1>{}) drops the X modes",
         |a, _| tensors::local_tile(a)),
@@ -697,6 +703,9 @@ pub static OPS: &[Op] = &[
         "(layout, layout(crd)): the layout and the offset of a coordinate in it; of a tensor, the tensor with its iterator moved there",
         |a, _| {
             let crd = a[0].to_int_tuple()?;
+            if let Value::BasisLayout(l) = &a[1] {
+                return Ok(Value::Tuple(vec![a[1].clone(), basis::call(l, &a[0])?]));
+            }
             if let Value::Tensor(_) | Value::Partition(_) = &a[1] {
                 let t = tensors::tensor(&a[1])?;
                 let (layout, off) = t.any_layout().domain_offset(&crd)?;

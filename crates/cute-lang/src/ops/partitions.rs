@@ -450,7 +450,14 @@ pub(crate) fn fragment_c(
     };
     let bits = umma.c.bits();
     let n_sm = if umma.op.two_sm { 2 } else { 1 };
-    let layout = tmem_frg(bits, 32, n_sm, TmemAlloc::Interleaved, &shape)?;
+    // The 1-SM TS traits allocate C NonInterleaved (an M=64 tile's repeats in columns, not
+    // in the other 16 lanes of each subpartition); every other UMMA Interleaved.
+    let alloc = if umma.op.a_tmem && !umma.op.two_sm {
+        TmemAlloc::NonInterleaved
+    } else {
+        TmemAlloc::Interleaved
+    };
+    let layout = tmem_frg(bits, 32, n_sm, alloc, &shape)?;
     let bits = u32::try_from(bits).map_err(|_| Error::new("TMEM value width out of range"))?;
     let ptr = cute_core::tensor::Ptr::new(cute_core::tensor::Space::Tmem, bits, 0);
     Ok(Value::Tensor(Box::new(cute_core::tensor::Tensor::new(

@@ -185,6 +185,25 @@ pub(crate) fn check_instance(ty: &str, v: &Value) -> Result<()> {
     }
 }
 
+/// Whether C++ has no value `name{}` of the template without arguments: the GMMA ops of
+/// either major (`SM90_64x64x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>`), the UMMA
+/// and SM120 templates; the `_TN` GMMAs default every argument (`SM90_64x64x8_F32TF32TF32_SS_TN{}`).
+/// The arguments to give, as C++ declares them, where it has none.
+pub(crate) fn needs_template_args(name: &str) -> Option<&'static str> {
+    if name
+        .parse::<GmmaOp>()
+        .is_ok_and(|op| op.is_class_template() && !op.tn)
+    {
+        Some("<GMMA::Major::K, GMMA::Major::K>")
+    } else if name.parse::<UmmaOp>().is_ok_and(|op| !op.traits_form()) {
+        Some("<a_type, b_type, c_type, M, N, UMMA::Major::K, UMMA::Major::K>")
+    } else if name.parse::<Sm120Template>().is_ok() {
+        Some("<a_type, b_type, c_type>")
+    } else {
+        None
+    }
+}
+
 /// Whether C++ declares `name` as a class template: the GMMA ops but the integer dense ones
 /// ([`GmmaOp::is_class_template`]), the SM100 and SM103 UMMA ops (but the F8F6F4 ones whose
 /// traits take the arguments), the SM120 MMAs.

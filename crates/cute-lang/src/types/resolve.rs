@@ -137,6 +137,19 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
         (Value::TiledCopy(c), "TiledLayout_TV") => Ok(Value::Layout(c.layout_tv.clone())),
         (Value::TiledCopy(c), "TiledNumThr") => Ok(Value::Int(c.layout_tv.mode(0)?.size()?)),
         (Value::TiledCopy(c), "TiledNumVal") => Ok(Value::Int(c.layout_tv.mode(1)?.size()?)),
+        // Its atom's, under `Atom*` names (in value units, as Copy_Atom's ValLayout*).
+        (Value::TiledCopy(_), "AtomThrID") => crate::ops::atoms::get_trait(v, "ThrID"),
+        (Value::TiledCopy(_), "AtomLayoutSrc") => crate::ops::atoms::get_trait(v, "ValLayoutSrc"),
+        (Value::TiledCopy(_), "AtomLayoutDst") => crate::ops::atoms::get_trait(v, "ValLayoutDst"),
+        (Value::TiledCopy(_), "AtomLayoutRef") => crate::ops::atoms::get_trait(v, "ValLayoutRef"),
+        (Value::TiledCopy(_), m @ ("AtomNumThr" | "AtomNumVal")) => {
+            let r = crate::ops::atoms::get_trait(v, "ValLayoutRef")?;
+            Ok(Value::Int(
+                r.to_layout()?
+                    .mode(usize::from(m == "AtomNumVal"))?
+                    .size()?,
+            ))
+        }
         // The member types of a TiledMMA: its atom's traits under `Atom*` names (the
         // permutations are a template parameter, not a member: C++ refuses `::PermutationMNK`).
         (Value::TiledMma(_), "AtomShape_MNK") => crate::ops::atoms::get_trait(v, "Shape_MNK"),
