@@ -27,6 +27,8 @@ import threading
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 OUT = os.path.join(ROOT, "testdata/desc-cases.jsonl")
 
+# More g++ flags (the collective builders' headers need -fpermissive).
+EXTRA_FLAGS = []
 HEADERS = """#include <cstdio>
 #include <cstdlib>
 #include <cute/tensor.hpp>
@@ -269,7 +271,7 @@ class Oracle:
             for i, _ in enumerate(cs):
                 f.write('  if (only < 0 || only == %d) { printf("@@%d\\n"); fflush(stdout); f%d(); fflush(stdout); }\n' % (i, i, i))
             f.write("}\n")
-        p = subprocess.run(["g++", "-std=c++17", "-O0", "-w"] + self.inc + [src, "-o", exe],
+        p = subprocess.run(["g++", "-std=c++17", "-O0", "-w"] + EXTRA_FLAGS + self.inc + [src, "-o", exe],
                            capture_output=True, text=True)
         if p.returncode != 0:
             bad = set()

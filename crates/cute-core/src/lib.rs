@@ -43,6 +43,7 @@ pub mod arch;
 pub mod atom;
 pub mod bank;
 pub mod basis;
+pub mod collective;
 pub mod desc;
 pub mod elem;
 pub mod error;

@@ -161,8 +161,8 @@ fn memchr_nl(b: &[u8], from: usize) -> usize {
 static SPECIAL: [bool; 256] = byte_set(b"()[]{};\n");
 
 /// Split a block (comments blanked) into statements: a statement ends at `;` or at the end
-/// of a line where every bracket is closed and the line does not end with `=`, `,`, an
-/// operator or a `\`.
+/// of a line where every bracket is closed, the line does not end with `=`, `,`, an
+/// operator or a `\`, and the next line does not open with `>`.
 pub(crate) fn split_statements(src: &str) -> Vec<Span> {
     let b = src.as_bytes();
     let mut spans = Vec::new();
@@ -204,6 +204,9 @@ pub(crate) fn split_statements(src: &str) -> Vec<Span> {
                                 | b'?'
                         )
                     )
+                    // A line that opens with `>` closes a template argument list the
+                    // statement began (`...KernelScheduleAuto\n  >::CollectiveOp;`).
+                    && b[i + 1..].iter().find(|c| !c.is_ascii_whitespace()) != Some(&b'>')
             }
             _ => continue,
         };

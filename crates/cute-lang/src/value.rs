@@ -82,6 +82,8 @@ pub enum Value {
     /// A CUTLASS mainloop dispatch policy with its members
     /// (`MainloopSm80CpAsyncUnpredicated<3>::Stages` is 3).
     Policy(Box<Policy>),
+    /// A GEMM mainloop a `CollectiveBuilder<...>::CollectiveOp` line resolves to.
+    Collective(Box<cute_core::collective::Mainloop>),
     /// A GMMA/UMMA shared-memory descriptor or an UMMA instruction descriptor.
     Descriptor(Box<cute_core::desc::Descriptor>),
     /// A TMA box (`make_tma_copy`'s `TmaGmemBasis`).
@@ -139,6 +141,7 @@ impl fmt::Display for Value {
             Value::Coalesce(c) => write!(f, "{c}"),
             Value::Ranked(cs) => f.write_str(&cute_core::bank::format_candidates(cs, 8)),
             Value::Policy(p) => f.write_str(&p.name),
+            Value::Collective(c) => write!(f, "{c}"),
             Value::Descriptor(d) => write!(f, "{d}"),
             Value::Tma(t) => write!(f, "{t}"),
             Value::Ptr(p) => write!(f, "{p}"),
@@ -215,6 +218,7 @@ impl Value {
             Value::Coalesce(_) => "a coalescing analysis",
             Value::Ranked(_) => "a swizzle ranking",
             Value::Policy(_) => "a dispatch policy",
+            Value::Collective(_) => "a collective mainloop (CollectiveBuilder<...>::CollectiveOp)",
             Value::Descriptor(_) => "a descriptor",
             Value::Tma(_) => "a TMA box",
             Value::Ptr(_) => "a pointer",
@@ -327,6 +331,19 @@ impl Value {
                 "expected a layout or composed layout, got {}",
                 v.kind()
             ))),
+        }
+    }
+
+    /// Whether the value is a compile-time constant in C++: everything but the dynamic
+    /// `int`-like type names standing for run-time integers.
+    pub fn is_static(&self) -> bool {
+        match self {
+            Value::Word(w) => w.elem().is_none(),
+            Value::Tuple(vs) => vs.iter().all(Value::is_static),
+            Value::Dyn(_) => false,
+            Value::Layout(l) => l.shape().is_static() && l.stride().is_static(),
+            Value::Composed(c) => c.layout.shape().is_static() && c.layout.stride().is_static(),
+            _ => true,
         }
     }
 

@@ -4,6 +4,7 @@
 //! on these, never on their text.
 
 use cute_core::bank::Instr;
+use cute_core::collective::{GemmLayout, Stages};
 use cute_core::elem::Elem;
 use cute_core::gmem::GmemOp;
 use cute_core::smem_atom::{atom_kind_name, AtomMajor, AtomSwizzle};
@@ -234,6 +235,43 @@ words! {
 }
 
 words! {
+    /// CUTLASS's architecture tags (`cutlass::arch::Sm90`), a collective builder's first
+    /// argument.
+    ArchTag {
+        /// Ampere.
+        Sm80 => "arch::Sm80",
+        /// Ada.
+        Sm89 => "arch::Sm89",
+        /// Hopper.
+        Sm90 => "arch::Sm90",
+        /// Blackwell (B200).
+        Sm100 => "arch::Sm100",
+        /// Blackwell Ultra (B300).
+        Sm103 => "arch::Sm103",
+        /// Blackwell GeForce (RTX 50).
+        Sm120 => "arch::Sm120",
+        /// DGX Spark (GB10).
+        Sm121 => "arch::Sm121",
+    }
+}
+
+words! {
+    /// CUTLASS's operator classes (`cutlass::arch::OpClassTensorOp`).
+    OpClass {
+        /// CUDA cores.
+        Simt => "arch::OpClassSimt",
+        /// Tensor cores.
+        TensorOp => "arch::OpClassTensorOp",
+        /// Sparse tensor cores.
+        SparseTensorOp => "arch::OpClassSparseTensorOp",
+        /// Block-scaled tensor cores (MX / NV FP4-FP8).
+        BlockScaledTensorOp => "arch::OpClassBlockScaledTensorOp",
+        /// Block-scaled sparse tensor cores.
+        BlockScaledSparseTensorOp => "arch::OpClassBlockScaledSparseTensorOp",
+    }
+}
+
+words! {
     /// The scopes whose members are words (`GMMA::Major`, `GMMA::ScaleIn` named alone).
     Scope {
         /// `Major`.
@@ -393,6 +431,15 @@ pub enum Word {
     MaxShift(MaxShift),
     /// A CUTLASS schedule tag.
     Schedule(ScheduleTag),
+    /// `cutlass::arch::Sm90` and the other architecture tags.
+    Arch(ArchTag),
+    /// `cutlass::arch::OpClassTensorOp` and the other operator classes.
+    OpClass(OpClass),
+    /// `cutlass::layout::RowMajor` / `ColumnMajor`.
+    GemmLayout(GemmLayout),
+    /// A collective builder's stage count: `StageCountAuto`, `StageCount<N>`,
+    /// `StageCountAutoCarveout<bytes>`.
+    Stages(Stages),
     /// CuTeDSL's `SmemLayoutAtomKind`: a major and a swizzle.
     SmemAtomKind(AtomMajor, AtomSwizzle),
     /// `nullptr`.
@@ -429,6 +476,12 @@ impl Word {
             Word::ScaleIn(w) => w.name(),
             Word::MaxShift(w) => w.name(),
             Word::Schedule(w) => w.name(),
+            Word::Arch(w) => w.name(),
+            Word::OpClass(w) => w.name(),
+            Word::GemmLayout(w) => w.name(),
+            Word::Stages(Stages::Auto) => "StageCountAuto",
+            Word::Stages(Stages::Count(_)) => "StageCount",
+            Word::Stages(Stages::AutoCarveout(_)) => "StageCountAutoCarveout",
             Word::SmemAtomKind(m, s) => atom_kind_name(m, s),
             Word::Nullptr => "nullptr",
         }

@@ -125,6 +125,16 @@ fn basis_strides() {
     check("basis-cases.jsonl", &cases);
 }
 
+/// CUTLASS's SM90 mainloop `CollectiveBuilder<...>::CollectiveOp`: its smem layouts and
+/// atoms, stage count, tiled MMA, TMA loads and schedule, and CUTLASS's refusals, as the
+/// real headers resolve them with nvcc 12.9's version macros (`tools/oracle/builders.py`).
+#[test]
+fn collective_builders() {
+    let cases = load(&repo_root().join("testdata/builder-cases.jsonl"));
+    assert!(cases.len() >= 2500, "{} cases", cases.len());
+    check("builder-cases.jsonl", &cases);
+}
+
 /// Which MMA op values C++ makes without template arguments (`SM90_64x64x16_F32F16F16_SS{}`
 /// does not compile, `SM90_64x64x8_F32TF32TF32_SS_TN{}` does), and the member types of
 /// tiled copies and copy atoms (`tools/oracle/spellings.py`).

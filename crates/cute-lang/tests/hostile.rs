@@ -298,6 +298,14 @@ fn hostile_tensor_lines_are_clear_errors() {
         ("complement(make_identity_layout(make_shape(4,8)))".to_string(), "got a layout with basis strides"),
         ("logical_product(make_identity_layout(make_shape(4,8)), 2:1)".to_string(), "got a layout with basis strides"),
         ("composition(make_identity_layout(make_shape(4,8)), make_identity_layout(make_shape(4,8)))".to_string(), "basis strides"),
+        // CollectiveBuilder lines: wrong arity, arguments of the wrong kind, stage counts
+        // that are not counts, a builder not resolved yet.
+        ("cutlass::gemm::collective::CollectiveBuilder<cutlass::arch::Sm90>::CollectiveOp{}".to_string(), "CollectiveBuilder<...>: expected 13 to 16 template arguments, got 1"),
+        (format!("CollectiveBuilder<cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, half_t, 8, 8, half_t, cutlass::layout::ColumnMajor, 8, float, Shape<_128,_128,_64>, Shape<_1,_1,_1>, {sa}, {ka}>{{}}", sa = "cutlass::gemm::collective::StageCountAuto", ka = "cutlass::gemm::collective::KernelScheduleAuto"), "GmemLayoutATag must be cutlass::layout::RowMajor or ColumnMajor"),
+        (format!("CollectiveBuilder<cutlass::arch::Sm100, cutlass::arch::OpClassTensorOp, half_t, cutlass::layout::RowMajor, 8, half_t, cutlass::layout::ColumnMajor, 8, float, Shape<_128,_128,_64>, Shape<_1,_1,_1>, {sa}, {ka}>{{}}", sa = "cutlass::gemm::collective::StageCountAuto", ka = "cutlass::gemm::collective::KernelScheduleAuto"), "the arch::Sm100 builders are not resolved yet"),
+        (format!("CollectiveBuilder<cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, half_t, cutlass::layout::RowMajor, 8, half_t, cutlass::layout::ColumnMajor, 8, float, Shape<int,_128,_64>, Shape<_1,_1,_1>, {sa}, {ka}>{{}}", sa = "cutlass::gemm::collective::StageCountAuto", ka = "cutlass::gemm::collective::KernelScheduleAuto"), "TileShape_MNK must be static"),
+        ("cutlass::gemm::collective::StageCount<0>{}".to_string(), "a stage count is positive"),
+        ("cutlass::gemm::collective::StageCountAutoCarveout<-5>{}".to_string(), "not negative"),
         // A GMMA operand's descriptor fragment of a layout that is not a canonical GMMA
         // block (C++'s static_assert).
         ("make_tiled_mma(SM90_64x64x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>{}).get_slice(0).partition_fragment_A(make_tensor(make_smem_ptr<half_t>(nullptr), make_shape(Int<64>{}, Int<16>{})))".to_string(), "Not a canonical GMMA_K Layout: Expected K-size 2"),

@@ -28,12 +28,65 @@ fn every_preset_reports_and_matches_its_snapshot() {
     }
 }
 
+/// A mainloop written as CUTLASS's `CollectiveBuilder` line: the collective is reported
+/// first (what `KernelScheduleAuto` became, the stage count's arithmetic), then its members
+/// are checked as if the code had written them; a carveout (the epilogue's SharedStorage)
+/// takes stages away as CUTLASS counts them.
+#[test]
+fn a_collective_builder_line_is_resolved_and_checked() {
+    let src = preset("sm90_collective_builder");
+    let r = report(src).unwrap();
+    let c = section(&r, "collective", "CollectiveMainloop");
+    assert_eq!(
+        c.headline,
+        "7 stages of 128x128x64, SM90_64x128x16_F32F16F16_SS over 2 warpgroups (KernelTmaWarpSpecializedCooperative)"
+    );
+    let fact = |k: &str| {
+        c.facts
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.as_str())
+    };
+    assert_eq!(
+        fact("DispatchPolicy"),
+        Some("MainloopSm90TmaGmmaWarpSpecialized<7, Shape<_1,_2,_1>, KernelTmaWarpSpecializedCooperative>")
+    );
+    assert!(
+        fact("StageCountAuto").is_some_and(|v| v.contains("/ 32784 B a stage")),
+        "{c:?}"
+    );
+    let both = "CollectiveMainloop::SmemLayoutA + CollectiveMainloop::SmemLayoutB";
+    assert_eq!(
+        section(&r, "budget", both).headline,
+        "224 KiB of 227 KiB (SM90): 98%"
+    );
+    assert!(r.sections.iter().any(|s| s.kind.name() == "desc"));
+    let carved = src.replace(
+        "cutlass::gemm::collective::StageCountAuto",
+        "cutlass::gemm::collective::StageCountAutoCarveout<33792>",
+    );
+    let r = report(&carved).unwrap();
+    assert!(section(&r, "collective", "CollectiveMainloop")
+        .headline
+        .starts_with("6 stages"));
+    // A 64-row tile: KernelScheduleAuto picks Pingpong, one warpgroup.
+    let r = report(&src.replace("Shape<_128,_128,_64>", "Shape<_64,_128,_64>")).unwrap();
+    assert!(section(&r, "collective", "CollectiveMainloop")
+        .headline
+        .ends_with("(KernelTmaWarpSpecializedPingpong)"));
+}
+
 /// The presets are clean but for the tutorial's epilogue (its accumulators stored straight
 /// to an M-major C: half of each sector used); the broken preset fails or warns in every
 /// kind of check.
 #[test]
 fn verdicts_are_what_the_presets_are_for() {
-    for name in ["sm90_tma_wgmma", "sm100_umma", "sm90_dsl"] {
+    for name in [
+        "sm90_tma_wgmma",
+        "sm100_umma",
+        "sm90_dsl",
+        "sm90_collective_builder",
+    ] {
         let r = report(preset(name)).unwrap();
         assert_eq!(r.verdict(), Verdict::Ok, "{name}:\n{r}");
     }

@@ -76,6 +76,11 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         include_str!("../../kernels/sm90_mn_major.cpp"),
     ),
     (
+        "sm90_collective_builder",
+        "SM90 CollectiveBuilder line: CUTLASS picks the smem atoms, GMMA, TMA and 7 stages",
+        include_str!("../../kernels/sm90_collective_builder.cpp"),
+    ),
+    (
         "sm100_umma",
         "SM100 UMMA 128x256 F16 -> F32, TMA, TMEM accumulator",
         include_str!("../../kernels/sm100_umma.cpp"),
@@ -159,7 +164,8 @@ pub fn report_of(session: &Session) -> Result<Report> {
         .iter()
         .any(|(_, m)| matches!(m.atom.params, Some(MmaParams::Umma(_))));
     smem_buffers(&mut r)?;
-    let mut sections = smem_sections(&r, arch, smem_limit)?;
+    let mut sections: Vec<Section> = r.collectives.iter().map(collective_section).collect();
+    sections.extend(smem_sections(&r, arch, smem_limit)?);
     // Element types: every copy and the MMA must agree on each operand's width.
     sections.extend(
         [Operand::A, Operand::B]
@@ -177,6 +183,63 @@ pub fn report_of(session: &Session) -> Result<Report> {
         problem,
         traffic: counted.traffic,
     })
+}
+
+/// What a `CollectiveBuilder` line resolved to: the dispatch policy, then each step of the
+/// resolution (the schedule `KernelScheduleAuto` stands for, the majors, the stage count,
+/// the MMA, the TMA loads), and the CUDA version the resolution assumes.
+fn collective_section((name, m): &(String, cute_core::collective::Mainloop)) -> Section {
+    let mut facts = vec![
+        ("DispatchPolicy".to_string(), m.policy_name()),
+        (
+            "resolved as".to_string(),
+            "nvcc 12.9 compiles CUTLASS's SM90 builder (its KernelScheduleAuto reads __CUDACC_VER_MAJOR__/MINOR__)".to_string(),
+        ),
+    ];
+    let mut warnings = Vec::new();
+    for note in &m.notes {
+        match note.strip_prefix("warning: ") {
+            Some(w) => warnings.push(Warning {
+                reason: w.to_string(),
+                fix: Some(
+                    "use a tile of 128 or more rows, or KernelTmaWarpSpecializedPingpong"
+                        .to_string(),
+                ),
+            }),
+            None => {
+                let (k, v) = note.split_once(": ").unwrap_or(("step", note));
+                facts.push((k.to_string(), v.to_string()));
+            }
+        }
+    }
+    facts.push(("SmemLayoutA".to_string(), m.smem_layout_a.to_string()));
+    facts.push(("SmemLayoutB".to_string(), m.smem_layout_b.to_string()));
+    Section {
+        kind: SectionKind::Collective,
+        name: name.clone(),
+        verdict: if warnings.is_empty() {
+            Verdict::Ok
+        } else {
+            Verdict::Warn
+        },
+        headline: format!(
+            "{} stages of {}x{}x{}, {} over {} ({})",
+            m.stages,
+            m.config.tile[0],
+            m.config.tile[1],
+            m.config.tile[2],
+            m.op,
+            if m.schedule.name().contains("Cooperative") {
+                "2 warpgroups"
+            } else {
+                "1 warpgroup"
+            },
+            m.schedule
+        ),
+        facts,
+        warnings,
+        view: Some(format!("{name}::SmemLayoutA")),
+    }
 }
 
 /// The shared-memory buffers: a collective's smem atoms tiled to the CTA tile and the

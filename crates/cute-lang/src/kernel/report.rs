@@ -27,6 +27,8 @@ impl Verdict {
 /// What a section of the report is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SectionKind {
+    /// What a `CollectiveBuilder` line resolved to, step by step.
+    Collective,
     /// The shared-memory budget of all buffers.
     Budget,
     /// One operand's shared-memory buffer.
@@ -53,7 +55,8 @@ pub enum SectionKind {
 
 impl SectionKind {
     /// Every kind, in the order of this enum.
-    pub const ALL: [SectionKind; 11] = [
+    pub const ALL: [SectionKind; 12] = [
+        SectionKind::Collective,
         SectionKind::Budget,
         SectionKind::Smem,
         SectionKind::Types,
@@ -70,6 +73,7 @@ impl SectionKind {
     /// The kind's name in the report (`smem`, `g2s`, ...).
     pub fn name(self) -> &'static str {
         match self {
+            SectionKind::Collective => "collective",
             SectionKind::Budget => "budget",
             SectionKind::Smem => "smem",
             SectionKind::Types => "types",

@@ -77,6 +77,8 @@ pub(super) struct Roles {
     pub(super) umma: bool,
     /// TMEM load atoms (`tcgen05.ld`: `make_tmem_copy(SM100_TMEM_LOAD_*, acc)`), by name.
     pub(super) tmem_loads: Vec<(String, CopyAtom)>,
+    /// The mainloops `CollectiveBuilder` lines resolved to, by name.
+    pub(super) collectives: Vec<(String, cute_core::collective::Mainloop)>,
 }
 
 impl Roles {
@@ -97,6 +99,20 @@ pub(super) fn find_roles(session: &Session) -> Roles {
         let tmem_load = |c: &CopyAtom| c.tmem_copy() == Some(TmemCopy::Load);
         match v {
             Value::TiledMma(m) => r.mmas.push((name.to_string(), (**m).clone())),
+            // A builder's mainloop: its members, as if the code had written them.
+            Value::Collective(c) => {
+                r.mmas
+                    .push((format!("{name}::TiledMma"), c.tiled_mma.clone()));
+                for (op, l, m) in [
+                    (Operand::A, &c.smem_layout_a, "SmemLayoutA"),
+                    (Operand::B, &c.smem_layout_b, "SmemLayoutB"),
+                ] {
+                    r.smem.push((format!("{name}::{m}"), op, l.clone()));
+                }
+                r.tile = Some(c.config.tile.to_vec());
+                r.stages = Some(c.stages);
+                r.collectives.push((name.to_string(), (**c).clone()));
+            }
             Value::TiledCopy(c) if tmem_load(&c.atom) => {
                 r.tmem_loads.push((name.to_string(), c.atom.clone()))
             }
@@ -255,7 +271,13 @@ pub(super) fn stage_expr(name: &str, l: &AnyLayout, partitioned: bool) -> String
     }
     let mut at = vec!["_"; modes];
     at.resize(rank, "0");
-    format!("{name}({})", at.join(","))
+    // A collective's member is a type: its value is `T::Member{}`.
+    let value = if name.contains("::") {
+        format!("{name}{{}}")
+    } else {
+        name.to_string()
+    };
+    format!("{value}({})", at.join(","))
 }
 
 /// The element type an MMA reads (A, B) or accumulates (C) for operand `op`: its name's

@@ -23,6 +23,7 @@ pub(crate) mod algebra;
 pub(crate) mod args;
 pub(crate) mod atoms;
 pub(crate) mod basis;
+pub(crate) mod collective;
 pub(crate) mod descriptors;
 pub(crate) mod families;
 pub(crate) mod partitions;

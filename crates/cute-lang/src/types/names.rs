@@ -5,10 +5,11 @@
 use crate::parse::tail;
 use crate::value::{Major, Value};
 use crate::words::{
-    AddressSpace, CacheMode, CtaGroup, LayoutEnum, MaxShift, OperandSource, ScaleIn, ScheduleTag,
-    TmaOp, TmaSwizzleBase, TmaSwizzleBits, Word,
+    AddressSpace, ArchTag, CacheMode, CtaGroup, LayoutEnum, MaxShift, OpClass, OperandSource,
+    ScaleIn, ScheduleTag, TmaOp, TmaSwizzleBase, TmaSwizzleBits, Word,
 };
 use cute_core::atom::Atom;
+use cute_core::collective::{GemmLayout, Stages};
 use cute_core::error::{Error, Result};
 use cute_core::smem_atom::{atom_kind, AtomMajor};
 use cute_core::swizzle::Offset;
@@ -153,6 +154,16 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         (_, "Underscore" | "None" | "X") => Value::Under,
         (_, "nullptr" | "NULL") => Value::Word(Word::Nullptr),
         (_, "smem_ptr_flag") => Value::Offset(Offset::SmemPtr { bits: 1 }),
+        // A collective builder's arguments (`cutlass::arch::Sm90`, `cutlass::layout::RowMajor`).
+        (Some("arch"), n) if ArchTag::member(n).is_some() => {
+            Value::Word(Word::Arch(ArchTag::member(n)?))
+        }
+        (Some("arch"), n) if OpClass::member(n).is_some() => {
+            Value::Word(Word::OpClass(OpClass::member(n)?))
+        }
+        (_, "RowMajor") => Value::Word(Word::GemmLayout(GemmLayout::RowMajor)),
+        (_, "ColumnMajor") => Value::Word(Word::GemmLayout(GemmLayout::ColumnMajor)),
+        (_, "StageCountAuto") => Value::Word(Word::Stages(Stages::Auto)),
         (Some("OperandMajorMode" | "Major"), "K") => Value::Word(Word::Major(AtomMajor::K)),
         (Some("OperandMajorMode" | "Major"), "MN") => Value::Word(Word::Major(AtomMajor::MN)),
         (_, "true" | "True" | "true_type") => Value::Bool(true),

@@ -95,6 +95,43 @@ pub(crate) fn policy(name: &str, targs: &[Value]) -> Option<Result<Value>> {
     })())
 }
 
+/// `DispatchPolicy`: the policy of the dispatch-policy table with the builder's arguments.
+pub(crate) fn of_mainloop(m: &cute_core::collective::Mainloop) -> Result<Value> {
+    let fp8 = m
+        .policy_name()
+        .starts_with("MainloopSm90TmaGmmaWarpSpecializedFP8");
+    let name = if fp8 {
+        "MainloopSm90TmaGmmaWarpSpecializedFP8"
+    } else {
+        "MainloopSm90TmaGmmaWarpSpecialized"
+    };
+    let tag = crate::words::ScheduleTag::parse(m.schedule.name())
+        .ok_or_else(|| Error::new(format!("unknown schedule {}", m.schedule)))?;
+    let cluster = Value::Tuple(m.config.cluster.iter().map(|&x| Value::Int(x)).collect());
+    let args = [
+        Value::Int(m.stages),
+        cluster,
+        Value::Word(crate::words::Word::Schedule(tag)),
+    ];
+    match policy(name, &args) {
+        Some(Ok(Value::Policy(mut p))) => {
+            p.name = m.policy_name();
+            // The FP8 policies derive their members from the plain one's.
+            for (k, v) in [
+                ("Stages", Value::Int(m.stages)),
+                ("Schedule", Value::Word(crate::words::Word::Schedule(tag))),
+            ] {
+                if !p.members.iter().any(|(n, _)| n == k) {
+                    p.members.push((k.to_string(), v));
+                }
+            }
+            Ok(Value::Policy(p))
+        }
+        Some(r) => r,
+        None => Err(Error::new(format!("no dispatch policy {name}"))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// Every default and member text of the dispatch-policy table reads as the evaluator

@@ -42,8 +42,14 @@ pub(crate) const RESOLVERS: &[Resolver] = &[
 /// The value of a C++ class template with its arguments (`Name<targs>{}`).
 pub(crate) fn template(name: &str, targs: &[Value]) -> Result<Value> {
     let (last, _) = tail(name);
+    let prefix = format!("{last}<...>: ");
     let ctx = |e: Error| Error {
-        msg: format!("{last}<...>: {}", e.msg),
+        // Arity errors name the template already.
+        msg: if e.msg.starts_with(&prefix) {
+            e.msg
+        } else {
+            format!("{prefix}{}", e.msg)
+        },
         col: e.col,
     };
     for resolve in RESOLVERS {
@@ -127,6 +133,8 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
                     known.join(", ")
                 ))
             }),
+        (Value::Collective(c), "DispatchPolicy") => crate::types::policy::of_mainloop(c),
+        (Value::Collective(c), m) => crate::ops::collective::member(c, m),
         // C++ `Trait<...>::value` of a value computed here.
         (v @ (Value::Bool(_) | Value::Int(_) | Value::Dyn(_)), "value") => Ok(v.clone()),
         // The member types of a TiledCopy (`typename decltype(tiled_copy)::Tiler_MN{}`).

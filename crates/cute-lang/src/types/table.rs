@@ -123,6 +123,14 @@ pub static TYPES: &[TypeRow] = &[
         |t| Ok(Value::Layout(cute_core::gmma::ab_layout(t[0].to_int()?, t[1].to_int()?)?))),
     ty!("CLayout_64xN", "<N>", n(1, 1), "GMMA's 64 x N accumulator: ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))",
         |t| Ok(Value::Layout(cute_core::gmma::c_layout(t[0].to_int()?)?))),
+    // --- CUTLASS's collective builders (gemm/collective/collective_builder.hpp) -----------
+    ty!("CollectiveBuilder", "<Arch, OpClass, ElementA, LayoutA, AlignmentA, ElementB, LayoutB, AlignmentB, ElementAccumulator, TileShape_MNK, ClusterShape_MNK, StageCount, KernelSchedule>", n(13, 16),
+        "the GEMM mainloop CUTLASS builds (SM90 TMA warp-specialized): ::CollectiveOp's SmemLayoutA/B, TiledMma, GmemTiledCopyA/B, DispatchPolicy",
+        ops::collective::builder),
+    ty!("StageCount", "<N>", n(1, 1), "a collective builder's fixed stage count",
+        ops::collective::stage_count),
+    ty!("StageCountAutoCarveout", "<bytes>", n(1, 1), "as many stages as fit beside bytes of shared memory the kernel keeps (the epilogue's SharedStorage)",
+        ops::collective::carveout),
     // --- element types -----------------------------------------------------------------
     ty!("uint_bit_t", "<N>", n(1, 1), "the unsigned type of N bits",
         |t| {
@@ -192,15 +200,7 @@ fn tuple_entry(v: &Value) -> Result<Value> {
     }
 }
 
-/// Whether a value is a compile-time constant in C++: everything but the dynamic `int`-like
-/// type names standing for run-time integers.
+/// Whether a value is a compile-time constant in C++ ([`Value::is_static`]).
 pub(crate) fn is_static(v: &Value) -> bool {
-    match v {
-        Value::Word(w) => w.elem().is_none(),
-        Value::Tuple(vs) => vs.iter().all(is_static),
-        Value::Dyn(_) => false,
-        Value::Layout(l) => l.shape().is_static() && l.stride().is_static(),
-        Value::Composed(c) => c.layout.shape().is_static() && c.layout.stride().is_static(),
-        _ => true,
-    }
+    v.is_static()
 }

@@ -1,0 +1,192 @@
+//! CUTLASS's `CollectiveBuilder` lines: the template arguments converted to the core's
+//! typed configuration ([`cute_core::collective::MainloopConfig`]), the collective's member
+//! types (`CollectiveMainloop::SmemLayoutA`, `::TiledMma`, `::DispatchPolicy::Stages`) as
+//! ordinary values.
+
+use crate::value::Value;
+use crate::words::{ArchTag, OpClass, Word};
+use cute_core::collective::{
+    build_mainloop, GemmLayout, Mainloop, MainloopConfig, Schedule, Stages,
+};
+use cute_core::elem::Elem;
+use cute_core::error::{Error, Result};
+use cute_core::swizzle::AnyLayout;
+
+fn elem(v: &Value, what: &str) -> Result<Elem> {
+    match v {
+        Value::Word(Word::Elem(e)) => Ok(*e),
+        v => Err(Error::new(format!(
+            "{what} must be an element type (cutlass::half_t, float, ...), got {}",
+            v.kind()
+        ))),
+    }
+}
+
+fn gemm_layout(v: &Value, what: &str) -> Result<GemmLayout> {
+    match v {
+        Value::Word(Word::GemmLayout(l)) => Ok(*l),
+        v => Err(Error::new(format!(
+            "{what} must be cutlass::layout::RowMajor or ColumnMajor, got {}",
+            v.kind()
+        ))),
+    }
+}
+
+fn shape3(v: &Value, what: &str) -> Result<[i64; 3]> {
+    let t = v.to_int_tuple()?;
+    if !v.is_static() {
+        return Err(Error::new(format!(
+            "{what} must be static (Shape<_128,_128,_64>): C++'s static_assert(is_static<{what}>::value)"
+        )));
+    }
+    let dims: Vec<i64> = (0..t.rank())
+        .map(|i| t.get(i).and_then(|m| m.size()))
+        .collect::<Result<_>>()?;
+    match dims[..] {
+        [m, n, k] => Ok([m, n, k]),
+        _ => Err(Error::new(format!("{what} has 3 modes (M, N, K), got {t}"))),
+    }
+}
+
+/// `cutlass::gemm::collective::CollectiveBuilder<Arch, OpClass, ElementA, LayoutA, AlignmentA,
+/// ElementB, LayoutB, AlignmentB, ElementAccumulator, TileShape, ClusterShape, StageCount,
+/// KernelSchedule>`: its `CollectiveOp`.
+pub(crate) fn builder(t: &[Value]) -> Result<Value> {
+    if t.len() != 13 {
+        return Err(Error::new(format!(
+            "takes 13 template arguments for a GEMM mainloop (arch, op class, A's element, layout and alignment, B's, the accumulator, tile, cluster, stage count, schedule), got {}; the epilogue's builder (cutlass::epilogue::collective::CollectiveBuilder) is not resolved yet",
+            t.len()
+        )));
+    }
+    let arch = match &t[0] {
+        Value::Word(Word::Arch(a)) => *a,
+        v => {
+            return Err(Error::new(format!(
+                "the first argument is an arch tag (cutlass::arch::Sm90), got {}",
+                v.kind()
+            )))
+        }
+    };
+    if arch != ArchTag::Sm90 {
+        return Err(Error::new(format!(
+            "the {} builders are not resolved yet (this tool resolves cutlass::arch::Sm90's TMA warp-specialized mainloops)",
+            arch.name()
+        )));
+    }
+    if t[1] != Value::Word(Word::OpClass(OpClass::TensorOp)) {
+        return Err(Error::new(format!(
+            "SM90's GMMA mainloops take cutlass::arch::OpClassTensorOp, got {}",
+            t[1]
+        )));
+    }
+    let operand = |i: usize, name: &str| -> Result<(Elem, GemmLayout, i64)> {
+        Ok((
+            elem(&t[i], &format!("Element{name}"))?,
+            gemm_layout(&t[i + 1], &format!("GmemLayout{name}Tag"))?,
+            t[i + 2].to_int()?,
+        ))
+    };
+    let stages = match &t[11] {
+        Value::Word(Word::Stages(s)) => *s,
+        Value::Int(n) => Stages::Count(*n),
+        v => {
+            return Err(Error::new(format!(
+                "the stage count is StageCountAuto, StageCount<N> or StageCountAutoCarveout<bytes>, got {}",
+                v.kind()
+            )))
+        }
+    };
+    let schedule = match &t[12] {
+        Value::Word(Word::Schedule(tag)) => Schedule::parse(tag.name()).ok_or_else(|| {
+            Error::new(format!(
+                "the schedule {} is not one of SM90's TMA warp-specialized SS mainloops' (KernelScheduleAuto, KernelTmaWarpSpecialized[Cooperative|Pingpong][FP8FastAccum]), which this tool resolves",
+                tag.name()
+            ))
+        })?,
+        v => {
+            return Err(Error::new(format!(
+                "the last argument is a kernel schedule tag, got {}",
+                v.kind()
+            )))
+        }
+    };
+    let cfg = MainloopConfig {
+        a: operand(2, "A")?,
+        b: operand(5, "B")?,
+        acc: elem(&t[8], "ElementAccumulator")?,
+        tile: shape3(&t[9], "TileShape_MNK")?,
+        cluster: shape3(&t[10], "ClusterShape_MNK")?,
+        stages,
+        schedule,
+    };
+    Ok(Value::Collective(Box::new(build_mainloop(&cfg)?)))
+}
+
+/// `StageCount<N>`.
+pub(crate) fn stage_count(t: &[Value]) -> Result<Value> {
+    let n = t[0].to_int()?;
+    if n < 1 {
+        return Err(Error::new(format!(
+            "StageCount<{n}>: a stage count is positive"
+        )));
+    }
+    Ok(Value::Word(Word::Stages(Stages::Count(n))))
+}
+
+/// `StageCountAutoCarveout<bytes>`.
+pub(crate) fn carveout(t: &[Value]) -> Result<Value> {
+    let b = t[0].to_int()?;
+    if b < 0 {
+        return Err(Error::new(format!(
+            "StageCountAutoCarveout<{b}>: the carveout is a number of bytes, not negative"
+        )));
+    }
+    Ok(Value::Word(Word::Stages(Stages::AutoCarveout(b))))
+}
+
+/// `CollectiveMainloop::member`.
+pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
+    let layout = |l: &AnyLayout| Value::from(l.clone());
+    let atom = |i: usize| -> Result<Value> {
+        let bits = m.mma_types[i].bits();
+        Ok(Value::from(cute_core::smem_atom::smem_atom(
+            m.majors[i],
+            m.smem_atoms[i],
+            bits,
+        )?))
+    };
+    let tma = |i: usize| {
+        let op = match m.gmem_copy[i] {
+            cute_core::collective::TmaLoad::Load => "SM90_TMA_LOAD",
+            cute_core::collective::TmaLoad::Multicast => "SM90_TMA_LOAD_MULTICAST",
+        };
+        crate::words::TmaOp::parse(op)
+            .map(|o| Value::Word(Word::Tma(o)))
+            .ok_or_else(|| Error::new(format!("unknown TMA op {op}")))
+    };
+    let cfg = &m.config;
+    Ok(match name {
+        "CollectiveOp" => Value::Collective(Box::new(m.clone())),
+        "SmemLayoutA" => layout(&m.smem_layout_a),
+        "SmemLayoutB" => layout(&m.smem_layout_b),
+        "SmemLayoutAtomA" => atom(0)?,
+        "SmemLayoutAtomB" => atom(1)?,
+        "TiledMma" => Value::TiledMma(Box::new(m.tiled_mma.clone())),
+        "GmemTiledCopyA" => tma(0)?,
+        "GmemTiledCopyB" => tma(1)?,
+        "TileShape" => Value::Tuple(cfg.tile.iter().map(|&x| Value::Int(x)).collect()),
+        "ElementA" => Value::Word(Word::Elem(cfg.a.0)),
+        "ElementB" => Value::Word(Word::Elem(cfg.b.0)),
+        // The GMMA reads A and B through descriptors: no smem->register copy.
+        "SmemCopyAtomA" | "SmemCopyAtomB" => {
+            return Err(Error::new(format!(
+                "{name} is void in an SM90 GMMA mainloop: the MMA reads shared memory through descriptors"
+            )))
+        }
+        _ => {
+            return Err(Error::new(format!(
+                "the collective has no member '{name}' here (known: CollectiveOp, DispatchPolicy, TileShape, ElementA, ElementB, TiledMma, SmemLayoutAtomA, SmemLayoutAtomB, SmemLayoutA, SmemLayoutB, GmemTiledCopyA, GmemTiledCopyB)"
+            )))
+        }
+    })
+}

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Golden data for CUTLASS's SM90 GEMM mainloop CollectiveBuilder, from the real headers.
+
+The builder headers compile on the host with g++ once the CUDA built-ins their kernels name
+are declared (the prelude below) and nvcc's version is set to 12.9, which the builders read
+(`KernelScheduleAuto` picks its schedule by __CUDACC_VER_MAJOR__/MINOR__).
+
+Writes testdata/builder-cases.jsonl: {"op", "expr", "expect"[, "msg"]}. Each expression is
+a member of one `CollectiveBuilder<arch::Sm90, arch::OpClassTensorOp, ...>::CollectiveOp`
+(its SmemLayoutA/B, atoms, DispatchPolicy::Stages, the TiledMma's atom and threads, which
+TMA load and schedule it picked), written as C++ and the language alike; a configuration
+CUTLASS refuses (TMA alignment, FP8-only schedules, too little shared memory for 2 stages,
+a tile the GMMA cannot take) is an "error" line with its static_assert message.
+
+Run: ORACLE_DIR=oracle-work python3 tools/oracle/builders.py [-j 2]
+  (--include DIR: another CUTLASS include/ directory, e.g. a newer CUTLASS's)
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+import descs  # noqa: E402  (the Oracle runner)
+
+PRELUDE = r"""
+// Host-only stand-ins for the CUDA built-ins the collectives' device code names; nothing
+// here runs.
+struct cute_oracle_dim3 { unsigned x = 0, y = 0, z = 0; };
+static cute_oracle_dim3 threadIdx, blockIdx, blockDim, gridDim;
+inline void __syncthreads() {}
+inline void __syncwarp(unsigned = 0xffffffff) {}
+// WMMA needs <mma.h>'s device types: read its header before nvcc's version is set.
+#include <cutlass/arch/wmma.h>
+#define __CUDACC_VER_MAJOR__ 12
+#define __CUDACC_VER_MINOR__ 9
+#include <cuda_runtime_api.h>
+extern "C" cudaError_t cudaMemsetAsync(void*, int, size_t, cudaStream_t) { return cudaSuccess; }
+extern "C" cudaError_t cudaGetLastError() { return cudaSuccess; }
+"""
+descs.HEADERS = ("#include <cstdio>\n#include <cstdlib>\n" + PRELUDE +
+                 "#include <cute/tensor.hpp>\n#include <cutlass/gemm/collective/collective_builder.hpp>\n"
+                 "using namespace cute;\n")
+descs.EXTRA_FLAGS = ["-fpermissive"]
+OUT = os.path.join(descs.ROOT, "testdata/builder-cases.jsonl")
+
+H, BF, F, E4, E5, I8 = "cutlass::half_t", "cutlass::bfloat16_t", "float", "cutlass::float_e4m3_t", "cutlass::float_e5m2_t", "int8_t"
+R, C = "cutlass::layout::RowMajor", "cutlass::layout::ColumnMajor"
+AUTO = "cutlass::gemm::collective::StageCountAuto"
+SA = "cutlass::gemm::collective::KernelScheduleAuto"
+WS, COOP, PP = ("cutlass::gemm::KernelTmaWarpSpecialized", "cutlass::gemm::KernelTmaWarpSpecializedCooperative",
+                "cutlass::gemm::KernelTmaWarpSpecializedPingpong")
+F8WS, F8COOP, F8PP = (WS + "FP8FastAccum", COOP + "FP8FastAccum", PP + "FP8FastAccum")
+
+
+def sc(n):
+    return "cutlass::gemm::collective::StageCount<%d>" % n
+
+
+def co(n):
+    return "cutlass::gemm::collective::StageCountAutoCarveout<%d>" % n
+
+
+def shape(m, n, k):
+    return "Shape<_%d,_%d,_%d>" % (m, n, k)
+
+
+def align(e):
+    return {H: 8, BF: 8, F: 4, E4: 16, E5: 16, I8: 16}[e]
+
+
+def configs():
+    """(A, layout A, alignment A, B, layout B, alignment B, accumulator, tile, cluster,
+    stages, schedule): the SS mainloop's inputs (16-bit types in every layout, the others
+    K-major, which CUTLASS routes there), and refusals."""
+    out = []
+    tiles = [(64, 128, 64), (128, 128, 64), (128, 256, 64), (256, 128, 64), (128, 64, 64),
+             (64, 64, 64), (128, 128, 32), (128, 192, 64), (128, 160, 64), (192, 128, 64),
+             (128, 16, 64), (64, 256, 64), (128, 128, 128)]
+    clusters = [(1, 1, 1), (1, 2, 1), (2, 1, 1), (2, 2, 1)]
+    stages = [AUTO, AUTO, sc(4), co(16384), co(33792)]
+    scheds = [SA, SA, WS, COOP, PP]
+    k = 0
+    for ea, acc in [(H, F), (BF, F), (H, H)]:
+        for la, lb in [(R, C), (C, R), (R, R), (C, C)]:
+            for t in tiles:
+                k += 1
+                cl = clusters[k % len(clusters)]
+                st = stages[k % len(stages)]
+                s = scheds[(k // 2) % len(scheds)]
+                if s == COOP and t[0] < 128:
+                    s = PP
+                out.append((ea, la, 8, ea, lb, 8, acc, t, cl, st, s))
+    # tf32 (float), FP8 and int8 read K-major only: A RowMajor, B ColumnMajor.
+    for ea, eb, acc, ks in [(F, F, F, [32, 64]), (E4, E4, F, [64, 128]), (E4, E5, F, [128]),
+                            (E5, E4, H, [64]), (I8, I8, "int32_t", [64, 128])]:
+        for t in [(64, 128), (128, 128), (128, 256), (256, 128)]:
+            for kk in ks:
+                k += 1
+                s = [SA, WS, PP, COOP][k % 4] if t[0] >= 128 else [SA, WS, PP][k % 3]
+                out.append((ea, R, align(ea), eb, C, align(eb), acc, t + (kk,), clusters[k % 4],
+                            stages[k % len(stages)], s))
+    for t in [(128, 128, 128), (128, 256, 128), (64, 128, 128)]:
+        for s in [F8WS, F8COOP, F8PP]:
+            if s == F8COOP and t[0] < 128:
+                continue
+            out.append((E4, R, 16, E4, C, 16, F, t, (1, 2, 1), AUTO, s))
+    # Refusals: TMA alignment, FP8-only schedules, too few stages, tiles the GMMA or the
+    # smem atoms cannot take.
+    out += [
+        (H, R, 4, H, C, 8, F, (128, 128, 64), (1, 1, 1), AUTO, COOP),
+        (H, R, 8, H, C, 2, F, (128, 128, 64), (1, 1, 1), AUTO, WS),
+        (H, R, 8, H, C, 8, F, (128, 128, 64), (1, 1, 1), AUTO, F8COOP),
+        (H, R, 8, H, C, 8, F, (128, 128, 64), (1, 1, 1), sc(1), COOP),
+        (H, R, 8, H, C, 8, F, (256, 256, 128), (1, 1, 1), AUTO, COOP),
+        (E4, R, 16, E4, C, 16, F, (256, 256, 256), (1, 1, 1), AUTO, COOP),
+        (H, R, 8, H, C, 8, F, (96, 128, 64), (1, 1, 1), AUTO, WS),
+        (H, R, 8, H, C, 8, F, (128, 128, 8), (1, 1, 1), AUTO, COOP),
+        (H, R, 8, H, C, 8, F, (128, 12, 64), (1, 1, 1), AUTO, COOP),
+        (F, R, 4, F, C, 4, F, (128, 128, 4), (1, 1, 1), AUTO, COOP),
+    ]
+    return out
+
+
+def builder(c):
+    ea, la, aa, eb, lb, ab, acc, t, cl, st, s = c
+    return ("cutlass::gemm::collective::CollectiveBuilder<cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, "
+            "%s, %s, %d, %s, %s, %d, %s, %s, %s, %s, %s>::CollectiveOp"
+            % (ea, la, aa, eb, lb, ab, acc, shape(*t), shape(*cl), st, s))
+
+
+def case(op, expr):
+    return descs.Case(op, expr, "  print(%s); printf(\"\\n\");\n" % expr)
+
+
+def cases():
+    out = []
+    for c in configs():
+        b = builder(c)
+        out.append(case("smem_layout", "typename %s::SmemLayoutA{}" % b))
+        out.append(case("smem_layout", "typename %s::SmemLayoutB{}" % b))
+        out.append(case("smem_atom", "typename %s::SmemLayoutAtomA{}" % b))
+        out.append(case("smem_atom", "typename %s::SmemLayoutAtomB{}" % b))
+        out.append(case("stages", "%s::DispatchPolicy::Stages" % b))
+        out.append(case("tiled_mma", "typename %s::TiledMma::AtomShape_MNK{}" % b))
+        out.append(case("tiled_mma", "typename %s::TiledMma::AtomLayoutA_TV{}" % b))
+        out.append(case("tiled_mma", "size(typename %s::TiledMma{})" % b))
+        for m, ops in [("GmemTiledCopyA", ["SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST"]),
+                       ("GmemTiledCopyB", ["SM90_TMA_LOAD_MULTICAST"])]:
+            for op in ops:
+                out.append(case("gmem_copy", "int(cute::is_same_v<typename %s::%s, %s>)" % (b, m, op)))
+        for tag in [WS, COOP, PP]:
+            out.append(case("schedule", "int(cute::is_same_v<typename %s::DispatchPolicy::Schedule, %s>)" % (b, tag)))
+    return descs.unique(out)
+
+
+if __name__ == "__main__":
+    if "--include" in sys.argv:
+        i = sys.argv.index("--include")
+        inc = os.path.abspath(sys.argv[i + 1])
+        del sys.argv[i:i + 2]
+        orig = descs.Oracle.__init__
+
+        def init(self, oracle_dir, tmp):
+            orig(self, oracle_dir, tmp)
+            self.inc[-1] = "-I" + inc
+        descs.Oracle.__init__ = init
+    descs.run_cases(cases, OUT, batch=40)
