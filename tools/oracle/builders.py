@@ -8,9 +8,11 @@ are declared (the prelude below) and nvcc's version is set to 12.9, which the bu
 Writes testdata/builder-cases.jsonl: {"op", "expr", "expect"[, "msg"]}. Each expression is
 a member of one `CollectiveBuilder<arch::Sm90, arch::OpClassTensorOp, ...>::CollectiveOp`
 (its SmemLayoutA/B, atoms, DispatchPolicy::Stages, the TiledMma's atom and threads, which
-TMA load and schedule it picked), written as C++ and the language alike; a configuration
-CUTLASS refuses (TMA alignment, FP8-only schedules, too little shared memory for 2 stages,
-a tile the GMMA cannot take) is an "error" line with its static_assert message.
+TMA load and schedule it picked), or of one epilogue builder's (sizeof(SharedStorage), the
+epilogue tile, StagesC/D, the smem atoms, the TMA store; a mainloop whose carveout is that
+SharedStorage), written as C++ and the language alike; a configuration CUTLASS refuses (TMA
+alignment, FP8-only schedules, too little shared memory for 2 stages, a tile the GMMA or
+the epilogue cannot take) is an "error" line with its static_assert message.
 
 Run: ORACLE_DIR=oracle-work python3 tools/oracle/builders.py [-j 2]
   (--include DIR: another CUTLASS include/ directory, e.g. a newer CUTLASS's)
@@ -39,6 +41,7 @@ extern "C" cudaError_t cudaGetLastError() { return cudaSuccess; }
 """
 descs.HEADERS = ("#include <cstdio>\n#include <cstdlib>\n" + PRELUDE +
                  "#include <cute/tensor.hpp>\n#include <cutlass/gemm/collective/collective_builder.hpp>\n"
+                 "#include <cutlass/epilogue/collective/collective_builder.hpp>\n"
                  "using namespace cute;\n")
 descs.EXTRA_FLAGS = ["-fpermissive"]
 OUT = os.path.join(descs.ROOT, "testdata/builder-cases.jsonl")
@@ -150,7 +153,83 @@ def cases():
                 out.append(case("gmem_copy", "int(cute::is_same_v<typename %s::%s, %s>)" % (b, m, op)))
         for tag in [WS, COOP, PP]:
             out.append(case("schedule", "int(cute::is_same_v<typename %s::DispatchPolicy::Schedule, %s>)" % (b, tag)))
-    return descs.unique(out)
+    return descs.unique(out + epi_cases())
+
+
+EPI_SCHEDS = ["cutlass::epilogue::collective::EpilogueScheduleAuto", "cutlass::epilogue::NoSmemWarpSpecialized",
+              "cutlass::epilogue::TmaWarpSpecialized", "cutlass::epilogue::TmaWarpSpecializedCooperative"]
+TILE_AUTO = "cutlass::epilogue::collective::EpilogueTileAuto"
+
+
+def epi_configs():
+    """(tile, epilogue tile, C (or None for void) and its layout, D and its layout, schedule):
+    the SM90 epilogue builder with the default fusion, and its refusals."""
+    out = []
+    k = 0
+    for t in [(128, 128, 64), (128, 256, 64), (256, 128, 64), (64, 128, 64), (64, 64, 64), (128, 64, 64),
+              (128, 16, 64), (128, 8, 64), (128, 192, 64)]:
+        for c, d in [(H, H), (F, F), (F, H), (None, H), (BF, BF), (H, F), (E4, E4), (None, F)]:
+            k += 1
+            lc, ld = [(R, R), (C, C), (R, R), (R, C)][k % 4]
+            for s in EPI_SCHEDS:
+                if s.endswith("Cooperative") and t[0] < 128:
+                    continue
+                if s.endswith("Auto") and k % 3:
+                    continue
+                out.append((t, TILE_AUTO, c, lc, d, ld, s))
+    out += [
+        ((128, 128, 64), "Shape<_64,_32>", H, R, H, R, EPI_SCHEDS[2]),
+        ((128, 128, 64), "Shape<_128,_64>", H, R, H, R, EPI_SCHEDS[3]),
+        ((128, 128, 64), "Shape<_128,_32>", H, R, H, R, EPI_SCHEDS[2]),
+        ((128, 128, 64), "Shape<_128,_24>", H, R, H, R, EPI_SCHEDS[3]),
+        ((192, 128, 64), TILE_AUTO, H, R, H, R, EPI_SCHEDS[3]),
+        ((128, 12, 64), TILE_AUTO, H, R, H, R, EPI_SCHEDS[2]),
+    ]
+    return out
+
+
+def align_of(e, bad=False):
+    return align(e) // (2 if bad else 1)
+
+
+def epilogue(c, misalign=False):
+    t, et, ec, lc, ed, ld, s = c
+    ce = "void" if ec is None else ec
+    return ("cutlass::epilogue::collective::CollectiveBuilder<cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, "
+            "%s, Shape<_1,_1,_1>, %s, float, float, %s, %s, %d, %s, %s, %d, %s>::CollectiveOp"
+            % (shape(*t), et, ce, lc, align_of(ec or ed, misalign), ed, ld, align_of(ed), s))
+
+
+def epi_cases():
+    out = []
+    cfgs = epi_configs()
+    nosmem = 0
+    for i, c in enumerate(cfgs):
+        e = epilogue(c)
+        out.append(case("epilogue", "sizeof(typename %s::SharedStorage)" % e))
+        out.append(case("epilogue", "int(cute::is_same_v<typename %s::GmemTiledCopyD, SM90_TMA_STORE>)" % e))
+        if c[-1].endswith(("Auto", "NoSmemWarpSpecialized")):
+            # The no-smem epilogue has no tile, stages or atoms (C++ refuses the member):
+            # a few of those refusals, each a compile of its own.
+            nosmem += 1
+            if nosmem % 30 == 1:
+                out.append(case("epilogue", "typename %s::EpilogueTile{}" % e))
+                out.append(case("epilogue", "%s::DispatchPolicy::StagesC" % e))
+        else:
+            out.append(case("epilogue", "typename %s::EpilogueTile{}" % e))
+            out.append(case("epilogue", "%s::DispatchPolicy::StagesC" % e))
+            out.append(case("epilogue", "%s::DispatchPolicy::StagesD" % e))
+            out.append(case("epilogue", "typename %s::SmemLayoutAtomC{}" % e))
+            out.append(case("epilogue", "typename %s::SmemLayoutAtomD{}" % e))
+        if i % 4 == 0:
+            t = c[0]
+            m = builder((H, R, 8, H, C, 8, F, t, (1, 2, 1),
+                         "cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename %s::SharedStorage))>" % e,
+                         SA))
+            out.append(case("carveout", "%s::DispatchPolicy::Stages" % m))
+        if i % 9 == 0:
+            out.append(case("epilogue", "sizeof(typename %s::SharedStorage)" % epilogue(c, misalign=True)))
+    return out
 
 
 if __name__ == "__main__":

@@ -407,13 +407,13 @@ fn stage_count(
 }
 
 /// `x` rounded up to a multiple of `a` (`x >= 0`, `a > 0`).
-fn round_up(x: i64, a: i64) -> Result<i64> {
+pub(crate) fn round_up(x: i64, a: i64) -> Result<i64> {
     arith::mul(arith::add(x, a - 1)? / a, a)
 }
 
 /// An operand's `SmemLayout`: the GMMA atom tiled to (MN, K, Stages), MN-first for an
 /// operand K-major in global memory, K-first for one MN-major (C++'s `Step<_2,_1,_3>`).
-fn smem_layout(
+pub(crate) fn smem_layout(
     atom: &AnyLayout,
     mn: i64,
     k: i64,

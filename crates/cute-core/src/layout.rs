@@ -1332,7 +1332,8 @@ pub fn downcast(n: i64, layout: &Layout) -> Result<Layout> {
     ))
 }
 
-fn gcd(a: i64, b: i64) -> i64 {
+/// The greatest common divisor (of absolute values; `gcd(0, b) = |b|`).
+pub fn gcd(a: i64, b: i64) -> i64 {
     if b == 0 {
         a
     } else {

@@ -46,6 +46,7 @@ pub mod basis;
 pub mod collective;
 pub mod desc;
 pub mod elem;
+pub mod epilogue;
 pub mod error;
 pub mod gmem;
 pub mod gmma;

@@ -734,6 +734,51 @@ impl<'a> Parser<'a> {
             .take(16)
             .find(|&i| matches!(self.toks[i].tok, Tok::Punct('>') | Tok::End))
             .filter(|&i| self.toks[i].tok == Tok::Punct('>'));
+        // `static_cast<int>(x)`: an integer type, the integer itself.
+        if let Some(c) = close {
+            if let [only] = &self.toks[open + 1..c] {
+                let Tok::Ident(t) = only.tok else {
+                    return Err(Error::at(col, "a cast here is to a pointer type or an integer type: static_cast<T*>(p), static_cast<int>(x)"));
+                };
+                if matches!(
+                    t,
+                    "int"
+                        | "int32_t"
+                        | "int64_t"
+                        | "uint32_t"
+                        | "uint64_t"
+                        | "size_t"
+                        | "long"
+                        | "unsigned"
+                ) && self.toks[open - 1].tok == Tok::Ident("static_cast")
+                {
+                    self.pos = c + 1;
+                    if *self.peek() != Tok::Punct('(') {
+                        return Err(Error::at(self.col(), "expected '(' after the cast's type"));
+                    }
+                    self.next();
+                    self.enter()?;
+                    let parsed = self.args(')');
+                    self.leave();
+                    let (args, kwargs) = parsed?;
+                    if args.len() != 1 || !kwargs.is_empty() {
+                        return Err(Error::at(
+                            col,
+                            "a cast takes one value: static_cast<int>(x)",
+                        ));
+                    }
+                    return Ok(Node {
+                        expr: Expr::Call(Box::new(CallExpr {
+                            name: Cow::Borrowed("int"),
+                            targs: Vec::new(),
+                            args,
+                            kwargs: Vec::new(),
+                        })),
+                        col,
+                    });
+                }
+            }
+        }
         let Some((ty, _)) = close.and_then(|c| pointer_declarator(&self.toks[open + 1..c])) else {
             return Err(Error::at(
                 col,

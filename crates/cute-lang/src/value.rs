@@ -84,6 +84,11 @@ pub enum Value {
     Policy(Box<Policy>),
     /// A GEMM mainloop a `CollectiveBuilder<...>::CollectiveOp` line resolves to.
     Collective(Box<cute_core::collective::Mainloop>),
+    /// An epilogue an epilogue `CollectiveBuilder<...>::CollectiveOp` line resolves to.
+    Epilogue(Box<cute_core::epilogue::Epilogue>),
+    /// A C++ struct known by its size (`CollectiveEpilogue::SharedStorage`: `sizeof` gives
+    /// its bytes).
+    Storage(i64),
     /// A GMMA/UMMA shared-memory descriptor or an UMMA instruction descriptor.
     Descriptor(Box<cute_core::desc::Descriptor>),
     /// A TMA box (`make_tma_copy`'s `TmaGmemBasis`).
@@ -142,6 +147,8 @@ impl fmt::Display for Value {
             Value::Ranked(cs) => f.write_str(&cute_core::bank::format_candidates(cs, 8)),
             Value::Policy(p) => f.write_str(&p.name),
             Value::Collective(c) => write!(f, "{c}"),
+            Value::Epilogue(e) => write!(f, "{e}"),
+            Value::Storage(n) => write!(f, "SharedStorage ({n} bytes)"),
             Value::Descriptor(d) => write!(f, "{d}"),
             Value::Tma(t) => write!(f, "{t}"),
             Value::Ptr(p) => write!(f, "{p}"),
@@ -219,6 +226,8 @@ impl Value {
             Value::Ranked(_) => "a swizzle ranking",
             Value::Policy(_) => "a dispatch policy",
             Value::Collective(_) => "a collective mainloop (CollectiveBuilder<...>::CollectiveOp)",
+            Value::Epilogue(_) => "a collective epilogue (CollectiveBuilder<...>::CollectiveOp)",
+            Value::Storage(_) => "a SharedStorage struct",
             Value::Descriptor(_) => "a descriptor",
             Value::Tma(_) => "a TMA box",
             Value::Ptr(_) => "a pointer",

@@ -6,6 +6,7 @@
 use cute_core::bank::Instr;
 use cute_core::collective::{GemmLayout, Stages};
 use cute_core::elem::Elem;
+use cute_core::epilogue::EpilogueSchedule;
 use cute_core::gmem::GmemOp;
 use cute_core::smem_atom::{atom_kind_name, AtomMajor, AtomSwizzle};
 use std::fmt;
@@ -437,6 +438,10 @@ pub enum Word {
     OpClass(OpClass),
     /// `cutlass::layout::RowMajor` / `ColumnMajor`.
     GemmLayout(GemmLayout),
+    /// An SM90 epilogue schedule (`cutlass::epilogue::TmaWarpSpecializedCooperative`).
+    EpiSchedule(EpilogueSchedule),
+    /// C++'s `void` (an epilogue without a source C).
+    Void,
     /// A collective builder's stage count: `StageCountAuto`, `StageCount<N>`,
     /// `StageCountAutoCarveout<bytes>`.
     Stages(Stages),
@@ -477,6 +482,8 @@ impl Word {
             Word::MaxShift(w) => w.name(),
             Word::Schedule(w) => w.name(),
             Word::Arch(w) => w.name(),
+            Word::EpiSchedule(w) => w.name(),
+            Word::Void => "void",
             Word::OpClass(w) => w.name(),
             Word::GemmLayout(w) => w.name(),
             Word::Stages(Stages::Auto) => "StageCountAuto",

@@ -52,8 +52,15 @@ fn a_collective_builder_line_is_resolved_and_checked() {
         Some("MainloopSm90TmaGmmaWarpSpecialized<7, Shape<_1,_2,_1>, KernelTmaWarpSpecializedCooperative>")
     );
     assert!(
-        fact("StageCountAuto").is_some_and(|v| v.contains("/ 32784 B a stage")),
+        fact("StageCountAutoCarveout<1>")
+            .is_some_and(|v| v.contains("- 128 B carveout) / 32784 B a stage")),
         "{c:?}"
+    );
+    // EpilogueScheduleAuto is SM90's no-smem epilogue: 1 byte of SharedStorage.
+    let e = section(&r, "collective", "CollectiveEpilogue");
+    assert_eq!(
+        e.headline,
+        "NoSmemWarpSpecialized: no shared memory (SharedStorage 1 B)"
     );
     let both = "CollectiveMainloop::SmemLayoutA + CollectiveMainloop::SmemLayoutB";
     assert_eq!(
@@ -61,14 +68,19 @@ fn a_collective_builder_line_is_resolved_and_checked() {
         "224 KiB of 227 KiB (SM90): 98%"
     );
     assert!(r.sections.iter().any(|s| s.kind.name() == "desc"));
+    // A TMA epilogue's shared storage (33792 B of C and D) takes a mainloop stage.
     let carved = src.replace(
-        "cutlass::gemm::collective::StageCountAuto",
-        "cutlass::gemm::collective::StageCountAutoCarveout<33792>",
+        "cutlass::epilogue::collective::EpilogueScheduleAuto",
+        "cutlass::epilogue::TmaWarpSpecializedCooperative",
     );
     let r = report(&carved).unwrap();
     assert!(section(&r, "collective", "CollectiveMainloop")
         .headline
         .starts_with("6 stages"));
+    assert_eq!(
+        section(&r, "collective", "CollectiveEpilogue").headline,
+        "TmaWarpSpecializedCooperative: epilogue tile 128x32, 4 C / 2 D stages, 33 KiB of shared memory"
+    );
     // A 64-row tile: KernelScheduleAuto picks Pingpong, one warpgroup.
     let r = report(&src.replace("Shape<_128,_128,_64>", "Shape<_64,_128,_64>")).unwrap();
     assert!(section(&r, "collective", "CollectiveMainloop")

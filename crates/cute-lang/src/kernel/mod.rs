@@ -165,6 +165,7 @@ pub fn report_of(session: &Session) -> Result<Report> {
         .any(|(_, m)| matches!(m.atom.params, Some(MmaParams::Umma(_))));
     smem_buffers(&mut r)?;
     let mut sections: Vec<Section> = r.collectives.iter().map(collective_section).collect();
+    sections.extend(r.epilogues.iter().map(epilogue_collective_section));
     sections.extend(smem_sections(&r, arch, smem_limit)?);
     // Element types: every copy and the MMA must agree on each operand's width.
     sections.extend(
@@ -239,6 +240,48 @@ fn collective_section((name, m): &(String, cute_core::collective::Mainloop)) -> 
         facts,
         warnings,
         view: Some(format!("{name}::SmemLayoutA")),
+    }
+}
+
+/// What an epilogue `CollectiveBuilder` line resolved to: its policy, epilogue tile and
+/// stages, and the shared memory its `SharedStorage` takes (what a mainloop's carveout
+/// leaves it).
+fn epilogue_collective_section((name, e): &(String, cute_core::epilogue::Epilogue)) -> Section {
+    let mut facts = vec![
+        ("DispatchPolicy".to_string(), e.policy_name()),
+        (
+            "sizeof(SharedStorage)".to_string(),
+            format!("{} B", e.shared_storage_bytes),
+        ),
+    ];
+    for note in &e.notes {
+        let (k, v) = note.split_once(": ").unwrap_or(("step", note));
+        facts.push((k.to_string(), v.to_string()));
+    }
+    if let Some(t) = &e.tma {
+        for (k, l) in ["SmemLayoutC", "SmemLayoutD"].iter().zip(&t.smem_layouts) {
+            facts.push((k.to_string(), l.to_string()));
+        }
+    }
+    Section {
+        kind: SectionKind::Collective,
+        name: name.clone(),
+        verdict: Verdict::Ok,
+        headline: match &e.tma {
+            None => format!("{}: no shared memory (SharedStorage 1 B)", e.schedule),
+            Some(t) => format!(
+                "{}: epilogue tile {}x{}, {} C / {} D stages, {} of shared memory",
+                e.schedule,
+                t.epi_tile[0],
+                t.epi_tile[1],
+                t.stages_c,
+                t.stages_d,
+                kib(e.shared_storage_bytes)
+            ),
+        },
+        facts,
+        warnings: Vec::new(),
+        view: None,
     }
 }
 

@@ -79,6 +79,8 @@ pub(super) struct Roles {
     pub(super) tmem_loads: Vec<(String, CopyAtom)>,
     /// The mainloops `CollectiveBuilder` lines resolved to, by name.
     pub(super) collectives: Vec<(String, cute_core::collective::Mainloop)>,
+    /// The epilogues epilogue `CollectiveBuilder` lines resolved to, by name.
+    pub(super) epilogues: Vec<(String, cute_core::epilogue::Epilogue)>,
 }
 
 impl Roles {
@@ -113,6 +115,7 @@ pub(super) fn find_roles(session: &Session) -> Roles {
                 r.stages = Some(c.stages);
                 r.collectives.push((name.to_string(), (**c).clone()));
             }
+            Value::Epilogue(e) => r.epilogues.push((name.to_string(), (**e).clone())),
             Value::TiledCopy(c) if tmem_load(&c.atom) => {
                 r.tmem_loads.push((name.to_string(), c.atom.clone()))
             }

@@ -9,6 +9,7 @@ use cute_core::collective::{
     build_mainloop, GemmLayout, Mainloop, MainloopConfig, Schedule, Stages,
 };
 use cute_core::elem::Elem;
+use cute_core::epilogue::{build_epilogue, Epilogue, EpilogueConfig, EpilogueSchedule};
 use cute_core::error::{Error, Result};
 use cute_core::swizzle::AnyLayout;
 
@@ -52,9 +53,9 @@ fn shape3(v: &Value, what: &str) -> Result<[i64; 3]> {
 /// ElementB, LayoutB, AlignmentB, ElementAccumulator, TileShape, ClusterShape, StageCount,
 /// KernelSchedule>`: its `CollectiveOp`.
 pub(crate) fn builder(t: &[Value]) -> Result<Value> {
-    if t.len() != 13 {
+    if t.len() != 13 && t.len() < 14 {
         return Err(Error::new(format!(
-            "takes 13 template arguments for a GEMM mainloop (arch, op class, A's element, layout and alignment, B's, the accumulator, tile, cluster, stage count, schedule), got {}; the epilogue's builder (cutlass::epilogue::collective::CollectiveBuilder) is not resolved yet",
+            "takes 13 template arguments for a GEMM mainloop (arch, op class, A's element, layout and alignment, B's, the accumulator, tile, cluster, stage count, schedule) or 14 for an epilogue (arch, op class, tile, cluster, epilogue tile, accumulator, compute, C's element, layout and alignment, D's, schedule), got {}",
             t.len()
         )));
     }
@@ -75,9 +76,12 @@ pub(crate) fn builder(t: &[Value]) -> Result<Value> {
     }
     if t[1] != Value::Word(Word::OpClass(OpClass::TensorOp)) {
         return Err(Error::new(format!(
-            "SM90's GMMA mainloops take cutlass::arch::OpClassTensorOp, got {}",
+            "SM90's GMMA mainloops and TMA epilogues take cutlass::arch::OpClassTensorOp, got {}",
             t[1]
         )));
+    }
+    if t.len() >= 14 {
+        return epilogue_builder(t);
     }
     let operand = |i: usize, name: &str| -> Result<(Elem, GemmLayout, i64)> {
         Ok((
@@ -186,6 +190,107 @@ pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
         _ => {
             return Err(Error::new(format!(
                 "the collective has no member '{name}' here (known: CollectiveOp, DispatchPolicy, TileShape, ElementA, ElementB, TiledMma, SmemLayoutAtomA, SmemLayoutAtomB, SmemLayoutA, SmemLayoutB, GmemTiledCopyA, GmemTiledCopyB)"
+            )))
+        }
+    })
+}
+
+/// `cutlass::epilogue::collective::CollectiveBuilder<Arch, OpClass, TileShape, ClusterShape,
+/// EpilogueTile, ElementAccumulator, ElementCompute, ElementC, LayoutC, AlignmentC, ElementD,
+/// LayoutD, AlignmentD, Schedule[, Fusion]>`: its `CollectiveOp`, the default fusion.
+fn epilogue_builder(t: &[Value]) -> Result<Value> {
+    if t.len() > 14 {
+        return Err(Error::new(
+            "an epilogue fusion argument (the 15th) is not resolved yet: the default LinearCombination is (leave it out)",
+        ));
+    }
+    let epi_tile = match &t[4] {
+        Value::Word(Word::Schedule(tag)) if tag.name() == "EpilogueTileAuto" => None,
+        v => {
+            let s = v.to_int_tuple()?;
+            let dims: Vec<i64> = (0..s.rank())
+                .map(|i| s.get(i).and_then(|m| m.size()))
+                .collect::<Result<_>>()?;
+            match dims[..] {
+                [m, n] => Some([m, n]),
+                _ => {
+                    return Err(Error::new(format!(
+                        "the epilogue tile is EpilogueTileAuto or a Shape<M, N>, got {s}"
+                    )))
+                }
+            }
+        }
+    };
+    let operand = |i: usize, name: &str| -> Result<(Elem, GemmLayout, i64)> {
+        Ok((
+            elem(&t[i], &format!("Element{name}"))?,
+            gemm_layout(&t[i + 1], &format!("GmemLayoutTag{name}"))?,
+            t[i + 2].to_int()?,
+        ))
+    };
+    let c = match &t[7] {
+        Value::Word(Word::Void) => None,
+        _ => Some(operand(7, "C")?),
+    };
+    let schedule = match &t[13] {
+        Value::Word(Word::EpiSchedule(s)) => *s,
+        Value::Word(Word::Schedule(tag)) if tag.name() == "EpilogueScheduleAuto" => EpilogueSchedule::Auto,
+        v => {
+            return Err(Error::new(format!(
+                "the epilogue schedule is EpilogueScheduleAuto, cutlass::epilogue::NoSmemWarpSpecialized, TmaWarpSpecialized or TmaWarpSpecializedCooperative here, got {v}"
+            )))
+        }
+    };
+    let cfg = EpilogueConfig {
+        tile: shape3(&t[2], "TileShape_MNK")?,
+        epi_tile,
+        c,
+        d: operand(10, "D")?,
+        schedule,
+    };
+    elem(&t[5], "ElementAccumulator")?;
+    elem(&t[6], "ElementCompute")?;
+    shape3(&t[3], "ClusterShape_MNK")?;
+    Ok(Value::Epilogue(Box::new(build_epilogue(&cfg)?)))
+}
+
+/// `CollectiveEpilogue::member`.
+pub(crate) fn epilogue_member(e: &Epilogue, name: &str) -> Result<Value> {
+    let tma = e.tma.as_ref();
+    let need = |what: &str| -> Result<&cute_core::epilogue::TmaEpilogue> {
+        tma.ok_or_else(|| {
+            Error::new(format!(
+                "{} (the no-smem epilogue, gemm::EpilogueDefault) has no {what}: it stores the accumulators straight to global memory",
+                e.schedule
+            ))
+        })
+    };
+    let op = |n: &str| {
+        crate::words::TmaOp::parse(n)
+            .map(|o| Value::Word(Word::Tma(o)))
+            .ok_or_else(|| Error::new(format!("unknown TMA op {n}")))
+    };
+    Ok(match name {
+        "CollectiveOp" => Value::Epilogue(Box::new(e.clone())),
+        "SharedStorage" => Value::Storage(e.shared_storage_bytes),
+        "EpilogueTile" => {
+            let [m, n] = need(name)?.epi_tile;
+            Value::Tuple(vec![Value::Int(m), Value::Int(n)])
+        }
+        "SmemLayoutAtomC" => Value::from(cute_core::epilogue::atom_layout(need(name)?.atoms[0])?),
+        "SmemLayoutAtomD" => Value::from(cute_core::epilogue::atom_layout(need(name)?.atoms[1])?),
+        // The no-smem epilogue's copies are `void`.
+        "GmemTiledCopyC" | "GmemTiledCopyD" if tma.is_none() => Value::Word(Word::Void),
+        "GmemTiledCopyC" => op("SM90_TMA_LOAD")?,
+        "GmemTiledCopyD" => op("SM90_TMA_STORE")?,
+        "SmemLayoutC" | "SmemLayoutD" | "StagesC" | "StagesD" | "ReuseSmemC" => {
+            return Err(Error::new(format!(
+                "{name} is a private member of CUTLASS's epilogue collective (C++ refuses it): read DispatchPolicy::StagesC/StagesD; the kernel report draws the smem layouts"
+            )))
+        }
+        _ => {
+            return Err(Error::new(format!(
+                "the epilogue collective has no member '{name}' here (known: CollectiveOp, SharedStorage, DispatchPolicy, EpilogueTile, SmemLayoutAtomC, SmemLayoutAtomD, GmemTiledCopyC, GmemTiledCopyD)"
             )))
         }
     })

@@ -877,8 +877,11 @@ pub static OPS: &[Op] = &[
             Ok(Value::Bool(m == Value::Int(1)))
         }),
     op!("sizeof", "(T)", No, (1, 1), [], false,
-        "the size of an element type in bytes",
-        |a, _| int(bits_of(&a[0])? / 8)),
+        "the size of an element type in bytes (of a collective's SharedStorage, its bytes)",
+        |a, _| match &a[0] {
+            Value::Storage(n) => int(*n),
+            v => int(bits_of(v)? / 8),
+        }),
     op!("make_smem_layout_a", "(layout_enum, tile_mnk, dtype, stages)", No, (4, 4), ["a_layout", "mma_tiler_mnk", "a_dtype", "num_stages"], false,
         "CuTeDSL sm90_utils: the staged smem layout of A for a Hopper GEMM tile",
         |a, _| crate::ops::smem::dsl_smem_layout('a', a)),

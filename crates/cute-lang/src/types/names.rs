@@ -10,6 +10,7 @@ use crate::words::{
 };
 use cute_core::atom::Atom;
 use cute_core::collective::{GemmLayout, Stages};
+use cute_core::epilogue::EpilogueSchedule;
 use cute_core::error::{Error, Result};
 use cute_core::smem_atom::{atom_kind, AtomMajor};
 use cute_core::swizzle::Offset;
@@ -164,6 +165,10 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         (_, "RowMajor") => Value::Word(Word::GemmLayout(GemmLayout::RowMajor)),
         (_, "ColumnMajor") => Value::Word(Word::GemmLayout(GemmLayout::ColumnMajor)),
         (_, "StageCountAuto") => Value::Word(Word::Stages(Stages::Auto)),
+        (_, "void") => Value::Word(Word::Void),
+        (Some("epilogue"), n) if EpilogueSchedule::parse(n).is_some() => {
+            Value::Word(Word::EpiSchedule(EpilogueSchedule::parse(n)?))
+        }
         (Some("OperandMajorMode" | "Major"), "K") => Value::Word(Word::Major(AtomMajor::K)),
         (Some("OperandMajorMode" | "Major"), "MN") => Value::Word(Word::Major(AtomMajor::MN)),
         (_, "true" | "True" | "true_type") => Value::Bool(true),

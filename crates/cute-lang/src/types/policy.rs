@@ -132,6 +132,26 @@ pub(crate) fn of_mainloop(m: &cute_core::collective::Mainloop) -> Result<Value> 
     }
 }
 
+/// An SM90 epilogue's `DispatchPolicy`: `Sm90TmaWarpSpecialized<StagesC, StagesD,
+/// FragmentSize, ReuseSmemC, DelayTmaStore>` with those members, or the no-smem
+/// epilogue's `gemm::EpilogueDefault` (which has none).
+pub(crate) fn of_epilogue(e: &cute_core::epilogue::Epilogue) -> Value {
+    let members = match &e.tma {
+        None => Vec::new(),
+        Some(t) => vec![
+            ("StagesC".to_string(), Value::Int(t.stages_c)),
+            ("StagesD".to_string(), Value::Int(t.stages_d)),
+            ("FragmentSize".to_string(), Value::Int(t.fragment_size)),
+            ("ReuseSmemC".to_string(), Value::Bool(t.reuse_smem_c)),
+            ("DelayTmaStore".to_string(), Value::Bool(t.delay_tma_store)),
+        ],
+    };
+    Value::Policy(Box::new(crate::value::Policy {
+        name: e.policy_name(),
+        members,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     /// Every default and member text of the dispatch-policy table reads as the evaluator
