@@ -414,3 +414,25 @@ def test_the_kernel_view_of_a_block(tmp_path):
     assert r.returncode == 0, r.stderr
     svg = v.svg(view="kernel")
     assert 'data-view="kernel"' in svg and svg == out.read_text()
+
+
+def test_a_collective_builder_line():
+    """A CUTLASS CollectiveBuilder block (epilogue + mainloop) reports its resolution, and its
+    members are values: the stages, the smem layout, the epilogue's SharedStorage bytes."""
+    path = os.path.join(ROOT, "crates", "cute-lang", "kernels", "sm90_collective_builder.cpp")
+    with open(path) as f:
+        src = f.read()
+    r = cx.report(src)
+    assert r.verdict == "ok"
+    c = next(s for s in r.sections if s["name"] == "CollectiveMainloop")
+    assert c["kind"] == "collective" and c["headline"].startswith("7 stages of 128x128x64")
+    v = cx.evaluate(src + "\nCollectiveMainloop::DispatchPolicy::Stages")
+    assert str(v) == "7"
+    v = cx.evaluate(src + "\nCollectiveMainloop::SmemLayoutA{}")
+    assert str(v) == "Sw<3,4,3> o smem_ptr[16b](unset) o ((8,16),(64,1),(1,7)):((64,512),(1,0),(0,8192))"
+    coop = src.replace("cutlass::epilogue::collective::EpilogueScheduleAuto",
+                       "cutlass::epilogue::TmaWarpSpecializedCooperative")
+    assert str(cx.evaluate(coop + "\nsizeof(typename CollectiveEpilogue::SharedStorage)")) == "33792"
+    assert str(cx.evaluate(coop + "\nCollectiveMainloop::DispatchPolicy::Stages")) == "6"
+    with pytest.raises(cx.CuteError, match="TMA alignment"):
+        cx.evaluate(src.replace("constexpr int AlignmentA = 128 /", "constexpr int AlignmentA = 32 /"))
