@@ -453,7 +453,11 @@ pub enum Word {
 
 impl fmt::Display for Word {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        match self {
+            // A stage count prints with its number (`StageCount<3>`).
+            Word::Stages(st) => write!(f, "{st}"),
+            w => f.write_str(w.name()),
+        }
     }
 }
 
