@@ -171,6 +171,15 @@ impl Schedule {
             Schedule::Cooperative | Schedule::CooperativeFp8FastAccum
         )
     }
+
+    /// The consumer warpgroups one tile's MMA is split over (the atom layout's M).
+    pub fn warpgroups(self) -> i64 {
+        if self.cooperative() {
+            2
+        } else {
+            1
+        }
+    }
 }
 
 impl fmt::Display for Schedule {
@@ -278,7 +287,7 @@ impl fmt::Display for Mainloop {
             "CollectiveMma<{}>: TileShape ({m},{n},{k}), TiledMma {} over {} warpgroup(s), SmemLayoutA {}, SmemLayoutB {}, GmemTiledCopyA {}, GmemTiledCopyB {}",
             self.policy_name(),
             self.op,
-            self.tiled_mma.thr_layout_vmnk.mode(1).map_or(1, |l| l.size().unwrap_or(1)),
+            self.schedule.warpgroups(),
             self.smem_layout_a,
             self.smem_layout_b,
             self.gmem_copy[0].name(),
@@ -507,7 +516,7 @@ pub fn build_mainloop(cfg: &MainloopConfig) -> Result<Mainloop> {
     }
     let smem_layout_a = smem_layout(&atoms[0], tm, tk, stages, gmem_majors[0])?;
     let smem_layout_b = smem_layout(&atoms[1], tn, tk, stages, gmem_majors[1])?;
-    let warpgroups = if schedule.cooperative() { 2 } else { 1 };
+    let warpgroups = schedule.warpgroups();
     let atom_layout = Layout::col_major(IntTuple::ints(&[warpgroups, 1, 1]))?;
     let tiled_mma = make_tiled_mma(
         &op.atom(majors)?,

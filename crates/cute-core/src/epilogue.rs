@@ -216,16 +216,6 @@ fn smem_copy_op(e: Elem, layout: GemmLayout, epi_n: i64, load: bool) -> &'static
     }
 }
 
-/// The bytes a swizzle repeats over (`alignment_for_swizzle`): the alignment of a buffer.
-fn swizzle_bytes(sw: AtomSwizzle) -> i64 {
-    match sw {
-        AtomSwizzle::Inter => 128,
-        AtomSwizzle::Sw32 => 256,
-        AtomSwizzle::Sw64 | AtomSwizzle::Sw128Base32B => 512,
-        AtomSwizzle::Sw128 => 1024,
-    }
-}
-
 /// `sizeof(SharedStorage)`: the C and D arrays (a union when they share, D alone without
 /// C), the fusion's empty storage and the load pipeline's barriers, aligned to the
 /// swizzles; and the note that says so.
@@ -362,7 +352,9 @@ pub fn build_epilogue(cfg: &EpilogueConfig) -> Result<Epilogue> {
     };
     let d_stages = if reuse { stages_c } else { stages_d };
     let smem_layouts = [staged(atoms[0], stages_c)?, staged(atoms[1], d_stages)?];
-    let (al_c, al_d) = (swizzle_bytes(atoms[0].1), swizzle_bytes(atoms[1].1));
+    // A buffer starts where its swizzle's pattern does (`alignment_for_swizzle`).
+    let align_of = |l: &AnyLayout| l.swizzle().map_or(1, |(sw, _)| sw.repeat());
+    let (al_c, al_d) = (align_of(&smem_layouts[0]), align_of(&smem_layouts[1]));
     let (shared, note) = shared_storage(
         cfg,
         [stages_c, d_stages],

@@ -1332,7 +1332,7 @@ pub fn downcast(n: i64, layout: &Layout) -> Result<Layout> {
     ))
 }
 
-/// The greatest common divisor (of absolute values; `gcd(0, b) = |b|`).
+/// Euclid's greatest common divisor, of the algebra's non-negative extents and strides.
 pub fn gcd(a: i64, b: i64) -> i64 {
     if b == 0 {
         a

@@ -33,6 +33,18 @@ impl fmt::Display for Swizzle {
 }
 
 impl Swizzle {
+    /// The span its pattern repeats over, `2^(B+M+|S|)` (bytes of a byte-address swizzle:
+    /// CUTLASS's `alignment_for_swizzle`, where a swizzled buffer must start).
+    ///
+    /// ```
+    /// use cute_core::Swizzle;
+    /// assert_eq!(Swizzle::new(3, 4, 3).unwrap().repeat(), 1024);
+    /// assert_eq!(Swizzle::new(0, 4, 3).unwrap().repeat(), 128);
+    /// ```
+    pub fn repeat(&self) -> i64 {
+        1i64 << (self.b + self.m + self.s.abs()).clamp(0, 40)
+    }
+
     /// Checks CuTe's static_asserts (`B >= 0`, `M >= 0`, `|S| >= B`) and that the masks fit
     /// in CuTe's 32-bit `int`.
     ///

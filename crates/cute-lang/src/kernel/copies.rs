@@ -66,7 +66,7 @@ pub(super) fn alignment(r: &Roles, op: Operand, l: &AnyLayout, bits: i64) -> Str
     if let AnyLayout::Composed(c) = l {
         let sw = c.swizzle;
         if sw.b > 0 && matches!(c.offset, cute_core::swizzle::Offset::SmemPtr { .. }) {
-            let bytes = 1i64 << (sw.b + sw.m + sw.s.abs()).clamp(0, 40);
+            let bytes = sw.repeat();
             need.push((
                 bytes,
                 format!(

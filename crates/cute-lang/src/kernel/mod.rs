@@ -224,16 +224,17 @@ fn collective_section((name, m): &(String, cute_core::collective::Mainloop)) -> 
             Verdict::Warn
         },
         headline: format!(
-            "{} stages of {}x{}x{}, {} over {} ({})",
+            "{} stages of {}x{}x{}, {} over {} warpgroup{} ({})",
             m.stages,
             m.config.tile[0],
             m.config.tile[1],
             m.config.tile[2],
             m.op,
-            if m.schedule.name().contains("Cooperative") {
-                "2 warpgroups"
+            m.schedule.warpgroups(),
+            if m.schedule.warpgroups() == 1 {
+                ""
             } else {
-                "1 warpgroup"
+                "s"
             },
             m.schedule
         ),

@@ -33,6 +33,23 @@ fn gemm_layout(v: &Value, what: &str) -> Result<GemmLayout> {
     }
 }
 
+/// An operand's element, layout tag and alignment arguments (the layout parameter named as
+/// the builder names it: the mainloop's `GmemLayoutATag`, the epilogue's `GmemLayoutTagC`).
+fn operand(t: &[Value], name: &str, layout_param: &str) -> Result<(Elem, GemmLayout, i64)> {
+    Ok((
+        elem(&t[0], &format!("Element{name}"))?,
+        gemm_layout(&t[1], layout_param)?,
+        t[2].to_int()?,
+    ))
+}
+
+/// The size of each top mode of a shape (`Shape<_128,_128,_64>` is 128, 128, 64).
+fn mode_sizes(t: &cute_core::int_tuple::IntTuple) -> Result<Vec<i64>> {
+    (0..t.rank())
+        .map(|i| t.get(i).and_then(|m| m.size()))
+        .collect()
+}
+
 fn shape3(v: &Value, what: &str) -> Result<[i64; 3]> {
     let t = v.to_int_tuple()?;
     if !v.is_static() {
@@ -40,10 +57,7 @@ fn shape3(v: &Value, what: &str) -> Result<[i64; 3]> {
             "{what} must be static (Shape<_128,_128,_64>): C++'s static_assert(is_static<{what}>::value)"
         )));
     }
-    let dims: Vec<i64> = (0..t.rank())
-        .map(|i| t.get(i).and_then(|m| m.size()))
-        .collect::<Result<_>>()?;
-    match dims[..] {
+    match mode_sizes(&t)?[..] {
         [m, n, k] => Ok([m, n, k]),
         _ => Err(Error::new(format!("{what} has 3 modes (M, N, K), got {t}"))),
     }
@@ -83,13 +97,8 @@ pub(crate) fn builder(t: &[Value]) -> Result<Value> {
     if t.len() >= 14 {
         return epilogue_builder(t);
     }
-    let operand = |i: usize, name: &str| -> Result<(Elem, GemmLayout, i64)> {
-        Ok((
-            elem(&t[i], &format!("Element{name}"))?,
-            gemm_layout(&t[i + 1], &format!("GmemLayout{name}Tag"))?,
-            t[i + 2].to_int()?,
-        ))
-    };
+    let operand =
+        |i: usize, name: &str| operand(&t[i..i + 3], name, &format!("GmemLayout{name}Tag"));
     let stages = match &t[11] {
         Value::Word(Word::Stages(s)) => *s,
         Value::Int(n) => Stages::Count(*n),
@@ -208,10 +217,7 @@ fn epilogue_builder(t: &[Value]) -> Result<Value> {
         Value::Word(Word::Schedule(tag)) if tag.name() == "EpilogueTileAuto" => None,
         v => {
             let s = v.to_int_tuple()?;
-            let dims: Vec<i64> = (0..s.rank())
-                .map(|i| s.get(i).and_then(|m| m.size()))
-                .collect::<Result<_>>()?;
-            match dims[..] {
+            match mode_sizes(&s)?[..] {
                 [m, n] => Some([m, n]),
                 _ => {
                     return Err(Error::new(format!(
@@ -221,13 +227,8 @@ fn epilogue_builder(t: &[Value]) -> Result<Value> {
             }
         }
     };
-    let operand = |i: usize, name: &str| -> Result<(Elem, GemmLayout, i64)> {
-        Ok((
-            elem(&t[i], &format!("Element{name}"))?,
-            gemm_layout(&t[i + 1], &format!("GmemLayoutTag{name}"))?,
-            t[i + 2].to_int()?,
-        ))
-    };
+    let operand =
+        |i: usize, name: &str| operand(&t[i..i + 3], name, &format!("GmemLayoutTag{name}"));
     let c = match &t[7] {
         Value::Word(Word::Void) => None,
         _ => Some(operand(7, "C")?),
