@@ -5,7 +5,8 @@ instructions per kernel in the SASS, and every .sum metric per launch.
 
     summarize.py RAW.csv STDOUT.txt KERNEL.sass GPU CUDA NCU [PROGRAM] > kernel-measured.json
 
-(tutorial_sm80.cu prints one `tutorial ...` line for its one profiled launch.)
+(tutorial_sm80.cu prints one `tutorial ...` line for its one profiled launch; builder_sm90.cu
+one `builder ...` line and `builder_config KEY VALUE` lines, kept as "config".)
 """
 import csv
 import datetime
@@ -44,6 +45,12 @@ for line in open(stdout):
     if m:
         tma_args.append({"name": m[1], "legal": m[2] == "1", "encode_result": int(m[3]),
                          "same_descriptor": m[4] == "1"})
+# builder_sm90.cu: `NAME_config KEY VALUE` lines, what CUTLASS's builders chose
+config = {}
+for line in open(stdout):
+    m = re.match(r"\w+_config (\S+) (.*)$", line.rstrip("\n"))
+    if m:
+        config[m[1]] = m[2]
 if len(variants) != len(body):
     sys.exit(f"{len(variants)} variants printed but ncu profiled {len(body)} launches")
 for v, r in zip(variants, body):
@@ -71,4 +78,5 @@ print(json.dumps({
     "sass_shared_instructions": counts,
     "launches": variants,
     "tma_args": tma_args,
+    **({"config": config} if config else {}),
 }, indent=1))

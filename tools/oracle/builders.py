@@ -232,15 +232,21 @@ def epi_cases():
     return out
 
 
-if __name__ == "__main__":
-    if "--include" in sys.argv:
-        i = sys.argv.index("--include")
-        inc = os.path.abspath(sys.argv[i + 1])
-        del sys.argv[i:i + 2]
-        orig = descs.Oracle.__init__
+def use_include_from_argv():
+    """`--include DIR`: compile against another CUTLASS include/ directory (a newer one)."""
+    if "--include" not in sys.argv:
+        return
+    i = sys.argv.index("--include")
+    inc = os.path.abspath(sys.argv[i + 1])
+    del sys.argv[i:i + 2]
+    orig = descs.Oracle.__init__
 
-        def init(self, oracle_dir, tmp):
-            orig(self, oracle_dir, tmp)
-            self.inc[-1] = "-I" + inc
-        descs.Oracle.__init__ = init
+    def init(self, oracle_dir, tmp):
+        orig(self, oracle_dir, tmp)
+        self.inc[-1] = "-I" + inc
+    descs.Oracle.__init__ = init
+
+
+if __name__ == "__main__":
+    use_include_from_argv()
     descs.run_cases(cases, OUT, batch=40)

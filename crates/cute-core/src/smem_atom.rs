@@ -10,7 +10,7 @@
 
 use crate::error::{Error, Result};
 use crate::int_tuple::IntTuple;
-use crate::layout::Layout;
+use crate::layout::{self, Layout, ModeOrder, Tiler};
 use crate::swizzle::{AnyLayout, ComposedLayout, Offset, Swizzle};
 
 /// Which operand mode is contiguous: `GMMA::Major::MN` or `GMMA::Major::K`.
@@ -220,6 +220,93 @@ pub fn ss_smem_selector(
     Err(Error::new(format!(
         "no GMMA smem atom divides the tile extent {blk} (C++: \"BLK_MN/BLK_K must be a multiple of 64\")"
     )))
+}
+
+/// CUTLASS `detail::sm100_smem_selector<Major, Element, BLK_MN, BLK_K>()`
+/// (`gemm/collective/builders/sm100_common.inl`): SM90's selector, except that a 32-bit
+/// MN-major operand always takes `Layout_MN_SW128_32B_Atom` (its MN extent, 32, must divide
+/// BLK_MN); both extents must be multiples of 8.
+///
+/// ```
+/// use cute_core::smem_atom::{sm100_smem_selector, AtomMajor, AtomSwizzle};
+/// assert_eq!(sm100_smem_selector(AtomMajor::MN, 32, 128, 32).unwrap(), AtomSwizzle::Sw128Base32B);
+/// assert_eq!(sm100_smem_selector(AtomMajor::K, 16, 128, 64).unwrap(), AtomSwizzle::Sw128);
+/// assert!(sm100_smem_selector(AtomMajor::MN, 32, 16, 32).is_err());
+/// ```
+pub fn sm100_smem_selector(
+    major: AtomMajor,
+    bits: i64,
+    blk_mn: i64,
+    blk_k: i64,
+) -> Result<AtomSwizzle> {
+    for (blk, name) in [(blk_mn, "BLK_MN0"), (blk_k, "BLK_K0")] {
+        if blk % 8 != 0 {
+            return Err(Error::new(format!(
+                "the tile's {} extent {blk} is not a multiple of 8 (CUTLASS: \"{name} must be a multiple of 8.\")",
+                if name == "BLK_K0" { "K" } else { "M/N" }
+            )));
+        }
+    }
+    if major == AtomMajor::MN && bits == 32 {
+        if blk_mn % 32 != 0 {
+            return Err(Error::new(format!(
+                "an MN-major 32-bit operand takes Layout_MN_SW128_32B_Atom, whose 32 rows do not divide the tile's {blk_mn} (CUTLASS: \"for mn-major tf32 operands, SW128_32B is the only available smem layout\")"
+            )));
+        }
+        return Ok(AtomSwizzle::Sw128Base32B);
+    }
+    ss_smem_selector(major, bits, blk_mn, blk_k).map_err(|_| {
+        let (what, blk, mode) = match major {
+            AtomMajor::MN => ("BLK_MN0", blk_mn, "size<0>(UMMA::Layout_MN_INTER_Atom<ElementType>{})"),
+            AtomMajor::K => ("BLK_K0", blk_k, "size<1>(UMMA::Layout_K_INTER_Atom<ElementType>{})"),
+        };
+        Error::new(format!(
+            "no UMMA smem atom of {bits}-bit elements divides the tile's {blk} (CUTLASS: \"{what} must be a multiple of {mode}\")"
+        ))
+    })
+}
+
+/// CuTe `UMMA::tile_to_mma_shape(atom, ((MMA_M, MMA_K), M_MMAs, K_MMAs, ...), order)`:
+/// `tile_to_shape` over `((MMA_M, M_MMAs), (MMA_K, K_MMAs), ...)`, then `tiled_divide` by
+/// `(MMA_M, MMA_K)`, so the MMA's tile comes first; a swizzled atom keeps its swizzle.
+///
+/// ```
+/// use cute_core::{int_tuple::IntTuple, layout::ModeOrder};
+/// use cute_core::smem_atom::{smem_atom, tile_to_mma_shape, AtomMajor, AtomSwizzle};
+/// let atom = smem_atom(AtomMajor::K, AtomSwizzle::Sw128, 16).unwrap();
+/// let shape: IntTuple = "((128,16),1,4,7)".parse().unwrap();
+/// let l = tile_to_mma_shape(&atom, &shape, &ModeOrder::Step(IntTuple::ints(&[1, 2, 3]))).unwrap();
+/// assert_eq!(l.to_string(), "Sw<3,4,3> o smem_ptr[16b](unset) o ((128,16),1,4,(1,7)):((64,1),0,16,(0,8192))");
+/// ```
+pub fn tile_to_mma_shape(
+    atom: &AnyLayout,
+    shape: &IntTuple,
+    order: &ModeOrder,
+) -> Result<AnyLayout> {
+    let (IntTuple::Tuple(modes), true) = (shape, shape.rank() >= 3) else {
+        return Err(Error::new(format!(
+            "the MMA tile shape must be ((MMA_M, MMA_N), M_MMAs, N_MMAs, ...), got {shape}"
+        )));
+    };
+    let mma = &modes[0];
+    if mma.rank() != 2 || mma.is_int() {
+        return Err(Error::new(format!(
+            "mode 0 of the MMA tile shape must be (MMA_M, MMA_N), got {mma}"
+        )));
+    }
+    let mut mn = vec![
+        IntTuple::Tuple(vec![mma.get(0)?.clone(), modes[1].clone()]),
+        IntTuple::Tuple(vec![mma.get(1)?.clone(), modes[2].clone()]),
+    ];
+    mn.extend(modes[3..].iter().cloned());
+    let tiled = layout::tile_to_shape(atom.inner(), &IntTuple::Tuple(mn), order)
+        .map_err(|e| e.within("tile_to_shape"))?;
+    let tiler = Tiler::Tuple(vec![
+        Tiler::Int(mma.get(0)?.size()?),
+        Tiler::Int(mma.get(1)?.size()?),
+    ]);
+    let inner = layout::tiled_divide(&tiled, &tiler).map_err(|e| e.within("tiled_divide"))?;
+    Ok(atom.with_inner(inner))
 }
 
 /// CuTeDSL `sm100_utils.get_smem_layout_atom_ab`'s choice of UMMA smem atom

@@ -545,6 +545,25 @@ impl AnyLayout {
         }
     }
 
+    /// The same swizzle and offset over another inner layout (what CuTe's algebra does to a
+    /// composed layout: it acts on the inner one).
+    ///
+    /// ```
+    /// use cute_core::swizzle::{AnyLayout, ComposedLayout};
+    /// use cute_core::Swizzle;
+    /// let c = AnyLayout::Composed(ComposedLayout::new(Swizzle::new(3, 3, 3).unwrap(), 0, "(8,64):(64,1)".parse().unwrap()));
+    /// assert_eq!(c.with_inner("(64,8):(1,64)".parse().unwrap()).to_string(), "Sw<3,3,3> o 0 o (64,8):(1,64)");
+    /// ```
+    pub fn with_inner(&self, layout: Layout) -> AnyLayout {
+        match self {
+            AnyLayout::Layout(_) => AnyLayout::Layout(layout),
+            AnyLayout::Composed(c) => AnyLayout::Composed(ComposedLayout {
+                layout,
+                ..c.clone()
+            }),
+        }
+    }
+
     /// The swizzle and offset, for a composed layout.
     ///
     /// ```

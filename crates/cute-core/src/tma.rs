@@ -538,6 +538,35 @@ pub struct TmaAtom {
 }
 
 impl TmaAtom {
+    /// The `cuTensorMapEncodeTiled` arguments of the box one CTA issues: a multicast box is
+    /// cut along its outermost modes by the multicast width (`make_tma_copy_desc`'s
+    /// "truncate the tma box by the num_multicast"), each CTA loading its part for all.
+    ///
+    /// ```
+    /// use cute_core::tensor::{Iter, Ptr, Space, Tensor};
+    /// use cute_core::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
+    /// use cute_core::layout::{tile_to_shape, ModeOrder};
+    /// use cute_core::tma_copy::make_tma_atom;
+    /// let g = Tensor::new(Iter::Ptr(Ptr::new(Space::Gmem, 16, 0)), "(4096,4096):(4096,1)".parse().unwrap());
+    /// let atom = smem_atom(AtomMajor::K, AtomSwizzle::Sw128, 16).unwrap();
+    /// let s = atom.map_inner(|l| tile_to_shape(l, &"(128,64)".parse().unwrap(), &ModeOrder::ColMajor)).unwrap();
+    /// let a = make_tma_atom("SM90_TMA_LOAD_MULTICAST", &g, &s, None, 2).unwrap();
+    /// assert_eq!(a.tma.unwrap().encode_args().unwrap().box_dim, vec![64, 64]);
+    /// ```
+    pub fn encode_args(&self) -> Option<EncodeArgs> {
+        let mut e = self.tma_box.encode_args()?;
+        let mut multicast = self.multicast;
+        for d in e.box_dim.iter_mut().rev() {
+            if multicast <= 1 {
+                break;
+            }
+            let next = (multicast + *d - 1) / *d;
+            *d = (*d + multicast - 1) / multicast;
+            multicast = next;
+        }
+        Some(e)
+    }
+
     /// Elements one TMA instruction moves (`Copy_Atom::NumValSrc`).
     pub fn num_vals(&self) -> i64 {
         self.tma_box.size()

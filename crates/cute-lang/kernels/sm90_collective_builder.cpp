@@ -2,7 +2,11 @@
 // one CollectiveBuilder line each, and the builders pick the smem atoms, the GMMA, the TMA
 // loads and the stage count. Half A (row-major) and B (column-major), float accumulators,
 // half C and D, a 128x128x64 tile on a 1x2x1 cluster; the mainloop takes as many stages as
-// fit beside the epilogue's shared storage; both schedules are left to the builders.
+// fit beside the epilogue's shared storage; both schedules are left to the builders. The
+// problem is 4096x4096x4096 (a GEMM's run-time arguments), for the kernel's totals.
+int M = 4096;
+int N = 4096;
+int K = 4096;
 using ElementA = cutlass::half_t;
 using LayoutA = cutlass::layout::RowMajor;
 constexpr int AlignmentA = 128 / cutlass::sizeof_bits<ElementA>::value;

@@ -419,13 +419,14 @@ fn totals_of(preset: &str, src: &str, launch: &Json) -> impl Fn(&str, &str) -> u
         .problem
         .clone()
         .expect("the preset declares the problem");
+    // A persistent kernel's CTAs walk the output tiles: the report's CTAs are its tiles.
+    let tiles = launch["output_tiles"]
+        .as_u64()
+        .unwrap_or_else(|| launch["ctas"].as_u64().unwrap());
     assert_eq!(
         (p.ctas, p.k_tiles),
-        (
-            launch["ctas"].as_u64().unwrap(),
-            launch["k_tiles"].as_u64().unwrap()
-        ),
-        "{preset}: the measured launch's CTAs and k-tiles"
+        (tiles, launch["k_tiles"].as_u64().unwrap()),
+        "{preset}: the measured launch's CTA tiles and k-tiles"
     );
     let preset = preset.to_string();
     move |instr, field| {
@@ -658,6 +659,136 @@ fn kernel_report_totals_match_h100_on_the_hopper_gemm() {
         hw_st - sum(stsm, "wavefronts")
     );
     assert!(hw_st >= sum(stsm, "wavefronts"));
+}
+
+/// `hw/kernel/builder_sm90.cu`, the `sm90_collective_builder` preset built as CUTLASS builds
+/// it (`GemmUniversal` over the two `CollectiveBuilder` lines, persistent over 1024 tiles of
+/// a 4096^3 problem): what the builders picked equals the report's resolution (stages, smem
+/// layouts, TMA ops, MMA, the no-smem epilogue, shared storage), and the report's totals equal
+/// ncu's: the TMA loads (A multicast over the 1x2 cluster: each CTA issues half of A's box
+/// and receives all of it) and the epilogue's STG.E.U16 of every accumulator.
+#[test]
+fn kernel_report_totals_match_hardware_on_the_builder_gemm() {
+    let file = "builder-measured.json";
+    let text = std::fs::read_to_string(root().join("hw/kernel").join(file)).unwrap();
+    let m: Json = serde_json::from_str(&text).unwrap();
+    let mut launch = measured_launch(file, "builder");
+    let cfg = &m["config"];
+    launch["output_tiles"] = cfg["output_tiles"]
+        .as_str()
+        .unwrap()
+        .parse::<u64>()
+        .unwrap()
+        .into();
+    let report = cute_lang::kernel::report(preset_src("sm90_collective_builder")).unwrap();
+    let facts = |name: &str| -> Vec<(String, String)> {
+        report
+            .sections
+            .iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("no section {name}"))
+            .facts
+            .clone()
+    };
+    let fact = |name: &str, k: &str| -> String {
+        facts(name)
+            .into_iter()
+            .find(|(f, _)| f == k)
+            .unwrap_or_else(|| panic!("{name}: no fact {k}"))
+            .1
+    };
+    let cpp = |k: &str| {
+        cfg[k]
+            .as_str()
+            .unwrap()
+            .replace("cutlass::gemm::", "")
+            .replace("cute::", "")
+    };
+    // C++ prints static integers with `_`; the report as the language prints.
+    let unstatic = |s: String| s.replace("(_", "(").replace(",_", ",");
+    assert_eq!(
+        fact("CollectiveMainloop::SmemLayoutA", "layout"),
+        unstatic(cpp("smem_layout_a"))
+    );
+    assert_eq!(
+        fact("CollectiveMainloop::SmemLayoutB", "layout"),
+        unstatic(cpp("smem_layout_b"))
+    );
+    assert_eq!(
+        fact("CollectiveMainloop::GmemTiledCopyA", "op"),
+        cpp("gmem_tiled_copy_a")
+    );
+    assert_eq!(
+        fact("CollectiveMainloop::GmemTiledCopyB", "op"),
+        cpp("gmem_tiled_copy_b")
+    );
+    assert!(
+        fact("CollectiveMainloop", "DispatchPolicy").starts_with(&format!(
+            "MainloopSm90TmaGmmaWarpSpecialized<{}, Shape<_1,_2,_1>, {}>",
+            cpp("stages"),
+            cpp("schedule")
+        ))
+    );
+    assert_eq!(
+        fact("CollectiveEpilogue", "sizeof(SharedStorage)"),
+        format!("{} B", cpp("sizeof_epilogue_shared_storage"))
+    );
+    assert_eq!(
+        cpp("epilogue_source_needed"),
+        "0",
+        "beta = 0: C is not read"
+    );
+    let sum = totals_of(
+        "sm90_collective_builder",
+        preset_src("sm90_collective_builder"),
+        &launch,
+    );
+    let (ld, stg) = ("TMA load", "STG.E.U16");
+    let read = "l1tex__m_xbar2l1tex_read";
+    check_totals(
+        &sum,
+        &launch,
+        &[
+            (ld, "instrs", "sm__sass_inst_executed_op_tma_ld.sum"),
+            (
+                ld,
+                "bytes",
+                &format!("{read}_bytes_mem_global_op_tma_ld.sum"),
+            ),
+            (
+                ld,
+                "sectors",
+                &format!("{read}_sectors_mem_global_op_tma_ld.sum"),
+            ),
+            (stg, "instrs", "smsp__sass_inst_executed_op_global_st.sum"),
+            (
+                stg,
+                "requests",
+                "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+            ),
+            (
+                stg,
+                "sectors",
+                "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+            ),
+        ],
+    );
+    // The multicast half of A's bytes arrives from the peer CTA.
+    assert_eq!(
+        metric(
+            &launch,
+            &format!("{read}_bytes_mem_global_op_tma_ld_dest_multicast.sum")
+        ) * 2,
+        sum(ld, "bytes")
+    );
+    for k in [
+        "smsp__inst_executed_op_global_ld.sum",
+        "smsp__inst_executed_op_ldgsts.sum",
+        "smsp__inst_executed_op_ldsm.sum",
+        "smsp__inst_executed_op_shared_stsm.sum",
+    ] {
+        assert_eq!(metric(&launch, k), 0, "{k}");
+    }
 }
 
 /// The tutorial GEMM without its swizzle (`Sw<0,3,3>`, the second launch of

@@ -8,6 +8,8 @@ struct Case {
     op: String,
     expr: String,
     expect: String,
+    /// The static_assert C++ fired, for an "error" line.
+    msg: Option<String>,
 }
 
 fn repo_root() -> PathBuf {
@@ -30,6 +32,7 @@ fn load(path: &PathBuf) -> Vec<Case> {
                 op: s("op"),
                 expr: s("expr"),
                 expect: s("expect"),
+                msg: v["msg"].as_str().map(str::to_string),
             }
         })
         .collect()
@@ -135,6 +138,32 @@ fn collective_builders() {
     let cases = load(&repo_root().join("testdata/builder-cases.jsonl"));
     assert!(cases.len() >= 4000, "{} cases", cases.len());
     check("builder-cases.jsonl", &cases);
+}
+
+/// CUTLASS's Blackwell builders: SM100's dense TMA UMMA mainloop (1-SM and 2-SM, the
+/// accumulator stages, the TMA loads of a CTA pair) and its epilogue (the TMEM load, the
+/// epilogue tile, stages, atoms and `sizeof(SharedStorage)`, a mainloop's carveout of it),
+/// SM120's F8F6F4 mainloop, and their refusals, each error naming CUTLASS's static_assert
+/// (`tools/oracle/builders_sm1xx.py`, the newest CUTLASS's headers).
+#[test]
+fn blackwell_collective_builders() {
+    let cases = load(&repo_root().join("testdata/builder-sm1xx-cases.jsonl"));
+    assert!(cases.len() >= 3000, "{} cases", cases.len());
+    check("builder-sm1xx-cases.jsonl", &cases);
+    let lines = printed("builder-sm1xx-cases.jsonl", &cases);
+    let unnamed: Vec<_> = cases
+        .iter()
+        .zip(&lines)
+        .filter_map(|(c, got)| {
+            let msg = c.msg.as_deref().filter(|_| c.expect == "error")?;
+            (!got.contains(msg)).then(|| format!("  {}\n    {msg}\n    {got}", c.expr))
+        })
+        .collect();
+    assert!(
+        unnamed.is_empty(),
+        "errors without CUTLASS's words:\n{}",
+        unnamed.join("\n")
+    );
 }
 
 /// Which MMA op values C++ makes without template arguments (`SM90_64x64x16_F32F16F16_SS{}`

@@ -354,22 +354,33 @@ fn g2s_verdict(
 
 /// The tutorial's epilogue: each thread stores its accumulators straight to global memory
 /// over C's strides (`dC`), one element per instruction as `axpby(alpha, tCrC, beta, tCgC)`
-/// does. Only where the code stages nothing of C in shared memory.
+/// does. Only where the code stages nothing of C in shared memory. A builder's no-smem
+/// epilogue (`DefaultEpilogue`) stores D the same way, converted to D's type.
 pub(super) fn direct_epilogue(
     r: &Roles,
     mma_name: &str,
     mma: &TiledMma,
 ) -> Result<Option<(Section, Traffic)>> {
-    let Some((_, stride)) = r.strides.iter().find(|(o, _)| *o == Operand::C) else {
-        return Ok(None);
+    let (object, stride, elem) = match (
+        &r.direct_out,
+        r.strides.iter().find(|(o, _)| *o == Operand::C),
+    ) {
+        (Some((name, s, e)), _) => (name.clone(), s, *e),
+        (None, Some((_, stride))) => {
+            let Some(e) = mma_operand_type(mma, Operand::C) else {
+                return Err(Error::new(format!(
+                    "the epilogue ({mma_name}'s accumulators -> global): the MMA does not say C's type"
+                )));
+            };
+            ("C".to_string(), stride, e)
+        }
+        (None, None) => return Ok(None),
     };
     if r.smem_of(Operand::C).is_some() || r.s2r.iter().any(|(_, o, _)| *o == Operand::C) {
         return Ok(None);
     }
     let what = format!("the epilogue ({mma_name}'s accumulators -> global)");
     let cta = cta_tile(r).ok_or_else(|| Error::new(format!("{what}: no CTA tile")))?;
-    let elem = mma_operand_type(mma, Operand::C)
-        .ok_or_else(|| Error::new(format!("{what}: the MMA does not say C's type")))?;
     let bits = u32::try_from(elem.bits()).map_err(|_| Error::new("element width out of range"))?;
     let shape = IntTuple::ints(&[cta[0], cta[1]]);
     let gc = Layout::new(shape.clone(), stride.clone()).map_err(|e| e.within(&what))?;
@@ -380,7 +391,7 @@ pub(super) fn direct_epilogue(
     let co = cute_core::gmem::coalescing(&AnyLayout::Layout(gc.clone()), bits, 0, &tv, op)
         .map_err(|e| e.within(&what))?;
     let mut t = Traffic {
-        object: "C".into(),
+        object: object.clone(),
         instr: op.to_string(),
         per_k_tile: false,
         instrs: co.instrs.len() as u64,
@@ -407,7 +418,7 @@ pub(super) fn direct_epilogue(
     };
     let section = Section {
         kind: SectionKind::Epilogue,
-        name: "C".into(),
+        name: object,
         verdict,
         headline: format!(
             "{op} from registers: {} sectors (min {}) per CTA in {} requests",
@@ -451,10 +462,22 @@ pub(super) fn tma_section(name: &str, op: Operand, atom: &CopyAtom) -> Section {
             ("operand".into(), op.to_string()),
             ("box".into(), b.to_string()),
             ("swizzle".into(), b.swizzle.to_string()),
-            ("multicast".into(), t.multicast.to_string()),
+            (
+                "multicast".into(),
+                if t.multicast > 1 {
+                    format!(
+                        "{}: each CTA loads 1/{} of the box and receives the rest from its peers (L2 reads {} bytes a box)",
+                        t.multicast,
+                        t.multicast,
+                        bytes / t.multicast
+                    )
+                } else {
+                    t.multicast.to_string()
+                },
+            ),
             (
                 "cuTensorMapEncodeTiled".into(),
-                b.encode_args().map_or_else(
+                t.encode_args().map_or_else(
                     || "a TMA mode merges gmem modes: see make_tma_copy_desc".to_string(),
                     |e| e.to_string(),
                 ),

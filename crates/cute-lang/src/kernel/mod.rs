@@ -164,7 +164,13 @@ pub fn report_of(session: &Session) -> Result<Report> {
         .iter()
         .any(|(_, m)| matches!(m.atom.params, Some(MmaParams::Umma(_))));
     smem_buffers(&mut r)?;
+    let unloaded = roles::collective_copies(&mut r);
     let mut sections: Vec<Section> = r.collectives.iter().map(collective_section).collect();
+    sections.extend(
+        unloaded
+            .into_iter()
+            .map(|(n, e)| failed(SectionKind::Tma, &n, e)),
+    );
     sections.extend(r.epilogues.iter().map(epilogue_collective_section));
     sections.extend(smem_sections(&r, arch, smem_limit)?);
     // Element types: every copy and the MMA must agree on each operand's width.
@@ -194,7 +200,10 @@ fn collective_section((name, m): &(String, cute_core::collective::Mainloop)) -> 
         ("DispatchPolicy".to_string(), m.policy_name()),
         (
             "resolved as".to_string(),
-            "nvcc 12.9 compiles CUTLASS's SM90 builder (its KernelScheduleAuto reads __CUDACC_VER_MAJOR__/MINOR__)".to_string(),
+            match m.config.arch {
+                cute_core::arch::Arch::Sm90 => "nvcc 12.9 compiles CUTLASS's SM90 builder (its KernelScheduleAuto reads __CUDACC_VER_MAJOR__/MINOR__)".to_string(),
+                a => format!("nvcc 12.9 compiles the newest CUTLASS's {} builder", a.name()),
+            },
         ),
     ];
     let mut warnings = Vec::new();
@@ -224,18 +233,13 @@ fn collective_section((name, m): &(String, cute_core::collective::Mainloop)) -> 
             Verdict::Warn
         },
         headline: format!(
-            "{} stages of {}x{}x{}, {} over {} warpgroup{} ({})",
+            "{} stages of {}x{}x{}, {} {} ({})",
             m.stages,
             m.config.tile[0],
             m.config.tile[1],
             m.config.tile[2],
             m.op,
-            m.schedule.warpgroups(),
-            if m.schedule.warpgroups() == 1 {
-                ""
-            } else {
-                "s"
-            },
+            m.mma_threads(),
             m.schedule
         ),
         facts,
@@ -269,7 +273,10 @@ fn epilogue_collective_section((name, e): &(String, cute_core::epilogue::Epilogu
         name: name.clone(),
         verdict: Verdict::Ok,
         headline: match &e.tma {
-            None => format!("{}: no shared memory (SharedStorage 1 B)", e.schedule),
+            None => format!(
+                "{}: no shared memory (SharedStorage {} B)",
+                e.schedule, e.shared_storage_bytes
+            ),
             Some(t) => format!(
                 "{}: epilogue tile {}x{}, {} C / {} D stages, {} of shared memory",
                 e.schedule,
@@ -353,26 +360,40 @@ fn smem_sections(r: &Roles, arch: cute_core::arch::Arch, smem_limit: i64) -> Res
             view: Some(stage_expr(name, l, r.umma)),
         });
     }
+    // The epilogue's C and D buffers share the CTA's shared memory with the mainloop's.
+    let mut fixed = 0i64;
+    for (name, e) in r.epilogues.iter().filter(|(_, e)| e.tma.is_some()) {
+        fixed = arith::add(fixed, e.shared_storage_bytes)?;
+        total_names.push(format!("{name}::SharedStorage"));
+    }
     if !total_names.is_empty() {
         let stages = stage_counts.iter().copied().max().unwrap_or(1);
-        let budget = budget_section(total_names.join(" + "), total, stages, arch, smem_limit)?;
+        let budget = budget_section(
+            total_names.join(" + "),
+            [arith::add(total, fixed)?, fixed],
+            stages,
+            arch,
+            smem_limit,
+        )?;
         sections.insert(0, budget);
     }
     Ok(sections)
 }
 
-/// The shared-memory budget: `total` bytes of `stages` stages against the arch's limit.
+/// The shared-memory budget: `total` bytes, of which `fixed` are not staged (an epilogue's),
+/// in `stages` stages against the arch's limit.
 fn budget_section(
     name: String,
-    total: i64,
+    [total, fixed]: [i64; 2],
     stages: i64,
     arch: cute_core::arch::Arch,
     smem_limit: i64,
 ) -> Result<Section> {
     let over = total > smem_limit;
-    let per_stage = if stages > 0 { total / stages } else { total };
+    let staged = total - fixed;
+    let per_stage = if stages > 0 { staged / stages } else { staged };
     let fit = if per_stage > 0 {
-        smem_limit / per_stage
+        (smem_limit - fixed).max(0) / per_stage
     } else {
         0
     };

@@ -81,6 +81,8 @@ pub(super) struct Roles {
     pub(super) collectives: Vec<(String, cute_core::collective::Mainloop)>,
     /// The epilogues epilogue `CollectiveBuilder` lines resolved to, by name.
     pub(super) epilogues: Vec<(String, cute_core::epilogue::Epilogue)>,
+    /// A no-smem epilogue's direct stores: the output's strides in a CTA tile and its type.
+    pub(super) direct_out: Option<(String, IntTuple, cute_core::elem::Elem)>,
 }
 
 impl Roles {
@@ -334,4 +336,85 @@ pub(super) fn cta_tile(r: &Roles) -> Option<Vec<i64>> {
         let (a, b) = (dims(Operand::A)?, dims(Operand::B)?);
         Some(vec![a.0, b.0, a.1])
     })
+}
+
+/// The global tensors of a builder's GEMM and what reads or writes them, given the problem
+/// size: the mainloop's TMA loads of A and B (`make_tma_atom` over the layout tags'
+/// strides, one stage of the smem layout, the tile and the multicast), and a no-smem
+/// epilogue's stores of D. Returns the loads that cannot be made, with why.
+pub(super) fn collective_copies(r: &mut Roles) -> Vec<(String, Error)> {
+    use cute_core::collective::{Schedule, TmaLoad};
+    use cute_core::smem_atom::AtomMajor;
+    use cute_core::tensor::{Iter, Ptr, Space, Tensor};
+    let [Some(m), Some(n), Some(k)] = r.problem else {
+        return Vec::new();
+    };
+    let mut failed = Vec::new();
+    for (name, c) in r.collectives.clone() {
+        let cfg = &c.config;
+        if c.schedule == Schedule::TmaWs2SmSm100 {
+            // A CTA pair's loads are not modelled: the report counts no TMA for them.
+            continue;
+        }
+        let [tm, tn, tk] = cfg.tile;
+        let peers = |t: TmaLoad, along: i64| if t == TmaLoad::Load { 1 } else { along };
+        let loads = [
+            (
+                Operand::A,
+                cfg.a,
+                &c.smem_layout_a,
+                m,
+                tm,
+                peers(c.gmem_copy[0], cfg.cluster[1]),
+            ),
+            (
+                Operand::B,
+                cfg.b,
+                &c.smem_layout_b,
+                n,
+                tn,
+                peers(c.gmem_copy[1], cfg.cluster[0]),
+            ),
+        ];
+        for (i, (op, (_, l, _), smem, mn, rows, mc)) in loads.into_iter().enumerate() {
+            let what = format!("{name}::GmemTiledCopy{op}");
+            let atom = (|| -> Result<CopyAtom> {
+                let stride = match l.major(op == Operand::B) {
+                    AtomMajor::K => [k, 1],
+                    AtomMajor::MN => [1, mn],
+                };
+                let g = cute_core::layout::Layout::new(
+                    IntTuple::ints(&[mn, k]),
+                    IntTuple::ints(&stride),
+                )?;
+                let bits =
+                    u32::try_from(c.smem_bits[i]).map_err(|_| Error::new("element width"))?;
+                let t = Tensor::new(Iter::Ptr(Ptr::new(Space::Gmem, bits, 0)), g);
+                let (stage, _) = stage_of(smem, r.umma)?;
+                cute_core::tma_copy::make_tma_atom(
+                    c.gmem_copy[i].name(),
+                    &t,
+                    &stage,
+                    Some(&IntTuple::ints(&[rows, tk])),
+                    mc,
+                )
+            })();
+            match atom {
+                Ok(a) => r.tma.push((what, op, a)),
+                Err(e) => failed.push((what, e)),
+            }
+        }
+    }
+    for (name, e) in &r.epilogues {
+        if e.tma.is_some() || e.config.arch != Arch::Sm90 {
+            continue;
+        }
+        let (elem, layout, _) = e.config.d;
+        let stride = match layout {
+            cute_core::collective::GemmLayout::RowMajor => [n, 1],
+            cute_core::collective::GemmLayout::ColumnMajor => [1, m],
+        };
+        r.direct_out = Some((format!("{name} (D)"), IntTuple::ints(&stride), elem));
+    }
+    failed
 }

@@ -338,14 +338,17 @@ pub(super) fn totals_section(p: &Problem, traffic: &[Traffic]) -> Section {
 /// (a load of A or B) or per CTA (a store of C), the CTA's tile of the operand over the
 /// atom's smem tile. Box rows are taken to start 32-byte aligned in global memory, as
 /// `cuTensorMapEncodeTiled` asks of the strides (multiples of 16 bytes) and of the base. A
-/// multicast box is split among CTAs: not counted.
+/// multicast box is split among its CTAs: each issues its part (as many instructions as a
+/// whole box takes) and receives the whole box, its peers' parts by multicast, so the bytes
+/// and sectors into each CTA are a whole box's (what ncu's `l1tex__m_xbar2l1tex_read_*`
+/// count, multicast included); L2 reads 1/multicast of them.
 pub(super) fn tma_traffic(
     name: &str,
     op: Operand,
     t: &cute_core::tma::TmaAtom,
     cta: &[i64],
 ) -> Result<Option<Traffic>> {
-    if t.multicast != 1 || cta.len() < 3 {
+    if cta.len() < 3 {
         return Ok(None);
     }
     let b = &t.tma_box;

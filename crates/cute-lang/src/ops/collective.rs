@@ -5,6 +5,7 @@
 
 use crate::value::Value;
 use crate::words::{ArchTag, OpClass, Word};
+use cute_core::arch::Arch;
 use cute_core::collective::{
     build_mainloop, GemmLayout, Mainloop, MainloopConfig, Schedule, Stages,
 };
@@ -82,20 +83,25 @@ pub(crate) fn builder(t: &[Value]) -> Result<Value> {
             )))
         }
     };
-    if arch != ArchTag::Sm90 {
-        return Err(Error::new(format!(
-            "the {} builders are not resolved yet (this tool resolves cutlass::arch::Sm90's TMA warp-specialized mainloops)",
-            arch.name()
-        )));
-    }
+    let arch = match arch {
+        ArchTag::Sm90 => Arch::Sm90,
+        ArchTag::Sm100 => Arch::Sm100,
+        ArchTag::Sm120 => Arch::Sm120,
+        a => {
+            return Err(Error::new(format!(
+                "the cutlass::{} builders are not resolved (this tool resolves cutlass::arch::Sm90's, Sm100's and Sm120's)",
+                a.name()
+            )))
+        }
+    };
     if t[1] != Value::Word(Word::OpClass(OpClass::TensorOp)) {
         return Err(Error::new(format!(
-            "SM90's GMMA mainloops and TMA epilogues take cutlass::arch::OpClassTensorOp, got {}",
+            "the builders resolved here take cutlass::arch::OpClassTensorOp (the block-scaled and SIMT ones are not resolved yet), got {}",
             t[1]
         )));
     }
     if t.len() >= 14 {
-        return epilogue_builder(t);
+        return epilogue_builder(arch, t);
     }
     let operand =
         |i: usize, name: &str| operand(&t[i..i + 3], name, &format!("GmemLayout{name}Tag"));
@@ -112,7 +118,7 @@ pub(crate) fn builder(t: &[Value]) -> Result<Value> {
     let schedule = match &t[12] {
         Value::Word(Word::Schedule(tag)) => Schedule::parse(tag.name()).ok_or_else(|| {
             Error::new(format!(
-                "the schedule {} is not one of SM90's TMA warp-specialized SS mainloops' (KernelScheduleAuto, KernelTmaWarpSpecialized[Cooperative|Pingpong][FP8FastAccum]), which this tool resolves",
+                "the schedule {} is none of the TMA warp-specialized mainloops' this tool resolves (KernelScheduleAuto, SM90's KernelTmaWarpSpecialized[Cooperative|Pingpong][FP8FastAccum], SM100's KernelTmaWarpSpecialized1SmSm100/2SmSm100, SM120's KernelScheduleF8f6f4Sm120)",
                 tag.name()
             ))
         })?,
@@ -124,6 +130,7 @@ pub(crate) fn builder(t: &[Value]) -> Result<Value> {
         }
     };
     let cfg = MainloopConfig {
+        arch,
         a: operand(2, "A")?,
         b: operand(5, "B")?,
         acc: elem(&t[8], "ElementAccumulator")?,
@@ -161,21 +168,30 @@ pub(crate) fn carveout(t: &[Value]) -> Result<Value> {
 pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
     let layout = |l: &AnyLayout| Value::from(l.clone());
     let atom = |i: usize| -> Result<Value> {
-        let bits = m.mma_types[i].bits();
         Ok(Value::from(cute_core::smem_atom::smem_atom(
             m.majors[i],
             m.smem_atoms[i],
-            bits,
+            m.smem_bits[i],
         )?))
     };
     let tma = |i: usize| {
-        let op = match m.gmem_copy[i] {
-            cute_core::collective::TmaLoad::Load => "SM90_TMA_LOAD",
-            cute_core::collective::TmaLoad::Multicast => "SM90_TMA_LOAD_MULTICAST",
-        };
+        let op = m.gmem_copy[i].name();
         crate::words::TmaOp::parse(op)
             .map(|o| Value::Word(Word::Tma(o)))
             .ok_or_else(|| Error::new(format!("unknown TMA op {op}")))
+    };
+    let smem_copy = |i: usize| -> Result<Value> {
+        let Some(ops) = m.smem_copy else {
+            return Err(Error::new(format!(
+                "{name} is void in this mainloop: the MMA reads shared memory through descriptors"
+            )));
+        };
+        match cute_core::atom::Atom::lookup(ops[i])? {
+            cute_core::atom::Atom::Copy(c) => Ok(Value::Atom(Box::new(
+                cute_core::atom::Atom::Copy(c.with_value_bits(8)?),
+            ))),
+            a => Err(Error::new(format!("{} is not a copy atom", a.name()))),
+        }
     };
     let cfg = &m.config;
     Ok(match name {
@@ -190,12 +206,8 @@ pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
         "TileShape" => Value::Tuple(cfg.tile.iter().map(|&x| Value::Int(x)).collect()),
         "ElementA" => Value::Word(Word::Elem(cfg.a.0)),
         "ElementB" => Value::Word(Word::Elem(cfg.b.0)),
-        // The GMMA reads A and B through descriptors: no smem->register copy.
-        "SmemCopyAtomA" | "SmemCopyAtomB" => {
-            return Err(Error::new(format!(
-                "{name} is void in an SM90 GMMA mainloop: the MMA reads shared memory through descriptors"
-            )))
-        }
+        "SmemCopyAtomA" => smem_copy(0)?,
+        "SmemCopyAtomB" => smem_copy(1)?,
         _ => {
             return Err(Error::new(format!(
                 "the collective has no member '{name}' here (known: CollectiveOp, DispatchPolicy, TileShape, ElementA, ElementB, TiledMma, SmemLayoutAtomA, SmemLayoutAtomB, SmemLayoutA, SmemLayoutB, GmemTiledCopyA, GmemTiledCopyB)"
@@ -207,7 +219,7 @@ pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
 /// `cutlass::epilogue::collective::CollectiveBuilder<Arch, OpClass, TileShape, ClusterShape,
 /// EpilogueTile, ElementAccumulator, ElementCompute, ElementC, LayoutC, AlignmentC, ElementD,
 /// LayoutD, AlignmentD, Schedule[, Fusion]>`: its `CollectiveOp`, the default fusion.
-fn epilogue_builder(t: &[Value]) -> Result<Value> {
+fn epilogue_builder(arch: Arch, t: &[Value]) -> Result<Value> {
     if t.len() > 14 {
         return Err(Error::new(
             "an epilogue fusion argument (the 15th) is not resolved yet: the default LinearCombination is (leave it out)",
@@ -238,20 +250,21 @@ fn epilogue_builder(t: &[Value]) -> Result<Value> {
         Value::Word(Word::Schedule(tag)) if tag.name() == "EpilogueScheduleAuto" => EpilogueSchedule::Auto,
         v => {
             return Err(Error::new(format!(
-                "the epilogue schedule is EpilogueScheduleAuto, cutlass::epilogue::NoSmemWarpSpecialized, TmaWarpSpecialized or TmaWarpSpecializedCooperative here, got {v}"
+                "the epilogue schedule is EpilogueScheduleAuto or one of cutlass::epilogue's NoSmemWarpSpecialized, TmaWarpSpecialized, TmaWarpSpecializedCooperative (SM90), TmaWarpSpecialized1Sm/2Sm, NoSmemWarpSpecialized1Sm/2Sm (SM100) here, got {v}"
             )))
         }
     };
     let cfg = EpilogueConfig {
+        arch,
+        cluster: shape3(&t[3], "ClusterShape_MNK")?,
+        acc: elem(&t[5], "ElementAccumulator")?,
         tile: shape3(&t[2], "TileShape_MNK")?,
         epi_tile,
         c,
         d: operand(10, "D")?,
         schedule,
     };
-    elem(&t[5], "ElementAccumulator")?;
     elem(&t[6], "ElementCompute")?;
-    shape3(&t[3], "ClusterShape_MNK")?;
     Ok(Value::Epilogue(Box::new(build_epilogue(&cfg)?)))
 }
 
@@ -261,10 +274,20 @@ pub(crate) fn epilogue_member(e: &Epilogue, name: &str) -> Result<Value> {
     let need = |what: &str| -> Result<&cute_core::epilogue::TmaEpilogue> {
         tma.ok_or_else(|| {
             Error::new(format!(
-                "{} (the no-smem epilogue, gemm::EpilogueDefault) has no {what}: it stores the accumulators straight to global memory",
-                e.schedule
+                "{} (the no-smem epilogue, {}) has no {what}: it stores the accumulators straight to global memory",
+                e.schedule,
+                e.policy_name()
             ))
         })
+    };
+    let ints = |v: &[i64]| Value::Tuple(v.iter().map(|&x| Value::Int(x)).collect());
+    let atom = |n: &str| -> Result<Value> {
+        match cute_core::atom::Atom::lookup(n)? {
+            cute_core::atom::Atom::Copy(c) => {
+                Ok(Value::Atom(Box::new(cute_core::atom::Atom::Copy(c))))
+            }
+            a => Err(Error::new(format!("{} is not a copy atom", a.name()))),
+        }
     };
     let op = |n: &str| {
         crate::words::TmaOp::parse(n)
@@ -274,9 +297,32 @@ pub(crate) fn epilogue_member(e: &Epilogue, name: &str) -> Result<Value> {
     Ok(match name {
         "CollectiveOp" => Value::Epilogue(Box::new(e.clone())),
         "SharedStorage" => Value::Storage(e.shared_storage_bytes),
-        "EpilogueTile" => {
-            let [m, n] = need(name)?.epi_tile;
-            Value::Tuple(vec![Value::Int(m), Value::Int(n)])
+        "EpilogueTile" => match (tma, e.no_smem_tile) {
+            (None, Some(t)) => ints(&t),
+            _ => {
+                let t = need(name)?;
+                match &t.epi_tile_layouts {
+                    // SM100's automatic tile is a tile of layouts.
+                    Some(ls) => Value::Tuple(ls.iter().cloned().map(Value::from).collect()),
+                    None => ints(&t.epi_tile),
+                }
+            }
+        },
+        "CopyOpT2R" => match &e.tmem_load {
+            Some(n) => atom(n)?,
+            None => {
+                return Err(Error::new(
+                    "CopyOpT2R is SM100's (the TMEM load): an SM90 epilogue reads the accumulators from registers",
+                ))
+            }
+        },
+        "CtaTileShape" | "CtaTileMNK" => {
+            let [m, n, k] = e.config.tile;
+            let two = matches!(
+                e.schedule,
+                EpilogueSchedule::TmaWs2Sm | EpilogueSchedule::NoSmem2Sm
+            );
+            ints(&[if two { m / 2 } else { m }, n, k])
         }
         "SmemLayoutAtomC" => Value::from(cute_core::epilogue::atom_layout(need(name)?.atoms[0])?),
         "SmemLayoutAtomD" => Value::from(cute_core::epilogue::atom_layout(need(name)?.atoms[1])?),

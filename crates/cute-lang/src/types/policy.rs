@@ -97,38 +97,48 @@ pub(crate) fn policy(name: &str, targs: &[Value]) -> Option<Result<Value>> {
 
 /// `DispatchPolicy`: the policy of the dispatch-policy table with the builder's arguments.
 pub(crate) fn of_mainloop(m: &cute_core::collective::Mainloop) -> Result<Value> {
-    let fp8 = m
-        .policy_name()
-        .starts_with("MainloopSm90TmaGmmaWarpSpecializedFP8");
-    let name = if fp8 {
-        "MainloopSm90TmaGmmaWarpSpecializedFP8"
-    } else {
-        "MainloopSm90TmaGmmaWarpSpecialized"
-    };
-    let tag = crate::words::ScheduleTag::parse(m.schedule.name())
-        .ok_or_else(|| Error::new(format!("unknown schedule {}", m.schedule)))?;
+    use cute_core::arch::Arch;
+    let p = &m.policy;
+    // The schedule tag the policy is written with (SM120's carries its scheduler stages).
+    let tag_name = p.schedule.split('<').next().unwrap_or_default();
+    let tag = crate::words::ScheduleTag::parse(tag_name)
+        .ok_or_else(|| Error::new(format!("unknown schedule {}", p.schedule)))?;
+    let tag = Value::Word(crate::words::Word::Schedule(tag));
     let cluster = Value::Tuple(m.config.cluster.iter().map(|&x| Value::Int(x)).collect());
-    let args = [
+    let (s, sch) = (
         Value::Int(m.stages),
-        cluster,
-        Value::Word(crate::words::Word::Schedule(tag)),
-    ];
-    match policy(name, &args) {
-        Some(Ok(Value::Policy(mut p))) => {
-            p.name = m.policy_name();
+        Value::Int(p.scheduler_stages.unwrap_or(0)),
+    );
+    let args = match m.config.arch {
+        Arch::Sm100 => vec![s, sch, Value::Int(p.acc_stages.unwrap_or(0)), cluster],
+        Arch::Sm120 => vec![s, sch, cluster, tag.clone()],
+        _ => vec![s, cluster, tag.clone()],
+    };
+    match policy(p.template, &args) {
+        Some(Ok(Value::Policy(mut pol))) => {
+            pol.name = m.policy_name();
+            // SM100's schedule is a template carrying the pipelines' stage counts.
+            if let (Some(sch), Some(acc)) = (p.scheduler_stages, p.acc_stages) {
+                let schedule = Value::Policy(Box::new(crate::value::Policy {
+                    name: p.schedule.clone(),
+                    members: vec![
+                        ("SchedulerPipelineStageCount".to_string(), Value::Int(sch)),
+                        ("AccumulatorPipelineStageCount".to_string(), Value::Int(acc)),
+                    ],
+                }));
+                pol.members.retain(|(n, _)| n != "Schedule");
+                pol.members.push(("Schedule".to_string(), schedule));
+            }
             // The FP8 policies derive their members from the plain one's.
-            for (k, v) in [
-                ("Stages", Value::Int(m.stages)),
-                ("Schedule", Value::Word(crate::words::Word::Schedule(tag))),
-            ] {
-                if !p.members.iter().any(|(n, _)| n == k) {
-                    p.members.push((k.to_string(), v));
+            for (k, v) in [("Stages", Value::Int(m.stages)), ("Schedule", tag)] {
+                if !pol.members.iter().any(|(n, _)| n == k) {
+                    pol.members.push((k.to_string(), v));
                 }
             }
-            Ok(Value::Policy(p))
+            Ok(Value::Policy(pol))
         }
         Some(r) => r,
-        None => Err(Error::new(format!("no dispatch policy {name}"))),
+        None => Err(Error::new(format!("no dispatch policy {}", p.template))),
     }
 }
 

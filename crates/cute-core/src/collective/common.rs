@@ -1,0 +1,434 @@
+//! The builders' shared vocabulary: the configuration, the schedules, the result and the
+//! checks every arch's builder makes.
+
+use crate::arch::Arch;
+use crate::atom::TiledMma;
+use crate::elem::Elem;
+use crate::error::{arith, Error, Result};
+use crate::int_tuple::IntTuple;
+use crate::layout::{self, ModeOrder};
+use crate::smem_atom::{AtomMajor, AtomSwizzle};
+use crate::swizzle::AnyLayout;
+use std::fmt;
+
+/// Shared memory one CTA may use on SM90 (`detail::sm90_smem_capacity_bytes`): 227 KiB.
+pub const SM90_SMEM_CAPACITY: i64 = 232_448;
+/// The bytes of one stage's pipeline barriers (`PipelineTmaAsync<1>::SharedStorage`: a full
+/// and an empty `ClusterBarrier`).
+pub const SM90_PIPELINE_BYTES: i64 = 16;
+/// Shared memory one CTA may use on SM100 (`arch::Sm100::kSharedMemoryCapacityBytes`).
+pub const SM100_SMEM_CAPACITY: i64 = 232_448;
+/// Shared memory one CTA may use on SM120 (`arch::Sm120::kSharedMemoryCapacityBytes`): 99 KiB.
+pub const SM120_SMEM_CAPACITY: i64 = 101_376;
+/// TMA's alignment of a row in global memory, in bytes (`detail::tma_alignment_bytes`).
+pub const TMA_ALIGNMENT_BYTES: i64 = 16;
+
+/// A GEMM operand's layout tag in global memory (`cutlass::layout::RowMajor` /
+/// `ColumnMajor`), which `TagToStrideA/B` turn into strides: A `RowMajor` is K-major
+/// (`Stride<int64_t, _1, int64_t>`), A `ColumnMajor` M-major; B `ColumnMajor` is K-major, B
+/// `RowMajor` N-major.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GemmLayout {
+    /// `cutlass::layout::RowMajor`.
+    RowMajor,
+    /// `cutlass::layout::ColumnMajor`.
+    ColumnMajor,
+}
+
+impl GemmLayout {
+    /// The major of operand A (`b == false`) or B in global memory.
+    pub fn major(self, b: bool) -> AtomMajor {
+        match (self, b) {
+            (GemmLayout::RowMajor, false) | (GemmLayout::ColumnMajor, true) => AtomMajor::K,
+            _ => AtomMajor::MN,
+        }
+    }
+
+    /// The stride type `TagToStrideA_t` (`b == false`) or `TagToStrideB_t` makes of it.
+    pub fn stride(self, b: bool) -> &'static str {
+        match self.major(b) {
+            AtomMajor::K => "(int64_t,_1,int64_t)",
+            AtomMajor::MN => "(_1,int64_t,int64_t)",
+        }
+    }
+
+    /// As CUTLASS spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            GemmLayout::RowMajor => "cutlass::layout::RowMajor",
+            GemmLayout::ColumnMajor => "cutlass::layout::ColumnMajor",
+        }
+    }
+}
+
+/// The stage-count argument: `StageCountAuto`, `StageCount<N>` (or `Int<N>`),
+/// `StageCountAutoCarveout<bytes>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stages {
+    /// `StageCountAuto`: as many as fit (`StageCountAutoCarveout<0>`).
+    Auto,
+    /// `StageCount<N>`.
+    Count(i64),
+    /// `StageCountAutoCarveout<bytes>`: as many as fit beside `bytes` the kernel keeps for
+    /// itself (the epilogue's `SharedStorage`).
+    AutoCarveout(i64),
+}
+
+impl fmt::Display for Stages {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stages::Auto => write!(f, "StageCountAuto"),
+            Stages::Count(n) => write!(f, "StageCount<{n}>"),
+            Stages::AutoCarveout(b) => write!(f, "StageCountAutoCarveout<{b}>"),
+        }
+    }
+}
+
+/// The kernel schedule tags of the TMA warp-specialized mainloops: SM90's, SM100's 1-SM and
+/// 2-SM dense UMMA tags and SM120's F8F6F4 tag (SM120 also takes the SM90 cooperative and
+/// pingpong tags).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Schedule {
+    /// `KernelScheduleAuto`.
+    Auto,
+    /// `KernelTmaWarpSpecialized`: one consumer warpgroup, not persistent.
+    WarpSpecialized,
+    /// `KernelTmaWarpSpecializedCooperative`: two consumer warpgroups on one tile.
+    Cooperative,
+    /// `KernelTmaWarpSpecializedPingpong`: two consumer warpgroups on alternate tiles.
+    Pingpong,
+    /// `KernelTmaWarpSpecializedFP8FastAccum`.
+    WarpSpecializedFp8FastAccum,
+    /// `KernelTmaWarpSpecializedCooperativeFP8FastAccum`.
+    CooperativeFp8FastAccum,
+    /// `KernelTmaWarpSpecializedPingpongFP8FastAccum`.
+    PingpongFp8FastAccum,
+    /// `KernelTmaWarpSpecialized1SmSm100`: a 1-SM UMMA.
+    TmaWs1SmSm100,
+    /// `KernelTmaWarpSpecialized2SmSm100`: a 2-SM UMMA on a CTA pair.
+    TmaWs2SmSm100,
+    /// `KernelScheduleF8f6f4Sm120`: SM120's F8F6F4 schedule (cooperative).
+    F8f6f4Sm120,
+}
+
+impl Schedule {
+    /// Every schedule.
+    pub const ALL: [Schedule; 10] = [
+        Schedule::Auto,
+        Schedule::WarpSpecialized,
+        Schedule::Cooperative,
+        Schedule::Pingpong,
+        Schedule::WarpSpecializedFp8FastAccum,
+        Schedule::CooperativeFp8FastAccum,
+        Schedule::PingpongFp8FastAccum,
+        Schedule::TmaWs1SmSm100,
+        Schedule::TmaWs2SmSm100,
+        Schedule::F8f6f4Sm120,
+    ];
+
+    /// The tag as CUTLASS names it (in `cutlass::gemm`; `KernelScheduleAuto` in
+    /// `cutlass::gemm::collective`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Schedule::Auto => "KernelScheduleAuto",
+            Schedule::WarpSpecialized => "KernelTmaWarpSpecialized",
+            Schedule::Cooperative => "KernelTmaWarpSpecializedCooperative",
+            Schedule::Pingpong => "KernelTmaWarpSpecializedPingpong",
+            Schedule::WarpSpecializedFp8FastAccum => "KernelTmaWarpSpecializedFP8FastAccum",
+            Schedule::CooperativeFp8FastAccum => "KernelTmaWarpSpecializedCooperativeFP8FastAccum",
+            Schedule::PingpongFp8FastAccum => "KernelTmaWarpSpecializedPingpongFP8FastAccum",
+            Schedule::TmaWs1SmSm100 => "KernelTmaWarpSpecialized1SmSm100",
+            Schedule::TmaWs2SmSm100 => "KernelTmaWarpSpecialized2SmSm100",
+            Schedule::F8f6f4Sm120 => "KernelScheduleF8f6f4Sm120",
+        }
+    }
+
+    /// The schedule of that tag name.
+    pub fn parse(name: &str) -> Option<Schedule> {
+        Schedule::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    pub(super) fn fast_accum(self) -> bool {
+        matches!(
+            self,
+            Schedule::WarpSpecializedFp8FastAccum
+                | Schedule::CooperativeFp8FastAccum
+                | Schedule::PingpongFp8FastAccum
+        )
+    }
+
+    pub(super) fn cooperative(self) -> bool {
+        matches!(
+            self,
+            Schedule::Cooperative | Schedule::CooperativeFp8FastAccum
+        )
+    }
+
+    /// The consumer warpgroups one tile's MMA is split over (the atom layout's M).
+    pub fn warpgroups(self) -> i64 {
+        if self.cooperative() {
+            2
+        } else {
+            1
+        }
+    }
+}
+
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The TMA load a mainloop issues for an operand (`sm90_cluster_shape_to_tma_atom`, and
+/// SM100's `sm100_cluster_shape_to_tma_atom_A/B` for a 2-SM MMA).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TmaLoad {
+    /// `SM90_TMA_LOAD`: the cluster has one CTA along the other operand's mode.
+    Load,
+    /// `SM90_TMA_LOAD_MULTICAST`: the tile goes to every CTA of the cluster along it.
+    Multicast,
+    /// `SM100_TMA_2SM_LOAD`: a CTA pair's load, not multicast.
+    TwoSmLoad,
+    /// `SM100_TMA_2SM_LOAD_MULTICAST`: a CTA pair's load, multicast along the cluster.
+    TwoSmMulticast,
+}
+
+impl TmaLoad {
+    /// As CuTe names the op.
+    pub fn name(self) -> &'static str {
+        match self {
+            TmaLoad::Load => "SM90_TMA_LOAD",
+            TmaLoad::Multicast => "SM90_TMA_LOAD_MULTICAST",
+            TmaLoad::TwoSmLoad => "SM100_TMA_2SM_LOAD",
+            TmaLoad::TwoSmMulticast => "SM100_TMA_2SM_LOAD_MULTICAST",
+        }
+    }
+
+    /// The load of `n` CTAs along the cluster mode it is shared over (1: no multicast).
+    pub(super) fn of(n: i64, two_sm: bool) -> TmaLoad {
+        match (n == 1, two_sm) {
+            (true, false) => TmaLoad::Load,
+            (false, false) => TmaLoad::Multicast,
+            (true, true) => TmaLoad::TwoSmLoad,
+            (false, true) => TmaLoad::TwoSmMulticast,
+        }
+    }
+}
+
+/// One `CollectiveBuilder<arch::SmXX, arch::OpClassTensorOp, ...>` line's arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MainloopConfig {
+    /// The arch tag (`arch::Sm90`, `Sm100`, `Sm120`).
+    pub arch: Arch,
+    /// A's element, layout tag and alignment (in elements).
+    pub a: (Elem, GemmLayout, i64),
+    /// B's.
+    pub b: (Elem, GemmLayout, i64),
+    /// The accumulator.
+    pub acc: Elem,
+    /// `TileShape_MNK`.
+    pub tile: [i64; 3],
+    /// `ClusterShape_MNK`.
+    pub cluster: [i64; 3],
+    /// The stage-count argument.
+    pub stages: Stages,
+    /// The kernel schedule tag.
+    pub schedule: Schedule,
+}
+
+/// What the builder picked: every member of `CollectiveOp` a kernel is made of, and the
+/// steps that chose them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mainloop {
+    /// The arguments it was built from.
+    pub config: MainloopConfig,
+    /// The schedule after `KernelScheduleAuto` (the one the policy carries).
+    pub schedule: Schedule,
+    /// The MMA majors of A and B (`gmma_ss_tag_to_major_A/B`, `tag_to_umma_major_A/B`).
+    pub majors: [AtomMajor; 2],
+    /// The element types the MMA reads (`float` is read as `tfloat32_t`).
+    pub mma_types: [Elem; 2],
+    /// The bits of an element in shared memory (`SmemAllocTypeA/B`: sub-byte types take a
+    /// byte where the MMA reads them unpacked).
+    pub smem_bits: [i64; 2],
+    /// `SmemLayoutAtomA/B`: the atom's swizzle.
+    pub smem_atoms: [AtomSwizzle; 2],
+    /// `SmemLayoutA`: the atom tiled to (M, K, Stages).
+    pub smem_layout_a: AnyLayout,
+    /// `SmemLayoutB`: (N, K, Stages).
+    pub smem_layout_b: AnyLayout,
+    /// The MMA op the builder picked, with its template arguments where C++ names them.
+    pub op: String,
+    /// `TiledMma`: the op over the schedule's warpgroups (SM90), on one SM or a CTA pair
+    /// (SM100), over eight warps (SM120).
+    pub tiled_mma: TiledMma,
+    /// `GmemTiledCopyA/B`.
+    pub gmem_copy: [TmaLoad; 2],
+    /// `SmemCopyAtomA/B` (SM120's ldmatrix ops; `void` where the MMA reads shared memory
+    /// through descriptors).
+    pub smem_copy: Option<[&'static str; 2]>,
+    /// `DispatchPolicy::Stages`.
+    pub stages: i64,
+    /// The dispatch policy's other template arguments.
+    pub policy: DispatchPolicy,
+    /// Bytes of one stage (A and B tiles rounded to 128, plus the barriers), when counted.
+    pub stage_bytes: i64,
+    /// The steps of the resolution, one a line, in CUTLASS's terms.
+    pub notes: Vec<String>,
+}
+
+/// A mainloop's dispatch policy (`DispatchPolicy`): the template and what it carries beside
+/// the stage count and the cluster shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DispatchPolicy {
+    /// The policy template (`MainloopSm100TmaUmmaWarpSpecialized`).
+    pub template: &'static str,
+    /// `SchedulerPipelineStageCount` (SM100, SM120).
+    pub scheduler_stages: Option<i64>,
+    /// `AccumulatorPipelineStageCount` (SM100): TMEM accumulator buffers.
+    pub acc_stages: Option<i64>,
+    /// The kernel schedule the policy carries, as C++ names it.
+    pub schedule: String,
+}
+
+impl Mainloop {
+    /// `DispatchPolicy` as C++ names the type.
+    pub fn policy_name(&self) -> String {
+        let [cm, cn, ck] = self.config.cluster;
+        let cluster = format!("Shape<_{cm},_{cn},_{ck}>");
+        let p = &self.policy;
+        let sch = p.scheduler_stages.unwrap_or(0);
+        match self.config.arch {
+            Arch::Sm100 => format!(
+                "{}<{}, {sch}, {}, {cluster}, arch::Sm100>",
+                p.template,
+                self.stages,
+                p.acc_stages.unwrap_or(0)
+            ),
+            Arch::Sm120 => format!(
+                "{}<{}, {sch}, {cluster}, {}>",
+                p.template, self.stages, p.schedule
+            ),
+            _ => format!("{}<{}, {cluster}, {}>", p.template, self.stages, p.schedule),
+        }
+    }
+
+    /// Who runs the tiled MMA: SM90's warpgroups, SM100's one SM or CTA pair, SM120's warps.
+    pub fn mma_threads(&self) -> String {
+        match self.config.arch {
+            Arch::Sm100 if self.schedule == Schedule::TmaWs2SmSm100 => {
+                "on a CTA pair (2 SMs)".to_string()
+            }
+            Arch::Sm100 => "on 1 SM".to_string(),
+            Arch::Sm120 => format!(
+                "over {} warps",
+                self.tiled_mma.thr_layout_vmnk.size().unwrap_or(0) / 32
+            ),
+            _ => {
+                let w = self.schedule.warpgroups();
+                format!("over {w} warpgroup{}", if w == 1 { "" } else { "s" })
+            }
+        }
+    }
+
+    /// The shared memory the mainloop's `SharedStorage` holds: its stages' tiles and
+    /// barriers.
+    pub fn smem_bytes(&self) -> Result<i64> {
+        arith::mul(self.stages, self.stage_bytes)
+    }
+}
+
+impl fmt::Display for Mainloop {
+    /// One line: the `CollectiveMma`'s policy, tile, MMA, smem layouts and TMA loads.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [m, n, k] = self.config.tile;
+        write!(
+            f,
+            "CollectiveMma<{}>: TileShape ({m},{n},{k}), TiledMma {} {}, SmemLayoutA {}, SmemLayoutB {}, GmemTiledCopyA {}, GmemTiledCopyB {}",
+            self.policy_name(),
+            self.op,
+            self.mma_threads(),
+            self.smem_layout_a,
+            self.smem_layout_b,
+            self.gmem_copy[0].name(),
+            self.gmem_copy[1].name()
+        )
+    }
+}
+
+/// `x` rounded up to a multiple of `a` (`x >= 0`, `a > 0`).
+pub(crate) fn round_up(x: i64, a: i64) -> Result<i64> {
+    arith::mul(arith::add(x, a - 1)? / a, a)
+}
+
+/// An operand's `SmemLayout`: the GMMA atom tiled to (MN, K, Stages), MN-first for an
+/// operand K-major in global memory, K-first for one MN-major (C++'s `Step<_2,_1,_3>`).
+pub(crate) fn smem_layout(
+    atom: &AnyLayout,
+    mn: i64,
+    k: i64,
+    stages: i64,
+    gmem_major: AtomMajor,
+) -> Result<AnyLayout> {
+    let order = match gmem_major {
+        AtomMajor::K => ModeOrder::Step(IntTuple::ints(&[1, 2, 3])),
+        AtomMajor::MN => ModeOrder::Step(IntTuple::ints(&[2, 1, 3])),
+    };
+    let trg = IntTuple::ints(&[mn, k, stages]);
+    Ok(atom.with_inner(layout::tile_to_shape(atom.inner(), &trg, &order)?))
+}
+
+pub(super) fn refuse(msg: &str, why: String) -> Error {
+    Error::new(format!("{why} (CUTLASS: \"{msg}\")"))
+}
+
+/// The tile and cluster are positive and the cluster at most 16 CTAs, (M, N, 1).
+pub(super) fn check_shapes(cfg: &MainloopConfig) -> Result<()> {
+    if cfg.tile.iter().chain(&cfg.cluster).any(|&x| x <= 0) {
+        return Err(Error::new(format!(
+            "the tile {:?} and cluster {:?} must be positive",
+            cfg.tile, cfg.cluster
+        )));
+    }
+    let size = cfg
+        .cluster
+        .iter()
+        .try_fold(1i64, |a, &x| arith::mul(a, x))?;
+    if cfg.cluster[2] != 1 || size > 16 {
+        return Err(Error::new(format!(
+            "a cluster is (M, N, 1) with at most 16 CTAs (8 portably), got ({},{},{})",
+            cfg.cluster[0], cfg.cluster[1], cfg.cluster[2]
+        )));
+    }
+    Ok(())
+}
+
+/// `sm1xx_gemm_is_aligned`: each operand's alignment in bits a multiple of 128, or of 512
+/// (4-bit) / 768 (6-bit) elements' bits where either operand is narrower than a byte.
+pub(super) fn sm1xx_is_aligned(cfg: &MainloopConfig) -> Result<bool> {
+    let subbyte = cfg.a.0.bits() < 8 || cfg.b.0.bits() < 8;
+    for (e, _, align) in [cfg.a, cfg.b] {
+        let need = match (subbyte, e.bits()) {
+            (true, 4) => 512,
+            (true, 6) => 768,
+            _ => 128,
+        };
+        if align <= 0 || arith::mul(e.bits(), align)? % need != 0 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The schedule tag is not one of the arch's builders': no specialization matches.
+pub(super) fn no_builder(cfg: &MainloopConfig, takes: &str) -> Error {
+    refuse(
+        "Could not build a collective for given parameters.",
+        format!(
+            "no {} mainloop builder takes {}: it takes {takes}",
+            cfg.arch.name(),
+            cfg.schedule
+        ),
+    )
+}

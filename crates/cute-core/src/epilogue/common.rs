@@ -1,0 +1,246 @@
+//! The epilogue builders' shared vocabulary: the configuration, the schedules, the result
+//! and what both archs' builders compute alike (alignment, `sizeof(SharedStorage)`).
+
+use crate::arch::Arch;
+use crate::collective::{round_up, GemmLayout};
+use crate::elem::Elem;
+use crate::error::{arith, Error, Result};
+use crate::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
+use crate::swizzle::AnyLayout;
+use std::fmt;
+
+/// The SM90 and SM100 epilogue schedules with the default fusion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EpilogueSchedule {
+    /// `EpilogueScheduleAuto`: SM90 takes the no-smem epilogue.
+    Auto,
+    /// `cutlass::epilogue::NoSmemWarpSpecialized`: accumulators straight to global memory.
+    NoSmem,
+    /// `cutlass::epilogue::TmaWarpSpecialized`: one warpgroup, TMA loads of C and stores of D.
+    WarpSpecialized,
+    /// `cutlass::epilogue::TmaWarpSpecializedCooperative`: two warpgroups.
+    Cooperative,
+    /// SM100's `cutlass::epilogue::TmaWarpSpecialized1Sm`.
+    TmaWs1Sm,
+    /// SM100's `cutlass::epilogue::TmaWarpSpecialized2Sm`: the epilogue of a 2-SM MMA.
+    TmaWs2Sm,
+    /// SM100's `cutlass::epilogue::NoSmemWarpSpecialized1Sm`.
+    NoSmem1Sm,
+    /// SM100's `cutlass::epilogue::NoSmemWarpSpecialized2Sm`.
+    NoSmem2Sm,
+}
+
+impl EpilogueSchedule {
+    /// Every schedule.
+    pub const ALL: [EpilogueSchedule; 8] = [
+        EpilogueSchedule::Auto,
+        EpilogueSchedule::NoSmem,
+        EpilogueSchedule::WarpSpecialized,
+        EpilogueSchedule::Cooperative,
+        EpilogueSchedule::TmaWs1Sm,
+        EpilogueSchedule::TmaWs2Sm,
+        EpilogueSchedule::NoSmem1Sm,
+        EpilogueSchedule::NoSmem2Sm,
+    ];
+
+    /// The tag's name (in `cutlass::epilogue`; `EpilogueScheduleAuto` in
+    /// `cutlass::epilogue::collective`).
+    pub fn name(self) -> &'static str {
+        match self {
+            EpilogueSchedule::Auto => "EpilogueScheduleAuto",
+            EpilogueSchedule::NoSmem => "NoSmemWarpSpecialized",
+            EpilogueSchedule::WarpSpecialized => "TmaWarpSpecialized",
+            EpilogueSchedule::Cooperative => "TmaWarpSpecializedCooperative",
+            EpilogueSchedule::TmaWs1Sm => "TmaWarpSpecialized1Sm",
+            EpilogueSchedule::TmaWs2Sm => "TmaWarpSpecialized2Sm",
+            EpilogueSchedule::NoSmem1Sm => "NoSmemWarpSpecialized1Sm",
+            EpilogueSchedule::NoSmem2Sm => "NoSmemWarpSpecialized2Sm",
+        }
+    }
+
+    /// The schedule of that tag name.
+    pub fn parse(name: &str) -> Option<EpilogueSchedule> {
+        EpilogueSchedule::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+impl fmt::Display for EpilogueSchedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One epilogue `CollectiveBuilder<arch::Sm90|Sm100, ...>` line's arguments (the default
+/// `LinearCombination` fusion with a float accumulator; the compute type does not change
+/// what the builder picks).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EpilogueConfig {
+    /// The arch tag.
+    pub arch: Arch,
+    /// `ClusterShape_MNK` (SM100's auto schedule reads its M).
+    pub cluster: [i64; 3],
+    /// `ElementAccumulator` (SM100's TMEM load reads it).
+    pub acc: Elem,
+    /// `TileShape_MNK`: the CTA tile (SM90), the MMA tile (SM100: a 2-SM MMA's pair).
+    pub tile: [i64; 3],
+    /// `EpilogueTileType`: `None` for `EpilogueTileAuto`, else the (M, N) shape given.
+    pub epi_tile: Option<[i64; 2]>,
+    /// C's element, layout tag and alignment; `None` for `void` (no source).
+    pub c: Option<(Elem, GemmLayout, i64)>,
+    /// D's.
+    pub d: (Elem, GemmLayout, i64),
+    /// The schedule tag.
+    pub schedule: EpilogueSchedule,
+}
+
+/// A TMA epilogue's pieces (`Sm90TmaWarpSpecialized<StagesC, StagesD, FragmentSize,
+/// ReuseSmemC, DelayTmaStore>`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TmaEpilogue {
+    /// `EpilogueTile`'s (M, N) extents.
+    pub epi_tile: [i64; 2],
+    /// SM100's automatic `EpilogueTile`, a tile of layouts (`(64:1,(16,2):(1,64))` on a 2-SM
+    /// pair's 2x2 TMEM warps).
+    pub epi_tile_layouts: Option<[crate::layout::Layout; 2]>,
+    /// `StagesC`.
+    pub stages_c: i64,
+    /// `StagesD`.
+    pub stages_d: i64,
+    /// `FragmentSize`: accumulators a thread stores per epilogue subtile.
+    pub fragment_size: i64,
+    /// C and D share shared memory (`ReuseSmemC`).
+    pub reuse_smem_c: bool,
+    /// D's store waits for the next subtile (`DelayTmaStore`, no source).
+    pub delay_tma_store: bool,
+    /// `SmemLayoutAtomC/D`: (major, swizzle, element bits).
+    pub atoms: [(AtomMajor, AtomSwizzle, i64); 2],
+    /// `SmemLayoutC/D`: the atoms tiled to (EpiM, EpiN, stages).
+    pub smem_layouts: [AnyLayout; 2],
+    /// `CopyOpS2R` (C's shared-to-register load) and `CopyOpR2S` (D's store).
+    pub copy_ops: [&'static str; 2],
+    /// `CopyAtomC` (SM90 only).
+    pub copy_atom_c: Option<&'static str>,
+}
+
+/// What the builder picked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Epilogue {
+    /// The arguments.
+    pub config: EpilogueConfig,
+    /// The schedule after `EpilogueScheduleAuto`.
+    pub schedule: EpilogueSchedule,
+    /// The TMA epilogue's pieces; `None` for the no-smem one.
+    pub tma: Option<TmaEpilogue>,
+    /// `sizeof(SharedStorage)`.
+    pub shared_storage_bytes: i64,
+    /// SM100's `CopyOpT2R`: the `tcgen05.ld` reading the accumulators out of TMEM.
+    pub tmem_load: Option<String>,
+    /// SM100's no-smem `EpilogueTile`.
+    pub no_smem_tile: Option<[i64; 2]>,
+    /// The steps of the resolution, one a line.
+    pub notes: Vec<String>,
+}
+
+impl Epilogue {
+    /// `DispatchPolicy` as C++ names the type.
+    pub fn policy_name(&self) -> String {
+        let arch = if self.config.arch == Arch::Sm100 {
+            "Sm100"
+        } else {
+            "Sm90"
+        };
+        match &self.tma {
+            None if self.config.arch == Arch::Sm100 => "Sm100NoSmem".to_string(),
+            None => "gemm::EpilogueDefault".to_string(),
+            Some(t) => format!(
+                "{arch}TmaWarpSpecialized<{}, {}, {}, {}, {}>",
+                t.stages_c, t.stages_d, t.fragment_size, t.reuse_smem_c, t.delay_tma_store
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Epilogue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "CollectiveEpilogue<{}>", self.policy_name())?;
+        if let Some(t) = &self.tma {
+            write!(
+                f,
+                ": EpilogueTile ({},{}), SmemLayoutAtomC {}, SmemLayoutAtomD {}, GmemTiledCopyC SM90_TMA_LOAD, GmemTiledCopyD SM90_TMA_STORE",
+                t.epi_tile[0],
+                t.epi_tile[1],
+                atom_layout(t.atoms[0]).map_err(|_| fmt::Error)?,
+                atom_layout(t.atoms[1]).map_err(|_| fmt::Error)?
+            )?;
+        }
+        write!(f, ", sizeof(SharedStorage) {}", self.shared_storage_bytes)
+    }
+}
+
+/// A smem atom as a value.
+pub fn atom_layout((major, sw, bits): (AtomMajor, AtomSwizzle, i64)) -> Result<AnyLayout> {
+    smem_atom(major, sw, bits)
+}
+
+pub(super) fn no_builder(cfg: &EpilogueConfig, takes: &str) -> Error {
+    refuse(
+        "Could not build a collective epilogue for given parameters.",
+        format!(
+            "no {} epilogue builder takes {}: it takes {takes}",
+            cfg.arch.name(),
+            cfg.schedule
+        ),
+    )
+}
+
+pub(super) fn refuse(msg: &str, why: String) -> Error {
+    Error::new(format!("{why} (CUTLASS: \"{msg}\")"))
+}
+
+/// `sizeof(SharedStorage)`: the C and D arrays (a union when they share, D alone without
+/// C), the fusion's empty storage and the load pipeline's barriers, aligned to the
+/// swizzles; and the note that says so.
+pub(super) fn shared_storage(
+    cfg: &EpilogueConfig,
+    reuse: bool,
+    stages_c: i64,
+    [al_c, al_d]: [i64; 2],
+    [bytes_c, bytes_d]: [i64; 2],
+) -> Result<(i64, String)> {
+    let align = if cfg.c.is_none() {
+        al_d
+    } else {
+        al_c.max(al_d)
+    };
+    let coll = match (cfg.c, reuse) {
+        (None, _) => round_up(bytes_d, al_d)?,
+        (Some(_), true) => round_up(bytes_c.max(bytes_d), align)?,
+        (Some(_), false) => round_up(arith::add(round_up(bytes_c, al_d)?, bytes_d)?, align)?,
+    };
+    let tensors = round_up(arith::add(coll, 1)?, align)?;
+    let shared = round_up(arith::add(tensors, arith::mul(16, stages_c)?)?, align)?;
+    Ok((shared, format!(
+        "sizeof(SharedStorage) = {shared} B: C and D smem {coll} B ({} B of C, {} B of D), aligned to {align} B, + {} B of load barriers",
+        bytes_c,
+        bytes_d,
+        16 * stages_c
+    )))
+}
+
+/// C and D are TMA-aligned: 16 bytes (96 for 6-bit elements) an alignment.
+pub(super) fn check_alignment(cfg: &EpilogueConfig) -> Result<()> {
+    for (name, (e, _, align)) in cfg.c.iter().map(|c| ("C", *c)).chain([("D", cfg.d)]) {
+        let need = if e.bits() == 6 { 768 } else { 128 };
+        if align <= 0 || arith::mul(e.bits(), align)? % need != 0 {
+            return Err(refuse(
+                "C/D Should meet TMA alignment requirement\\n",
+                format!(
+                    "Alignment{name} = {align} elements of {} is not a multiple of {} bytes",
+                    e.cpp_name(),
+                    need / 8
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,53 @@
+//! CUTLASS's epilogue builders (`cutlass::epilogue::collective::CollectiveBuilder` of
+//! `arch::Sm90` and `arch::Sm100`, in `epilogue/collective/builders/sm90_builder.inl` and
+//! `sm100_builder.inl`) with their default fusion (`LinearCombination`): the schedule
+//! `EpilogueScheduleAuto` stands for, the epilogue tile, the stages of C and D, their
+//! shared-memory atoms, layouts and copies (and SM100's TMEM load), and
+//! `sizeof(SharedStorage)` — the bytes a mainloop's `StageCountAutoCarveout` leaves it.
+//!
+//! ```
+//! use cute_core::arch::Arch;
+//! use cute_core::collective::GemmLayout;
+//! use cute_core::elem::Elem;
+//! use cute_core::epilogue::{build_epilogue, EpilogueConfig, EpilogueSchedule};
+//! let cfg = EpilogueConfig {
+//!     arch: Arch::Sm90,
+//!     cluster: [1, 1, 1],
+//!     acc: Elem::F32,
+//!     tile: [128, 128, 64],
+//!     epi_tile: None,
+//!     c: Some((Elem::F16, GemmLayout::RowMajor, 8)),
+//!     d: (Elem::F16, GemmLayout::RowMajor, 8),
+//!     schedule: EpilogueSchedule::Cooperative,
+//! };
+//! let e = build_epilogue(&cfg).unwrap();
+//! assert_eq!(e.shared_storage_bytes, 33792);
+//! assert_eq!(e.policy_name(), "Sm90TmaWarpSpecialized<4, 2, 16, true, false>");
+//!
+//! // SM100's auto epilogue is a TMA one; a 2x1 cluster and a 128-row MMA tile make it 2-SM.
+//! let cfg = EpilogueConfig { arch: Arch::Sm100, cluster: [2, 1, 1], schedule: EpilogueSchedule::Auto, ..cfg };
+//! let e = build_epilogue(&cfg).unwrap();
+//! assert_eq!(e.schedule, EpilogueSchedule::TmaWs2Sm);
+//! assert_eq!(e.shared_storage_bytes, 16896);
+//! assert_eq!(e.tmem_load.as_deref(), Some("SM100_TMEM_LOAD_32dp32b16x"));
+//! ```
+mod common;
+mod sm100;
+mod sm90;
+
+pub use common::{atom_layout, Epilogue, EpilogueConfig, EpilogueSchedule, TmaEpilogue};
+
+use crate::arch::Arch;
+use crate::error::{Error, Result};
+
+/// CUTLASS's epilogue builder for the configuration's arch, the default fusion.
+pub fn build_epilogue(cfg: &EpilogueConfig) -> Result<Epilogue> {
+    match cfg.arch {
+        Arch::Sm90 => sm90::build(cfg),
+        Arch::Sm100 => sm100::build(cfg),
+        a => Err(Error::new(format!(
+            "the {} epilogue builder is not resolved (SM90's and SM100's are)",
+            a.name()
+        ))),
+    }
+}

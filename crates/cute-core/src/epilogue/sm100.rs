@@ -1,0 +1,350 @@
+//! The SM100 epilogue builder (`sm100_builder.inl`): the TMA warp-specialized epilogue of a
+//! 1-SM or 2-SM UMMA (`Sm100TmaWarpSpecialized`) and the no-smem one (`Sm100NoSmem`), both
+//! reading the accumulators out of TMEM with a `tcgen05.ld` the builder picks.
+
+use super::common::{
+    atom_layout, check_alignment, no_builder, refuse, shared_storage, Epilogue, EpilogueConfig,
+    EpilogueSchedule, TmaEpilogue,
+};
+use crate::collective::GemmLayout;
+use crate::elem::Elem;
+use crate::error::{arith, Error, Result};
+use crate::int_tuple::IntTuple;
+use crate::layout::{self, Layout, ModeOrder};
+use crate::smem_atom::{sm100_smem_selector, AtomMajor, AtomSwizzle};
+use crate::swizzle::AnyLayout;
+
+/// `sizeof(SharedStorage)` of the no-smem epilogue (its fusion's storage and an empty
+/// aligned array).
+const NO_SMEM_STORAGE: i64 = 32;
+
+/// The schedule `EpilogueScheduleAuto` stands for (`is_2sm()`: an even cluster M and a
+/// 128- or 256-row MMA tile), checked against the cluster.
+fn resolve_schedule(cfg: &EpilogueConfig, notes: &mut Vec<String>) -> Result<EpilogueSchedule> {
+    let [tm, ..] = cfg.tile;
+    let cm = cfg.cluster[0];
+    let s = match cfg.schedule {
+        EpilogueSchedule::Auto => {
+            if cfg.epi_tile.is_some() {
+                return Err(refuse(
+                    "Don't specify epilogue tile with auto schedule",
+                    "EpilogueScheduleAuto takes EpilogueTileAuto: name TmaWarpSpecialized1Sm/2Sm to give a tile".to_string(),
+                ));
+            }
+            let two = cm % 2 == 0 && (tm == 128 || tm == 256);
+            let s = if two {
+                EpilogueSchedule::TmaWs2Sm
+            } else {
+                EpilogueSchedule::TmaWs1Sm
+            };
+            notes.push(format!(
+                "EpilogueScheduleAuto -> {s}: cluster M = {cm}, MMA tile M = {tm} (2-SM for an even cluster M and a 128- or 256-row tile; SM100's auto epilogue keeps C and D in shared memory, unlike SM90's)"
+            ));
+            s
+        }
+        s @ (EpilogueSchedule::TmaWs1Sm
+        | EpilogueSchedule::TmaWs2Sm
+        | EpilogueSchedule::NoSmem1Sm
+        | EpilogueSchedule::NoSmem2Sm) => s,
+        _ => {
+            return Err(no_builder(
+                cfg,
+                "EpilogueScheduleAuto, TmaWarpSpecialized1Sm/2Sm or NoSmemWarpSpecialized1Sm/2Sm",
+            ))
+        }
+    };
+    let two = matches!(s, EpilogueSchedule::TmaWs2Sm | EpilogueSchedule::NoSmem2Sm);
+    if two && (cm % 2 != 0 || tm % 2 != 0) {
+        return Err(refuse(
+            "schedule + cluster mismatch",
+            format!("{s} runs on a CTA pair along the cluster's M, but cluster M = {cm}"),
+        ));
+    }
+    Ok(s)
+}
+
+/// `sm100_get_tmem_load_op`: the `tcgen05.ld` shape for a warp's part of the epilogue tile
+/// (datapaths = its rows), repeated as wide as its columns' bits allow.
+fn tmem_load_op(acc: Elem, d: (Elem, GemmLayout), [dp, cols]: [i64; 2]) -> Result<(String, i64)> {
+    if dp != 16 && dp != 32 {
+        return Err(refuse(
+            "Unsupported tmem datapath count",
+            format!("a warp's epilogue subtile has {dp} rows; a TMEM load reads 16 or 32"),
+        ));
+    }
+    let m_major = d.1 == GemmLayout::ColumnMajor;
+    let (a, db) = (acc.bits(), d.0.bits());
+    // (shape, bits a repetition, widest repetition, suffix)
+    let (base, w, max, sfx): (&str, i64, i64, &str) = match (a, db, dp, m_major) {
+        (32, 32, 16, true) | (32, 16, 16, _) | (32, 16, 32, true) | (32, 8, 16, true) => {
+            ("16dp256b", 256, 32, "")
+        }
+        (32, 32, 16, false) => ("16dp128b", 128, 64, ""),
+        (32, 8, 16, false) => ("16dp32b", 64, 128, ""),
+        (32, 32 | 16 | 8, 32, _) => ("32dp32b", 32, 128, ""),
+        (16, 16, 32, false) => ("32dp32b", 32, 128, "_16b"),
+        (16, 16, _, _) => ("16dp128b", 128, 64, "_16b"),
+        _ => {
+            return Err(Error::new(format!(
+                "a {} accumulator stored as {}: the SM100 epilogue's TMEM load for these widths is not resolved (32-bit accumulators to 32-, 16- or 8-bit outputs, 16-bit to 16-bit are)",
+                acc.cpp_name(),
+                d.0.cpp_name()
+            )))
+        }
+    };
+    let bits = arith::mul(cols, a)?;
+    let r = (0..=max.trailing_zeros())
+        .rev()
+        .map(|p| 1i64 << p)
+        .find(|r| bits % (w * r) == 0)
+        .ok_or_else(|| {
+            Error::new(format!(
+                "a warp's {cols} accumulator columns ({bits} bits) are not a multiple of the {base} TMEM load's {w} bits"
+            ))
+        })?;
+    Ok((format!("SM100_TMEM_LOAD_{base}{r}x{sfx}"), r))
+}
+
+/// `sm100_get_smem_store_op` for an operand's element and layout given the TMEM load
+/// (stmatrix where the load's registers line up with it), and its ldmatrix twin for C.
+fn smem_ops(
+    acc: Elem,
+    (e, l): (Elem, GemmLayout),
+    t2r: &str,
+    r: i64,
+) -> (&'static str, &'static str) {
+    let n_major = l == GemmLayout::RowMajor;
+    let (a, b) = (acc.bits(), e.bits());
+    let shape = |s: &str| t2r.contains(s);
+    let wide = (a == 32 && b == 32 && n_major && shape("16dp128b"))
+        || (a == 32 && b == 16 && shape("16dp256b"))
+        || (a == 16 && b == 16 && shape("16dp128b"));
+    let auto = "AutoVectorizingCopyWithAssumedAlignment<128>";
+    match (wide, n_major, r >= 2) {
+        (true, true, true) => ("SM90_U32x4_STSM_N", "SM75_U32x4_LDSM_N"),
+        (true, true, false) => ("SM90_U32x2_STSM_N", "SM75_U32x2_LDSM_N"),
+        (true, false, true) => ("SM90_U16x8_STSM_T", "SM75_U16x8_LDSM_T"),
+        (true, false, false) => ("SM90_U16x4_STSM_T", "SM75_U16x4_LDSM_T"),
+        _ if a == 32 && b == 8 && !n_major && shape("16dp256b") => match r {
+            1 => ("SM100_U8x4_STSM_T", auto),
+            2 => ("SM100_U8x8_STSM_T", "SM100_U8x8_LDSM_T"),
+            _ => ("SM100_U8x16_STSM_T", "SM100_U8x16_LDSM_T"),
+        },
+        _ => (auto, auto),
+    }
+}
+
+/// `sm100_dense_compute_tile_shape_or_override`'s automatic tile: M the TMEM warps' 32
+/// lanes each (at most the CTA's), N the widest of the output's preferred width and the
+/// narrowest TMA row of C and D, as a tile of layouts over the TMEM warps' columns.
+fn auto_tile(
+    cfg: &EpilogueConfig,
+    [cta_m, cta_n]: [i64; 2],
+    [wm, wn]: [i64; 2],
+) -> Result<[Layout; 2]> {
+    let m = cta_m.min(32 * wm);
+    let d = cfg.d;
+    let c_bits = cfg.c.map_or(d.0.bits(), |c| c.0.bits());
+    let max_bits = c_bits.max(d.0.bits());
+    let n_perf = match (cfg.c, max_bits) {
+        (None, 4) => 8192 / m,
+        (None, _) => 4096 / m,
+        (_, 32) if cta_m > 64 && cta_n <= 128 => 16,
+        (_, 32) => 32,
+        (_, 16) if cta_n <= 128 => 32,
+        _ => 64,
+    };
+    let n_min = |op: Option<(Elem, GemmLayout, i64)>| match op {
+        None => 8 * wn,
+        Some((_, GemmLayout::ColumnMajor, _)) => 8 * wn,
+        Some((e, _, _)) if e.bits() == 6 => 128 * wn,
+        Some((e, _, _)) => 128 / e.bits().max(1) * wn,
+    };
+    let (min_c, min_d) = (n_min(cfg.c), n_min(Some(d)));
+    if cta_n < min_c || cta_n < min_d {
+        return Err(refuse(
+            "CTA tile too small",
+            format!(
+                "the CTA tile's N = {cta_n} is narrower than a TMA row of C or D ({} elements)",
+                min_c.max(min_d)
+            ),
+        ));
+    }
+    let tmp = cta_n.min(n_perf.max(min_c).max(min_d));
+    let n = if cta_n % tmp == 0 { tmp } else { cta_n };
+    let n_mode = Layout::new(
+        IntTuple::ints(&[n / wn, wn]),
+        IntTuple::ints(&[1, cta_n / wn]),
+    )?;
+    Ok([
+        Layout::col_major(IntTuple::Int(m))?,
+        layout::coalesce(&n_mode, None)?,
+    ])
+}
+
+/// One operand's smem: its atom (over the TMA box, the first contiguous chunk of each tile
+/// mode), one stage tiled to the epilogue tile, and the stage's bits.
+fn stage_layout(
+    (e, l): (Elem, GemmLayout),
+    [em, en]: [i64; 2],
+    [bm, bn]: [i64; 2],
+) -> Result<((AtomMajor, AtomSwizzle, i64), AnyLayout)> {
+    let major = match l {
+        GemmLayout::RowMajor => AtomMajor::K,
+        GemmLayout::ColumnMajor => AtomMajor::MN,
+    };
+    let sw = sm100_smem_selector(major, e.bits(), bm, bn)?;
+    let atom = (major, sw, e.bits());
+    let order = match major {
+        AtomMajor::MN => ModeOrder::Step(IntTuple::ints(&[2, 1])),
+        AtomMajor::K => ModeOrder::Step(IntTuple::ints(&[1, 2])),
+    };
+    let a = atom_layout(atom)?;
+    let stage = layout::tile_to_shape(a.inner(), &IntTuple::ints(&[em, en]), &order)?;
+    Ok((atom, a.with_inner(stage)))
+}
+
+/// The stage mode appended (`append<3>(stage, Layout<Stages, Stride>)`) and the bytes.
+fn staged(stage: &AnyLayout, stages: i64, stride: i64, bits: i64) -> Result<(AnyLayout, i64)> {
+    let mode = Layout::new(IntTuple::Int(stages), IntTuple::Int(stride))?;
+    let l = layout::append(stage.inner(), 3, Some(&mode))?;
+    let bytes = arith::mul(l.cosize()?, bits)? / 8;
+    Ok((stage.with_inner(l), bytes))
+}
+
+/// CUTLASS's SM100 epilogue builder, the default fusion.
+pub(super) fn build(cfg: &EpilogueConfig) -> Result<Epilogue> {
+    let mut notes = Vec::new();
+    let schedule = resolve_schedule(cfg, &mut notes)?;
+    let two = matches!(
+        schedule,
+        EpilogueSchedule::TmaWs2Sm | EpilogueSchedule::NoSmem2Sm
+    );
+    let [tm, tn, _] = cfg.tile;
+    let cta = [if two { tm / 2 } else { tm }, tn];
+    let warps = if two && tm == 128 { [2, 2] } else { [4, 1] };
+    let d = (cfg.d.0, cfg.d.1);
+    let t2r = |[em, en]: [i64; 2]| tmem_load_op(cfg.acc, d, [em / warps[0], en / warps[1]]);
+    if matches!(
+        schedule,
+        EpilogueSchedule::NoSmem1Sm | EpilogueSchedule::NoSmem2Sm
+    ) {
+        let tile = cfg.epi_tile.unwrap_or([cta[0], cta[1].min(64)]);
+        let (load, _) = t2r(tile)?;
+        notes.push(format!(
+            "{schedule}: accumulators from TMEM ({load}) straight to global memory in ({},{}) subtiles; SharedStorage {NO_SMEM_STORAGE} B",
+            tile[0], tile[1]
+        ));
+        return Ok(Epilogue {
+            config: cfg.clone(),
+            schedule,
+            tma: None,
+            shared_storage_bytes: NO_SMEM_STORAGE,
+            tmem_load: Some(load),
+            no_smem_tile: Some(tile),
+            notes,
+        });
+    }
+    check_alignment(cfg)?;
+    let c_bits = cfg.c.map_or(cfg.d.0.bits(), |c| c.0.bits());
+    if two
+        && cfg.epi_tile.is_none()
+        && c_bits.max(cfg.d.0.bits()) == 16
+        && cta[1] > 128
+        && cta[1] % 64 != 0
+    {
+        return Err(refuse(
+            "SM100 2SM TMA epilogue: 16-bit element types (f16/bf16) with CtaN > 128 require CtaN to be divisible by 64. CtaN=160 and CtaN=224 are unsupported. Use a CtaN that is a multiple of 64 (e.g. 128, 192, 256) or use a 32-bit output type (f32).",
+            format!("a 2-SM epilogue of 16-bit C/D with CTA tile N = {}", cta[1]),
+        ));
+    }
+    let (epi, layouts, boxes) = match cfg.epi_tile {
+        Some([em, en]) => {
+            if en % 8 != 0 {
+                return Err(refuse(
+                    "Unsupported tile shape",
+                    format!("an epilogue tile ({em},{en}): N is a multiple of 8"),
+                ));
+            }
+            ([em, en], None, [em, en])
+        }
+        None => {
+            let l = auto_tile(cfg, cta, warps)?;
+            let [em, en] = [l[0].size()?, l[1].size()?];
+            // The TMA box's N: the first contiguous run of the N mode.
+            let chunk = match l[1].shape() {
+                IntTuple::Tuple(v) if !v.is_empty() => v[0].size()?,
+                s => s.size()?,
+            };
+            ([em, en], Some(l), [em, chunk])
+        }
+    };
+    let [em, en] = epi;
+    if em <= 0 || en <= 0 || cta[0] % em != 0 || cta[1] % en != 0 {
+        return Err(refuse(
+            "Divisibility Condition",
+            format!(
+                "the epilogue tile ({em},{en}) does not divide the CTA tile's ({},{})",
+                cta[0], cta[1]
+            ),
+        ));
+    }
+    let (load, r) = t2r(epi)?;
+    let epi_tiles = arith::mul(cta[0] / em, cta[1] / en)?;
+    let reuse = cfg.c.is_some_and(|c| c.0.bits() > 8);
+    let stages_d = epi_tiles.min(2);
+    let stages_c = if reuse {
+        epi_tiles.min(4).max(stages_d + 1)
+    } else {
+        epi_tiles.min(4)
+    };
+    notes.push(format!(
+        "EpilogueTile ({em},{en}) of the {}x{} CTA tile ({} TMEM warps), {epi_tiles} subtiles -> StagesC {stages_c}, StagesD {stages_d}{}; CopyOpT2R {load}",
+        cta[0],
+        cta[1],
+        if warps[1] == 2 { "2x2" } else { "4x1" },
+        if reuse { ", C and D share shared memory (C wider than 8 bits)" } else { "" }
+    ));
+    let (ce, cl, _) = cfg.c.unwrap_or(cfg.d);
+    let (atom_c, stage_c) = stage_layout((ce, cl), epi, boxes)?;
+    let (atom_d, stage_d) = stage_layout(d, epi, boxes)?;
+    let bits_c = arith::mul(stage_c.inner().cosize()?, ce.bits())?;
+    let bits_d = arith::mul(stage_d.inner().cosize()?, d.0.bits())?;
+    let max_bits = bits_c.max(bits_d);
+    let stride = |own: i64, e: Elem| if reuse { max_bits } else { own } / e.bits();
+    let d_stages = if reuse { stages_c } else { stages_d };
+    let (smem_c, bytes_c) = staged(&stage_c, stages_c, stride(bits_c, ce), ce.bits())?;
+    let (smem_d, bytes_d) = staged(&stage_d, d_stages, stride(bits_d, d.0), d.0.bits())?;
+    let align_of = |l: &AnyLayout| l.swizzle().map_or(1, |(sw, _)| sw.repeat());
+    let (shared, note) = shared_storage(
+        cfg,
+        reuse,
+        stages_c,
+        [align_of(&smem_c), align_of(&smem_d)],
+        [bytes_c, bytes_d],
+    )?;
+    notes.push(note);
+    let store = smem_ops(cfg.acc, d, &load, r).0;
+    let c_load = smem_ops(cfg.acc, (ce, cl), &load, r).1;
+    Ok(Epilogue {
+        config: cfg.clone(),
+        schedule,
+        tma: Some(TmaEpilogue {
+            epi_tile: epi,
+            epi_tile_layouts: layouts,
+            stages_c,
+            stages_d,
+            fragment_size: arith::mul(em, en)? / 128,
+            reuse_smem_c: reuse,
+            delay_tma_store: cfg.c.is_none(),
+            atoms: [atom_c, atom_d],
+            smem_layouts: [smem_c, smem_d],
+            copy_ops: [c_load, store],
+            copy_atom_c: None,
+        }),
+        shared_storage_bytes: shared,
+        tmem_load: Some(load),
+        no_smem_tile: None,
+        notes,
+    })
+}
