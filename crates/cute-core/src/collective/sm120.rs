@@ -2,8 +2,8 @@
 //! warp-specialized F8F6F4 `mma.sync` mainloop (`MainloopSm120TmaWarpSpecialized`).
 
 use super::common::{
-    no_builder, refuse, sm1xx_is_aligned, smem_layout, DispatchPolicy, Mainloop, MainloopConfig,
-    Schedule, Stages, TmaLoad, SM120_SMEM_CAPACITY,
+    no_builder, refuse, round_up, sm1xx_is_aligned, smem_layout, DispatchPolicy, Mainloop,
+    MainloopConfig, Schedule, Stages, TmaLoad, SM120_SMEM_CAPACITY,
 };
 use crate::atom::make_tiled_mma;
 use crate::elem::Elem;
@@ -173,6 +173,20 @@ pub(super) fn build(cfg: &MainloopConfig) -> Result<Mainloop> {
             format!(
                 "{stages} stage(s) of {stage} B fit in SM120's {SM120_SMEM_CAPACITY} B: use a smaller tile (K = {tk}) or a smaller carveout"
             ),
+        ));
+    }
+    if cfg.stages == Stages::Auto {
+        // The mainloop's SharedStorage: A and B 1024-aligned, then the stages' barriers.
+        let buf =
+            |mn: i64| -> Result<i64> { round_up(arith::mul(arith::mul(mn, tk)?, stages)?, 1024) };
+        let storage = round_up(
+            arith::add(arith::add(buf(tm)?, buf(tn)?)?, 16 * stages)?,
+            1024,
+        )?;
+        notes.push(format!(
+            "warning: StageCountAuto fills SM120's shared memory with A and B alone: the mainloop's SharedStorage is {storage} B (its buffers 1024-byte aligned), leaving {} B of {SM120_SMEM_CAPACITY} for the epilogue's SharedStorage, the tile scheduler and the kernel's barriers; a kernel over the limit fails at launch (cudaFuncSetAttribute) | fix: pass StageCountAutoCarveout<static_cast<int>(sizeof(typename CollectiveEpilogue::SharedStorage))>, or StageCount<{}>",
+            SM120_SMEM_CAPACITY - storage,
+            (stages - 1).max(2)
         ));
     }
     let smem_layout_a = smem_layout(&smem_atom, tm, tk, stages, AtomMajor::K)?;

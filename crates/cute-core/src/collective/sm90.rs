@@ -76,7 +76,7 @@ fn resolve_schedule(cfg: &MainloopConfig, notes: &mut Vec<String>) -> Result<Sch
     if s.cooperative() && cfg.tile[0] < 128 {
         // The builder builds it; the kernel (GemmUniversal) refuses it.
         notes.push(format!(
-            "warning: {s} with tile M = {} builds, but the cooperative kernel refuses it: \"Cooperative kernel requires Tile Size to be greater than or equal to 128 along the M-dimension.\"",
+            "warning: {s} with tile M = {} builds, but the cooperative kernel refuses it: \"Cooperative kernel requires Tile Size to be greater than or equal to 128 along the M-dimension.\" | fix: use a tile of 128 or more rows, or KernelTmaWarpSpecializedPingpong",
             cfg.tile[0]
         ));
     }

@@ -408,9 +408,11 @@ pub(super) fn direct_epilogue(
                     t.min_sectors,
                     co.bytes() * 100 / (t.sectors * cute_core::gmem::SECTOR_BYTES).max(1)
                 ),
-                fix: Some(
-                    "stage C through shared memory (stmatrix) and store whole 16-byte vectors or a TMA box, or make C's contiguous mode the one a quad of lanes walks".into(),
-                ),
+                fix: Some(if r.direct_out.is_some() {
+                    "a TMA epilogue (cutlass::epilogue::TmaWarpSpecialized or TmaWarpSpecializedCooperative) stages the tile through shared memory and stores whole boxes".into()
+                } else {
+                    "stage C through shared memory (stmatrix) and store whole 16-byte vectors or a TMA box, or make C's contiguous mode the one a quad of lanes walks".into()
+                }),
             }],
         )
     } else {

@@ -95,6 +95,21 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         "A broken SM80 configuration: every warning",
         include_str!("../../kernels/broken_sm80.cpp"),
     ),
+    (
+        "sm100_builder_2sm",
+        "SM100 CollectiveBuilder lines, Auto: a 2-SM UMMA on a 2x2 cluster, 256x128x64",
+        include_str!("../../kernels/sm100_builder_2sm.cpp"),
+    ),
+    (
+        "sm100_builder_1sm",
+        "SM100 CollectiveBuilder lines, 1-SM schedules: 128x256x64 BF16, A multicast",
+        include_str!("../../kernels/sm100_builder_1sm.cpp"),
+    ),
+    (
+        "sm120_builder",
+        "SM120 CollectiveBuilder line: FP8 128x128x128 in 99 KiB of shared memory",
+        include_str!("../../kernels/sm120_builder.cpp"),
+    ),
 ];
 
 /// Check a configuration block (C++ host set-up, a collective's type list): the report,
@@ -209,13 +224,16 @@ fn collective_section((name, m): &(String, cute_core::collective::Mainloop)) -> 
     let mut warnings = Vec::new();
     for note in &m.notes {
         match note.strip_prefix("warning: ") {
-            Some(w) => warnings.push(Warning {
-                reason: w.to_string(),
-                fix: Some(
-                    "use a tile of 128 or more rows, or KernelTmaWarpSpecializedPingpong"
-                        .to_string(),
-                ),
-            }),
+            Some(w) => {
+                let (reason, fix) = match w.split_once(" | fix: ") {
+                    Some((r, f)) => (r, Some(f.to_string())),
+                    None => (w, None),
+                };
+                warnings.push(Warning {
+                    reason: reason.to_string(),
+                    fix,
+                })
+            }
             None => {
                 let (k, v) = note.split_once(": ").unwrap_or(("step", note));
                 facts.push((k.to_string(), v.to_string()));

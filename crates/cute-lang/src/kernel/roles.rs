@@ -213,6 +213,15 @@ pub(super) fn operand_widths(r: &Roles, op: Operand) -> Vec<(String, i64)> {
             widths.push((n.clone(), b));
         }
     }
+    // A builder's mainloop says the widths it keeps in shared memory.
+    for (n, c) in &r.collectives {
+        let i = match op {
+            Operand::A => 0,
+            Operand::B => 1,
+            Operand::C => continue,
+        };
+        widths.push((format!("{n}::SmemLayout{op}"), c.smem_bits[i]));
+    }
     for (n, m) in &r.mmas {
         if let Some(t) = mma_operand_type(m, op) {
             widths.push((format!("{n} ({t})"), t.bits()));
