@@ -42,6 +42,14 @@ use crate::error::{Error, Result};
 
 /// CUTLASS's epilogue builder for the configuration's arch, the default fusion.
 pub fn build_epilogue(cfg: &EpilogueConfig) -> Result<Epilogue> {
+    if cfg.tile.iter().chain(&cfg.cluster).any(|&x| x <= 0)
+        || cfg.epi_tile.is_some_and(|t| t.iter().any(|&x| x <= 0))
+    {
+        return Err(Error::new(format!(
+            "the tile {:?}, cluster {:?} and epilogue tile must be positive",
+            cfg.tile, cfg.cluster
+        )));
+    }
     match cfg.arch {
         Arch::Sm90 => sm90::build(cfg),
         Arch::Sm100 => sm100::build(cfg),
