@@ -88,19 +88,31 @@ fn a_collective_builder_line_is_resolved_and_checked() {
         .ends_with("(KernelTmaWarpSpecializedPingpong)"));
 }
 
-/// The presets are clean but for the tutorial's epilogue (its accumulators stored straight
-/// to an M-major C: half of each sector used); the broken preset fails or warns in every
-/// kind of check.
+/// The presets are clean but for the epilogues that store accumulators straight to global
+/// memory (the tutorial's to an M-major C: half of each sector used; SM90's no-smem builder
+/// epilogue, a 16-bit element a lane: a quarter) and SM120's StageCountAuto, which leaves the
+/// epilogue 2 KiB; the broken preset fails or warns in every kind of check.
 #[test]
 fn verdicts_are_what_the_presets_are_for() {
     for name in [
         "sm90_tma_wgmma",
         "sm100_umma",
         "sm90_dsl",
-        "sm90_collective_builder",
+        "sm100_builder_2sm",
+        "sm100_builder_1sm",
     ] {
         let r = report(preset(name)).unwrap();
         assert_eq!(r.verdict(), Verdict::Ok, "{name}:\n{r}");
+    }
+    for (name, kind, what) in [
+        ("sm90_collective_builder", "epilogue", "the accumulators' stores touch 4096 sectors for a minimum of 1024"),
+        ("sm120_builder", "collective", "leaving 2048 B of 101376"),
+    ] {
+        let r = report(preset(name)).unwrap();
+        let warned: Vec<_> = r.sections.iter().filter(|s| s.verdict != Verdict::Ok).collect();
+        assert_eq!(warned.len(), 1, "{name}:\n{r}");
+        assert_eq!(warned[0].kind.name(), kind);
+        assert!(warned[0].warnings[0].reason.contains(what), "{name}: {:?}", warned[0].warnings);
     }
     let r = report(preset("sm80_tutorial")).unwrap();
     let warned: Vec<&str> = r
