@@ -105,14 +105,26 @@ fn verdicts_are_what_the_presets_are_for() {
         assert_eq!(r.verdict(), Verdict::Ok, "{name}:\n{r}");
     }
     for (name, kind, what) in [
-        ("sm90_collective_builder", "epilogue", "the accumulators' stores touch 4096 sectors for a minimum of 1024"),
+        (
+            "sm90_collective_builder",
+            "epilogue",
+            "the accumulators' stores touch 4096 sectors for a minimum of 1024",
+        ),
         ("sm120_builder", "collective", "leaving 2048 B of 101376"),
     ] {
         let r = report(preset(name)).unwrap();
-        let warned: Vec<_> = r.sections.iter().filter(|s| s.verdict != Verdict::Ok).collect();
+        let warned: Vec<_> = r
+            .sections
+            .iter()
+            .filter(|s| s.verdict != Verdict::Ok)
+            .collect();
         assert_eq!(warned.len(), 1, "{name}:\n{r}");
         assert_eq!(warned[0].kind.name(), kind);
-        assert!(warned[0].warnings[0].reason.contains(what), "{name}: {:?}", warned[0].warnings);
+        assert!(
+            warned[0].warnings[0].reason.contains(what),
+            "{name}: {:?}",
+            warned[0].warnings
+        );
     }
     let r = report(preset("sm80_tutorial")).unwrap();
     let warned: Vec<&str> = r
