@@ -36,7 +36,7 @@ async function open(query = '', viewport = { width: 1400, height: 900 }) {
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); d.dismiss(); });
   await page.goto(base + query);
-  await page.waitForSelector('#canvas svg, #draw-error', { timeout: 15000 });
+  await page.waitForSelector('#canvas [data-view], #draw-error', { timeout: 15000 });
   return { page, ctx, errors };
 }
 
@@ -941,7 +941,7 @@ test('kernel: every preset, every row opens its own view, each from its shared l
   const { page, ctx, errors } = await open('', { width: 1600, height: 1000 });
   const labels = await page.$$eval('#preset optgroup[label="Whole kernel"] option', (os) => os.map((o) => o.textContent));
   assert.equal(labels.length, 10);
-  const kernelView = () => page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'kernel');
+  const kernelView = () => page.waitForFunction(() => document.querySelector('#canvas [data-view]')?.dataset.view === 'kernel');
   let opened = 0;
   for (const label of labels) {
     await page.selectOption('#preset', { label });
@@ -952,7 +952,7 @@ test('kernel: every preset, every row opens its own view, each from its shared l
     const url = await pageUrl(page);
     const other = await ctx.newPage();
     await other.goto(url);
-    await other.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'kernel');
+    await other.waitForFunction(() => document.querySelector('#canvas [data-view]')?.dataset.view === 'kernel');
     assert.equal(await other.locator('#panel-report .cell[data-col="0"]').count(), rows.length, `${label}: from its link`);
     await other.close();
     for (const [i, row] of rows.entries()) {
@@ -975,10 +975,47 @@ test('kernel: every preset, every row opens its own view, each from its shared l
   await ctx.close();
 });
 
+test('kernel: the report is a text table whose every number is on screen, on a laptop and a phone', async () => {
+  for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+    const { page, ctx, errors } = await open('', viewport);
+    await page.selectOption('#preset', { label: 'SM100 CollectiveBuilder lines, Auto: a 2-SM UMMA on a 2x2 cluster, 256x128x64' });
+    await page.waitForFunction(() => document.querySelector('#canvas [data-view]')?.dataset.view === 'kernel');
+    assert.equal(await page.locator('#canvas table#panel-report').count(), 1);
+    assert.equal(await page.textContent('#zoom-level'), '100%');
+    const cells = page.locator('#panel-report td[data-field="headline"]');
+    const n = await cells.count();
+    assert.ok(n >= 9, `${n} rows`);
+    for (let i = 0; i < n; i++) {
+      const c = cells.nth(i);
+      await c.scrollIntoViewIfNeeded();
+      const box = await c.boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= viewport.width + 1, `row ${i} inside ${viewport.width}px: ${JSON.stringify(box)}`);
+      const px = await c.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+      assert.ok(px >= 12, `row ${i}: ${px}px text`);
+    }
+    assert.match(await cells.first().textContent(), /^8 stages of 256x128x64, SM100_MMA_F16BF16_2x1SM_SS/);
+    await page.screenshot({ path: `${OUT}/kernel-table-${viewport.width}.png`, fullPage: true });
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+  // On the page a row's facts are the inspector's rows: a TMA row's cuTensorMapEncodeTiled
+  // arguments (A's multicast box cut in half), a descriptor row's decoded fields.
+  const { page, ctx, errors } = await open('', { width: 1600, height: 1000 });
+  await page.selectOption('#preset', { label: 'SM90 CollectiveBuilder line: CUTLASS picks the smem atoms, GMMA, TMA and 7 stages' });
+  await page.waitForFunction(() => document.querySelector('#canvas [data-view]')?.dataset.view === 'kernel');
+  await page.locator('#panel-report .cell[data-object="CollectiveMainloop::GmemTiledCopyA"][data-col="3"]').hover();
+  assert.match(await inspectorRow(page, 'cuTensorMapEncodeTiled'), /globalDim \{4096, 4096\}.*boxDim \{64, 64\}/);
+  assert.match(await inspectorRow(page, 'op'), /^SM90_TMA_LOAD_MULTICAST$/);
+  await page.locator('#panel-report .cell[data-object="CollectiveMainloop::TiledMma.A"][data-col="0"]').hover();
+  assert.match(await inspectorRow(page, 'tile 0, k-block 1, stage 0'), /GmmaDescriptor: 0x4000004000010002 \(start_addr: 0x0002, leading_off: 0x0001 \(1\), stride_off: 0x0040 \(64\)/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('kernel: a whole configuration checked, a row opens its object, and from a shared link', async () => {
   const { page, ctx, errors } = await open('', { width: 1600, height: 1000 });
   await page.selectOption('#preset', { label: 'A broken SM80 configuration: every warning' });
-  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'kernel');
+  await page.waitForFunction(() => document.querySelector('#canvas [data-view]')?.dataset.view === 'kernel');
   // Row 6 is s2r_atom_A: ldmatrix from an unswizzled sA, the fix the search computes.
   await page.locator('#panel-report .cell[data-object="s2r_atom_A"][data-col="0"]').hover();
   assert.equal(await inspectorRow(page, 'verdict'), 'warn');
@@ -991,11 +1028,11 @@ test('kernel: a whole configuration checked, a row opens its object, and from a 
   await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'banks');
   assert.match(await page.inputValue('#editor'), /\nbank_conflicts\(sA\(_,_,0\), make_tiled_copy_A\(s2r_atom_A, mmaC\)\)$/);
   await page.goBack();
-  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'kernel');
+  await page.waitForFunction(() => document.querySelector('#canvas [data-view]')?.dataset.view === 'kernel');
   // A shared link reopens the report.
   const other = await ctx.newPage();
   await other.goto(url);
-  await other.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'kernel');
+  await other.waitForFunction(() => document.querySelector('#canvas [data-view]')?.dataset.view === 'kernel');
   assert.equal(await other.locator('#panel-report .cell[data-col="0"]').count(), 9);
   assert.deepEqual(errors, []);
   await ctx.close();

@@ -113,6 +113,15 @@ pub fn rows(data: &[(String, String)], ctx: &Context) -> Vec<Row> {
             "offset" | "pre" => {}
             // A row that opens the block with a view line appended (the kernel view's):
             // the line it adds, not the whole block again.
+            // A kernel row's facts, one "name: value" a line: a row each.
+            "facts" => {
+                for line in v.lines() {
+                    match line.split_once(": ") {
+                        Some((name, value)) => push(name, value.to_string()),
+                        None => push("fact", line.to_string()),
+                    }
+                }
+            }
             "open" if v.contains('\n') => {
                 let line = v.lines().last().unwrap_or_default();
                 push(
@@ -171,6 +180,26 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
+    }
+
+    /// A kernel row's facts are a row each, named as the report names them.
+    #[test]
+    fn kernel_facts_are_rows() {
+        let r = rows(
+            &data(&[(
+                "facts",
+                "op: SM90_TMA_LOAD\ncuTensorMapEncodeTiled: rank 2, boxDim {64, 64}",
+            )]),
+            &Context::default(),
+        );
+        assert!(r.contains(&("op".into(), "SM90_TMA_LOAD".into())), "{r:?}");
+        assert!(
+            r.contains(&(
+                "cuTensorMapEncodeTiled".into(),
+                "rank 2, boxDim {64, 64}".into()
+            )),
+            "{r:?}"
+        );
     }
 
     #[test]

@@ -762,3 +762,37 @@ fn the_tmem_load_atom_reads_the_accumulator() {
         "tcgen05.ld: 16 lanes x 16 columns per warp instruction, 8 registers per thread; 32 instructions per warp for 256 columns"
     );
 }
+
+/// The kernel view on the page is a text table: every section a row, its cells the SVG's
+/// (classes, `data-*`, fills), escaped; other views have none.
+#[test]
+fn the_kernel_figure_is_a_table_of_its_rows() {
+    let kernel = cute_render::Options {
+        view: cute_render::View::Kernel,
+        ..cute_render::Options::default()
+    };
+    let src = preset("sm90_collective_builder");
+    let fig = cute_render::render_figure(src, &kernel).unwrap();
+    let html = fig.to_html_table().expect("a table");
+    let r = report(src).unwrap();
+    assert!(html.starts_with("<div class=\"text-figure\" data-view=\"kernel\">"));
+    assert_eq!(
+        html.matches("<tr><th scope=\"row\">").count(),
+        r.sections.len()
+    );
+    for s in &r.sections {
+        assert!(
+            html.contains(&format!("data-object=\"{}\"", s.name)),
+            "{}",
+            s.name
+        );
+    }
+    // The number behind each row, as text in its own cell.
+    assert!(html.contains(">7 stages of 128x128x64, SM90_64x128x16_F32F16F16_SS over 2 warpgroups (KernelTmaWarpSpecializedCooperative)</td>"));
+    // A row's view is the block with the section's view line: newlines and `<` escaped.
+    assert!(html.contains("data-open=\"// A Hopper GEMM"));
+    assert!(!html.contains("Shape<_"), "escaped: {}", &html[..200]);
+    let layout =
+        cute_render::render_figure("(4,8):(8,1)", &cute_render::Options::default()).unwrap();
+    assert!(layout.to_html_table().is_none());
+}

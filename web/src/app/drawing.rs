@@ -16,6 +16,8 @@ use crate::state::{Mode, Pin, ZOOM_MAX, ZOOM_MIN};
 /// The zoom down to which cell text stays legible (the renderer's cells are 24px tall;
 /// labels are painted from [`LEGIBLE_CELL_PX`] = 12px).
 const LEGIBLE_ZOOM: f64 = 0.5;
+/// The text size of a table figure at 100% (the page's body text).
+const TABLE_FONT_PX: f64 = 14.0;
 use cute_render::grid::{Detail, PanelBox};
 use cute_render::{Options, Theme, View};
 use leptos::html;
@@ -146,7 +148,12 @@ impl Drawing {
                     && !(first && self.shared.state.with_untracked(|s| s.zoom != 1.0));
                 self.natural.set_value(size);
                 if let Some(div) = self.canvas.get_untracked() {
-                    div.set_inner_html(&svg);
+                    // A figure of sentences (the kernel report) reads as a table that wraps;
+                    // the SVG stays the export.
+                    match fig.to_html_table() {
+                        Some(html) => div.set_inner_html(&html),
+                        None => div.set_inner_html(&svg),
+                    }
                     let _ = div.class_list().remove_1("stale");
                 }
                 let b = if big { fig.panel_boxes() } else { Vec::new() };
@@ -229,6 +236,13 @@ impl Drawing {
     /// would need less than 30% open at 100% at their corner, legible (fit shows them
     /// whole).
     fn open_fitted(self) {
+        if self.text_figure().is_some() {
+            // A table wraps to the stage at its natural size.
+            if self.shared.state.with_untracked(|s| s.zoom) != 1.0 {
+                self.shared.state.update(|s| s.zoom = 1.0);
+            }
+            return;
+        }
         let (Some(wide), Some(whole)) = (self.fitting_zoom(false), self.fitting_zoom(true)) else {
             return;
         };
@@ -243,6 +257,10 @@ impl Drawing {
 
     /// Zoom so the drawing fits the stage's width (the fit button).
     pub fn fit(self) {
+        if self.text_figure().is_some() {
+            self.shared.state.update(|s| s.zoom = 1.0);
+            return;
+        }
         if let Some(z) = self.fitting_zoom(false) {
             self.shared.state.update(|s| s.zoom = z);
         }
@@ -281,11 +299,27 @@ impl Drawing {
         };
         let (w, h) = self.natural.get_value();
         let z = self.shared.state.with_untracked(|s| s.zoom);
-        if let Ok(svg) = svg.dyn_into::<web_sys::SvgElement>() {
-            let st = svg.style();
-            let _ = st.set_property("width", &format!("{:.0}px", w * z));
-            let _ = st.set_property("height", &format!("{:.0}px", h * z));
+        match svg.dyn_into::<web_sys::SvgElement>() {
+            Ok(svg) => {
+                let st = svg.style();
+                let _ = st.set_property("width", &format!("{:.0}px", w * z));
+                let _ = st.set_property("height", &format!("{:.0}px", h * z));
+            }
+            // A table's zoom is its text size; it wraps to the stage whatever the zoom.
+            Err(el) => {
+                if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+                    let _ = el
+                        .style()
+                        .set_property("font-size", &format!("{:.1}px", TABLE_FONT_PX * z));
+                }
+            }
         }
+    }
+
+    /// The drawn figure's element when it is a table of text (the kernel report).
+    fn text_figure(self) -> Option<web_sys::Element> {
+        let el = self.canvas.get_untracked()?.first_element_child()?;
+        el.class_list().contains("text-figure").then_some(el)
     }
 }
 

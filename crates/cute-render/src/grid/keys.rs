@@ -65,6 +65,7 @@ pub const CELL_KEYS: &[CellKey] = &[
     k("candidate", "candidate", Unit::Plain),
     k("kernel", "in a kernel", Unit::Plain),
     k("open", "opens", Unit::Plain),
+    k("facts", "facts", Unit::Plain),
     k("wavefronts", "wavefronts", Unit::Plain),
     k("ideal", "ideal wavefronts", Unit::Plain),
     k("conflicts", "extra wavefronts", Unit::Plain),

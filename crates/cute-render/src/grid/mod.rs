@@ -17,6 +17,7 @@
 mod bitmap;
 mod figure;
 mod geometry;
+mod html_writer;
 mod keys;
 mod svg_writer;
 

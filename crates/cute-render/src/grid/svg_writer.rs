@@ -386,7 +386,7 @@ fn write_marks(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, theme: The
 }
 
 /// `s` with XML's special characters escaped (text and attribute values).
-fn escape(out: &mut String, s: &str) {
+pub(super) fn escape(out: &mut String, s: &str) {
     for ch in s.chars() {
         match ch {
             '&' => out.push_str("&amp;"),

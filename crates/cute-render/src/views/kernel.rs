@@ -67,6 +67,12 @@ pub(crate) fn kernel_figure(
                     Data::Text(format!("{}.{fix}", w.reason)),
                 ));
             }
+            // The section's facts (a descriptor's decoded fields, a TMA box's
+            // cuTensorMapEncodeTiled arguments), one "name: value" a line, for the inspector.
+            if !s.facts.is_empty() {
+                let facts: Vec<String> = s.facts.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+                data.push(("facts", Data::Text(facts.join("\n"))));
+            }
             if let Some(o) = &open {
                 data.push(("open", Data::Text(o.clone())));
             }
@@ -95,7 +101,7 @@ pub(crate) fn kernel_figure(
         source: None,
         marks: Vec::new(),
     };
-    let mut notes: Vec<String> = r
+    let notes: Vec<String> = r
         .sections
         .iter()
         .flat_map(|s| {
@@ -108,7 +114,6 @@ pub(crate) fn kernel_figure(
             })
         })
         .collect();
-    notes.push("on the page, a row opens its object in its own view (the row's data-open); render --report prints the whole report".into());
     Ok(Figure {
         view: View::Kernel,
         title: title.to_string(),
