@@ -184,7 +184,7 @@ struct Parser<'a> {
 }
 
 /// The static-integer aliases CuTe defines (`cute/numeric/integral_constant.hpp`).
-const STATIC_ALIASES: &[u64] = &[
+pub(crate) const STATIC_ALIASES: &[u64] = &[
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112,
     120, 128, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248, 256, 384,
     512, 768, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288,

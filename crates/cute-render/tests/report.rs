@@ -796,3 +796,24 @@ fn the_kernel_figure_is_a_table_of_its_rows() {
         cute_render::render_figure("(4,8):(8,1)", &cute_render::Options::default()).unwrap();
     assert!(layout.to_html_table().is_none());
 }
+
+/// A smem row opens the stage the data lands in: a buffer of a GMMA/UMMA atom keeps its
+/// `smem_ptr[16b]` (C++'s slice `sA(_,_,0)` drops it, and the swizzle would then read
+/// element offsets as bytes), the same value as the report's `stage` fact.
+#[test]
+fn smem_rows_open_the_stage_with_its_element_width() {
+    let mut checked = 0;
+    // The CuTeDSL preset's views are Python lines of a Python block.
+    for (name, _, src) in PRESETS.iter().filter(|p| !p.0.ends_with("dsl")) {
+        let r = report(src).unwrap();
+        for s in r.sections.iter().filter(|s| s.kind == SectionKind::Smem) {
+            let stage = &s.facts.iter().find(|(k, _)| k == "stage").unwrap().1;
+            let view = s.view.as_ref().unwrap();
+            let v = cute_lang::eval_block(&format!("{src}\n{view}"))
+                .unwrap_or_else(|e| panic!("{name}: {view}: {e}"));
+            assert_eq!(&v.to_string(), stage, "{name}: {view}");
+            checked += stage.contains("smem_ptr[") as usize;
+        }
+    }
+    assert!(checked >= 8, "{checked} buffers with a width");
+}

@@ -283,15 +283,43 @@ pub(super) fn stage_expr(name: &str, l: &AnyLayout, partitioned: bool) -> String
     if rank <= modes {
         return name.to_string();
     }
-    let mut at = vec!["_"; modes];
-    at.resize(rank, "0");
     // A collective's member is a type: its value is `T::Member{}`.
     let value = if name.contains("::") {
         format!("{name}{{}}")
     } else {
         name.to_string()
     };
+    // C++'s slice `sA(_,_,0)` drops a swizzled buffer's `smem_ptr[16b]` (its swizzle then
+    // reads element offsets as bytes); composing with the stage's shape keeps it, the same
+    // stage as the data lands.
+    if let (AnyLayout::Composed(c), Ok((stage, _))) = (l, stage_of(l, partitioned)) {
+        if matches!(c.offset, cute_core::swizzle::Offset::SmemPtr { .. }) {
+            return format!(
+                "composition({value}, make_layout({}{{}}))",
+                cpp_shape(stage.inner().shape())
+            );
+        }
+    }
+    let mut at = vec!["_"; modes];
+    at.resize(rank, "0");
     format!("{value}({})", at.join(","))
+}
+
+/// A static shape as C++ spells it: `Shape<Shape<_8,_16>,_64>`.
+fn cpp_shape(t: &IntTuple) -> String {
+    match t {
+        IntTuple::Tuple(v) => {
+            let parts: Vec<String> = v.iter().map(cpp_shape).collect();
+            format!("Shape<{}>", parts.join(","))
+        }
+        t => {
+            let n = t.as_int().unwrap_or(0);
+            match u64::try_from(n) {
+                Ok(u) if crate::parse::STATIC_ALIASES.contains(&u) => format!("_{n}"),
+                _ => format!("Int<{n}>"),
+            }
+        }
+    }
 }
 
 /// The element type an MMA reads (A, B) or accumulates (C) for operand `op`: its name's
