@@ -178,12 +178,39 @@ EPI_FAIL = [
 ]
 
 
-def epilogue(c):
+def epilogue(c, arch="Sm100"):
     t, cl, et, ec, lc, ed, ld, s = c[:8]
     ac = c[8] if len(c) > 8 else align(ec or ed)
-    return ("cutlass::epilogue::collective::CollectiveBuilder<cutlass::arch::Sm100, cutlass::arch::OpClassTensorOp, "
+    return ("cutlass::epilogue::collective::CollectiveBuilder<cutlass::arch::%s, cutlass::arch::OpClassTensorOp, "
             "%s, %s, %s, float, float, %s, %s, %d, %s, %s, %d, %s>::CollectiveOp"
-            % (shape(*t), shape(*cl), et, ec or "void", lc, ac, ed, ld, align(ed), s))
+            % (arch, shape(*t), shape(*cl), et, ec or "void", lc, ac, ed, ld, align(ed), s))
+
+
+SM90_WS, SM90_CO = "cutlass::epilogue::TmaWarpSpecialized", "cutlass::epilogue::TmaWarpSpecializedCooperative"
+
+
+def sm120_epi_configs():
+    """SM120's epilogue builder (SM90's TMA collective with SM120's tile and stages): tiles
+    of SM120's F8F6F4 mainloop, C and D of 32-, 16- and 8-bit types or void, both layouts."""
+    out = []
+    k = 0
+    for t in [(128, 128, 128), (128, 256, 64), (64, 128, 128), (128, 64, 128), (128, 16, 128), (256, 128, 64),
+              (128, 8, 128), (64, 64, 128)]:
+        for c, d in [(H, H), (F, F), (None, H), (None, F), (BF, BF), (H, F), (E4, E4), (None, E4), (F, BF)]:
+            k += 1
+            lc, ld = [(R, R), (C, C), (R, R), (C, R)][k % 4]
+            s = [EPI_AUTO, SM90_CO, SM90_WS][k % 3]
+            out.append((t, (1, 1, 1), TILE_AUTO, c, lc, d, ld, s))
+    out += [((128, 128, 128), (1, 1, 1), "Shape<_64,_64>", H, R, H, R, SM90_CO),
+            ((128, 128, 128), (1, 1, 1), "Shape<_128,_32>", F, R, F, R, SM90_WS)]
+    return out
+
+
+SM120_EPI_FAIL = [
+    ((128, 128, 128), (1, 1, 1), "Shape<_96,_32>", H, R, H, R, SM90_CO),
+    ((128, 128, 128), (1, 1, 1), TILE_AUTO, H, R, H, R, "cutlass::epilogue::NoSmemWarpSpecialized"),
+    ((128, 128, 128), (1, 1, 1), TILE_AUTO, H, R, H, R, E1),
+]
 
 
 def t2r_guess(c):
@@ -217,6 +244,21 @@ def epi_cases():
             out.append(builders.case("carveout", "%s::DispatchPolicy::Stages" % m))
     for c in EPI_FAIL:
         out.append(builders.case("refusal", "sizeof(typename %s::SharedStorage)" % epilogue(c)))
+    for i, c in enumerate(sm120_epi_configs()):
+        e = epilogue(c, "Sm120")
+        out.append(builders.case("sm120_epilogue", "sizeof(typename %s::SharedStorage)" % e))
+        out.append(builders.case("sm120_epilogue", "typename %s::EpilogueTile{}" % e))
+        out.append(builders.case("sm120_epilogue", "%s::DispatchPolicy::StagesC" % e))
+        out.append(builders.case("sm120_epilogue", "%s::DispatchPolicy::StagesD" % e))
+        out.append(builders.case("sm120_epilogue", "typename %s::SmemLayoutAtomD{}" % e))
+        if i % 4 == 0:
+            # SM120's mainloop beside this epilogue, the carveout as CUTLASS's examples write it.
+            m = builder("Sm120", (E4, R, 16, E4, C, 16, F, c[0], (1, 1, 1),
+                                  "cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename %s::SharedStorage))>" % e,
+                                  SA))
+            out.append(builders.case("sm120_carveout", "%s::DispatchPolicy::Stages" % m))
+    for c in SM120_EPI_FAIL:
+        out.append(builders.case("refusal", "sizeof(typename %s::SharedStorage)" % epilogue(c, "Sm120")))
     return out
 
 

@@ -203,6 +203,13 @@ pub fn ss_smem_selector(
     blk_mn: i64,
     blk_k: i64,
 ) -> Result<AtomSwizzle> {
+    for (b, name) in [(blk_mn, "BLK_MN0"), (blk_k, "BLK_K0")] {
+        if b % 8 != 0 {
+            return Err(Error::new(format!(
+                "the tile extent {b} is not a multiple of 8 (CUTLASS: \"{name} must be a multiple of 8.\")"
+            )));
+        }
+    }
     let blk = match major {
         AtomMajor::MN => blk_mn,
         AtomMajor::K => blk_k,
@@ -217,8 +224,16 @@ pub fn ss_smem_selector(
             return Ok(sw);
         }
     }
+    let rule = match major {
+        AtomMajor::MN => {
+            "BLK_MN must be a multiple of size<0>(GMMA::Layout_MN_INTER_Atom<ElementType>{})"
+        }
+        AtomMajor::K => {
+            "BLK_K0 must be a multiple of size<1>(GMMA::Layout_K_INTER_Atom<ElementType>{})"
+        }
+    };
     Err(Error::new(format!(
-        "no GMMA smem atom divides the tile extent {blk} (C++: \"BLK_MN/BLK_K must be a multiple of 64\")"
+        "no GMMA smem atom of {bits}-bit elements divides the tile extent {blk} (CUTLASS: \"{rule}\")"
     )))
 }
 

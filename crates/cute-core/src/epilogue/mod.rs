@@ -33,6 +33,7 @@
 //! ```
 mod common;
 mod sm100;
+mod sm120;
 mod sm90;
 
 pub use common::{atom_layout, Epilogue, EpilogueConfig, EpilogueSchedule, TmaEpilogue};
@@ -53,8 +54,9 @@ pub fn build_epilogue(cfg: &EpilogueConfig) -> Result<Epilogue> {
     match cfg.arch {
         Arch::Sm90 => sm90::build(cfg),
         Arch::Sm100 => sm100::build(cfg),
+        Arch::Sm120 => sm120::build(cfg),
         a => Err(Error::new(format!(
-            "the {} epilogue builder is not resolved (SM90's and SM100's are)",
+            "the {} epilogue builder is not resolved (SM90's, SM100's and SM120's are)",
             a.name()
         ))),
     }

@@ -107,7 +107,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ),
     (
         "sm120_builder",
-        "SM120 CollectiveBuilder line: FP8 128x128x128 in 99 KiB of shared memory",
+        "SM120 CollectiveBuilder lines: FP8 StageCountAuto, over 99 KiB with its epilogue",
         include_str!("../../kernels/sm120_builder.cpp"),
     ),
 ];
