@@ -1012,6 +1012,18 @@ test('kernel: the report is a text table whose every number is on screen, on a l
   await ctx.close();
 });
 
+test('kernel: a pasted CollectiveBuilder block opens as its report', async () => {
+  const { page, ctx, errors } = await open('?expr=(8,8):(8,1)');
+  const block = await readFile(new URL('../crates/cute-lang/kernels/sm120_builder.cpp', import.meta.url), 'utf8');
+  await page.fill('#editor', block);
+  await page.waitForFunction(() => document.querySelector('#canvas [data-view]')?.dataset.view === 'kernel');
+  assert.equal(await page.inputValue('#view'), 'auto');
+  assert.match(await page.textContent('#canvas h2'), /kernel report \(SM120\): fail/);
+  assert.match(await page.textContent('#answers'), /109 KiB of shared memory is over the SM120 limit of 99 KiB\. Fix: at most 2 stages fit/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('kernel: a whole configuration checked, a row opens its object, and from a shared link', async () => {
   const { page, ctx, errors } = await open('', { width: 1600, height: 1000 });
   await page.selectOption('#preset', { label: 'A broken SM80 configuration: every warning' });

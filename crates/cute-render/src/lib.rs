@@ -178,7 +178,10 @@ impl Evaluated {
 
     /// The figure of `d` in exactly `opts.view`, at the width the value fixes if it does.
     fn draw_in(&self, d: &Drawn, opts: &Options) -> Result<Figure> {
-        if opts.view == View::Kernel {
+        // A builder line's collective has no picture of its own: a pasted configuration
+        // that ends with one opens as its report.
+        let builder = matches!(d.value, Value::Collective(_) | Value::Epilogue(_));
+        if opts.view == View::Kernel || (opts.view == View::Auto && builder) {
             // The whole block is what the kernel view checks, not its last value.
             let r = cute_lang::kernel::report_of(&self.session)?;
             let title = format!("kernel report ({}): {}", r.arch, r.verdict().name());

@@ -831,3 +831,20 @@ fn smem_rows_open_the_stage_with_its_element_width() {
     }
     assert!(checked >= 8, "{checked} buffers with a width");
 }
+
+/// A pasted configuration that ends with a `CollectiveBuilder` line opens in the kernel view
+/// (the collective has no picture of its own); one that ends with a drawable value keeps it.
+#[test]
+fn a_pasted_builder_block_opens_as_its_report() {
+    for name in [
+        "sm90_collective_builder",
+        "sm100_builder_2sm",
+        "sm120_builder",
+    ] {
+        let f = cute_render::render_figure(preset(name), &cute_render::Options::default()).unwrap();
+        assert_eq!(f.view, cute_render::View::Kernel, "{name}");
+    }
+    let f = cute_render::render_figure(preset("sm80_tutorial"), &cute_render::Options::default())
+        .unwrap();
+    assert_ne!(f.view, cute_render::View::Kernel);
+}
