@@ -237,7 +237,7 @@ pub fn op_selector(
     };
     if tm % 64 != 0 {
         return Err(Error::new(format!(
-            "{what}: Tile_M must be a multiple of 64, got {tm}"
+            "{what}: the tile's M is {tm} (CUTLASS: \"Tile_M must be a multiple of 64.\")"
         )));
     }
     let mn = majors.map(|m| m == AtomMajor::MN);
@@ -260,13 +260,17 @@ pub fn op_selector(
     }
     if tk % k != 0 {
         return Err(Error::new(format!(
-            "{what}: Tile_K must be a multiple of {k}, got {tk}"
+            "{what}: the tile's K is {tk} (CUTLASS: \"Tile_K must be a multiple of {k}.\")"
         )));
     }
     let n = [256, 192, 128, 96, 64, 32, 16, 8]
         .into_iter()
         .find(|n| tn % n == 0)
-        .ok_or_else(|| Error::new(format!("{what}: Tile_N must be a multiple of 8, got {tn}")))?;
+        .ok_or_else(|| {
+            Error::new(format!(
+                "{what}: the tile's N is {tn} (CUTLASS: \"Tile_N must be a multiple of 8.\")"
+            ))
+        })?;
     Ok(GmmaOp {
         n,
         k,
