@@ -453,6 +453,8 @@ def test_blackwell_builder_lines():
     assert str(cx.evaluate(src + "\nCollectiveMainloop::DispatchPolicy::Schedule::AccumulatorPipelineStageCount")) == "4"
     assert str(cx.evaluate(src + "\nsizeof(typename CollectiveEpilogue::SharedStorage)")) == "33792"
     assert str(cx.evaluate(src + "\ntypename CollectiveEpilogue::EpilogueTile{}")) == "(128:1,16:1)"
+    # The kernel's using lines, as CUTLASS's examples end the block: its members are the collectives.
+    assert str(cx.evaluate(src + "\nGemm::GemmKernel::CollectiveMainloop::DispatchPolicy::Stages")) == "8"
     with open(os.path.join(kernels, "sm120_builder.cpp")) as f:
         sm120 = f.read()
     # StageCountAuto leaves the epilogue no room: over SM120's 99 KiB.

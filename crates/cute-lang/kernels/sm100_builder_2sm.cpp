@@ -36,3 +36,9 @@ using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder
     cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename CollectiveEpilogue::SharedStorage))>,
     cutlass::gemm::collective::KernelScheduleAuto
   >::CollectiveOp;
+using GemmKernel = cutlass::gemm::kernel::GemmUniversal<
+    Shape<int,int,int,int>,   // the problem shape (M, N, K, L), given at run time
+    CollectiveMainloop,
+    CollectiveEpilogue,
+    void>;                    // the default tile scheduler
+using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;

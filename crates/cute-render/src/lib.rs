@@ -180,7 +180,15 @@ impl Evaluated {
     fn draw_in(&self, d: &Drawn, opts: &Options) -> Result<Figure> {
         // A builder line's collective has no picture of its own: a pasted configuration
         // that ends with one opens as its report.
-        let builder = matches!(d.value, Value::Collective(_) | Value::Epilogue(_));
+        let builder = match &d.value {
+            Value::Collective(_) | Value::Epilogue(_) => true,
+            // `GemmUniversal<...>` and its adapter: a kernel of the collectives.
+            Value::Policy(p) => p
+                .members
+                .iter()
+                .any(|(_, v)| matches!(v, Value::Collective(_))),
+            _ => false,
+        };
         if opts.view == View::Kernel || (opts.view == View::Auto && builder) {
             // The whole block is what the kernel view checks, not its last value.
             let r = cute_lang::kernel::report_of(&self.session)?;

@@ -142,6 +142,58 @@ pub(crate) fn builder(t: &[Value]) -> Result<Value> {
     Ok(Value::Collective(Box::new(build_mainloop(&cfg)?)))
 }
 
+/// `cutlass::gemm::kernel::GemmUniversal<ProblemShape, CollectiveMainloop,
+/// CollectiveEpilogue[, TileScheduler]>`: the kernel of a builder's two collectives, its
+/// members the arguments (what a pasted `using GemmKernel = ...;` block names).
+pub(crate) fn gemm_universal(t: &[Value]) -> Result<Value> {
+    let named = |i: usize, what: &str, ok: bool| -> Result<(String, Value)> {
+        if ok {
+            Ok((what.to_string(), t[i].clone()))
+        } else {
+            Err(Error::new(format!(
+                "GemmUniversal's argument {} is the {what} (a CollectiveBuilder<...>::CollectiveOp), got {}",
+                i + 1,
+                t[i].kind()
+            )))
+        }
+    };
+    let mut members = vec![
+        ("ProblemShape".to_string(), t[0].clone()),
+        named(
+            1,
+            "CollectiveMainloop",
+            matches!(t[1], Value::Collective(_)),
+        )?,
+        named(2, "CollectiveEpilogue", matches!(t[2], Value::Epilogue(_)))?,
+    ];
+    if let Some(s) = t.get(3) {
+        members.push(("TileScheduler".to_string(), s.clone()));
+    }
+    Ok(Value::Policy(Box::new(crate::value::Policy {
+        name: "GemmUniversal<ProblemShape, CollectiveMainloop, CollectiveEpilogue>".to_string(),
+        members,
+    })))
+}
+
+/// `cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>`: the kernel's members, and the
+/// kernel as `GemmKernel`.
+pub(crate) fn gemm_adapter(t: &[Value]) -> Result<Value> {
+    match &t[0] {
+        Value::Policy(k) if k.name.starts_with("GemmUniversal<") => {
+            let mut members = vec![("GemmKernel".to_string(), t[0].clone())];
+            members.extend(k.members.iter().cloned());
+            Ok(Value::Policy(Box::new(crate::value::Policy {
+                name: "GemmUniversalAdapter<GemmKernel>".to_string(),
+                members,
+            })))
+        }
+        v => Err(Error::new(format!(
+            "GemmUniversalAdapter takes a GemmUniversal<...> kernel, got {}",
+            v.kind()
+        ))),
+    }
+}
+
 /// `StageCount<N>`.
 pub(crate) fn stage_count(t: &[Value]) -> Result<Value> {
     let n = t[0].to_int()?;
