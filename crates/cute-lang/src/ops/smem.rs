@@ -4,14 +4,13 @@
 //! `cute_core::smem_atom`'s.
 
 use crate::convert::bits_of;
-use crate::ops::algebra::{coalesce, divide_or_product, tile_to_shape};
+use crate::ops::algebra::{coalesce, tile_to_shape};
 use crate::ops::args::Kwargs;
 use crate::value::Value;
 use crate::words::{LayoutEnum, Word};
 use cute_core::atom::Operand;
 use cute_core::error::{Error, Result};
 use cute_core::int_tuple::IntTuple;
-use cute_core::layout as alg;
 use cute_core::smem_atom::{self, smem_atom, widest_swizzle, AtomMajor, AtomSwizzle};
 use cute_core::swizzle::Offset;
 
@@ -169,25 +168,6 @@ pub(crate) fn dsl_sm100_smem_layout(
 /// `tile_to_shape` over `((MMA_M, M_MMAs), (MMA_N, N_MMAs), ...)`, then `tiled_divide` by
 /// `(MMA_M, MMA_N)`.
 pub(crate) fn tile_to_mma_shape(a: &[Value], _: &Kwargs) -> Result<Value> {
-    let s = a[1].to_int_tuple()?;
-    let (IntTuple::Tuple(modes), true) = (&s, s.rank() >= 3) else {
-        return Err(Error::new(format!(
-            "the MMA tile shape must be ((MMA_M, MMA_N), M_MMAs, N_MMAs, ...), got {s}"
-        )));
-    };
-    let mma = &modes[0];
-    if mma.rank() != 2 || mma.is_int() {
-        return Err(Error::new(format!(
-            "mode 0 of the MMA tile shape must be (MMA_M, MMA_N), got {mma}"
-        )));
-    }
-    let mut mn = vec![
-        IntTuple::Tuple(vec![mma.get(0)?.clone(), modes[1].clone()]),
-        IntTuple::Tuple(vec![mma.get(1)?.clone(), modes[2].clone()]),
-    ];
-    mn.extend(modes[3..].iter().cloned());
-    let tiled = tile_to_shape(&a[0], &IntTuple::Tuple(mn).into(), a.get(2))
-        .map_err(|e| e.within("tile_to_shape"))?;
-    divide_or_product(&[tiled, mma.product_each()?.into()], alg::tiled_divide)
-        .map_err(|e| e.within("tiled_divide"))
+    let order = crate::ops::args::mode_order(a.get(2))?;
+    Ok(smem_atom::tile_to_mma_shape(&a[0].to_any_layout()?, &a[1].to_int_tuple()?, &order)?.into())
 }

@@ -3,8 +3,8 @@
 //! a phone), each row's cells the SVG's cells with the same classes and `data-*`
 //! attributes, so hovering and opening a row work alike; the SVG stays the export.
 
-use super::figure::{text_on, Data, Figure};
-use super::svg_writer::escape;
+use super::figure::{text_on, Figure};
+use super::svg_writer::{escape, write_data};
 use crate::view::View;
 use std::fmt::Write;
 
@@ -52,16 +52,7 @@ impl Figure {
                         escape(&mut out, &cell.class);
                     }
                     out.push('"');
-                    for (name, value) in &cell.data {
-                        let _ = write!(out, " data-{name}=\"");
-                        match value {
-                            Data::Int(v) => {
-                                let _ = write!(out, "{v}");
-                            }
-                            Data::Text(t) => escape(&mut out, t),
-                        }
-                        out.push('"');
-                    }
+                    write_data(&mut out, &cell.data);
                     out.push_str(" style=\"background:");
                     escape(&mut out, &cell.fill);
                     let _ = write!(out, ";color:{}\">", text_on(&cell.fill));

@@ -419,18 +419,7 @@ fn write_cells(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize) -> String 
             escape(&mut out, &cell.class);
         }
         out.push('"');
-        for (name, value) in &cell.data {
-            match value {
-                Data::Int(v) => {
-                    let _ = write!(out, " data-{name}=\"{v}\"");
-                }
-                Data::Text(t) => {
-                    let _ = write!(out, " data-{name}=\"");
-                    escape(&mut out, t);
-                    out.push('"');
-                }
-            }
-        }
+        write_data(&mut out, &cell.data);
         let _ = write!(
             out,
             "><rect x=\"{x}\" y=\"{y}\" width=\"{cw}\" height=\"{ch}\" fill=\""
@@ -441,6 +430,22 @@ fn write_cells(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize) -> String 
         out.push_str("</g>\n");
     }
     out
+}
+
+/// A cell's `data-*` attributes, escaped (the SVG's and the HTML table's cells alike).
+pub(super) fn write_data(out: &mut String, data: &super::figure::DataList) {
+    for (name, value) in data {
+        match value {
+            Data::Int(v) => {
+                let _ = write!(out, " data-{name}=\"{v}\"");
+            }
+            Data::Text(t) => {
+                let _ = write!(out, " data-{name}=\"");
+                escape(out, t);
+                out.push('"');
+            }
+        }
+    }
 }
 
 /// A cell's text as SVG (inside its cell's group, which carries the classes).
