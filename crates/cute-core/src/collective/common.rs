@@ -371,12 +371,39 @@ pub(crate) fn smem_layout(
     stages: i64,
     gmem_major: AtomMajor,
 ) -> Result<AnyLayout> {
-    let order = match gmem_major {
+    let trg = IntTuple::ints(&[mn, k, stages]);
+    Ok(atom.with_inner(layout::tile_to_shape(
+        atom.inner(),
+        &trg,
+        &stage_order(gmem_major),
+    )?))
+}
+
+/// The order a buffer's (MN, K, Stages) modes are tiled in: MN first for an operand K-major
+/// in global memory (`Step<_1,_2,_3>`), K first for one MN-major (`Step<_2,_1,_3>`).
+pub(super) fn stage_order(gmem_major: AtomMajor) -> ModeOrder {
+    match gmem_major {
         AtomMajor::K => ModeOrder::Step(IntTuple::ints(&[1, 2, 3])),
         AtomMajor::MN => ModeOrder::Step(IntTuple::ints(&[2, 1, 3])),
-    };
-    let trg = IntTuple::ints(&[mn, k, stages]);
-    Ok(atom.with_inner(layout::tile_to_shape(atom.inner(), &trg, &order)?))
+    }
+}
+
+/// `static_assert`s of the collectives: each operand's smem atom divides its (MN, K) tile.
+pub(super) fn check_atoms_divide(atoms: [&AnyLayout; 2], mn: [i64; 2], k: i64) -> Result<()> {
+    for (i, name) in ["A", "B"].into_iter().enumerate() {
+        let inner = atoms[i].inner();
+        let (amn, ak) = (inner.mode(0)?.size()?, inner.mode(1)?.size()?);
+        if mn[i] % amn != 0 || k % ak != 0 {
+            return Err(refuse(
+                "SmemLayoutAtom must evenly divide tile shape.",
+                format!(
+                    "the {name} atom {} does not divide the {name} tile ({},{k})",
+                    atoms[i], mn[i]
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn refuse(msg: &str, why: String) -> Error {

@@ -2,15 +2,15 @@
 //! mainloop on one SM or a CTA pair (`MainloopSm100TmaUmmaWarpSpecialized`).
 
 use super::common::{
-    no_builder, refuse, sm1xx_is_aligned, DispatchPolicy, Mainloop, MainloopConfig, Schedule,
-    Stages, TmaLoad, SM100_SMEM_CAPACITY,
+    no_builder, refuse, sm1xx_is_aligned, stage_order, DispatchPolicy, Mainloop, MainloopConfig,
+    Schedule, Stages, TmaLoad, SM100_SMEM_CAPACITY,
 };
-use crate::atom::{MmaAtom, Operand};
+use crate::atom::{MmaAtom, Operand, TiledMma};
 use crate::elem::Elem;
 use crate::error::{arith, Error, Result};
 use crate::int_tuple::IntTuple;
-use crate::layout::ModeOrder;
-use crate::smem_atom::{sm100_smem_selector, smem_atom, tile_to_mma_shape, AtomMajor};
+use crate::smem_atom::{sm100_smem_selector, smem_atom, tile_to_mma_shape, AtomMajor, AtomSwizzle};
+use crate::swizzle::AnyLayout;
 use crate::umma::{sm100_trivial_mma_op, Sm100Schedule, UmmaArgs, UmmaFamily};
 
 /// TMEM the accumulator stages share: 128 lanes x 512 columns of 32 bits
@@ -215,33 +215,21 @@ fn stage_count(
     Ok((stages, stage))
 }
 
-/// CUTLASS's SM100 dense TMA UMMA mainloop builder.
-pub(super) fn build(cfg: &MainloopConfig) -> Result<Mainloop> {
-    check_dispatch(cfg)?;
-    check_types(cfg)?;
-    let mut notes = Vec::new();
+/// The MMA: 1-SM or 2-SM (the schedule's, or `KernelScheduleAuto`'s choice), the UMMA op
+/// and its TiledMma; and the builder's own 2-SM flag, which feeds the accumulator count
+/// and differs for `KernelScheduleAuto` on an even cluster with a 64-row tile.
+fn choose_mma(
+    cfg: &MainloopConfig,
+    mma_types: [Elem; 2],
+    majors: [AtomMajor; 2],
+    notes: &mut Vec<String>,
+) -> Result<(Schedule, bool, UmmaArgs, TiledMma)> {
     let [tm, tn, tk] = cfg.tile;
     let cm = cfg.cluster[0];
-    let mma_types = [cfg.a.0, cfg.b.0].map(|e| if e == Elem::F32 { Elem::TF32 } else { e });
-    if mma_types.iter().any(|e| e.bits() < 8) {
-        return Err(Error::new(format!(
-            "{} x {}: the builder reads 4- and 6-bit operands unpacked in shared memory (float_e2m1_unpacksmem_t, ...), which this tool does not resolve yet; 8-bit and wider types are",
-            cfg.a.0.cpp_name(),
-            cfg.b.0.cpp_name()
-        )));
-    }
-    let majors = [cfg.a.1.major(false), cfg.b.1.major(true)];
-    // The builder's own 2-SM flag (for the accumulator count) and the MMA's choice differ
-    // for KernelScheduleAuto on an even cluster with a 64-row tile.
-    let flag_2sm = match cfg.schedule {
-        Schedule::TmaWs2SmSm100 => true,
-        Schedule::TmaWs1SmSm100 => false,
-        _ => cm % 2 == 0,
-    };
-    let sched = match cfg.schedule {
-        Schedule::TmaWs2SmSm100 => Sm100Schedule::TwoSm,
-        Schedule::TmaWs1SmSm100 => Sm100Schedule::OneSm,
-        _ => Sm100Schedule::Auto,
+    let (flag_2sm, sched) = match cfg.schedule {
+        Schedule::TmaWs2SmSm100 => (true, Sm100Schedule::TwoSm),
+        Schedule::TmaWs1SmSm100 => (false, Sm100Schedule::OneSm),
+        _ => (cm % 2 == 0, Sm100Schedule::Auto),
     };
     let two_sm = match sched {
         Sm100Schedule::TwoSm => true,
@@ -276,8 +264,6 @@ pub(super) fn build(cfg: &MainloopConfig) -> Result<Mainloop> {
             format!("tile K = {tk} is not a multiple of the UMMA's K = {atom_k}"),
         ));
     }
-    let tiled_mma = atom.tiled()?;
-    let t = if two_sm { 2 } else { 1 };
     notes.push(format!(
         "TiledMma: sm100_make_trivial_tiled_mma -> {args} ({}); UMMA majors A {:?}, B {:?}",
         if two_sm {
@@ -288,6 +274,50 @@ pub(super) fn build(cfg: &MainloopConfig) -> Result<Mainloop> {
         majors[0],
         majors[1]
     ));
+    Ok((schedule, flag_2sm, args, atom.tiled()?))
+}
+
+/// `SmemLayoutA/B`: each operand's atom tiled with `UMMA::tile_to_mma_shape` over the MMA's
+/// partition of its (MN, K) tile, the stages appended.
+fn smem_layouts(
+    tiled_mma: &TiledMma,
+    majors: [AtomMajor; 2],
+    atoms: [(AtomSwizzle, i64); 2],
+    [tm, tn, tk]: [i64; 3],
+    stages: i64,
+) -> Result<[AnyLayout; 2]> {
+    let smem = |i: usize, op: Operand, mn: i64| -> Result<_> {
+        let atom = smem_atom(majors[i], atoms[i].0, atoms[i].1)?;
+        let shape = tiled_mma.partition_shape(op, &IntTuple::ints(&[mn, tk]))?;
+        let mut staged = match shape {
+            IntTuple::Tuple(v) => v,
+            s => vec![s],
+        };
+        staged.push(IntTuple::Int(stages));
+        tile_to_mma_shape(&atom, &IntTuple::Tuple(staged), &stage_order(majors[i]))
+    };
+    Ok([smem(0, Operand::A, tm)?, smem(1, Operand::B, tn)?])
+}
+
+/// CUTLASS's SM100 dense TMA UMMA mainloop builder.
+pub(super) fn build(cfg: &MainloopConfig) -> Result<Mainloop> {
+    check_dispatch(cfg)?;
+    check_types(cfg)?;
+    let mut notes = Vec::new();
+    let [tm, tn, tk] = cfg.tile;
+    let cm = cfg.cluster[0];
+    let mma_types = [cfg.a.0, cfg.b.0].map(|e| if e == Elem::F32 { Elem::TF32 } else { e });
+    if mma_types.iter().any(|e| e.bits() < 8) {
+        return Err(Error::new(format!(
+            "{} x {}: the builder reads 4- and 6-bit operands unpacked in shared memory (float_e2m1_unpacksmem_t, ...), which this tool does not resolve yet; 8-bit and wider types are",
+            cfg.a.0.cpp_name(),
+            cfg.b.0.cpp_name()
+        )));
+    }
+    let majors = [cfg.a.1.major(false), cfg.b.1.major(true)];
+    let (schedule, flag_2sm, args, tiled_mma) = choose_mma(cfg, mma_types, majors, &mut notes)?;
+    let two_sm = args.op.two_sm;
+    let t = if two_sm { 2 } else { 1 };
     let gmem_copy = tma_loads(cfg, two_sm)?;
     notes.push(format!(
         "GmemTiledCopyA/B: {} (cluster N = {}), {} (cluster M = {cm})",
@@ -323,22 +353,13 @@ pub(super) fn build(cfg: &MainloopConfig) -> Result<Mainloop> {
             ),
         ));
     }
-    let smem = |i: usize, op: Operand, mn: i64| -> Result<_> {
-        let atom = smem_atom(majors[i], sw[i], bits[i])?;
-        let shape = tiled_mma.partition_shape(op, &IntTuple::ints(&[mn, tk]))?;
-        let mut staged = match shape {
-            IntTuple::Tuple(v) => v,
-            s => vec![s],
-        };
-        staged.push(IntTuple::Int(stages));
-        let order = match majors[i] {
-            AtomMajor::MN => ModeOrder::Step(IntTuple::ints(&[2, 1, 3])),
-            AtomMajor::K => ModeOrder::Step(IntTuple::ints(&[1, 2, 3])),
-        };
-        tile_to_mma_shape(&atom, &IntTuple::Tuple(staged), &order)
-    };
-    let smem_layout_a = smem(0, Operand::A, tm)?;
-    let smem_layout_b = smem(1, Operand::B, tn)?;
+    let [smem_layout_a, smem_layout_b] = smem_layouts(
+        &tiled_mma,
+        majors,
+        [(sw[0], bits[0]), (sw[1], bits[1])],
+        cfg.tile,
+        stages,
+    )?;
     Ok(Mainloop {
         config: cfg.clone(),
         schedule,

@@ -2,8 +2,8 @@
 //! warp-specialized F8F6F4 `mma.sync` mainloop (`MainloopSm120TmaWarpSpecialized`).
 
 use super::common::{
-    no_builder, refuse, round_up, sm1xx_is_aligned, smem_layout, DispatchPolicy, Mainloop,
-    MainloopConfig, Schedule, Stages, TmaLoad, SM120_SMEM_CAPACITY,
+    check_atoms_divide, no_builder, refuse, round_up, sm1xx_is_aligned, smem_layout,
+    DispatchPolicy, Mainloop, MainloopConfig, Schedule, Stages, TmaLoad, SM120_SMEM_CAPACITY,
 };
 use crate::atom::make_tiled_mma;
 use crate::elem::Elem;
@@ -137,16 +137,7 @@ pub(super) fn build(cfg: &MainloopConfig) -> Result<Mainloop> {
     ));
     let sw = smem_selector(tk)?;
     let smem_atom = smem_atom(AtomMajor::K, sw, 8)?;
-    let (amn, ak) = (
-        smem_atom.inner().mode(0)?.size()?,
-        smem_atom.inner().mode(1)?.size()?,
-    );
-    if tm % amn != 0 || tn % amn != 0 || tk % ak != 0 {
-        return Err(refuse(
-            "SmemLayoutAtom must evenly divide tile shape.",
-            format!("the atom {smem_atom} does not divide the ({tm},{tn},{tk}) tile"),
-        ));
-    }
+    check_atoms_divide([&smem_atom, &smem_atom], [tm, tn], tk)?;
     // Every operand takes a byte an element in shared memory.
     let stage = arith::add(arith::mul(arith::add(tm, tn)?, tk)?, STAGE_BARRIER_BYTES)?;
     let stages = match cfg.stages {

@@ -1,8 +1,9 @@
 //! The SM90 builder (`sm90_gmma_builder.inl`): the TMA warp-specialized SS GMMA mainloops.
 
 use super::common::{
-    no_builder, refuse, round_up, smem_layout, DispatchPolicy, Mainloop, MainloopConfig, Schedule,
-    Stages, TmaLoad, SM90_PIPELINE_BYTES, SM90_SMEM_CAPACITY, TMA_ALIGNMENT_BYTES,
+    check_atoms_divide, no_builder, refuse, round_up, smem_layout, DispatchPolicy, Mainloop,
+    MainloopConfig, Schedule, Stages, TmaLoad, SM90_PIPELINE_BYTES, SM90_SMEM_CAPACITY,
+    TMA_ALIGNMENT_BYTES,
 };
 use crate::atom::make_tiled_mma;
 use crate::elem::Elem;
@@ -180,19 +181,7 @@ pub(super) fn build(cfg: &MainloopConfig) -> Result<Mainloop> {
         smem_atom(majors[0], sw[0], bits[0])?,
         smem_atom(majors[1], sw[1], bits[1])?,
     ];
-    for (i, (mn, name)) in [(tm, "A"), (tn, "B")].into_iter().enumerate() {
-        let inner = atoms[i].inner();
-        let (amn, ak) = (inner.mode(0)?.size()?, inner.mode(1)?.size()?);
-        if mn % amn != 0 || tk % ak != 0 {
-            return Err(refuse(
-                "SmemLayoutAtom must evenly divide tile shape.",
-                format!(
-                    "the {name} atom {} does not divide the {name} tile ({mn},{tk})",
-                    atoms[i]
-                ),
-            ));
-        }
-    }
+    check_atoms_divide([&atoms[0], &atoms[1]], [tm, tn], tk)?;
     let smem_layout_a = smem_layout(&atoms[0], tm, tk, stages, gmem_majors[0])?;
     let smem_layout_b = smem_layout(&atoms[1], tn, tk, stages, gmem_majors[1])?;
     let warpgroups = schedule.warpgroups();

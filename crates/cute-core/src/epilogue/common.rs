@@ -227,6 +227,20 @@ pub(super) fn shared_storage(
     )))
 }
 
+/// The bytes of C's and D's buffers where every stage is a whole (EpiM, EpiN) tile (SM90's
+/// collective, which SM120's reuses).
+pub(super) fn stacked_bytes(
+    [em, en]: [i64; 2],
+    stages: [i64; 2],
+    bits: [i64; 2],
+) -> Result<[i64; 2]> {
+    let tile = arith::mul(em, en)?;
+    Ok([
+        arith::mul(arith::mul(tile, stages[0])?, bits[0])? / 8,
+        arith::mul(arith::mul(tile, stages[1])?, bits[1])? / 8,
+    ])
+}
+
 /// C and D are TMA-aligned: 16 bytes (96 for 6-bit elements) an alignment.
 pub(super) fn check_alignment(cfg: &EpilogueConfig) -> Result<()> {
     for (name, (e, _, align)) in cfg.c.iter().map(|c| ("C", *c)).chain([("D", cfg.d)]) {

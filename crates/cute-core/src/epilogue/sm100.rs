@@ -212,6 +212,49 @@ fn staged(stage: &AnyLayout, stages: i64, stride: i64, bits: i64) -> Result<(Any
     Ok((stage.with_inner(l), bytes))
 }
 
+/// The epilogue tile: the one given (N a multiple of 8) or the automatic one; its layouts
+/// when automatic; the TMA box of each mode (the first contiguous run); it divides the CTA
+/// tile.
+#[allow(clippy::type_complexity)]
+fn checked_tile(
+    cfg: &EpilogueConfig,
+    cta: [i64; 2],
+    warps: [i64; 2],
+) -> Result<([i64; 2], Option<[Layout; 2]>, [i64; 2])> {
+    let (epi, layouts, boxes) = match cfg.epi_tile {
+        Some([em, en]) => {
+            if en % 8 != 0 {
+                return Err(refuse(
+                    "Unsupported tile shape",
+                    format!("an epilogue tile ({em},{en}): N is a multiple of 8"),
+                ));
+            }
+            ([em, en], None, [em, en])
+        }
+        None => {
+            let l = auto_tile(cfg, cta, warps)?;
+            let [em, en] = [l[0].size()?, l[1].size()?];
+            // The TMA box's N: the first contiguous run of the N mode.
+            let chunk = match l[1].shape() {
+                IntTuple::Tuple(v) if !v.is_empty() => v[0].size()?,
+                s => s.size()?,
+            };
+            ([em, en], Some(l), [em, chunk])
+        }
+    };
+    let [em, en] = epi;
+    if em <= 0 || en <= 0 || cta[0] % em != 0 || cta[1] % en != 0 {
+        return Err(refuse(
+            "Divisibility Condition",
+            format!(
+                "the epilogue tile ({em},{en}) does not divide the CTA tile's ({},{})",
+                cta[0], cta[1]
+            ),
+        ));
+    }
+    Ok((epi, layouts, boxes))
+}
+
 /// CUTLASS's SM100 epilogue builder, the default fusion.
 pub(super) fn build(cfg: &EpilogueConfig) -> Result<Epilogue> {
     let mut notes = Vec::new();
@@ -258,37 +301,8 @@ pub(super) fn build(cfg: &EpilogueConfig) -> Result<Epilogue> {
             format!("a 2-SM epilogue of 16-bit C/D with CTA tile N = {}", cta[1]),
         ));
     }
-    let (epi, layouts, boxes) = match cfg.epi_tile {
-        Some([em, en]) => {
-            if en % 8 != 0 {
-                return Err(refuse(
-                    "Unsupported tile shape",
-                    format!("an epilogue tile ({em},{en}): N is a multiple of 8"),
-                ));
-            }
-            ([em, en], None, [em, en])
-        }
-        None => {
-            let l = auto_tile(cfg, cta, warps)?;
-            let [em, en] = [l[0].size()?, l[1].size()?];
-            // The TMA box's N: the first contiguous run of the N mode.
-            let chunk = match l[1].shape() {
-                IntTuple::Tuple(v) if !v.is_empty() => v[0].size()?,
-                s => s.size()?,
-            };
-            ([em, en], Some(l), [em, chunk])
-        }
-    };
+    let (epi, layouts, boxes) = checked_tile(cfg, cta, warps)?;
     let [em, en] = epi;
-    if em <= 0 || en <= 0 || cta[0] % em != 0 || cta[1] % en != 0 {
-        return Err(refuse(
-            "Divisibility Condition",
-            format!(
-                "the epilogue tile ({em},{en}) does not divide the CTA tile's ({},{})",
-                cta[0], cta[1]
-            ),
-        ));
-    }
     let (load, r) = t2r(epi)?;
     let epi_tiles = arith::mul(cta[0] / em, cta[1] / en)?;
     let reuse = cfg.c.is_some_and(|c| c.0.bits() > 8);

@@ -3,8 +3,8 @@
 //! auto schedule included; the policy is SM90's (`Sm90TmaWarpSpecialized`).
 
 use super::common::{
-    atom_layout, no_builder, refuse, shared_storage, Epilogue, EpilogueConfig, EpilogueSchedule,
-    TmaEpilogue,
+    atom_layout, no_builder, refuse, shared_storage, stacked_bytes, Epilogue, EpilogueConfig,
+    EpilogueSchedule, TmaEpilogue,
 };
 use crate::collective::{smem_layout, GemmLayout};
 use crate::elem::Elem;
@@ -102,11 +102,7 @@ pub(super) fn build(cfg: &EpilogueConfig) -> Result<Epilogue> {
     };
     let smem_layouts = [staged(0, stages_c)?, staged(1, d_stages)?];
     let align_of = |l: &AnyLayout| l.swizzle().map_or(1, |(sw, _)| sw.repeat());
-    let tile = arith::mul(em, en)?;
-    let bytes = [
-        arith::mul(arith::mul(tile, stages_c)?, c_bits)? / 8,
-        arith::mul(arith::mul(tile, d_stages)?, d_bits)? / 8,
-    ];
+    let bytes = stacked_bytes([em, en], [stages_c, d_stages], [c_bits, d_bits])?;
     let (shared, note) = shared_storage(
         cfg,
         reuse,

@@ -2,8 +2,8 @@
 //! TMA warp-specialized epilogues (`Sm90TmaWarpSpecialized`).
 
 use super::common::{
-    atom_layout, check_alignment, no_builder, refuse, shared_storage, Epilogue, EpilogueConfig,
-    EpilogueSchedule, TmaEpilogue,
+    atom_layout, check_alignment, no_builder, refuse, shared_storage, stacked_bytes, Epilogue,
+    EpilogueConfig, EpilogueSchedule, TmaEpilogue,
 };
 use crate::collective::{smem_layout, GemmLayout};
 use crate::elem::Elem;
@@ -166,11 +166,7 @@ pub(super) fn build(cfg: &EpilogueConfig) -> Result<Epilogue> {
     // A buffer starts where its swizzle's pattern does (`alignment_for_swizzle`).
     let align_of = |l: &AnyLayout| l.swizzle().map_or(1, |(sw, _)| sw.repeat());
     let (al_c, al_d) = (align_of(&smem_layouts[0]), align_of(&smem_layouts[1]));
-    let tile = arith::mul(em, en)?;
-    let bytes = [
-        arith::mul(arith::mul(tile, stages_c)?, c_bits)? / 8,
-        arith::mul(arith::mul(tile, d_stages)?, d_bits)? / 8,
-    ];
+    let bytes = stacked_bytes([em, en], [stages_c, d_stages], [c_bits, d_bits])?;
     let (shared, note) = shared_storage(cfg, reuse, stages_c, [al_c, al_d], bytes)?;
     notes.push(note);
     Ok(Epilogue {
