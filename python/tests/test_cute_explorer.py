@@ -461,3 +461,22 @@ def test_blackwell_builder_lines():
     assert cx.report(sm120).verdict == "fail"
     with pytest.raises(cx.CuteError, match="Only TN layout is supported"):
         cx.evaluate(sm120.replace("LayoutA = cutlass::layout::RowMajor", "LayoutA = cutlass::layout::ColumnMajor"))
+
+
+def test_host_function_and_blackwell_dsl_setup():
+    """A tutorial-style host function reports with its left-out lines noted; CuTeDSL's
+    Blackwell dense-GEMM helpers and stage computation evaluate to the DSL's values."""
+    kernels = os.path.join(ROOT, "crates", "cute-lang", "kernels")
+    with open(os.path.join(kernels, "sm80_host_function.cpp")) as f:
+        host = f.read()
+    r = cx.report(host)
+    h = next(s for s in r.sections if s["kind"] == "host")
+    assert h["name"] == "gemm_tn(...)"
+    assert h["headline"] == "10 parameters without a value, 13 lines left out"
+    assert any(s["name"] == "mmaC" for s in r.sections)
+    with open(os.path.join(kernels, "sm100_dsl.py")) as f:
+        dsl = f.read()
+    assert str(cx.evaluate(dsl + "\nepi_tile")) == "(128:1,32:1)"
+    assert str(cx.evaluate(dsl + "\n(num_acc_stage, num_ab_stage, num_c_stage)")) == "(1,4,2)"
+    assert str(cx.evaluate(dsl + "\ncopy_atom_t2r")).startswith("Copy_Atom SM100_TMEM_LOAD_32dp32b32x")
+    assert cx.report(dsl).verdict == "ok"

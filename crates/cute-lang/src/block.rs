@@ -207,6 +207,10 @@ pub(crate) fn split_statements(src: &str) -> Vec<Span> {
                     // A line that opens with `>` closes a template argument list the
                     // statement began (`...KernelScheduleAuto\n  >::CollectiveOp;`).
                     && b[i + 1..].iter().find(|c| !c.is_ascii_whitespace()) != Some(&b'>')
+                    // A kernel launch's `<<<...>>>` goes on with its arguments (a type's
+                    // `Layout<...<...>>>` ends a statement).
+                    && !(b[start..i].trim_ascii_end().ends_with(b">>>")
+                        && b[start..i].windows(3).any(|w| w == b"<<<"))
             }
             _ => continue,
         };

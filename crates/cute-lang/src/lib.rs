@@ -41,6 +41,7 @@
 mod block;
 mod convert;
 mod eval;
+mod host;
 pub mod kernel;
 mod lex;
 pub mod ops;
@@ -55,8 +56,8 @@ pub use lex::MAX_LINE_BYTES;
 pub use ops::{function_names, lookup, Op, Targs, OPS};
 pub use parse::{MAX_NESTING, NAMESPACES};
 pub use session::{
-    eval_block, eval_line, format_result, print_one, print_script, run_script, Call, ScriptLine,
-    Session,
+    eval_block, eval_line, format_result, print_one, print_script, run_script, Call, HostFunction,
+    Note, ScriptLine, Session,
 };
 pub use types::names::KEYWORDS;
 pub use types::table::{lookup_type, TypeRow, TYPES};

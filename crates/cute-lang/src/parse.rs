@@ -1256,6 +1256,7 @@ pub(crate) fn parse_line(src: &str, dialect: Dialect) -> Result<Line<'_>> {
     let Some(toks) = statement_tokens(src)? else {
         return Ok(Line::Empty);
     };
+    let toks = augmented(toks);
     let eq = assignment_eq(&toks);
     let many = match eq {
         Some(k) => bound_names(&toks, k)?,
@@ -1300,6 +1301,63 @@ pub(crate) fn parse_line(src: &str, dialect: Dialect) -> Result<Line<'_>> {
         },
         (None, None) => Line::Expr(node),
     })
+}
+
+/// `x += e` (and `-=`, `*=`, `/=`, `//=`, `%=`, `&=`, `|=`, `^=`) as `x = x + (e)`; other
+/// statements as they are.
+fn augmented(toks: Vec<Token<'_>>) -> Vec<Token<'_>> {
+    let is_op = |t: &Token| {
+        matches!(
+            t.tok,
+            Tok::Punct('+' | '-' | '*' | '/' | '%' | '&' | '|' | '^')
+        )
+    };
+    let ops = match toks.as_slice() {
+        [Token {
+            tok: Tok::Ident(_), ..
+        }, op, Token {
+            tok: Tok::Punct('='),
+            ..
+        }, ..]
+            if is_op(op) =>
+        {
+            1
+        }
+        [Token {
+            tok: Tok::Ident(_), ..
+        }, Token {
+            tok: Tok::Punct('/'),
+            ..
+        }, Token {
+            tok: Tok::Punct('/'),
+            ..
+        }, Token {
+            tok: Tok::Punct('='),
+            ..
+        }, ..] => 2,
+        _ => return toks,
+    };
+    // `x + = e` with spaces is not C++ or Python: only the adjacent spelling.
+    if toks[ops + 1].col != toks[ops].col + 1 {
+        return toks;
+    }
+    let (name, eq) = (toks[0], toks[ops + 1]);
+    let rest = &toks[ops + 2..];
+    let end = rest.len().saturating_sub(1);
+    let paren = |c: char, col: usize| Token {
+        tok: Tok::Punct(c),
+        col,
+    };
+    let mut out = vec![name, eq, name];
+    out.extend_from_slice(&toks[1..=ops]);
+    // Nothing after `+=`: the parser names the missing operand at the end.
+    if end > 0 {
+        out.push(paren('(', rest[0].col));
+        out.extend_from_slice(&rest[..end]);
+        out.push(paren(')', rest[end].col));
+    }
+    out.extend_from_slice(&rest[end..]);
+    out
 }
 
 /// The tokens of one statement: a trailing `;` dropped; `None` for a line that states

@@ -4,8 +4,9 @@
 use crate::eval::Env;
 use crate::parse::{self, Line};
 use crate::value::Value;
-use crate::{block, eval, lex};
+use crate::{block, eval, host, lex};
 use cute_core::error::Result;
+use std::collections::HashMap;
 
 /// Evaluate one expression (no bindings).
 ///
@@ -49,6 +50,45 @@ pub struct Session {
     /// Whether the last statement with a value was a binding (its value is then in `env`
     /// under `last_bound`), not an output line.
     last_binds: bool,
+    /// What a block's host code left out (its parameters, its launch code), by line.
+    notes: Vec<Note>,
+    /// The host functions whose bodies the blocks so far evaluated.
+    hosts: Vec<HostFunction>,
+    /// The shared-memory layouts a left-out `sizeof(SharedStorage<..., decltype(sA), ...>)`
+    /// names, and its line.
+    shared_storage: Option<(usize, Vec<String>)>,
+}
+
+/// Something a block's C++ host code made the session leave out, and why: a parameter
+/// without a value, a line that needs one, the launch code, a kernel's body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    /// The 1-based line it is about.
+    pub line: usize,
+    /// What was left out and why.
+    pub text: String,
+}
+
+/// A host function whose body a block evaluated (`void gemm_tn(int m, ...) { ... }`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostFunction {
+    /// Its name.
+    pub name: String,
+    /// The line its header starts on.
+    pub line: usize,
+    /// Its parameters (template parameters first), as written.
+    pub params: Vec<String>,
+    /// The parameters that have no value in the session (runtime arguments).
+    pub unset: Vec<String>,
+}
+
+/// Why a name has no value in a block with host code.
+#[derive(Debug, Clone)]
+enum Unset {
+    /// A host function's parameter (its function's name; whether of its template).
+    Param(String, bool),
+    /// Bound by a line that was left out (that line).
+    Skipped(usize),
 }
 
 /// A line's top-level function call: the function's name and each positional argument's
@@ -260,7 +300,22 @@ impl Session {
     /// ```
     pub fn run(&mut self, src: &str) -> Vec<ScriptLine> {
         let dialect = block::dialect(src);
-        let code = block::blank_comments(src, dialect);
+        let cpp = dialect == block::Dialect::Cpp;
+        let live = if cpp {
+            host::blank_dead_branches(src)
+        } else {
+            std::borrow::Cow::Borrowed(src)
+        };
+        let blanked = block::blank_comments(&live, dialect);
+        let (code, defs) = if cpp {
+            host::definitions(&blanked)
+        } else {
+            (std::borrow::Cow::Borrowed(&*blanked), Vec::new())
+        };
+        let code: &str = &code;
+        let spans = block::split_statements(code);
+        // C++ host code: launch lines, host functions' parameters (none in most blocks).
+        let mut host = cpp.then(|| HostCode::new(code, &spans, defs, &mut self.notes));
         let mut out = Vec::new();
         // Newlines before the current statement (counted as the statements go by).
         let mut lines_before = 0;
@@ -268,10 +323,21 @@ impl Session {
         // The line of the last declaration: a block of declarations alone prints the value
         // its last one declares (a pasted `using SmemLayoutA = ...;` shows what it is).
         let mut declared = None;
-        for span in block::split_statements(&code) {
+        for (index, &span) in spans.iter().enumerate() {
             lines_before += code[counted_to..span.start].matches('\n').count();
             counted_to = span.start;
             let text = &code[span.start..span.end];
+            let first_line = || {
+                let first = text.len() - text.trim_start().len();
+                lines_before + code[span.start..span.start + first].matches('\n').count() + 1
+            };
+            if let Some(h) = host.as_mut() {
+                self.enter_host_functions(h, span.start, code);
+                if let Some(why) = h.launch[index] {
+                    self.leave_out(h, text, first_line(), why);
+                    continue;
+                }
+            }
             // `//` was decided for the whole block; C++ grouping statement by statement (a
             // script may mix C++ lines with the spec's `(8):(1)`).
             let stmt_dialect = match dialect {
@@ -289,13 +355,15 @@ impl Session {
                     .to_string();
                 self.before_last = env_before;
             }
+            if let (Some(h), Some(Err(e))) = (host.as_mut(), &result) {
+                if let Some(why) = h.why_skip(index, text, e) {
+                    self.leave_out(h, text, first_line(), &why);
+                    continue;
+                }
+            }
             let Some(result) = result else {
                 if self.last_gen != gen && self.last_bound.is_some() {
-                    let first = text.len() - text.trim_start().len();
-                    let line = lines_before
-                        + code[span.start..span.start + first].matches('\n').count()
-                        + 1;
-                    declared = Some(line);
+                    declared = Some(first_line());
                 }
                 continue;
             };
@@ -318,10 +386,7 @@ impl Session {
                     e.col = Some(code[line_start..abs].chars().count() + 1);
                     (line_of(abs), Err(e))
                 }
-                r => {
-                    let first = text.len() - text.trim_start().len();
-                    (line_of(span.start + first), r)
-                }
+                r => (first_line(), r),
             };
             out.push(ScriptLine { line, result });
         }
@@ -333,12 +398,271 @@ impl Session {
                 });
             }
         }
+        self.notes.sort_by_key(|n| n.line);
         out
+    }
+
+    /// Bind the parameters of the host functions whose bodies begin before byte `at`
+    /// (once each): a default value, or the value a line above the function bound; the
+    /// others have none (runtime arguments) and the lines that need them are left out.
+    fn enter_host_functions(&mut self, h: &mut HostCode, at: usize, code: &str) {
+        while let Some(d) = h.defs.get(h.entered) {
+            if d.body.start > at {
+                return;
+            }
+            h.entered += 1;
+            if d.kind != host::DefinitionKind::Host {
+                continue;
+            }
+            let (mut unset, mut kept) = (Vec::new(), Vec::new());
+            // Runtime arguments and template parameters without a value.
+            let (mut args, mut targs, mut pointers) = (Vec::new(), Vec::new(), Vec::new());
+            for p in &d.params {
+                let template = p.ty == "class";
+                if let Some(v) = self.env.get(&p.name) {
+                    kept.push(format!("{} = {v}", p.name));
+                    continue;
+                }
+                if let Some(default) = &p.default {
+                    let stmt = if template {
+                        format!("using {} = {default};", p.name)
+                    } else {
+                        format!("{} {} = {default};", p.ty, p.name)
+                    };
+                    if self.eval_statement(&stmt, block::Dialect::Cpp).is_none() {
+                        continue;
+                    }
+                }
+                // A pointer parameter (`TA const* A`) is a pointer of its type at address 0.
+                if !template
+                    && p.ty.ends_with('*')
+                    && self
+                        .eval_statement(&format!("{} {};", p.ty, p.name), block::Dialect::Cpp)
+                        .is_none()
+                {
+                    pointers.push(format!("`{}`", p.name));
+                    continue;
+                }
+                h.unset
+                    .insert(p.name.clone(), Unset::Param(d.name.clone(), template));
+                unset.push(p.name.clone());
+                if template {
+                    targs.push(p);
+                } else {
+                    args.push(p);
+                }
+            }
+            let line = line_at(code, d.header);
+            let mut text = format!("`{}` is a host function: its body is evaluated", d.name);
+            let list = |ps: &[&host::Param]| {
+                ps.iter()
+                    .map(|p| format!("`{}`", p.name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let mut missing = Vec::new();
+            if !args.is_empty() {
+                missing.push(format!(
+                    "its parameters {} (runtime arguments)",
+                    list(&args)
+                ));
+            }
+            if !targs.is_empty() {
+                missing.push(format!("its template parameters {}", list(&targs)));
+            }
+            if !missing.is_empty() {
+                // A fix in the code's own names: its first integer parameter, its first type.
+                let int = args
+                    .iter()
+                    .find(|p| p.ty.contains("int") || p.ty.contains("size_t"))
+                    .map(|p| format!("`{} {} = 4096;`", p.ty, p.name));
+                let ty = targs
+                    .first()
+                    .map(|p| format!("`using {} = float;`", p.name));
+                let example: Vec<String> = int.into_iter().chain(ty).collect();
+                text += &format!(
+                    "; no value here for {}: the lines that need them are left out{}",
+                    missing.join(" and "),
+                    if example.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            "; bind them above the function ({}) to evaluate those lines too",
+                            example.join(", ")
+                        )
+                    }
+                );
+            }
+            if !pointers.is_empty() {
+                text += &format!(
+                    "; its pointers {} point at address 0 of their element types",
+                    pointers.join(", ")
+                );
+            }
+            if !kept.is_empty() {
+                text += &format!("; as bound above: {}", kept.join(", "));
+            }
+            self.notes.push(Note { line, text });
+            self.hosts.push(HostFunction {
+                name: d.name.clone(),
+                line,
+                params: d.params.iter().map(|p| p.name.clone()).collect(),
+                unset,
+            });
+        }
+    }
+
+    /// What the blocks' host code left out, by line: parameters without a value, the lines
+    /// that need them, launch code, kernels' bodies.
+    ///
+    /// ```
+    /// use cute_lang::Session;
+    /// let mut s = Session::default();
+    /// let out = s.run("void f(int m) {\n  auto M = int(m);\n  auto t = make_shape(M, Int<8>{});\n  auto L = make_layout(Int<8>{});\n  dim3 block(128);\n}");
+    /// // A block of declarations shows its last one.
+    /// assert_eq!(out[0].result.as_ref().unwrap().to_string(), "8:1");
+    /// let lines: Vec<usize> = s.notes().iter().map(|n| n.line).collect();
+    /// assert_eq!(lines, [1, 2, 3, 5]);
+    /// assert!(s.notes()[2].text.contains("needs `M`"));
+    /// ```
+    pub fn notes(&self) -> &[Note] {
+        &self.notes
+    }
+
+    /// The host functions whose bodies the blocks evaluated.
+    pub fn host_functions(&self) -> &[HostFunction] {
+        &self.hosts
+    }
+
+    /// The shared-memory layouts the kernel allocates, as a left-out host line says
+    /// (`int smem_size = int(sizeof(SharedStorage<T, T, decltype(sA), decltype(sB)>));`
+    /// names `sA` and `sB`), with that line.
+    pub fn shared_storage(&self) -> Option<(usize, &[String])> {
+        self.shared_storage
+            .as_ref()
+            .map(|(l, n)| (*l, n.as_slice()))
+    }
+
+    /// Leave out a statement (at `line`): a note saying why; the name it binds has no
+    /// value; a `sizeof` of shared storage names the buffers the kernel allocates.
+    fn leave_out(&mut self, h: &mut HostCode, text: &str, line: usize, why: &str) {
+        let first = text
+            .trim()
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim_end_matches(';');
+        let shown = match first.char_indices().nth(60) {
+            Some((b, _)) => format!("{}…", &first[..b]),
+            None => first.to_string(),
+        };
+        self.notes.push(Note {
+            line,
+            text: format!("left out `{shown}`: {why}"),
+        });
+        if let Some(name) = host::bound_name(text) {
+            h.unset.insert(name.to_string(), Unset::Skipped(line));
+        }
+        if text.contains("sizeof") && text.contains("Storage") {
+            let names = host::decltype_names(text);
+            if !names.is_empty() {
+                self.shared_storage = Some((line, names));
+            }
+        }
     }
 
     /// The bindings made so far.
     pub fn env(&self) -> &Env {
         &self.env
+    }
+}
+
+/// The line byte `at` of `code` is on (1-based).
+fn line_at(code: &str, at: usize) -> usize {
+    code[..at.min(code.len())].matches('\n').count() + 1
+}
+
+/// A C++ block's host code while [`Session::run`] evaluates it: which statements are
+/// launch code, the definitions, and the names that have no value.
+struct HostCode<'a> {
+    code: &'a str,
+    spans: &'a [block::Span],
+    /// Per statement: why it is host code the session does not evaluate (launch code).
+    launch: Vec<Option<&'static str>>,
+    /// Whether any statement is.
+    has_launch: bool,
+    defs: Vec<host::Definition>,
+    /// How many of `defs` the run has entered.
+    entered: usize,
+    unset: HashMap<String, Unset>,
+}
+
+impl<'a> HostCode<'a> {
+    fn new(
+        code: &'a str,
+        spans: &'a [block::Span],
+        defs: Vec<host::Definition>,
+        notes: &mut Vec<Note>,
+    ) -> Self {
+        for d in &defs {
+            let what = match d.kind {
+                host::DefinitionKind::Host => continue,
+                host::DefinitionKind::Device => "a GPU function (`__global__`/`__device__`): its body runs on the device and is not evaluated; the host code that configures it is",
+                host::DefinitionKind::Type => "a type the pasted code defines: not evaluated (its members and `sizeof` are not known here)",
+            };
+            notes.push(Note {
+                line: line_at(code, d.header),
+                text: format!("`{}` is {what}", d.name),
+            });
+        }
+        let launch: Vec<_> = spans
+            .iter()
+            .map(|s| host::host_only(&code[s.start..s.end]))
+            .collect();
+        HostCode {
+            code,
+            spans,
+            has_launch: launch.iter().any(Option::is_some),
+            launch,
+            defs,
+            entered: 0,
+            unset: HashMap::new(),
+        }
+    }
+
+    /// Why statement `index` (`text`, which failed with `e`) is left out rather than an
+    /// error: it needs a name without a value, or it binds a name only launch code uses.
+    fn why_skip(&self, index: usize, text: &str, e: &cute_core::Error) -> Option<String> {
+        // The first name the statement uses that has no value (one lookup a word).
+        let needs = host::words(text).find_map(|w| self.unset.get_key_value(w));
+        if let Some((name, why)) = needs {
+            let why = match why {
+                Unset::Param(f, false) => format!("a parameter of `{f}` without a value"),
+                Unset::Param(f, true) => format!("a template parameter of `{f}` without a type"),
+                Unset::Skipped(line) => format!("left out at line {line}"),
+            };
+            return Some(format!("needs `{name}`, {why}"));
+        }
+        // Only a name the pasted code does not define (`SharedStorage`, the kernel's
+        // `gemm_device`): any other error is the code's and stays one.
+        if !e.msg.starts_with("unknown ") {
+            return None;
+        }
+        if !self.has_launch {
+            return None;
+        }
+        let name = host::bound_name(text)?;
+        let later: Vec<usize> = (index + 1..self.spans.len())
+            .filter(|&j| {
+                let s = self.spans[j];
+                host::has_word(&self.code[s.start..s.end], name)
+            })
+            .collect();
+        (!later.is_empty() && later.iter().all(|&j| self.launch[j].is_some())).then(|| {
+            format!(
+                "`{name}` only feeds the kernel's launch, and it cannot be evaluated here ({e})"
+            )
+        })
     }
 }
 
@@ -415,14 +739,27 @@ pub fn print_one(expr: &str) -> (String, bool) {
 /// assert!(!out[1].1);
 /// ```
 pub fn print_script(src: &str) -> Vec<(String, bool)> {
-    Session {
+    print_script_notes(src).0
+}
+
+/// [`print_script`] and what the block's host code left out ([`Session::notes`]).
+///
+/// ```
+/// let (lines, notes) = cute_lang::session::print_script_notes("dim3 block(128);\nsize(8:1)");
+/// assert_eq!(lines, [("8".to_string(), true)]);
+/// assert_eq!(notes[0].line, 1);
+/// ```
+pub fn print_script_notes(src: &str) -> (Vec<(String, bool)>, Vec<Note>) {
+    let mut s = Session {
         forget_last: true,
         ..Session::default()
-    }
-    .run(src)
-    .iter()
-    .map(|l| (format_result(&l.result), l.result.is_ok()))
-    .collect()
+    };
+    let lines = s
+        .run(src)
+        .iter()
+        .map(|l| (format_result(&l.result), l.result.is_ok()))
+        .collect();
+    (lines, s.notes)
 }
 
 /// The exact text `render --print` writes for one result: the value, or `error: …`.

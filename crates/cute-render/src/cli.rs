@@ -270,6 +270,11 @@ where
             let stdout = io::stdout();
             let mut out = BufWriter::new(stdout.lock());
             let printed = crate::print_script(&src, &mut out).and_then(|f| out.flush().map(|_| f));
+            if let Ok(p) = &printed {
+                for n in &p.notes {
+                    eprintln!("note: {n}");
+                }
+            }
             match printed {
                 Ok(Printed { lines: 0, .. }) if arg != "-" => {
                     println!("error: empty expression");

@@ -189,6 +189,9 @@ impl Evaluated {
                 .any(|(_, v)| matches!(v, Value::Collective(_))),
             _ => false,
         };
+        // A pasted host function (the tutorials' `gemm_tn(...) { ... }`) is a kernel's
+        // configuration too.
+        let builder = builder || !self.session.host_functions().is_empty();
         if opts.view == View::Kernel || (opts.view == View::Auto && builder) {
             // The whole block is what the kernel view checks, not its last value.
             let r = cute_lang::kernel::report_of(&self.session)?;
@@ -266,11 +269,21 @@ pub use cute_lang::print_one;
 /// let mut out = Vec::new();
 /// let p = cute_render::print_script("A = 8:1\nsize(A)\nfoo(1)\n", &mut out).unwrap();
 /// assert_eq!(String::from_utf8(out).unwrap().lines().next(), Some("8"));
-/// assert_eq!(p, cute_render::Printed { lines: 2, failed: 1 });
+/// assert_eq!((p.lines, p.failed), (2, 1));
+/// // What C++ host code left out (launch code, a host function's parameters) is noted.
+/// let p = cute_render::print_script("dim3 grid(8);", &mut Vec::new()).unwrap();
+/// assert_eq!(p.notes, ["line 1: left out `dim3 grid(8)`: launch code"]);
 /// ```
 pub fn print_script(src: &str, out: &mut impl Write) -> io::Result<Printed> {
-    let mut p = Printed::default();
-    for (line, ok) in cute_lang::print_script(src) {
+    let (lines, notes) = cute_lang::session::print_script_notes(src);
+    let mut p = Printed {
+        notes: notes
+            .iter()
+            .map(|n| format!("line {}: {}", n.line, n.text))
+            .collect(),
+        ..Printed::default()
+    };
+    for (line, ok) in lines {
         p.failed += usize::from(!ok);
         p.lines += 1;
         writeln!(out, "{line}")?;
@@ -278,13 +291,16 @@ pub fn print_script(src: &str, out: &mut impl Write) -> io::Result<Printed> {
     Ok(p)
 }
 
-/// What [`print_script`] wrote: how many lines, how many of them errors.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What [`print_script`] wrote: how many lines, how many of them errors, and what the
+/// block's host code left out (`line N: ...`; the CLI writes these to stderr).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Printed {
     /// Lines written (one per statement with a value or an error).
     pub lines: usize,
     /// Lines that are errors.
     pub failed: usize,
+    /// What the host code left out, one note a line.
+    pub notes: Vec<String>,
 }
 
 /// Rasterise an SVG document (from [`render_svg`]) to PNG bytes at `scale` × its size,

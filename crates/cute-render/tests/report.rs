@@ -848,3 +848,133 @@ fn a_pasted_builder_block_opens_as_its_report() {
         .unwrap();
     assert_ne!(f.view, cute_render::View::Kernel);
 }
+
+/// A host function pasted whole, as the CuTe tutorials write their set-up (`void
+/// gemm_tn(int m, ...) { ... }`): its body is checked; its runtime parameters have no
+/// value, so the lines that need them are left out with a note; the launch code (`dim3`,
+/// `cudaFuncSetAttribute`, `<<<...>>>`) and `#if 0` are left out; the budget counts what
+/// `sizeof(SharedStorage<...>)` names. Given values above the function, the totals come.
+#[test]
+fn a_pasted_host_function_is_checked_and_what_it_leaves_out_is_noted() {
+    let src = preset("sm80_host_function");
+    let r = report(src).unwrap();
+    let host = section(&r, "host", "gemm_tn(...)");
+    assert_eq!(
+        host.headline,
+        "10 parameters without a value, 13 lines left out"
+    );
+    let lines: Vec<&str> = host.facts.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        lines,
+        [
+            "line 5", "line 17", "line 18", "line 19", "line 20", "line 22", "line 23", "line 24",
+            "line 59", "line 60", "line 61", "line 64", "line 71", "line 74"
+        ]
+    );
+    let fact = |line: &str| &host.facts.iter().find(|(k, _)| k == line).unwrap().1;
+    assert!(
+        fact("line 5")
+            .contains("`m`, `n`, `k`, `alpha`, `ldA`, `ldB`, `beta`, `ldC` (runtime arguments)"),
+        "{}",
+        fact("line 5")
+    );
+    assert!(fact("line 5").contains("its pointers `A`, `B`, `C` point at address 0"));
+    assert!(fact("line 5").contains("`int m = 4096;`"));
+    assert!(
+        fact("line 20").contains("needs `M`, left out at line 17"),
+        "{}",
+        fact("line 20")
+    );
+    assert!(fact("line 59").contains("`smem_size` only feeds the kernel's launch"));
+    assert!(fact("line 59").contains("unknown type 'SharedStorage'"));
+    for (line, why) in [
+        ("line 60", "launch code"),
+        ("line 71", "launch code"),
+        ("line 74", "launch code"),
+    ] {
+        assert!(fact(line).ends_with(why), "{line}: {}", fact(line));
+    }
+    // The kernel allocates sA and sB only: sC describes the tile, not a buffer.
+    let budget = section(&r, "budget", "sA + sB");
+    assert!(budget
+        .facts
+        .iter()
+        .any(|(k, v)| k == "not allocated" && v.starts_with("sC (line 59")));
+    assert!(r.sections.iter().all(|s| s.name != "sC"));
+    section(&r, "g2s", "copyA");
+    section(&r, "s2r", "s2r_atom_B");
+    section(&r, "mma", "mmaC");
+    // No problem size, no epilogue strides: no totals and no invented epilogue.
+    assert!(r.problem.is_none());
+    assert!(r
+        .sections
+        .iter()
+        .all(|s| s.kind != SectionKind::Epilogue && s.kind != SectionKind::Kernel));
+
+    // The call's arguments bound above the function: the problem, C's stores and the totals.
+    let args = "int m = 4096;\nint n = 2048;\nint k = 1024;\nint ldA = 1024;\nint ldB = 1024;\nint ldC = 4096;\n";
+    let r = report(&format!("{args}{src}")).unwrap();
+    let host = section(&r, "host", "gemm_tn(...)");
+    assert_eq!(
+        host.headline,
+        "4 parameters without a value, 6 lines left out"
+    );
+    assert!(host.facts[0]
+        .1
+        .contains("as bound above: m = 4096, n = 2048, k = 1024"));
+    section(&r, "epilogue", "C");
+    section(&r, "kernel", "4096x2048x1024");
+}
+
+/// A host function templated on its element types evaluates once the types are bound;
+/// without them the report says which line needed which parameter. A real error in the
+/// body stays an error; a kernel's body and a struct are not evaluated.
+#[test]
+fn a_templated_host_function_names_what_it_needs_and_real_errors_stay() {
+    let body = "template <class TA, class TB, class TC>\nvoid gemm(int m, TA const* A, TB const* B, TC* C) {\n  auto sA = make_layout(make_shape(Int<128>{}, Int<8>{}, Int<3>{}));\n  auto sB = make_layout(make_shape(Int<128>{}, Int<8>{}, Int<3>{}));\n  TiledMMA mmaC = make_tiled_mma(UniversalFMA<TC,TA,TB>{}, Layout<Shape<_16,_16,_1>>{});\n}\n";
+    let e = report(body).unwrap_err().to_string();
+    assert!(e.contains("no TiledMMA"), "{e}");
+    assert!(e.contains("line 5: left out `TiledMMA mmaC = make_tiled_mma(UniversalFMA<TC,TA,TB>{}, Lay…`: needs `TC`, a template parameter of `gemm` without a type"), "{e}");
+    let r = report(&format!(
+        "using TA = float;\nusing TB = float;\nusing TC = float;\n{body}"
+    ))
+    .unwrap();
+    assert!(section(&r, "mma", "mmaC")
+        .headline
+        .starts_with("UniversalFMA<float,float,float> over 256 threads"));
+    // A typo inside the body is the code's error, with its line.
+    let typo = body.replace(
+        "make_shape(Int<128>{}, Int<8>{}, Int<3>{}));\n  auto sB",
+        "make_shap(Int<128>{}, Int<8>{}, Int<3>{}));\n  auto sB",
+    );
+    let e = report(&typo).unwrap_err().to_string();
+    assert!(e.starts_with("line 3: unknown function 'make_shap'"), "{e}");
+    // A kernel and a struct before the host function: noted, not evaluated.
+    let src = format!("template <class T>\nstruct SharedStorage {{ cute::ArrayEngine<T, 64> A; }};\n__global__ void gemm_device(int x) {{ int y = threadIdx.x; }}\nusing TA = float;\nusing TB = float;\nusing TC = float;\n{body}");
+    let r = report(&src).unwrap();
+    let host = section(&r, "host", "gemm(...)");
+    assert!(host
+        .facts
+        .iter()
+        .any(|(k, v)| k == "line 1" && v.starts_with("`SharedStorage` is a type")));
+    assert!(host
+        .facts
+        .iter()
+        .any(|(k, v)| k == "line 3" && v.starts_with("`gemm_device` is a GPU function")));
+}
+
+/// `render --print -` evaluates a pasted host function and writes what it left out to
+/// stderr; `render` draws it as the kernel report.
+#[test]
+fn the_cli_prints_a_host_function_with_notes_and_draws_its_report() {
+    let src = preset("sm80_host_function");
+    let (code, out, err) = render(&["--print", "-"], Some(src));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("Copy_Atom SM75_U32x4_LDSM_N"), "{out}");
+    assert!(
+        err.contains("note: line 60: left out `dim3 dimBlock(size(mmaC))`: launch code"),
+        "{err}"
+    );
+    let f = cute_render::render_figure(src, &cute_render::Options::default()).unwrap();
+    assert!(f.title.starts_with("kernel report (SM80)"), "{}", f.title);
+}

@@ -37,6 +37,9 @@ mod sm120;
 mod sm90;
 
 pub use common::{atom_layout, Epilogue, EpilogueConfig, EpilogueSchedule, TmaEpilogue};
+pub use sm100::{
+    dsl_tmem_load, epilogue_tile as sm100_epilogue_tile, tmem_warps as sm100_tmem_warps,
+};
 
 use crate::arch::Arch;
 use crate::error::{Error, Result};

@@ -140,13 +140,49 @@ fn smem_ops(
 fn auto_tile(
     cfg: &EpilogueConfig,
     [cta_m, cta_n]: [i64; 2],
-    [wm, wn]: [i64; 2],
+    warps: [i64; 2],
 ) -> Result<[Layout; 2]> {
-    let m = cta_m.min(32 * wm);
-    let d = cfg.d;
-    let c_bits = cfg.c.map_or(d.0.bits(), |c| c.0.bits());
+    let c = cfg.c.map(|(e, l, _)| (e, l));
+    epilogue_tile([cta_m, cta_n], warps, (cfg.d.0, cfg.d.1), c, false)
+}
+
+/// The TMEM warps of an SM100 epilogue: 2x2 on a CTA pair's 64-row halves, else 4x1
+/// (`sm100_tmem_warps`; CuTeDSL's `tmem_warp_shape_mn` default).
+pub fn tmem_warps(cta_m: i64, two_sm: bool) -> [i64; 2] {
+    if two_sm && cta_m == 64 {
+        [2, 2]
+    } else {
+        [4, 1]
+    }
+}
+
+/// The automatic SM100 epilogue tile of a CTA tile (`[M, N]`) over TMEM warps, for D and
+/// (where the epilogue reads one) C: C++'s `EpilogueTileAuto`, and with `halve_to_divide`
+/// CuTeDSL's `sm100_utils.compute_epilogue_tile_shape`, which halves the preferred N
+/// until it divides the CTA's.
+///
+/// ```
+/// use cute_core::{elem::Elem, epilogue::sm100_epilogue_tile, collective::GemmLayout};
+/// let d = (Elem::F16, GemmLayout::RowMajor);
+/// let t = sm100_epilogue_tile([64, 128], [2, 2], d, Some(d), false).unwrap();
+/// assert_eq!(format!("({},{})", t[0], t[1]), "(64:1,(16,2):(1,64))");
+/// ```
+pub fn epilogue_tile(
+    [cta_m, cta_n]: [i64; 2],
+    [wm, wn]: [i64; 2],
+    d: (Elem, GemmLayout),
+    c: Option<(Elem, GemmLayout)>,
+    halve_to_divide: bool,
+) -> Result<[Layout; 2]> {
+    if cta_m <= 0 || cta_n <= 0 || wm <= 0 || wn <= 0 {
+        return Err(Error::new(format!(
+            "the CTA tile ({cta_m},{cta_n}) and TMEM warps ({wm},{wn}) must be positive"
+        )));
+    }
+    let m = cta_m.min(arith::mul(32, wm)?);
+    let c_bits = c.map_or(d.0.bits(), |c| c.0.bits());
     let max_bits = c_bits.max(d.0.bits());
-    let n_perf = match (cfg.c, max_bits) {
+    let mut n_perf = match (c, max_bits) {
         (None, 4) => 8192 / m,
         (None, _) => 4096 / m,
         (_, 32) if cta_m > 64 && cta_n <= 128 => 16,
@@ -154,13 +190,17 @@ fn auto_tile(
         (_, 16) if cta_n <= 128 => 32,
         _ => 64,
     };
-    let n_min = |op: Option<(Elem, GemmLayout, i64)>| match op {
-        None => 8 * wn,
-        Some((_, GemmLayout::ColumnMajor, _)) => 8 * wn,
-        Some((e, _, _)) if e.bits() == 6 => 128 * wn,
-        Some((e, _, _)) => 128 / e.bits().max(1) * wn,
+    if halve_to_divide {
+        while n_perf > 1 && cta_n % n_perf != 0 {
+            n_perf /= 2;
+        }
+    }
+    let n_min = |op: Option<(Elem, GemmLayout)>| match op {
+        None | Some((_, GemmLayout::ColumnMajor)) => 8 * wn,
+        Some((e, _)) if e.bits() == 6 => 128 * wn,
+        Some((e, _)) => 128 / e.bits().max(1) * wn,
     };
-    let (min_c, min_d) = (n_min(cfg.c), n_min(Some(d)));
+    let (min_c, min_d) = (n_min(c), n_min(Some(d)));
     if cta_n < min_c || cta_n < min_d {
         return Err(refuse(
             "CTA tile too small",
@@ -170,8 +210,13 @@ fn auto_tile(
             ),
         ));
     }
-    let tmp = cta_n.min(n_perf.max(min_c).max(min_d));
+    let tmp = cta_n.min(n_perf.max(min_c).max(min_d)).max(1);
     let n = if cta_n % tmp == 0 { tmp } else { cta_n };
+    if n % wn != 0 || cta_n % wn != 0 {
+        return Err(Error::new(format!(
+            "the epilogue tile's N = {n} does not split over {wn} TMEM warps"
+        )));
+    }
     let n_mode = Layout::new(
         IntTuple::ints(&[n / wn, wn]),
         IntTuple::ints(&[1, cta_n / wn]),
@@ -180,6 +225,74 @@ fn auto_tile(
         Layout::col_major(IntTuple::Int(m))?,
         layout::coalesce(&n_mode, None)?,
     ])
+}
+
+/// CuTeDSL `sm100_utils.get_tmem_load_op`'s choice for a warp's part of the epilogue tile
+/// (`dp` rows, `cols` accumulator columns): the `tcgen05.ld` shape (datapaths, bits), its
+/// repetition, and whether 16-bit accumulators are packed two to a 32-bit column.
+///
+/// ```
+/// use cute_core::{elem::Elem, epilogue::dsl_tmem_load};
+/// // 32-bit accumulators to a 16-bit N-major D, 32 rows by 32 columns a warp.
+/// assert_eq!(dsl_tmem_load(Elem::F32, Elem::F16, false, 32, 32).unwrap(), (32, 32, 32, false));
+/// ```
+pub fn dsl_tmem_load(
+    acc: Elem,
+    d: Elem,
+    m_major: bool,
+    dp: i64,
+    cols: i64,
+) -> Result<(i64, i64, i64, bool)> {
+    if dp != 16 && dp != 32 {
+        return Err(Error::new(format!(
+            "Cta tile and 2sm config does not generate correct num dp: a warp's epilogue subtile has {dp} rows; a TMEM load reads 16 or 32"
+        )));
+    }
+    let (a, db) = (acc.bits(), d.bits());
+    let sixteen = dp == 16;
+    let (tdp, tbit, pack) = match (a, db) {
+        (32, 32) if sixteen => (16, if m_major { 256 } else { 128 }, false),
+        (32, 32) => (32, 32, false),
+        (32, 16) if sixteen || m_major => (16, 256, false),
+        (32, 16) => (32, 32, false),
+        (32, 8) if m_major => (16, 256, false),
+        (32, 8) if sixteen => (16, 32, false),
+        (32, 8) => (32, 32, false),
+        (16, 16) if sixteen || m_major => (16, 128, true),
+        (16, 16) => (32, 32, true),
+        (32, 6 | 4) if dp == 32 => (32, 32, false),
+        (32, 6 | 4) => {
+            return Err(Error::new(
+                "Num dp must be 32: a 6- or 4-bit D takes 32 rows a warp",
+            ))
+        }
+        _ => {
+            return Err(Error::new(format!(
+                "Can not handle acc/d type combination: a {} accumulator to a {} D",
+                acc.cpp_name(),
+                d.cpp_name()
+            )))
+        }
+    };
+    let col_bits = arith::mul(cols, a)?;
+    let div = if tdp == 16 && tbit == 32 { 64 } else { tbit };
+    // The widest repetition the shape has (128 only for the narrow shapes, 64 up to
+    // 16x128b) whose bits divide the columns'.
+    let widest = match (tdp, tbit) {
+        (16, 64) | (16, 32) | (32, 32) => 128,
+        (16, 128) => 64,
+        _ => 32,
+    };
+    let rep = [128i64, 64, 32, 16, 8, 4, 2, 1]
+        .into_iter()
+        .filter(|r| *r <= widest)
+        .find(|r| col_bits % (div * r) == 0)
+        .ok_or_else(|| {
+            Error::new(format!(
+                "Can not pick tmem_rep based on cta tile shape and tmem atom: {col_bits} column bits are not a multiple of {div}"
+            ))
+        })?;
+    Ok((tdp, tbit, rep, pack))
 }
 
 /// One operand's smem: its atom (over the TMA box, the first contiguous chunk of each tile
@@ -265,7 +378,7 @@ pub(super) fn build(cfg: &EpilogueConfig) -> Result<Epilogue> {
     );
     let [tm, tn, _] = cfg.tile;
     let cta = [if two { tm / 2 } else { tm }, tn];
-    let warps = if two && tm == 128 { [2, 2] } else { [4, 1] };
+    let warps = tmem_warps(cta[0], two);
     let d = (cfg.d.0, cfg.d.1);
     let t2r = |[em, en]: [i64; 2]| tmem_load_op(cfg.acc, d, [em / warps[0], en / warps[1]]);
     if matches!(

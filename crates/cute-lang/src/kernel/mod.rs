@@ -110,6 +110,16 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         "SM120 CollectiveBuilder lines: FP8 StageCountAuto, over 99 KiB with its epilogue",
         include_str!("../../kernels/sm120_builder.cpp"),
     ),
+    (
+        "sm80_host_function",
+        "A tutorial-style host function pasted whole: gemm_tn(int m, ...) { ... } and its launch",
+        include_str!("../../kernels/sm80_host_function.cpp"),
+    ),
+    (
+        "sm100_dsl",
+        "CuTeDSL: the Blackwell dense GEMM's set-up (UMMA 128x256, epilogue tile, computed stages)",
+        include_str!("../../kernels/sm100_dsl.py"),
+    ),
 ];
 
 /// Check a configuration block (C++ host set-up, a collective's type list): the report,
@@ -168,9 +178,38 @@ pub fn report(src: &str) -> Result<Report> {
 pub fn report_of(session: &Session) -> Result<Report> {
     let mut r = find_roles(session);
     if r.mmas.is_empty() {
-        return Err(Error::new(
-            "no TiledMMA in the configuration: declare one (TiledMMA mma = make_tiled_mma(...); using TiledMma = ...;)",
-        ));
+        // The left-out lines that would have made an MMA first.
+        let mut skipped: Vec<_> = session
+            .notes()
+            .iter()
+            .filter(|n| n.text.starts_with("left out"))
+            .collect();
+        skipped.sort_by_key(|n| !n.text.to_ascii_lowercase().contains("mma"));
+        let left_out: Vec<String> = skipped
+            .into_iter()
+            .take(3)
+            .map(|n| format!("line {}: {}", n.line, n.text))
+            .collect();
+        let mut msg = "no TiledMMA in the configuration: declare one (TiledMMA mma = make_tiled_mma(...); using TiledMma = ...;)".to_string();
+        if !left_out.is_empty() {
+            msg += &format!("; the host code {}", left_out.join("; "));
+        }
+        return Err(Error::new(msg));
+    }
+    // The kernel allocates what its `sizeof(SharedStorage<...>)` names, not every layout
+    // the host code describes (the tutorial's `sC` only checks the tile's shape).
+    let mut unallocated = Vec::new();
+    if let Some((line, names)) = session.shared_storage() {
+        r.smem.retain(|(name, _, _)| {
+            let kept = names.contains(name);
+            if !kept {
+                unallocated.push(format!(
+                    "{name} (line {line}'s sizeof(...) names {} only)",
+                    names.join(", ")
+                ));
+            }
+            kept
+        });
     }
     let arch = arch_of(&r);
     let smem_limit = arch.smem_per_cta();
@@ -180,14 +219,22 @@ pub fn report_of(session: &Session) -> Result<Report> {
         .any(|(_, m)| matches!(m.atom.params, Some(MmaParams::Umma(_))));
     smem_buffers(&mut r)?;
     let unloaded = roles::collective_copies(&mut r);
-    let mut sections: Vec<Section> = r.collectives.iter().map(collective_section).collect();
+    let mut sections: Vec<Section> = host_section(session).into_iter().collect();
+    sections.extend(r.collectives.iter().map(collective_section));
     sections.extend(
         unloaded
             .into_iter()
             .map(|(n, e)| failed(SectionKind::Tma, &n, e)),
     );
     sections.extend(r.epilogues.iter().map(epilogue_collective_section));
-    sections.extend(smem_sections(&r, arch, smem_limit)?);
+    let mut smem = smem_sections(&r, arch, smem_limit)?;
+    if let Some(b) = smem.iter_mut().find(|s| s.kind == SectionKind::Budget) {
+        if !unallocated.is_empty() {
+            b.facts
+                .push(("not allocated".into(), unallocated.join("; ")));
+        }
+    }
+    sections.extend(smem);
     // Element types: every copy and the MMA must agree on each operand's width.
     sections.extend(
         [Operand::A, Operand::B]
@@ -204,6 +251,45 @@ pub fn report_of(session: &Session) -> Result<Report> {
         sections,
         problem,
         traffic: counted.traffic,
+    })
+}
+
+/// The pasted host code: each host function, its parameters without a value, and every
+/// line the session left out and why.
+fn host_section(session: &Session) -> Option<Section> {
+    let notes = session.notes();
+    if notes.is_empty() {
+        return None;
+    }
+    let hosts = session.host_functions();
+    let left_out = notes
+        .iter()
+        .filter(|n| n.text.starts_with("left out"))
+        .count();
+    let unset: usize = hosts.iter().map(|h| h.unset.len()).sum();
+    let name = match hosts {
+        [] => "host code".to_string(),
+        hs => hs
+            .iter()
+            .map(|h| format!("{}(...)", h.name))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    Some(Section {
+        kind: SectionKind::Host,
+        name,
+        verdict: Verdict::Ok,
+        headline: format!(
+            "{unset} parameter{} without a value, {left_out} line{} left out",
+            if unset == 1 { "" } else { "s" },
+            if left_out == 1 { "" } else { "s" }
+        ),
+        facts: notes
+            .iter()
+            .map(|n| (format!("line {}", n.line), n.text.clone()))
+            .collect(),
+        warnings: vec![],
+        view: None,
     })
 }
 
@@ -357,7 +443,9 @@ fn smem_sections(r: &Roles, arch: cute_core::arch::Arch, smem_limit: i64) -> Res
                 "{name}: no copy or MMA says the element type of operand {op}"
             ))
         })?;
-        let (stage, stages) = stage_of(l, r.umma)?;
+        // UMMA partitions A and B (`((M,K),1,k,stages)`); C's epilogue buffer stays (M,N,stages).
+        let partitioned = r.umma && *op != Operand::C;
+        let (stage, stages) = stage_of(l, partitioned)?;
         let bytes = arith::mul(l.inner().cosize()?, bits)? / 8;
         let stage_bytes = bytes / stages.max(1);
         total = arith::add(total, bytes)?;
@@ -375,7 +463,7 @@ fn smem_sections(r: &Roles, arch: cute_core::arch::Arch, smem_limit: i64) -> Res
                 ("alignment".into(), alignment(r, *op, l, bits)),
             ],
             warnings: vec![],
-            view: Some(stage_expr(name, l, r.umma)),
+            view: Some(stage_expr(name, l, partitioned)),
         });
     }
     // The epilogue's C and D buffers share the CTA's shared memory with the mainloop's.
@@ -590,7 +678,12 @@ impl fmt::Display for Report {
             writeln!(f, "\n## {} `{}`: {}\n", s.kind, s.name, s.verdict.name())?;
             writeln!(f, "{}\n", s.headline)?;
             for (k, v) in &s.facts {
-                writeln!(f, "- {k}: `{v}`")?;
+                // A fact in prose with its own code spans (the host code's notes) as is.
+                if v.contains('`') {
+                    writeln!(f, "- {k}: {v}")?;
+                } else {
+                    writeln!(f, "- {k}: `{v}`")?;
+                }
             }
             for w in &s.warnings {
                 match &w.fix {

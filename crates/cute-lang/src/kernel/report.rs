@@ -27,6 +27,8 @@ impl Verdict {
 /// What a section of the report is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SectionKind {
+    /// The pasted host code: a host function's parameters, the lines left out.
+    Host,
     /// What a `CollectiveBuilder` line resolved to, step by step.
     Collective,
     /// The shared-memory budget of all buffers.
@@ -55,7 +57,8 @@ pub enum SectionKind {
 
 impl SectionKind {
     /// Every kind, in the order of this enum.
-    pub const ALL: [SectionKind; 12] = [
+    pub const ALL: [SectionKind; 13] = [
+        SectionKind::Host,
         SectionKind::Collective,
         SectionKind::Budget,
         SectionKind::Smem,
@@ -73,6 +76,7 @@ impl SectionKind {
     /// The kind's name in the report (`smem`, `g2s`, ...).
     pub fn name(self) -> &'static str {
         match self {
+            SectionKind::Host => "host",
             SectionKind::Collective => "collective",
             SectionKind::Budget => "budget",
             SectionKind::Smem => "smem",

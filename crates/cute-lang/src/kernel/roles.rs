@@ -83,6 +83,9 @@ pub(super) struct Roles {
     pub(super) epilogues: Vec<(String, cute_core::epilogue::Epilogue)>,
     /// A no-smem epilogue's direct stores: the output's strides in a CTA tile and its type.
     pub(super) direct_out: Option<(String, IntTuple, cute_core::elem::Elem)>,
+    /// The output's element type as the code declares it (`c_dtype = cutlass.Float16`,
+    /// `using ElementD = ...`, the tutorials' `TC`): what an epilogue buffer holds.
+    pub(super) c_elem: Option<(String, cute_core::elem::Elem)>,
 }
 
 impl Roles {
@@ -152,6 +155,18 @@ pub(super) fn find_roles(session: &Session) -> Roles {
                     }
                 }
             }
+            Value::Word(crate::words::Word::Elem(e))
+                if matches!(
+                    lower.as_str(),
+                    "c_dtype" | "d_dtype" | "elementc" | "elementd" | "tc" | "elementoutput"
+                ) =>
+            {
+                // D's type wins over C's: the epilogue's buffer holds what it stores.
+                let is_d = matches!(lower.as_str(), "d_dtype" | "elementd" | "elementoutput");
+                if r.c_elem.is_none() || is_d {
+                    r.c_elem = Some((name.to_string(), *e));
+                }
+            }
             Value::Int(n) | Value::Dyn(n)
                 if lower.contains("stage") || lower == "bp" || lower == "pipe" =>
             {
@@ -203,6 +218,9 @@ pub(super) fn arch_of(r: &Roles) -> Arch {
 /// global copies, TMA atoms and shared copies (their value types), then the MMAs' type.
 pub(super) fn operand_widths(r: &Roles, op: Operand) -> Vec<(String, i64)> {
     let mut widths: Vec<(String, i64)> = Vec::new();
+    if let (Operand::C, Some((n, e))) = (op, &r.c_elem) {
+        widths.push((format!("{n} ({e})"), e.bits()));
+    }
     for (n, o, c) in &r.g2s {
         if let (true, Some(b)) = (*o == op, c.atom.val_bits) {
             widths.push((n.clone(), b));
@@ -332,7 +350,15 @@ pub(super) fn mma_operand_type(m: &TiledMma, op: Operand) -> Option<cute_core::e
             Operand::C => u.c,
         });
     }
-    // (D, A, B, C) of a register MMA; (D, A, B) of a GMMA, whose C is D.
+    // (D, A, B, C) of a register MMA (`UniversalFMA<D, A, B>` included).
+    if let Ok(Some(t)) = m.atom.register_types() {
+        return Some(match op {
+            Operand::A => t[1],
+            Operand::B => t[2],
+            Operand::C => t[3],
+        });
+    }
+    // (D, A, B) of a GMMA, whose C is D.
     let t = m.atom.named_types()?;
     if !(3..=4).contains(&t.len()) {
         return None;

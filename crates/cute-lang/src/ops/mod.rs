@@ -25,6 +25,7 @@ pub(crate) mod atoms;
 pub(crate) mod basis;
 pub(crate) mod collective;
 pub(crate) mod descriptors;
+pub(crate) mod epilogue;
 pub(crate) mod families;
 pub(crate) mod partitions;
 pub(crate) mod smem;
@@ -889,8 +890,20 @@ pub static OPS: &[Op] = &[
         "CuTeDSL sm90_utils: the staged smem layout of B for a Hopper GEMM tile",
         |a, _| crate::ops::smem::dsl_smem_layout('b', a)),
     op!("make_smem_layout_epi", "(dtype, layout_enum, epi_tile, stages)", No, (4, 4), ["epi_dtype", "epi_layout", "epi_tile", "epi_stage"], false,
-        "CuTeDSL sm90_utils: the staged smem layout of the epilogue tile",
+        "CuTeDSL sm90_utils: the staged smem layout of the epilogue tile; sm100_utils: of a tile of layouts (compute_epilogue_tile_shape's)",
         |a, _| crate::ops::smem::dsl_smem_layout('c', a)),
+    op!("compute_epilogue_tile_shape", "(cta_tile_shape, use_2cta_instrs, layout_d, elem_ty_d[, layout_c, elem_ty_c, tmem_warp_shape_mn])", No, (4, 7), ["cta_tile_shape", "use_2cta_instrs", "layout_d", "elem_ty_d", "layout_c?", "elem_ty_c?", "tmem_warp_shape_mn?"], false,
+        "CuTeDSL sm100_utils: the SM100 epilogue tile of a CTA tile, a tile of layouts over the TMEM warps",
+        |a, _| crate::ops::epilogue::compute_epilogue_tile_shape(a)),
+    op!("get_tmem_load_op", "(cta_tile_shape, layout_d, elem_ty_d, elem_ty_acc, epi_tile, use_2cta_instrs[, tmem_warp_shape_mn])", No, (6, 7), ["cta_tile_shape", "layout_d", "elem_ty_d", "elem_ty_acc", "epi_tile", "use_2cta_instrs", "tmem_warp_shape_mn?"], false,
+        "CuTeDSL sm100_utils: the tcgen05.ld copy atom that reads one warp's part of the epilogue tile",
+        |a, _| crate::ops::epilogue::get_tmem_load_op(a)),
+    op!("size_in_bytes", "(dtype, layout)", No, (2, 2), ["dtype", "layout"], false,
+        "CuTeDSL: the bytes a layout's codomain holds of an element type (a swizzled layout's outer layout), rounded up",
+        |a, _| crate::ops::smem::size_in_bytes(a)),
+    op!("get_smem_capacity_in_bytes", "()", No, (0, 0), [], false,
+        "CuTeDSL utils: the shared memory a CTA may use on the DSL's default target, sm_100a (227 KiB)",
+        |_, _| int(cute_core::arch::Arch::Sm100.smem_per_cta())),
     op!("make_smem_layout_atom", "(kind, element_type)", No, (2, 2), [], false,
         "CuTeDSL: the GMMA/UMMA smem atom of a SmemLayoutAtomKind for an element type",
         |a, _| {

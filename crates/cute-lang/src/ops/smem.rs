@@ -69,6 +69,11 @@ pub(crate) fn dsl_smem_layout(which: char, a: &[Value]) -> Result<Value> {
         'c' => (&a[1], &a[2], &a[0], &a[3]),
         _ => (&a[0], &a[1], &a[2], &a[3]),
     };
+    if let (Value::Tuple(t), 'c') = (tile, which) {
+        if t.iter().any(|m| matches!(m, Value::Layout(_))) {
+            return dsl_sm100_smem_layout_epi(dtype, layout, t, stages);
+        }
+    }
     let row = is_row_major(layout)?;
     let bits = bits_of(dtype)?;
     let Value::Tuple(t) = tile else {
@@ -101,6 +106,74 @@ pub(crate) fn dsl_smem_layout(which: char, a: &[Value]) -> Result<Value> {
     let order: [i64; 3] = if row { [0, 1, 2] } else { [1, 0, 2] };
     let order = Value::Tuple(order.iter().map(|o| Value::Int(*o)).collect());
     tile_to_shape(&atom, &Value::Tuple(trg), Some(&order)).map_err(|e| e.within("tile_to_shape"))
+}
+
+/// CuTeDSL `sm100_utils.make_smem_layout_epi(dtype, layout, epi_tile, stages)` of a tile of
+/// layouts (`compute_epilogue_tile_shape`'s): the atom over the TMA box (each mode's first
+/// contiguous run, `coalesce(right_inverse(mode))`), chosen as for A and B (MN-major 32-bit
+/// types take `MN_SW128_32B`), tiled over the modes' sizes with the stages appended.
+fn dsl_sm100_smem_layout_epi(
+    dtype: &Value,
+    layout: &Value,
+    tile: &[Value],
+    stages: &Value,
+) -> Result<Value> {
+    if tile.len() != 2 {
+        return Err(Error::new(format!(
+            "epi_tile must have two modes (M, N), got {}",
+            tile.len()
+        )));
+    }
+    let row = is_row_major(layout)?;
+    // A Boolean epilogue is staged as Int8, as the DSL does.
+    let bits = match bits_of(dtype)? {
+        1 => 8,
+        b => b,
+    };
+    let (mut boxes, mut sizes) = (Vec::new(), Vec::new());
+    for m in tile {
+        match m {
+            Value::Layout(l) => {
+                let inv = cute_core::layout::right_inverse(l)?;
+                let run = cute_core::layout::coalesce(&inv, None)?.shape().size()?;
+                boxes.push(run);
+                sizes.push(l.size()?);
+            }
+            v => {
+                let n = v.to_int_tuple()?.size()?;
+                boxes.push(n);
+                sizes.push(n);
+            }
+        }
+    }
+    let (major, major_size) = if row {
+        (AtomMajor::K, boxes[1])
+    } else {
+        (AtomMajor::MN, boxes[0])
+    };
+    let sw = smem_atom::umma_smem_atom_choice(major, major_size, bits)?;
+    let atom = dsl_smem_atom(major, sw, bits)?;
+    let trg: Vec<Value> = sizes
+        .iter()
+        .map(|s| Value::Int(*s))
+        .chain([stages.clone()])
+        .collect();
+    let order: [i64; 3] = if row { [0, 1, 2] } else { [1, 0, 2] };
+    let order = Value::Tuple(order.iter().map(|o| Value::Int(*o)).collect());
+    tile_to_shape(&atom, &Value::Tuple(trg), Some(&order)).map_err(|e| e.within("tile_to_shape"))
+}
+
+/// CuTeDSL `cute.size_in_bytes(dtype, layout)`: the layout's cosize (a swizzled layout's
+/// outer layout's) in elements of `dtype`, in bytes rounded up; 0 for `None`.
+pub(crate) fn size_in_bytes(a: &[Value]) -> Result<Value> {
+    let bits = bits_of(&a[0])?;
+    let elems = match &a[1] {
+        Value::Under => 0,
+        Value::Composed(c) => c.layout.cosize()?,
+        v => v.to_any_layout()?.inner().cosize()?,
+    };
+    let b = cute_core::error::arith::mul(elems, bits)?;
+    Ok(Value::Int(cute_core::error::arith::add(b, 7)? / 8))
 }
 
 /// CuTeDSL tcgen05 `tile_to_mma_shape(atom, mma_tile_shape[, order])`: CuTe's, coalesced to
