@@ -940,7 +940,7 @@ test('tensors: a thread\'s partition from a preset, lit and inspected, and from 
 test('kernel: every preset, every row opens its own view, each from its shared link', async () => {
   const { page, ctx, errors } = await open('', { width: 1600, height: 1000 });
   const labels = await page.$$eval('#preset optgroup[label="Whole kernel"] option', (os) => os.map((o) => o.textContent));
-  assert.equal(labels.length, 10);
+  assert.equal(labels.length, 12);
   const kernelView = () => page.waitForFunction(() => document.querySelector('#canvas [data-view]')?.dataset.view === 'kernel');
   let opened = 0;
   for (const label of labels) {
@@ -1020,6 +1020,25 @@ test('kernel: a pasted CollectiveBuilder block opens as its report', async () =>
   assert.equal(await page.inputValue('#view'), 'auto');
   assert.match(await page.textContent('#canvas h2'), /kernel report \(SM120\): fail/);
   assert.match(await page.textContent('#answers'), /109 KiB of shared memory is over the SM120 limit of 99 KiB\. Fix: at most 2 stages fit/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('kernel: a host function pasted whole opens as its report, with what it left out', async () => {
+  const { page, ctx, errors } = await open('?expr=(8,8):(8,1)', { width: 1366, height: 900 });
+  const block = await readFile(new URL('../crates/cute-lang/kernels/sm80_host_function.cpp', import.meta.url), 'utf8');
+  await page.fill('#editor', block);
+  await page.waitForFunction(() => document.querySelector('#canvas [data-view]')?.dataset.view === 'kernel');
+  assert.equal(await page.inputValue('#view'), 'auto');
+  assert.match(await page.textContent('#canvas h2'), /kernel report \(SM80\): ok/);
+  // The host row counts what was left out; hovering it lists each line and why.
+  const host = page.locator('#panel-report .cell[data-object="gemm_tn(...)"][data-col="3"]');
+  assert.match(await host.textContent(), /10 parameters without a value, 13 lines left out/);
+  await host.hover();
+  assert.match(await inspectorRow(page, 'line 60'), /left out `dim3 dimBlock\(size\(mmaC\)\)`: launch code/);
+  await page.screenshot({ path: `${OUT}/kernel-host.png` });
+  // No line of the block is an error.
+  assert.equal(await page.locator('.line-error').count(), 0);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

@@ -57,6 +57,8 @@ pub struct Session {
     /// The shared-memory layouts a left-out `sizeof(SharedStorage<..., decltype(sA), ...>)`
     /// names, and its line.
     shared_storage: Option<(usize, Vec<String>)>,
+    /// Whether the last value came from a host function's body (the block ends with it).
+    last_in_host: bool,
 }
 
 /// Something a block's C++ host code made the session leave out, and why: a parameter
@@ -347,6 +349,9 @@ impl Session {
             let gen = self.last_gen;
             let env_before = self.track.then(|| self.env.clone());
             let result = self.eval_statement(text, stmt_dialect);
+            if self.last_gen != gen {
+                self.last_in_host = host.as_ref().is_some_and(|h| h.in_host_body(span.start));
+            }
             if self.track && self.last_gen != gen {
                 self.last_text = src[span.start..span.end]
                     .trim()
@@ -534,6 +539,12 @@ impl Session {
         &self.hosts
     }
 
+    /// Whether the last value came from a host function's body: the block is the
+    /// function (a kernel's configuration), not a line written after it.
+    pub fn ends_in_host_function(&self) -> bool {
+        self.last_in_host
+    }
+
     /// The shared-memory layouts the kernel allocates, as a left-out host line says
     /// (`int smem_size = int(sizeof(SharedStorage<T, T, decltype(sA), decltype(sB)>));`
     /// names `sA` and `sB`), with that line.
@@ -628,6 +639,13 @@ impl<'a> HostCode<'a> {
             entered: 0,
             unset: HashMap::new(),
         }
+    }
+
+    /// Whether byte `at` lies in a host function's body.
+    fn in_host_body(&self, at: usize) -> bool {
+        self.defs
+            .iter()
+            .any(|d| d.kind == host::DefinitionKind::Host && d.body.contains(&at))
     }
 
     /// Why statement `index` (`text`, which failed with `e`) is left out rather than an

@@ -191,7 +191,7 @@ impl Evaluated {
         };
         // A pasted host function (the tutorials' `gemm_tn(...) { ... }`) is a kernel's
         // configuration too.
-        let builder = builder || !self.session.host_functions().is_empty();
+        let builder = builder || self.session.ends_in_host_function();
         if opts.view == View::Kernel || (opts.view == View::Auto && builder) {
             // The whole block is what the kernel view checks, not its last value.
             let r = cute_lang::kernel::report_of(&self.session)?;

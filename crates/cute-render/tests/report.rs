@@ -977,4 +977,11 @@ fn the_cli_prints_a_host_function_with_notes_and_draws_its_report() {
     );
     let f = cute_render::render_figure(src, &cute_render::Options::default()).unwrap();
     assert!(f.title.starts_with("kernel report (SM80)"), "{}", f.title);
+    // A line after the function is drawn in its own view (a report row opening its object).
+    let f = cute_render::render_figure(
+        &format!("{src}\nsA(_,_,0)"),
+        &cute_render::Options::default(),
+    )
+    .unwrap();
+    assert!(!f.title.starts_with("kernel report"), "{}", f.title);
 }
