@@ -985,3 +985,49 @@ fn the_cli_prints_a_host_function_with_notes_and_draws_its_report() {
     .unwrap();
     assert!(!f.title.starts_with("kernel report"), "{}", f.title);
 }
+
+/// A 2-SM builder GEMM with its problem size: each CTA of the pair loads its half of the
+/// pair's A rows and of B's N (what its SmemLayoutA/B hold) with SM100_TMA_2SM_LOAD[_MULTICAST];
+/// the totals count CTAs, not pairs; the MMA's tile is the pair's, checked per CTA.
+#[test]
+fn a_cta_pair_loads_half_of_each_operand_and_the_totals_count_ctas() {
+    let src = format!(
+        "int M = 8192;\nint N = 8192;\nint K = 4096;\n{}",
+        preset("sm100_builder_2sm")
+    );
+    let r = report(&src).unwrap();
+    assert_eq!(r.verdict(), Verdict::Ok, "{r}");
+    let a = section(&r, "tma", "CollectiveMainloop::GmemTiledCopyA");
+    let b = section(&r, "tma", "CollectiveMainloop::GmemTiledCopyB");
+    let fact = |s: &cute_lang::kernel::Section, k: &str| {
+        s.facts.iter().find(|(n, _)| n == k).unwrap().1.clone()
+    };
+    // Cluster 2x2: A multicast over the cluster's N, B not (the pair takes the cluster's M).
+    assert_eq!(fact(a, "op"), "SM100_TMA_2SM_LOAD_MULTICAST");
+    assert_eq!(fact(b, "op"), "SM100_TMA_2SM_LOAD");
+    assert!(
+        a.headline
+            .starts_with("box (64,128):(1@1,1@0), 16384 bytes"),
+        "{}",
+        a.headline
+    );
+    assert!(
+        b.headline.starts_with("box (64,64):(1@1,1@0), 8192 bytes"),
+        "{}",
+        b.headline
+    );
+    let m = section(&r, "mma", "CollectiveMainloop::TiledMma");
+    assert!(
+        m.headline.contains("issued by a CTA pair"),
+        "{}",
+        m.headline
+    );
+    assert_eq!(fact(m, "per CTA"), "128x128x16 (M split over the pair)");
+    // 8192/128 x 8192/128 CTAs (2048 pairs), 64 k-tiles; A: 64 N-tiles read 64 MiB each,
+    // B: 32 pairs read it once each, split over the pair.
+    let k = section(&r, "kernel", "8192x8192x4096");
+    assert_eq!(fact(k, "CTAs"), "4096");
+    let p = r.problem.as_ref().unwrap();
+    let total: Vec<u64> = r.traffic.iter().map(|t| t.times(p.runs(t)).bytes).collect();
+    assert_eq!(total, [4 << 30, 2 << 30]);
+}

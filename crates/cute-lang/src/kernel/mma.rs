@@ -17,14 +17,29 @@ pub(super) fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<
     let umma = matches!(mma.atom.params, Some(MmaParams::Umma(_)));
     let tile = [mma.tile_size(0)?, mma.tile_size(1)?, mma.tile_size(2)?];
     let threads = mma.layout_c_tv()?.mode(0)?.size()?;
+    // An UMMA's "threads" are CTAs: a `_2x1SM` MMA's tile is a CTA pair's, half of M each.
+    let pair = umma && threads == 2;
+    let per_cta = [if pair { tile[0] / 2 } else { tile[0] }, tile[1], tile[2]];
     let mut facts = vec![
         ("atom".into(), mma.atom.name.clone()),
         (
             "tile".into(),
             format!("{}x{}x{}", tile[0], tile[1], tile[2]),
         ),
-        ("threads".into(), threads.to_string()),
+        (
+            if umma { "CTAs" } else { "threads" }.into(),
+            threads.to_string(),
+        ),
     ];
+    if pair {
+        facts.push((
+            "per CTA".into(),
+            format!(
+                "{}x{}x{} (M split over the pair)",
+                per_cta[0], per_cta[1], per_cta[2]
+            ),
+        ));
+    }
     let mut warnings = Vec::new();
     let cta = cta_tile(r);
     if let Some(cta) = &cta {
@@ -33,11 +48,11 @@ pub(super) fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<
             format!("{}x{}x{}", cta[0], cta[1], cta[2]),
         ));
         for (i, d) in ["M", "N", "K"].iter().enumerate() {
-            if tile[i] <= 0 || cta[i] % tile[i] != 0 {
+            if per_cta[i] <= 0 || cta[i] % per_cta[i] != 0 {
                 warnings.push(Warning {
                     reason: format!(
                         "the CTA tile's {d} = {} is not a multiple of the TiledMMA's {}",
-                        cta[i], tile[i]
+                        cta[i], per_cta[i]
                     ),
                     fix: None,
                 });
@@ -79,7 +94,9 @@ pub(super) fn mma_sections(r: &Roles, name: &str, mma: &TiledMma) -> Result<Vec<
         headline: format!(
             "{} {}: {}x{}x{} per tile",
             mma.atom.name,
-            if umma {
+            if pair {
+                "issued by a CTA pair (tcgen05.mma.cta_group::2)".to_string()
+            } else if umma {
                 "issued for the CTA (tcgen05.mma)".to_string()
             } else {
                 format!("over {threads} threads")

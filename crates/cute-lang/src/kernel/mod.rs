@@ -574,7 +574,11 @@ fn copy_sections(r: &Roles, sections: &mut Vec<Section>, counted: &mut Counted) 
     }
     for (name, op, atom) in &r.tma {
         sections.push(tma_section(name, *op, atom));
-        if let (Some(t), Some(cta)) = (&atom.tma, cta_tile(r)) {
+        if let (Some(t), Some(mut cta)) = (&atom.tma, cta_tile(r)) {
+            // A CTA pair's CTA loads half of the pair's B.
+            if r.pair && *op == Operand::B {
+                cta[1] /= 2;
+            }
             match traffic::tma_traffic(name, *op, t, &cta)? {
                 Some(t) => counted.traffic.push(t),
                 None => counted

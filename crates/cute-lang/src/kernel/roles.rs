@@ -86,6 +86,8 @@ pub(super) struct Roles {
     /// The output's element type as the code declares it (`c_dtype = cutlass.Float16`,
     /// `using ElementD = ...`, the tutorials' `TC`): what an epilogue buffer holds.
     pub(super) c_elem: Option<(String, cute_core::elem::Elem)>,
+    /// A builder's 2-SM MMA: each CTA of the pair loads half of B's N (its SmemLayoutB).
+    pub(super) pair: bool,
 }
 
 impl Roles {
@@ -116,7 +118,11 @@ pub(super) fn find_roles(session: &Session) -> Roles {
                 ] {
                     r.smem.push((format!("{name}::{m}"), op, l.clone()));
                 }
-                r.tile = Some(c.config.tile.to_vec());
+                // The CTA's tile: a CTA pair's MMA tile holds two CTAs' rows.
+                let [tm, tn, tk] = c.config.tile;
+                let two = c.schedule == cute_core::collective::Schedule::TmaWs2SmSm100;
+                r.tile = Some(vec![if two { tm / 2 } else { tm }, tn, tk]);
+                r.pair |= two;
                 r.stages = Some(c.stages);
                 r.collectives.push((name.to_string(), (**c).clone()));
             }
@@ -415,19 +421,25 @@ pub(super) fn collective_copies(r: &mut Roles) -> Vec<(String, Error)> {
     let mut failed = Vec::new();
     for (name, c) in r.collectives.clone() {
         let cfg = &c.config;
-        if c.schedule == Schedule::TmaWs2SmSm100 {
-            // A CTA pair's loads are not modelled: the report counts no TMA for them.
-            continue;
-        }
         let [tm, tn, tk] = cfg.tile;
-        let peers = |t: TmaLoad, along: i64| if t == TmaLoad::Load { 1 } else { along };
+        // A CTA pair's MMA tile is split between its CTAs: each loads half of A's rows and
+        // half of B's (what its SmemLayoutA/B hold), B multicast over the cluster's pairs.
+        let pair = if c.schedule == Schedule::TmaWs2SmSm100 {
+            2
+        } else {
+            1
+        };
+        let peers = |t: TmaLoad, along: i64| match t {
+            TmaLoad::Load | TmaLoad::TwoSmLoad => 1,
+            TmaLoad::Multicast | TmaLoad::TwoSmMulticast => along,
+        };
         let loads = [
             (
                 Operand::A,
                 cfg.a,
                 &c.smem_layout_a,
                 m,
-                tm,
+                tm / pair,
                 peers(c.gmem_copy[0], cfg.cluster[1]),
             ),
             (
@@ -435,8 +447,8 @@ pub(super) fn collective_copies(r: &mut Roles) -> Vec<(String, Error)> {
                 cfg.b,
                 &c.smem_layout_b,
                 n,
-                tn,
-                peers(c.gmem_copy[1], cfg.cluster[0]),
+                tn / pair,
+                peers(c.gmem_copy[1], cfg.cluster[0] / pair),
             ),
         ];
         for (i, (op, (_, l, _), smem, mn, rows, mc)) in loads.into_iter().enumerate() {
