@@ -15,8 +15,8 @@ Writes `testdata/dsl-sm100-epilogue-cases.jsonl`, one JSON object a line:
 
 These helpers are the DSL's own (C++'s epilogue builder picks its tile a little
 differently: the DSL halves its preferred N until it divides the CTA's), so the DSL is
-the oracle here. The stage lines are the Blackwell dense-GEMM example's stage
-computation written out as top-level lines.
+the oracle here. The stage lines are the Blackwell and Hopper dense-GEMM examples' stage
+computations written out as top-level lines.
 
 Where the DSL's epilogue smem layout differs from C++'s (an identity `S<0,4,3> o 0 o`
 C++'s `tile_to_shape` drops; its MN_SW128_32B atom, (32,8) where C++'s is (32,4)),
@@ -136,6 +136,24 @@ def cases(rng):
             lines.append("num_c_stage += (smem_capacity - ab_bytes_per_stage * num_ab_stage - (occupancy + 1) * (mbar_helpers_bytes + c_bytes)) // ((occupancy + 1) * c_bytes_per_stage)")
         lines.append("(num_acc_stage, num_ab_stage, num_c_stage)")
         out.append(("compute_stages", lines))
+    # The Hopper dense-GEMM example's stage computation (its arithmetic is the same on the
+    # DSL's default target).
+    for (m, n, k, ab) in [(128, 256, 64, "Float16"), (128, 128, 64, "BFloat16"), (64, 256, 128, "Float8E4M3FN"),
+                          (128, 128, 32, "Float32")]:
+        out.append(("compute_stages_sm90", [
+            "tile_shape_mnk = (%d, %d, %d)" % (m, n, k),
+            "a_dtype = cutlass.%s" % ab,
+            "b_dtype = cutlass.%s" % ab,
+            "smem_capacity = utils.get_smem_capacity_in_bytes()",
+            "occupancy = 1",
+            "epi_stage = 4",
+            "epi_bytes = 0",
+            "a_shape = cute.slice_(tile_shape_mnk, (None, 0, None))",
+            "b_shape = cute.slice_(tile_shape_mnk, (0, None, None))",
+            "ab_bytes_per_stage = cute.size(a_shape) * a_dtype.width // 8 + cute.size(b_shape) * b_dtype.width // 8",
+            "mbar_helpers_bytes = 1024",
+            "ab_stage = (smem_capacity // occupancy - mbar_helpers_bytes - epi_bytes) // ab_bytes_per_stage",
+            "(ab_stage, epi_stage)"]))
     return out
 
 

@@ -32,6 +32,8 @@ pub(crate) enum DefinitionKind {
     Device,
     /// A `struct` or `class`.
     Type,
+    /// A `namespace`: its braces go, its statements stay.
+    Namespace,
 }
 
 /// One parameter of a host function (or of its template).
@@ -107,7 +109,7 @@ pub(crate) fn definitions(code: &str) -> (Cow<'_, str>, Vec<Definition>) {
     };
     for d in &defs {
         match d.kind {
-            DefinitionKind::Host => {
+            DefinitionKind::Host | DefinitionKind::Namespace => {
                 blank(d.header..d.body.start);
                 blank(d.body.end..d.body.end + 1);
             }
@@ -159,6 +161,16 @@ fn definition(code: &str, boundary: usize, brace: usize) -> Option<Definition> {
         .split(|c: char| !is_ident(c as u8))
         .next()
         .unwrap_or("");
+    // `namespace name { ... }`: its statements are the block's.
+    if first == "namespace" && targs.is_none() {
+        return Some(Definition {
+            name: rest[first.len()..].trim().to_string(),
+            kind: DefinitionKind::Namespace,
+            header,
+            body,
+            params: Vec::new(),
+        });
+    }
     if first == "struct" || first == "class" {
         let name = rest[first.len()..]
             .trim_start()
@@ -403,12 +415,18 @@ pub(crate) fn host_only(stmt: &str) -> Option<&'static str> {
         f if f.starts_with("CUTE_STATIC_ASSERT") => return Some("a check, not a value"),
         _ => {}
     }
-    let launch = s.contains("<<<")
-        || first.starts_with("CUTE_CHECK_")
-        || first.starts_with("CUTLASS_CHECK")
-        || has_word(s, "ClusterLaunchParams")
-        || s.contains("launch_kernel")
-        || cuda_call(s);
+    if first.starts_with("CUTE_CHECK_") || first.starts_with("CUTLASS_CHECK") {
+        return Some("launch code");
+    }
+    // Every statement of a C++ block comes here: one pass for the bytes a launch needs
+    // (`<<<`, `cuda...`, `...aunch...`) before any word is looked for.
+    let b = s.as_bytes();
+    let maybe = b.windows(3).any(|w| matches!(w, b"<<<" | b"cud" | b"aun"));
+    let launch = maybe
+        && (s.contains("<<<")
+            || has_word(s, "ClusterLaunchParams")
+            || s.contains("launch_kernel")
+            || cuda_call(s));
     launch.then_some("launch code")
 }
 
@@ -559,6 +577,9 @@ mod tests {
         assert!(code.contains("auto L = Layout<Shape<_8>>{};"));
         assert!(code.contains("return x;"));
         assert!(!code.contains("int a"));
+        let (code, defs) = definitions("namespace cfg {\nauto L = make_layout(8);\n}\n");
+        assert_eq!(defs[0].kind, DefinitionKind::Namespace);
+        assert_eq!(code.trim(), "auto L = make_layout(8);");
     }
 
     #[test]

@@ -617,7 +617,7 @@ impl<'a> HostCode<'a> {
     ) -> Self {
         for d in &defs {
             let what = match d.kind {
-                host::DefinitionKind::Host => continue,
+                host::DefinitionKind::Host | host::DefinitionKind::Namespace => continue,
                 host::DefinitionKind::Device => "a GPU function (`__global__`/`__device__`): its body runs on the device and is not evaluated; the host code that configures it is",
                 host::DefinitionKind::Type => "a type the pasted code defines: not evaluated (its members and `sizeof` are not known here)",
             };

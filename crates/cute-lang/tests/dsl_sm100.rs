@@ -89,6 +89,7 @@ fn sm100_helpers_match_cutedsl() {
         "make_smem_layout_epi",
         "size_in_bytes",
         "compute_stages",
+        "compute_stages_sm90",
     ] {
         assert!(ops.contains(op), "no {op} lines");
     }
