@@ -462,6 +462,54 @@ pub(crate) fn bound_name(stmt: &str) -> Option<&str> {
     (!name.is_empty() && !name.as_bytes()[0].is_ascii_digit()).then_some(name)
 }
 
+/// A C++ declaration of several names, `int m = 4096, n = 2048, k = 1024`, as one
+/// declaration a name (`int m = 4096`, `int n = 2048`, ...), each the statement with the
+/// others blanked so that columns stay. `None` for anything else (one name, a call's commas,
+/// `a = 1, b = 2` without a type).
+pub(crate) fn declarators(stmt: &str) -> Option<Vec<String>> {
+    let pieces = split_top_level(stmt, b',');
+    if pieces.len() < 2 {
+        return None;
+    }
+    let (first, _) = pieces[0];
+    let name = bound_name(first)?;
+    let lead = first.len() - first.trim_start().len();
+    let name_at = first.find(|c: char| !c.is_whitespace()).map_or(0, |_| {
+        // The bound name is the last word before the `=`.
+        let eq = first.find('=').unwrap_or(first.len());
+        first[..eq].trim_end().len() - name.len()
+    });
+    let ty = first[lead..name_at].trim();
+    // A type before the first name (`int`, `auto`, `cute::int64_t const`), words only.
+    if ty.is_empty() || !ty.bytes().all(|c| is_ident(c) || b" :<>*&".contains(&c)) {
+        return None;
+    }
+    let mut out = vec![first.to_string()];
+    for &(piece, at) in &pieces[1..] {
+        let t = piece.trim_start();
+        let n = t.bytes().take_while(|&c| is_ident(c)).count();
+        let after = t[n..].trim_start();
+        if n == 0
+            || t.as_bytes()[0].is_ascii_digit()
+            || !after.starts_with('=')
+            || after.starts_with("==")
+        {
+            return None;
+        }
+        // The type where the first declaration has it, the declarator where it stands.
+        let mut d = String::with_capacity(at + piece.len());
+        d.push_str(&stmt[..name_at]);
+        d.extend(
+            stmt[name_at..at]
+                .chars()
+                .map(|c| if c == '\n' { '\n' } else { ' ' }),
+        );
+        d.push_str(piece);
+        out.push(d);
+    }
+    Some(out)
+}
+
 /// The names a statement takes the type of, in order (`decltype(sA)`, `decltype(sB)`).
 pub(crate) fn decltype_names(stmt: &str) -> Vec<String> {
     stmt.match_indices("decltype(")
@@ -623,6 +671,28 @@ mod tests {
             decltype_names("int(sizeof(S<T, decltype(sA), decltype(sB), decltype(f(x))>))"),
             ["sA", "sB"]
         );
+    }
+
+    #[test]
+    fn several_declarators_are_one_declaration_each() {
+        let d = declarators("int m = 4096, n = 2048, k = m;").unwrap();
+        assert_eq!(d[0], "int m = 4096");
+        // Each name where the statement has it: columns stay.
+        assert_eq!(d[1].find("n ="), Some(14));
+        assert_eq!(d[2].find("k ="), Some(24));
+        let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(words(&d[1]), "int n = 2048");
+        assert_eq!(words(&d[2]), "int k = m;");
+        for s in [
+            "int m = 4096",
+            "make_layout(a, b)",
+            "auto x = make_shape(1, 2)",
+            "a = 1, b = 2",
+            "int m = 1, 2",
+            "int a = 1, b == 2",
+        ] {
+            assert_eq!(declarators(s), None, "{s}");
+        }
     }
 
     #[test]

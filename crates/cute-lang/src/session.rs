@@ -114,6 +114,17 @@ impl Session {
 
     /// Evaluate one statement whose comments are blanked.
     fn eval_statement(&mut self, code: &str, dialect: block::Dialect) -> Option<Result<Value>> {
+        // `int m = 4096, n = 4096;`: one declaration a name, in order.
+        if dialect == block::Dialect::Cpp && code.contains(',') {
+            if let Some(each) = host::declarators(code) {
+                for d in each {
+                    if let Some(r) = self.eval_statement(&d, dialect) {
+                        return Some(r);
+                    }
+                }
+                return None;
+            }
+        }
         // Positions are byte columns inside; users count characters.
         let to_chars = |mut e: cute_core::Error| {
             e.col = e.col.map(|c| lex::char_column(code, c));

@@ -450,3 +450,40 @@ fn hostile_dsl_tensor_blocks_are_clear_errors() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// Host code that is not whole or not sane: an error or notes, never a panic, a hang or a
+/// quadratic walk (unclosed braces and templates, a brace in every line, a thousand
+/// parameters, deep `#if` nests, launch code alone).
+#[test]
+fn hostile_host_code_is_an_error_or_a_note() {
+    let many_params: String = (0..1000).map(|i| format!("int p{i}, ")).collect();
+    let cases = [
+        "void f(int m) {\n  auto M = int(m);\n".to_string(),
+        "template <class T\nvoid f(T x) { }".to_string(),
+        "void f(int m {\n}".to_string(),
+        "}}}}\nvoid f() { auto x = make_layout(8); }".to_string(),
+        format!("void f({many_params}int last) {{ auto L = make_layout(8); }}"),
+        "{".repeat(20_000),
+        format!(
+            "{}auto L = make_layout(8);\n{}",
+            "#if 0\n".repeat(5_000),
+            "#endif\n".repeat(5_000)
+        ),
+        "cute::Layout<cute::Shape<_8>>{}\n".repeat(3_000),
+        "dim3 g(1);\nk<<<g, 1>>>\n(a, b);\ncudaDeviceSynchronize();".to_string(),
+        "struct S { int a; } void g() { }".to_string(),
+        "namespace { void f(int m) { auto L = make_layout(m); } }".to_string(),
+        "int a = 1, b = , c = 2;".to_string(),
+        "int = 1, b = 2;".to_string(),
+    ];
+    for src in &cases {
+        let mut s = cute_lang::Session::default();
+        let out = s.run(src);
+        for l in &out {
+            if let Err(e) = &l.result {
+                assert!(!e.to_string().is_empty(), "{src:.60}");
+            }
+        }
+        let _ = cute_lang::kernel::report(src);
+    }
+}

@@ -912,7 +912,7 @@ fn a_pasted_host_function_is_checked_and_what_it_leaves_out_is_noted() {
         .all(|s| s.kind != SectionKind::Epilogue && s.kind != SectionKind::Kernel));
 
     // The call's arguments bound above the function: the problem, C's stores and the totals.
-    let args = "int m = 4096;\nint n = 2048;\nint k = 1024;\nint ldA = 1024;\nint ldB = 1024;\nint ldC = 4096;\n";
+    let args = "int m = 4096, n = 2048, k = 1024;\nint ldA = k, ldB = k, ldC = m;\n";
     let r = report(&format!("{args}{src}")).unwrap();
     let host = section(&r, "host", "gemm_tn(...)");
     assert_eq!(
