@@ -408,7 +408,8 @@ pub(crate) fn host_only(stmt: &str) -> Option<&'static str> {
     let first = s.split(|c: char| !is_ident(c as u8)).next().unwrap_or("");
     match first {
         "dim3" => return Some("launch code"),
-        "if" | "else" | "for" | "while" | "do" | "switch" | "return" | "throw" => {
+        // `return EXPR;` is a value (a constexpr function's body pasted): not here.
+        "if" | "else" | "for" | "while" | "do" | "switch" | "throw" => {
             return Some("host control flow")
         }
         "assert" | "static_assert" => return Some("a check, not a value"),
@@ -656,6 +657,7 @@ mod tests {
             "mycudaF(1)",
             "cudaFoo",
             "iffy(2)",
+            "return make_layout(8)",
         ] {
             assert_eq!(host_only(s), None, "{s}");
         }
