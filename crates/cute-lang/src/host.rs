@@ -68,8 +68,16 @@ pub(crate) fn definitions(code: &str) -> (Cow<'_, str>, Vec<Definition>) {
     let mut depth = 0i64;
     // Where the current top-level statement began.
     let mut boundary = 0;
+    // The closing braces of the namespaces the scan is in (their bodies are scanned).
+    let mut namespaces: Vec<usize> = Vec::new();
     let mut i = 0;
     while i < b.len() {
+        if namespaces.last() == Some(&i) {
+            namespaces.pop();
+            boundary = i + 1;
+            i += 1;
+            continue;
+        }
         match b[i] {
             b'(' | b'[' => depth += 1,
             b')' | b']' => depth -= 1,
@@ -83,8 +91,15 @@ pub(crate) fn definitions(code: &str) -> (Cow<'_, str>, Vec<Definition>) {
                 let from = (from..=i).find(|&k| code.is_char_boundary(k)).unwrap_or(i);
                 if let Some(def) = definition(code, from, i) {
                     let close = def.body.end;
-                    boundary = close + 1;
-                    i = close + 1;
+                    if def.kind == DefinitionKind::Namespace {
+                        // Its statements and definitions are the block's: scan them.
+                        namespaces.push(close);
+                        boundary = i + 1;
+                        i += 1;
+                    } else {
+                        boundary = close + 1;
+                        i = close + 1;
+                    }
                     defs.push(def);
                     continue;
                 }
@@ -629,6 +644,20 @@ mod tests {
         let (code, defs) = definitions("namespace cfg {\nauto L = make_layout(8);\n}\n");
         assert_eq!(defs[0].kind, DefinitionKind::Namespace);
         assert_eq!(code.trim(), "auto L = make_layout(8);");
+        // A function inside a namespace is one too.
+        let (code, defs) = definitions(
+            "namespace a {\nvoid f(int m) { auto L = make_layout(m); }\n}\nauto x = f(1);",
+        );
+        let kinds: Vec<_> = defs.iter().map(|d| (d.name.as_str(), d.kind)).collect();
+        assert_eq!(
+            kinds,
+            [
+                ("a", DefinitionKind::Namespace),
+                ("f", DefinitionKind::Host)
+            ]
+        );
+        let words: Vec<&str> = code.split_whitespace().collect();
+        assert_eq!(words.join(" "), "auto L = make_layout(m); auto x = f(1);");
     }
 
     #[test]
