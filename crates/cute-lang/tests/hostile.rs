@@ -487,3 +487,22 @@ fn hostile_host_code_is_an_error_or_a_note() {
         let _ = cute_lang::kernel::report(src);
     }
 }
+
+/// CuTeDSL's Blackwell epilogue helpers refuse what they cannot compute, by name: an
+/// overflowing TMEM-warp shape, an empty CTA tile, warps that do not split the tile, a
+/// major mode no atom takes.
+#[test]
+fn dsl_epilogue_helpers_refuse_hostile_arguments() {
+    let head = "import cutlass\n";
+    for (line, words) in [
+        ("sm100_utils.compute_epilogue_tile_shape((128, 256), False, utils.LayoutEnum.ROW_MAJOR, cutlass.Float16, tmem_warp_shape_mn=(1, 4611686018427387904))", "integer overflow"),
+        ("sm100_utils.compute_epilogue_tile_shape((0, 256), False, utils.LayoutEnum.ROW_MAJOR, cutlass.Float16)", "must be positive"),
+        ("sm100_utils.compute_epilogue_tile_shape((128,), False, utils.LayoutEnum.ROW_MAJOR, cutlass.Float16)", "cta_tile_shape must be (M, N[, K])"),
+        ("sm100_utils.compute_epilogue_tile_shape((128, 256), 1, utils.LayoutEnum.ROW_MAJOR, cutlass.Float16)", "use_2cta_instrs must be True or False"),
+        ("sm100_utils.get_tmem_load_op((128, 256), utils.LayoutEnum.ROW_MAJOR, cutlass.Float16, cutlass.Float32, (128, 64), False, tmem_warp_shape_mn=(0, 1))", "does not split over"),
+        ("sm100_utils.make_smem_layout_epi(cutlass.Float16, utils.LayoutEnum.ROW_MAJOR, (make_layout(128), make_layout(7)), 2)", "must be a multiple of 8 elements"),
+    ] {
+        let e = cute_lang::eval_block(&format!("{head}{line}")).unwrap_err().to_string();
+        assert!(e.contains(words), "{line:.60}: {e}");
+    }
+}

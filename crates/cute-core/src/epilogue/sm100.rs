@@ -196,11 +196,11 @@ pub fn epilogue_tile(
         }
     }
     let n_min = |op: Option<(Elem, GemmLayout)>| match op {
-        None | Some((_, GemmLayout::ColumnMajor)) => 8 * wn,
-        Some((e, _)) if e.bits() == 6 => 128 * wn,
-        Some((e, _)) => 128 / e.bits().max(1) * wn,
+        None | Some((_, GemmLayout::ColumnMajor)) => arith::mul(8, wn),
+        Some((e, _)) if e.bits() == 6 => arith::mul(128, wn),
+        Some((e, _)) => arith::mul(128 / e.bits().max(1), wn),
     };
-    let (min_c, min_d) = (n_min(c), n_min(Some(d)));
+    let (min_c, min_d) = (n_min(c)?, n_min(Some(d))?);
     if cta_n < min_c || cta_n < min_d {
         return Err(refuse(
             "CTA tile too small",
