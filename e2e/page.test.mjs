@@ -1037,8 +1037,10 @@ test('kernel: a host function pasted whole opens as its report, with what it lef
   await host.hover();
   assert.match(await inspectorRow(page, 'line 60'), /left out `dim3 dimBlock\(size\(mmaC\)\)`: launch code/);
   await page.screenshot({ path: `${OUT}/kernel-host.png` });
-  // No line of the block is an error.
+  // No line of the block is an error; the results list what was left out, at their lines.
   assert.equal(await page.locator('.line-error').count(), 0);
+  assert.equal(await page.locator('#results li.note').count(), 14);
+  assert.match(await page.textContent('#results li.note[data-line="60"]'), /note: left out `dim3 dimBlock\(size\(mmaC\)\)`: launch code/);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

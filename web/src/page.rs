@@ -14,6 +14,8 @@ pub struct Printed {
     pub text: String,
     /// Column and message when the line failed.
     pub error: Option<(Option<usize>, String)>,
+    /// Whether it is a note of what the host code left out, not a value.
+    pub note: bool,
 }
 
 /// The first error of a script, for the editor: line, column, message, source line.
@@ -46,10 +48,12 @@ impl LineError {
 }
 
 /// The results pane's lines and the editor's first error, from the one evaluation of the
-/// script ([`cute_render::evaluate`]).
+/// script ([`cute_render::evaluate`]), with the notes of what its host code left out in
+/// line order.
 pub fn printed_lines(
     script: &str,
     lines: &[cute_lang::ScriptLine],
+    notes: &[cute_lang::Note],
 ) -> (Vec<Printed>, Option<LineError>) {
     let src: Vec<&str> = script.lines().collect();
     let mut first = None;
@@ -69,10 +73,25 @@ pub fn printed_lines(
                 line: l.line,
                 text: cute_lang::format_result(&l.result),
                 error,
+                note: false,
             }
         })
+        .collect::<Vec<_>>();
+    if notes.is_empty() {
+        return (printed, first);
+    }
+    let mut all: Vec<Printed> = printed
+        .into_iter()
+        .chain(notes.iter().map(|n| Printed {
+            line: n.line,
+            text: format!("note: {}", n.text),
+            error: None,
+            note: true,
+        }))
         .collect();
-    (printed, first)
+    // A stable sort: a line's value before its note.
+    all.sort_by_key(|p| (p.line, p.note));
+    (all, first)
 }
 
 /// Figures with more cells than this are drawn as fills, their labels painted only where
@@ -144,7 +163,7 @@ mod tests {
     fn printed_lines_and_the_first_error() {
         let script = "A = (4,8):(8,1)\nsize(A)\ncomposition(A, foo)\n(2,2";
         let e = cute_render::evaluate(script);
-        let (printed, first) = printed_lines(script, &e.lines);
+        let (printed, first) = printed_lines(script, &e.lines, e.notes());
         let lines: Vec<usize> = printed.iter().map(|p| p.line).collect();
         assert_eq!(lines, [2, 3, 4]);
         assert_eq!(printed[0].text, "32");
@@ -155,8 +174,22 @@ mod tests {
         let col = first.col.unwrap();
         assert_eq!(first.place(), format!("line 3, column {col}"));
         assert_eq!(first.caret().unwrap().len(), col);
-        let (_, none) = printed_lines("(4,8):(8,1)", &cute_render::evaluate("(4,8):(8,1)").lines);
+        let (_, none) = printed_lines(
+            "(4,8):(8,1)",
+            &cute_render::evaluate("(4,8):(8,1)").lines,
+            &[],
+        );
         assert!(none.is_none());
+        // What host code left out is listed at its line, after the values above it.
+        let script = "void f(int m) {\n  auto M = int(m);\n  auto L = make_layout(Int<8>{});\n  dim3 g(1);\n}";
+        let e = cute_render::evaluate(script);
+        let (printed, first) = printed_lines(script, &e.lines, e.notes());
+        assert!(first.is_none());
+        let shown: Vec<(usize, bool)> = printed.iter().map(|p| (p.line, p.note)).collect();
+        assert_eq!(shown, [(1, true), (2, true), (3, false), (4, true)]);
+        assert!(printed[3]
+            .text
+            .starts_with("note: left out `dim3 g(1)`: launch code"));
     }
 
     #[test]

@@ -105,6 +105,11 @@ pub fn evaluate(script: &str) -> Evaluated {
 }
 
 impl Evaluated {
+    /// What the block's C++ host code left out, by line ([`cute_lang::Session::notes`]).
+    pub fn notes(&self) -> &[cute_lang::Note] {
+        self.session.notes()
+    }
+
     /// The drawn value and the line it comes from (the figure's title), or the first error.
     ///
     /// ```

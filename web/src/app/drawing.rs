@@ -111,7 +111,7 @@ impl Drawing {
         } = self.shared;
         let t0 = now();
         let evaluated = cute_render::evaluate(&expr);
-        let (lines, first) = printed_lines(&expr, &evaluated.lines);
+        let (lines, first) = printed_lines(&expr, &evaluated.lines, evaluated.notes());
         printed.set(lines);
         line_error.set(first);
         let t1 = now();

@@ -105,7 +105,7 @@ fn Results(printed: ReadSignal<Vec<Printed>>, answers: ReadSignal<Vec<String>>) 
             <summary>"Results (as CuTe prints them)"</summary>
             <ol id="results" tabindex="0" aria-label="results">
                 <For each=move || printed.get() key=|p| (p.line, p.text.clone()) let:p>
-                    <li class:error=p.error.is_some() data-line=p.line>
+                    <li class:error=p.error.is_some() class:note=p.note data-line=p.line>
                         <span class="line-no">{p.line}</span>
                         <code>{p.text.clone()}</code>
                     </li>
