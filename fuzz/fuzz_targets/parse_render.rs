@@ -94,6 +94,29 @@ fuzz_target!(|data: &[u8]| {
             Theme::Dark
         };
         let theirs = render_svg(src, &opts, theme);
+        // A block that opens as its report (a builder line, a host function) is the
+        // kernel view's picture of the whole block, not its last value's.
+        let report = cute_render::evaluate(src).opens_as_report();
+        if report {
+            let kernel = options(seed, View::Kernel);
+            let kernel = render_svg(src, &kernel, theme);
+            match (&theirs, &kernel) {
+                (Ok(a), Ok(b)) => {
+                    assert!(
+                        a == b,
+                        "the report's automatic view differs from the kernel view"
+                    );
+                    check_svg(a, a.len() <= 64 * 1024, &opts);
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b),
+                (a, b) => panic!(
+                    "the automatic and kernel views disagree: {} vs {}",
+                    a.is_ok(),
+                    b.is_ok()
+                ),
+            }
+            return;
+        }
         match (drawable, theirs) {
             (Some(v), theirs) => {
                 // render_svg draws at the width the block declares (`using Element = float;`).

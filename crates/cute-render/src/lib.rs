@@ -182,22 +182,32 @@ impl Evaluated {
     }
 
     /// The figure of `d` in exactly `opts.view`, at the width the value fixes if it does.
-    fn draw_in(&self, d: &Drawn, opts: &Options) -> Result<Figure> {
-        // A builder line's collective has no picture of its own: a pasted configuration
-        // that ends with one opens as its report.
+    /// Whether the automatic view of the block is its kernel report: it ends with a
+    /// builder line's collective (which has no picture of its own), a `GemmUniversal` of
+    /// them, or a pasted host function (the tutorials' `gemm_tn(...) { ... }`).
+    ///
+    /// ```
+    /// let e = cute_render::evaluate("void f() {\n  TiledMMA m = make_tiled_mma(UniversalFMA<float>{}, Layout<Shape<_16,_16>>{});\n}");
+    /// assert!(e.opens_as_report());
+    /// assert!(!cute_render::evaluate("(4,8):(8,1)").opens_as_report());
+    /// ```
+    pub fn opens_as_report(&self) -> bool {
+        let Ok(d) = &self.drawn else {
+            return false;
+        };
         let builder = match &d.value {
             Value::Collective(_) | Value::Epilogue(_) => true,
-            // `GemmUniversal<...>` and its adapter: a kernel of the collectives.
             Value::Policy(p) => p
                 .members
                 .iter()
                 .any(|(_, v)| matches!(v, Value::Collective(_))),
             _ => false,
         };
-        // A pasted host function (the tutorials' `gemm_tn(...) { ... }`) is a kernel's
-        // configuration too.
-        let builder = builder || self.session.ends_in_host_function();
-        if opts.view == View::Kernel || (opts.view == View::Auto && builder) {
+        builder || self.session.ends_in_host_function()
+    }
+
+    fn draw_in(&self, d: &Drawn, opts: &Options) -> Result<Figure> {
+        if opts.view == View::Kernel || (opts.view == View::Auto && self.opens_as_report()) {
             // The whole block is what the kernel view checks, not its last value.
             let r = cute_lang::kernel::report_of(&self.session)?;
             let title = format!("kernel report ({}): {}", r.arch, r.verdict().name());
