@@ -490,11 +490,12 @@ pub(crate) fn declarators(stmt: &str) -> Option<Vec<String>> {
     let (first, _) = pieces[0];
     let name = bound_name(first)?;
     let lead = first.len() - first.trim_start().len();
-    let name_at = first.find(|c: char| !c.is_whitespace()).map_or(0, |_| {
-        // The bound name is the last word before the `=`.
-        let eq = first.find('=').unwrap_or(first.len());
-        first[..eq].trim_end().len() - name.len()
-    });
+    // The bound name ends the left side of the top-level `=` (as `bound_name` reads it).
+    let lhs = split_top_level(first, b'=').first()?.0.trim_end();
+    let name_at = lhs.len().checked_sub(name.len())?;
+    if name_at < lead || lhs.get(name_at..) != Some(name) {
+        return None;
+    }
     let ty = first[lead..name_at].trim();
     // A type before the first name (`int`, `auto`, `cute::int64_t const`), words only.
     if ty.is_empty() || !ty.bytes().all(|c| is_ident(c) || b" :<>*&".contains(&c)) {
@@ -721,6 +722,9 @@ mod tests {
             "a = 1, b = 2",
             "int m = 1, 2",
             "int a = 1, b == 2",
+            // A `=` inside brackets before the top-level one (a fuzz find).
+            "using A(= b, c = d",
+            "f(x = 1) y = 2, z = 3",
         ] {
             assert_eq!(declarators(s), None, "{s}");
         }
