@@ -535,6 +535,12 @@ fn eval_all(nodes: &[Node], env: &Env) -> Result<Vec<Value>> {
 }
 
 fn eval_name(name: &str, env: &Env) -> Result<Value> {
+    // A CuTeDSL kernel class's attribute (`self.mma_tiler`) is the block's name: its
+    // methods' lines paste as the set-up they are.
+    let name = match name.strip_prefix("self.") {
+        Some(attr) if !attr.is_empty() => attr,
+        _ => name,
+    };
     if let Some(v) = env.get(name) {
         return Ok(v.clone());
     }

@@ -1312,10 +1312,25 @@ fn augmented(toks: Vec<Token<'_>>) -> Vec<Token<'_>> {
             Tok::Punct('+' | '-' | '*' | '/' | '%' | '&' | '|' | '^')
         )
     };
-    let ops = match toks.as_slice() {
+    // The target: a name, or a CuTeDSL kernel class's `self.NAME`.
+    let target = match toks.as_slice() {
+        [Token {
+            tok: Tok::Ident("self"),
+            ..
+        }, Token {
+            tok: Tok::Punct('.'),
+            ..
+        }, Token {
+            tok: Tok::Ident(_), ..
+        }, ..] => 3,
         [Token {
             tok: Tok::Ident(_), ..
-        }, op, Token {
+        }, ..] => 1,
+        _ => return toks,
+    };
+    let after = &toks[target..];
+    let ops = match after {
+        [op, Token {
             tok: Tok::Punct('='),
             ..
         }, ..]
@@ -1324,8 +1339,6 @@ fn augmented(toks: Vec<Token<'_>>) -> Vec<Token<'_>> {
             1
         }
         [Token {
-            tok: Tok::Ident(_), ..
-        }, Token {
             tok: Tok::Punct('/'),
             ..
         }, Token {
@@ -1338,18 +1351,20 @@ fn augmented(toks: Vec<Token<'_>>) -> Vec<Token<'_>> {
         _ => return toks,
     };
     // `x + = e` with spaces is not C++ or Python: only the adjacent spelling.
-    if toks[ops + 1].col != toks[ops].col + 1 {
+    let eq_at = target + ops;
+    if toks[eq_at].col != toks[eq_at - 1].col + 1 {
         return toks;
     }
-    let (name, eq) = (toks[0], toks[ops + 1]);
-    let rest = &toks[ops + 2..];
+    let (name, eq) = (toks[target - 1], toks[eq_at]);
+    let rest = &toks[eq_at + 1..];
     let end = rest.len().saturating_sub(1);
     let paren = |c: char, col: usize| Token {
         tok: Tok::Punct(c),
         col,
     };
-    let mut out = vec![name, eq, name];
-    out.extend_from_slice(&toks[1..=ops]);
+    // `NAME = TARGET op (rest)`: the target read back as written (`self.x` is `x`).
+    let mut out = vec![name, eq];
+    out.extend_from_slice(&toks[..eq_at]);
     // Nothing after `+=`: the parser names the missing operand at the end.
     if end > 0 {
         out.push(paren('(', rest[0].col));
@@ -1463,6 +1478,16 @@ fn bound_target<'a>(
     match name_tok.map(|t| t.tok) {
         Some(Tok::Ident(name)) if !is_reserved(name) => {
             let before = k.checked_sub(2).map(|i| toks[i].tok);
+            // `self.NAME = ...` of a CuTeDSL kernel class binds NAME (read back as
+            // `self.NAME` or `NAME`).
+            let object = k.checked_sub(3).map(|i| toks[i].tok);
+            if dialect == Dialect::Python
+                && before == Some(Tok::Punct('.'))
+                && object == Some(Tok::Ident("self"))
+                && k == 3
+            {
+                return Ok((Cow::Borrowed(name), None));
+            }
             if matches!(before, Some(Tok::Punct('.') | Tok::Scope)) {
                 return Ok((
                     Cow::Owned(builtin_index(&toks[..k]).ok_or_else(|| {

@@ -94,3 +94,61 @@ fn sm100_helpers_match_cutedsl() {
         assert!(ops.contains(op), "no {op} lines");
     }
 }
+
+/// A CuTeDSL kernel class's attributes (`self.mma_tiler = ...`, read back as
+/// `self.mma_tiler`) are the block's names, so a set-up method's lines paste as they are:
+/// the same values as the top-level preset.
+#[test]
+fn a_kernel_class_s_attributes_are_names() {
+    let preset = cute_lang::kernel::PRESETS
+        .iter()
+        .find(|p| p.0 == "sm100_dsl")
+        .unwrap()
+        .2;
+    // Every binding as an attribute, every later use of it as `self.NAME`.
+    let names: Vec<&str> = preset
+        .lines()
+        .filter_map(|l| l.split_once(" = ").map(|(n, _)| n.trim()))
+        .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    let mut class = String::new();
+    for line in preset.lines() {
+        let mut l = line.to_string();
+        for n in &names {
+            l = l
+                .split(' ')
+                .map(|w| {
+                    let core = w.trim_start_matches('(');
+                    let lead = &w[..w.len() - core.len()];
+                    let tail_at = core
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(core.len());
+                    if &core[..tail_at] == *n {
+                        format!("{lead}self.{core}")
+                    } else {
+                        w.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+        }
+        class.push_str(&l);
+        class.push('\n');
+    }
+    assert!(
+        class.contains("self.num_ab_stage = (self.smem_capacity"),
+        "{class}"
+    );
+    let got = cute_lang::eval_block(&format!(
+        "{class}(self.num_acc_stage, self.num_ab_stage, self.num_c_stage)"
+    ))
+    .unwrap();
+    assert_eq!(got.to_string(), "(1,4,2)");
+    let tile = cute_lang::eval_block(&format!("{class}self.epi_tile")).unwrap();
+    assert_eq!(tile.to_string(), "(128:1,32:1)");
+    // Only `self.` is read through: another object's member is not a name.
+    let e = cute_lang::eval_block("import cutlass\nother.x = 1")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("is a member"), "{e}");
+}
