@@ -901,6 +901,10 @@ fn a_pasted_host_function_is_checked_and_what_it_leaves_out_is_noted() {
         .iter()
         .any(|(k, v)| k == "not allocated" && v.starts_with("sC (line 59")));
     assert!(r.sections.iter().all(|s| s.name != "sC"));
+    // A SharedStorage of names that are no buffer's says nothing about them: all counted.
+    let other = src.replace("decltype(sA), decltype(sB)>", "decltype(sX), decltype(sY)>");
+    let r2 = report(&other).unwrap();
+    section(&r2, "budget", "sA + sB + sC");
     section(&r, "g2s", "copyA");
     section(&r, "s2r", "s2r_atom_B");
     section(&r, "mma", "mmaC");

@@ -199,7 +199,11 @@ pub fn report_of(session: &Session) -> Result<Report> {
     // The kernel allocates what its `sizeof(SharedStorage<...>)` names, not every layout
     // the host code describes (the tutorial's `sC` only checks the tile's shape).
     let mut unallocated = Vec::new();
-    if let Some((line, names)) = session.shared_storage() {
+    let storage = session
+        .shared_storage()
+        .filter(|(_, names)| r.smem.iter().any(|(b, _, _)| names.contains(b)));
+    // (Only when it names one of the buffers: other names say nothing about them.)
+    if let Some((line, names)) = storage {
         r.smem.retain(|(name, _, _)| {
             let kept = names.contains(name);
             if !kept {
