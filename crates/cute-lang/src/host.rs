@@ -165,10 +165,10 @@ fn definition(code: &str, boundary: usize, brace: usize) -> Option<Definition> {
     let header = boundary + (header_text.len() - header_text.trim_start().len());
     let text = code[header..brace].trim_end();
     let (targs, rest) = split_template(text)?;
-    if rest.is_empty() || top_level_assignment(rest) {
+    if rest.is_empty() || assignment_lhs(rest).is_some() {
         return None;
     }
-    let close = matching_brace(code.as_bytes(), brace)?;
+    let close = matching(code.as_bytes(), brace, [b'{', b'}'], true)?;
     let body = brace + 1..close;
     let rest_at = header + (text.len() - rest.len());
     // `struct Name { ... }` / `class Name : Base { ... }`.
@@ -210,7 +210,7 @@ fn definition(code: &str, boundary: usize, brace: usize) -> Option<Definition> {
     {
         return None;
     }
-    let open_paren = matching_open(rb, close_paren)?;
+    let open_paren = matching(rb, close_paren, [b')', b'('], false)?;
     let before = rest[..open_paren].trim_end();
     let name_start = before
         .bytes()
@@ -255,26 +255,28 @@ fn definition(code: &str, boundary: usize, brace: usize) -> Option<Definition> {
     })
 }
 
-/// Whether `text` has an `=` outside brackets that is not part of `==`, `<=`, `>=`, `!=`
-/// (a lambda or an initialiser, not a definition's header).
-fn top_level_assignment(text: &str) -> bool {
-    let b = text.as_bytes();
+/// The left side of a statement's assignment: the text before its first `=` outside
+/// brackets (`<>` included) that is not part of `==`, `<=`, `>=` or `!=`. A definition's
+/// header has none (a lambda's or an initialiser's statement has one).
+fn assignment_lhs(stmt: &str) -> Option<&str> {
+    // One pass, no allocation: every `{` of a C++ block may ask.
+    let b = stmt.as_bytes();
     let mut depth = 0i64;
-    for (i, &c) in b.iter().enumerate() {
+    let eq = b.iter().enumerate().find_map(|(i, &c)| {
         match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            b'=' if depth == 0 => {
-                let prev = i.checked_sub(1).map(|p| b[p]);
-                let next = b.get(i + 1).copied();
-                if !matches!(prev, Some(b'=' | b'<' | b'>' | b'!')) && next != Some(b'=') {
-                    return true;
-                }
-            }
+            b'(' | b'[' | b'{' | b'<' => depth += 1,
+            b')' | b']' | b'}' | b'>' => depth -= 1,
+            b'=' if depth == 0 => return Some(i),
             _ => {}
         }
+        None
+    })?;
+    let lhs = &stmt[..eq];
+    let rhs = &b[eq + 1..];
+    if rhs.is_empty() || rhs[0] == b'=' || lhs.ends_with(['!', '<', '>']) {
+        return None;
     }
-    false
+    Some(lhs)
 }
 
 /// `template <...>` split off a header: its argument list (with its byte in `text`) and
@@ -364,36 +366,21 @@ fn split_top_level(s: &str, sep: u8) -> Vec<(&str, usize)> {
     out
 }
 
-fn matching_brace(b: &[u8], open: usize) -> Option<usize> {
+/// The bracket that matches the one at `at`: `deeper` nests, `shallower` closes the nest;
+/// searched forward (`{` to its `}`) or backward (`)` to its `(`).
+fn matching(b: &[u8], at: usize, [deeper, shallower]: [u8; 2], forward: bool) -> Option<usize> {
     let mut depth = 0i64;
-    for (i, &c) in b.iter().enumerate().skip(open) {
-        match c {
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
+    let mut i = at;
+    while i < b.len() {
+        if b[i] == deeper {
+            depth += 1;
+        } else if b[i] == shallower {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
             }
-            _ => {}
         }
-    }
-    None
-}
-
-fn matching_open(b: &[u8], close: usize) -> Option<usize> {
-    let mut depth = 0i64;
-    for i in (0..=close).rev() {
-        match b[i] {
-            b')' => depth += 1,
-            b'(' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
+        i = if forward { i + 1 } else { i.checked_sub(1)? };
     }
     None
 }
@@ -465,14 +452,7 @@ fn cuda_call(s: &str) -> bool {
 /// The name a declaration statement binds (`auto M = int(m)`, `int smem_size = ...`,
 /// `TiledCopy copyA = ...`): the identifier before its first top-level `=`.
 pub(crate) fn bound_name(stmt: &str) -> Option<&str> {
-    let parts = split_top_level(stmt, b'=');
-    let [(lhs, _), (rhs, _), ..] = parts.as_slice() else {
-        return None;
-    };
-    if rhs.is_empty() || rhs.starts_with('=') || lhs.ends_with(['!', '<', '>']) {
-        return None;
-    }
-    let lhs = lhs.trim_end();
+    let lhs = assignment_lhs(stmt)?.trim_end();
     let start = lhs.bytes().rposition(|c| !is_ident(c)).map_or(0, |p| p + 1);
     let name = &lhs[start..];
     (!name.is_empty() && !name.as_bytes()[0].is_ascii_digit()).then_some(name)
@@ -483,6 +463,10 @@ pub(crate) fn bound_name(stmt: &str) -> Option<&str> {
 /// others blanked so that columns stay. `None` for anything else (one name, a call's commas,
 /// `a = 1, b = 2` without a type).
 pub(crate) fn declarators(stmt: &str) -> Option<Vec<String>> {
+    // Most statements with commas are calls: nothing to split without an `=`.
+    if !stmt.contains('=') {
+        return None;
+    }
     let pieces = split_top_level(stmt, b',');
     if pieces.len() < 2 {
         return None;
@@ -491,7 +475,7 @@ pub(crate) fn declarators(stmt: &str) -> Option<Vec<String>> {
     let name = bound_name(first)?;
     let lead = first.len() - first.trim_start().len();
     // The bound name ends the left side of the top-level `=` (as `bound_name` reads it).
-    let lhs = split_top_level(first, b'=').first()?.0.trim_end();
+    let lhs = assignment_lhs(first)?.trim_end();
     let name_at = lhs.len().checked_sub(name.len())?;
     if name_at < lead || lhs.get(name_at..) != Some(name) {
         return None;

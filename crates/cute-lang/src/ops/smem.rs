@@ -103,9 +103,15 @@ pub(crate) fn dsl_smem_layout(which: char, a: &[Value]) -> Result<Value> {
     let (major, sw) = dsl_atom_kind(layout, dtype, major)?;
     let atom = dsl_smem_atom(major, sw, bits)?;
     trg.push(stages.clone());
+    tile_rows_or_columns(&atom, trg, row)
+}
+
+/// An atom tiled over `(rows, columns, stages)`, row-major buffers along their rows first
+/// (order `(0, 1, 2)`), column-major ones down their columns (`(1, 0, 2)`).
+fn tile_rows_or_columns(atom: &Value, trg: Vec<Value>, row: bool) -> Result<Value> {
     let order: [i64; 3] = if row { [0, 1, 2] } else { [1, 0, 2] };
     let order = Value::Tuple(order.iter().map(|o| Value::Int(*o)).collect());
-    tile_to_shape(&atom, &Value::Tuple(trg), Some(&order)).map_err(|e| e.within("tile_to_shape"))
+    tile_to_shape(atom, &Value::Tuple(trg), Some(&order)).map_err(|e| e.within("tile_to_shape"))
 }
 
 /// CuTeDSL `sm100_utils.make_smem_layout_epi(dtype, layout, epi_tile, stages)` of a tile of
@@ -158,9 +164,7 @@ fn dsl_sm100_smem_layout_epi(
         .map(|s| Value::Int(*s))
         .chain([stages.clone()])
         .collect();
-    let order: [i64; 3] = if row { [0, 1, 2] } else { [1, 0, 2] };
-    let order = Value::Tuple(order.iter().map(|o| Value::Int(*o)).collect());
-    tile_to_shape(&atom, &Value::Tuple(trg), Some(&order)).map_err(|e| e.within("tile_to_shape"))
+    tile_rows_or_columns(&atom, trg, row)
 }
 
 /// CuTeDSL `cute.size_in_bytes(dtype, layout)`: the layout's cosize (a swizzled layout's
