@@ -463,6 +463,25 @@ def test_blackwell_builder_lines():
         cx.evaluate(sm120.replace("LayoutA = cutlass::layout::RowMajor", "LayoutA = cutlass::layout::ColumnMajor"))
 
 
+def test_block_scaled_builder_lines():
+    """SM100's block-scaled builder: NVFP4 operands take the 2-SM MXF4 UMMA, the scale
+    factors are staged and loaded beside A and B; a wrong data type is CUTLASS's error."""
+    kernels = os.path.join(ROOT, "crates", "cute-lang", "kernels")
+    with open(os.path.join(kernels, "sm100_blockscaled.cpp")) as f:
+        src = f.read()
+    r = cx.report(src)
+    assert r.verdict == "ok"
+    names = [s["name"] for s in r.sections]
+    assert "CollectiveMainloop::SmemLayoutSFA" in names and "CollectiveMainloop::GmemTiledCopySFB" in names
+    assert str(cx.evaluate(src + "\nCollectiveMainloop::DispatchPolicy::Stages")) == "3"
+    assert str(cx.evaluate(src + "\ntypename CollectiveMainloop::SmemLayoutSFB{}")) == \
+        "((((32,4),2),(16,4)),1,(1,4),3):((((16,4),512),(0,1)),0,(4,1024),4096)"
+    assert str(cx.evaluate(src + "\nCollectiveMainloop::TmaTransactionBytes")) == "77824"
+    assert str(cx.evaluate(src + "\nElementA::ScaleFactorType{}")) == "float_ue4m3_t"
+    with pytest.raises(cx.CuteError, match="can have scale factors for NVFP4"):
+        cx.evaluate(src.replace("nv_float4_t<cutlass::float_e2m1_t>", "nv_float4_t<cutlass::half_t>", 1))
+
+
 def test_host_function_and_blackwell_dsl_setup():
     """A tutorial-style host function reports with its left-out lines noted; CuTeDSL's
     Blackwell dense-GEMM helpers and stage computation evaluate to the DSL's values."""

@@ -13,6 +13,9 @@ pub(crate) fn bits_of(v: &Value) -> Result<i64> {
     match v {
         Value::Int(b) | Value::Dyn(b) if *b > 0 => Ok(*b),
         Value::Word(Word::Elem(e)) => Ok(e.bits()),
+        Value::Word(w @ Word::Scaled(_)) => Err(Error::new(format!(
+            "'{w}' pairs a data type with its scale factors: take sizeof_bits of its ::DataType"
+        ))),
         Value::Word(w) => Err(Error::new(format!("'{w}' is not an element type"))),
         v => Err(Error::new(format!(
             "expected an element width (bits, e.g. 16, or a type such as half_t), got {}",

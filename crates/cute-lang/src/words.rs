@@ -4,7 +4,7 @@
 //! on these, never on their text.
 
 use cute_core::bank::Instr;
-use cute_core::collective::{GemmLayout, Stages};
+use cute_core::collective::{GemmLayout, ScaledElem, Stages};
 use cute_core::elem::Elem;
 use cute_core::epilogue::EpilogueSchedule;
 use cute_core::gmem::GmemOp;
@@ -449,6 +449,9 @@ pub enum Word {
     SmemAtomKind(AtomMajor, AtomSwizzle),
     /// `nullptr`.
     Nullptr,
+    /// A block-scaled operand type (`cutlass::nv_float4_t<float_e2m1_t>`,
+    /// `mx_float8_t<float_e4m3_t>`).
+    Scaled(ScaledElem),
 }
 
 impl fmt::Display for Word {
@@ -456,6 +459,7 @@ impl fmt::Display for Word {
         match self {
             // A stage count prints with its number (`StageCount<3>`).
             Word::Stages(st) => write!(f, "{st}"),
+            Word::Scaled(e) => write!(f, "{e}"),
             w => f.write_str(w.name()),
         }
     }
@@ -495,6 +499,9 @@ impl Word {
             Word::Stages(Stages::AutoCarveout(_)) => "StageCountAutoCarveout",
             Word::SmemAtomKind(m, s) => atom_kind_name(m, s),
             Word::Nullptr => "nullptr",
+            Word::Scaled(ScaledElem::Nv(_)) => "nv_float4_t",
+            Word::Scaled(ScaledElem::Mx(_)) => "mx_float_t",
+            Word::Scaled(ScaledElem::Pair(..)) => "cute::tuple",
         }
     }
 

@@ -172,6 +172,17 @@ fn blackwell_collective_builders() {
     check_messages("builder-sm1xx-cases.jsonl", &cases);
 }
 
+/// CUTLASS's SM100 block-scaled mainloop builder (`OpClassBlockScaledTensorOp`: NVFP4,
+/// MXFP4/6/8 and `cute::tuple<T, SF>` operands) and the epilogue builder under that
+/// operator class (`tools/oracle/builders_blockscaled.py`, the newest CUTLASS's headers).
+#[test]
+fn blackwell_block_scaled_builders() {
+    let cases = load(&repo_root().join("testdata/builder-blockscaled-cases.jsonl"));
+    assert!(cases.len() >= 5000, "{} cases", cases.len());
+    check("builder-blockscaled-cases.jsonl", &cases);
+    check_messages("builder-blockscaled-cases.jsonl", &cases);
+}
+
 /// Which MMA op values C++ makes without template arguments (`SM90_64x64x16_F32F16F16_SS{}`
 /// does not compile, `SM90_64x64x8_F32TF32TF32_SS_TN{}` does), and the member types of
 /// tiled copies and copy atoms (`tools/oracle/spellings.py`).

@@ -314,6 +314,16 @@ fn hostile_tensor_lines_are_clear_errors() {
         (format!("cutlass::epilogue::collective::CollectiveBuilder<cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Shape<_128,_128,_64>, Shape<_1,_1,_1>, {ta}, float, float, half_t, cutlass::layout::RowMajor, 4, half_t, cutlass::layout::RowMajor, 8, cutlass::epilogue::TmaWarpSpecialized>::CollectiveOp{{}}", ta = "cutlass::epilogue::collective::EpilogueTileAuto"), "C/D Should meet TMA alignment requirement"),
         (format!("cutlass::epilogue::collective::CollectiveBuilder<cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Shape<_128,_128,_64>, Shape<_1,_1,_1>, {ta}, float, float, half_t, cutlass::layout::RowMajor, 8, half_t, cutlass::layout::RowMajor, 8, cutlass::epilogue::NoSmemWarpSpecialized>::CollectiveOp::EpilogueTile{{}}", ta = "cutlass::epilogue::collective::EpilogueTileAuto"), "has no EpilogueTile"),
         (format!("cutlass::epilogue::collective::CollectiveBuilder<cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Shape<_128,_128,_64>, Shape<_1,_1,_1>, {ta}, float, float, half_t, cutlass::layout::RowMajor, 8, half_t, cutlass::layout::RowMajor, 8, cutlass::epilogue::TmaWarpSpecialized>::CollectiveOp::SmemLayoutC{{}}", ta = "cutlass::epilogue::collective::EpilogueTileAuto"), "private member"),
+        // Block-scaled operands: a data type the wrapper refuses, a plain type under the
+        // block-scaled class, a zero vector size, a huge tile, sizeof_bits of a pair.
+        ("cutlass::nv_float4_t<cutlass::half_t>{}".to_string(), "can have scale factors for NVFP4"),
+        ("cutlass::mx_float6_t<cutlass::float_e4m3_t>{}".to_string(), "can have scale factors for MXFP6"),
+        ("cutlass::sizeof_bits<cutlass::mx_float8_t<cutlass::float_e4m3_t>>::value".to_string(), "take sizeof_bits of its ::DataType"),
+        (bs("cutlass::float_e4m3_t", 16, "cutlass::float_e4m3_t", 16, "Shape<_128,_128,_128>", "cutlass::gemm::collective::KernelScheduleAuto"), "is nv_float4_t<T>, mx_float4_t<T>"),
+        (bs("cute::tuple<cutlass::float_e2m1_t, cutlass::float_ue8m0_t, cute::Int<0>>", 32, "cute::tuple<cutlass::float_e2m1_t, cutlass::float_ue8m0_t, cute::Int<0>>", 32, "Shape<_128,_128,_256>", "cutlass::gemm::collective::KernelScheduleAuto"), "scale vector size is positive"),
+        (bs("cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "Shape<_128,_128,Int<4611686018427387904>>", "cutlass::gemm::collective::KernelScheduleAuto"), "error"),
+        (bs("cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "Shape<_128,_128,_160>", "cutlass::gemm::collective::KernelScheduleAuto"), "scale-factor layout takes K in blocks of 128"),
+        (bs("cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "Shape<_128,_128,_128>", "cutlass::gemm::KernelTmaWarpSpecializedPingpong"), "no SM100 mainloop builder takes"),
         ("static_cast<float>(3)".to_string(), "a cast here is to a pointer type"),
         ("cutlass::gemm::collective::StageCountAutoCarveout<-5>{}".to_string(), "not negative"),
         // A GMMA operand's descriptor fragment of a layout that is not a canonical GMMA
@@ -505,4 +515,11 @@ fn dsl_epilogue_helpers_refuse_hostile_arguments() {
         let e = cute_lang::eval_block(&format!("{head}{line}")).unwrap_err().to_string();
         assert!(e.contains(words), "{line:.60}: {e}");
     }
+}
+
+/// A block-scaled SM100 mainloop line's `DispatchPolicy::Stages`.
+fn bs(a: &str, aa: i64, b: &str, ab: i64, tile: &str, sched: &str) -> String {
+    format!(
+        "cutlass::gemm::collective::CollectiveBuilder<cutlass::arch::Sm100, cutlass::arch::OpClassBlockScaledTensorOp, {a}, cutlass::layout::RowMajor, {aa}, {b}, cutlass::layout::ColumnMajor, {ab}, float, {tile}, Shape<_1,_1,_1>, cutlass::gemm::collective::StageCountAuto, {sched}>::CollectiveOp::DispatchPolicy::Stages"
+    )
 }

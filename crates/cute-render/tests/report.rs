@@ -1035,3 +1035,78 @@ fn a_cta_pair_loads_half_of_each_operand_and_the_totals_count_ctas() {
     let total: Vec<u64> = r.traffic.iter().map(|t| t.times(p.runs(t)).bytes).collect();
     assert_eq!(total, [4 << 30, 2 << 30]);
 }
+
+/// A block-scaled builder block (NVFP4 x NVFP4 on a CTA pair): the scale factors are two more
+/// staged buffers in the budget and two more TMA loads in the totals, as the builder lays them
+/// out; an MXF8F6F4 operand kept unpacked counts its packed global bytes.
+#[test]
+fn a_block_scaled_gemm_stages_its_scale_factors_and_counts_their_loads() {
+    let r = report(preset("sm100_blockscaled")).unwrap();
+    assert_eq!(r.verdict(), Verdict::Ok, "{r}");
+    let fact = |s: &cute_lang::kernel::Section, k: &str| {
+        s.facts.iter().find(|(n, _)| n == k).unwrap().1.clone()
+    };
+    let c = section(&r, "collective", "CollectiveMainloop");
+    assert!(c.headline.starts_with("3 stages of 256x256x256, SM100_MMA_MXF4_2x1SM_SS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,256,256,16,K,K>"), "{}", c.headline);
+    let sfa = section(&r, "smem", "CollectiveMainloop::SmemLayoutSFA");
+    assert_eq!(
+        fact(sfa, "layout"),
+        "((((32,4),1),(16,4)),1,(1,4),3):((((16,4),512),(0,1)),0,(4,512),2048)"
+    );
+    // 3 stages of A, B (16 KiB each), SFA (2 KiB), SFB (4 KiB), and the epilogue's 100352 B.
+    let budget = r
+        .sections
+        .iter()
+        .find(|s| s.kind == SectionKind::Budget)
+        .unwrap();
+    assert_eq!(
+        fact(budget, "total bytes"),
+        (3 * (2 * 16384 + 2048 + 4096) + 100352).to_string()
+    );
+    let sfb = section(&r, "tma", "CollectiveMainloop::GmemTiledCopySFB");
+    assert_eq!(fact(sfb, "op"), "SM100_TMA_2SM_LOAD_MULTICAST");
+    // 2048 CTAs x 32 k-tiles: A and B 1 GiB each, SFA 128 MiB, SFB 256 MiB.
+    let p = r.problem.as_ref().unwrap();
+    let total: Vec<(String, u64)> = r
+        .traffic
+        .iter()
+        .map(|t| (t.object.clone(), t.times(p.runs(t)).bytes))
+        .collect();
+    assert_eq!(
+        total,
+        [
+            ("CollectiveMainloop::GmemTiledCopyA".to_string(), 1 << 30),
+            ("CollectiveMainloop::GmemTiledCopyB".to_string(), 1 << 30),
+            (
+                "CollectiveMainloop::GmemTiledCopySFA".to_string(),
+                128 << 20
+            ),
+            (
+                "CollectiveMainloop::GmemTiledCopySFB".to_string(),
+                256 << 20
+            ),
+        ]
+    );
+    // MXFP8 x MXFP4: MXF8F6F4 keeps B a byte an element in shared memory; its global reads
+    // are 4-bit, half of A's.
+    let mixed = preset("sm100_blockscaled")
+        .replacen(
+            "nv_float4_t<cutlass::float_e2m1_t>",
+            "mx_float8_t<cutlass::float_e4m3_t>",
+            1,
+        )
+        .replacen(
+            "nv_float4_t<cutlass::float_e2m1_t>",
+            "mx_float4_t<cutlass::float_e2m1_t>",
+            1,
+        )
+        .replace("AlignmentA = 32", "AlignmentA = 16")
+        .replace("AlignmentB = 32", "AlignmentB = 128");
+    let r = report(&mixed).unwrap();
+    assert_eq!(r.verdict(), Verdict::Ok, "{r}");
+    let c = section(&r, "collective", "CollectiveMainloop");
+    assert!(c.headline.contains("SM100_MMA_MXF8F6F4_2x1SM_SS<float_e4m3_t,float_e2m1_unpacksmem_t,float,float_ue8m0_t,256,256,K,K>"), "{}", c.headline);
+    let p = r.problem.as_ref().unwrap();
+    let bytes: Vec<u64> = r.traffic.iter().map(|t| t.times(p.runs(t)).bytes).collect();
+    assert_eq!(bytes[..2], [2 << 30, 1 << 30]);
+}

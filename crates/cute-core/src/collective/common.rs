@@ -6,7 +6,7 @@ use crate::atom::TiledMma;
 use crate::elem::Elem;
 use crate::error::{arith, Error, Result};
 use crate::int_tuple::IntTuple;
-use crate::layout::{self, ModeOrder};
+use crate::layout::{self, Layout, ModeOrder};
 use crate::smem_atom::{AtomMajor, AtomSwizzle};
 use crate::swizzle::AnyLayout;
 use std::fmt;
@@ -84,6 +84,99 @@ impl fmt::Display for Stages {
     }
 }
 
+/// A block-scaled GEMM operand's element type: its data type and how its scale factors
+/// are named (`detail::blockscaled::blockscaled_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScaledElem {
+    /// `nv_float4_t<float_e2m1_t>`: `float_ue4m3_t` scales, one per 16 elements.
+    Nv(Elem),
+    /// `mx_float4_t<T>`, `mx_float6_t<T>`, `mx_float8_t<T>`: `float_ue8m0_t` scales, one per
+    /// 32 elements.
+    Mx(Elem),
+    /// `cute::tuple<T, SF>` (the schedule's vector size) or `cute::tuple<T, SF, Int<VS>>`.
+    Pair(Elem, Elem, Option<i64>),
+}
+
+impl ScaledElem {
+    /// `nv_float4_t<T>`, checked as CUTLASS's `static_assert` checks it.
+    pub fn nv(data: Elem) -> Result<ScaledElem> {
+        if data != Elem::E2M1 {
+            return Err(refuse(
+                "Only float_e2m1_t type_erased_dynamic_float4_t can have scale factors for NVFP4",
+                format!("nv_float4_t<{}>", data.cpp_name()),
+            ));
+        }
+        Ok(ScaledElem::Nv(data))
+    }
+
+    /// `mx_float{bits}_t<T>` (bits 4, 6 or 8), checked as CUTLASS checks it.
+    pub fn mx(bits: i64, data: Elem) -> Result<ScaledElem> {
+        let (ok, msg) = match bits {
+            4 => (
+                data == Elem::E2M1,
+                "Only float_e2m1_t type_erased_dynamic_float4_t can have scale factors for MXFP4",
+            ),
+            6 => (
+                matches!(data, Elem::E2M3 | Elem::E3M2),
+                "Only float_e2m3_t, float_e3m2_t can have scale factors for MXFP6",
+            ),
+            8 => (
+                matches!(data, Elem::E4M3 | Elem::E5M2),
+                "Only float_e5m2_t, float_e4m3_t can have scale factors for MXFP8",
+            ),
+            _ => (
+                false,
+                "mx_float4_t, mx_float6_t and mx_float8_t are CUTLASS's MX types",
+            ),
+        };
+        if !ok {
+            return Err(refuse(
+                msg,
+                format!("mx_float{bits}_t<{}>", data.cpp_name()),
+            ));
+        }
+        Ok(ScaledElem::Mx(data))
+    }
+
+    /// The data type (`DataType`).
+    pub fn data(self) -> Elem {
+        match self {
+            ScaledElem::Nv(e) | ScaledElem::Mx(e) | ScaledElem::Pair(e, _, _) => e,
+        }
+    }
+
+    /// The scale-factor type (`ScaleFactorType`).
+    pub fn sf(self) -> Elem {
+        match self {
+            ScaledElem::Nv(_) => Elem::UE4M3,
+            ScaledElem::Mx(_) => Elem::UE8M0,
+            ScaledElem::Pair(_, sf, _) => sf,
+        }
+    }
+
+    /// `SfVectorSize`: the elements one scale factor covers, the pair's own or the
+    /// schedule's (`find_vector_size`) where the type does not say.
+    pub fn vs(self, tag: BlockScaledTag) -> i64 {
+        match self {
+            ScaledElem::Nv(_) => 16,
+            ScaledElem::Mx(_) => 32,
+            ScaledElem::Pair(_, _, Some(vs)) => vs,
+            ScaledElem::Pair(_, _, None) => tag.vs,
+        }
+    }
+}
+
+impl fmt::Display for ScaledElem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ScaledElem::Nv(e) => write!(f, "nv_float4_t<{e}>"),
+            ScaledElem::Mx(e) => write!(f, "mx_float{}_t<{e}>", e.bits()),
+            ScaledElem::Pair(e, sf, None) => write!(f, "cute::tuple<{e},{sf}>"),
+            ScaledElem::Pair(e, sf, Some(vs)) => write!(f, "cute::tuple<{e},{sf},Int<{vs}>>"),
+        }
+    }
+}
+
 /// The kernel schedule tags of the TMA warp-specialized mainloops: SM90's, SM100's 1-SM and
 /// 2-SM dense UMMA tags and SM120's F8F6F4 tag (SM120 also takes the SM90 cooperative and
 /// pingpong tags).
@@ -109,11 +202,56 @@ pub enum Schedule {
     TmaWs2SmSm100,
     /// `KernelScheduleF8f6f4Sm120`: SM120's F8F6F4 schedule (cooperative).
     F8f6f4Sm120,
+    /// `KernelScheduleBlockScaledGemmSm100`: SM100's block-scaled base tag (1-SM or 2-SM and
+    /// the instruction by the tile and the types).
+    BlockScaledSm100,
+    /// `KernelScheduleMxNvf4Sm100`: the `MXF4`/`NVF4` instruction, 1-SM or 2-SM by the tile.
+    MxNvf4Sm100,
+    /// `KernelScheduleMxf8f6f4Sm100`: the `MXF8F6F4` instruction, 1-SM or 2-SM by the tile.
+    Mxf8f6f4Sm100,
+    /// `KernelTmaWarpSpecialized1SmBlockScaledSm100`: a 1-SM block-scaled UMMA.
+    BlockScaled1SmSm100,
+    /// `KernelTmaWarpSpecialized2SmBlockScaledSm100`: a 2-SM block-scaled UMMA.
+    BlockScaled2SmSm100,
+    /// `KernelTmaWarpSpecialized1SmNvf4Sm100`: 1-SM `MXF4` with 16-element scale vectors.
+    Nvf41SmSm100,
+    /// `KernelTmaWarpSpecialized2SmNvf4Sm100`.
+    Nvf42SmSm100,
+    /// `KernelTmaWarpSpecialized1SmMxf4Sm100`: 1-SM `MXF4` with 32-element scale vectors.
+    Mxf41SmSm100,
+    /// `KernelTmaWarpSpecialized2SmMxf4Sm100`.
+    Mxf42SmSm100,
+    /// `KernelTmaWarpSpecialized1SmMxf8f6f4Sm100`: 1-SM `MXF8F6F4`.
+    Mxf8f6f41SmSm100,
+    /// `KernelTmaWarpSpecialized2SmMxf8f6f4Sm100`.
+    Mxf8f6f42SmSm100,
+}
+
+/// The block-scaled UMMA instruction a schedule or the types select
+/// (`detail::blockscaled::BlockScaledInstr`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BlockScaledInstr {
+    /// `MXF4_NVF4`: `SM100_MMA_MXF4[_2x1SM]_SS`, 4-bit A and B, K-major.
+    Mxf4Nvf4,
+    /// `MXF4F6F8`: `SM100_MMA_MXF8F6F4[_2x1SM]_SS`, any mix of 4-, 6- and 8-bit floats.
+    Mxf8f6f4,
+}
+
+/// What a block-scaled schedule tag fixes: the CTAs of the MMA (`None`: by the tile), the
+/// instruction (`None`: by the types) and `find_vector_size`'s scale vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockScaledTag {
+    /// `Some(true)` for a `KernelSchedule2Sm` tag, `Some(false)` for a `KernelSchedule1Sm` one.
+    pub two_sm: Option<bool>,
+    /// The instruction the tag names.
+    pub instr: Option<BlockScaledInstr>,
+    /// `find_vector_size<Tag>()`: 16 for the `Nvf4` tags, else 32.
+    pub vs: i64,
 }
 
 impl Schedule {
     /// Every schedule.
-    pub const ALL: [Schedule; 10] = [
+    pub const ALL: [Schedule; 21] = [
         Schedule::Auto,
         Schedule::WarpSpecialized,
         Schedule::Cooperative,
@@ -124,6 +262,17 @@ impl Schedule {
         Schedule::TmaWs1SmSm100,
         Schedule::TmaWs2SmSm100,
         Schedule::F8f6f4Sm120,
+        Schedule::BlockScaledSm100,
+        Schedule::MxNvf4Sm100,
+        Schedule::Mxf8f6f4Sm100,
+        Schedule::BlockScaled1SmSm100,
+        Schedule::BlockScaled2SmSm100,
+        Schedule::Nvf41SmSm100,
+        Schedule::Nvf42SmSm100,
+        Schedule::Mxf41SmSm100,
+        Schedule::Mxf42SmSm100,
+        Schedule::Mxf8f6f41SmSm100,
+        Schedule::Mxf8f6f42SmSm100,
     ];
 
     /// The tag as CUTLASS names it (in `cutlass::gemm`; `KernelScheduleAuto` in
@@ -140,7 +289,45 @@ impl Schedule {
             Schedule::TmaWs1SmSm100 => "KernelTmaWarpSpecialized1SmSm100",
             Schedule::TmaWs2SmSm100 => "KernelTmaWarpSpecialized2SmSm100",
             Schedule::F8f6f4Sm120 => "KernelScheduleF8f6f4Sm120",
+            Schedule::BlockScaledSm100 => "KernelScheduleBlockScaledGemmSm100",
+            Schedule::MxNvf4Sm100 => "KernelScheduleMxNvf4Sm100",
+            Schedule::Mxf8f6f4Sm100 => "KernelScheduleMxf8f6f4Sm100",
+            Schedule::BlockScaled1SmSm100 => "KernelTmaWarpSpecialized1SmBlockScaledSm100",
+            Schedule::BlockScaled2SmSm100 => "KernelTmaWarpSpecialized2SmBlockScaledSm100",
+            Schedule::Nvf41SmSm100 => "KernelTmaWarpSpecialized1SmNvf4Sm100",
+            Schedule::Nvf42SmSm100 => "KernelTmaWarpSpecialized2SmNvf4Sm100",
+            Schedule::Mxf41SmSm100 => "KernelTmaWarpSpecialized1SmMxf4Sm100",
+            Schedule::Mxf42SmSm100 => "KernelTmaWarpSpecialized2SmMxf4Sm100",
+            Schedule::Mxf8f6f41SmSm100 => "KernelTmaWarpSpecialized1SmMxf8f6f4Sm100",
+            Schedule::Mxf8f6f42SmSm100 => "KernelTmaWarpSpecialized2SmMxf8f6f4Sm100",
         }
+    }
+
+    /// What a block-scaled SM100 tag fixes (`None` for the other tags;
+    /// `KernelScheduleAuto` fixes nothing and reads 32-element vectors).
+    ///
+    /// ```
+    /// use cute_core::collective::{BlockScaledInstr, Schedule};
+    /// let t = Schedule::Nvf42SmSm100.block_scaled().unwrap();
+    /// assert_eq!((t.two_sm, t.instr, t.vs), (Some(true), Some(BlockScaledInstr::Mxf4Nvf4), 16));
+    /// ```
+    pub fn block_scaled(self) -> Option<BlockScaledTag> {
+        use BlockScaledInstr::{Mxf4Nvf4, Mxf8f6f4};
+        let (two_sm, instr, vs) = match self {
+            Schedule::Auto | Schedule::BlockScaledSm100 => (None, None, 32),
+            Schedule::MxNvf4Sm100 => (None, Some(Mxf4Nvf4), 32),
+            Schedule::Mxf8f6f4Sm100 => (None, Some(Mxf8f6f4), 32),
+            Schedule::BlockScaled1SmSm100 => (Some(false), None, 32),
+            Schedule::BlockScaled2SmSm100 => (Some(true), None, 32),
+            Schedule::Nvf41SmSm100 => (Some(false), Some(Mxf4Nvf4), 16),
+            Schedule::Nvf42SmSm100 => (Some(true), Some(Mxf4Nvf4), 16),
+            Schedule::Mxf41SmSm100 => (Some(false), Some(Mxf4Nvf4), 32),
+            Schedule::Mxf42SmSm100 => (Some(true), Some(Mxf4Nvf4), 32),
+            Schedule::Mxf8f6f41SmSm100 => (Some(false), Some(Mxf8f6f4), 32),
+            Schedule::Mxf8f6f42SmSm100 => (Some(true), Some(Mxf8f6f4), 32),
+            _ => return None,
+        };
+        Some(BlockScaledTag { two_sm, instr, vs })
     }
 
     /// The schedule of that tag name.
@@ -235,6 +422,9 @@ pub struct MainloopConfig {
     pub stages: Stages,
     /// The kernel schedule tag.
     pub schedule: Schedule,
+    /// `arch::OpClassBlockScaledTensorOp`'s operands: A's and B's scaled types (their data
+    /// types are `a.0` and `b.0`); `None` for `OpClassTensorOp`.
+    pub scaled: Option<[ScaledElem; 2]>,
 }
 
 /// What the builder picked: every member of `CollectiveOp` a kernel is made of, and the
@@ -276,6 +466,29 @@ pub struct Mainloop {
     pub stage_bytes: i64,
     /// The steps of the resolution, one a line, in CUTLASS's terms.
     pub notes: Vec<String>,
+    /// A block-scaled mainloop's scale factors.
+    pub block_scale: Option<BlockScale>,
+}
+
+/// What a block-scaled mainloop adds: the scale factors of A and B, their shared-memory
+/// layouts (`Sm1xxBlockScaledConfig::deduce_smem_layoutSFA/SFB`, then the stages) and
+/// their TMA loads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockScale {
+    /// `ElementSF`.
+    pub sf: Elem,
+    /// `SFVecSize`: the K elements one scale factor covers.
+    pub vs: i64,
+    /// The instruction selected.
+    pub instr: BlockScaledInstr,
+    /// `SmemLayoutAtomSFA/SFB`: one stage's scale factors of the CTA tile.
+    pub atoms: [Layout; 2],
+    /// `SmemLayoutSFA/SFB`: the atoms with the stage mode appended.
+    pub layouts: [Layout; 2],
+    /// `GmemTiledCopySFA/SFB`.
+    pub gmem_copy: [TmaLoad; 2],
+    /// Bytes of one stage's SFA and SFB (`size(filter_zeros(SmemLayoutAtomSF))`).
+    pub stage_bytes: [i64; 2],
 }
 
 /// A mainloop's dispatch policy (`DispatchPolicy`): the template and what it carries beside
@@ -314,12 +527,15 @@ impl Mainloop {
         }
     }
 
+    /// Whether a CTA pair issues the MMA (SM100's 2-SM UMMA).
+    pub fn two_sm(&self) -> bool {
+        self.config.arch == Arch::Sm100 && self.tiled_mma.atom.thr_id.size().unwrap_or(1) == 2
+    }
+
     /// Who runs the tiled MMA: SM90's warpgroups, SM100's one SM or CTA pair, SM120's warps.
     pub fn mma_threads(&self) -> String {
         match self.config.arch {
-            Arch::Sm100 if self.schedule == Schedule::TmaWs2SmSm100 => {
-                "on a CTA pair (2 SMs)".to_string()
-            }
+            Arch::Sm100 if self.two_sm() => "on a CTA pair (2 SMs)".to_string(),
             Arch::Sm100 => "on 1 SM".to_string(),
             Arch::Sm120 => format!(
                 "over {} warps",
@@ -332,10 +548,45 @@ impl Mainloop {
         }
     }
 
+    /// `TmaTransactionBytes` (SM100): what one stage's TMA loads bring a CTA (a CTA pair's
+    /// MMA counts both CTAs' halves), A and B at their global widths, and the scale factors.
+    pub fn tma_transaction_bytes(&self) -> Result<i64> {
+        let pair: i64 = if self.two_sm() { 2 } else { 1 };
+        let stage = |l: &AnyLayout| -> Result<i64> {
+            let inner = l.inner();
+            let r = inner.rank();
+            let stage = layout::take(
+                inner,
+                0,
+                Some(i64::try_from(r.saturating_sub(1)).unwrap_or(0)),
+            )?;
+            stage.cosize()
+        };
+        let mut bits = 0i64;
+        for (l, e) in [
+            (&self.smem_layout_a, self.config.a.0),
+            (&self.smem_layout_b, self.config.b.0),
+        ] {
+            bits = arith::add(bits, arith::mul(stage(l)?, e.bits())?)?;
+        }
+        let mut bytes = arith::mul(pair, (bits + 7) / 8)?;
+        if let Some(bs) = &self.block_scale {
+            for l in &bs.layouts {
+                let s = layout::take(l, 0, Some(3))?.cosize()?;
+                bytes = arith::add(bytes, arith::mul(pair, arith::mul(s, bs.sf.bits())? / 8)?)?;
+            }
+        }
+        Ok(bytes)
+    }
+
     /// The shared memory the mainloop's `SharedStorage` holds: its stages' tiles and
-    /// barriers.
+    /// barriers (SM100's, a 128-byte aligned struct, rounded up to 128).
     pub fn smem_bytes(&self) -> Result<i64> {
-        arith::mul(self.stages, self.stage_bytes)
+        let bytes = arith::mul(self.stages, self.stage_bytes)?;
+        match self.config.arch {
+            Arch::Sm100 => round_up(bytes, 128),
+            _ => Ok(bytes),
+        }
     }
 }
 
@@ -353,7 +604,18 @@ impl fmt::Display for Mainloop {
             self.smem_layout_b,
             self.gmem_copy[0].name(),
             self.gmem_copy[1].name()
-        )
+        )?;
+        if let Some(bs) = &self.block_scale {
+            write!(
+                f,
+                ", SmemLayoutSFA {}, SmemLayoutSFB {}, GmemTiledCopySFA {}, GmemTiledCopySFB {}",
+                bs.layouts[0],
+                bs.layouts[1],
+                bs.gmem_copy[0].name(),
+                bs.gmem_copy[1].name()
+            )?;
+        }
+        Ok(())
     }
 }
 

@@ -3,7 +3,8 @@
 //! sight, resolved as CUTLASS resolves it when nvcc 12.9 compiles the headers. Hopper's TMA
 //! warp-specialized GMMA mainloops (`sm90_gmma_builder.inl`), Blackwell's dense TMA UMMA
 //! mainloop (`sm100_umma_builder.inl`: 1-SM or 2-SM MMA) and the GeForce Blackwell F8F6F4
-//! mainloop (`sm120_mma_builder.inl`): the schedule `KernelScheduleAuto` stands for, the
+//! mainloop (`sm120_mma_builder.inl`), and Blackwell's block-scaled mainloop
+//! (`sm100_blockscaled_umma_builder.inl`: NVFP4 / MXFP4/6/8 with their scale factors): the schedule `KernelScheduleAuto` stands for, the
 //! majors, the shared-memory atoms and layouts with their stages, the tiled MMA, the TMA
 //! loads, the stage count for the arch's shared memory and the dispatch policy, with each
 //! step written down, and CUTLASS's refusals in its own words.
@@ -21,6 +22,7 @@
 //!     cluster: [1, 2, 1],
 //!     stages: Stages::Auto,
 //!     schedule: Schedule::Auto,
+//!     scaled: None,
 //! };
 //! let m = build_mainloop(&cfg).unwrap();
 //! assert_eq!(m.stages, 7);
@@ -33,18 +35,37 @@
 //! assert_eq!(m.schedule, Schedule::TmaWs2SmSm100);
 //! assert_eq!(m.stages, 14);
 //! assert_eq!(m.policy_name(), "MainloopSm100TmaUmmaWarpSpecialized<14, 2, 4, Shape<_2,_1,_1>, arch::Sm100>");
+//!
+//! // Block-scaled (OpClassBlockScaledTensorOp): NVFP4 operands take the MXF4 UMMA, and
+//! // the scale factors are staged beside A and B.
+//! use cute_core::collective::ScaledElem;
+//! let nv = ScaledElem::nv(Elem::E2M1).unwrap();
+//! let m = build_mainloop(&MainloopConfig {
+//!     arch: Arch::Sm100,
+//!     a: (Elem::E2M1, GemmLayout::RowMajor, 32),
+//!     b: (Elem::E2M1, GemmLayout::ColumnMajor, 32),
+//!     tile: [256, 256, 256],
+//!     cluster: [2, 4, 1],
+//!     scaled: Some([nv, nv]),
+//!     ..cfg
+//! }).unwrap();
+//! assert_eq!(m.stages, 5);
+//! assert_eq!(m.block_scale.as_ref().unwrap().layouts[0].to_string(),
+//!            "((((32,4),1),(16,4)),1,(1,4),5):((((16,4),512),(0,1)),0,(4,512),2048)");
+//! assert_eq!(m.tma_transaction_bytes().unwrap(), 77824);
 //! ```
 
 mod common;
 mod sm100;
+mod sm100_blockscaled;
 mod sm120;
 mod sm90;
 
 pub(crate) use common::{round_up, smem_layout};
 pub use common::{
-    DispatchPolicy, GemmLayout, Mainloop, MainloopConfig, Schedule, Stages, TmaLoad,
-    SM100_SMEM_CAPACITY, SM120_SMEM_CAPACITY, SM90_PIPELINE_BYTES, SM90_SMEM_CAPACITY,
-    TMA_ALIGNMENT_BYTES,
+    BlockScale, BlockScaledInstr, BlockScaledTag, DispatchPolicy, GemmLayout, Mainloop,
+    MainloopConfig, ScaledElem, Schedule, Stages, TmaLoad, SM100_SMEM_CAPACITY,
+    SM120_SMEM_CAPACITY, SM90_PIPELINE_BYTES, SM90_SMEM_CAPACITY, TMA_ALIGNMENT_BYTES,
 };
 
 use crate::arch::Arch;
@@ -53,6 +74,16 @@ use crate::error::{Error, Result};
 /// CUTLASS's mainloop builder for the configuration's arch.
 pub fn build_mainloop(cfg: &MainloopConfig) -> Result<Mainloop> {
     common::check_shapes(cfg)?;
+    match (cfg.arch, cfg.scaled) {
+        (Arch::Sm100, Some(scaled)) => return sm100_blockscaled::build(cfg, scaled),
+        (arch, Some(_)) => {
+            return Err(Error::new(format!(
+                "the {} block-scaled builder (arch::OpClassBlockScaledTensorOp) is not resolved yet: SM100's is",
+                arch.name()
+            )))
+        }
+        (_, None) => {}
+    }
     match cfg.arch {
         Arch::Sm90 => sm90::build(cfg),
         Arch::Sm100 => sm100::build(cfg),

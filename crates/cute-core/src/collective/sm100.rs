@@ -107,7 +107,7 @@ fn check_tile(two_sm: bool, [m, n, _]: [i64; 3]) -> Result<()> {
 
 /// The op structs' static_asserts on the accumulator and N, in CUTLASS's words (the
 /// atom checks the rest).
-fn check_op(args: &UmmaArgs) -> Result<()> {
+pub(super) fn check_op(args: &UmmaArgs) -> Result<()> {
     let (op, n) = (args.op, args.n);
     let s8 = args.op.family == UmmaFamily::S8;
     if s8 && !op.two_sm && args.c != Elem::S32 {
@@ -150,7 +150,7 @@ fn check_op(args: &UmmaArgs) -> Result<()> {
 
 /// `sm100_cluster_shape_to_tma_atom_A/B`: A is multicast along the cluster's N, B along its
 /// M (a CTA pair's M for a 2-SM MMA).
-fn tma_loads(cfg: &MainloopConfig, two_sm: bool) -> Result<[TmaLoad; 2]> {
+pub(super) fn tma_loads(cfg: &MainloopConfig, two_sm: bool) -> Result<[TmaLoad; 2]> {
     let [cm, cn, _] = cfg.cluster;
     if two_sm && cm % 2 != 0 {
         return Err(refuse(
@@ -279,7 +279,7 @@ fn choose_mma(
 
 /// `SmemLayoutA/B`: each operand's atom tiled with `UMMA::tile_to_mma_shape` over the MMA's
 /// partition of its (MN, K) tile, the stages appended.
-fn smem_layouts(
+pub(super) fn smem_layouts(
     tiled_mma: &TiledMma,
     majors: [AtomMajor; 2],
     atoms: [(AtomSwizzle, i64); 2],
@@ -382,5 +382,6 @@ pub(super) fn build(cfg: &MainloopConfig) -> Result<Mainloop> {
         },
         stage_bytes,
         notes,
+        block_scale: None,
     })
 }

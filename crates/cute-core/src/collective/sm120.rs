@@ -209,5 +209,6 @@ pub(super) fn build(cfg: &MainloopConfig) -> Result<Mainloop> {
         },
         stage_bytes: stage,
         notes,
+        block_scale: None,
     })
 }

@@ -232,5 +232,6 @@ pub(super) fn build(cfg: &MainloopConfig) -> Result<Mainloop> {
         },
         stage_bytes,
         notes,
+        block_scale: None,
     })
 }

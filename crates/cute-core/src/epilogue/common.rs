@@ -91,6 +91,8 @@ pub struct EpilogueConfig {
     pub d: (Elem, GemmLayout, i64),
     /// The schedule tag.
     pub schedule: EpilogueSchedule,
+    /// `arch::OpClassBlockScaledTensorOp` (SM100's automatic schedule and tile differ).
+    pub block_scaled: bool,
 }
 
 /// A TMA epilogue's pieces (`Sm90TmaWarpSpecialized<StagesC, StagesD, FragmentSize,

@@ -19,6 +19,7 @@
 //!     c: Some((Elem::F16, GemmLayout::RowMajor, 8)),
 //!     d: (Elem::F16, GemmLayout::RowMajor, 8),
 //!     schedule: EpilogueSchedule::Cooperative,
+//!     block_scaled: false,
 //! };
 //! let e = build_epilogue(&cfg).unwrap();
 //! assert_eq!(e.shared_storage_bytes, 33792);

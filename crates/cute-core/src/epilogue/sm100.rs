@@ -31,14 +31,16 @@ fn resolve_schedule(cfg: &EpilogueConfig, notes: &mut Vec<String>) -> Result<Epi
                     "EpilogueScheduleAuto takes EpilogueTileAuto: name TmaWarpSpecialized1Sm/2Sm to give a tile".to_string(),
                 ));
             }
-            let two = cm % 2 == 0 && (tm == 128 || tm == 256);
+            // A block-scaled MMA runs on a CTA pair only with a 256-row tile.
+            let two = cm % 2 == 0 && (tm == 256 || (tm == 128 && !cfg.block_scaled));
             let s = if two {
                 EpilogueSchedule::TmaWs2Sm
             } else {
                 EpilogueSchedule::TmaWs1Sm
             };
             notes.push(format!(
-                "EpilogueScheduleAuto -> {s}: cluster M = {cm}, MMA tile M = {tm} (2-SM for an even cluster M and a 128- or 256-row tile; SM100's auto epilogue keeps C and D in shared memory, unlike SM90's)"
+                "EpilogueScheduleAuto -> {s}: cluster M = {cm}, MMA tile M = {tm} (2-SM for an even cluster M and a {} tile; SM100's auto epilogue keeps C and D in shared memory, unlike SM90's)",
+                if cfg.block_scaled { "256-row (block-scaled)" } else { "128- or 256-row" }
             ));
             s
         }
@@ -343,6 +345,12 @@ fn checked_tile(
                 ));
             }
             ([em, en], None, [em, en])
+        }
+        // The block-scaled kernels' 256-column CTA tile: 128 columns, so that one
+        // accumulator buffer's epilogue can overlap the next tile's MMA.
+        None if cfg.block_scaled && cta[1] == 256 => {
+            let m = cta[0].min(arith::mul(32, warps[0])?);
+            ([m, 128], None, [m, 128])
         }
         None => {
             let l = auto_tile(cfg, cta, warps)?;

@@ -120,6 +120,11 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         "CuTeDSL: the Blackwell dense GEMM's set-up (UMMA 128x256, epilogue tile, computed stages)",
         include_str!("../../kernels/sm100_dsl.py"),
     ),
+    (
+        "sm100_blockscaled",
+        "SM100 block-scaled CollectiveBuilder lines: NVFP4 x NVFP4, scale factors in smem and TMA",
+        include_str!("../../kernels/sm100_blockscaled.cpp"),
+    ),
 ];
 
 /// Check a configuration block (C++ host set-up, a collective's type list): the report,
@@ -332,6 +337,15 @@ fn collective_section((name, m): &(String, cute_core::collective::Mainloop)) -> 
     }
     facts.push(("SmemLayoutA".to_string(), m.smem_layout_a.to_string()));
     facts.push(("SmemLayoutB".to_string(), m.smem_layout_b.to_string()));
+    if let Some(bs) = &m.block_scale {
+        facts.push((
+            "ElementSF".to_string(),
+            format!("{} a {}-element vector of K", bs.sf, bs.vs),
+        ));
+        for (i, k) in ["SmemLayoutSFA", "SmemLayoutSFB"].iter().enumerate() {
+            facts.push((k.to_string(), bs.layouts[i].to_string()));
+        }
+    }
     Section {
         kind: SectionKind::Collective,
         name: name.clone(),
@@ -341,8 +355,9 @@ fn collective_section((name, m): &(String, cute_core::collective::Mainloop)) -> 
             Verdict::Warn
         },
         headline: format!(
-            "{} stages of {}x{}x{}, {} {} ({})",
+            "{} stage{} of {}x{}x{}, {} {} ({})",
             m.stages,
+            if m.stages == 1 { "" } else { "s" },
             m.config.tile[0],
             m.config.tile[1],
             m.config.tile[2],
@@ -470,6 +485,45 @@ fn smem_sections(r: &Roles, arch: cute_core::arch::Arch, smem_limit: i64) -> Res
             view: Some(stage_expr(name, l, partitioned)),
         });
     }
+    // A block-scaled mainloop's scale factors are staged beside A and B.
+    for (name, c) in &r.collectives {
+        let Some(bs) = &c.block_scale else { continue };
+        for (i, m) in ["SmemLayoutSFA", "SmemLayoutSFB"].into_iter().enumerate() {
+            let l = &bs.layouts[i];
+            let bytes = arith::mul(l.cosize()?, bs.sf.bits())? / 8;
+            let name = format!("{name}::{m}");
+            total = arith::add(total, bytes)?;
+            total_names.push(name.clone());
+            stage_counts.push(c.stages);
+            sections.push(Section {
+                kind: SectionKind::Smem,
+                name: name.clone(),
+                verdict: Verdict::Ok,
+                headline: format!(
+                    "{} per stage x {} = {} of {} scale factors",
+                    kib(bs.stage_bytes[i]),
+                    c.stages,
+                    kib(bytes),
+                    bs.sf
+                ),
+                facts: vec![
+                    ("layout".into(), l.to_string()),
+                    (
+                        "element".into(),
+                        format!(
+                            "{} ({}-bit), one a {}-element vector of K",
+                            bs.sf,
+                            bs.sf.bits(),
+                            bs.vs
+                        ),
+                    ),
+                    ("stage".into(), bs.atoms[i].to_string()),
+                ],
+                warnings: vec![],
+                view: Some(format!("{name}{{}}(_,_,_,0)")),
+            });
+        }
+    }
     // The epilogue's C and D buffers share the CTA's shared memory with the mainloop's.
     let mut fixed = 0i64;
     for (name, e) in r.epilogues.iter().filter(|(_, e)| e.tma.is_some()) {
@@ -577,18 +631,58 @@ fn copy_sections(r: &Roles, sections: &mut Vec<Section>, counted: &mut Counted) 
         }
     }
     for (name, op, atom) in &r.tma {
-        sections.push(tma_section(name, *op, atom));
+        let mut section = tma_section(name, *op, atom);
+        // An unpacked operand's box is a byte an element in shared memory, its global
+        // elements packed: 4 or 6 bits.
+        let packed = roles::unpacked(r, name, *op).and_then(|smem| {
+            let (_, c) = r
+                .collectives
+                .iter()
+                .find(|(n, _)| name.starts_with(n.as_str()))?;
+            let data = if *op == Operand::A {
+                c.config.a.0
+            } else {
+                c.config.b.0
+            };
+            Some((smem, data))
+        });
+        if let Some((smem, data)) = packed {
+            section.facts.push((
+                "unpacked".into(),
+                format!("reads {data} ({}-bit) packed from global memory and writes each element to a byte of shared memory (MXF8F6F4's unpacked operand, CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B / 16U6_ALIGN16B): the global bytes are {}/{smem} of the box's", data.bits(), data.bits()),
+            ));
+        }
+        sections.push(section);
         if let (Some(t), Some(mut cta)) = (&atom.tma, cta_tile(r)) {
             // A CTA pair's CTA loads half of the pair's B.
             if r.pair && *op == Operand::B {
                 cta[1] /= 2;
             }
             match traffic::tma_traffic(name, *op, t, &cta)? {
-                Some(t) => counted.traffic.push(t),
+                Some(mut t) => {
+                    if let Some((smem, data)) = packed {
+                        let scale = |v: u64| {
+                            v.saturating_mul(u64::try_from(data.bits()).unwrap_or(0))
+                                / u64::try_from(smem).unwrap_or(1).max(1)
+                        };
+                        t.bytes = scale(t.bytes);
+                        t.sectors = scale(t.sectors);
+                        t.min_sectors = scale(t.min_sectors);
+                    }
+                    counted.traffic.push(t)
+                }
                 None => counted
                     .uncounted
                     .push(format!("{name} (a multicast or partial box)")),
             }
+        }
+    }
+    for (name, c) in &r.collectives {
+        let Some(bs) = &c.block_scale else { continue };
+        for (i, op) in [Operand::A, Operand::B].into_iter().enumerate() {
+            let (s, t) = scale_factor_load(name, c, bs, i, op);
+            sections.push(s);
+            counted.traffic.push(t);
         }
     }
     for (name, op, atom) in &r.s2r {
@@ -604,6 +698,64 @@ fn copy_sections(r: &Roles, sections: &mut Vec<Section>, counted: &mut Counted) 
         }
     }
     Ok(())
+}
+
+/// A block-scaled mainloop's TMA load of SFA or SFB: one stage of its smem layout a CTA
+/// and k-tile (SFB whole on each CTA of a pair). The scale-factor tensor is blocked
+/// (`tile_atom_to_shape_SFA/SFB`): a stage is whole 512-byte blocks of global memory, so
+/// its sectors are its bytes over 32.
+fn scale_factor_load(
+    name: &str,
+    c: &cute_core::collective::Mainloop,
+    bs: &cute_core::collective::BlockScale,
+    i: usize,
+    op: Operand,
+) -> (Section, Traffic) {
+    let m = if i == 0 { "SFA" } else { "SFB" };
+    let object = format!("{name}::GmemTiledCopy{m}");
+    let bytes = bs.stage_bytes[i];
+    let tma = bs.gmem_copy[i].name();
+    let n = |v: i64| u64::try_from(v).unwrap_or(0);
+    let section = Section {
+        kind: SectionKind::Tma,
+        name: object.clone(),
+        verdict: Verdict::Ok,
+        headline: format!(
+            "{tma}: {bytes} bytes of {} scale factors of {op} a stage, one per {} elements of K",
+            bs.sf, bs.vs
+        ),
+        facts: vec![
+            ("op".into(), tma.to_string()),
+            ("operand".into(), format!("{m} (the scale factors of {op})")),
+            ("stage".into(), bs.atoms[i].to_string()),
+            (
+                "global layout".into(),
+                format!("Sm1xxBlockScaledConfig<{}>::tile_atom_to_shape_{m}: 128 rows x 4 factors in 512-byte blocks, K blocks first", bs.vs),
+            ),
+            (
+                "counted".into(),
+                format!(
+                    "{bytes} bytes = {} sectors a CTA and k-tile, one copy{}; CUTLASS builds the box with make_tma_atom_{}_sm100<uint16_t>, which this report does not lay out",
+                    (bytes + 31) / 32,
+                    if c.two_sm() && i == 1 { " (each CTA of the pair receives all of SFB)" } else { "" },
+                    if i == 0 { "A" } else { "B" }
+                ),
+            ),
+        ],
+        warnings: vec![],
+        view: Some(format!("{name}::SmemLayout{m}{{}}(_,_,_,0)")),
+    };
+    let traffic = Traffic {
+        object,
+        instr: "TMA load".into(),
+        per_k_tile: true,
+        instrs: 1,
+        bytes: n(bytes),
+        sectors: n((bytes + 31) / 32),
+        min_sectors: n(bytes / 32),
+        ..Traffic::default()
+    };
+    (section, traffic)
 }
 
 /// The MMAs' sections, and the accumulators stored straight to global memory (no

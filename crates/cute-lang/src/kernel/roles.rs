@@ -120,7 +120,7 @@ pub(super) fn find_roles(session: &Session) -> Roles {
                 }
                 // The CTA's tile: a CTA pair's MMA tile holds two CTAs' rows.
                 let [tm, tn, tk] = c.config.tile;
-                let two = c.schedule == cute_core::collective::Schedule::TmaWs2SmSm100;
+                let two = c.two_sm();
                 r.tile = Some(vec![if two { tm / 2 } else { tm }, tn, tk]);
                 r.pair |= two;
                 r.stages = Some(c.stages);
@@ -248,10 +248,32 @@ pub(super) fn operand_widths(r: &Roles, op: Operand) -> Vec<(String, i64)> {
     }
     for (n, m) in &r.mmas {
         if let Some(t) = mma_operand_type(m, op) {
-            widths.push((format!("{n} ({t})"), t.bits()));
+            // MXF8F6F4 reads a 4- or 6-bit operand unpacked, a byte an element.
+            match unpacked(r, n, op) {
+                Some(bits) => widths.push((format!("{n} ({t} unpacked to a byte)"), bits)),
+                None => widths.push((format!("{n} ({t})"), t.bits())),
+            }
         }
     }
     widths
+}
+
+/// The shared-memory width of operand `op` where `object` (`Name::TiledMma`,
+/// `Name::GmemTiledCopyB`) belongs to a block-scaled mainloop that keeps it unpacked (a
+/// 4- or 6-bit type MXF8F6F4 reads as a byte an element).
+pub(super) fn unpacked(r: &Roles, object: &str, op: Operand) -> Option<i64> {
+    let i = match op {
+        Operand::A => 0,
+        Operand::B => 1,
+        Operand::C => return None,
+    };
+    let (_, c) = r.collectives.iter().find(|(n, _)| {
+        object
+            .strip_prefix(n.as_str())
+            .is_some_and(|t| t.starts_with("::"))
+    })?;
+    let data = [c.config.a.0, c.config.b.0][i];
+    (c.block_scale.is_some() && c.smem_bits[i] > data.bits()).then_some(c.smem_bits[i])
 }
 
 /// Element width of an operand: its copies' value type, else the MMA's.
@@ -412,7 +434,7 @@ pub(super) fn cta_tile(r: &Roles) -> Option<Vec<i64>> {
 /// strides, one stage of the smem layout, the tile and the multicast), and a no-smem
 /// epilogue's stores of D. Returns the loads that cannot be made, with why.
 pub(super) fn collective_copies(r: &mut Roles) -> Vec<(String, Error)> {
-    use cute_core::collective::{Schedule, TmaLoad};
+    use cute_core::collective::TmaLoad;
     use cute_core::smem_atom::AtomMajor;
     use cute_core::tensor::{Iter, Ptr, Space, Tensor};
     let [Some(m), Some(n), Some(k)] = r.problem else {
@@ -424,11 +446,7 @@ pub(super) fn collective_copies(r: &mut Roles) -> Vec<(String, Error)> {
         let [tm, tn, tk] = cfg.tile;
         // A CTA pair's MMA tile is split between its CTAs: each loads half of A's rows and
         // half of B's (what its SmemLayoutA/B hold), B multicast over the cluster's pairs.
-        let pair = if c.schedule == Schedule::TmaWs2SmSm100 {
-            2
-        } else {
-            1
-        };
+        let pair = if c.two_sm() { 2 } else { 1 };
         let peers = |t: TmaLoad, along: i64| match t {
             TmaLoad::Load | TmaLoad::TwoSmLoad => 1,
             TmaLoad::Multicast | TmaLoad::TwoSmMulticast => along,

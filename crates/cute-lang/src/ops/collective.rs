@@ -7,7 +7,7 @@ use crate::value::Value;
 use crate::words::{ArchTag, OpClass, Word};
 use cute_core::arch::Arch;
 use cute_core::collective::{
-    build_mainloop, GemmLayout, Mainloop, MainloopConfig, Schedule, Stages,
+    build_mainloop, GemmLayout, Mainloop, MainloopConfig, ScaledElem, Schedule, Stages,
 };
 use cute_core::elem::Elem;
 use cute_core::epilogue::{build_epilogue, Epilogue, EpilogueConfig, EpilogueSchedule};
@@ -31,6 +31,51 @@ fn gemm_layout(v: &Value, what: &str) -> Result<GemmLayout> {
             "{what} must be cutlass::layout::RowMajor or ColumnMajor, got {}",
             v.kind()
         ))),
+    }
+}
+
+/// `nv_float4_t<T>` (`bits` `None`) or `mx_float{bits}_t<T>`.
+pub(crate) fn scaled(t: &Value, bits: Option<i64>) -> Result<Value> {
+    let data = elem(t, "the data type")?;
+    let e = match bits {
+        None => ScaledElem::nv(data)?,
+        Some(b) => ScaledElem::mx(b, data)?,
+    };
+    Ok(Value::Word(Word::Scaled(e)))
+}
+
+/// A block-scaled builder's element argument: `nv_float4_t<T>`, `mx_float*_t<T>`, or
+/// `cute::tuple<T, SF[, Int<VS>]>`.
+fn scaled_elem(v: &Value, what: &str) -> Result<ScaledElem> {
+    let bad = || {
+        Error::new(format!(
+            "{what} of a block-scaled builder (arch::OpClassBlockScaledTensorOp) is nv_float4_t<T>, mx_float4_t<T>, mx_float6_t<T>, mx_float8_t<T> or cute::tuple<T, ScaleFactor[, Int<VS>]>, got {}",
+            match v {
+                Value::Word(w) => w.to_string(),
+                v => v.kind().to_string(),
+            }
+        ))
+    };
+    match v {
+        Value::Word(Word::Scaled(e)) => Ok(*e),
+        Value::Tuple(parts) if (2..=3).contains(&parts.len()) => {
+            let data = elem(&parts[0], what)?;
+            let sf = elem(&parts[1], &format!("{what}'s scale-factor type"))?;
+            let vs = match parts.get(2) {
+                Some(v) => {
+                    let n = v.to_int()?;
+                    if n <= 0 {
+                        return Err(Error::new(format!(
+                            "{what}'s scale vector size is positive, got {n}"
+                        )));
+                    }
+                    Some(n)
+                }
+                None => None,
+            };
+            Ok(ScaledElem::Pair(data, sf, vs))
+        }
+        _ => Err(bad()),
     }
 }
 
@@ -94,17 +139,34 @@ pub(crate) fn builder(t: &[Value]) -> Result<Value> {
             )))
         }
     };
-    if t[1] != Value::Word(Word::OpClass(OpClass::TensorOp)) {
-        return Err(Error::new(format!(
-            "the builders resolved here take cutlass::arch::OpClassTensorOp (the block-scaled and SIMT ones are not resolved yet), got {}",
-            t[1]
-        )));
-    }
+    let block_scaled = match &t[1] {
+        Value::Word(Word::OpClass(OpClass::TensorOp)) => false,
+        Value::Word(Word::OpClass(OpClass::BlockScaledTensorOp)) => true,
+        v => {
+            return Err(Error::new(format!(
+                "the builders resolved here take cutlass::arch::OpClassTensorOp or OpClassBlockScaledTensorOp (the SIMT and sparse ones are not resolved yet), got {v}"
+            )))
+        }
+    };
     if t.len() >= 14 {
-        return epilogue_builder(arch, t);
+        return epilogue_builder(arch, t, block_scaled);
     }
-    let operand =
-        |i: usize, name: &str| operand(&t[i..i + 3], name, &format!("GmemLayout{name}Tag"));
+    // A block-scaled operand's data type stands for it where the dense builder reads one.
+    let scaled = if block_scaled {
+        Some([
+            scaled_elem(&t[2], "ElementA")?,
+            scaled_elem(&t[5], "ElementB")?,
+        ])
+    } else {
+        None
+    };
+    let operand = |i: usize, name: &str| -> Result<(Elem, GemmLayout, i64)> {
+        let mut args = t[i..i + 3].to_vec();
+        if let Some(s) = scaled {
+            args[0] = Value::Word(Word::Elem(s[usize::from(i > 2)].data()));
+        }
+        operand(&args, name, &format!("GmemLayout{name}Tag"))
+    };
     let stages = match &t[11] {
         Value::Word(Word::Stages(s)) => *s,
         Value::Int(n) => Stages::Count(*n),
@@ -138,6 +200,7 @@ pub(crate) fn builder(t: &[Value]) -> Result<Value> {
         cluster: shape3(&t[10], "ClusterShape_MNK")?,
         stages,
         schedule,
+        scaled,
     };
     Ok(Value::Collective(Box::new(build_mainloop(&cfg)?)))
 }
@@ -260,9 +323,41 @@ pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
         "ElementB" => Value::Word(Word::Elem(cfg.b.0)),
         "SmemCopyAtomA" => smem_copy(0)?,
         "SmemCopyAtomB" => smem_copy(1)?,
+        "SharedStorage" if cfg.arch == cute_core::arch::Arch::Sm100 => {
+            Value::Storage(m.smem_bytes()?)
+        }
+        "TmaTransactionBytes" if cfg.arch == cute_core::arch::Arch::Sm100 => {
+            Value::Int(m.tma_transaction_bytes()?)
+        }
+        "SmemLayoutAtomSFA" | "SmemLayoutAtomSFB" | "SmemLayoutSFA" | "SmemLayoutSFB"
+        | "GmemTiledCopySFA" | "GmemTiledCopySFB" | "ElementSF" | "SFVecSize" => {
+            let Some(bs) = &m.block_scale else {
+                return Err(Error::new(format!(
+                    "{name} is a block-scaled mainloop's (arch::OpClassBlockScaledTensorOp): this one has no scale factors"
+                )));
+            };
+            let i = usize::from(name.ends_with('B'));
+            match name {
+                "SmemLayoutAtomSFA" | "SmemLayoutAtomSFB" => Value::Layout(bs.atoms[i].clone()),
+                "SmemLayoutSFA" | "SmemLayoutSFB" => Value::Layout(bs.layouts[i].clone()),
+                "ElementSF" => Value::Word(Word::Elem(bs.sf)),
+                "SFVecSize" => Value::Int(bs.vs),
+                _ => {
+                    let op = bs.gmem_copy[i].name();
+                    crate::words::TmaOp::parse(op)
+                        .map(|o| Value::Word(Word::Tma(o)))
+                        .ok_or_else(|| Error::new(format!("unknown TMA op {op}")))?
+                }
+            }
+        }
         _ => {
             return Err(Error::new(format!(
-                "the collective has no member '{name}' here (known: CollectiveOp, DispatchPolicy, TileShape, ElementA, ElementB, TiledMma, SmemLayoutAtomA, SmemLayoutAtomB, SmemLayoutA, SmemLayoutB, GmemTiledCopyA, GmemTiledCopyB)"
+                "the collective has no member '{name}' here (known: CollectiveOp, DispatchPolicy, TileShape, ElementA, ElementB, TiledMma, SmemLayoutAtomA, SmemLayoutAtomB, SmemLayoutA, SmemLayoutB, GmemTiledCopyA, GmemTiledCopyB{})",
+                match (&m.block_scale, cfg.arch) {
+                    (Some(_), _) => ", SharedStorage, TmaTransactionBytes, ElementSF, SFVecSize, SmemLayoutAtomSFA, SmemLayoutAtomSFB, SmemLayoutSFA, SmemLayoutSFB, GmemTiledCopySFA, GmemTiledCopySFB",
+                    (None, cute_core::arch::Arch::Sm100) => ", SharedStorage, TmaTransactionBytes",
+                    _ => "",
+                }
             )))
         }
     })
@@ -271,7 +366,7 @@ pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
 /// `cutlass::epilogue::collective::CollectiveBuilder<Arch, OpClass, TileShape, ClusterShape,
 /// EpilogueTile, ElementAccumulator, ElementCompute, ElementC, LayoutC, AlignmentC, ElementD,
 /// LayoutD, AlignmentD, Schedule[, Fusion]>`: its `CollectiveOp`, the default fusion.
-fn epilogue_builder(arch: Arch, t: &[Value]) -> Result<Value> {
+fn epilogue_builder(arch: Arch, t: &[Value], block_scaled: bool) -> Result<Value> {
     if t.len() > 14 {
         return Err(Error::new(
             "an epilogue fusion argument (the 15th) is not resolved yet: the default LinearCombination is (leave it out)",
@@ -315,6 +410,7 @@ fn epilogue_builder(arch: Arch, t: &[Value]) -> Result<Value> {
         c,
         d: operand(10, "D")?,
         schedule,
+        block_scaled,
     };
     elem(&t[6], "ElementCompute")?;
     Ok(Value::Epilogue(Box::new(build_epilogue(&cfg)?)))

@@ -133,6 +133,8 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
                     known.join(", ")
                 ))
             }),
+        (Value::Word(Word::Scaled(e)), "DataType") => Ok(Value::Word(Word::Elem(e.data()))),
+        (Value::Word(Word::Scaled(e)), "ScaleFactorType") => Ok(Value::Word(Word::Elem(e.sf()))),
         (Value::Collective(c), "DispatchPolicy") => crate::types::policy::of_mainloop(c),
         (Value::Collective(c), m) => crate::ops::collective::member(c, m),
         (Value::Epilogue(e), "DispatchPolicy") => Ok(crate::types::policy::of_epilogue(e)),

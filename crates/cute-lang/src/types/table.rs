@@ -138,6 +138,16 @@ pub static TYPES: &[TypeRow] = &[
     ty!("StageCountAutoCarveout", "<bytes>", n(1, 1), "as many stages as fit beside bytes of shared memory the kernel keeps (the epilogue's SharedStorage)",
         ops::collective::carveout),
     // --- element types -----------------------------------------------------------------
+    ty!("tuple", "<T...>", ANY, "a tuple of types: a block-scaled operand's cute::tuple<T, ScaleFactor[, Int<VS>]>",
+        |t| Ok(Value::Tuple(t.to_vec()))),
+    ty!("nv_float4_t", "<T>", n(1, 1), "a block-scaled FP4 operand: T = float_e2m1_t with a float_ue4m3_t scale per 16 elements (NVFP4)",
+        |t| ops::collective::scaled(&t[0], None)),
+    ty!("mx_float4_t", "<T>", n(1, 1), "a block-scaled FP4 operand: T = float_e2m1_t with a float_ue8m0_t scale per 32 elements (MXFP4)",
+        |t| ops::collective::scaled(&t[0], Some(4))),
+    ty!("mx_float6_t", "<T>", n(1, 1), "a block-scaled FP6 operand: T = float_e2m3_t or float_e3m2_t with a float_ue8m0_t scale per 32 elements (MXFP6)",
+        |t| ops::collective::scaled(&t[0], Some(6))),
+    ty!("mx_float8_t", "<T>", n(1, 1), "a block-scaled FP8 operand: T = float_e4m3_t or float_e5m2_t with a float_ue8m0_t scale per 32 elements (MXFP8)",
+        |t| ops::collective::scaled(&t[0], Some(8))),
     ty!("uint_bit_t", "<N>", n(1, 1), "the unsigned type of N bits",
         |t| {
             let bits = t[0].to_int()?;

@@ -1,0 +1,581 @@
+//! The SM100 block-scaled builder (`sm100_blockscaled_umma_builder.inl`): the TMA
+//! warp-specialized UMMA mainloop over `nv_float4_t` / `mx_float*_t` operands
+//! (`MainloopSm100TmaUmmaWarpSpecializedBlockScaled`): the instruction the types select,
+//! the scale factors' shared-memory layouts (`Sm1xxBlockScaledConfig`) and their TMA loads.
+
+use super::common::{
+    no_builder, refuse, BlockScale, BlockScaledInstr, BlockScaledTag, DispatchPolicy, Mainloop,
+    MainloopConfig, ScaledElem, Schedule, Stages, TmaLoad, SM100_SMEM_CAPACITY,
+};
+use super::sm100::{check_op, smem_layouts, tma_loads};
+use crate::atom::MmaAtom;
+use crate::elem::Elem;
+use crate::error::{arith, Error, Result};
+use crate::int_tuple::IntTuple;
+use crate::layout::{self, Layout};
+use crate::smem_atom::{sm100_smem_selector, AtomMajor};
+use crate::umma::{UmmaArgs, UmmaFamily, UmmaOp, UmmaVariant};
+
+/// `round_up(sizeof(PipelineTmaUmmaAsync<1>::SharedStorage), 128)`: the block-scaled
+/// builder counts a stage's barriers as 128 bytes.
+const STAGE_PIPELINE_BYTES: i64 = 128;
+/// A stage's full and empty barriers as the `SharedStorage` holds them.
+const STAGE_BARRIER_BYTES: i64 = 16;
+/// The CLC scheduler's pipeline stages of a GEMM that is not grouped.
+const SCHEDULER_STAGES: i64 = 2;
+/// `Sm1xxBlockScaledBasicChunk`: a block of 128 rows (`Blk_MN`) by 4 scale factors
+/// (`Blk_SF`), 512 of them, so a TMEM word holds one row's four.
+const BLK_MN: i64 = 128;
+const BLK_SF: i64 = 4;
+
+/// The instruction kinds of the tags `is_auto_instr_selection_policy` accepts.
+fn auto_instr(tag: BlockScaledTag) -> bool {
+    tag.instr.is_none()
+}
+
+/// `check_input_datatypes`, in CUTLASS's words: the scale factors agree, and the data
+/// types, the scale type, the vector size and the tag fit one instruction.
+fn check_types(cfg: &MainloopConfig, s: [ScaledElem; 2], tag: BlockScaledTag) -> Result<()> {
+    let (a, b) = (s[0].data(), s[1].data());
+    let types = format!("{} x {}", s[0], s[1]);
+    if s[0].sf() != s[1].sf() {
+        return Err(refuse(
+            "Scale factor types for A and B should be the same.",
+            types,
+        ));
+    }
+    let (sf, vs) = (s[0].sf(), s[0].vs(tag));
+    if vs != s[1].vs(tag) {
+        return Err(refuse(
+            "Scale factor vector size for A and B should be the same.",
+            types,
+        ));
+    }
+    if !matches!(sf, Elem::UE8M0 | Elem::UE4M3) {
+        return Err(refuse(
+            "Incorrect scale factor type",
+            format!("{types}: the scale factors are float_ue8m0_t or float_ue4m3_t, not {sf}"),
+        ));
+    }
+    let narrow = |e: Elem| matches!(e.bits(), 4 | 6 | 8);
+    if !(narrow(a) && narrow(b)) {
+        return Err(refuse(
+            "Incorrect input types",
+            format!("{types}: a block-scaled UMMA reads 4-, 6- or 8-bit floats"),
+        ));
+    }
+    let f4 = a.bits() == 4 && b.bits() == 4;
+    if !f4 {
+        let (ok, msg, why) = if sf != Elem::UE8M0 {
+            (
+                false,
+                "MX_F4F6F8 only supports ue8m0 SF type",
+                format!("{types}: MXF8F6F4 scales by float_ue8m0_t"),
+            )
+        } else if !(a.is_f8f6f4() && b.is_f8f6f4()) {
+            (false, "Incorrect types for A and B for MX_F4F6F8", format!("{types}: MXF8F6F4 reads float_e2m1_t, float_e2m3_t, float_e3m2_t, float_e4m3_t or float_e5m2_t"))
+        } else if vs != 32 {
+            (
+                false,
+                "Incorrect SfVectorSize for MX_F4F6F8 is deduced.",
+                format!("{types}: MXF8F6F4 scales 32 elements a factor, not {vs}"),
+            )
+        } else if !(tag.instr == Some(BlockScaledInstr::Mxf8f6f4) || auto_instr(tag)) {
+            (
+                false,
+                "Incorrect Kernel Schedule Policy for Mx_F4F6F8 type inputs.",
+                format!("{types} take MXF8F6F4, but {} names MXF4", cfg.schedule),
+            )
+        } else {
+            (true, "", String::new())
+        };
+        return if ok { Ok(()) } else { Err(refuse(msg, why)) };
+    }
+    if a != Elem::E2M1 || b != Elem::E2M1 {
+        return Err(refuse(
+            "Incorrect types for A and B for MXNV_F4",
+            format!("{types}: 4-bit A and B are float_e2m1_t"),
+        ));
+    }
+    let k_major = cfg.a.1.major(false) == AtomMajor::K && cfg.b.1.major(true) == AtomMajor::K;
+    match tag.instr {
+        Some(BlockScaledInstr::Mxf8f6f4) => {
+            if sf != Elem::UE8M0 {
+                return Err(refuse(
+                    "MX_F4F6F8 only supports ue8m0 SF type",
+                    format!("{types} under {}", cfg.schedule),
+                ));
+            }
+            if tag.vs != vs {
+                return Err(refuse(
+                    "Kernel Schedule policy doesn't match the scale factor vector size.",
+                    format!(
+                        "{types} scale {vs} elements a factor, {} {}",
+                        cfg.schedule, tag.vs
+                    ),
+                ));
+            }
+        }
+        Some(BlockScaledInstr::Mxf4Nvf4) => {
+            if !k_major {
+                return Err(refuse(
+                    "MX/NV_F4 only supports RowMajor A, and ColMajorB",
+                    format!("{} reads K-major A and B", cfg.schedule),
+                ));
+            }
+            if tag.vs != vs {
+                return Err(refuse(
+                    "Kernel Schedule policy doesn't match the scale factor vector size.",
+                    format!(
+                        "{types} scale {vs} elements a factor, {} {}",
+                        cfg.schedule, tag.vs
+                    ),
+                ));
+            }
+        }
+        None if (vs == 16 || sf == Elem::UE4M3) && !k_major => {
+            return Err(refuse(
+                "NV_F4 only supports RowMajor A, and ColMajorB",
+                format!("{types}: only the MXF4 instruction takes 16-element or float_ue4m3_t scales, and it reads K-major A and B"),
+            ));
+        }
+        None => {}
+    }
+    Ok(())
+}
+
+/// `select_instr`: the tag's instruction, else MXF4 for two K-major 4-bit operands and
+/// MXF8F6F4 for the rest.
+fn select_instr(
+    cfg: &MainloopConfig,
+    s: [ScaledElem; 2],
+    tag: BlockScaledTag,
+) -> Result<BlockScaledInstr> {
+    if let Some(i) = tag.instr {
+        return Ok(i);
+    }
+    let (a, b) = (s[0].data(), s[1].data());
+    let k_major = cfg.a.1.major(false) == AtomMajor::K && cfg.b.1.major(true) == AtomMajor::K;
+    if a.bits() == 4 && b.bits() == 4 && k_major {
+        return Ok(BlockScaledInstr::Mxf4Nvf4);
+    }
+    if a.bits() == 4 && b.bits() == 4 && (s[0].vs(tag) != 32 || s[0].sf() != Elem::UE8M0) {
+        return Err(refuse(
+            "Only MXF4 support with non-TN and MMA.MXF8F6F4.",
+            format!(
+                "{} x {} not K-major go to MXF8F6F4, which scales 32 elements a float_ue8m0_t",
+                s[0], s[1]
+            ),
+        ));
+    }
+    Ok(BlockScaledInstr::Mxf8f6f4)
+}
+
+/// `blockscaled::is_2sm`: the tag's, else a 256-row tile on an even cluster M.
+fn is_2sm(cfg: &MainloopConfig, tag: BlockScaledTag, notes: &mut Vec<String>) -> Result<bool> {
+    if let Some(two) = tag.two_sm {
+        return Ok(two);
+    }
+    let ([tm, ..], cm) = (cfg.tile, cfg.cluster[0]);
+    let two = if cm % 2 != 0 {
+        false
+    } else if tm == 256 || tm == 128 {
+        tm == 256
+    } else {
+        return Err(refuse(
+            "Unsupported M dimension for TileShape_MNK.",
+            format!(
+                "{} on an even cluster M takes a 128-row (1-SM) or 256-row (2-SM) tile, not {tm}",
+                cfg.schedule
+            ),
+        ));
+    };
+    notes.push(format!(
+        "{} -> {}: cluster M = {cm}, tile M = {tm} (a 2-SM MMA for a 256-row tile on an even cluster M, else 1-SM)",
+        cfg.schedule,
+        if two { "2-SM" } else { "1-SM" }
+    ));
+    Ok(two)
+}
+
+/// `sm100_make_blockscaled_{1,2}sm_trivial_tiled_mma`'s tile rules.
+fn check_tile(two_sm: bool, [m, n, _]: [i64; 3]) -> Result<()> {
+    let rows = if two_sm { 256 } else { 128 };
+    if m != rows {
+        return Err(refuse(
+            "Invalid TileShape_M.",
+            format!(
+                "tile M = {m}, but a {} block-scaled UMMA takes {rows} rows",
+                if two_sm { "2-SM" } else { "1-SM" }
+            ),
+        ));
+    }
+    if !matches!(n, 64 | 128 | 192 | 256) {
+        return Err(refuse(
+            "Invalid TileShape_N.",
+            format!("tile N = {n}, but a block-scaled UMMA takes 64, 128, 192 or 256"),
+        ));
+    }
+    Ok(())
+}
+
+/// `sm1xx_gemm_check_for_f8f6f4_mix8bit_requirement`: a 4- or 6-bit operand MXF8F6F4 reads
+/// unpacked from shared memory needs 128-element TMA boxes along its contiguous mode.
+fn check_unpacked(cfg: &MainloopConfig, instr: BlockScaledInstr, two_sm: bool) -> Result<()> {
+    if instr != BlockScaledInstr::Mxf8f6f4 {
+        return Ok(());
+    }
+    let [m, n, k] = cfg.tile;
+    let unpacked = |e: Elem| e.bits() < 8;
+    let a_ok = !unpacked(cfg.a.0)
+        || if cfg.a.1.major(false) == AtomMajor::K {
+            k % 128 == 0
+        } else {
+            m % 128 == 0
+        };
+    let b_n = if two_sm { 256 } else { 128 };
+    let b_ok = !unpacked(cfg.b.0)
+        || if cfg.b.1.major(true) == AtomMajor::MN {
+            n % b_n == 0
+        } else {
+            k % 128 == 0
+        };
+    if a_ok && b_ok {
+        return Ok(());
+    }
+    Err(refuse(
+        "TileSize and MNK Major does not met with MMA Mix 8-bit TMA load requirement",
+        format!(
+            "MXF8F6F4 reads {} unpacked to a byte an element: its contiguous tile mode is a multiple of 128 (B N-major on a CTA pair: 256)",
+            if a_ok { cfg.b.0 } else { cfg.a.0 }
+        ),
+    ))
+}
+
+/// `sm1xx_blockscaled_gemm_is_aligned`: 128 bits, or 512 / 768 bits for 4- / 6-bit operands
+/// under an `Mxf8f6f4` tag; else no builder matches.
+fn check_aligned(cfg: &MainloopConfig, tag: BlockScaledTag) -> Result<()> {
+    let subbyte =
+        (cfg.a.0.bits() < 8 || cfg.b.0.bits() < 8) && tag.instr == Some(BlockScaledInstr::Mxf8f6f4);
+    for (e, _, align) in [cfg.a, cfg.b] {
+        let need = match (subbyte, e.bits()) {
+            (true, 4) => 512,
+            (true, 6) => 768,
+            _ => 128,
+        };
+        if align <= 0 || arith::mul(e.bits(), align)? % need != 0 {
+            return Err(refuse(
+                "Could not build a collective for given parameters.",
+                format!(
+                    "AlignmentA = {} of {} and AlignmentB = {} of {} are not TMA-aligned ({need} bits for {e}), so no SM100 block-scaled builder takes them",
+                    cfg.a.2, cfg.a.0, cfg.b.2, cfg.b.0
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `deduce_smem_layoutSFA/SFB`: one stage's scale factors of `rows` rows (A's per-CTA M,
+/// B's N rounded up to 128) over the tile's K, 4 factors of 128 rows a block:
+/// `((((32,4),rows/128),(VS,K_atom/VS)),1,(4/(K_atom/VS),K/VS/4))`.
+fn sf_atom(rows: i64, vs: i64, atom_k: i64, k: i64) -> Result<Layout> {
+    let nsf = atom_k / vs;
+    if nsf <= 0 || atom_k % vs != 0 || BLK_SF % nsf != 0 || k % (vs * BLK_SF) != 0 {
+        return Err(Error::new(format!(
+            "tile K = {k} with {vs}-element scale vectors: the scale-factor layout takes K in blocks of {} ({BLK_SF} factors), and the UMMA's K = {atom_k} in whole vectors",
+            vs * BLK_SF
+        )));
+    }
+    let t = |v: Vec<IntTuple>| IntTuple::Tuple(v);
+    let i = IntTuple::Int;
+    let blocks = rows / BLK_MN;
+    let shape = t(vec![
+        t(vec![
+            t(vec![IntTuple::ints(&[32, 4]), i(blocks)]),
+            IntTuple::ints(&[vs, nsf]),
+        ]),
+        i(1),
+        IntTuple::ints(&[BLK_SF / nsf, k / vs / BLK_SF]),
+    ]);
+    let stride = t(vec![
+        t(vec![
+            t(vec![IntTuple::ints(&[16, 4]), i(BLK_MN * BLK_SF)]),
+            IntTuple::ints(&[0, 1]),
+        ]),
+        i(0),
+        IntTuple::ints(&[nsf, arith::mul(blocks, BLK_MN * BLK_SF)?]),
+    ]);
+    Layout::new(shape, stride)
+}
+
+/// The stage mode appended: `(atom..., Stages):(strides..., size(filter_zeros(atom)))`.
+fn sf_staged(atom: &Layout, stages: i64) -> Result<(Layout, i64)> {
+    let bytes = layout::filter_zeros(atom).size()?;
+    let mode = Layout::new(IntTuple::Int(stages), IntTuple::Int(bytes))?;
+    Ok((layout::append(atom, 4, Some(&mode))?, bytes))
+}
+
+/// The block-scaled UMMA op and its arguments.
+fn umma_args(
+    cfg: &MainloopConfig,
+    instr: BlockScaledInstr,
+    two_sm: bool,
+    sf: Elem,
+    vs: i64,
+    majors: [AtomMajor; 2],
+) -> UmmaArgs {
+    let family = match instr {
+        BlockScaledInstr::Mxf4Nvf4 => UmmaFamily::MxF4,
+        BlockScaledInstr::Mxf8f6f4 => UmmaFamily::MxF8F6F4,
+    };
+    let op = UmmaOp {
+        family,
+        two_sm,
+        a_tmem: false,
+        variant: UmmaVariant::Dense,
+    };
+    let mut args = UmmaArgs::new(
+        op,
+        [cfg.a.0, cfg.b.0, cfg.acc],
+        cfg.tile[0],
+        cfg.tile[1],
+        majors,
+    );
+    args.sf = Some(sf);
+    args.vs = (instr == BlockScaledInstr::Mxf4Nvf4).then_some(vs);
+    args
+}
+
+/// The op as C++ names it: MXF8F6F4 reads 4- and 6-bit operands unpacked
+/// (`float_e2m1_unpacksmem_t`, ...).
+fn op_name(args: &UmmaArgs, instr: BlockScaledInstr) -> String {
+    let name = args.to_string();
+    if instr != BlockScaledInstr::Mxf8f6f4 {
+        return name;
+    }
+    let unpack = |e: Elem| match e {
+        Elem::E2M1 | Elem::E2M3 | Elem::E3M2 => {
+            format!("{}_unpacksmem_t", e.cpp_name().trim_end_matches("_t"))
+        }
+        e => e.cpp_name().to_string(),
+    };
+    let (open, rest) = name.split_once('<').unwrap_or((&name, ""));
+    let mut parts: Vec<String> = rest.split(',').map(str::to_string).collect();
+    if parts.len() > 2 {
+        parts[0] = unpack(args.a);
+        parts[1] = unpack(args.b);
+    }
+    format!("{open}<{}", parts.join(","))
+}
+
+/// The stage count: as given, or the shared memory less the kernel's carveout (16 x Acc +
+/// 128 bytes) and the user's, over a stage's A, B, 128 bytes of barriers, SFA and SFB.
+fn stage_count(
+    cfg: &MainloopConfig,
+    tile_bytes: [i64; 2],
+    sf_bytes: [i64; 2],
+    acc: i64,
+    notes: &mut Vec<String>,
+) -> Result<i64> {
+    let stage = [
+        tile_bytes[0],
+        tile_bytes[1],
+        STAGE_PIPELINE_BYTES,
+        sf_bytes[0],
+        sf_bytes[1],
+    ]
+    .into_iter()
+    .try_fold(0i64, arith::add)?;
+    let user = match cfg.stages {
+        Stages::Count(s) => {
+            notes.push(format!("{}: {s} stages as given", cfg.stages));
+            return Ok(s);
+        }
+        Stages::Auto => 0,
+        Stages::AutoCarveout(b) => b,
+    };
+    let kernel = 16 * acc + 128;
+    let stages = (SM100_SMEM_CAPACITY - kernel - user) / stage;
+    notes.push(format!(
+        "{}: ({SM100_SMEM_CAPACITY} B of SM100 shared memory - {kernel} B of the kernel's barriers and CLC storage (16 x {acc} accumulator stages + 128) - {user} B carveout) / {stage} B a stage (A {} B + B {} B + {STAGE_PIPELINE_BYTES} B of barriers, rounded + SFA {} B + SFB {} B) = {stages} stages",
+        cfg.stages, tile_bytes[0], tile_bytes[1], sf_bytes[0], sf_bytes[1]
+    ));
+    if stages <= 0 {
+        return Err(refuse(
+            "Smem usage is too high. Can't create any SMEM buffers for A, B, SFA, and SFB.",
+            format!("not one stage of {stage} B fits beside a {user} B carveout: lower the carveout or the tile's K"),
+        ));
+    }
+    Ok(stages)
+}
+
+/// CUTLASS's SM100 block-scaled TMA UMMA mainloop builder.
+pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mainloop> {
+    let Some(tag) = cfg.schedule.block_scaled() else {
+        return Err(no_builder(
+            cfg,
+            "KernelScheduleAuto or a block-scaled tag (KernelTmaWarpSpecialized1Sm/2SmBlockScaledSm100, ...Nvf4Sm100, ...Mxf4Sm100, ...Mxf8f6f4Sm100)",
+        ));
+    };
+    if scaled.map(ScaledElem::data) != [cfg.a.0, cfg.b.0] {
+        return Err(Error::new(format!(
+            "the block-scaled types {} and {} do not match ElementA {} and ElementB {}",
+            scaled[0], scaled[1], cfg.a.0, cfg.b.0
+        )));
+    }
+    check_aligned(cfg, tag)?;
+    check_types(cfg, scaled, tag)?;
+    let mut notes = Vec::new();
+    let two_sm = is_2sm(cfg, tag, &mut notes)?;
+    let instr = select_instr(cfg, scaled, tag)?;
+    let majors = [cfg.a.1.major(false), cfg.b.1.major(true)];
+    if instr != BlockScaledInstr::Mxf8f6f4 && majors != [AtomMajor::K; 2] {
+        return Err(refuse(
+            "Only MMA.MXF8F6F4 supports non-K major inputs",
+            format!(
+                "{} x {} on MXF4 read K-major A (RowMajor) and B (ColumnMajor)",
+                scaled[0], scaled[1]
+            ),
+        ));
+    }
+    check_unpacked(cfg, instr, two_sm)?;
+    check_tile(two_sm, cfg.tile)?;
+    let (sf, vs) = (scaled[0].sf(), scaled[0].vs(tag));
+    let args = umma_args(cfg, instr, two_sm, sf, vs, majors);
+    check_op(&args)?;
+    let atom = MmaAtom::umma(&args)?;
+    atom.check_op()?;
+    let [tm, tn, tk] = cfg.tile;
+    let atom_k = atom.shape_mnk.get(2)?.size()?;
+    if tk % atom_k != 0 {
+        return Err(refuse(
+            "Static cluster shape used: TileShape should be evenly divided by TiledMma",
+            format!("tile K = {tk} is not a multiple of the UMMA's K = {atom_k}"),
+        ));
+    }
+    let op = op_name(&args, instr);
+    let schedule = match (tag.two_sm, two_sm) {
+        (Some(_), _) => cfg.schedule,
+        (None, true) => Schedule::BlockScaled2SmSm100,
+        (None, false) => Schedule::BlockScaled1SmSm100,
+    };
+    notes.push(format!(
+        "TiledMma: {op} ({}; {} scales of {vs} elements, the instruction {})",
+        if two_sm {
+            "a CTA pair, each CTA holding half of M"
+        } else {
+            "one SM"
+        },
+        sf,
+        match (tag.instr, instr) {
+            (Some(_), _) => format!("the schedule {} names", cfg.schedule),
+            (None, BlockScaledInstr::Mxf4Nvf4) => "MXF4 for two K-major 4-bit operands".to_string(),
+            (None, BlockScaledInstr::Mxf8f6f4) => "MXF8F6F4 for these types and majors".to_string(),
+        }
+    ));
+    let tiled_mma = atom.tiled()?;
+    let gmem_copy = tma_loads(cfg, two_sm)?;
+    let sfb_copy = if two_sm {
+        TmaLoad::TwoSmMulticast
+    } else {
+        TmaLoad::of(cfg.cluster[0], false)
+    };
+    let sf_copy = [gmem_copy[0], sfb_copy];
+    notes.push(format!(
+        "GmemTiledCopyA/SFA: {} (cluster N = {}); GmemTiledCopyB: {}, SFB: {} ({})",
+        gmem_copy[0].name(),
+        cfg.cluster[1],
+        gmem_copy[1].name(),
+        sfb_copy.name(),
+        if two_sm {
+            "a CTA pair always multicasts SFB"
+        } else {
+            "multicast along the cluster's M"
+        }
+    ));
+    let t = if two_sm { 2 } else { 1 };
+    let (cta_m, cta_n) = (tm / t, tn / t);
+    // MXF8F6F4 keeps every operand a byte an element in shared memory.
+    let bits = [cfg.a.0, cfg.b.0].map(|e| match instr {
+        BlockScaledInstr::Mxf8f6f4 => 8,
+        BlockScaledInstr::Mxf4Nvf4 => e.bits(),
+    });
+    let sw = [
+        sm100_smem_selector(majors[0], bits[0], cta_m, tk)?,
+        sm100_smem_selector(majors[1], bits[1], cta_n, tk)?,
+    ];
+    let sfb_rows = arith::mul((tn + BLK_MN - 1) / BLK_MN, BLK_MN)?;
+    let sf_atoms = [
+        sf_atom(cta_m, vs, atom_k, tk)?,
+        sf_atom(sfb_rows, vs, atom_k, tk)?,
+    ];
+    let acc = if tn == 256 { 1 } else { 2 };
+    notes.push(format!(
+        "AccumulatorPipelineStageCount: {acc} (MMA N = {tn}: 1 for 256, else 2); SFB over {sfb_rows} columns{}",
+        if sfb_rows != tn { " (N rounded up to 128 rows, as the TMEM copy of SFB reads it)" } else { "" }
+    ));
+    let tile_bytes = [
+        arith::mul(arith::mul(cta_m, tk)?, bits[0])? / 8,
+        arith::mul(arith::mul(cta_n, tk)?, bits[1])? / 8,
+    ];
+    let sf_bytes = [
+        layout::filter_zeros(&sf_atoms[0]).size()?,
+        layout::filter_zeros(&sf_atoms[1]).size()?,
+    ];
+    let stages = stage_count(cfg, tile_bytes, sf_bytes, acc, &mut notes)?;
+    let [smem_layout_a, smem_layout_b] = smem_layouts(
+        &tiled_mma,
+        majors,
+        [(sw[0], bits[0]), (sw[1], bits[1])],
+        cfg.tile,
+        stages,
+    )?;
+    let layouts = [
+        sf_staged(&sf_atoms[0], stages)?.0,
+        sf_staged(&sf_atoms[1], stages)?.0,
+    ];
+    let stage_bytes = [
+        tile_bytes[0],
+        tile_bytes[1],
+        sf_bytes[0],
+        sf_bytes[1],
+        STAGE_BARRIER_BYTES,
+    ]
+    .into_iter()
+    .try_fold(0i64, arith::add)?;
+    Ok(Mainloop {
+        config: cfg.clone(),
+        schedule,
+        majors,
+        mma_types: [cfg.a.0, cfg.b.0],
+        smem_bits: bits,
+        smem_atoms: sw,
+        smem_layout_a,
+        smem_layout_b,
+        op,
+        tiled_mma,
+        gmem_copy,
+        smem_copy: None,
+        stages,
+        policy: DispatchPolicy {
+            template: "MainloopSm100TmaUmmaWarpSpecializedBlockScaled",
+            scheduler_stages: Some(SCHEDULER_STAGES),
+            acc_stages: Some(acc),
+            schedule: format!(
+                "KernelTmaWarpSpecializedBlockScaledSm100<{SCHEDULER_STAGES}, {acc}>"
+            ),
+        },
+        stage_bytes,
+        notes,
+        block_scale: Some(BlockScale {
+            sf,
+            vs,
+            instr,
+            atoms: sf_atoms,
+            layouts,
+            gmem_copy: sf_copy,
+            stage_bytes: sf_bytes,
+        }),
+    })
+}
