@@ -131,7 +131,8 @@ def configs():
 # Refusals, each its own compile: scale factors that disagree, a tile M for the schedule, an
 # N the UMMA cannot take, MXF4 with an M-major A, a tag whose vector size is not the type's,
 # the unpacked-TMA rule, NVF4 under an MXF8F6F4 tag, K against the UMMA, stages that do not
-# fit, a dense schedule, misaligned operands, an SM90 tag, an M of 64.
+# fit, a dense schedule, misaligned operands, an SM90 tag, an M of 64, a K that is not whole
+# blocks of scale factors.
 FAIL = [
     (NV, R, 32, MX4, C, 32, "float", (128, 128, 256), (1, 1, 1), AUTO, SA),
     (NV, R, 32, NV, C, 32, "float", (256, 128, 256), (1, 1, 1), AUTO, BS1),
@@ -150,6 +151,12 @@ FAIL = [
     (PAIR4NV, C, 128, PAIR4NV, C, 128, "float", (128, 128, 256), (1, 1, 1), AUTO, SA),
     (MX8A, R, 16, MX8A, C, 16, "float", (128, 128, 256), (1, 1, 1), AUTO, G + "KernelTmaWarpSpecializedCooperative"),
     (MX8A, R, 16, MX8A, C, 16, "float", (128, 264, 256), (1, 1, 1), AUTO, SA),
+    # K against the scale-factor blocks (4 factors of VS elements): none, or a partial one.
+    (MX8A, R, 16, MX8A, C, 16, "float", (128, 128, 64), (1, 1, 1), AUTO, SA),
+    (MX8A, R, 16, MX8A, C, 16, "float", (128, 128, 160), (1, 1, 1), AUTO, SA),
+    (MX8A, R, 16, MX8A, C, 16, "float", (128, 128, 96), (1, 1, 1), AUTO, SA),
+    (MX8A, R, 16, MX8A, C, 16, "float", (128, 128, 32), (1, 1, 1), AUTO, SA),
+    (PAIR4, R, 32, PAIR4, C, 32, "float", (128, 128, 64), (1, 1, 1), AUTO, SA),
 ]
 
 

@@ -322,7 +322,7 @@ fn hostile_tensor_lines_are_clear_errors() {
         (bs("cutlass::float_e4m3_t", 16, "cutlass::float_e4m3_t", 16, "Shape<_128,_128,_128>", "cutlass::gemm::collective::KernelScheduleAuto"), "is nv_float4_t<T>, mx_float4_t<T>"),
         (bs("cute::tuple<cutlass::float_e2m1_t, cutlass::float_ue8m0_t, cute::Int<0>>", 32, "cute::tuple<cutlass::float_e2m1_t, cutlass::float_ue8m0_t, cute::Int<0>>", 32, "Shape<_128,_128,_256>", "cutlass::gemm::collective::KernelScheduleAuto"), "scale vector size is positive"),
         (bs("cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "Shape<_128,_128,Int<4611686018427387904>>", "cutlass::gemm::collective::KernelScheduleAuto"), "error"),
-        (bs("cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "Shape<_128,_128,_160>", "cutlass::gemm::collective::KernelScheduleAuto"), "scale-factor layout takes K in blocks of 128"),
+        (bs("cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "Shape<_128,_128,_160>", "cutlass::gemm::collective::KernelScheduleAuto"), "Shape Divisibility Condition"),
         (bs("cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "Shape<_128,_128,_128>", "cutlass::gemm::KernelTmaWarpSpecializedPingpong"), "no SM100 mainloop builder takes"),
         ("static_cast<float>(3)".to_string(), "a cast here is to a pointer type"),
         ("cutlass::gemm::collective::StageCountAutoCarveout<-5>{}".to_string(), "not negative"),

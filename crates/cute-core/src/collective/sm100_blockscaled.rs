@@ -282,10 +282,20 @@ fn check_aligned(cfg: &MainloopConfig, tag: BlockScaledTag) -> Result<()> {
 fn sf_atom(rows: i64, vs: i64, atom_k: i64, k: i64) -> Result<Layout> {
     let nsf = atom_k / vs;
     if nsf <= 0 || atom_k % vs != 0 || BLK_SF % nsf != 0 || k % (vs * BLK_SF) != 0 {
-        return Err(Error::new(format!(
-            "tile K = {k} with {vs}-element scale vectors: the scale-factor layout takes K in blocks of {} ({BLK_SF} factors), and the UMMA's K = {atom_k} in whole vectors",
-            vs * BLK_SF
-        )));
+        // C++ truncates K / VS / 4 and fails further on: no block at all leaves the scale
+        // factors' TMA box empty, a partial one does not divide the tile.
+        let msg = if k < vs * BLK_SF {
+            "TMA requires CTA_Tile and SLayout top-level size equivalence."
+        } else {
+            "Shape Divisibility Condition"
+        };
+        return Err(refuse(
+            msg,
+            format!(
+                "tile K = {k} with {vs}-element scale vectors: the scale-factor layout takes K in blocks of {} ({BLK_SF} factors), and the UMMA's K = {atom_k} in whole vectors",
+                vs * BLK_SF
+            ),
+        ));
     }
     let t = |v: Vec<IntTuple>| IntTuple::Tuple(v);
     let i = IntTuple::Int;
