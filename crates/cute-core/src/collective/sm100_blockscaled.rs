@@ -98,6 +98,19 @@ fn check_types(cfg: &MainloopConfig, s: [ScaledElem; 2], tag: BlockScaledTag) ->
         ));
     }
     let k_major = cfg.a.1.major(false) == AtomMajor::K && cfg.b.1.major(true) == AtomMajor::K;
+    // A tag that names the instruction also names the vector size.
+    let vs_matches = || -> Result<()> {
+        if tag.vs == vs {
+            return Ok(());
+        }
+        Err(refuse(
+            "Kernel Schedule policy doesn't match the scale factor vector size.",
+            format!(
+                "{types} scale {vs} elements a factor, {} {}",
+                cfg.schedule, tag.vs
+            ),
+        ))
+    };
     match tag.instr {
         Some(BlockScaledInstr::Mxf8f6f4) => {
             if sf != Elem::UE8M0 {
@@ -106,15 +119,7 @@ fn check_types(cfg: &MainloopConfig, s: [ScaledElem; 2], tag: BlockScaledTag) ->
                     format!("{types} under {}", cfg.schedule),
                 ));
             }
-            if tag.vs != vs {
-                return Err(refuse(
-                    "Kernel Schedule policy doesn't match the scale factor vector size.",
-                    format!(
-                        "{types} scale {vs} elements a factor, {} {}",
-                        cfg.schedule, tag.vs
-                    ),
-                ));
-            }
+            vs_matches()?;
         }
         Some(BlockScaledInstr::Mxf4Nvf4) => {
             if !k_major {
@@ -123,15 +128,7 @@ fn check_types(cfg: &MainloopConfig, s: [ScaledElem; 2], tag: BlockScaledTag) ->
                     format!("{} reads K-major A and B", cfg.schedule),
                 ));
             }
-            if tag.vs != vs {
-                return Err(refuse(
-                    "Kernel Schedule policy doesn't match the scale factor vector size.",
-                    format!(
-                        "{types} scale {vs} elements a factor, {} {}",
-                        cfg.schedule, tag.vs
-                    ),
-                ));
-            }
+            vs_matches()?;
         }
         None if (vs == 16 || sf == Elem::UE4M3) && !k_major => {
             return Err(refuse(
