@@ -693,10 +693,11 @@ pub(super) fn check_shapes(cfg: &MainloopConfig) -> Result<()> {
     Ok(())
 }
 
-/// `sm1xx_gemm_is_aligned`: each operand's alignment in bits a multiple of 128, or of 512
-/// (4-bit) / 768 (6-bit) elements' bits where either operand is narrower than a byte.
-pub(super) fn sm1xx_is_aligned(cfg: &MainloopConfig) -> Result<bool> {
-    let subbyte = cfg.a.0.bits() < 8 || cfg.b.0.bits() < 8;
+/// `sm1xx_gemm_is_aligned` / `sm1xx_blockscaled_gemm_is_aligned`: each operand's alignment
+/// in bits a multiple of 128, or of 512 (4-bit) / 768 (6-bit) elements' bits where the
+/// builder reads sub-byte operands unpacked (`subbyte`: the dense builder whenever either
+/// operand is narrower than a byte, the block-scaled one under an MXF8F6F4 tag).
+pub(super) fn sm1xx_is_aligned(cfg: &MainloopConfig, subbyte: bool) -> Result<bool> {
     for (e, _, align) in [cfg.a, cfg.b] {
         let need = match (subbyte, e.bits()) {
             (true, 4) => 512,

@@ -67,7 +67,7 @@ fn check_dispatch(cfg: &MainloopConfig) -> Result<()> {
             cfg.b.0.cpp_name()
         )));
     }
-    if !sm1xx_is_aligned(cfg)? {
+    if !sm1xx_is_aligned(cfg, cfg.a.0.bits() < 8 || cfg.b.0.bits() < 8)? {
         return Err(refuse(
             "Could not build a collective for given parameters.",
             format!(

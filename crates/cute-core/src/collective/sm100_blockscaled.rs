@@ -4,8 +4,9 @@
 //! the scale factors' shared-memory layouts (`Sm1xxBlockScaledConfig`) and their TMA loads.
 
 use super::common::{
-    no_builder, refuse, BlockScale, BlockScaledInstr, BlockScaledTag, DispatchPolicy, Mainloop,
-    MainloopConfig, ScaledElem, Schedule, Stages, TmaLoad, SM100_SMEM_CAPACITY,
+    no_builder, refuse, sm1xx_is_aligned, BlockScale, BlockScaledInstr, BlockScaledTag,
+    DispatchPolicy, Mainloop, MainloopConfig, ScaledElem, Schedule, Stages, TmaLoad,
+    SM100_SMEM_CAPACITY,
 };
 use super::sm100::{check_op, smem_layouts, tma_loads};
 use crate::atom::MmaAtom;
@@ -254,23 +255,20 @@ fn check_unpacked(cfg: &MainloopConfig, instr: BlockScaledInstr, two_sm: bool) -
 fn check_aligned(cfg: &MainloopConfig, tag: BlockScaledTag) -> Result<()> {
     let subbyte =
         (cfg.a.0.bits() < 8 || cfg.b.0.bits() < 8) && tag.instr == Some(BlockScaledInstr::Mxf8f6f4);
-    for (e, _, align) in [cfg.a, cfg.b] {
-        let need = match (subbyte, e.bits()) {
-            (true, 4) => 512,
-            (true, 6) => 768,
-            _ => 128,
-        };
-        if align <= 0 || arith::mul(e.bits(), align)? % need != 0 {
-            return Err(refuse(
-                "Could not build a collective for given parameters.",
-                format!(
-                    "AlignmentA = {} of {} and AlignmentB = {} of {} are not TMA-aligned ({need} bits for {e}), so no SM100 block-scaled builder takes them",
-                    cfg.a.2, cfg.a.0, cfg.b.2, cfg.b.0
-                ),
-            ));
-        }
+    if sm1xx_is_aligned(cfg, subbyte)? {
+        return Ok(());
     }
-    Ok(())
+    Err(refuse(
+        "Could not build a collective for given parameters.",
+        format!(
+            "AlignmentA = {} of {} and AlignmentB = {} of {} are not TMA-aligned (128 bits{}), so no SM100 block-scaled builder takes them",
+            cfg.a.2,
+            cfg.a.0,
+            cfg.b.2,
+            cfg.b.0,
+            if subbyte { ", 512 / 768 bits for 4- / 6-bit operands" } else { "" }
+        ),
+    ))
 }
 
 /// `deduce_smem_layoutSFA/SFB`: one stage's scale factors of `rows` rows (A's per-CTA M,

@@ -53,7 +53,7 @@ fn check(cfg: &MainloopConfig) -> Result<()> {
             "KernelScheduleAuto, KernelTmaWarpSpecializedCooperative, KernelTmaWarpSpecializedPingpong or KernelScheduleF8f6f4Sm120",
         ));
     }
-    if !sm1xx_is_aligned(cfg)? {
+    if !sm1xx_is_aligned(cfg, cfg.a.0.bits() < 8 || cfg.b.0.bits() < 8)? {
         return Err(refuse(
             "Could not build a collective for given parameters.",
             format!(
