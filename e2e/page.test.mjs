@@ -940,7 +940,7 @@ test('tensors: a thread\'s partition from a preset, lit and inspected, and from 
 test('kernel: every preset, every row opens its own view, each from its shared link', async () => {
   const { page, ctx, errors } = await open('', { width: 1600, height: 1000 });
   const labels = await page.$$eval('#preset optgroup[label="Whole kernel"] option', (os) => os.map((o) => o.textContent));
-  assert.equal(labels.length, 13);
+  assert.equal(labels.length, 14);
   const kernelView = () => page.waitForFunction(() => document.querySelector('#canvas [data-view]')?.dataset.view === 'kernel');
   let opened = 0;
   for (const label of labels) {

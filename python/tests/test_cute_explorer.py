@@ -480,6 +480,17 @@ def test_block_scaled_builder_lines():
     assert str(cx.evaluate(src + "\nElementA::ScaleFactorType{}")) == "float_ue4m3_t"
     with pytest.raises(cx.CuteError, match="can have scale factors for NVFP4"):
         cx.evaluate(src.replace("nv_float4_t<cutlass::float_e2m1_t>", "nv_float4_t<cutlass::half_t>", 1))
+    # SM120's: eight warps of the block-scaled mma.sync, the scale factors staged beside A
+    # and B in 99 KiB; no cluster.
+    with open(os.path.join(kernels, "sm120_blockscaled.cpp")) as f:
+        geforce = f.read()
+    assert cx.report(geforce).verdict == "ok"
+    assert str(cx.evaluate(geforce + "\nCollectiveMainloop::DispatchPolicy::Stages")) == "4"
+    assert str(cx.evaluate(geforce + "\nsizeof(typename CollectiveMainloop::SharedStorage)")) == "74752"
+    assert str(cx.evaluate(geforce + "\ntypename CollectiveMainloop::SmemLayoutSFA{}")) == \
+        "(((32,4),1),((16,4),1,2),4):(((16,4),512),((0,1),4,512),1024)"
+    with pytest.raises(cx.CuteError, match="no programmatic multicast on this arch"):
+        cx.evaluate(geforce.replace("ClusterShape = Shape<_1,_1,_1>", "ClusterShape = Shape<_2,_1,_1>"))
 
 
 def test_host_function_and_blackwell_dsl_setup():

@@ -45,6 +45,7 @@ pub const PRESETS: &[Preset] = &[
     kernel(10),
     kernel(11),
     kernel(12),
+    kernel(13),
     // The seeds' examples (the swizzling articles the project was conceived from).
     p("Seeds", "8x32 half tile under Sw<3,2,3> (render's default)", "composition(Sw<3,2,3>, (8,32):(32,1))", View::Swizzle),
     p("Seeds", "8x64 half tile under Sw<3,4,3>", "Sw<3,4,3> o 0 o (8,64):(64,1)", View::Swizzle),

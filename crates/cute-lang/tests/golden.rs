@@ -183,6 +183,18 @@ fn blackwell_block_scaled_builders() {
     check_messages("builder-blockscaled-cases.jsonl", &cases);
 }
 
+/// CUTLASS's SM120 block-scaled mainloop builder (GeForce Blackwell's `mma.sync` over
+/// NVFP4, MXFP4/6/8 and `cute::tuple<T, SF>` operands, cooperative and pingpong) and the
+/// SM120 epilogue builder under that operator class
+/// (`tools/oracle/builders_sm120_blockscaled.py`, the newest CUTLASS's headers).
+#[test]
+fn geforce_blackwell_block_scaled_builders() {
+    let cases = load(&repo_root().join("testdata/builder-sm120-blockscaled-cases.jsonl"));
+    assert!(cases.len() >= 2000, "{} cases", cases.len());
+    check("builder-sm120-blockscaled-cases.jsonl", &cases);
+    check_messages("builder-sm120-blockscaled-cases.jsonl", &cases);
+}
+
 /// Which MMA op values C++ makes without template arguments (`SM90_64x64x16_F32F16F16_SS{}`
 /// does not compile, `SM90_64x64x8_F32TF32TF32_SS_TN{}` does), and the member types of
 /// tiled copies and copy atoms (`tools/oracle/spellings.py`).

@@ -324,6 +324,13 @@ fn hostile_tensor_lines_are_clear_errors() {
         (bs("cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "Shape<_128,_128,Int<4611686018427387904>>", "cutlass::gemm::collective::KernelScheduleAuto"), "error"),
         (bs("cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "Shape<_128,_128,_160>", "cutlass::gemm::collective::KernelScheduleAuto"), "Shape Divisibility Condition"),
         (bs("cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "Shape<_128,_128,_128>", "cutlass::gemm::KernelTmaWarpSpecializedPingpong"), "no SM100 mainloop builder takes"),
+        // SM120's block-scaled builder: pingpong below N = 16, a vector size it cannot
+        // permute, an N between 16 and 32, an SM100 tag, a 2^62 K.
+        (bs_on("Sm120", "cutlass::nv_float4_t<cutlass::float_e2m1_t>", 32, "cutlass::nv_float4_t<cutlass::float_e2m1_t>", 32, "Shape<_128,_8,_128>", "cutlass::gemm::KernelTmaWarpSpecializedPingpong"), "no SM120 mainloop builder takes"),
+        (bs_on("Sm120", "cute::tuple<cutlass::float_e2m1_t, cutlass::float_ue8m0_t, cute::Int<64>>", 32, "cute::tuple<cutlass::float_e2m1_t, cutlass::float_ue8m0_t, cute::Int<64>>", 32, "Shape<_128,_128,_256>", "cutlass::gemm::collective::KernelScheduleAuto"), "Unsupported SFVectorSize for SM120 collective builder."),
+        (bs_on("Sm120", "cutlass::nv_float4_t<cutlass::float_e2m1_t>", 32, "cutlass::nv_float4_t<cutlass::float_e2m1_t>", 32, "Shape<_128,_24,_128>", "cutlass::gemm::collective::KernelScheduleAuto"), "TileShape_N must be at least 8 for SM120 blockscaled."),
+        (bs_on("Sm120", "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "Shape<_128,_128,_128>", "cutlass::gemm::KernelTmaWarpSpecialized1SmBlockScaledSm100"), "no SM120 mainloop builder takes"),
+        (bs_on("Sm120", "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "Shape<_128,_128,Int<4611686018427387904>>", "cutlass::gemm::collective::KernelScheduleAuto"), "error"),
         ("static_cast<float>(3)".to_string(), "a cast here is to a pointer type"),
         ("cutlass::gemm::collective::StageCountAutoCarveout<-5>{}".to_string(), "not negative"),
         // A GMMA operand's descriptor fragment of a layout that is not a canonical GMMA
@@ -519,7 +526,12 @@ fn dsl_epilogue_helpers_refuse_hostile_arguments() {
 
 /// A block-scaled SM100 mainloop line's `DispatchPolicy::Stages`.
 fn bs(a: &str, aa: i64, b: &str, ab: i64, tile: &str, sched: &str) -> String {
+    bs_on("Sm100", a, aa, b, ab, tile, sched)
+}
+
+/// A block-scaled mainloop line of `arch`: its `DispatchPolicy::Stages`.
+fn bs_on(arch: &str, a: &str, aa: i64, b: &str, ab: i64, tile: &str, sched: &str) -> String {
     format!(
-        "cutlass::gemm::collective::CollectiveBuilder<cutlass::arch::Sm100, cutlass::arch::OpClassBlockScaledTensorOp, {a}, cutlass::layout::RowMajor, {aa}, {b}, cutlass::layout::ColumnMajor, {ab}, float, {tile}, Shape<_1,_1,_1>, cutlass::gemm::collective::StageCountAuto, {sched}>::CollectiveOp::DispatchPolicy::Stages"
+        "cutlass::gemm::collective::CollectiveBuilder<cutlass::arch::{arch}, cutlass::arch::OpClassBlockScaledTensorOp, {a}, cutlass::layout::RowMajor, {aa}, {b}, cutlass::layout::ColumnMajor, {ab}, float, {tile}, Shape<_1,_1,_1>, cutlass::gemm::collective::StageCountAuto, {sched}>::CollectiveOp::DispatchPolicy::Stages"
     )
 }

@@ -1036,6 +1036,41 @@ fn a_cta_pair_loads_half_of_each_operand_and_the_totals_count_ctas() {
     assert_eq!(total, [4 << 30, 2 << 30]);
 }
 
+/// SM120's block-scaled GEMM as CUTLASS's GeForce example writes it: eight warps of the
+/// NVFP4 `mma.sync`, A, B and their scale factors staged in 99 KiB beside the epilogue, four
+/// TMA loads a k-tile, no cluster.
+#[test]
+fn a_geforce_block_scaled_gemm_stages_its_scale_factors_beside_the_epilogue() {
+    let r = report(preset("sm120_blockscaled")).unwrap();
+    assert_eq!(r.verdict(), Verdict::Ok, "{r}");
+    let fact = |s: &cute_lang::kernel::Section, k: &str| {
+        s.facts.iter().find(|(n, _)| n == k).unwrap().1.clone()
+    };
+    let c = section(&r, "collective", "CollectiveMainloop");
+    assert!(c.headline.starts_with("4 stages of 128x128x128, SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,16> over 8 warps"), "{}", c.headline);
+    assert_eq!(
+        fact(c, "DispatchPolicy"),
+        "MainloopSm120TmaWarpSpecializedBlockScaled<4, 3, Shape<_1,_1,_1>, KernelTmaWarpSpecializedCooperativeBlockScaledSm120<3>>"
+    );
+    let sfb = section(&r, "smem", "CollectiveMainloop::SmemLayoutSFB");
+    assert_eq!(
+        sfb.view.as_deref(),
+        Some("CollectiveMainloop::SmemLayoutSFB{}(_,_,0)")
+    );
+    // The mainloop's SharedStorage (4 stages of A and B, 8 KiB each: 4-bit, SFA and SFB,
+    // 1 KiB each, their barriers, 1024-byte aligned) and the epilogue's 13312 B.
+    let budget = r
+        .sections
+        .iter()
+        .find(|s| s.kind == SectionKind::Budget)
+        .unwrap();
+    assert_eq!(fact(budget, "total bytes"), (74752 + 13312).to_string());
+    // 4096 CTAs x 64 k-tiles: A and B 2 GiB each, SFA and SFB 256 MiB each.
+    let p = r.problem.as_ref().unwrap();
+    let total: Vec<u64> = r.traffic.iter().map(|t| t.times(p.runs(t)).bytes).collect();
+    assert_eq!(total, [2 << 30, 2 << 30, 256 << 20, 256 << 20]);
+}
+
 /// A block-scaled builder block (NVFP4 x NVFP4 on a CTA pair): the scale factors are two more
 /// staged buffers in the budget and two more TMA loads in the totals, as the builder lays them
 /// out; an MXF8F6F4 operand kept unpacked counts its packed global bytes.

@@ -225,6 +225,25 @@ pub enum Schedule {
     Mxf8f6f41SmSm100,
     /// `KernelTmaWarpSpecialized2SmMxf8f6f4Sm100`.
     Mxf8f6f42SmSm100,
+    /// `KernelScheduleBlockScaledGemmSm120`: SM120's block-scaled base tag (cooperative, the
+    /// instruction by the types).
+    BlockScaledSm120,
+    /// `KernelScheduleMxNvf4Sm120`: SM120's `MXF4`/`NVF4` `mma.sync`, cooperative.
+    MxNvf4Sm120,
+    /// `KernelScheduleMxf8f6f4Sm120`: SM120's `MXF8F6F4` `mma.sync`, cooperative.
+    Mxf8f6f4Sm120,
+    /// `KernelTmaWarpSpecializedNvf4Sm120`: cooperative NVF4 (16-element scale vectors).
+    Nvf4Sm120,
+    /// `KernelTmaWarpSpecializedPingpongNvf4Sm120`.
+    PingpongNvf4Sm120,
+    /// `KernelTmaWarpSpecializedMxf4Sm120`: cooperative MXF4 (32-element scale vectors).
+    Mxf4Sm120,
+    /// `KernelTmaWarpSpecializedPingpongMxf4Sm120`.
+    PingpongMxf4Sm120,
+    /// `KernelTmaWarpSpecializedMxf8f6f4Sm120`: cooperative MXF8F6F4.
+    CooperativeMxf8f6f4Sm120,
+    /// `KernelTmaWarpSpecializedPingpongMxf8f6f4Sm120`.
+    PingpongMxf8f6f4Sm120,
 }
 
 /// The block-scaled UMMA instruction a schedule or the types select
@@ -251,7 +270,7 @@ pub struct BlockScaledTag {
 
 impl Schedule {
     /// Every schedule.
-    pub const ALL: [Schedule; 21] = [
+    pub const ALL: [Schedule; 30] = [
         Schedule::Auto,
         Schedule::WarpSpecialized,
         Schedule::Cooperative,
@@ -273,6 +292,15 @@ impl Schedule {
         Schedule::Mxf42SmSm100,
         Schedule::Mxf8f6f41SmSm100,
         Schedule::Mxf8f6f42SmSm100,
+        Schedule::BlockScaledSm120,
+        Schedule::MxNvf4Sm120,
+        Schedule::Mxf8f6f4Sm120,
+        Schedule::Nvf4Sm120,
+        Schedule::PingpongNvf4Sm120,
+        Schedule::Mxf4Sm120,
+        Schedule::PingpongMxf4Sm120,
+        Schedule::CooperativeMxf8f6f4Sm120,
+        Schedule::PingpongMxf8f6f4Sm120,
     ];
 
     /// The tag as CUTLASS names it (in `cutlass::gemm`; `KernelScheduleAuto` in
@@ -300,34 +328,77 @@ impl Schedule {
             Schedule::Mxf42SmSm100 => "KernelTmaWarpSpecialized2SmMxf4Sm100",
             Schedule::Mxf8f6f41SmSm100 => "KernelTmaWarpSpecialized1SmMxf8f6f4Sm100",
             Schedule::Mxf8f6f42SmSm100 => "KernelTmaWarpSpecialized2SmMxf8f6f4Sm100",
+            Schedule::BlockScaledSm120 => "KernelScheduleBlockScaledGemmSm120",
+            Schedule::MxNvf4Sm120 => "KernelScheduleMxNvf4Sm120",
+            Schedule::Mxf8f6f4Sm120 => "KernelScheduleMxf8f6f4Sm120",
+            Schedule::Nvf4Sm120 => "KernelTmaWarpSpecializedNvf4Sm120",
+            Schedule::PingpongNvf4Sm120 => "KernelTmaWarpSpecializedPingpongNvf4Sm120",
+            Schedule::Mxf4Sm120 => "KernelTmaWarpSpecializedMxf4Sm120",
+            Schedule::PingpongMxf4Sm120 => "KernelTmaWarpSpecializedPingpongMxf4Sm120",
+            Schedule::CooperativeMxf8f6f4Sm120 => "KernelTmaWarpSpecializedMxf8f6f4Sm120",
+            Schedule::PingpongMxf8f6f4Sm120 => "KernelTmaWarpSpecializedPingpongMxf8f6f4Sm120",
         }
     }
 
-    /// What a block-scaled SM100 tag fixes (`None` for the other tags;
-    /// `KernelScheduleAuto` fixes nothing and reads 32-element vectors).
+    /// What a block-scaled tag fixes on `arch`'s builder (`None` for the tags it does not
+    /// take; `KernelScheduleAuto` and SM120's base, cooperative and pingpong tags fix
+    /// nothing and read 32-element vectors).
     ///
     /// ```
+    /// use cute_core::arch::Arch;
     /// use cute_core::collective::{BlockScaledInstr, Schedule};
-    /// let t = Schedule::Nvf42SmSm100.block_scaled().unwrap();
+    /// let t = Schedule::Nvf42SmSm100.block_scaled(Arch::Sm100).unwrap();
     /// assert_eq!((t.two_sm, t.instr, t.vs), (Some(true), Some(BlockScaledInstr::Mxf4Nvf4), 16));
+    /// let t = Schedule::PingpongNvf4Sm120.block_scaled(Arch::Sm120).unwrap();
+    /// assert_eq!((t.two_sm, t.instr, t.vs), (None, Some(BlockScaledInstr::Mxf4Nvf4), 16));
+    /// assert!(Schedule::Nvf42SmSm100.block_scaled(Arch::Sm120).is_none());
     /// ```
-    pub fn block_scaled(self) -> Option<BlockScaledTag> {
+    pub fn block_scaled(self, arch: Arch) -> Option<BlockScaledTag> {
         use BlockScaledInstr::{Mxf4Nvf4, Mxf8f6f4};
-        let (two_sm, instr, vs) = match self {
-            Schedule::Auto | Schedule::BlockScaledSm100 => (None, None, 32),
-            Schedule::MxNvf4Sm100 => (None, Some(Mxf4Nvf4), 32),
-            Schedule::Mxf8f6f4Sm100 => (None, Some(Mxf8f6f4), 32),
-            Schedule::BlockScaled1SmSm100 => (Some(false), None, 32),
-            Schedule::BlockScaled2SmSm100 => (Some(true), None, 32),
-            Schedule::Nvf41SmSm100 => (Some(false), Some(Mxf4Nvf4), 16),
-            Schedule::Nvf42SmSm100 => (Some(true), Some(Mxf4Nvf4), 16),
-            Schedule::Mxf41SmSm100 => (Some(false), Some(Mxf4Nvf4), 32),
-            Schedule::Mxf42SmSm100 => (Some(true), Some(Mxf4Nvf4), 32),
-            Schedule::Mxf8f6f41SmSm100 => (Some(false), Some(Mxf8f6f4), 32),
-            Schedule::Mxf8f6f42SmSm100 => (Some(true), Some(Mxf8f6f4), 32),
+        let (two_sm, instr, vs) = match (arch, self) {
+            (Arch::Sm100 | Arch::Sm120, Schedule::Auto) => (None, None, 32),
+            (Arch::Sm100, s) => match s {
+                Schedule::BlockScaledSm100 => (None, None, 32),
+                Schedule::MxNvf4Sm100 => (None, Some(Mxf4Nvf4), 32),
+                Schedule::Mxf8f6f4Sm100 => (None, Some(Mxf8f6f4), 32),
+                Schedule::BlockScaled1SmSm100 => (Some(false), None, 32),
+                Schedule::BlockScaled2SmSm100 => (Some(true), None, 32),
+                Schedule::Nvf41SmSm100 => (Some(false), Some(Mxf4Nvf4), 16),
+                Schedule::Nvf42SmSm100 => (Some(true), Some(Mxf4Nvf4), 16),
+                Schedule::Mxf41SmSm100 => (Some(false), Some(Mxf4Nvf4), 32),
+                Schedule::Mxf42SmSm100 => (Some(true), Some(Mxf4Nvf4), 32),
+                Schedule::Mxf8f6f41SmSm100 => (Some(false), Some(Mxf8f6f4), 32),
+                Schedule::Mxf8f6f42SmSm100 => (Some(true), Some(Mxf8f6f4), 32),
+                _ => return None,
+            },
+            (Arch::Sm120, s) => match s {
+                Schedule::Cooperative | Schedule::Pingpong | Schedule::BlockScaledSm120 => {
+                    (None, None, 32)
+                }
+                Schedule::MxNvf4Sm120 | Schedule::Mxf4Sm120 | Schedule::PingpongMxf4Sm120 => {
+                    (None, Some(Mxf4Nvf4), 32)
+                }
+                Schedule::Nvf4Sm120 | Schedule::PingpongNvf4Sm120 => (None, Some(Mxf4Nvf4), 16),
+                Schedule::Mxf8f6f4Sm120
+                | Schedule::CooperativeMxf8f6f4Sm120
+                | Schedule::PingpongMxf8f6f4Sm120 => (None, Some(Mxf8f6f4), 32),
+                _ => return None,
+            },
             _ => return None,
         };
         Some(BlockScaledTag { two_sm, instr, vs })
+    }
+
+    /// Whether an SM120 tag runs its two consumer warpgroups on alternate tiles
+    /// (`KernelTmaWarpSpecializedPingpong` and the tags derived from it).
+    pub(super) fn sm120_pingpong(self) -> bool {
+        matches!(
+            self,
+            Schedule::Pingpong
+                | Schedule::PingpongNvf4Sm120
+                | Schedule::PingpongMxf4Sm120
+                | Schedule::PingpongMxf8f6f4Sm120
+        )
     }
 
     /// The schedule of that tag name.
@@ -548,46 +619,63 @@ impl Mainloop {
         }
     }
 
-    /// `TmaTransactionBytes` (SM100): what one stage's TMA loads bring a CTA (a CTA pair's
-    /// MMA counts both CTAs' halves), A and B at their global widths, and the scale factors.
+    /// `TmaTransactionBytes` (SM100, SM120's block-scaled mainloop): what one stage's TMA
+    /// loads bring a CTA (a CTA pair's MMA counts both CTAs' halves), A and B at their global
+    /// widths, and the scale factors.
     pub fn tma_transaction_bytes(&self) -> Result<i64> {
         let pair: i64 = if self.two_sm() { 2 } else { 1 };
-        let stage = |l: &AnyLayout| -> Result<i64> {
-            let inner = l.inner();
-            let r = inner.rank();
-            let stage = layout::take(
-                inner,
-                0,
-                Some(i64::try_from(r.saturating_sub(1)).unwrap_or(0)),
-            )?;
-            stage.cosize()
-        };
-        let mut bits = 0i64;
+        let mut bytes = 0i64;
         for (l, e) in [
             (&self.smem_layout_a, self.config.a.0),
             (&self.smem_layout_b, self.config.b.0),
         ] {
-            bits = arith::add(bits, arith::mul(stage(l)?, e.bits())?)?;
+            bytes = arith::add(bytes, arith::mul(stage_cosize(l.inner())?, e.bits())?)?;
         }
-        let mut bytes = arith::mul(pair, (bits + 7) / 8)?;
+        bytes = arith::mul(pair, (bytes + 7) / 8)?;
         if let Some(bs) = &self.block_scale {
             for l in &bs.layouts {
-                let s = layout::take(l, 0, Some(3))?.cosize()?;
-                bytes = arith::add(bytes, arith::mul(pair, arith::mul(s, bs.sf.bits())? / 8)?)?;
+                let s = arith::mul(stage_cosize(l)?, bs.sf.bits())? / 8;
+                bytes = arith::add(bytes, arith::mul(pair, s)?)?;
             }
         }
         Ok(bytes)
     }
 
     /// The shared memory the mainloop's `SharedStorage` holds: its stages' tiles and
-    /// barriers (SM100's, a 128-byte aligned struct, rounded up to 128).
+    /// barriers (SM100's, a 128-byte aligned struct, rounded up to 128; SM120's block-scaled
+    /// one lays A and B out 1024-byte aligned, the scale factors 16-byte aligned, then the
+    /// barriers, the whole 1024-byte aligned).
     pub fn smem_bytes(&self) -> Result<i64> {
-        let bytes = arith::mul(self.stages, self.stage_bytes)?;
-        match self.config.arch {
-            Arch::Sm100 => round_up(bytes, 128),
-            _ => Ok(bytes),
+        match (self.config.arch, &self.block_scale) {
+            (Arch::Sm100, _) => round_up(arith::mul(self.stages, self.stage_bytes)?, 128),
+            (Arch::Sm120, Some(bs)) => {
+                let mut end = 0i64;
+                let buffers = [
+                    (&self.smem_layout_a, self.smem_bits[0], 1024),
+                    (&self.smem_layout_b, self.smem_bits[1], 1024),
+                ];
+                for (l, bits, align) in buffers {
+                    let bytes = arith::mul(l.inner().cosize()?, bits)? / 8;
+                    end = arith::add(round_up(end, align)?, bytes)?;
+                }
+                for l in &bs.layouts {
+                    // An empty buffer (SFA of a tile below 128 rows) is an empty struct of
+                    // one byte.
+                    let bytes = (arith::mul(l.cosize()?, bs.sf.bits())? / 8).max(1);
+                    end = arith::add(round_up(end, 16)?, bytes)?;
+                }
+                let barriers = arith::mul(self.stages, 16)?;
+                round_up(arith::add(round_up(end, 1024)?, barriers)?, 1024)
+            }
+            _ => arith::mul(self.stages, self.stage_bytes),
         }
     }
+}
+
+/// The cosize of one stage of a staged buffer: its modes but the last.
+fn stage_cosize(l: &Layout) -> Result<i64> {
+    let r = i64::try_from(l.rank().saturating_sub(1)).unwrap_or(0);
+    layout::take(l, 0, Some(r))?.cosize()
 }
 
 impl fmt::Display for Mainloop {

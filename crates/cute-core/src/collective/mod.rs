@@ -4,7 +4,8 @@
 //! warp-specialized GMMA mainloops (`sm90_gmma_builder.inl`), Blackwell's dense TMA UMMA
 //! mainloop (`sm100_umma_builder.inl`: 1-SM or 2-SM MMA) and the GeForce Blackwell F8F6F4
 //! mainloop (`sm120_mma_builder.inl`), and Blackwell's block-scaled mainloop
-//! (`sm100_blockscaled_umma_builder.inl`: NVFP4 / MXFP4/6/8 with their scale factors): the schedule `KernelScheduleAuto` stands for, the
+//! (`sm100_blockscaled_umma_builder.inl`: NVFP4 / MXFP4/6/8 with their scale factors) and
+//! GeForce Blackwell's (`sm120_blockscaled_mma_builder.inl`): the schedule `KernelScheduleAuto` stands for, the
 //! majors, the shared-memory atoms and layouts with their stages, the tiled MMA, the TMA
 //! loads, the stage count for the arch's shared memory and the dispatch policy, with each
 //! step written down, and CUTLASS's refusals in its own words.
@@ -53,12 +54,28 @@
 //! assert_eq!(m.block_scale.as_ref().unwrap().layouts[0].to_string(),
 //!            "((((32,4),1),(16,4)),1,(1,4),5):((((16,4),512),(0,1)),0,(4,512),2048)");
 //! assert_eq!(m.tma_transaction_bytes().unwrap(), 77824);
+//!
+//! // The same operands on GeForce Blackwell: eight warps of the block-scaled mma.sync, one
+//! // CTA a cluster, A, B and the scale factors in 99 KiB.
+//! let m = build_mainloop(&MainloopConfig {
+//!     arch: Arch::Sm120,
+//!     tile: [128, 128, 128],
+//!     cluster: [1, 1, 1],
+//!     scaled: Some([nv, nv]),
+//!     a: (Elem::E2M1, GemmLayout::RowMajor, 32),
+//!     b: (Elem::E2M1, GemmLayout::ColumnMajor, 32),
+//!     ..cfg
+//! }).unwrap();
+//! assert_eq!(m.op, "SM120_16x8x64_TN_VS<float_e2m1_t,float_e2m1_t,float,float_ue4m3_t,16>");
+//! assert_eq!((m.stages, m.smem_bytes().unwrap()), (5, 93184));
 //! ```
 
+mod blockscaled;
 mod common;
 mod sm100;
 mod sm100_blockscaled;
 mod sm120;
+mod sm120_blockscaled;
 mod sm90;
 
 pub(crate) use common::{round_up, smem_layout};
@@ -76,9 +93,10 @@ pub fn build_mainloop(cfg: &MainloopConfig) -> Result<Mainloop> {
     common::check_shapes(cfg)?;
     match (cfg.arch, cfg.scaled) {
         (Arch::Sm100, Some(scaled)) => return sm100_blockscaled::build(cfg, scaled),
+        (Arch::Sm120, Some(scaled)) => return sm120_blockscaled::build(cfg, scaled),
         (arch, Some(_)) => {
             return Err(Error::new(format!(
-                "the {} block-scaled builder (arch::OpClassBlockScaledTensorOp) is not resolved yet: SM100's is",
+                "the {} block-scaled builder (arch::OpClassBlockScaledTensorOp) is not resolved yet: SM100's and SM120's are",
                 arch.name()
             )))
         }

@@ -3,12 +3,16 @@
 //! (`MainloopSm100TmaUmmaWarpSpecializedBlockScaled`): the instruction the types select,
 //! the scale factors' shared-memory layouts (`Sm1xxBlockScaledConfig`) and their TMA loads.
 
+use super::blockscaled::{
+    check_aligned, check_types, check_unpacked, select_instr, sf_staged, stage_count, BLK_MN,
+    BLK_SF,
+};
 use super::common::{
-    no_builder, refuse, sm1xx_is_aligned, BlockScale, BlockScaledInstr, BlockScaledTag,
-    DispatchPolicy, Mainloop, MainloopConfig, ScaledElem, Schedule, Stages, TmaLoad,
-    SM100_SMEM_CAPACITY,
+    no_builder, refuse, BlockScale, BlockScaledInstr, BlockScaledTag, DispatchPolicy, Mainloop,
+    MainloopConfig, ScaledElem, Schedule, TmaLoad, SM100_SMEM_CAPACITY,
 };
 use super::sm100::{check_op, smem_layouts, tma_loads};
+use crate::arch::Arch;
 use crate::atom::MmaAtom;
 use crate::elem::Elem;
 use crate::error::{arith, Error, Result};
@@ -17,158 +21,10 @@ use crate::layout::{self, Layout};
 use crate::smem_atom::{sm100_smem_selector, AtomMajor};
 use crate::umma::{UmmaArgs, UmmaFamily, UmmaOp, UmmaVariant};
 
-/// `round_up(sizeof(PipelineTmaUmmaAsync<1>::SharedStorage), 128)`: the block-scaled
-/// builder counts a stage's barriers as 128 bytes.
-const STAGE_PIPELINE_BYTES: i64 = 128;
 /// A stage's full and empty barriers as the `SharedStorage` holds them.
 const STAGE_BARRIER_BYTES: i64 = 16;
 /// The CLC scheduler's pipeline stages of a GEMM that is not grouped.
 const SCHEDULER_STAGES: i64 = 2;
-/// `Sm1xxBlockScaledBasicChunk`: a block of 128 rows (`Blk_MN`) by 4 scale factors
-/// (`Blk_SF`), 512 of them, so a TMEM word holds one row's four.
-const BLK_MN: i64 = 128;
-const BLK_SF: i64 = 4;
-
-/// The instruction kinds of the tags `is_auto_instr_selection_policy` accepts.
-fn auto_instr(tag: BlockScaledTag) -> bool {
-    tag.instr.is_none()
-}
-
-/// `check_input_datatypes`, in CUTLASS's words: the scale factors agree, and the data
-/// types, the scale type, the vector size and the tag fit one instruction.
-fn check_types(cfg: &MainloopConfig, s: [ScaledElem; 2], tag: BlockScaledTag) -> Result<()> {
-    let (a, b) = (s[0].data(), s[1].data());
-    let types = format!("{} x {}", s[0], s[1]);
-    if s[0].sf() != s[1].sf() {
-        return Err(refuse(
-            "Scale factor types for A and B should be the same.",
-            types,
-        ));
-    }
-    let (sf, vs) = (s[0].sf(), s[0].vs(tag));
-    if vs != s[1].vs(tag) {
-        return Err(refuse(
-            "Scale factor vector size for A and B should be the same.",
-            types,
-        ));
-    }
-    if !matches!(sf, Elem::UE8M0 | Elem::UE4M3) {
-        return Err(refuse(
-            "Incorrect scale factor type",
-            format!("{types}: the scale factors are float_ue8m0_t or float_ue4m3_t, not {sf}"),
-        ));
-    }
-    let narrow = |e: Elem| matches!(e.bits(), 4 | 6 | 8);
-    if !(narrow(a) && narrow(b)) {
-        return Err(refuse(
-            "Incorrect input types",
-            format!("{types}: a block-scaled UMMA reads 4-, 6- or 8-bit floats"),
-        ));
-    }
-    let f4 = a.bits() == 4 && b.bits() == 4;
-    if !f4 {
-        let (ok, msg, why) = if sf != Elem::UE8M0 {
-            (
-                false,
-                "MX_F4F6F8 only supports ue8m0 SF type",
-                format!("{types}: MXF8F6F4 scales by float_ue8m0_t"),
-            )
-        } else if !(a.is_f8f6f4() && b.is_f8f6f4()) {
-            (false, "Incorrect types for A and B for MX_F4F6F8", format!("{types}: MXF8F6F4 reads float_e2m1_t, float_e2m3_t, float_e3m2_t, float_e4m3_t or float_e5m2_t"))
-        } else if vs != 32 {
-            (
-                false,
-                "Incorrect SfVectorSize for MX_F4F6F8 is deduced.",
-                format!("{types}: MXF8F6F4 scales 32 elements a factor, not {vs}"),
-            )
-        } else if !(tag.instr == Some(BlockScaledInstr::Mxf8f6f4) || auto_instr(tag)) {
-            (
-                false,
-                "Incorrect Kernel Schedule Policy for Mx_F4F6F8 type inputs.",
-                format!("{types} take MXF8F6F4, but {} names MXF4", cfg.schedule),
-            )
-        } else {
-            (true, "", String::new())
-        };
-        return if ok { Ok(()) } else { Err(refuse(msg, why)) };
-    }
-    if a != Elem::E2M1 || b != Elem::E2M1 {
-        return Err(refuse(
-            "Incorrect types for A and B for MXNV_F4",
-            format!("{types}: 4-bit A and B are float_e2m1_t"),
-        ));
-    }
-    let k_major = cfg.a.1.major(false) == AtomMajor::K && cfg.b.1.major(true) == AtomMajor::K;
-    // A tag that names the instruction also names the vector size.
-    let vs_matches = || -> Result<()> {
-        if tag.vs == vs {
-            return Ok(());
-        }
-        Err(refuse(
-            "Kernel Schedule policy doesn't match the scale factor vector size.",
-            format!(
-                "{types} scale {vs} elements a factor, {} {}",
-                cfg.schedule, tag.vs
-            ),
-        ))
-    };
-    match tag.instr {
-        Some(BlockScaledInstr::Mxf8f6f4) => {
-            if sf != Elem::UE8M0 {
-                return Err(refuse(
-                    "MX_F4F6F8 only supports ue8m0 SF type",
-                    format!("{types} under {}", cfg.schedule),
-                ));
-            }
-            vs_matches()?;
-        }
-        Some(BlockScaledInstr::Mxf4Nvf4) => {
-            if !k_major {
-                return Err(refuse(
-                    "MX/NV_F4 only supports RowMajor A, and ColMajorB",
-                    format!("{} reads K-major A and B", cfg.schedule),
-                ));
-            }
-            vs_matches()?;
-        }
-        None if (vs == 16 || sf == Elem::UE4M3) && !k_major => {
-            return Err(refuse(
-                "NV_F4 only supports RowMajor A, and ColMajorB",
-                format!("{types}: only the MXF4 instruction takes 16-element or float_ue4m3_t scales, and it reads K-major A and B"),
-            ));
-        }
-        None => {}
-    }
-    Ok(())
-}
-
-/// `select_instr`: the tag's instruction, else MXF4 for two K-major 4-bit operands and
-/// MXF8F6F4 for the rest.
-fn select_instr(
-    cfg: &MainloopConfig,
-    s: [ScaledElem; 2],
-    tag: BlockScaledTag,
-) -> Result<BlockScaledInstr> {
-    if let Some(i) = tag.instr {
-        return Ok(i);
-    }
-    let (a, b) = (s[0].data(), s[1].data());
-    let k_major = cfg.a.1.major(false) == AtomMajor::K && cfg.b.1.major(true) == AtomMajor::K;
-    if a.bits() == 4 && b.bits() == 4 && k_major {
-        return Ok(BlockScaledInstr::Mxf4Nvf4);
-    }
-    if a.bits() == 4 && b.bits() == 4 && (s[0].vs(tag) != 32 || s[0].sf() != Elem::UE8M0) {
-        return Err(refuse(
-            "Only MXF4 support with non-TN and MMA.MXF8F6F4.",
-            format!(
-                "{} x {} not K-major go to MXF8F6F4, which scales 32 elements a float_ue8m0_t",
-                s[0], s[1]
-            ),
-        ));
-    }
-    Ok(BlockScaledInstr::Mxf8f6f4)
-}
-
 /// `blockscaled::is_2sm`: the tag's, else a 256-row tile on an even cluster M.
 fn is_2sm(cfg: &MainloopConfig, tag: BlockScaledTag, notes: &mut Vec<String>) -> Result<bool> {
     if let Some(two) = tag.two_sm {
@@ -217,60 +73,6 @@ fn check_tile(two_sm: bool, [m, n, _]: [i64; 3]) -> Result<()> {
     Ok(())
 }
 
-/// `sm1xx_gemm_check_for_f8f6f4_mix8bit_requirement`: a 4- or 6-bit operand MXF8F6F4 reads
-/// unpacked from shared memory needs 128-element TMA boxes along its contiguous mode.
-fn check_unpacked(cfg: &MainloopConfig, instr: BlockScaledInstr, two_sm: bool) -> Result<()> {
-    if instr != BlockScaledInstr::Mxf8f6f4 {
-        return Ok(());
-    }
-    let [m, n, k] = cfg.tile;
-    let unpacked = |e: Elem| e.bits() < 8;
-    let a_ok = !unpacked(cfg.a.0)
-        || if cfg.a.1.major(false) == AtomMajor::K {
-            k % 128 == 0
-        } else {
-            m % 128 == 0
-        };
-    let b_n = if two_sm { 256 } else { 128 };
-    let b_ok = !unpacked(cfg.b.0)
-        || if cfg.b.1.major(true) == AtomMajor::MN {
-            n % b_n == 0
-        } else {
-            k % 128 == 0
-        };
-    if a_ok && b_ok {
-        return Ok(());
-    }
-    Err(refuse(
-        "TileSize and MNK Major does not met with MMA Mix 8-bit TMA load requirement",
-        format!(
-            "MXF8F6F4 reads {} unpacked to a byte an element: its contiguous tile mode is a multiple of 128 (B N-major on a CTA pair: 256)",
-            if a_ok { cfg.b.0 } else { cfg.a.0 }
-        ),
-    ))
-}
-
-/// `sm1xx_blockscaled_gemm_is_aligned`: 128 bits, or 512 / 768 bits for 4- / 6-bit operands
-/// under an `Mxf8f6f4` tag; else no builder matches.
-fn check_aligned(cfg: &MainloopConfig, tag: BlockScaledTag) -> Result<()> {
-    let subbyte =
-        (cfg.a.0.bits() < 8 || cfg.b.0.bits() < 8) && tag.instr == Some(BlockScaledInstr::Mxf8f6f4);
-    if sm1xx_is_aligned(cfg, subbyte)? {
-        return Ok(());
-    }
-    Err(refuse(
-        "Could not build a collective for given parameters.",
-        format!(
-            "AlignmentA = {} of {} and AlignmentB = {} of {} are not TMA-aligned (128 bits{}), so no SM100 block-scaled builder takes them",
-            cfg.a.2,
-            cfg.a.0,
-            cfg.b.2,
-            cfg.b.0,
-            if subbyte { ", 512 / 768 bits for 4- / 6-bit operands" } else { "" }
-        ),
-    ))
-}
-
 /// `deduce_smem_layoutSFA/SFB`: one stage's scale factors of `rows` rows (A's per-CTA M,
 /// B's N rounded up to 128) over the tile's K, 4 factors of 128 rows a block:
 /// `((((32,4),rows/128),(VS,K_atom/VS)),1,(4/(K_atom/VS),K/VS/4))`.
@@ -312,13 +114,6 @@ fn sf_atom(rows: i64, vs: i64, atom_k: i64, k: i64) -> Result<Layout> {
         IntTuple::ints(&[nsf, arith::mul(blocks, BLK_MN * BLK_SF)?]),
     ]);
     Layout::new(shape, stride)
-}
-
-/// The stage mode appended: `(atom..., Stages):(strides..., size(filter_zeros(atom)))`.
-fn sf_staged(atom: &Layout, stages: i64) -> Result<(Layout, i64)> {
-    let bytes = layout::filter_zeros(atom).size()?;
-    let mode = Layout::new(IntTuple::Int(stages), IntTuple::Int(bytes))?;
-    Ok((layout::append(atom, 4, Some(&mode))?, bytes))
 }
 
 /// The block-scaled UMMA op and its arguments.
@@ -374,50 +169,9 @@ fn op_name(args: &UmmaArgs, instr: BlockScaledInstr) -> String {
     format!("{open}<{}", parts.join(","))
 }
 
-/// The stage count: as given, or the shared memory less the kernel's carveout (16 x Acc +
-/// 128 bytes) and the user's, over a stage's A, B, 128 bytes of barriers, SFA and SFB.
-fn stage_count(
-    cfg: &MainloopConfig,
-    tile_bytes: [i64; 2],
-    sf_bytes: [i64; 2],
-    acc: i64,
-    notes: &mut Vec<String>,
-) -> Result<i64> {
-    let stage = [
-        tile_bytes[0],
-        tile_bytes[1],
-        STAGE_PIPELINE_BYTES,
-        sf_bytes[0],
-        sf_bytes[1],
-    ]
-    .into_iter()
-    .try_fold(0i64, arith::add)?;
-    let user = match cfg.stages {
-        Stages::Count(s) => {
-            notes.push(format!("{}: {s} stages as given", cfg.stages));
-            return Ok(s);
-        }
-        Stages::Auto => 0,
-        Stages::AutoCarveout(b) => b,
-    };
-    let kernel = 16 * acc + 128;
-    let stages = (SM100_SMEM_CAPACITY - kernel - user) / stage;
-    notes.push(format!(
-        "{}: ({SM100_SMEM_CAPACITY} B of SM100 shared memory - {kernel} B of the kernel's barriers and CLC storage (16 x {acc} accumulator stages + 128) - {user} B carveout) / {stage} B a stage (A {} B + B {} B + {STAGE_PIPELINE_BYTES} B of barriers, rounded + SFA {} B + SFB {} B) = {stages} stages",
-        cfg.stages, tile_bytes[0], tile_bytes[1], sf_bytes[0], sf_bytes[1]
-    ));
-    if stages <= 0 {
-        return Err(refuse(
-            "Smem usage is too high. Can't create any SMEM buffers for A, B, SFA, and SFB.",
-            format!("not one stage of {stage} B fits beside a {user} B carveout: lower the carveout or the tile's K"),
-        ));
-    }
-    Ok(stages)
-}
-
 /// CUTLASS's SM100 block-scaled TMA UMMA mainloop builder.
 pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mainloop> {
-    let Some(tag) = cfg.schedule.block_scaled() else {
+    let Some(tag) = cfg.schedule.block_scaled(Arch::Sm100) else {
         return Err(no_builder(
             cfg,
             "KernelScheduleAuto or a block-scaled tag (KernelTmaWarpSpecialized1Sm/2SmBlockScaledSm100, ...Nvf4Sm100, ...Mxf4Sm100, ...Mxf8f6f4Sm100)",
@@ -528,7 +282,21 @@ pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mai
         layout::filter_zeros(&sf_atoms[0]).size()?,
         layout::filter_zeros(&sf_atoms[1]).size()?,
     ];
-    let stages = stage_count(cfg, tile_bytes, sf_bytes, acc, &mut notes)?;
+    let kernel = 16 * acc + 128;
+    let stages = stage_count(
+        cfg,
+        SM100_SMEM_CAPACITY - kernel,
+        &format!("{SM100_SMEM_CAPACITY} B of SM100 shared memory - {kernel} B of the kernel's barriers and CLC storage (16 x {acc} accumulator stages + 128)"),
+        tile_bytes,
+        sf_bytes,
+        &mut notes,
+    )?;
+    if stages <= 0 {
+        return Err(refuse(
+            "Smem usage is too high. Can't create any SMEM buffers for A, B, SFA, and SFB.",
+            format!("not one stage of A, B and their scale factors fits beside the carveout ({}): lower the carveout or the tile's K", cfg.stages),
+        ));
+    }
     let [smem_layout_a, smem_layout_b] = smem_layouts(
         &tiled_mma,
         majors,

@@ -125,6 +125,11 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         "SM100 block-scaled CollectiveBuilder lines: NVFP4 x NVFP4, scale factors in smem and TMA",
         include_str!("../../kernels/sm100_blockscaled.cpp"),
     ),
+    (
+        "sm120_blockscaled",
+        "SM120 block-scaled CollectiveBuilder lines: NVFP4 on GeForce Blackwell, 8 warps of mma.sync",
+        include_str!("../../kernels/sm120_blockscaled.cpp"),
+    ),
 ];
 
 /// Check a configuration block (C++ host set-up, a collective's type list): the report,
@@ -520,12 +525,34 @@ fn smem_sections(r: &Roles, arch: cute_core::arch::Arch, smem_limit: i64) -> Res
                     ("stage".into(), bs.atoms[i].to_string()),
                 ],
                 warnings: vec![],
-                view: Some(format!("{name}{{}}(_,_,_,0)")),
+                view: Some(sf_stage_view(&name, l)),
             });
         }
     }
     // The epilogue's C and D buffers share the CTA's shared memory with the mainloop's.
     let mut fixed = 0i64;
+    // SM120's block-scaled SharedStorage aligns A and B to 1024 bytes after the scale
+    // factors' buffers and its barriers: padding its stage count does not count.
+    for (name, c) in &r.collectives {
+        let Some(bs) = &c.block_scale else { continue };
+        if c.config.arch != cute_core::arch::Arch::Sm120 {
+            continue;
+        }
+        let mut buffers = 0i64;
+        for (l, bits) in [
+            (c.smem_layout_a.inner(), c.smem_bits[0]),
+            (c.smem_layout_b.inner(), c.smem_bits[1]),
+            (&bs.layouts[0], bs.sf.bits()),
+            (&bs.layouts[1], bs.sf.bits()),
+        ] {
+            buffers = arith::add(buffers, arith::mul(l.cosize()?, bits)? / 8)?;
+        }
+        let padding = arith::sub(c.smem_bytes()?, buffers)?;
+        if padding > 0 {
+            fixed = arith::add(fixed, padding)?;
+            total_names.push(format!("{name}'s barriers and alignment"));
+        }
+    }
     for (name, e) in r.epilogues.iter().filter(|(_, e)| e.tma.is_some()) {
         fixed = arith::add(fixed, e.shared_storage_bytes)?;
         total_names.push(format!("{name}::SharedStorage"));
@@ -700,6 +727,13 @@ fn copy_sections(r: &Roles, sections: &mut Vec<Section>, counted: &mut Counted) 
     Ok(())
 }
 
+/// The first stage of a staged scale-factor layout: `Name{}(_,_,0)` (SM120's rank 3) or
+/// `Name{}(_,_,_,0)` (SM100's rank 4).
+fn sf_stage_view(name: &str, l: &cute_core::layout::Layout) -> String {
+    let under = "_,".repeat(l.rank().saturating_sub(1));
+    format!("{name}{{}}({under}0)")
+}
+
 /// A block-scaled mainloop's TMA load of SFA or SFB: one stage of its smem layout a CTA
 /// and k-tile (SFB whole on each CTA of a pair). The scale-factor tensor is blocked
 /// (`tile_atom_to_shape_SFA/SFB`): a stage is whole 512-byte blocks of global memory, so
@@ -735,15 +769,19 @@ fn scale_factor_load(
             (
                 "counted".into(),
                 format!(
-                    "{bytes} bytes = {} sectors a CTA and k-tile, one copy{}; CUTLASS builds the box with make_tma_atom_{}_sm100<uint16_t>, which this report does not lay out",
+                    "{bytes} bytes = {} sectors a CTA and k-tile, one copy{}; CUTLASS builds the box with {}<uint16_t>, which this report does not lay out",
                     (bytes + 31) / 32,
                     if c.two_sm() && i == 1 { " (each CTA of the pair receives all of SFB)" } else { "" },
-                    if i == 0 { "A" } else { "B" }
+                    match (c.config.arch, i) {
+                        (cute_core::arch::Arch::Sm100, 0) => "make_tma_atom_A_sm100",
+                        (cute_core::arch::Arch::Sm100, _) => "make_tma_atom_B_sm100",
+                        _ => "make_tma_copy",
+                    }
                 ),
             ),
         ],
         warnings: vec![],
-        view: Some(format!("{name}::SmemLayout{m}{{}}(_,_,_,0)")),
+        view: Some(sf_stage_view(&format!("{name}::SmemLayout{m}"), &bs.layouts[i])),
     };
     let traffic = Traffic {
         object,

@@ -180,7 +180,7 @@ pub(crate) fn builder(t: &[Value]) -> Result<Value> {
     let schedule = match &t[12] {
         Value::Word(Word::Schedule(tag)) => Schedule::parse(tag.name()).ok_or_else(|| {
             Error::new(format!(
-                "the schedule {} is none of the TMA warp-specialized mainloops' this tool resolves (KernelScheduleAuto, SM90's KernelTmaWarpSpecialized[Cooperative|Pingpong][FP8FastAccum], SM100's KernelTmaWarpSpecialized1SmSm100/2SmSm100, SM120's KernelScheduleF8f6f4Sm120)",
+                "the schedule {} is none of the TMA warp-specialized mainloops' this tool resolves (KernelScheduleAuto, SM90's KernelTmaWarpSpecialized[Cooperative|Pingpong][FP8FastAccum], SM100's KernelTmaWarpSpecialized1SmSm100/2SmSm100 and block-scaled tags, SM120's KernelScheduleF8f6f4Sm120 and block-scaled tags; pointer-array, sparse and blockwise-scaled schedules are not resolved yet)",
                 tag.name()
             ))
         })?,
@@ -303,7 +303,7 @@ pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
         };
         match cute_core::atom::Atom::lookup(ops[i])? {
             cute_core::atom::Atom::Copy(c) => Ok(Value::Atom(Box::new(
-                cute_core::atom::Atom::Copy(c.with_value_bits(8)?),
+                cute_core::atom::Atom::Copy(c.with_value_bits(m.smem_bits[i])?),
             ))),
             a => Err(Error::new(format!("{} is not a copy atom", a.name()))),
         }
@@ -323,10 +323,12 @@ pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
         "ElementB" => Value::Word(Word::Elem(cfg.b.0)),
         "SmemCopyAtomA" => smem_copy(0)?,
         "SmemCopyAtomB" => smem_copy(1)?,
-        "SharedStorage" if cfg.arch == cute_core::arch::Arch::Sm100 => {
+        "SharedStorage" if cfg.arch == cute_core::arch::Arch::Sm100 || m.block_scale.is_some() => {
             Value::Storage(m.smem_bytes()?)
         }
-        "TmaTransactionBytes" if cfg.arch == cute_core::arch::Arch::Sm100 => {
+        "TmaTransactionBytes"
+            if cfg.arch == cute_core::arch::Arch::Sm100 || m.block_scale.is_some() =>
+        {
             Value::Int(m.tma_transaction_bytes()?)
         }
         "SmemLayoutAtomSFA" | "SmemLayoutAtomSFB" | "SmemLayoutSFA" | "SmemLayoutSFB"
