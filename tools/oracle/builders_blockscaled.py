@@ -160,27 +160,34 @@ FAIL = [
 ]
 
 
-def builder(c):
+def builder(c, arch="Sm100"):
     ea, la, aa, eb, lb, ab, acc, t, cl, st, s = c
-    return ("cutlass::gemm::collective::CollectiveBuilder<cutlass::arch::Sm100, %s, "
+    return ("cutlass::gemm::collective::CollectiveBuilder<cutlass::arch::%s, %s, "
             "%s, %s, %d, %s, %s, %d, %s, %s, %s, %s, %s>::CollectiveOp"
-            % (SCALED, ea, la, aa, eb, lb, ab, acc, shape(*t), shape(*cl), st, s))
+            % (arch, SCALED, ea, la, aa, eb, lb, ab, acc, shape(*t), shape(*cl), st, s))
 
 
-def members(b):
+def common_members(b):
+    """What every block-scaled mainloop has: its smem layouts and the scale factors', the
+    stages, the tiled MMA's atom and threads, its byte counts and scale-factor type."""
     case = builders.case
     out = [case("smem_layout", "typename %s::%s{}" % (b, m))
            for m in ["SmemLayoutA", "SmemLayoutB", "SmemLayoutAtomA", "SmemLayoutAtomB", "SmemLayoutAtomSFA",
                      "SmemLayoutAtomSFB", "SmemLayoutSFA", "SmemLayoutSFB"]]
-    out += [case("stages", "%s::DispatchPolicy::Stages" % b),
-            case("acc_stages", "%s::DispatchPolicy::Schedule::AccumulatorPipelineStageCount" % b),
-            case("tiled_mma", "typename %s::TiledMma::AtomShape_MNK{}" % b),
-            case("tiled_mma", "typename %s::TiledMma::AtomLayoutA_TV{}" % b),
-            case("tiled_mma", "size(typename %s::TiledMma{})" % b),
-            case("bytes", "%s::TmaTransactionBytes" % b),
-            case("bytes", "int(sizeof(typename %s::SharedStorage))" % b),
-            case("sf", "%s::SFVecSize" % b),
-            case("sf", "int(cute::is_same_v<typename %s::ElementSF, %s>)" % (b, UE4))]
+    return out + [case("stages", "%s::DispatchPolicy::Stages" % b),
+                  case("tiled_mma", "typename %s::TiledMma::AtomShape_MNK{}" % b),
+                  case("tiled_mma", "size(typename %s::TiledMma{})" % b),
+                  case("bytes", "%s::TmaTransactionBytes" % b),
+                  case("bytes", "int(sizeof(typename %s::SharedStorage))" % b),
+                  case("sf", "%s::SFVecSize" % b),
+                  case("sf", "int(cute::is_same_v<typename %s::ElementSF, %s>)" % (b, UE4))]
+
+
+def members(b):
+    case = builders.case
+    out = common_members(b)
+    out += [case("acc_stages", "%s::DispatchPolicy::Schedule::AccumulatorPipelineStageCount" % b),
+            case("tiled_mma", "typename %s::TiledMma::AtomLayoutA_TV{}" % b)]
     for m in ["GmemTiledCopyA", "GmemTiledCopyB", "GmemTiledCopySFA", "GmemTiledCopySFB"]:
         for op in TMA_OPS:
             out.append(case("gmem_copy", "int(cute::is_same_v<typename %s::%s, %s>)" % (b, m, op)))

@@ -29,7 +29,7 @@ import descs  # noqa: E402
 
 from builders import R, C, AUTO, SA, sc, co  # noqa: E402
 from builders_sm1xx import shape  # noqa: E402
-from builders_blockscaled import NV, MX4, MX6A, MX6B, MX8A, MX8B, PAIR4, PAIR4NV, BITS, SCALED, UE4  # noqa: E402
+from builders_blockscaled import NV, MX4, MX6A, MX6B, MX8A, MX8B, PAIR4, PAIR4NV, BITS, SCALED  # noqa: E402
 
 OUT = os.path.join(descs.ROOT, "testdata/builder-sm120-blockscaled-cases.jsonl")
 G = "cutlass::gemm::"
@@ -163,25 +163,12 @@ FAIL = [
 
 
 def builder(c):
-    ea, la, aa, eb, lb, ab, acc, t, cl, st, s = c
-    return ("cutlass::gemm::collective::CollectiveBuilder<cutlass::arch::Sm120, %s, "
-            "%s, %s, %d, %s, %s, %d, %s, %s, %s, %s, %s>::CollectiveOp"
-            % (SCALED, ea, la, aa, eb, lb, ab, acc, shape(*t), shape(*cl), st, s))
+    return bs.builder(c, "Sm120")
 
 
 def members(b):
     case = builders.case
-    out = [case("smem_layout", "typename %s::%s{}" % (b, m))
-           for m in ["SmemLayoutA", "SmemLayoutB", "SmemLayoutAtomA", "SmemLayoutAtomB", "SmemLayoutAtomSFA",
-                     "SmemLayoutAtomSFB", "SmemLayoutSFA", "SmemLayoutSFB"]]
-    out += [case("stages", "%s::DispatchPolicy::Stages" % b),
-            case("tiled_mma", "typename %s::TiledMma::AtomShape_MNK{}" % b),
-            case("tiled_mma", "size(typename %s::TiledMma{})" % b),
-            case("tiled_mma", "tile_shape(typename %s::TiledMma{})" % b),
-            case("bytes", "%s::TmaTransactionBytes" % b),
-            case("bytes", "int(sizeof(typename %s::SharedStorage))" % b),
-            case("sf", "%s::SFVecSize" % b),
-            case("sf", "int(cute::is_same_v<typename %s::ElementSF, %s>)" % (b, UE4))]
+    out = bs.common_members(b) + [case("tiled_mma", "tile_shape(typename %s::TiledMma{})" % b)]
     for m in ["GmemTiledCopyA", "GmemTiledCopyB", "GmemTiledCopySFA", "GmemTiledCopySFB"]:
         out.append(case("gmem_copy", "int(cute::is_same_v<typename %s::%s, SM90_TMA_LOAD>)" % (b, m)))
     # The ldmatrix op shows in the copy atom's value layouts (x1 / x2 / x4, unpacking or not).

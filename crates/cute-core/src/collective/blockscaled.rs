@@ -6,7 +6,7 @@ use super::common::{
     refuse, sm1xx_is_aligned, BlockScaledInstr, BlockScaledTag, MainloopConfig, ScaledElem, Stages,
 };
 use crate::elem::Elem;
-use crate::error::{arith, Result};
+use crate::error::{arith, Error, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::{self, Layout};
 use crate::smem_atom::AtomMajor;
@@ -14,10 +14,23 @@ use crate::smem_atom::AtomMajor;
 /// `round_up(sizeof(PipelineTmaUmmaAsync<1>::SharedStorage), 128)`: the block-scaled
 /// builder counts a stage's barriers as 128 bytes.
 pub(super) const STAGE_PIPELINE_BYTES: i64 = 128;
+/// A stage's full and empty barriers as the `SharedStorage` holds them.
+const STAGE_BARRIER_BYTES: i64 = 16;
 /// `Sm1xxBlockScaledBasicChunk`: a block of 128 rows (`Blk_MN`) by 4 scale factors
 /// (`Blk_SF`), 512 of them, so a TMEM word holds one row's four.
 pub(super) const BLK_MN: i64 = 128;
 pub(super) const BLK_SF: i64 = 4;
+
+/// The scaled types are the operands' (the language passes both).
+pub(super) fn check_data(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<()> {
+    if scaled.map(ScaledElem::data) == [cfg.a.0, cfg.b.0] {
+        return Ok(());
+    }
+    Err(Error::new(format!(
+        "the block-scaled types {} and {} do not match ElementA {} and ElementB {}",
+        scaled[0], scaled[1], cfg.a.0, cfg.b.0
+    )))
+}
 
 /// The instruction kinds of the tags `is_auto_instr_selection_policy` accepts.
 fn auto_instr(tag: BlockScaledTag) -> bool {
@@ -264,4 +277,18 @@ pub(super) fn stage_count(
         cfg.stages, tile_bytes[0], tile_bytes[1], sf_bytes[0], sf_bytes[1]
     ));
     Ok(stages)
+}
+
+/// One stage of the mainloop's `SharedStorage`: A's and B's tiles, SFA's and SFB's, and the
+/// stage's full and empty barriers.
+pub(super) fn stage_storage(tile_bytes: [i64; 2], sf_bytes: [i64; 2]) -> Result<i64> {
+    [
+        tile_bytes[0],
+        tile_bytes[1],
+        sf_bytes[0],
+        sf_bytes[1],
+        STAGE_BARRIER_BYTES,
+    ]
+    .into_iter()
+    .try_fold(0i64, arith::add)
 }

@@ -4,8 +4,8 @@
 //! the scale factors' shared-memory layouts (`Sm1xxBlockScaledConfig`) and their TMA loads.
 
 use super::blockscaled::{
-    check_aligned, check_types, check_unpacked, select_instr, sf_staged, stage_count, BLK_MN,
-    BLK_SF,
+    check_aligned, check_data, check_types, check_unpacked, select_instr, sf_staged, stage_count,
+    stage_storage, BLK_MN, BLK_SF,
 };
 use super::common::{
     no_builder, refuse, BlockScale, BlockScaledInstr, BlockScaledTag, DispatchPolicy, Mainloop,
@@ -15,14 +15,12 @@ use super::sm100::{check_op, smem_layouts, tma_loads};
 use crate::arch::Arch;
 use crate::atom::MmaAtom;
 use crate::elem::Elem;
-use crate::error::{arith, Error, Result};
+use crate::error::{arith, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::{self, Layout};
 use crate::smem_atom::{sm100_smem_selector, AtomMajor};
 use crate::umma::{UmmaArgs, UmmaFamily, UmmaOp, UmmaVariant};
 
-/// A stage's full and empty barriers as the `SharedStorage` holds them.
-const STAGE_BARRIER_BYTES: i64 = 16;
 /// The CLC scheduler's pipeline stages of a GEMM that is not grouped.
 const SCHEDULER_STAGES: i64 = 2;
 /// `blockscaled::is_2sm`: the tag's, else a 256-row tile on an even cluster M.
@@ -177,12 +175,7 @@ pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mai
             "KernelScheduleAuto or a block-scaled tag (KernelTmaWarpSpecialized1Sm/2SmBlockScaledSm100, ...Nvf4Sm100, ...Mxf4Sm100, ...Mxf8f6f4Sm100)",
         ));
     };
-    if scaled.map(ScaledElem::data) != [cfg.a.0, cfg.b.0] {
-        return Err(Error::new(format!(
-            "the block-scaled types {} and {} do not match ElementA {} and ElementB {}",
-            scaled[0], scaled[1], cfg.a.0, cfg.b.0
-        )));
-    }
+    check_data(cfg, scaled)?;
     check_aligned(cfg, tag)?;
     check_types(cfg, scaled, tag)?;
     let mut notes = Vec::new();
@@ -308,15 +301,7 @@ pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mai
         sf_staged(&sf_atoms[0], stages)?.0,
         sf_staged(&sf_atoms[1], stages)?.0,
     ];
-    let stage_bytes = [
-        tile_bytes[0],
-        tile_bytes[1],
-        sf_bytes[0],
-        sf_bytes[1],
-        STAGE_BARRIER_BYTES,
-    ]
-    .into_iter()
-    .try_fold(0i64, arith::add)?;
+    let stage_bytes = stage_storage(tile_bytes, sf_bytes)?;
     Ok(Mainloop {
         config: cfg.clone(),
         schedule,

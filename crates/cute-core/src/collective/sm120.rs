@@ -19,25 +19,37 @@ const STAGE_BARRIER_BYTES: i64 = 16;
 /// `SchedulerPipelineStageCount`.
 const SCHEDULER_STAGES: i64 = 2;
 
-/// `sm120_rr_smem_selector<uint8_t, TileK>`: the widest K-major byte atom whose K divides
+/// `sm120_rr_smem_selector<SmemAllocType, TileK>`: the widest K-major atom whose K divides
 /// the tile's.
-fn smem_selector(k: i64) -> Result<AtomSwizzle> {
+pub(super) fn smem_selector(bits: i64, k: i64) -> Result<AtomSwizzle> {
     AtomSwizzle::GMMA_WIDEST_FIRST
         .into_iter()
-        .find(|sw| k % (sw.row_bits() / 8) == 0)
+        .find(|sw| k % (sw.row_bits() / bits) == 0)
         .ok_or_else(|| {
             refuse(
                 "No shared memory copy atom can be selected.",
-                format!("tile K = {k} is not a multiple of 16 bytes of 8-bit elements"),
+                format!(
+                    "tile K = {k} is not a multiple of 16 bytes of {bits}-bit elements in shared memory"
+                ),
             )
         })
 }
 
-/// `SmemCopyAtomA/B`: the ldmatrix that unpacks 4- and 6-bit operands, else `LDSM.x4`.
-fn smem_copy(e: Elem) -> &'static str {
-    match e.bits() {
-        4 => "SM100_SU4_DU8x16_x4_LDSM_N",
-        6 => "SM100_SU6_DU8x16_x4_LDSM_N",
+/// `sm120_rr_smem_copy_selector_A/B`: the ldmatrix that unpacks 4- and 6-bit operands read
+/// by MXF8F6F4, else `LDSM`; B's narrows to x2 / x1 for N below 32 / 16.
+pub(super) fn smem_copy(e: Elem, unpack: bool, n: Option<i64>) -> &'static str {
+    let x = match n {
+        Some(n) if n < 16 => 1,
+        Some(n) if n < 32 => 2,
+        _ => 4,
+    };
+    match (unpack, e.bits(), x) {
+        (true, 6, _) => "SM100_SU6_DU8x16_x4_LDSM_N",
+        (true, 4, 1) => "SM100_SU4_DU8x16_x1_LDSM_N",
+        (true, 4, 2) => "SM100_SU4_DU8x16_x2_LDSM_N",
+        (true, 4, _) => "SM100_SU4_DU8x16_x4_LDSM_N",
+        (_, _, 1) => "SM75_U32x1_LDSM_N",
+        (_, _, 2) => "SM75_U32x2_LDSM_N",
         _ => "SM75_U32x4_LDSM_N",
     }
 }
@@ -135,7 +147,7 @@ pub(super) fn build(cfg: &MainloopConfig) -> Result<Mainloop> {
         tm.min(128),
         tn.min(32)
     ));
-    let sw = smem_selector(tk)?;
+    let sw = smem_selector(8, tk)?;
     let smem_atom = smem_atom(AtomMajor::K, sw, 8)?;
     check_atoms_divide([&smem_atom, &smem_atom], [tm, tn], tk)?;
     // Every operand takes a byte an element in shared memory.
@@ -199,7 +211,10 @@ pub(super) fn build(cfg: &MainloopConfig) -> Result<Mainloop> {
         op: atom.name.clone(),
         tiled_mma,
         gmem_copy: [TmaLoad::Load; 2],
-        smem_copy: Some([smem_copy(cfg.a.0), smem_copy(cfg.b.0)]),
+        smem_copy: Some([
+            smem_copy(cfg.a.0, true, None),
+            smem_copy(cfg.b.0, true, None),
+        ]),
         stages,
         policy: DispatchPolicy {
             template: "MainloopSm120TmaWarpSpecialized",

@@ -5,21 +5,21 @@
 //! copies, and the scale factors' shared-memory layouts and stages.
 
 use super::blockscaled::{
-    check_aligned, check_types, check_unpacked, select_instr, sf_staged, stage_count, BLK_MN,
-    BLK_SF,
+    check_aligned, check_data, check_types, check_unpacked, select_instr, sf_staged, stage_count,
+    stage_storage, BLK_MN, BLK_SF,
 };
 use super::common::{
     check_atoms_divide, no_builder, refuse, smem_layout, BlockScale, BlockScaledInstr,
     DispatchPolicy, Mainloop, MainloopConfig, ScaledElem, Schedule, TmaLoad, SM120_SMEM_CAPACITY,
 };
+use super::sm120::{smem_copy, smem_selector};
 use crate::arch::Arch;
 use crate::atom::make_tiled_mma;
-use crate::elem::Elem;
-use crate::error::{arith, Error, Result};
+use crate::error::{arith, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::{self, Layout, Tiler};
 use crate::sm120::Sm120Template;
-use crate::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
+use crate::smem_atom::{smem_atom, AtomMajor};
 
 /// `SchedulerPipelineStageCount`.
 const SCHEDULER_STAGES: i64 = 3;
@@ -27,8 +27,6 @@ const SCHEDULER_STAGES: i64 = 3;
 /// `sizeof(PipelineCLCFetchAsync<3, Shape<_1,_1,_1>>::SharedStorage)` (3 full and 3 empty
 /// barriers) and 3 CLC responses of 16 bytes.
 const KERNEL_BYTES: i64 = 48 + 3 * 16;
-/// A stage's full and empty barriers (`PipelineTmaAsync<Stages>::SharedStorage`).
-const STAGE_BARRIER_BYTES: i64 = 16;
 
 /// The builder's own static checks before `check_input_datatypes`, in the order C++ fires
 /// them.
@@ -80,41 +78,6 @@ fn n_permutation(vs: i64, n: i64) -> Result<Layout> {
         }
     };
     Layout::new(IntTuple::ints(shape), IntTuple::ints(stride))
-}
-
-/// `sm120_rr_smem_selector<SmemAllocType, TileK>`: the widest K-major atom whose K divides
-/// the tile's.
-fn smem_selector(bits: i64, k: i64) -> Result<AtomSwizzle> {
-    AtomSwizzle::GMMA_WIDEST_FIRST
-        .into_iter()
-        .find(|sw| k % (sw.row_bits() / bits) == 0)
-        .ok_or_else(|| {
-            refuse(
-                "No shared memory copy atom can be selected.",
-                format!(
-                    "tile K = {k} is not a multiple of 16 bytes of {bits}-bit elements in shared memory"
-                ),
-            )
-        })
-}
-
-/// `sm120_rr_smem_copy_selector_A/B`: the ldmatrix that unpacks 4- and 6-bit operands read
-/// by MXF8F6F4, else `LDSM`; B's narrows to x2 / x1 for N below 32 / 16.
-fn smem_copy(e: Elem, unpack: bool, n: Option<i64>) -> &'static str {
-    let x = match n {
-        Some(n) if n < 16 => 1,
-        Some(n) if n < 32 => 2,
-        _ => 4,
-    };
-    match (unpack, e.bits(), x) {
-        (true, 6, _) => "SM100_SU6_DU8x16_x4_LDSM_N",
-        (true, 4, 1) => "SM100_SU4_DU8x16_x1_LDSM_N",
-        (true, 4, 2) => "SM100_SU4_DU8x16_x2_LDSM_N",
-        (true, 4, _) => "SM100_SU4_DU8x16_x4_LDSM_N",
-        (_, _, 1) => "SM75_U32x1_LDSM_N",
-        (_, _, 2) => "SM75_U32x2_LDSM_N",
-        _ => "SM75_U32x4_LDSM_N",
-    }
 }
 
 /// The builder's `SmemLayoutAtomSFA/SFB`: one tile's scale factors of `rows` rows (A's M,
@@ -172,12 +135,7 @@ pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mai
             "KernelScheduleAuto, KernelTmaWarpSpecializedCooperative, KernelTmaWarpSpecializedPingpong (tile N at least 16) or an SM120 block-scaled tag (KernelScheduleBlockScaledGemmSm120, KernelTmaWarpSpecialized[Pingpong]Nvf4Sm120, ...Mxf4Sm120, ...Mxf8f6f4Sm120)",
         )),
     };
-    if scaled.map(ScaledElem::data) != [cfg.a.0, cfg.b.0] {
-        return Err(Error::new(format!(
-            "the block-scaled types {} and {} do not match ElementA {} and ElementB {}",
-            scaled[0], scaled[1], cfg.a.0, cfg.b.0
-        )));
-    }
+    check_data(cfg, scaled)?;
     check_aligned(cfg, tag)?;
     let vs = [scaled[0].vs(tag), scaled[1].vs(tag)];
     check(cfg, scaled, vs)?;
@@ -306,15 +264,7 @@ pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mai
             "SmemLayoutSFB: SFB is laid out over 128 columns and divided by the tile's ({tn},{tk})"
         ));
     }
-    let stage_bytes = [
-        tile_bytes[0],
-        tile_bytes[1],
-        sf_bytes[0],
-        sf_bytes[1],
-        STAGE_BARRIER_BYTES,
-    ]
-    .into_iter()
-    .try_fold(0i64, arith::add)?;
+    let stage_bytes = stage_storage(tile_bytes, sf_bytes)?;
     let sched_name = if pingpong {
         "KernelTmaWarpSpecializedPingpongBlockScaledSm120"
     } else {
