@@ -510,3 +510,19 @@ def test_host_function_and_blackwell_dsl_setup():
     assert str(cx.evaluate(dsl + "\n(num_acc_stage, num_ab_stage, num_c_stage)")) == "(1,4,2)"
     assert str(cx.evaluate(dsl + "\ncopy_atom_t2r")).startswith("Copy_Atom SM100_TMEM_LOAD_32dp32b32x")
     assert cx.report(dsl).verdict == "ok"
+
+
+def test_epilogue_fusion_argument():
+    """An elementwise fusion (LinCombEltAct) builds the default's TMA epilogue; SM90's
+    automatic (no-smem) epilogue refuses it in CUTLASS's words; a fusion with its own
+    buffers is a clear 'not resolved yet'."""
+    e = ("cutlass::epilogue::collective::CollectiveBuilder<cutlass::arch::Sm100, cutlass::arch::OpClassTensorOp, "
+         "Shape<_256,_128,_64>, Shape<_2,_1,_1>, cutlass::epilogue::collective::EpilogueTileAuto, float, float, "
+         "cutlass::half_t, cutlass::layout::RowMajor, 8, cutlass::half_t, cutlass::layout::RowMajor, 8, %s%s>::CollectiveOp")
+    relu = ", cutlass::epilogue::fusion::LinCombEltAct<cutlass::epilogue::thread::ReLU, cutlass::half_t, float>"
+    auto = "cutlass::epilogue::collective::EpilogueScheduleAuto"
+    assert str(cx.evaluate("sizeof(typename %s::SharedStorage)" % (e % (auto, relu)))) == "33792"
+    with pytest.raises(cx.CuteError, match="Auto schedule doesn't support fusion"):
+        cx.evaluate("sizeof(typename %s::SharedStorage)" % (e % (auto, relu)).replace("Sm100", "Sm90"))
+    with pytest.raises(cx.CuteError, match="this epilogue fusion is not resolved yet"):
+        cx.evaluate("cutlass::epilogue::fusion::LinCombPerRowBias<cutlass::half_t, float>{}")

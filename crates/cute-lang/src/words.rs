@@ -6,7 +6,7 @@
 use cute_core::bank::Instr;
 use cute_core::collective::{GemmLayout, ScaledElem, Stages};
 use cute_core::elem::Elem;
-use cute_core::epilogue::EpilogueSchedule;
+use cute_core::epilogue::{Activation, EpilogueSchedule, Fusion};
 use cute_core::gmem::GmemOp;
 use cute_core::smem_atom::{atom_kind_name, AtomMajor, AtomSwizzle};
 use std::fmt;
@@ -452,6 +452,10 @@ pub enum Word {
     /// A block-scaled operand type (`cutlass::nv_float4_t<float_e2m1_t>`,
     /// `mx_float8_t<float_e4m3_t>`).
     Scaled(ScaledElem),
+    /// An epilogue activation functor (`cutlass::epilogue::thread::ReLu`).
+    Activation(Activation),
+    /// An epilogue fusion (`cutlass::epilogue::fusion::LinCombEltAct<ReLu, half_t, float>`).
+    Fusion(Fusion),
 }
 
 impl fmt::Display for Word {
@@ -460,6 +464,7 @@ impl fmt::Display for Word {
             // A stage count prints with its number (`StageCount<3>`).
             Word::Stages(st) => write!(f, "{st}"),
             Word::Scaled(e) => write!(f, "{e}"),
+            Word::Fusion(e) => write!(f, "{e}"),
             w => f.write_str(w.name()),
         }
     }
@@ -502,6 +507,9 @@ impl Word {
             Word::Scaled(ScaledElem::Nv(_)) => "nv_float4_t",
             Word::Scaled(ScaledElem::Mx(_)) => "mx_float_t",
             Word::Scaled(ScaledElem::Pair(..)) => "cute::tuple",
+            Word::Activation(a) => a.name(),
+            Word::Fusion(f) if f.act.is_some() => "fusion::LinCombEltAct",
+            Word::Fusion(_) => "fusion::LinearCombination",
         }
     }
 

@@ -195,6 +195,18 @@ fn geforce_blackwell_block_scaled_builders() {
     check_messages("builder-sm120-blockscaled-cases.jsonl", &cases);
 }
 
+/// The epilogue builder's fusion argument: the default `LinearCombination` spelled out and
+/// `LinCombEltAct<Act, ...>` on SM90's, SM100's and SM120's TMA epilogues (the same shared
+/// memory as the default) and SM90's no-smem ones (refused), with the mainloops beside them
+/// (`tools/oracle/builders_fusion.py`, the newest CUTLASS's headers).
+#[test]
+fn epilogue_fusions() {
+    let cases = load(&repo_root().join("testdata/builder-fusion-cases.jsonl"));
+    assert!(cases.len() >= 700, "{} cases", cases.len());
+    check("builder-fusion-cases.jsonl", &cases);
+    check_messages("builder-fusion-cases.jsonl", &cases);
+}
+
 /// Which MMA op values C++ makes without template arguments (`SM90_64x64x16_F32F16F16_SS{}`
 /// does not compile, `SM90_64x64x8_F32TF32TF32_SS_TN{}` does), and the member types of
 /// tiled copies and copy atoms (`tools/oracle/spellings.py`).

@@ -331,6 +331,12 @@ fn hostile_tensor_lines_are_clear_errors() {
         (bs_on("Sm120", "cutlass::nv_float4_t<cutlass::float_e2m1_t>", 32, "cutlass::nv_float4_t<cutlass::float_e2m1_t>", 32, "Shape<_128,_24,_128>", "cutlass::gemm::collective::KernelScheduleAuto"), "TileShape_N must be at least 8 for SM120 blockscaled."),
         (bs_on("Sm120", "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "Shape<_128,_128,_128>", "cutlass::gemm::KernelTmaWarpSpecialized1SmBlockScaledSm100"), "no SM120 mainloop builder takes"),
         (bs_on("Sm120", "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "cutlass::mx_float8_t<cutlass::float_e4m3_t>", 16, "Shape<_128,_128,Int<4611686018427387904>>", "cutlass::gemm::collective::KernelScheduleAuto"), "error"),
+        // Epilogue fusions: an activation that is not one, a fusion with its own buffers,
+        // a 15th argument that is no fusion, a fusion on SM90's no-smem epilogue.
+        ("cutlass::epilogue::fusion::LinCombEltAct<int, cutlass::half_t, float>{}".to_string(), "LinCombEltAct's first argument is an activation"),
+        ("cutlass::epilogue::fusion::LinCombPerRowBias<cutlass::half_t, float>{}".to_string(), "this epilogue fusion is not resolved yet"),
+        (format!("cutlass::epilogue::collective::CollectiveBuilder<cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Shape<_128,_128,_64>, Shape<_1,_1,_1>, {ta}, float, float, half_t, cutlass::layout::RowMajor, 8, half_t, cutlass::layout::RowMajor, 8, cutlass::epilogue::TmaWarpSpecialized, 7>::CollectiveOp{{}}", ta = "cutlass::epilogue::collective::EpilogueTileAuto"), "the 15th argument is the epilogue's fusion"),
+        (format!("cutlass::epilogue::collective::CollectiveBuilder<cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Shape<_128,_128,_64>, Shape<_1,_1,_1>, {ta}, float, float, half_t, cutlass::layout::RowMajor, 8, half_t, cutlass::layout::RowMajor, 8, cutlass::epilogue::NoSmemWarpSpecialized, cutlass::epilogue::fusion::LinCombEltAct<cutlass::epilogue::thread::GELU, half_t, float>>::CollectiveOp{{}}", ta = "cutlass::epilogue::collective::EpilogueTileAuto"), "Could not build a collective epilogue for given parameters."),
         ("static_cast<float>(3)".to_string(), "a cast here is to a pointer type"),
         ("cutlass::gemm::collective::StageCountAutoCarveout<-5>{}".to_string(), "not negative"),
         // A GMMA operand's descriptor fragment of a layout that is not a canonical GMMA

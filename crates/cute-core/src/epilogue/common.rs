@@ -70,6 +70,111 @@ impl fmt::Display for EpilogueSchedule {
     }
 }
 
+/// An elementwise activation of the epilogue (`cutlass::epilogue::thread::ReLu`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Activation {
+    /// `ReLu` (also spelled `ReLU`).
+    ReLu,
+    /// `GELU`.
+    Gelu,
+    /// `GELU_taylor`.
+    GeluTaylor,
+    /// `SiLu`.
+    SiLu,
+    /// `Sigmoid`.
+    Sigmoid,
+    /// `Tanh`.
+    Tanh,
+    /// `HardSwish`.
+    HardSwish,
+    /// `Identity`.
+    Identity,
+}
+
+impl Activation {
+    /// Every activation.
+    pub const ALL: [Activation; 8] = [
+        Activation::ReLu,
+        Activation::Gelu,
+        Activation::GeluTaylor,
+        Activation::SiLu,
+        Activation::Sigmoid,
+        Activation::Tanh,
+        Activation::HardSwish,
+        Activation::Identity,
+    ];
+
+    /// As CUTLASS names the functor.
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::ReLu => "ReLu",
+            Activation::Gelu => "GELU",
+            Activation::GeluTaylor => "GELU_taylor",
+            Activation::SiLu => "SiLu",
+            Activation::Sigmoid => "Sigmoid",
+            Activation::Tanh => "Tanh",
+            Activation::HardSwish => "HardSwish",
+            Activation::Identity => "Identity",
+        }
+    }
+
+    /// The activation of that name (`ReLU` is CUTLASS's alias of `ReLu`).
+    ///
+    /// ```
+    /// use cute_core::epilogue::Activation;
+    /// assert_eq!(Activation::parse("ReLU"), Some(Activation::ReLu));
+    /// assert_eq!(Activation::parse("Softmax"), None);
+    /// ```
+    pub fn parse(name: &str) -> Option<Activation> {
+        match name {
+            "ReLU" => Some(Activation::ReLu),
+            n => Activation::ALL.into_iter().find(|a| a.name() == n),
+        }
+    }
+}
+
+/// An epilogue fusion other than the builder's default
+/// (`fusion::LinearCombination<ElementD, ElementCompute, ElementC, ElementCompute>`):
+/// `LinearCombination<D, Compute, Source, Scalar>` with other types, or
+/// `LinCombEltAct<Act, D, Compute, Source, Scalar>`. Neither stages anything in shared memory,
+/// so a TMA epilogue is what the default builds; the no-smem epilogues refuse them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fusion {
+    /// `LinCombEltAct`'s activation; `None` for `LinearCombination`.
+    pub act: Option<Activation>,
+    /// `ElementOutput`.
+    pub d: Elem,
+    /// `ElementCompute`.
+    pub compute: Elem,
+    /// `ElementSource` (`None`: `void`).
+    pub source: Option<Elem>,
+    /// `ElementScalar`.
+    pub scalar: Elem,
+}
+
+impl fmt::Display for Fusion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let src = self.source.map_or("void", |e| e.cpp_name());
+        match self.act {
+            Some(a) => write!(
+                f,
+                "fusion::LinCombEltAct<thread::{}, {}, {}, {src}, {}>",
+                a.name(),
+                self.d.cpp_name(),
+                self.compute.cpp_name(),
+                self.scalar.cpp_name()
+            ),
+            None => write!(
+                f,
+                "fusion::LinearCombination<{}, {}, {src}, {}>",
+                self.d.cpp_name(),
+                self.compute.cpp_name(),
+                self.scalar.cpp_name()
+            ),
+        }
+    }
+}
+
 /// One epilogue `CollectiveBuilder<arch::Sm90|Sm100, ...>` line's arguments (the default
 /// `LinearCombination` fusion with a float accumulator; the compute type does not change
 /// what the builder picks).
@@ -93,6 +198,8 @@ pub struct EpilogueConfig {
     pub schedule: EpilogueSchedule,
     /// `arch::OpClassBlockScaledTensorOp` (SM100's automatic schedule and tile differ).
     pub block_scaled: bool,
+    /// The fusion argument when it is not the builder's default.
+    pub fusion: Option<Fusion>,
 }
 
 /// A TMA epilogue's pieces (`Sm90TmaWarpSpecialized<StagesC, StagesD, FragmentSize,

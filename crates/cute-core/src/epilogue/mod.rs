@@ -20,6 +20,7 @@
 //!     d: (Elem::F16, GemmLayout::RowMajor, 8),
 //!     schedule: EpilogueSchedule::Cooperative,
 //!     block_scaled: false,
+//!     fusion: None,
 //! };
 //! let e = build_epilogue(&cfg).unwrap();
 //! assert_eq!(e.shared_storage_bytes, 33792);
@@ -37,7 +38,9 @@ mod sm100;
 mod sm120;
 mod sm90;
 
-pub use common::{atom_layout, Epilogue, EpilogueConfig, EpilogueSchedule, TmaEpilogue};
+pub use common::{
+    atom_layout, Activation, Epilogue, EpilogueConfig, EpilogueSchedule, Fusion, TmaEpilogue,
+};
 pub use sm100::{
     dsl_tmem_load, epilogue_tile as sm100_epilogue_tile, tmem_warps as sm100_tmem_warps,
 };
@@ -55,7 +58,8 @@ pub fn build_epilogue(cfg: &EpilogueConfig) -> Result<Epilogue> {
             cfg.tile, cfg.cluster
         )));
     }
-    match cfg.arch {
+    check_fusion(cfg)?;
+    let mut e = match cfg.arch {
         Arch::Sm90 => sm90::build(cfg),
         Arch::Sm100 => sm100::build(cfg),
         Arch::Sm120 => sm120::build(cfg),
@@ -63,5 +67,33 @@ pub fn build_epilogue(cfg: &EpilogueConfig) -> Result<Epilogue> {
             "the {} epilogue builder is not resolved (SM90's, SM100's and SM120's are)",
             a.name()
         ))),
+    }?;
+    if let Some(f) = cfg.fusion {
+        e.notes.push(format!(
+            "FusionOperation: {f}: elementwise on the accumulators, it stages nothing, so the collective's tile, stages and shared memory are the default fusion's"
+        ));
+    }
+    Ok(e)
+}
+
+/// A fusion other than the default builds only a TMA epilogue: SM90's automatic schedule
+/// (its no-smem epilogue) and its no-smem builder refuse it in CUTLASS's words; SM100's
+/// no-smem epilogue takes it through register-only callbacks this tool does not resolve.
+fn check_fusion(cfg: &EpilogueConfig) -> Result<()> {
+    let Some(f) = cfg.fusion else { return Ok(()) };
+    let refuse = |msg: &str, why: String| Err(Error::new(format!("{why} (CUTLASS: \"{msg}\")")));
+    match (cfg.arch, cfg.schedule) {
+        (Arch::Sm90, EpilogueSchedule::Auto) => refuse(
+            "Auto schedule doesn't support fusion. Use one of the TmaWarpSpecialized schedules instead.",
+            format!("{f} is not the default fusion, and SM90's EpilogueScheduleAuto is its no-smem epilogue"),
+        ),
+        (Arch::Sm90, EpilogueSchedule::NoSmem) => refuse(
+            "Could not build a collective epilogue for given parameters.",
+            format!("SM90's NoSmemWarpSpecialized takes only the default fusion, not {f}: use TmaWarpSpecialized[Cooperative]"),
+        ),
+        (_, EpilogueSchedule::NoSmem1Sm | EpilogueSchedule::NoSmem2Sm) => Err(Error::new(format!(
+            "{f} on SM100's no-smem epilogue is not resolved yet: its TMA epilogues and the default fusion are"
+        ))),
+        _ => Ok(()),
     }
 }

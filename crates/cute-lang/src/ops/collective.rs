@@ -10,7 +10,9 @@ use cute_core::collective::{
     build_mainloop, GemmLayout, Mainloop, MainloopConfig, ScaledElem, Schedule, Stages,
 };
 use cute_core::elem::Elem;
-use cute_core::epilogue::{build_epilogue, Epilogue, EpilogueConfig, EpilogueSchedule};
+use cute_core::epilogue::{
+    build_epilogue, Activation, Epilogue, EpilogueConfig, EpilogueSchedule, Fusion,
+};
 use cute_core::error::{Error, Result};
 use cute_core::swizzle::AnyLayout;
 
@@ -257,6 +259,30 @@ pub(crate) fn gemm_adapter(t: &[Value]) -> Result<Value> {
     }
 }
 
+/// `fusion::LinearCombination<ElementOutput, ElementCompute[, ElementSource, ElementScalar]>`
+/// (`act` `None`) or `LinCombEltAct<act, ...>`: the source defaults to the output, the scalar
+/// to the compute type.
+pub(crate) fn fusion(act: Option<Activation>, t: &[Value]) -> Result<Value> {
+    let d = elem(&t[0], "ElementOutput")?;
+    let compute = elem(&t[1], "ElementCompute")?;
+    let source = match t.get(2) {
+        None => Some(d),
+        Some(Value::Word(Word::Void)) => None,
+        Some(v) => Some(elem(v, "ElementSource")?),
+    };
+    let scalar = match t.get(3) {
+        None => compute,
+        Some(v) => elem(v, "ElementScalar")?,
+    };
+    Ok(Value::Word(Word::Fusion(Fusion {
+        act,
+        d,
+        compute,
+        source,
+        scalar,
+    })))
+}
+
 /// `StageCount<N>`.
 pub(crate) fn stage_count(t: &[Value]) -> Result<Value> {
     let n = t[0].to_int()?;
@@ -369,11 +395,15 @@ pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
 /// EpilogueTile, ElementAccumulator, ElementCompute, ElementC, LayoutC, AlignmentC, ElementD,
 /// LayoutD, AlignmentD, Schedule[, Fusion]>`: its `CollectiveOp`, the default fusion.
 fn epilogue_builder(arch: Arch, t: &[Value], block_scaled: bool) -> Result<Value> {
-    if t.len() > 14 {
-        return Err(Error::new(
-            "an epilogue fusion argument (the 15th) is not resolved yet: the default LinearCombination is (leave it out)",
-        ));
-    }
+    let fusion = match t.get(14) {
+        None => None,
+        Some(Value::Word(Word::Fusion(f))) => Some(*f),
+        Some(v) => {
+            return Err(Error::new(format!(
+                "the 15th argument is the epilogue's fusion (cutlass::epilogue::fusion::LinearCombination<...> or LinCombEltAct<Act, ...>), got {v}"
+            )))
+        }
+    };
     let epi_tile = match &t[4] {
         Value::Word(Word::Schedule(tag)) if tag.name() == "EpilogueTileAuto" => None,
         v => {
@@ -413,8 +443,21 @@ fn epilogue_builder(arch: Arch, t: &[Value], block_scaled: bool) -> Result<Value
         d: operand(10, "D")?,
         schedule,
         block_scaled,
+        fusion: None,
     };
-    elem(&t[6], "ElementCompute")?;
+    let compute = elem(&t[6], "ElementCompute")?;
+    // The builder's default: LinearCombination<ElementD, ElementCompute, ElementC, ElementCompute>.
+    let default = Fusion {
+        act: None,
+        d: cfg.d.0,
+        compute,
+        source: cfg.c.map(|c| c.0),
+        scalar: compute,
+    };
+    let cfg = EpilogueConfig {
+        fusion: fusion.filter(|f| *f != default),
+        ..cfg
+    };
     Ok(Value::Epilogue(Box::new(build_epilogue(&cfg)?)))
 }
 

@@ -166,6 +166,9 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         (_, "ColumnMajor") => Value::Word(Word::GemmLayout(GemmLayout::ColumnMajor)),
         (_, "StageCountAuto") => Value::Word(Word::Stages(Stages::Auto)),
         (_, "void") => Value::Word(Word::Void),
+        (Some("thread"), n) if cute_core::epilogue::Activation::parse(n).is_some() => {
+            Value::Word(Word::Activation(cute_core::epilogue::Activation::parse(n)?))
+        }
         (Some("epilogue"), n) if EpilogueSchedule::parse(n).is_some() => {
             Value::Word(Word::EpiSchedule(EpilogueSchedule::parse(n)?))
         }

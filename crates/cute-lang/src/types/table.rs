@@ -133,6 +133,30 @@ pub static TYPES: &[TypeRow] = &[
     ty!("GemmUniversalAdapter", "<GemmKernel>", n(1, 1),
         "the device-side handle of a GemmUniversal kernel: its members GemmKernel, CollectiveMainloop, CollectiveEpilogue",
         ops::collective::gemm_adapter),
+    ty!("LinearCombination", "<ElementOutput, ElementCompute[, ElementSource, ElementScalar]>", n(2, 4),
+        "an epilogue fusion: D = alpha * acc + beta * C (the epilogue builder's default)",
+        |t| ops::collective::fusion(None, t)),
+    ty!("LinCombEltAct", "<ActivationFn, ElementOutput, ElementCompute[, ElementSource, ElementScalar]>", n(3, 5),
+        "an epilogue fusion: D = act(alpha * acc + beta * C), act one of cutlass::epilogue::thread's ReLu, GELU, GELU_taylor, SiLu, Sigmoid, Tanh, HardSwish, Identity",
+        |t| match &t[0] {
+            Value::Word(Word::Activation(a)) => ops::collective::fusion(Some(*a), &t[1..]),
+            v => Err(Error::new(format!(
+                "LinCombEltAct's first argument is an activation (cutlass::epilogue::thread::ReLu, GELU, GELU_taylor, SiLu, Sigmoid, Tanh, HardSwish, Identity), got {v}"
+            ))),
+        }),
+    ty!("LinCombPerRowBias" | "LinCombPerColBias" | "LinCombPerRowBiasEltAct" | "LinCombPerColBiasEltAct"
+        | "LinCombPerRowBiasEltActAux" | "LinCombPerColBiasEltActAux" | "PerRowLinCombPerRowBiasEltAct"
+        | "PerColLinCombPerColBiasEltAct" | "PerColResAddPerColBiasEltAct" | "ScaledLinCombPerRowBiasEltAct"
+        | "ScaledLinCombPerColBiasEltAct" | "ScaledLinCombPerRowBiasEltActAmaxAux"
+        | "ScaledLinCombPerColBiasEltActAmaxAux" | "LinCombDeEltAct" | "LinCombDeEltActDePerRowBias"
+        | "LinCombBlockScaleFactor" | "LinCombEltActBlockScaleFactor" | "LinCombPerRowBiasBlockScaleFactor"
+        | "LinCombPerColBiasBlockScaleFactor" | "LinCombPerRowBiasEltActBlockScaleFactor"
+        | "LinCombPerColBiasEltActBlockScaleFactor" | "LinCombTopKSoftmaxCol" | "LinearCombinationGroupedWgrad",
+        "<...>", ANY,
+        "an epilogue fusion with bias, aux, amax, scale-factor or softmax nodes: not resolved yet (their broadcast and aux buffers change the epilogue's shared memory)",
+        |_| Err(Error::new(
+            "this epilogue fusion is not resolved yet: its bias, aux, amax, scale-factor or softmax nodes stage their own buffers; fusion::LinearCombination and fusion::LinCombEltAct<Act, ...> are resolved",
+        ))),
     ty!("StageCount", "<N>", n(1, 1), "a collective builder's fixed stage count",
         ops::collective::stage_count),
     ty!("StageCountAutoCarveout", "<bytes>", n(1, 1), "as many stages as fit beside bytes of shared memory the kernel keeps (the epilogue's SharedStorage)",
