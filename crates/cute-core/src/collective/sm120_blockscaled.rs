@@ -10,11 +10,13 @@ use super::blockscaled::{
 };
 use super::common::{
     check_atoms_divide, no_builder, refuse, smem_layout, BlockScale, BlockScaledInstr,
-    DispatchPolicy, Mainloop, MainloopConfig, ScaledElem, Schedule, TmaLoad, SM120_SMEM_CAPACITY,
+    BlockScaledTag, DispatchPolicy, Mainloop, MainloopConfig, ScaledElem, Schedule, TmaLoad,
+    SM120_SMEM_CAPACITY,
 };
 use super::sm120::{smem_copy, smem_selector};
 use crate::arch::Arch;
-use crate::atom::make_tiled_mma;
+use crate::atom::{make_tiled_mma, MmaAtom, TiledMma};
+use crate::elem::Elem;
 use crate::error::{arith, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::{self, Layout, Tiler};
@@ -124,43 +126,21 @@ fn sf_atom(rows: i64, vs: i64, nsf: i64, k: i64) -> Result<Layout> {
     Layout::new(shape, stride)
 }
 
-/// CUTLASS's SM120 block-scaled TMA warp-specialized mainloop builder.
-pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mainloop> {
-    let [tm, tn, tk] = cfg.tile;
+/// The tiled MMA: `rr_blockscaled_op_selector_sm120`'s op over the schedule's warps (4x2
+/// cooperative, 8x1 below N = 16, 2x2 pingpong), permuted to `(min(M,128), N permutation,
+/// 64 or 32)`.
+fn tiled_mma(
+    cfg: &MainloopConfig,
+    tag: BlockScaledTag,
+    instr: BlockScaledInstr,
+    sf: Elem,
+    vs: i64,
+    notes: &mut Vec<String>,
+) -> Result<(MmaAtom, TiledMma)> {
+    let [tm, tn, _] = cfg.tile;
     let pingpong = cfg.schedule.sm120_pingpong();
-    let tag = match cfg.schedule.block_scaled(Arch::Sm120) {
-        Some(tag) if !(pingpong && tn < 16) => tag,
-        _ => return Err(no_builder(
-            cfg,
-            "KernelScheduleAuto, KernelTmaWarpSpecializedCooperative, KernelTmaWarpSpecializedPingpong (tile N at least 16) or an SM120 block-scaled tag (KernelScheduleBlockScaledGemmSm120, KernelTmaWarpSpecialized[Pingpong]Nvf4Sm120, ...Mxf4Sm120, ...Mxf8f6f4Sm120)",
-        )),
-    };
-    check_data(cfg, scaled)?;
-    check_aligned(cfg, tag)?;
-    let vs = [scaled[0].vs(tag), scaled[1].vs(tag)];
-    check(cfg, scaled, vs)?;
-    check_types(cfg, scaled, tag)?;
-    let [cm, cn, ck] = cfg.cluster;
-    if cm * cn * ck != 1 {
-        return Err(refuse(
-            "no programmatic multicast on this arch",
-            format!("cluster ({cm},{cn},{ck}): SM120 runs one CTA a cluster, Shape<_1,_1,_1>"),
-        ));
-    }
-    if tn < 8 {
-        return Err(refuse(
-            "Invalid tile shape N.",
-            format!("tile N = {tn}: SM120's block-scaled mainloop takes N of at least 8"),
-        ));
-    }
-    let mut notes = Vec::new();
-    let instr = select_instr(cfg, scaled, tag)?;
-    let (sf, vs) = (scaled[0].sf(), vs[0]);
-    let perm_n = n_permutation(vs, tn)?;
     let m8 = instr == BlockScaledInstr::Mxf8f6f4;
-    if tag.instr == Some(BlockScaledInstr::Mxf8f6f4) {
-        check_unpacked(cfg, instr, false)?;
-    }
+    let perm_n = n_permutation(vs, tn)?;
     let (wm, wn) = match (pingpong, tn >= 16) {
         (true, _) => (2, 2),
         (false, true) => (4, 2),
@@ -182,10 +162,6 @@ pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mai
             Tiler::Int(perm_k),
         ],
     )?;
-    let schedule = match cfg.schedule {
-        Schedule::Auto => Schedule::Cooperative,
-        s => s,
-    };
     notes.push(format!(
         "TiledMma: {} over {wm}x{wn} warps ({}), permuted to ({},{perm_n},{perm_k}); {sf} scales of {vs} elements, the instruction {}",
         atom.name,
@@ -197,6 +173,59 @@ pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mai
             (None, BlockScaledInstr::Mxf8f6f4) => "MXF8F6F4 for these types".to_string(),
         }
     ));
+    Ok((atom, tiled_mma))
+}
+
+/// One CTA a cluster, and a tile N of at least 8.
+fn check_cta(cfg: &MainloopConfig) -> Result<()> {
+    let [cm, cn, ck] = cfg.cluster;
+    if cm * cn * ck != 1 {
+        return Err(refuse(
+            "no programmatic multicast on this arch",
+            format!("cluster ({cm},{cn},{ck}): SM120 runs one CTA a cluster, Shape<_1,_1,_1>"),
+        ));
+    }
+    if cfg.tile[1] < 8 {
+        return Err(refuse(
+            "Invalid tile shape N.",
+            format!(
+                "tile N = {}: SM120's block-scaled mainloop takes N of at least 8",
+                cfg.tile[1]
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// CUTLASS's SM120 block-scaled TMA warp-specialized mainloop builder.
+pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mainloop> {
+    let [tm, tn, tk] = cfg.tile;
+    let pingpong = cfg.schedule.sm120_pingpong();
+    let tag = match cfg.schedule.block_scaled(Arch::Sm120) {
+        Some(tag) if !(pingpong && tn < 16) => tag,
+        _ => return Err(no_builder(
+            cfg,
+            "KernelScheduleAuto, KernelTmaWarpSpecializedCooperative, KernelTmaWarpSpecializedPingpong (tile N at least 16) or an SM120 block-scaled tag (KernelScheduleBlockScaledGemmSm120, KernelTmaWarpSpecialized[Pingpong]Nvf4Sm120, ...Mxf4Sm120, ...Mxf8f6f4Sm120)",
+        )),
+    };
+    check_data(cfg, scaled)?;
+    check_aligned(cfg, tag)?;
+    let vs = [scaled[0].vs(tag), scaled[1].vs(tag)];
+    check(cfg, scaled, vs)?;
+    check_types(cfg, scaled, tag)?;
+    check_cta(cfg)?;
+    let mut notes = Vec::new();
+    let instr = select_instr(cfg, scaled, tag)?;
+    let (sf, vs) = (scaled[0].sf(), vs[0]);
+    let m8 = instr == BlockScaledInstr::Mxf8f6f4;
+    if tag.instr == Some(BlockScaledInstr::Mxf8f6f4) {
+        check_unpacked(cfg, instr, false)?;
+    }
+    let (atom, tiled_mma) = tiled_mma(cfg, tag, instr, sf, vs, &mut notes)?;
+    let schedule = match cfg.schedule {
+        Schedule::Auto => Schedule::Cooperative,
+        s => s,
+    };
     // MXF8F6F4 keeps every operand a byte an element in shared memory.
     let bits = [cfg.a.0, cfg.b.0].map(|e| if m8 { 8 } else { e.bits() });
     let sw = [smem_selector(bits[0], tk)?, smem_selector(bits[1], tk)?];
