@@ -292,3 +292,44 @@ pub(super) fn stage_storage(tile_bytes: [i64; 2], sf_bytes: [i64; 2]) -> Result<
     .into_iter()
     .try_fold(0i64, arith::add)
 }
+
+/// The scale factors' K (`Sm1xxBlockScaledConfig` and SM120's builder): the tile's K in
+/// whole blocks of 4 vectors, and the MMA's K (`atom_k`) whole vectors that divide a block.
+/// C++ truncates K / VS / 4 and fails further on: no block at all leaves the scale factors'
+/// TMA box empty, a partial one does not divide the tile. The factors an MMA reads a row.
+pub(super) fn sf_per_mma(atom_k: i64, vs: i64, k: i64) -> Result<i64> {
+    let nsf = if vs > 0 { atom_k / vs } else { 0 };
+    if nsf > 0 && atom_k % vs == 0 && BLK_SF % nsf == 0 && k % (vs * BLK_SF) == 0 {
+        return Ok(nsf);
+    }
+    let msg = if k < vs * BLK_SF {
+        "TMA requires CTA_Tile and SLayout top-level size equivalence."
+    } else {
+        "Shape Divisibility Condition"
+    };
+    Err(refuse(
+        msg,
+        format!(
+            "tile K = {k} with {vs}-element scale vectors: the scale-factor layout takes K in blocks of {} ({BLK_SF} factors), and the MMA's K = {atom_k} in whole vectors",
+            vs * BLK_SF
+        ),
+    ))
+}
+
+/// One stage's bytes: A's and B's `mn` x `k` tiles at their smem widths, and the scale
+/// factors' (`size(filter_zeros(SmemLayoutAtomSF))`).
+pub(super) fn stage_parts(
+    mn: [i64; 2],
+    k: i64,
+    bits: [i64; 2],
+    sf_atoms: &[Layout; 2],
+) -> Result<([i64; 2], [i64; 2])> {
+    let tile = |i: usize| -> Result<i64> { Ok(arith::mul(arith::mul(mn[i], k)?, bits[i])? / 8) };
+    Ok((
+        [tile(0)?, tile(1)?],
+        [
+            layout::filter_zeros(&sf_atoms[0]).size()?,
+            layout::filter_zeros(&sf_atoms[1]).size()?,
+        ],
+    ))
+}

@@ -4,8 +4,8 @@
 //! the scale factors' shared-memory layouts (`Sm1xxBlockScaledConfig`) and their TMA loads.
 
 use super::blockscaled::{
-    check_aligned, check_data, check_types, check_unpacked, select_instr, sf_staged, stage_count,
-    stage_storage, BLK_MN, BLK_SF,
+    check_aligned, check_data, check_types, check_unpacked, select_instr, sf_per_mma, sf_staged,
+    stage_count, stage_parts, stage_storage, BLK_MN, BLK_SF,
 };
 use super::common::{
     no_builder, refuse, BlockScale, BlockScaledInstr, BlockScaledTag, DispatchPolicy, Mainloop,
@@ -17,7 +17,7 @@ use crate::atom::MmaAtom;
 use crate::elem::Elem;
 use crate::error::{arith, Result};
 use crate::int_tuple::IntTuple;
-use crate::layout::{self, Layout};
+use crate::layout::Layout;
 use crate::smem_atom::{sm100_smem_selector, AtomMajor};
 use crate::umma::{UmmaArgs, UmmaFamily, UmmaOp, UmmaVariant};
 
@@ -75,23 +75,7 @@ fn check_tile(two_sm: bool, [m, n, _]: [i64; 3]) -> Result<()> {
 /// B's N rounded up to 128) over the tile's K, 4 factors of 128 rows a block:
 /// `((((32,4),rows/128),(VS,K_atom/VS)),1,(4/(K_atom/VS),K/VS/4))`.
 fn sf_atom(rows: i64, vs: i64, atom_k: i64, k: i64) -> Result<Layout> {
-    let nsf = atom_k / vs;
-    if nsf <= 0 || atom_k % vs != 0 || BLK_SF % nsf != 0 || k % (vs * BLK_SF) != 0 {
-        // C++ truncates K / VS / 4 and fails further on: no block at all leaves the scale
-        // factors' TMA box empty, a partial one does not divide the tile.
-        let msg = if k < vs * BLK_SF {
-            "TMA requires CTA_Tile and SLayout top-level size equivalence."
-        } else {
-            "Shape Divisibility Condition"
-        };
-        return Err(refuse(
-            msg,
-            format!(
-                "tile K = {k} with {vs}-element scale vectors: the scale-factor layout takes K in blocks of {} ({BLK_SF} factors), and the UMMA's K = {atom_k} in whole vectors",
-                vs * BLK_SF
-            ),
-        ));
-    }
+    let nsf = sf_per_mma(atom_k, vs, k)?;
     let t = |v: Vec<IntTuple>| IntTuple::Tuple(v);
     let i = IntTuple::Int;
     let blocks = rows / BLK_MN;
@@ -167,6 +151,35 @@ fn op_name(args: &UmmaArgs, instr: BlockScaledInstr) -> String {
     format!("{open}<{}", parts.join(","))
 }
 
+/// `GmemTiledCopyA/B` and `GmemTiledCopySFA/SFB`: SFA loads as A does; SFB as B does on
+/// one SM, and always multicast on a CTA pair.
+fn loads(
+    cfg: &MainloopConfig,
+    two_sm: bool,
+    notes: &mut Vec<String>,
+) -> Result<([TmaLoad; 2], [TmaLoad; 2])> {
+    let gmem_copy = tma_loads(cfg, two_sm)?;
+    let sfb_copy = if two_sm {
+        TmaLoad::TwoSmMulticast
+    } else {
+        TmaLoad::of(cfg.cluster[0], false)
+    };
+    let sf_copy = [gmem_copy[0], sfb_copy];
+    notes.push(format!(
+        "GmemTiledCopyA/SFA: {} (cluster N = {}); GmemTiledCopyB: {}, SFB: {} ({})",
+        gmem_copy[0].name(),
+        cfg.cluster[1],
+        gmem_copy[1].name(),
+        sfb_copy.name(),
+        if two_sm {
+            "a CTA pair always multicasts SFB"
+        } else {
+            "multicast along the cluster's M"
+        }
+    ));
+    Ok((gmem_copy, sf_copy))
+}
+
 /// CUTLASS's SM100 block-scaled TMA UMMA mainloop builder.
 pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mainloop> {
     let Some(tag) = cfg.schedule.block_scaled(Arch::Sm100) else {
@@ -227,25 +240,7 @@ pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mai
         }
     ));
     let tiled_mma = atom.tiled()?;
-    let gmem_copy = tma_loads(cfg, two_sm)?;
-    let sfb_copy = if two_sm {
-        TmaLoad::TwoSmMulticast
-    } else {
-        TmaLoad::of(cfg.cluster[0], false)
-    };
-    let sf_copy = [gmem_copy[0], sfb_copy];
-    notes.push(format!(
-        "GmemTiledCopyA/SFA: {} (cluster N = {}); GmemTiledCopyB: {}, SFB: {} ({})",
-        gmem_copy[0].name(),
-        cfg.cluster[1],
-        gmem_copy[1].name(),
-        sfb_copy.name(),
-        if two_sm {
-            "a CTA pair always multicasts SFB"
-        } else {
-            "multicast along the cluster's M"
-        }
-    ));
+    let (gmem_copy, sf_copy) = loads(cfg, two_sm, &mut notes)?;
     let t = if two_sm { 2 } else { 1 };
     let (cta_m, cta_n) = (tm / t, tn / t);
     // MXF8F6F4 keeps every operand a byte an element in shared memory.
@@ -267,14 +262,7 @@ pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mai
         "AccumulatorPipelineStageCount: {acc} (MMA N = {tn}: 1 for 256, else 2); SFB over {sfb_rows} columns{}",
         if sfb_rows != tn { " (N rounded up to 128 rows, as the TMEM copy of SFB reads it)" } else { "" }
     ));
-    let tile_bytes = [
-        arith::mul(arith::mul(cta_m, tk)?, bits[0])? / 8,
-        arith::mul(arith::mul(cta_n, tk)?, bits[1])? / 8,
-    ];
-    let sf_bytes = [
-        layout::filter_zeros(&sf_atoms[0]).size()?,
-        layout::filter_zeros(&sf_atoms[1]).size()?,
-    ];
+    let (tile_bytes, sf_bytes) = stage_parts([cta_m, cta_n], tk, bits, &sf_atoms)?;
     let kernel = 16 * acc + 128;
     let stages = stage_count(
         cfg,

@@ -5,8 +5,8 @@
 //! copies, and the scale factors' shared-memory layouts and stages.
 
 use super::blockscaled::{
-    check_aligned, check_data, check_types, check_unpacked, select_instr, sf_staged, stage_count,
-    stage_storage, BLK_MN, BLK_SF,
+    check_aligned, check_data, check_types, check_unpacked, select_instr, sf_per_mma, sf_staged,
+    stage_count, stage_parts, stage_storage, BLK_MN, BLK_SF,
 };
 use super::common::{
     check_atoms_divide, no_builder, refuse, smem_layout, BlockScale, BlockScaledInstr,
@@ -87,22 +87,6 @@ fn n_permutation(vs: i64, n: i64) -> Result<Layout> {
 /// `nsf` factors a row together:
 /// `(((32,4),rows/128),((VS,nsf),4/nsf,K/VS/4)):(((16,4),512),((0,1),nsf,rows/128*512))`.
 fn sf_atom(rows: i64, vs: i64, nsf: i64, k: i64) -> Result<Layout> {
-    if nsf <= 0 || BLK_SF % nsf != 0 || k % (vs * BLK_SF) != 0 {
-        // C++ truncates K / VS / 4: no whole block leaves the scale factors' TMA box empty,
-        // a partial one does not divide the tile.
-        let msg = if k < vs * BLK_SF {
-            "TMA requires CTA_Tile and SLayout top-level size equivalence."
-        } else {
-            "Shape Divisibility Condition"
-        };
-        return Err(refuse(
-            msg,
-            format!(
-                "tile K = {k} with {vs}-element scale vectors: the scale-factor layout takes K in blocks of {} ({BLK_SF} factors)",
-                vs * BLK_SF
-            ),
-        ));
-    }
     let t = IntTuple::Tuple;
     let i = IntTuple::Int;
     let blocks = rows / BLK_MN;
@@ -240,7 +224,7 @@ pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mai
         smem_copy(cfg.b.0, unpack[1], Some(tn)),
     ];
     let atom_k = atom.shape_mnk.get(2)?.size()?;
-    let nsf = atom_k / vs;
+    let nsf = sf_per_mma(atom_k, vs, tk)?;
     let sfb_rows = tn.max(BLK_MN);
     if tn > BLK_MN && tn % BLK_MN != 0 {
         // SFB's blocks hold 128 columns each: N / 128 truncates, and the TMA box of the
@@ -256,14 +240,7 @@ pub(super) fn build(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<Mai
             "warning: tile M = {tm}: the builder lays SFA out in blocks of 128 rows and M / 128 = 0, so SmemLayoutSFA holds no scale factors (as CUTLASS builds it) | fix: a tile M of 128 or more"
         ));
     }
-    let tile_bytes = [
-        arith::mul(arith::mul(tm, tk)?, bits[0])? / 8,
-        arith::mul(arith::mul(tn, tk)?, bits[1])? / 8,
-    ];
-    let sf_bytes = [
-        layout::filter_zeros(&sf_atoms[0]).size()?,
-        layout::filter_zeros(&sf_atoms[1]).size()?,
-    ];
+    let (tile_bytes, sf_bytes) = stage_parts([tm, tn], tk, bits, &sf_atoms)?;
     let capacity = SM120_SMEM_CAPACITY - KERNEL_BYTES;
     let stages = stage_count(
         cfg,
