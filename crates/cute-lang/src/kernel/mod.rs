@@ -531,8 +531,8 @@ fn smem_sections(r: &Roles, arch: cute_core::arch::Arch, smem_limit: i64) -> Res
     }
     // The epilogue's C and D buffers share the CTA's shared memory with the mainloop's.
     let mut fixed = 0i64;
-    // SM120's block-scaled SharedStorage aligns A and B to 1024 bytes after the scale
-    // factors' buffers and its barriers: padding its stage count does not count.
+    // SM120's block-scaled SharedStorage pads its buffers to 1024 bytes and adds the
+    // stages' barriers; CUTLASS's stage count leaves that padding out, the budget counts it.
     for (name, c) in &r.collectives {
         let Some(bs) = &c.block_scale else { continue };
         if c.config.arch != cute_core::arch::Arch::Sm120 {
