@@ -670,6 +670,25 @@ impl Mainloop {
             _ => arith::mul(self.stages, self.stage_bytes),
         }
     }
+
+    /// What SM120's block-scaled `SharedStorage` holds beyond its buffers (A, B and the
+    /// scale factors at their cosizes): the 1024-byte alignment padding and the stages'
+    /// barriers, which CUTLASS's stage count leaves out; 0 for the other mainloops.
+    pub fn storage_padding_bytes(&self) -> Result<i64> {
+        let (Arch::Sm120, Some(bs)) = (self.config.arch, &self.block_scale) else {
+            return Ok(0);
+        };
+        let mut buffers = 0i64;
+        for (l, bits) in [
+            (self.smem_layout_a.inner(), self.smem_bits[0]),
+            (self.smem_layout_b.inner(), self.smem_bits[1]),
+            (&bs.layouts[0], bs.sf.bits()),
+            (&bs.layouts[1], bs.sf.bits()),
+        ] {
+            buffers = arith::add(buffers, arith::mul(l.cosize()?, bits)? / 8)?;
+        }
+        arith::sub(self.smem_bytes()?, buffers)
+    }
 }
 
 /// The cosize of one stage of a staged buffer: its modes but the last.

@@ -531,23 +531,10 @@ fn smem_sections(r: &Roles, arch: cute_core::arch::Arch, smem_limit: i64) -> Res
     }
     // The epilogue's C and D buffers share the CTA's shared memory with the mainloop's.
     let mut fixed = 0i64;
-    // SM120's block-scaled SharedStorage pads its buffers to 1024 bytes and adds the
-    // stages' barriers; CUTLASS's stage count leaves that padding out, the budget counts it.
+    // SM120's block-scaled SharedStorage pads its buffers and adds the stages' barriers;
+    // CUTLASS's stage count leaves that out, the budget counts it.
     for (name, c) in &r.collectives {
-        let Some(bs) = &c.block_scale else { continue };
-        if c.config.arch != cute_core::arch::Arch::Sm120 {
-            continue;
-        }
-        let mut buffers = 0i64;
-        for (l, bits) in [
-            (c.smem_layout_a.inner(), c.smem_bits[0]),
-            (c.smem_layout_b.inner(), c.smem_bits[1]),
-            (&bs.layouts[0], bs.sf.bits()),
-            (&bs.layouts[1], bs.sf.bits()),
-        ] {
-            buffers = arith::add(buffers, arith::mul(l.cosize()?, bits)? / 8)?;
-        }
-        let padding = arith::sub(c.smem_bytes()?, buffers)?;
+        let padding = c.storage_padding_bytes()?;
         if padding > 0 {
             fixed = arith::add(fixed, padding)?;
             total_names.push(format!("{name}'s barriers and alignment"));
