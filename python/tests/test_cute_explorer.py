@@ -493,6 +493,29 @@ def test_block_scaled_builder_lines():
         cx.evaluate(geforce.replace("ClusterShape = Shape<_1,_1,_1>", "ClusterShape = Shape<_2,_1,_1>"))
 
 
+def test_builder_blocks_with_fusion_buffers():
+    """An FP8 epilogue fusion with an aux output and an NVFP4 one with output scale factors:
+    the report resolves both, the epilogue's shared memory holds the aux's stages, the
+    fusion's member types and the scale factors' layouts are values."""
+    data = os.path.join(ROOT, "crates", "cute-render", "tests", "data")
+    with open(os.path.join(data, "fusion_fp8_amax_aux_sm90.cpp")) as f:
+        hopper = f.read()
+    r = cx.report(hopper)
+    e = next(s for s in r.sections if s["name"] == "CollectiveEpilogue")
+    assert "4 C / 2 D stages, 33 KiB of shared memory" in e["headline"]
+    assert str(cx.evaluate(hopper + "\nsizeof(CollectiveEpilogue::SharedStorage)")) == "33792"
+    assert str(cx.evaluate(hopper + "\nEpilogueOutputOp::ElementAux")) == "float_e4m3_t"
+    assert str(cx.evaluate(hopper + "\nIsAuxFp8")) == "1"
+    with open(os.path.join(data, "fusion_nvfp4_sfd_sm100.cpp")) as f:
+        nvfp4 = f.read()
+    assert cx.report(nvfp4).verdict == "ok"
+    assert str(cx.evaluate(nvfp4 + "\nLayoutSFD{}")) == \
+        "(((32,4),0),((16,4),0),(1,0)):(((16,4),0),((0,1),512),(0,0))"
+    assert str(cx.evaluate(nvfp4 + "\nCollectiveMainloop::DispatchPolicy::Stages")) == "4"
+    with pytest.raises(cx.CuteError, match="EpilogueTileN should be divisible by SFVecSize"):
+        cx.evaluate(nvfp4.replace("OutputSFVectorSize = InputSFVectorSize", "OutputSFVectorSize = 7"))
+
+
 def test_host_function_and_blackwell_dsl_setup():
     """A tutorial-style host function reports with its left-out lines noted; CuTeDSL's
     Blackwell dense-GEMM helpers and stage computation evaluate to the DSL's values."""
@@ -514,8 +537,8 @@ def test_host_function_and_blackwell_dsl_setup():
 
 def test_epilogue_fusion_argument():
     """An elementwise fusion (LinCombEltAct) builds the default's TMA epilogue; SM90's
-    automatic (no-smem) epilogue refuses it in CUTLASS's words; a fusion with its own
-    buffers is a clear 'not resolved yet'."""
+    automatic (no-smem) epilogue refuses it in CUTLASS's words; a fusion with a bias is a
+    value; the top-k softmax fusion is a clear 'not resolved yet'."""
     e = ("cutlass::epilogue::collective::CollectiveBuilder<cutlass::arch::Sm100, cutlass::arch::OpClassTensorOp, "
          "Shape<_256,_128,_64>, Shape<_2,_1,_1>, cutlass::epilogue::collective::EpilogueTileAuto, float, float, "
          "cutlass::half_t, cutlass::layout::RowMajor, 8, cutlass::half_t, cutlass::layout::RowMajor, 8, %s%s>::CollectiveOp")
@@ -525,4 +548,6 @@ def test_epilogue_fusion_argument():
     with pytest.raises(cx.CuteError, match="Auto schedule doesn't support fusion"):
         cx.evaluate("sizeof(typename %s::SharedStorage)" % (e % (auto, relu)).replace("Sm100", "Sm90"))
     with pytest.raises(cx.CuteError, match="this epilogue fusion is not resolved yet"):
-        cx.evaluate("cutlass::epilogue::fusion::LinCombPerRowBias<cutlass::half_t, float>{}")
+        cx.evaluate("cutlass::epilogue::fusion::LinCombTopKSoftmaxCol<2, cutlass::half_t, float>{}")
+    bias = cx.evaluate("cutlass::epilogue::fusion::LinCombPerRowBias<cutlass::half_t, float>::AlignmentBias")
+    assert str(bias) == "8"

@@ -185,33 +185,7 @@ pub(crate) fn split_statements(src: &str) -> Vec<Span> {
             b';' => depth <= 0,
             // The statement's last non-space byte before the newline decides whether it
             // goes on (looked up only here, not tracked byte by byte).
-            b'\n' => {
-                depth <= 0
-                    && !matches!(
-                        b[start..i].iter().rev().find(|c| !c.is_ascii_whitespace()),
-                        Some(
-                            b'=' | b','
-                                | b'\\'
-                                | b'+'
-                                | b'*'
-                                | b'/'
-                                | b'-'
-                                | b'<'
-                                | b'|'
-                                | b'&'
-                                | b'%'
-                                | b'^'
-                                | b'?'
-                        )
-                    )
-                    // A line that opens with `>` closes a template argument list the
-                    // statement began (`...KernelScheduleAuto\n  >::CollectiveOp;`).
-                    && b[i + 1..].iter().find(|c| !c.is_ascii_whitespace()) != Some(&b'>')
-                    // A kernel launch's `<<<...>>>` goes on with its arguments (a type's
-                    // `Layout<...<...>>>` ends a statement).
-                    && !(b[start..i].trim_ascii_end().ends_with(b">>>")
-                        && src[start..i].contains("<<<"))
-            }
+            b'\n' => depth <= 0 && !goes_on(&b[start..i], &b[i + 1..]),
             _ => continue,
         };
         if ends {
@@ -227,6 +201,49 @@ pub(crate) fn split_statements(src: &str) -> Vec<Span> {
         });
     }
     spans
+}
+
+/// Whether a statement whose line is `line` goes on after the newline, `rest` being the
+/// text after it: a line ending in an operator, a comma or C++'s alternative `or`/`and`;
+/// the next line opening with the `>` that closes a template argument list the statement
+/// began (`...KernelScheduleAuto\n  >::CollectiveOp;`); a kernel launch's `<<<...>>>` with
+/// its arguments to come (a type's `Layout<...<...>>>` ends a statement).
+fn goes_on(line: &[u8], rest: &[u8]) -> bool {
+    let last = line.iter().rev().find(|c| !c.is_ascii_whitespace());
+    if matches!(
+        last,
+        Some(
+            b'=' | b','
+                | b'\\'
+                | b'+'
+                | b'*'
+                | b'/'
+                | b'-'
+                | b'<'
+                | b'|'
+                | b'&'
+                | b'%'
+                | b'^'
+                | b'?'
+        )
+    ) || ends_in_word(line, b"or")
+        || ends_in_word(line, b"and")
+    {
+        return true;
+    }
+    if rest.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'>') {
+        return true;
+    }
+    line.trim_ascii_end().ends_with(b">>>") && line.windows(3).any(|w| w == b"<<<")
+}
+
+/// Whether the text's last word (after trailing spaces) is `word`.
+fn ends_in_word(text: &[u8], word: &[u8]) -> bool {
+    let t = text.trim_ascii_end();
+    t.ends_with(word)
+        && t[..t.len() - word.len()]
+            .last()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
 }
 
 #[cfg(test)]

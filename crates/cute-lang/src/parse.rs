@@ -369,8 +369,12 @@ impl<'a> Parser<'a> {
     /// The binary operator at the cursor: the operator, its tokens and its C++ precedence.
     /// `<` and `>` compare (or shift) only outside template arguments.
     fn binary_op(&self) -> Option<(BinOp, usize, u8)> {
-        let Tok::Punct(c) = *self.peek() else {
-            return None;
+        let c = match *self.peek() {
+            Tok::Punct(c) => c,
+            // C++'s alternative tokens (`a or b`, as CUTLASS's examples write them).
+            Tok::Ident("or") => return Some((BinOp::Or, 1, 1)),
+            Tok::Ident("and") => return Some((BinOp::And, 1, 2)),
+            _ => return None,
         };
         // A second character only counts when it follows without a space.
         let next = match self.toks.get(self.pos + 1) {
@@ -636,8 +640,8 @@ impl<'a> Parser<'a> {
                 self.skip_braces()?;
                 Expr::Under
             }
-            // C++ logical not (of a predicate or an integer).
-            Tok::Punct('!') if *self.peek() != Tok::Punct('=') => {
+            // C++ logical not (of a predicate or an integer), `!` or its alternative token.
+            Tok::Punct('!') | Tok::Ident("not") if *self.peek() != Tok::Punct('=') => {
                 self.enter()?;
                 let inner = self.postfix()?;
                 self.leave();

@@ -508,8 +508,7 @@ impl Word {
             Word::Scaled(ScaledElem::Mx(_)) => "mx_float_t",
             Word::Scaled(ScaledElem::Pair(..)) => "cute::tuple",
             Word::Activation(a) => a.name(),
-            Word::Fusion(f) if f.act.is_some() => "fusion::LinCombEltAct",
-            Word::Fusion(_) => "fusion::LinearCombination",
+            Word::Fusion(f) => f.kind.name(),
         }
     }
 

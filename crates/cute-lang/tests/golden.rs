@@ -207,6 +207,29 @@ fn epilogue_fusions() {
     check_messages("builder-fusion-cases.jsonl", &cases);
 }
 
+/// The epilogue builder's fusions with buffers of their own (bias vectors, aux tensors,
+/// per-column scalars, FP8 amax/aux, backward activations, block scale factors) on SM90's,
+/// SM100's and SM120's TMA epilogues: `sizeof(SharedStorage)`, the epilogue tile, the
+/// stages, and the mainloop that carves that storage out; CUTLASS's refusals in its words
+/// (`tools/oracle/builders_fusion_buffers.py`, the newest CUTLASS's headers).
+#[test]
+fn epilogue_fusion_buffers() {
+    let cases = load(&repo_root().join("testdata/builder-fusion-buffers-cases.jsonl"));
+    assert!(cases.len() >= 1200, "{} cases", cases.len());
+    check("builder-fusion-buffers-cases.jsonl", &cases);
+    check_messages("builder-fusion-buffers-cases.jsonl", &cases);
+}
+
+/// The member types and constants of the epilogue fusions (every kind, defaults filled in)
+/// and of the block-scaled configs' `SfAtom` / `LayoutSF`
+/// (`tools/oracle/fusion_members.py`, the newest CUTLASS's headers).
+#[test]
+fn epilogue_fusion_members() {
+    let cases = load(&repo_root().join("testdata/fusion-member-cases.jsonl"));
+    assert!(cases.len() >= 5800, "{} cases", cases.len());
+    check("fusion-member-cases.jsonl", &cases);
+}
+
 /// Which MMA op values C++ makes without template arguments (`SM90_64x64x16_F32F16F16_SS{}`
 /// does not compile, `SM90_64x64x8_F32TF32TF32_SS_TN{}` does), and the member types of
 /// tiled copies and copy atoms (`tools/oracle/spellings.py`).

@@ -54,3 +54,45 @@ fn a_layout_composed_with_a_swizzle_is_what_cpp_makes() {
     // A layout that does not carry the swizzle's bits onto bits: make_swizzle's assert.
     assert!(eval("composition((4,4):(1,5), Sw<1,0,2>{})").is_err());
 }
+
+/// Each epilogue fusion has one row in the type table, whose arity is the fusion's
+/// parameters (the required ones first), and the names the table refuses are not fusions.
+#[test]
+fn every_fusion_kind_is_one_type_row_of_its_arity() {
+    use cute_core::epilogue::FusionKind;
+    for kind in FusionKind::ALL {
+        let rows: Vec<_> = cute_lang::TYPES
+            .iter()
+            .filter(|r| r.is_named(kind.name()))
+            .collect();
+        assert_eq!(rows.len(), 1, "{}", kind.name());
+        assert_eq!(
+            rows[0].arity,
+            Some((kind.required(), kind.params().len())),
+            "{}",
+            kind.name()
+        );
+    }
+    for refused in ["LinCombTopKSoftmaxCol", "LinearCombinationGroupedWgrad"] {
+        assert!(FusionKind::parse(refused).is_none(), "{refused}");
+        let e = eval(&format!(
+            "cutlass::epilogue::fusion::{refused}<2, cutlass::half_t, float>{{}}"
+        ))
+        .unwrap_err();
+        assert!(e.contains("not resolved yet"), "{e}");
+    }
+}
+
+/// C++'s alternative tokens: `or`, `and` and `not` are `||`, `&&` and `!`, and a statement
+/// that ends a line in `or` / `and` goes on to the next line, as CUTLASS's examples break
+/// their `constexpr bool` lines.
+#[test]
+fn alternative_tokens_are_the_logical_operators() {
+    assert_eq!(eval("true and not false").unwrap(), "1");
+    assert_eq!(eval("false or (1 == 2)").unwrap(), "0");
+    assert_eq!(eval("not (3 > 2) or true and false").unwrap(), "0");
+    let block = "using E = cutlass::float_e5m2_t;\nconstexpr bool IsFp8 =\n    cute::is_same_v<E, cutlass::float_e4m3_t> or\n    cute::is_same_v<E, cutlass::float_e5m2_t>;";
+    assert_eq!(cute_lang::eval_block(block).unwrap().to_string(), "1");
+    // A name that only starts like one of them is a name.
+    assert!(eval("order").unwrap_err().contains("unknown name 'order'"));
+}

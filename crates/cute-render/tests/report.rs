@@ -1145,3 +1145,105 @@ fn a_block_scaled_gemm_stages_its_scale_factors_and_counts_their_loads() {
     let bytes: Vec<u64> = r.traffic.iter().map(|t| t.times(p.runs(t)).bytes).collect();
     assert_eq!(bytes[..2], [2 << 30, 1 << 30]);
 }
+
+/// The value of `expr` after the pasted block, as `render --print` prints it (static `_`
+/// dropped).
+fn after(block: &str, expr: &str) -> String {
+    cute_lang::eval_block(&format!("{block}\n{expr}"))
+        .unwrap_or_else(|e| panic!("{expr}: {e}"))
+        .to_string()
+}
+
+/// Builder blocks whose epilogue fusion has buffers of its own (an auxiliary output, a bias,
+/// absolute maxima, output scale factors), written as CUTLASS's FP8 and NVFP4 examples write
+/// them: the epilogue's shared memory, the stages the carveout leaves, the fusion's member
+/// types and the kernel's strides are the headers' (numbers from the newest CUTLASS).
+#[test]
+fn builder_blocks_with_fusion_buffers_resolve_as_the_headers_do() {
+    let hopper = include_str!("data/fusion_fp8_amax_aux_sm90.cpp");
+    // 4 C and 2 D stages of 128x32 FP8 plus 4 stages of the auxiliary tensor.
+    for (expr, want) in [
+        ("sizeof(CollectiveEpilogue::SharedStorage)", "33792"),
+        ("CollectiveMainloop::DispatchPolicy::Stages", "6"),
+        ("CollectiveEpilogue::EpilogueTile", "(128,32)"),
+        ("StrideA{}", "(0,1,0)"),
+        ("StrideC{}", "(1,0,0)"),
+        ("IsDFp8", "1"),
+        ("IsAuxFp8", "1"),
+        ("ElementScalar", "float"),
+        ("EpilogueOutputOp::AlignmentAux", "16"),
+        ("EpilogueOutputOp::IsAuxOutSupported", "1"),
+    ] {
+        assert_eq!(after(hopper, expr), want, "{expr}");
+    }
+    // The same fusion on Blackwell: a 256-row tile in a 2x2 cluster picks the CTA pair.
+    let blackwell = hopper
+        .replace("cutlass::arch::Sm90;", "cutlass::arch::Sm100;")
+        .replace("Shape<_128,_128,_128>", "Shape<_256,_128,_64>")
+        .replace("Shape<_1,_2,_1>", "Shape<_2,_2,_1>")
+        .replace(
+            "cutlass::gemm::KernelTmaWarpSpecializedCooperative",
+            "cutlass::gemm::collective::KernelScheduleAuto",
+        )
+        .replace(
+            "cutlass::epilogue::TmaWarpSpecializedCooperative",
+            "cutlass::epilogue::collective::EpilogueScheduleAuto",
+        )
+        .replace("ElementBias = float", "ElementBias = cutlass::half_t");
+    for (expr, want) in [
+        ("sizeof(CollectiveEpilogue::SharedStorage)", "50176"),
+        ("CollectiveMainloop::DispatchPolicy::Stages", "14"),
+        ("CollectiveEpilogue::EpilogueTile", "(128:1,64:1)"),
+        ("EpilogueOutputOp::AlignmentBias", "8"),
+    ] {
+        assert_eq!(after(&blackwell, expr), want, "{expr}");
+    }
+    let r = report(&blackwell).unwrap();
+    assert_eq!(r.verdict(), Verdict::Ok, "{r}");
+    assert!(
+        section(&r, "collective", "CollectiveEpilogue")
+            .headline
+            .contains("2 C / 2 D stages, 49 KiB of shared memory"),
+        "{r}"
+    );
+
+    // Block-scaled output: the scale factors' global layouts are the config's LayoutSF.
+    let nvfp4 = include_str!("data/fusion_nvfp4_sfd_sm100.cpp");
+    let layout_sf = "(((32,4),0),((16,4),0),(1,0)):(((16,4),0),((0,1),512),(0,0))";
+    for (expr, want) in [
+        ("sizeof(CollectiveEpilogue::SharedStorage)", "67584"),
+        ("CollectiveMainloop::DispatchPolicy::Stages", "4"),
+        ("CollectiveEpilogue::EpilogueTile", "(128:1,32:1)"),
+        ("LayoutSFA{}", layout_sf),
+        ("LayoutSFB{}", layout_sf),
+        ("LayoutSFD{}", layout_sf),
+        ("LayoutA{}", "(0,0,0):(0,1,0)"),
+        ("IsBlockScaleSupported", "1"),
+        ("FusionOp::SFVecSize", "16"),
+        ("FusionOp::ElementBlockScaleFactor", "float_ue8m0_t"),
+    ] {
+        assert_eq!(after(nvfp4, expr), want, "{expr}");
+    }
+    // The GeForce form of it: a bf16 C, a 128x128x128 tile and the pingpong schedule.
+    let geforce = nvfp4
+        .replace("cutlass::arch::Sm100;", "cutlass::arch::Sm120;")
+        .replace("Shape<_128,_128,_256>", "Shape<_128,_128,_128>")
+        .replace(
+            "ElementC     = float;",
+            "ElementC     = cutlass::bfloat16_t;",
+        )
+        .replace(
+            "cutlass::gemm::collective::KernelScheduleAuto",
+            "cutlass::gemm::KernelTmaWarpSpecializedPingpong",
+        );
+    for (expr, want) in [
+        ("sizeof(CollectiveEpilogue::SharedStorage)", "11264"),
+        ("CollectiveMainloop::DispatchPolicy::Stages", "4"),
+        ("CollectiveEpilogue::EpilogueTile", "(64,32)"),
+        ("LayoutSFA{}", layout_sf),
+    ] {
+        assert_eq!(after(&geforce, expr), want, "{expr}");
+    }
+    let r = report(&geforce).unwrap();
+    assert_eq!(r.verdict(), Verdict::Ok, "{r}");
+}

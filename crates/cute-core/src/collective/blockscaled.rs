@@ -21,6 +21,62 @@ const STAGE_BARRIER_BYTES: i64 = 16;
 pub(super) const BLK_MN: i64 = 128;
 pub(super) const BLK_SF: i64 = 4;
 
+/// `Sm1xxBlockScaledBasicChunk<VS, major>::SfAtom`: 128 rows, as `(32,4):(16,4)`, by 4
+/// factors of `VS` elements each (stride 0 across a factor's elements), K-major or
+/// MN-major.
+///
+/// ```
+/// use cute_core::collective::sf_chunk_atom;
+/// use cute_core::smem_atom::AtomMajor;
+/// let a = sf_chunk_atom(16, AtomMajor::K).unwrap();
+/// assert_eq!(a.to_string(), "((32,4),(16,4)):((16,4),(0,1))");
+/// ```
+pub fn sf_chunk_atom(vs: i64, major: AtomMajor) -> Result<Layout> {
+    if vs <= 0 {
+        return Err(Error::new(format!(
+            "a scale factor's vector size is positive, got {vs}"
+        )));
+    }
+    let rows = (IntTuple::ints(&[32, 4]), IntTuple::ints(&[16, 4]));
+    let sf = (IntTuple::ints(&[vs, BLK_SF]), IntTuple::ints(&[0, 1]));
+    let (a, b) = match major {
+        AtomMajor::K => (rows, sf),
+        AtomMajor::MN => (sf, rows),
+    };
+    Layout::new(
+        IntTuple::Tuple(vec![a.0, b.0]),
+        IntTuple::Tuple(vec![a.1, b.1]),
+    )
+}
+
+/// `Sm1xxBlockScaledConfig<VS>::LayoutSF` (the collective's `LayoutSFA`/`LayoutSFB`) and
+/// `Sm1xxBlockScaledOutputConfig<VS, major>::LayoutSF`: the chunk atom blocked over run-time
+/// `(M or N blocks, K blocks, L)`, value-initialized to 0 as the type's default is;
+/// `tile_atom_to_shape_SF*` fills the extents in.
+///
+/// ```
+/// use cute_core::collective::sf_tensor_layout;
+/// use cute_core::smem_atom::AtomMajor;
+/// let l = sf_tensor_layout(16, AtomMajor::K).unwrap();
+/// assert_eq!(
+///     l.to_string(),
+///     "(((32,4),0),((16,4),0),(1,0)):(((16,4),0),((0,1),512),(0,0))"
+/// );
+/// // The zeros are run-time extents (`int32_t(0)`), the atom's are static.
+/// assert!(!l.shape().is_static());
+/// ```
+pub fn sf_tensor_layout(vs: i64, major: AtomMajor) -> Result<Layout> {
+    let d = IntTuple::Dyn(0);
+    let blocks = Layout::new(
+        IntTuple::Tuple(vec![d.clone(), d.clone(), d.clone()]),
+        IntTuple::Tuple(match major {
+            AtomMajor::K => vec![d.clone(), IntTuple::Int(1), d],
+            AtomMajor::MN => vec![IntTuple::Int(1), d.clone(), d],
+        }),
+    )?;
+    layout::blocked_product(&sf_chunk_atom(vs, major)?, &blocks)
+}
+
 /// The scaled types are the operands' (the language passes both).
 pub(super) fn check_data(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Result<()> {
     if scaled.map(ScaledElem::data) == [cfg.a.0, cfg.b.0] {

@@ -78,6 +78,7 @@ mod sm120;
 mod sm120_blockscaled;
 mod sm90;
 
+pub use blockscaled::{sf_chunk_atom, sf_tensor_layout};
 pub(crate) use common::{round_up, smem_layout};
 pub use common::{
     BlockScale, BlockScaledInstr, BlockScaledTag, DispatchPolicy, GemmLayout, Mainloop,

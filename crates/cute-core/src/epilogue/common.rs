@@ -2,10 +2,10 @@
 //! and what both archs' builders compute alike (alignment, `sizeof(SharedStorage)`).
 
 use crate::arch::Arch;
-use crate::collective::{round_up, GemmLayout};
+use crate::collective::{round_up, smem_layout, GemmLayout};
 use crate::elem::Elem;
 use crate::error::{arith, Error, Result};
-use crate::smem_atom::{smem_atom, AtomMajor, AtomSwizzle};
+use crate::smem_atom::{smem_atom, ss_smem_selector, AtomMajor, AtomSwizzle};
 use crate::swizzle::AnyLayout;
 use std::fmt;
 
@@ -70,111 +70,6 @@ impl fmt::Display for EpilogueSchedule {
     }
 }
 
-/// An elementwise activation of the epilogue (`cutlass::epilogue::thread::ReLu`, ...).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Activation {
-    /// `ReLu` (also spelled `ReLU`).
-    ReLu,
-    /// `GELU`.
-    Gelu,
-    /// `GELU_taylor`.
-    GeluTaylor,
-    /// `SiLu`.
-    SiLu,
-    /// `Sigmoid`.
-    Sigmoid,
-    /// `Tanh`.
-    Tanh,
-    /// `HardSwish`.
-    HardSwish,
-    /// `Identity`.
-    Identity,
-}
-
-impl Activation {
-    /// Every activation.
-    pub const ALL: [Activation; 8] = [
-        Activation::ReLu,
-        Activation::Gelu,
-        Activation::GeluTaylor,
-        Activation::SiLu,
-        Activation::Sigmoid,
-        Activation::Tanh,
-        Activation::HardSwish,
-        Activation::Identity,
-    ];
-
-    /// As CUTLASS names the functor.
-    pub fn name(self) -> &'static str {
-        match self {
-            Activation::ReLu => "ReLu",
-            Activation::Gelu => "GELU",
-            Activation::GeluTaylor => "GELU_taylor",
-            Activation::SiLu => "SiLu",
-            Activation::Sigmoid => "Sigmoid",
-            Activation::Tanh => "Tanh",
-            Activation::HardSwish => "HardSwish",
-            Activation::Identity => "Identity",
-        }
-    }
-
-    /// The activation of that name (`ReLU` is CUTLASS's alias of `ReLu`).
-    ///
-    /// ```
-    /// use cute_core::epilogue::Activation;
-    /// assert_eq!(Activation::parse("ReLU"), Some(Activation::ReLu));
-    /// assert_eq!(Activation::parse("Softmax"), None);
-    /// ```
-    pub fn parse(name: &str) -> Option<Activation> {
-        match name {
-            "ReLU" => Some(Activation::ReLu),
-            n => Activation::ALL.into_iter().find(|a| a.name() == n),
-        }
-    }
-}
-
-/// An epilogue fusion other than the builder's default
-/// (`fusion::LinearCombination<ElementD, ElementCompute, ElementC, ElementCompute>`):
-/// `LinearCombination<D, Compute, Source, Scalar>` with other types, or
-/// `LinCombEltAct<Act, D, Compute, Source, Scalar>`. Neither stages anything in shared memory,
-/// so a TMA epilogue is what the default builds; the no-smem epilogues refuse them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fusion {
-    /// `LinCombEltAct`'s activation; `None` for `LinearCombination`.
-    pub act: Option<Activation>,
-    /// `ElementOutput`.
-    pub d: Elem,
-    /// `ElementCompute`.
-    pub compute: Elem,
-    /// `ElementSource` (`None`: `void`).
-    pub source: Option<Elem>,
-    /// `ElementScalar`.
-    pub scalar: Elem,
-}
-
-impl fmt::Display for Fusion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let src = self.source.map_or("void", |e| e.cpp_name());
-        match self.act {
-            Some(a) => write!(
-                f,
-                "fusion::LinCombEltAct<thread::{}, {}, {}, {src}, {}>",
-                a.name(),
-                self.d.cpp_name(),
-                self.compute.cpp_name(),
-                self.scalar.cpp_name()
-            ),
-            None => write!(
-                f,
-                "fusion::LinearCombination<{}, {}, {src}, {}>",
-                self.d.cpp_name(),
-                self.compute.cpp_name(),
-                self.scalar.cpp_name()
-            ),
-        }
-    }
-}
-
 /// One epilogue `CollectiveBuilder<arch::Sm90|Sm100, ...>` line's arguments (the default
 /// `LinearCombination` fusion with a float accumulator; the compute type does not change
 /// what the builder picks).
@@ -186,6 +81,8 @@ pub struct EpilogueConfig {
     pub cluster: [i64; 3],
     /// `ElementAccumulator` (SM100's TMEM load reads it).
     pub acc: Elem,
+    /// `ElementCompute` (the default fusion's).
+    pub compute: Elem,
     /// `TileShape_MNK`: the CTA tile (SM90), the MMA tile (SM100: a 2-SM MMA's pair).
     pub tile: [i64; 3],
     /// `EpilogueTileType`: `None` for `EpilogueTileAuto`, else the (M, N) shape given.
@@ -199,8 +96,11 @@ pub struct EpilogueConfig {
     /// `arch::OpClassBlockScaledTensorOp` (SM100's automatic schedule and tile differ).
     pub block_scaled: bool,
     /// The fusion argument when it is not the builder's default.
-    pub fusion: Option<Fusion>,
+    pub fusion: Option<super::fusion::Fusion>,
 }
+
+/// A C or D smem atom: its major, its swizzle and the element's bits.
+pub type EpiAtom = (AtomMajor, AtomSwizzle, i64);
 
 /// A TMA epilogue's pieces (`Sm90TmaWarpSpecialized<StagesC, StagesD, FragmentSize,
 /// ReuseSmemC, DelayTmaStore>`).
@@ -222,7 +122,7 @@ pub struct TmaEpilogue {
     /// D's store waits for the next subtile (`DelayTmaStore`, no source).
     pub delay_tma_store: bool,
     /// `SmemLayoutAtomC/D`: (major, swizzle, element bits).
-    pub atoms: [(AtomMajor, AtomSwizzle, i64); 2],
+    pub atoms: [EpiAtom; 2],
     /// `SmemLayoutC/D`: the atoms tiled to (EpiM, EpiN, stages).
     pub smem_layouts: [AnyLayout; 2],
     /// `CopyOpS2R` (C's shared-to-register load) and `CopyOpR2S` (D's store).
@@ -251,6 +151,14 @@ pub struct Epilogue {
 }
 
 impl Epilogue {
+    /// `ThreadEpilogueOp`: the fusion operation, the builder's default where none was given.
+    pub fn fusion_op(&self) -> super::fusion::Fusion {
+        let c = &self.config;
+        c.fusion.unwrap_or_else(|| {
+            super::fusion::Fusion::default_for(c.d.0, c.compute, c.c.map(|c| c.0))
+        })
+    }
+
     /// `DispatchPolicy` as C++ names the type.
     pub fn policy_name(&self) -> String {
         let arch = if self.config.arch == Arch::Sm100 {
@@ -307,14 +215,15 @@ pub(super) fn refuse(msg: &str, why: String) -> Error {
 }
 
 /// `sizeof(SharedStorage)`: the C and D arrays (a union when they share, D alone without
-/// C), the fusion's empty storage and the load pipeline's barriers, aligned to the
-/// swizzles; and the note that says so.
+/// C), the fusion's storage (an empty one still takes a byte) and the load pipeline's
+/// barriers, aligned to the swizzles; and the note that says so.
 pub(super) fn shared_storage(
     cfg: &EpilogueConfig,
     reuse: bool,
     stages_c: i64,
     [al_c, al_d]: [i64; 2],
     [bytes_c, bytes_d]: [i64; 2],
+    fusion: Option<(i64, i64)>,
 ) -> Result<(i64, String)> {
     let align = if cfg.c.is_none() {
         al_d
@@ -326,28 +235,128 @@ pub(super) fn shared_storage(
         (Some(_), true) => round_up(bytes_c.max(bytes_d), align)?,
         (Some(_), false) => round_up(arith::add(round_up(bytes_c, al_d)?, bytes_d)?, align)?,
     };
-    let tensors = round_up(arith::add(coll, 1)?, align)?;
+    // `struct TensorStorage { CollectiveStorage collective; FusionStorage thread; }`.
+    let (tensors, align) = match fusion {
+        None => (round_up(arith::add(coll, 1)?, align)?, align),
+        Some((size, fa)) => {
+            let a = align.max(fa);
+            (round_up(arith::add(round_up(coll, fa)?, size)?, a)?, a)
+        }
+    };
     let shared = round_up(arith::add(tensors, arith::mul(16, stages_c)?)?, align)?;
     Ok((shared, format!(
-        "sizeof(SharedStorage) = {shared} B: C and D smem {coll} B ({} B of C, {} B of D), aligned to {align} B, + {} B of load barriers",
+        "sizeof(SharedStorage) = {shared} B: C and D smem {coll} B ({} B of C, {} B of D){}, aligned to {align} B, + {} B of load barriers",
         bytes_c,
         bytes_d,
+        fusion.map_or(String::new(), |(size, _)| format!(", the fusion's {size} B")),
         16 * stages_c
     )))
 }
 
+/// The fusion's storage on this epilogue (`None` for the default's, which is empty), with
+/// the note of what it stages pushed.
+pub(super) fn fusion_bytes(
+    cfg: &EpilogueConfig,
+    cta_n: i64,
+    epi: [i64; 2],
+    stages: [i64; 2],
+    aux_buffer: &dyn Fn(Elem, GemmLayout, i64) -> Result<(i64, i64)>,
+    notes: &mut Vec<String>,
+) -> Result<Option<(i64, i64)>> {
+    let Some(f) = &cfg.fusion else {
+        return Ok(None);
+    };
+    let cx = super::fusion::FusionContext {
+        arch: cfg.arch,
+        cta_n,
+        epi,
+        stages,
+        aux_buffer,
+    };
+    let (bytes, note) = super::fusion::fusion_storage(f, &cx)?;
+    notes.push(note);
+    Ok(bytes)
+}
+
+/// An aux tensor's buffer over the epilogue tile as SM90's collective (and SM120's) keeps
+/// it: `ss_smem_selector`'s atom for its major, `stages` whole subtiles.
+fn stacked_aux([em, en]: [i64; 2]) -> impl Fn(Elem, GemmLayout, i64) -> Result<(i64, i64)> {
+    move |e, l, stages| {
+        let major = match l {
+            GemmLayout::RowMajor => AtomMajor::K,
+            GemmLayout::ColumnMajor => AtomMajor::MN,
+        };
+        let sw = crate::smem_atom::ss_smem_selector(major, e.bits(), em, en)?;
+        aux_bytes((major, sw, e.bits()), [em, en], stages)
+    }
+}
+
+/// An aux buffer of `stages` (EpiM, EpiN) subtiles over an atom: its bytes and the atom's
+/// swizzle alignment (`alignment_for_swizzle`).
+pub(super) fn aux_bytes(
+    atom: (AtomMajor, AtomSwizzle, i64),
+    [em, en]: [i64; 2],
+    stages: i64,
+) -> Result<(i64, i64)> {
+    let align = atom_layout(atom)?
+        .swizzle()
+        .map_or(1, |(sw, _)| sw.repeat());
+    let bits = arith::mul(arith::mul(arith::mul(em, en)?, stages)?, atom.2)?;
+    Ok((bits / 8, align))
+}
+
 /// The bytes of C's and D's buffers where every stage is a whole (EpiM, EpiN) tile (SM90's
 /// collective, which SM120's reuses).
-pub(super) fn stacked_bytes(
-    [em, en]: [i64; 2],
-    stages: [i64; 2],
-    bits: [i64; 2],
-) -> Result<[i64; 2]> {
+fn stacked_bytes([em, en]: [i64; 2], stages: [i64; 2], bits: [i64; 2]) -> Result<[i64; 2]> {
     let tile = arith::mul(em, en)?;
     Ok([
         arith::mul(arith::mul(tile, stages[0])?, bits[0])? / 8,
         arith::mul(arith::mul(tile, stages[1])?, bits[1])? / 8,
     ])
+}
+
+/// SM90's collective's C and D buffers, which SM120's reuses: each an `ss_smem_selector`
+/// atom for its layout (C's are D's where there is no C), tiled to (EpiM, EpiN, stages) in
+/// the order of the major (D with C's stages when they share shared memory), and
+/// `sizeof(SharedStorage)` with the fusion's storage; the notes pushed.
+pub(super) fn stacked_storage(
+    cfg: &EpilogueConfig,
+    reuse: bool,
+    cta_n: i64,
+    [em, en]: [i64; 2],
+    [stages_c, stages_d]: [i64; 2],
+    notes: &mut Vec<String>,
+) -> Result<([EpiAtom; 2], [AnyLayout; 2], i64)> {
+    let (ce, cl, _) = cfg.c.unwrap_or(cfg.d);
+    let atom = |e: Elem, l: GemmLayout| -> Result<EpiAtom> {
+        let major = match l {
+            GemmLayout::RowMajor => AtomMajor::K,
+            GemmLayout::ColumnMajor => AtomMajor::MN,
+        };
+        Ok((major, ss_smem_selector(major, e.bits(), em, en)?, e.bits()))
+    };
+    let atoms = [atom(ce, cl)?, atom(cfg.d.0, cfg.d.1)?];
+    let d_stages = if reuse { stages_c } else { stages_d };
+    let staged = |a: EpiAtom, stages: i64| -> Result<AnyLayout> {
+        smem_layout(&atom_layout(a)?, em, en, stages, a.0)
+    };
+    let smem_layouts = [staged(atoms[0], stages_c)?, staged(atoms[1], d_stages)?];
+    // A buffer starts where its swizzle's pattern does (`alignment_for_swizzle`).
+    let align_of = |l: &AnyLayout| l.swizzle().map_or(1, |(sw, _)| sw.repeat());
+    let aligns = [align_of(&smem_layouts[0]), align_of(&smem_layouts[1])];
+    let c_bits = cfg.c.map_or(0, |c| c.0.bits());
+    let bytes = stacked_bytes([em, en], [stages_c, d_stages], [c_bits, cfg.d.0.bits()])?;
+    let fusion = fusion_bytes(
+        cfg,
+        cta_n,
+        [em, en],
+        [stages_c, stages_d],
+        &stacked_aux([em, en]),
+        notes,
+    )?;
+    let (shared, note) = shared_storage(cfg, reuse, stages_c, aligns, bytes, fusion)?;
+    notes.push(note);
+    Ok((atoms, smem_layouts, shared))
 }
 
 /// C and D are TMA-aligned: 16 bytes (96 for 6-bit elements) an alignment.

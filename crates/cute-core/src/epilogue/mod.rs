@@ -14,6 +14,7 @@
 //!     arch: Arch::Sm90,
 //!     cluster: [1, 1, 1],
 //!     acc: Elem::F32,
+//!     compute: Elem::F32,
 //!     tile: [128, 128, 64],
 //!     epi_tile: None,
 //!     c: Some((Elem::F16, GemmLayout::RowMajor, 8)),
@@ -34,13 +35,13 @@
 //! assert_eq!(e.tmem_load.as_deref(), Some("SM100_TMEM_LOAD_32dp32b16x"));
 //! ```
 mod common;
+mod fusion;
 mod sm100;
 mod sm120;
 mod sm90;
 
-pub use common::{
-    atom_layout, Activation, Epilogue, EpilogueConfig, EpilogueSchedule, Fusion, TmaEpilogue,
-};
+pub use common::{atom_layout, EpiAtom, Epilogue, EpilogueConfig, EpilogueSchedule, TmaEpilogue};
+pub use fusion::{Activation, BlockScale, Fusion, FusionKind, FusionParam};
 pub use sm100::{
     dsl_tmem_load, epilogue_tile as sm100_epilogue_tile, tmem_warps as sm100_tmem_warps,
 };
@@ -59,7 +60,7 @@ pub fn build_epilogue(cfg: &EpilogueConfig) -> Result<Epilogue> {
         )));
     }
     check_fusion(cfg)?;
-    let mut e = match cfg.arch {
+    match cfg.arch {
         Arch::Sm90 => sm90::build(cfg),
         Arch::Sm100 => sm100::build(cfg),
         Arch::Sm120 => sm120::build(cfg),
@@ -67,13 +68,7 @@ pub fn build_epilogue(cfg: &EpilogueConfig) -> Result<Epilogue> {
             "the {} epilogue builder is not resolved (SM90's, SM100's and SM120's are)",
             a.name()
         ))),
-    }?;
-    if let Some(f) = cfg.fusion {
-        e.notes.push(format!(
-            "FusionOperation: {f}: elementwise on the accumulators, it stages nothing, so the collective's tile, stages and shared memory are the default fusion's"
-        ));
     }
-    Ok(e)
 }
 
 /// A fusion other than the default builds only a TMA epilogue: SM90's automatic schedule

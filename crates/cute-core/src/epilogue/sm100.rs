@@ -3,8 +3,8 @@
 //! reading the accumulators out of TMEM with a `tcgen05.ld` the builder picks.
 
 use super::common::{
-    atom_layout, check_alignment, no_builder, refuse, shared_storage, Epilogue, EpilogueConfig,
-    EpilogueSchedule, TmaEpilogue,
+    atom_layout, aux_bytes, check_alignment, fusion_bytes, no_builder, refuse, shared_storage,
+    Epilogue, EpilogueConfig, EpilogueSchedule, TmaEpilogue,
 };
 use crate::collective::GemmLayout;
 use crate::elem::Elem;
@@ -83,7 +83,16 @@ fn tmem_load_op(acc: Elem, d: (Elem, GemmLayout), [dp, cols]: [i64; 2]) -> Resul
         }
         (32, 32, 16, false) => ("16dp128b", 128, 64, ""),
         (32, 8, 16, false) => ("16dp32b", 64, 128, ""),
-        (32, 32 | 16 | 8, 32, _) => ("32dp32b", 32, 128, ""),
+        (32, 32 | 16 | 8, 32, _) | (32, 6 | 4, 32, _) => ("32dp32b", 32, 128, ""),
+        (32, 6 | 4, 16, _) => {
+            return Err(refuse(
+                "num_dp == 32",
+                format!(
+                    "a {}-bit D is read out of TMEM 32 rows a warp, and a warp's epilogue subtile has 16",
+                    db
+                ),
+            ))
+        }
         (16, 16, 32, false) => ("32dp32b", 32, 128, "_16b"),
         (16, 16, _, _) => ("16dp128b", 128, 64, "_16b"),
         _ => {
@@ -145,7 +154,15 @@ fn auto_tile(
     warps: [i64; 2],
 ) -> Result<[Layout; 2]> {
     let c = cfg.c.map(|(e, l, _)| (e, l));
-    epilogue_tile([cta_m, cta_n], warps, (cfg.d.0, cfg.d.1), c, false)
+    let per_col_scale = cfg.fusion.is_some_and(|f| f.kind.per_col_scale());
+    epilogue_tile(
+        [cta_m, cta_n],
+        warps,
+        (cfg.d.0, cfg.d.1),
+        c,
+        false,
+        per_col_scale,
+    )
 }
 
 /// The TMEM warps of an SM100 epilogue: 2x2 on a CTA pair's 64-row halves, else 4x1
@@ -161,12 +178,13 @@ pub fn tmem_warps(cta_m: i64, two_sm: bool) -> [i64; 2] {
 /// The automatic SM100 epilogue tile of a CTA tile (`[M, N]`) over TMEM warps, for D and
 /// (where the epilogue reads one) C: C++'s `EpilogueTileAuto`, and with `halve_to_divide`
 /// CuTeDSL's `sm100_utils.compute_epilogue_tile_shape`, which halves the preferred N
-/// until it divides the CTA's.
+/// until it divides the CTA's; `per_col_scale` for a fusion with per-column alpha and beta
+/// (`IsPerColScaleSupported`: with C, its narrower tile keeps the registers).
 ///
 /// ```
 /// use cute_core::{elem::Elem, epilogue::sm100_epilogue_tile, collective::GemmLayout};
 /// let d = (Elem::F16, GemmLayout::RowMajor);
-/// let t = sm100_epilogue_tile([64, 128], [2, 2], d, Some(d), false).unwrap();
+/// let t = sm100_epilogue_tile([64, 128], [2, 2], d, Some(d), false, false).unwrap();
 /// assert_eq!(format!("({},{})", t[0], t[1]), "(64:1,(16,2):(1,64))");
 /// ```
 pub fn epilogue_tile(
@@ -175,6 +193,7 @@ pub fn epilogue_tile(
     d: (Elem, GemmLayout),
     c: Option<(Elem, GemmLayout)>,
     halve_to_divide: bool,
+    per_col_scale: bool,
 ) -> Result<[Layout; 2]> {
     if cta_m <= 0 || cta_n <= 0 || wm <= 0 || wn <= 0 {
         return Err(Error::new(format!(
@@ -189,6 +208,7 @@ pub fn epilogue_tile(
         (None, _) => 4096 / m,
         (_, 32) if cta_m > 64 && cta_n <= 128 => 16,
         (_, 32) => 32,
+        _ if per_col_scale => 32,
         (_, 16) if cta_n <= 128 => 32,
         _ => 64,
     };
@@ -451,12 +471,19 @@ pub(super) fn build(cfg: &EpilogueConfig) -> Result<Epilogue> {
     let (smem_c, bytes_c) = staged(&stage_c, stages_c, stride(bits_c, ce), ce.bits())?;
     let (smem_d, bytes_d) = staged(&stage_d, d_stages, stride(bits_d, d.0), d.0.bits())?;
     let align_of = |l: &AnyLayout| l.swizzle().map_or(1, |(sw, _)| sw.repeat());
+    // The aux tensor's atom is chosen over the TMA box as C's and D's are.
+    let aux = |e: Elem, l: GemmLayout, stages: i64| -> Result<(i64, i64)> {
+        let (atom, _) = stage_layout((e, l), epi, boxes)?;
+        aux_bytes(atom, epi, stages)
+    };
+    let fusion = fusion_bytes(cfg, cta[1], epi, [stages_c, stages_d], &aux, &mut notes)?;
     let (shared, note) = shared_storage(
         cfg,
         reuse,
         stages_c,
         [align_of(&smem_c), align_of(&smem_d)],
         [bytes_c, bytes_d],
+        fusion,
     )?;
     notes.push(note);
     let store = smem_ops(cfg.acc, d, &load, r).0;

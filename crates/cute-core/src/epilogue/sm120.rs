@@ -3,14 +3,11 @@
 //! auto schedule included; the policy is SM90's (`Sm90TmaWarpSpecialized`).
 
 use super::common::{
-    atom_layout, no_builder, refuse, shared_storage, stacked_bytes, Epilogue, EpilogueConfig,
-    EpilogueSchedule, TmaEpilogue,
+    no_builder, refuse, stacked_storage, Epilogue, EpilogueConfig, EpilogueSchedule, TmaEpilogue,
 };
-use crate::collective::{smem_layout, GemmLayout};
+use crate::collective::GemmLayout;
 use crate::elem::Elem;
 use crate::error::{arith, Error, Result};
-use crate::smem_atom::{ss_smem_selector, AtomMajor};
-use crate::swizzle::AnyLayout;
 
 /// `FragmentSize`: the four accumulators a thread holds of each SM120 MMA.
 const FRAGMENT_SIZE: i64 = 4;
@@ -87,30 +84,9 @@ pub(super) fn build(cfg: &EpilogueConfig) -> Result<Epilogue> {
         "EpilogueTile ({em},{en}), {epi_tiles} subtiles -> StagesC {stages_c}, StagesD {stages_d} (SM120 keeps fewer stages than SM90 for its 99 KiB){}",
         if reuse { ", C and D share shared memory" } else { "" }
     ));
+    let (atoms, smem_layouts, shared) =
+        stacked_storage(cfg, reuse, n, [em, en], [stages_c, stages_d], &mut notes)?;
     let (ce, cl, _) = cfg.c.unwrap_or(cfg.d);
-    let atom = |e: Elem, l: GemmLayout| -> Result<_> {
-        let major = match l {
-            GemmLayout::RowMajor => AtomMajor::K,
-            GemmLayout::ColumnMajor => AtomMajor::MN,
-        };
-        Ok((major, ss_smem_selector(major, e.bits(), em, en)?, e.bits()))
-    };
-    let atoms = [atom(ce, cl)?, atom(cfg.d.0, cfg.d.1)?];
-    let d_stages = if reuse { stages_c } else { stages_d };
-    let staged = |i: usize, stages: i64| -> Result<AnyLayout> {
-        smem_layout(&atom_layout(atoms[i])?, em, en, stages, atoms[i].0)
-    };
-    let smem_layouts = [staged(0, stages_c)?, staged(1, d_stages)?];
-    let align_of = |l: &AnyLayout| l.swizzle().map_or(1, |(sw, _)| sw.repeat());
-    let bytes = stacked_bytes([em, en], [stages_c, d_stages], [c_bits, d_bits])?;
-    let (shared, note) = shared_storage(
-        cfg,
-        reuse,
-        stages_c,
-        [align_of(&smem_layouts[0]), align_of(&smem_layouts[1])],
-        bytes,
-    )?;
-    notes.push(note);
     Ok(Epilogue {
         config: cfg.clone(),
         schedule,

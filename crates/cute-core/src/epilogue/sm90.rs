@@ -2,15 +2,13 @@
 //! TMA warp-specialized epilogues (`Sm90TmaWarpSpecialized`).
 
 use super::common::{
-    atom_layout, check_alignment, no_builder, refuse, shared_storage, stacked_bytes, Epilogue,
-    EpilogueConfig, EpilogueSchedule, TmaEpilogue,
+    check_alignment, no_builder, refuse, stacked_storage, Epilogue, EpilogueConfig,
+    EpilogueSchedule, TmaEpilogue,
 };
-use crate::collective::{smem_layout, GemmLayout};
+use crate::collective::GemmLayout;
 use crate::elem::Elem;
 use crate::error::{arith, Result};
 use crate::layout::gcd;
-use crate::smem_atom::{ss_smem_selector, AtomMajor, AtomSwizzle};
-use crate::swizzle::AnyLayout;
 
 /// The epilogue tile (`sm90_compute_tile_shape_or_override`).
 fn epilogue_tile(cfg: &EpilogueConfig, coop: bool) -> Result<[i64; 2]> {
@@ -146,29 +144,10 @@ pub(super) fn build(cfg: &EpilogueConfig) -> Result<Epilogue> {
             ""
         }
     ));
-    // C's atom, layout and copy are D's where there is no C.
+    let (atoms, smem_layouts, shared) =
+        stacked_storage(cfg, reuse, n, [em, en], [stages_c, stages_d], &mut notes)?;
+    // C's copy is D's where there is no C.
     let (ce, cl, _) = cfg.c.unwrap_or(cfg.d);
-    let atom = |e: Elem, l: GemmLayout| -> Result<(AtomMajor, AtomSwizzle, i64)> {
-        let major = if l == GemmLayout::RowMajor {
-            AtomMajor::K
-        } else {
-            AtomMajor::MN
-        };
-        Ok((major, ss_smem_selector(major, e.bits(), em, en)?, e.bits()))
-    };
-    let atoms = [atom(ce, cl)?, atom(cfg.d.0, cfg.d.1)?];
-    // Tiled to (EpiM, EpiN, stages) in the order of the major, as the mainloop's buffers.
-    let staged = |a: (AtomMajor, AtomSwizzle, i64), stages: i64| -> Result<AnyLayout> {
-        smem_layout(&atom_layout(a)?, em, en, stages, a.0)
-    };
-    let d_stages = if reuse { stages_c } else { stages_d };
-    let smem_layouts = [staged(atoms[0], stages_c)?, staged(atoms[1], d_stages)?];
-    // A buffer starts where its swizzle's pattern does (`alignment_for_swizzle`).
-    let align_of = |l: &AnyLayout| l.swizzle().map_or(1, |(sw, _)| sw.repeat());
-    let (al_c, al_d) = (align_of(&smem_layouts[0]), align_of(&smem_layouts[1]));
-    let bytes = stacked_bytes([em, en], [stages_c, d_stages], [c_bits, d_bits])?;
-    let (shared, note) = shared_storage(cfg, reuse, stages_c, [al_c, al_d], bytes)?;
-    notes.push(note);
     Ok(Epilogue {
         config: cfg.clone(),
         schedule,

@@ -11,9 +11,11 @@ use cute_core::collective::{
 };
 use cute_core::elem::Elem;
 use cute_core::epilogue::{
-    build_epilogue, Activation, Epilogue, EpilogueConfig, EpilogueSchedule, Fusion,
+    build_epilogue, Activation, BlockScale, Epilogue, EpilogueConfig, EpilogueSchedule, Fusion,
+    FusionKind, FusionParam,
 };
 use cute_core::error::{Error, Result};
+use cute_core::smem_atom::AtomMajor;
 use cute_core::swizzle::AnyLayout;
 
 fn elem(v: &Value, what: &str) -> Result<Elem> {
@@ -234,6 +236,27 @@ pub(crate) fn gemm_universal(t: &[Value]) -> Result<Value> {
     if let Some(s) = t.get(3) {
         members.push(("TileScheduler".to_string(), s.clone()));
     }
+    // The strides its collectives take (`TagToStrideA_t<LayoutA>`, ...): a value-initialized
+    // `Stride<int64_t, _1, int64_t>` of a K-major (row-major C) operand, `<_1, int64_t,
+    // int64_t>` of the other major. A `void` C keeps no layout tag here: D's stands for it.
+    let stride = |major: cute_core::smem_atom::AtomMajor| {
+        let (one, dynamic) = (Value::Int(1), Value::Dyn(0));
+        Value::Tuple(match major {
+            cute_core::smem_atom::AtomMajor::K => vec![dynamic.clone(), one, dynamic],
+            cute_core::smem_atom::AtomMajor::MN => vec![one, dynamic.clone(), dynamic],
+        })
+    };
+    if let (Value::Collective(m), Value::Epilogue(e)) = (&t[1], &t[2]) {
+        let (c, d) = (e.config.c.map_or(e.config.d.1, |c| c.1), e.config.d.1);
+        for (name, major) in [
+            ("StrideA", m.config.a.1.major(false)),
+            ("StrideB", m.config.b.1.major(true)),
+            ("StrideC", c.major(false)),
+            ("StrideD", d.major(false)),
+        ] {
+            members.push((name.to_string(), stride(major)));
+        }
+    }
     Ok(Value::Policy(Box::new(crate::value::Policy {
         name: "GemmUniversal<ProblemShape, CollectiveMainloop, CollectiveEpilogue>".to_string(),
         members,
@@ -247,6 +270,15 @@ pub(crate) fn gemm_adapter(t: &[Value]) -> Result<Value> {
         Value::Policy(k) if k.name.starts_with("GemmUniversal<") => {
             let mut members = vec![("GemmKernel".to_string(), t[0].clone())];
             members.extend(k.members.iter().cloned());
+            // `EpilogueOutputOp`: the epilogue's fusion operation.
+            if let Some((_, Value::Epilogue(e))) =
+                k.members.iter().find(|(n, _)| n == "CollectiveEpilogue")
+            {
+                members.push((
+                    "EpilogueOutputOp".to_string(),
+                    Value::Word(Word::Fusion(e.fusion_op())),
+                ));
+            }
             Ok(Value::Policy(Box::new(crate::value::Policy {
                 name: "GemmUniversalAdapter<GemmKernel>".to_string(),
                 members,
@@ -259,28 +291,194 @@ pub(crate) fn gemm_adapter(t: &[Value]) -> Result<Value> {
     }
 }
 
-/// `fusion::LinearCombination<ElementOutput, ElementCompute[, ElementSource, ElementScalar]>`
-/// (`act` `None`) or `LinCombEltAct<act, ...>`: the source defaults to the output, the scalar
-/// to the compute type.
-pub(crate) fn fusion(act: Option<Activation>, t: &[Value]) -> Result<Value> {
-    let d = elem(&t[0], "ElementOutput")?;
-    let compute = elem(&t[1], "ElementCompute")?;
-    let source = match t.get(2) {
-        None => Some(d),
-        Some(Value::Word(Word::Void)) => None,
-        Some(v) => Some(elem(v, "ElementSource")?),
+/// `cutlass::detail::Sm1xxBlockScaledConfig<SFVecSize>` (`output`: false, K-major) and
+/// `Sm1xxBlockScaledOutputConfig<SFVecSize[, UMMA::Major]>`: the scale factors' block
+/// sizes, the chunk atom and the tensor's default `LayoutSF` as member types.
+pub(crate) fn sf_config(t: &[Value], output: bool) -> Result<Value> {
+    let vs = t[0].to_int()?;
+    let major = match t.get(1) {
+        None => AtomMajor::K,
+        Some(Value::Word(Word::Major(m))) => *m,
+        Some(v) => {
+            return Err(Error::new(format!(
+                "the second argument is the scale factors' major (UMMA::Major::K or UMMA::Major::MN), got {v}"
+            )))
+        }
     };
-    let scalar = match t.get(3) {
-        None => compute,
-        Some(v) => elem(v, "ElementScalar")?,
+    if !matches!(vs, 16 | 32 | 64) {
+        return Err(Error::new(format!(
+            "a scale factor covers 16, 32 or 64 elements (SFVecSize), got {vs}"
+        )));
+    }
+    let name = if output {
+        let m = if major == AtomMajor::K { "K" } else { "MN" };
+        format!("Sm1xxBlockScaledOutputConfig<{vs}, UMMA::Major::{m}>")
+    } else {
+        format!("Sm1xxBlockScaledConfig<{vs}>")
     };
-    Ok(Value::Word(Word::Fusion(Fusion {
-        act,
-        d,
-        compute,
-        source,
-        scalar,
+    let members = vec![
+        ("SFVecSize".to_string(), Value::Int(vs)),
+        ("Blk_MN".to_string(), Value::Int(128)),
+        ("Blk_SF".to_string(), Value::Int(4)),
+        (
+            "SfAtom".to_string(),
+            Value::Layout(cute_core::collective::sf_chunk_atom(vs, major)?),
+        ),
+        (
+            "LayoutSF".to_string(),
+            Value::Layout(cute_core::collective::sf_tensor_layout(vs, major)?),
+        ),
+    ];
+    Ok(Value::Policy(Box::new(crate::value::Policy {
+        name,
+        members,
     })))
+}
+
+/// `cutlass::epilogue::fusion::<kind><...>`: its template arguments in `operations.hpp`'s
+/// order, each default filled in as C++ fills it (the aux, bias and source default to the
+/// output type, the scalar and amax to the compute type, each alignment to 128 bits of its
+/// element, the scale factors' layout to `RowMajor`).
+pub(crate) fn fusion(kind: FusionKind, t: &[Value]) -> Result<Value> {
+    let params = kind.params();
+    let what = |p: FusionParam| format!("{}'s {}", kind.name(), param_name(p));
+    // The output and compute types come first among the required arguments.
+    let required = |p: FusionParam| -> Result<Elem> {
+        let v = params.iter().position(|q| *q == p).and_then(|i| t.get(i));
+        elem(v.unwrap_or(&Value::Word(Word::Void)), &what(p))
+    };
+    let (d, compute) = (
+        required(FusionParam::Output)?,
+        required(FusionParam::Compute)?,
+    );
+    let mut f = Fusion::of(kind, d, compute);
+    let mut aligns = [None; 3];
+    for (p, v) in params.iter().zip(t) {
+        let count = |v: &Value| -> Result<i64> {
+            let n = v.to_int()?;
+            if n <= 0 {
+                return Err(Error::new(format!("{} = {n}: it is positive", what(*p))));
+            }
+            Ok(n)
+        };
+        match p {
+            FusionParam::Output | FusionParam::Compute => {}
+            FusionParam::Act => match v {
+                Value::Word(Word::Activation(a)) => f.act = Some(*a),
+                v => {
+                    return Err(Error::new(format!(
+                        "{} is an activation (cutlass::epilogue::thread::{}), got {v}",
+                        what(*p),
+                        Activation::ALL.map(|a| a.name()).join(", ")
+                    )))
+                }
+            },
+            FusionParam::AuxLayout => {
+                let l = gemm_layout(v, &what(*p))?;
+                f.aux = f.aux.map(|(e, _)| (e, l));
+            }
+            FusionParam::Aux => {
+                let e = elem(v, &what(*p))?;
+                f.aux = f.aux.map(|(_, l)| (e, l));
+            }
+            FusionParam::Amax => f.amax = elem(v, &what(*p))?,
+            FusionParam::Bias => f.bias = elem(v, &what(*p))?,
+            FusionParam::Source => {
+                f.source = match v {
+                    Value::Word(Word::Void) => None,
+                    v => Some(elem(v, &what(*p))?),
+                }
+            }
+            FusionParam::Scalar => f.scalar = elem(v, &what(*p))?,
+            FusionParam::VecSize => {
+                let n = count(v)?;
+                f.block_scale = f.block_scale.map(|s| BlockScale { vec: n, ..s });
+            }
+            FusionParam::ScaleFactor => {
+                let e = elem(v, &what(*p))?;
+                f.block_scale = f.block_scale.map(|s| BlockScale { elem: e, ..s });
+            }
+            FusionParam::ScaleFactorLayout => {
+                let l = gemm_layout(v, &what(*p))?;
+                f.block_scale = f.block_scale.map(|s| BlockScale { layout: l, ..s });
+            }
+            FusionParam::AlignAux => aligns[0] = Some(count(v)?),
+            FusionParam::AlignBias => aligns[1] = Some(count(v)?),
+            FusionParam::AlignScalar => aligns[2] = Some(count(v)?),
+        }
+    }
+    // The alignments default to 128 bits of the (final) aux, bias and scalar types.
+    let defaults = [f.aux.map_or(f.d, |a| a.0), f.bias, f.scalar].map(|e| 128 / e.bits().max(1));
+    f.align = [0, 1, 2].map(|i| aligns[i].unwrap_or(defaults[i]));
+    Ok(Value::Word(Word::Fusion(f)))
+}
+
+/// `FusionOp::member`: its element types, alignments, activation and `Is*Supported` flags as
+/// `operations.hpp`'s `FusionOperation` declares them (`void` or 0 where the fusion has none).
+pub(crate) fn fusion_member(f: &Fusion, name: &str) -> Result<Value> {
+    let has = |p: FusionParam| f.kind.params().contains(&p);
+    let elem_or_void = |p: FusionParam, e: Option<Elem>| {
+        Value::Word(match e.filter(|_| has(p)) {
+            Some(e) => Word::Elem(e),
+            None => Word::Void,
+        })
+    };
+    let layout = |p: FusionParam, l: Option<GemmLayout>| {
+        Value::Word(match l.filter(|_| has(p)) {
+            Some(l) => Word::GemmLayout(l),
+            None => Word::Void,
+        })
+    };
+    let int_if = |p: FusionParam, n: i64| Value::Int(if has(p) { n } else { 0 });
+    let sf = f.block_scale;
+    Ok(match name {
+        "ElementOutput" => Value::Word(Word::Elem(f.d)),
+        "ElementCompute" => Value::Word(Word::Elem(f.compute)),
+        "ElementSource" => Value::Word(f.source.map_or(Word::Void, Word::Elem)),
+        "ElementScalar" => Value::Word(Word::Elem(f.scalar)),
+        "ElementBias" => elem_or_void(FusionParam::Bias, Some(f.bias)),
+        "ElementAux" => elem_or_void(FusionParam::Aux, f.aux.map(|a| a.0)),
+        "ElementAmax" => elem_or_void(FusionParam::Amax, Some(f.amax)),
+        "ElementBlockScaleFactor" => elem_or_void(FusionParam::ScaleFactor, sf.map(|s| s.elem)),
+        "GmemLayoutTagAux" => layout(FusionParam::AuxLayout, f.aux.map(|a| a.1)),
+        "GmemLayoutTagScalefactor" => layout(FusionParam::ScaleFactorLayout, sf.map(|s| s.layout)),
+        "ActivationFn" => Value::Word(f.act.map_or(Word::Void, Word::Activation)),
+        "SFVecSize" => int_if(FusionParam::VecSize, sf.map_or(0, |s| s.vec)),
+        "AlignmentAux" => int_if(FusionParam::AlignAux, f.align[0]),
+        "AlignmentBias" => int_if(FusionParam::AlignBias, f.align[1]),
+        // `ScaledAcc` sets 1 where the fusion takes no alignment of its own.
+        "AlignmentScalar" => Value::Int(if has(FusionParam::AlignScalar) { f.align[2] } else { 1 }),
+        m => match f.kind.flag(m) {
+            Some(b) => Value::Bool(b),
+            None => {
+                return Err(Error::new(format!(
+                    "{} has no member '{m}' (known: ElementOutput, ElementCompute, ElementSource, ElementScalar, ElementBias, ElementAux, ElementAmax, ElementBlockScaleFactor, GmemLayoutTagAux, GmemLayoutTagScalefactor, ActivationFn, SFVecSize, AlignmentAux, AlignmentBias, AlignmentScalar, and the Is...Supported flags)",
+                    f.kind.name()
+                )))
+            }
+        },
+    })
+}
+
+/// A fusion parameter's name in `operations.hpp`.
+fn param_name(p: FusionParam) -> &'static str {
+    match p {
+        FusionParam::AuxLayout => "GmemLayoutTagAux",
+        FusionParam::Act => "ActivationFn",
+        FusionParam::VecSize => "SFVecSize",
+        FusionParam::Output => "ElementOutput",
+        FusionParam::Compute => "ElementCompute",
+        FusionParam::Aux => "ElementAux",
+        FusionParam::Amax => "ElementAmax",
+        FusionParam::Bias => "ElementBias",
+        FusionParam::ScaleFactor => "ElementBlockScaleFactor",
+        FusionParam::ScaleFactorLayout => "GmemLayoutTagScalefactor",
+        FusionParam::Source => "ElementSource",
+        FusionParam::Scalar => "ElementScalar",
+        FusionParam::AlignAux => "AlignmentAux",
+        FusionParam::AlignBias => "AlignmentBias",
+        FusionParam::AlignScalar => "AlignmentScalar",
+    }
 }
 
 /// `StageCount<N>`.
@@ -358,7 +556,8 @@ pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
             Value::Int(m.tma_transaction_bytes()?)
         }
         "SmemLayoutAtomSFA" | "SmemLayoutAtomSFB" | "SmemLayoutSFA" | "SmemLayoutSFB"
-        | "GmemTiledCopySFA" | "GmemTiledCopySFB" | "ElementSF" | "SFVecSize" => {
+        | "GmemTiledCopySFA" | "GmemTiledCopySFB" | "ElementSF" | "SFVecSize" | "LayoutSFA"
+        | "LayoutSFB" | "Sm1xxBlkScaledConfig" => {
             let Some(bs) = &m.block_scale else {
                 return Err(Error::new(format!(
                     "{name} is a block-scaled mainloop's (arch::OpClassBlockScaledTensorOp): this one has no scale factors"
@@ -370,6 +569,11 @@ pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
                 "SmemLayoutSFA" | "SmemLayoutSFB" => Value::Layout(bs.layouts[i].clone()),
                 "ElementSF" => Value::Word(Word::Elem(bs.sf)),
                 "SFVecSize" => Value::Int(bs.vs),
+                // The global tensors' layouts: `Sm1xxBlockScaledConfig<VS>::LayoutSF`.
+                "LayoutSFA" | "LayoutSFB" => Value::Layout(
+                    cute_core::collective::sf_tensor_layout(bs.vs, AtomMajor::K)?,
+                ),
+                "Sm1xxBlkScaledConfig" => sf_config(&[Value::Int(bs.vs)], false)?,
                 _ => {
                     let op = bs.gmem_copy[i].name();
                     crate::words::TmaOp::parse(op)
@@ -382,7 +586,7 @@ pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
             return Err(Error::new(format!(
                 "the collective has no member '{name}' here (known: CollectiveOp, DispatchPolicy, TileShape, ElementA, ElementB, TiledMma, SmemLayoutAtomA, SmemLayoutAtomB, SmemLayoutA, SmemLayoutB, GmemTiledCopyA, GmemTiledCopyB{})",
                 match (&m.block_scale, cfg.arch) {
-                    (Some(_), _) => ", SharedStorage, TmaTransactionBytes, ElementSF, SFVecSize, SmemLayoutAtomSFA, SmemLayoutAtomSFB, SmemLayoutSFA, SmemLayoutSFB, GmemTiledCopySFA, GmemTiledCopySFB",
+                    (Some(_), _) => ", SharedStorage, TmaTransactionBytes, ElementSF, SFVecSize, SmemLayoutAtomSFA, SmemLayoutAtomSFB, SmemLayoutSFA, SmemLayoutSFB, GmemTiledCopySFA, GmemTiledCopySFB, LayoutSFA, LayoutSFB, Sm1xxBlkScaledConfig",
                     (None, cute_core::arch::Arch::Sm100) => ", SharedStorage, TmaTransactionBytes",
                     _ => "",
                 }
@@ -400,7 +604,7 @@ fn epilogue_builder(arch: Arch, t: &[Value], block_scaled: bool) -> Result<Value
         Some(Value::Word(Word::Fusion(f))) => Some(*f),
         Some(v) => {
             return Err(Error::new(format!(
-                "the 15th argument is the epilogue's fusion (cutlass::epilogue::fusion::LinearCombination<...> or LinCombEltAct<Act, ...>), got {v}"
+                "the 15th argument is the epilogue's fusion (cutlass::epilogue::fusion::LinearCombination<...>, LinCombEltAct<Act, ...>, LinCombPerColBias<...>, ...), got {v}"
             )))
         }
     };
@@ -437,6 +641,7 @@ fn epilogue_builder(arch: Arch, t: &[Value], block_scaled: bool) -> Result<Value
         arch,
         cluster: shape3(&t[3], "ClusterShape_MNK")?,
         acc: elem(&t[5], "ElementAccumulator")?,
+        compute: elem(&t[6], "ElementCompute")?,
         tile: shape3(&t[2], "TileShape_MNK")?,
         epi_tile,
         c,
@@ -445,15 +650,7 @@ fn epilogue_builder(arch: Arch, t: &[Value], block_scaled: bool) -> Result<Value
         block_scaled,
         fusion: None,
     };
-    let compute = elem(&t[6], "ElementCompute")?;
-    // The builder's default: LinearCombination<ElementD, ElementCompute, ElementC, ElementCompute>.
-    let default = Fusion {
-        act: None,
-        d: cfg.d.0,
-        compute,
-        source: cfg.c.map(|c| c.0),
-        scalar: compute,
-    };
+    let default = Fusion::default_for(cfg.d.0, cfg.compute, cfg.c.map(|c| c.0));
     let cfg = EpilogueConfig {
         fusion: fusion.filter(|f| *f != default),
         ..cfg
@@ -490,6 +687,7 @@ pub(crate) fn epilogue_member(e: &Epilogue, name: &str) -> Result<Value> {
     Ok(match name {
         "CollectiveOp" => Value::Epilogue(Box::new(e.clone())),
         "SharedStorage" => Value::Storage(e.shared_storage_bytes),
+        "ThreadEpilogueOp" | "FusionOperation" => Value::Word(Word::Fusion(e.fusion_op())),
         "EpilogueTile" => match (tma, e.no_smem_tile) {
             (None, Some(t)) => ints(&t),
             _ => {
@@ -530,7 +728,7 @@ pub(crate) fn epilogue_member(e: &Epilogue, name: &str) -> Result<Value> {
         }
         _ => {
             return Err(Error::new(format!(
-                "the epilogue collective has no member '{name}' here (known: CollectiveOp, SharedStorage, DispatchPolicy, EpilogueTile, SmemLayoutAtomC, SmemLayoutAtomD, GmemTiledCopyC, GmemTiledCopyD)"
+                "the epilogue collective has no member '{name}' here (known: CollectiveOp, SharedStorage, DispatchPolicy, ThreadEpilogueOp, EpilogueTile, SmemLayoutAtomC, SmemLayoutAtomD, GmemTiledCopyC, GmemTiledCopyD)"
             )))
         }
     })

@@ -89,7 +89,7 @@ pub(crate) fn compute_epilogue_tile_shape(a: &[Value]) -> Result<Value> {
         }
     };
     let w = warps(a.get(6), cta[0], two)?;
-    let [m, n] = sm100_epilogue_tile(cta, w, d, c, true)?;
+    let [m, n] = sm100_epilogue_tile(cta, w, d, c, true, false)?;
     Ok(Value::Tuple(vec![m.into(), n.into()]))
 }
 

@@ -139,6 +139,7 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
         (Value::Collective(c), m) => crate::ops::collective::member(c, m),
         (Value::Epilogue(e), "DispatchPolicy") => Ok(crate::types::policy::of_epilogue(e)),
         (Value::Epilogue(e), m) => crate::ops::collective::epilogue_member(e, m),
+        (Value::Word(Word::Fusion(f)), m) => crate::ops::collective::fusion_member(f, m),
         // C++ `Trait<...>::value` of a value computed here.
         (v @ (Value::Bool(_) | Value::Int(_) | Value::Dyn(_)), "value") => Ok(v.clone()),
         // The member types of a TiledCopy (`typename decltype(tiled_copy)::Tiler_MN{}`).
