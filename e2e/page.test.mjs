@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
-import { serve, CHROMIUM_ARGS } from './serve.mjs';
+import { serve, CHROMIUM_ARGS, longScript } from './serve.mjs';
 
 const DIST = new URL('../dist', import.meta.url).pathname;
 const OUT = new URL('./out', import.meta.url).pathname;
@@ -101,7 +101,7 @@ test('typed expression: right number of cells and offsets, URL follows', async (
 });
 
 test('shared URL restores the whole state', async () => {
-  const q = '?expr=Sw%3C3,4,3%3E%20o%200%20o%20(8,64):(64,1)&view=swizzle&palette=colorblind&theme=dark&bits=32&zoom=1.50';
+  const q = '?expr=Sw%3C3,4,3%3E%20o%200%20o%20(8,64):(64,1)&view=swizzle&palette=colorblind&theme=dark&bits=32&zoom=1.5';
   const { page, ctx, errors } = await open(q);
   assert.equal(await page.inputValue('#editor'), 'Sw<3,4,3> o 0 o (8,64):(64,1)');
   assert.equal(await page.inputValue('#view'), 'swizzle');
@@ -510,8 +510,11 @@ test('touch on a phone-sized screen: one finger pans the drawing, two pinch-zoom
   for (let k = 1; k <= 8; k++) await touch('touchMove', [[cx + 80 - 15 * k, cy + 80 - 15 * k]]);
   await touch('touchEnd', []);
   await page.waitForFunction(() => document.querySelector('#canvas').scrollTop > 40 && document.querySelector('#canvas').scrollLeft > 40);
-  // Two fingers spread to twice their distance: the zoom doubles (100% → 200%).
-  assert.equal(await page.textContent('#zoom-level'), '100%');
+  // Two fingers spread to twice their distance: the zoom doubles (100% → 200%). The 64x64
+  // layout opened at the legible 82%, part of it in view.
+  assert.equal(await page.textContent('#zoom-level'), '82%');
+  await page.click('#zoom-reset');
+  await page.waitForFunction(() => document.querySelector('#zoom-level').textContent === '100%');
   await touch('touchStart', [[cx - 40, cy], [cx + 40, cy]]);
   for (let k = 1; k <= 8; k++) await touch('touchMove', [[cx - 40 - 5 * k, cy], [cx + 40 + 5 * k, cy]]);
   await touch('touchEnd', []);
@@ -722,28 +725,145 @@ test('new figures open fitted and scrolled to their corner', async () => {
     if (p.bottom > c.bottom + 1) return 0;
     return (Math.min(p.right, c.right) - Math.max(p.left, c.left)) / p.width;
   }, sel);
-  // The first load's 8x32 swizzle opens as whole as keeps its labels legible (50%): 30 of
-  // 32 columns, where 100% showed 17.
+  // The first load's 8x32 swizzle is wider than the stage at a legible zoom: it opens at
+  // 82% (11px labels at 9px) and the zoom bar says only part is in view; fit shows it all.
   await page.waitForFunction(() => Number(document.querySelector('#label-layer').dataset.labels) > 0);
-  assert.equal(await page.textContent('#zoom-level'), '50%');
+  assert.equal(await page.textContent('#zoom-level'), '82%');
+  assert.match(await page.textContent('#zoom-part'), /^part in view: fit \(\d+%\) shows it whole$/);
+  await page.click('#zoom-fit');
+  await page.waitForFunction(() => !document.querySelector('#zoom-part'));
   for (const p of ['#panel-before', '#panel-after']) {
-    assert.ok(await shown(p) > 0.9, `${p}: ${await shown(p)} on screen`);
+    assert.ok(await shown(p) > 0.99, `${p}: ${await shown(p)} on screen`);
   }
+  // Fit is both ways: the whole drawing is inside the stage.
+  assert.ok(await page.evaluate(() => {
+    const c = document.querySelector('#canvas'), s = c.querySelector('svg');
+    return s.getBoundingClientRect().width <= c.clientWidth && s.getBoundingClientRect().height <= c.clientHeight;
+  }), 'fit shows the whole drawing');
+  // A small layout opens whole at 100%; fit grows it to the stage.
+  await typeExpr(page, '(4,8):(8,1)');
+  assert.equal(await page.textContent('#zoom-level'), '100%');
+  assert.equal(await page.locator('#zoom-part').count(), 0);
   // Scrolled away, then a preset: it opens at its corner.
   await typeExpr(page, '(256,256):(256,1)');
   await page.$eval('#canvas', (c) => { c.scrollLeft = 500; c.scrollTop = 500; });
   await page.selectOption('#preset', { label: 'SM80_16x8x16_F16F16F16F16_TN' });
   await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'mma');
   assert.deepEqual(await page.$eval('#canvas', (c) => [c.scrollLeft, c.scrollTop]), [0, 0]);
-  // A, B and C are all on screen (their whole width; the bottom of C may need a scroll).
+  // The MMA is taller than the stage: it opens at its width (100%) to scroll down, says
+  // that part of it is in view, and fit shows A, B and C all on screen.
+  assert.equal(await page.textContent('#zoom-level'), '100%');
+  assert.equal(await page.locator('#zoom-part').count(), 1);
+  await page.click('#zoom-fit');
+  await page.waitForFunction(() => !document.querySelector('#zoom-part'));
   for (const id of await page.$$eval('#canvas svg .panel', (ps) => ps.map((p) => p.id))) {
     const on = await page.evaluate((sel) => {
       const c = document.querySelector('#canvas').getBoundingClientRect();
       const p = document.querySelector(sel).getBoundingClientRect();
-      return p.left >= c.left - 1 && p.right <= c.right + 1 && p.top < c.bottom - 40;
+      return p.left >= c.left - 1 && p.right <= c.right + 1 && p.bottom <= c.bottom + 1;
     }, '#' + id);
     assert.ok(on, `${id} of the MMA off-screen`);
   }
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('history never traps: a preset, typing, Back and Forward walk the entries both ways and push none', async () => {
+  const { page, ctx, errors } = await open();
+  const state = () => page.evaluate(() => ({
+    expr: document.querySelector('#editor').value,
+    view: document.querySelector('#view').value,
+    drawn: document.querySelector('#canvas svg')?.dataset.view,
+  }));
+  const entries = () => page.evaluate(() => history.length);
+  const preset = 'Sw<3,4,3> o 0 o (8,64):(64,1)';
+  await page.selectOption('#preset', { label: '128B: Sw<3,4,3> o (8,64):(64,1)' });
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'swizzle');
+  await pageUrl(page);
+  const atPreset = await state();
+  assert.equal(atPreset.expr, preset);
+  // Typing a new last line, key by key: the swizzle view gives way to the layout's.
+  await page.focus('#editor');
+  await page.keyboard.press('End');
+  await page.keyboard.type('\n(8,8):(8,1)', { delay: 30 });
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'layout');
+  await pageUrl(page);
+  const typed = await state();
+  assert.equal(typed.expr, preset + '\n(8,8):(8,1)');
+  assert.equal(typed.view, 'auto');
+  const n = await entries();
+  // Back: the preset's entry exactly, view included, and no entry pushed (Forward kept).
+  await page.goBack();
+  await page.waitForFunction((e) => document.querySelector('#editor').value === e, preset);
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'swizzle');
+  await pageUrl(page);
+  assert.deepEqual(await state(), atPreset);
+  assert.equal(await entries(), n, 'Back pushed an entry');
+  // Forward: the typed text again; Back again: the preset again (not a loop on one entry).
+  await page.goForward();
+  await page.waitForFunction((e) => document.querySelector('#editor').value === e, typed.expr);
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'layout');
+  await pageUrl(page);
+  assert.deepEqual(await state(), typed);
+  assert.equal(await entries(), n);
+  await page.goBack();
+  await page.waitForFunction((e) => document.querySelector('#editor').value === e, preset);
+  await pageUrl(page);
+  assert.deepEqual(await state(), atPreset);
+  assert.equal(await entries(), n);
+  // A preset picked moments after typing is its own entry: Back returns to the typing.
+  await page.goForward();
+  await page.waitForFunction((e) => document.querySelector('#editor').value === e, typed.expr);
+  await page.fill('#editor', '(4,4):(4,1)');
+  await page.selectOption('#preset', { label: '128B MN-major: Sw<3,4,3> o (64,8):(1,64)' });
+  await page.waitForFunction(() => document.querySelector('#editor').value === 'Sw<3,4,3> o 0 o (64,8):(1,64)');
+  await pageUrl(page);
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#editor').value === '(4,4):(4,1)');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('an unknown name says what it could mean, the names list finds it, and dimmed labels stay readable', async () => {
+  const { page, ctx, errors } = await open();
+  await page.fill('#editor', 'make_tiled_copy(Copy_Atom<LDSM_X4_N, half_t>{}, Layout<Shape<_32,_1>>{}, Layout<Shape<_1,_8>>{})');
+  await page.waitForSelector('#editor-error');
+  assert.match(await page.textContent('#editor-error'), /unknown name 'LDSM_X4_N' \(did you mean SM75_U32x4_LDSM_N/);
+  await page.click('#known summary');
+  await page.fill('#known-search', 'ldsm x4');
+  await page.waitForFunction(() => [...document.querySelectorAll('#known-list code')].some((c) => c.textContent === 'SM75_U32x4_LDSM_N'));
+  assert.match(await page.textContent('#known-count'), /found|shown/);
+  await page.fill('#known-search', 'logical_divide');
+  await page.waitForFunction(() => document.querySelector('#known-list code')?.textContent.startsWith('logical_divide('));
+  // The colour-blind palette with a thread highlighted: a dimmed cell's text is the page's
+  // text colour at full strength, only its fill is faint.
+  await page.goto(base + '?expr=make_layout_tv((4,8):(8,1),%20(4,1):(1,0))&hl=t3&palette=colorblind');
+  await page.waitForSelector('#canvas svg .cell.dim');
+  const dim = await page.$eval('#canvas svg .cell.dim', (g) => ({
+    text: getComputedStyle(g.querySelector('text')).opacity, rect: getComputedStyle(g.querySelector('rect')).opacity,
+    fill: getComputedStyle(g.querySelector('text')).fill,
+  }));
+  assert.deepEqual([dim.text, dim.rect], ['1', '0.22']);
+  assert.equal(dim.fill, 'rgb(28, 28, 28)');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('a 2,000-line script pastes whole and a keystroke at its end redraws its last line', async () => {
+  const { page, ctx, errors } = await open();
+  const script = longScript(2000);
+  await typeExpr(page, script);
+  // Every output line printed: one per coalesce line.
+  assert.equal(await page.locator('#results li').count(), 500);
+  await page.focus('#editor');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\ncoalesce(L1996)');
+  await page.waitForFunction(() => document.querySelector('#canvas svg title')?.textContent.trim() === 'coalesce(L1996)');
+  assert.equal((await page.textContent('#results li:last-child code')).trim(), '(3,9):(9,1)');
+  // The drawing's call operands are the bindings before its line: the algebra of the last
+  // divide draws L1996 beside it.
+  await page.keyboard.type('\nlogical_divide(L1996, make_tile(2:1, 4:1))');
+  await page.waitForFunction(() => document.querySelector('#canvas svg')?.dataset.view === 'algebra');
   assert.deepEqual(errors, []);
   await ctx.close();
 });

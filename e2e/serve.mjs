@@ -39,3 +39,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const s = await serve(new URL('../dist', import.meta.url).pathname, '/some/prefix/', Number(process.argv[2] ?? 8090));
   console.log(`serving dist/ at http://127.0.0.1:${s.address().port}/some/prefix/`);
 }
+
+/** A script of `n` lines as long pastes are: layouts, swizzles and divides, bound and
+ * reused, every fourth line printing one (the e2e test and the benchmark paste it). */
+export function longScript(n) {
+  const lines = [];
+  for (let i = 0; i < n; i++) {
+    const k = i % 4;
+    if (k === 0) lines.push(`L${i} = make_layout(make_shape(${2 + i % 7},${8 + i % 5}), make_stride(${8 + i % 5},1))`);
+    else if (k === 1) lines.push(`C${i} = composition(Sw<3,4,3>{}, make_layout(make_shape(8,64), make_stride(64,1)))`);
+    else if (k === 2) lines.push(`D${i} = logical_divide(L${i - 2}, make_tile(2:1, 4:1))`);
+    else lines.push(`coalesce(L${i - 3})`);
+  }
+  return lines.join('\n');
+}

@@ -18,7 +18,7 @@ mod stage;
 mod toolbar;
 
 use crate::page::{LineError, Printed};
-use crate::state::{History, State};
+use crate::state::{Cause, History, State};
 
 /// Edits less than this far apart are one burst of typing: one history entry.
 const TYPING_BURST_MS: f64 = 1500.0;
@@ -47,6 +47,9 @@ pub(crate) struct Shared {
     /// The view was chosen (the view menu, a shared URL's `view`): it stays when a value
     /// cannot be drawn in it. Otherwise (a preset's view) the view follows the value.
     pub view_chosen: StoredValue<bool>,
+    /// Why the next state change happens, when it is not an ordinary edit: set just before
+    /// the change, read (and reset) when it enters the history.
+    pub cause: StoredValue<Cause>,
     /// What the drawn figure says in words (its notes: a TMA box and swizzle mode, a
     /// descriptor's canonical form, wavefronts, the best search candidate), for the
     /// results pane.
@@ -79,6 +82,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         elem_fixed: RwSignal::new(None),
         answers: RwSignal::new(Vec::new()),
         view_chosen: StoredValue::new(state.with_untracked(|s| s.opts.view != View::Auto)),
+        cause: StoredValue::new(Cause::Edit),
     };
 
     if sync_url {
@@ -92,11 +96,13 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
             if old == new {
                 return;
             }
+            let cause = shared.cause.get_value();
+            shared.cause.set_value(Cause::Edit);
             let t = dom::now();
             let burst = t - typed_at.get_value() < TYPING_BURST_MS;
-            let step = old.history(&new, burst);
+            let step = old.step(&new, burst, cause);
             // Typing starts or continues a burst; a committed edit ends it.
-            let typing = old.history(&new, true) == History::Replace;
+            let typing = old.step(&new, true, cause) == History::Replace;
             typed_at.set_value(if typing { t } else { f64::NEG_INFINITY });
             shown.set_value(new.clone());
             match step {
@@ -109,6 +115,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
             dom::drop_pending_query();
             let (s, _) = State::from_query(&dom::query());
             shown.set_value(s.clone());
+            shared.cause.set_value(Cause::Edit);
             state.set(s);
         });
     }
@@ -123,6 +130,7 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                 export_blocked=shared.export_blocked.read_only()
                 elem_fixed=shared.elem_fixed.read_only()
                 view_chosen=shared.view_chosen
+                cause=shared.cause
             />
             <Show when=move || !notices.with(|n| n.is_empty())>
                 <ul class="notices" id="notices">

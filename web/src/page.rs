@@ -236,3 +236,67 @@ mod tests {
         assert_eq!(highlight_of("warp", "1048576"), None);
     }
 }
+
+/// One name the page knows, for its searchable list: what kind it is, how to write it and
+/// what it means.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KnownName {
+    /// `function`, `type` or `atom`.
+    pub kind: &'static str,
+    /// The name as written, with its parameters (`make_layout(shape[, stride])`).
+    pub spelling: String,
+    /// What it is, in a line (empty for atoms: their name says it).
+    pub meaning: &'static str,
+}
+
+/// The functions, types and atoms whose name contains every word of `query` (case aside,
+/// any order), at most `max` of them, and how many match in all.
+///
+/// ```
+/// use cute_web::page::known_names;
+/// let (hits, total) = known_names("ldsm x4", 5);
+/// assert!(total >= 2 && hits.iter().all(|h| h.kind == "atom"));
+/// assert!(hits.iter().any(|h| h.spelling == "SM75_U32x4_LDSM_N"));
+/// let (hits, _) = known_names("logical_divide", 5);
+/// assert_eq!(hits[0].spelling, "logical_divide(layout, tiler)");
+/// ```
+pub fn known_names(query: &str, max: usize) -> (Vec<KnownName>, usize) {
+    let q = query.to_ascii_lowercase();
+    let words: Vec<&str> = q.split([' ', '_']).filter(|w| !w.is_empty()).collect();
+    let matches = |name: &str| {
+        let n = name.to_ascii_lowercase();
+        words.iter().all(|w| n.contains(w))
+    };
+    let functions = cute_lang::OPS
+        .iter()
+        .filter(|o| matches(o.name))
+        .map(|o| KnownName {
+            kind: "function",
+            spelling: format!("{}{}", o.name, o.params),
+            meaning: o.meaning,
+        });
+    let types = cute_lang::TYPES
+        .iter()
+        .filter(|t| matches(t.name))
+        .map(|t| KnownName {
+            kind: "type",
+            spelling: format!("{}{}", t.name, t.params),
+            meaning: t.meaning,
+        });
+    let atoms = cute_core::atom::atom_names()
+        .filter(|a| matches(a))
+        .map(|a| KnownName {
+            kind: "atom",
+            spelling: a.to_string(),
+            meaning: "",
+        });
+    let mut total = 0;
+    let mut hits = Vec::new();
+    for k in functions.chain(types).chain(atoms) {
+        total += 1;
+        if hits.len() < max {
+            hits.push(k);
+        }
+    }
+    (hits, total)
+}

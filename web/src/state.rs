@@ -105,6 +105,20 @@ pub enum History {
     Replace,
 }
 
+/// Why the state changed, for its history entry ([`State::step`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Cause {
+    /// The user's edit, classified by what it changed ([`State::history`]).
+    #[default]
+    Edit,
+    /// A discrete choice (a preset, a row that opens another expression): always its own
+    /// entry, whatever it changed, and the end of any burst of typing.
+    Commit,
+    /// The page following a value (a preset's view given up for the automatic one): it adds
+    /// no entry of its own, the change it follows decides.
+    Follow,
+}
+
 /// Everything the page shows, as the URL carries it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
@@ -189,6 +203,25 @@ const CELL_HARD_CAP: usize = cute_render::views::CELL_HARD_CAP;
 pub const ZOOM_MIN: f64 = 0.01;
 /// See [`ZOOM_MIN`].
 pub const ZOOM_MAX: f64 = 8.0;
+
+/// A zoom as the page keeps it: within [`ZOOM_MIN`]..=[`ZOOM_MAX`], to four significant
+/// digits, so that the URL (which writes it in full) opens exactly it again.
+///
+/// ```
+/// use cute_web::state::zoom_of;
+/// assert_eq!(zoom_of(0.5 * 1.25), 0.625);
+/// assert_eq!(zoom_of(0.623456789), 0.6235);
+/// assert_eq!(zoom_of(100.0), 8.0);
+/// assert_eq!(zoom_of(f64::NAN), 1.0);
+/// ```
+pub fn zoom_of(z: f64) -> f64 {
+    if !z.is_finite() {
+        return 1.0;
+    }
+    let z = z.clamp(ZOOM_MIN, ZOOM_MAX);
+    let scale = 10f64.powi(3 - z.log10().floor() as i32);
+    ((z * scale).round() / scale).clamp(ZOOM_MIN, ZOOM_MAX)
+}
 /// Longest `expr` accepted from a URL (the core's own line cap applies per line too).
 pub const MAX_EXPR_CHARS: usize = 100_000;
 
@@ -257,7 +290,9 @@ impl State {
                     None => bad(k, v, "expected PANEL:ROW:COL"),
                 },
                 "zoom" => match v.parse::<f64>() {
-                    Ok(z) if z.is_finite() && (ZOOM_MIN..=ZOOM_MAX).contains(&z) => s.zoom = z,
+                    Ok(z) if z.is_finite() && (ZOOM_MIN..=ZOOM_MAX).contains(&z) => {
+                        s.zoom = zoom_of(z)
+                    }
                     _ => bad(k, v, "expected a number from 0.01 to 8"),
                 },
                 _ if k.starts_with("f.") => {
@@ -321,11 +356,41 @@ impl State {
             q.add("pin", &p.to_string());
         }
         if self.zoom != d.zoom {
-            // Three places below 10%, where "fit" zooms for big grids go.
-            let places = if self.zoom < 0.1 { 3 } else { 2 };
-            q.add("zoom", &format!("{:.*}", places, self.zoom));
+            // In full: the shortest decimal that reads back as this zoom.
+            q.add("zoom", &self.zoom.to_string());
         }
         q.finish()
+    }
+
+    /// How the change from `self` to `new` enters the browser's history, given its cause:
+    /// a commit is a new entry; the view the page follows is not a change of its own, so
+    /// Back never returns to an entry whose view the page would change again (a pushed
+    /// entry there would wipe Forward at every Back).
+    ///
+    /// ```
+    /// use cute_web::state::{Cause, History, State};
+    /// use cute_render::View;
+    /// let s = State::default();
+    /// let typed = State { expr: "8:1".into(), ..s.clone() };
+    /// // A preset that only changes the text is still its own entry, even mid-typing.
+    /// assert_eq!(s.step(&typed, true, Cause::Commit), History::Push);
+    /// // The view given up after typing goes into the typing's entry.
+    /// let mut followed = typed.clone();
+    /// followed.opts.view = View::Swizzle;
+    /// assert_eq!(typed.step(&followed, false, Cause::Follow), History::Replace);
+    /// assert_eq!(s.step(&followed, true, Cause::Follow), History::Replace);
+    /// assert_eq!(s.step(&followed, false, Cause::Follow), History::Push);
+    /// ```
+    pub fn step(&self, new: &State, burst: bool, cause: Cause) -> History {
+        match cause {
+            Cause::Edit => self.history(new, burst),
+            Cause::Commit => History::Push,
+            Cause::Follow => {
+                let mut unfollowed = new.clone();
+                unfollowed.opts.view = self.opts.view;
+                self.history(&unfollowed, burst)
+            }
+        }
     }
 
     /// How the change from `self` to `new` enters the browser's history. Typing (the
@@ -492,10 +557,26 @@ mod tests {
     #[test]
     fn query_spelling_is_fixed() {
         let q = "?expr=A%20%3D%20(8,8):(8,1)%0Acomposition(Sw%3C3,0,3%3E,%20A)%20%23%20c%26d%3De%2Bf%25\
-                 &view=mma&palette=colorblind&theme=light&bits=128&bit=72&hl=t5&warp=3&zoom=1.50";
+                 &view=mma&palette=colorblind&theme=light&bits=128&bit=72&hl=t5&warp=3&zoom=1.5";
         let (s, notes) = State::from_query(q);
         assert!(notes.is_empty(), "{notes:?}");
         assert_eq!(s.to_query(), q);
+        // A zoom is written in full: 0.625 stays 0.625 (not 0.62); older links' `1.50` read.
+        for (given, kept) in [
+            ("0.625", "0.625"),
+            ("0.4096", "0.4096"),
+            ("1.50", "1.5"),
+            ("0.001", "0.01"),
+        ] {
+            let (z, _) = State::from_query(&format!("?zoom={given}"));
+            let written = z.to_query();
+            if given == "0.001" {
+                assert_eq!(written, "", "out of range: ignored");
+                continue;
+            }
+            assert_eq!(written, format!("?zoom={kept}"));
+            assert_eq!(State::from_query(&written).0, z);
+        }
         assert_eq!(s.options().view, View::Mma);
         assert_eq!(s.options().cell_text_cap, CELL_HARD_CAP);
     }

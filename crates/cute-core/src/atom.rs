@@ -505,10 +505,7 @@ impl Atom {
 const MMA_TRAITS: &str = "an MMA atom has Shape_MNK, ThrID, ALayout, BLayout and CLayout (sparse ones ELayout, block-scaled SM120 ones SFALayout and SFBLayout)";
 
 fn unknown_atom(name: &str) -> Error {
-    let near = atom_names()
-        .filter(|n| n.starts_with(name) || crate::error::edit_distance(n, name) <= 3)
-        .take(3)
-        .collect::<Vec<_>>();
+    let near = crate::error::nearest_names(name, atom_names(), 3);
     if near.is_empty() {
         Error::new(format!(
             "unknown atom '{name}' (the table has the SM61-SM90 MMA atoms incl. every dense and sparse GMMA, the SM100 SIMD and SM120 MMAs, LDSM/STSM, MOVM, UniversalCopy_N, SM80_CP_ASYNC_*_N, DefaultCopy, the SM100 TMEM load/store and UTCCP copies; SM100 UMMA atoms are templates: SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>)"

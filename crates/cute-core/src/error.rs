@@ -91,6 +91,48 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// The names among `candidates` that `query` could mean, best first, at most `max`: those
+/// a few edits away, those it starts, and those holding each of its `_`-separated words
+/// (case aside: `LDSM_X4_N` finds `SM75_U32x4_LDSM_N`).
+///
+/// ```
+/// use cute_core::error::nearest_names;
+/// let names = ["SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N", "SM90_U32x4_STSM_N", "make_layout"];
+/// assert_eq!(nearest_names("LDSM_X4_N", names, 3), ["SM75_U32x4_LDSM_N"]);
+/// assert_eq!(nearest_names("make_layuot", names, 3), ["make_layout"]);
+/// assert!(nearest_names("zzz", names, 3).is_empty());
+/// assert!(nearest_names("x", ["A", "E"], 3).is_empty());
+/// assert!(nearest_names("ptr_A", ["make_ptr", "recast_ptr"], 3).is_empty());
+/// ```
+pub fn nearest_names<'a>(
+    query: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    max: usize,
+) -> Vec<&'a str> {
+    let q = query.to_ascii_lowercase();
+    // Words of two letters or more: a one-letter word (`ptr_A`) is in almost every name.
+    let words: Vec<&str> = q.split('_').filter(|w| w.len() >= 2).collect();
+    // A name of one or two letters means only itself in another case.
+    let short = q.chars().count() <= 2;
+    let close = if short {
+        0
+    } else {
+        (q.chars().count() / 3).clamp(1, 3)
+    };
+    let mut hits: Vec<(usize, &str)> = candidates
+        .into_iter()
+        .filter_map(|c| {
+            let lc = c.to_ascii_lowercase();
+            let d = edit_distance(&lc, &q);
+            let by_words = words.len() > 1 && words.iter().all(|w| lc.contains(w));
+            (d <= close || (!short && lc.starts_with(&q)) || by_words).then_some((d, c))
+        })
+        .collect();
+    hits.sort_unstable();
+    hits.dedup_by_key(|h| h.1);
+    hits.into_iter().take(max).map(|h| h.1).collect()
+}
+
 /// The result of every fallible operation.
 pub type Result<T> = std::result::Result<T, Error>;
 

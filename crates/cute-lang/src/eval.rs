@@ -28,6 +28,31 @@ impl Env {
         }
     }
 
+    /// Bind `name` to `value`, returning what it was bound to (to undo it with
+    /// [`Env::restore`]).
+    pub(crate) fn replace(&mut self, name: &str, value: Value) -> Option<Value> {
+        let old = self.vars.insert(name.to_string(), value);
+        if old.is_none() {
+            self.order.push(name.to_string());
+        }
+        old
+    }
+
+    /// Undo a [`Env::replace`]: `name` bound to `old` again, or unbound.
+    pub(crate) fn restore(&mut self, name: &str, old: Option<Value>) {
+        match old {
+            Some(v) => {
+                self.vars.insert(name.to_string(), v);
+            }
+            None => {
+                self.vars.remove(name);
+                if let Some(k) = self.order.iter().rposition(|n| n == name) {
+                    self.order.remove(k);
+                }
+            }
+        }
+    }
+
     /// Look up a binding.
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.vars.get(name)
@@ -572,7 +597,29 @@ fn eval_name(name: &str, env: &Env) -> Result<Value> {
             .err()
             .unwrap_or_else(|| Error::new(format!("unknown name '{short}'"))));
     }
-    Err(Error::new(format!("unknown name '{short}'")))
+    Err(unknown_name(short, env))
+}
+
+/// An unknown name's error, with the names it could mean: the script's own, the
+/// functions, the types and keywords, the atoms.
+fn unknown_name(name: &str, env: &Env) -> Error {
+    let tables = ops::function_names()
+        .chain(crate::types::table::TYPES.iter().map(|t| t.name))
+        .chain(crate::types::names::KEYWORDS.iter().copied())
+        .chain(cute_core::atom::atom_names());
+    let mut known: Vec<&str> = env.bindings().map(|(n, _)| n).collect();
+    for n in tables {
+        known.push(n);
+    }
+    let near = cute_core::error::nearest_names(name, known, 3);
+    if near.is_empty() {
+        Error::new(format!("unknown name '{name}'"))
+    } else {
+        Error::new(format!(
+            "unknown name '{name}' (did you mean {}?)",
+            near.join(", ")
+        ))
+    }
 }
 
 /// `a o b` is `composition(a, b)`; `Sw o OFFSET o L` is a composed layout.

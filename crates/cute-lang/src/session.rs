@@ -40,8 +40,13 @@ pub struct Session {
     last_text: String,
     /// Counts the statements that set `last` (a statement compares it before and after).
     last_gen: u64,
-    /// With [`Session::track_operands`]: the bindings before the last statement.
-    before_last: Option<Env>,
+    /// With [`Session::track_operands`]: how the last statement with a value changed the
+    /// bindings (each name and what it was bound to before), to see them as that statement
+    /// did. Undoing one statement costs what it bound; a copy of every binding before every
+    /// statement made a 2,000-line script quadratic.
+    before_last: Option<Vec<(String, Option<Value>)>>,
+    /// The bindings the statement being evaluated made, with what each name was before.
+    undo: Vec<(String, Option<Value>)>,
     track: bool,
     /// Keep no copy of the last value (`print_script` prints each result and draws none).
     forget_last: bool,
@@ -138,7 +143,7 @@ impl Session {
                 Ok(Value::Tuple(vs)) if vs.len() == names.len() => {
                     for (n, v) in names.iter().zip(vs) {
                         self.remember(&v, true);
-                        self.env.bind(n, v);
+                        self.bind_tracked(n, v);
                         self.last_bound = Some(n.to_string());
                     }
                     return None;
@@ -152,7 +157,7 @@ impl Session {
             Ok(Line::Bind(name, node)) => match eval::eval(&node, &self.env) {
                 Ok(v) => {
                     self.remember(&v, true);
-                    self.env.bind(&name, v);
+                    self.bind_tracked(&name, v);
                     self.last_bound = Some(name.to_string());
                     return None;
                 }
@@ -169,7 +174,7 @@ impl Session {
                     match eval::eval(&decl, &self.env) {
                         Ok(v) => {
                             self.remember(&v, true);
-                            self.env.bind(name, v);
+                            self.bind_tracked(name, v);
                             self.last_bound = Some(name.to_string());
                             return None;
                         }
@@ -184,6 +189,15 @@ impl Session {
             self.remember(v, false);
         }
         Some(result.map_err(to_chars))
+    }
+
+    /// A statement's binding, remembered for [`Session::track_operands`] so that it can be
+    /// undone.
+    fn bind_tracked(&mut self, name: &str, v: Value) {
+        let old = self.env.replace(name, v);
+        if self.track {
+            self.undo.push((name.to_string(), old));
+        }
     }
 
     /// `v` is now the last value (`binding`: it is also bound to `last_bound`).
@@ -211,9 +225,13 @@ impl Session {
     /// [`Session::call_operands`] of the last statement with a value, against the bindings
     /// it saw (needs [`Session::track_operands`] before the run).
     pub fn last_call_operands(&self) -> Option<Call> {
-        let env = self.before_last.as_ref()?;
+        let undo = self.before_last.as_ref()?;
+        let mut env = self.env.clone();
+        for (name, old) in undo.iter().rev() {
+            env.restore(name, old.clone());
+        }
         let seen = Session {
-            env: env.clone(),
+            env,
             ..Session::default()
         };
         seen.call_operands(&self.last_text)
@@ -358,7 +376,7 @@ impl Session {
                 _ => dialect,
             };
             let gen = self.last_gen;
-            let env_before = self.track.then(|| self.env.clone());
+            self.undo.clear();
             let result = self.eval_statement(text, stmt_dialect);
             if self.last_gen != gen {
                 self.last_in_host = host.as_ref().is_some_and(|h| h.in_host_body(span.start));
@@ -369,7 +387,7 @@ impl Session {
                     .trim_end_matches(';')
                     .trim()
                     .to_string();
-                self.before_last = env_before;
+                self.before_last = Some(std::mem::take(&mut self.undo));
             }
             if let (Some(h), Some(Err(e))) = (host.as_mut(), &result) {
                 if let Some(why) = h.why_skip(index, text, e) {

@@ -11,11 +11,12 @@ use super::labels::{context_2d, fit};
 use super::Shared;
 use crate::inspect::Context;
 use crate::page::{printed_lines, visible_cells, LEGIBLE_CELL_PX, WHOLE_CELLS};
-use crate::state::{Mode, Pin, ZOOM_MAX, ZOOM_MIN};
+use crate::state::{Cause, Mode, Pin, ZOOM_MAX, ZOOM_MIN};
 
-/// The zoom down to which cell text stays legible (the renderer's cells are 24px tall;
-/// labels are painted from [`LEGIBLE_CELL_PX`] = 12px).
-const LEGIBLE_ZOOM: f64 = 0.5;
+/// The zoom down to which cell text stays legible: the renderer's 11px labels at 9px. A
+/// new figure opens no smaller (labels are still painted down to [`LEGIBLE_CELL_PX`], for
+/// a user who zooms out).
+const LEGIBLE_ZOOM: f64 = 9.0 / 11.0;
 /// The text size of a table figure at 100% (the page's body text).
 const TABLE_FONT_PX: f64 = 14.0;
 use cute_render::grid::{Detail, PanelBox};
@@ -50,6 +51,8 @@ pub(super) struct Drawing {
     draw_error: RwSignal<Option<String>>,
     /// The last drawing's time (ms) and its parts.
     status: RwSignal<(f64, String)>,
+    /// The zoom that shows the whole figure, when the stage shows only part of it.
+    part: RwSignal<Option<f64>>,
     /// What was last drawn: expression, options, theme.
     drawn: StoredValue<Option<(String, Options, Theme)>>,
 }
@@ -69,6 +72,7 @@ impl Drawing {
             view_note: RwSignal::new(None),
             draw_error: RwSignal::new(None),
             status: RwSignal::new((0.0, String::new())),
+            part: RwSignal::new(None),
             drawn: StoredValue::new(None),
         }
     }
@@ -86,6 +90,11 @@ impl Drawing {
     /// The last drawing's timings.
     pub fn status(self) -> ReadSignal<(f64, String)> {
         self.status.read_only()
+    }
+
+    /// The zoom that would show the whole figure, while only part of it is in view.
+    pub fn part(self) -> ReadSignal<Option<f64>> {
+        self.part.read_only()
     }
 
     /// Evaluate `expr` once, print its lines, draw its figure (or show why not).
@@ -126,6 +135,7 @@ impl Drawing {
                         ..opts.clone()
                     };
                     self.drawn.set_value(Some((expr.clone(), auto, th)));
+                    self.shared.cause.set_value(Cause::Follow);
                     self.shared.state.update(|s| s.opts.view = View::Auto);
                     self.view_note.set(None);
                 } else {
@@ -231,59 +241,80 @@ impl Drawing {
         self.status.set((0.0, String::new()));
     }
 
-    /// A new figure opens whole (tall ones: their width), or as nearly whole as keeps its
-    /// text legible (50%: 11px labels; a swizzle of 32 columns, a wide MMA). Grids that
-    /// would need less than 30% open at 100% at their corner, legible (fit shows them
-    /// whole).
+    /// A new figure opens whole if it can at a legible zoom ([`LEGIBLE_ZOOM`] or more, 100%
+    /// at most); a tall one (a descriptor over its operand block) at its width, scrolling
+    /// down; a bigger one at the legible zoom from its corner, and the zoom bar says that
+    /// only part of it is in view (fit shows it whole).
     fn open_fitted(self) {
         if self.text_figure().is_some() {
             // A table wraps to the stage at its natural size.
             if self.shared.state.with_untracked(|s| s.zoom) != 1.0 {
-                self.shared.state.update(|s| s.zoom = 1.0);
+                self.set_zoom(1.0);
             }
             return;
         }
         let (Some(wide), Some(whole)) = (self.fitting_zoom(false), self.fitting_zoom(true)) else {
             return;
         };
-        // Tall figures (a descriptor over its operand block, a long table) fit their
-        // width and scroll down, rather than shrink to fit their height.
-        let z = if whole >= 0.4 { whole } else { wide.min(1.0) };
-        let z = if z >= 0.3 { z.max(LEGIBLE_ZOOM) } else { 1.0 };
+        let z = if whole >= LEGIBLE_ZOOM {
+            whole
+        } else {
+            wide.clamp(LEGIBLE_ZOOM, 1.0)
+        };
+        self.set_zoom(z);
+    }
+
+    /// Zoom so the whole drawing fits the stage, both ways (the fit button): small ones
+    /// grow, big ones shrink.
+    pub fn fit(self) {
+        if self.text_figure().is_some() {
+            self.set_zoom(1.0);
+            return;
+        }
+        let Some((w, h)) = self.stage_size() else {
+            return;
+        };
+        let (nw, nh) = self.natural.get_value();
+        if nw > 0.0 && nh > 0.0 {
+            self.set_zoom((w / nw).min(h / nh));
+        }
+    }
+
+    /// Set the state's zoom (kept in range and as the URL writes it), if it changes.
+    fn set_zoom(self, z: f64) {
+        let z = crate::state::zoom_of(z);
         if self.shared.state.with_untracked(|s| s.zoom) != z {
             self.shared.state.update(|s| s.zoom = z);
         }
     }
 
-    /// Zoom so the drawing fits the stage's width (the fit button).
-    pub fn fit(self) {
-        if self.text_figure().is_some() {
-            self.shared.state.update(|s| s.zoom = 1.0);
-            return;
-        }
-        if let Some(z) = self.fitting_zoom(false) {
-            self.shared.state.update(|s| s.zoom = z);
-        }
+    /// The room the stage gives the drawing (CSS px), if it is laid out: its width, and the
+    /// height it grows to before it scrolls (its `max-height`; it is only as tall as its
+    /// drawing below that).
+    fn stage_size(self) -> Option<(f64, f64)> {
+        let div = self.canvas.get_untracked()?;
+        let max_h = window()
+            .get_computed_style(&div)
+            .ok()
+            .flatten()
+            .and_then(|st| st.get_property_value("max-height").ok())
+            .and_then(|v| v.strip_suffix("px").and_then(|n| n.parse::<f64>().ok()))
+            .map_or(f64::from(div.client_height()), |h| h - 2.0);
+        let (w, h) = (f64::from(div.client_width()) - 8.0, max_h - 8.0);
+        (w > 0.0 && h > 0.0).then_some((w, h))
     }
 
     /// The zoom at which the drawing fits the stage's width; `whole`: and its height,
     /// never above 100%.
     fn fitting_zoom(self, whole: bool) -> Option<f64> {
         let (w, h) = self.natural.get_value();
-        let div = self.canvas.get_untracked()?;
-        let (aw, ah) = (
-            f64::from(div.client_width()) - 8.0,
-            f64::from(div.client_height()) - 8.0,
-        );
-        if w <= 0.0 || aw <= 0.0 {
+        let (aw, ah) = self.stage_size()?;
+        if w <= 0.0 {
             return None;
         }
         let mut z = aw / w;
-        if whole && h > 0.0 && ah > 0.0 {
-            z = z.min(ah / h);
-        }
-        if whole {
-            z = z.min(1.0);
+        if whole && h > 0.0 {
+            z = z.min(ah / h).min(1.0);
         }
         Some(z.clamp(ZOOM_MIN, ZOOM_MAX))
     }
@@ -304,6 +335,14 @@ impl Drawing {
                 let st = svg.style();
                 let _ = st.set_property("width", &format!("{:.0}px", w * z));
                 let _ = st.set_property("height", &format!("{:.0}px", h * z));
+                // Whether the stage shows it all (a 1px margin for rounding).
+                let part = self.stage_size().and_then(|(aw, ah)| {
+                    (w * z > aw + 1.0 || h * z > ah + 1.0)
+                        .then(|| crate::state::zoom_of((aw / w).min(ah / h)))
+                });
+                if self.part.get_untracked() != part {
+                    self.part.set(part);
+                }
             }
             // A table's zoom is its text size; it wraps to the stage whatever the zoom.
             Err(el) => {
@@ -382,6 +421,7 @@ impl Drawing {
         ctx.set_text_align("center");
         ctx.set_text_baseline("middle");
         let d = f64::from(cute_render::grid::LINE_OFFSET);
+        let theme = self.shared.theme.get_untracked();
         let mut count = 0usize;
         let mut ranges = Vec::new();
         self.shared.figure.with_value(|f| {
@@ -396,8 +436,7 @@ impl Drawing {
                         b.id, rows.start, rows.end, cols.start, cols.end
                     ));
                     for l in f.labels(b, rows, cols) {
-                        ctx.set_fill_style_str(l.fill);
-                        ctx.set_global_alpha(if l.dim { 0.22 } else { 1.0 });
+                        ctx.set_fill_style_str(l.ink(theme));
                         let (x, y) = (l.x as f64, l.y as f64);
                         match l.second {
                             None => {
@@ -543,6 +582,7 @@ impl Drawing {
             return false;
         };
         self.shared.view_chosen.set_value(false);
+        self.shared.cause.set_value(Cause::Commit);
         self.shared.state.update(|s| {
             s.expr = call.clone();
             s.opts.view = View::Auto;

@@ -1,7 +1,7 @@
 //! The side pane: editor or form, the results as CuTe prints them, the highlight fields.
 
 use super::form_pane::FormPane;
-use crate::page::{highlight_fields, highlight_of, LineError, Printed};
+use crate::page::{highlight_fields, highlight_of, known_names, LineError, Printed};
 use crate::state::{Mode, State};
 use leptos::prelude::*;
 
@@ -52,6 +52,7 @@ pub(super) fn SidePane(
             </Show>
             <Results printed=printed answers=answers/>
             <HighlightPane state=state/>
+            <KnownNames/>
         </section>
     }
 }
@@ -221,5 +222,50 @@ impl EditorUndo {
             },
             std::time::Duration::ZERO,
         );
+    }
+}
+
+/// The functions, types and atoms the page knows, searched by the words typed.
+#[component]
+fn KnownNames() -> impl IntoView {
+    /// Enough to scan, few enough to list at once.
+    const SHOWN: usize = 60;
+    let query = RwSignal::new(String::new());
+    let found = Memo::new(move |_| query.with(|q| known_names(q, SHOWN)));
+    // The search and its list exist only while open: a closed pane holds nothing to Tab to.
+    let open = RwSignal::new(false);
+    view! {
+        <details class="known" id="known" prop:open=move || open.get()>
+            <summary on:click=move |e| {
+                e.prevent_default();
+                open.update(|o| *o = !*o);
+            }>"Names the page knows (functions, types, atoms)"</summary>
+            <Show when=move || open.get()>
+            <input
+                id="known-search"
+                type="search"
+                placeholder="search: ldsm x4, divide, gmma ..."
+                aria-label="search the names the page knows"
+                prop:value=move || query.get()
+                on:input=move |e| query.set(event_target_value(&e))
+            />
+            <p class="known-count" id="known-count">
+                {move || found.with(|(hits, total)| if hits.len() < *total {
+                    format!("{} of {total} shown", hits.len())
+                } else {
+                    format!("{total} found")
+                })}
+            </p>
+            <ul id="known-list">
+                {move || found.get().0.into_iter().map(|k| view! {
+                    <li data-kind=k.kind>
+                        <code>{k.spelling}</code>
+                        <span class="kind">{k.kind}</span>
+                        {(!k.meaning.is_empty()).then(|| view! { <span class="meaning">{k.meaning}</span> })}
+                    </li>
+                }).collect_view()}
+            </ul>
+            </Show>
+        </details>
     }
 }

@@ -4,7 +4,7 @@
 use super::drawing::Drawing;
 use super::inspector::Inspector;
 use super::Shared;
-use crate::state::{State, ZOOM_MAX, ZOOM_MIN};
+use crate::state::{zoom_of, State};
 use leptos::ev;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -72,9 +72,9 @@ fn finger_distance(e: &web_sys::TouchEvent) -> Option<f64> {
     Some(f64::from(a.client_x() - b.client_x()).hypot(f64::from(a.client_y() - b.client_y())))
 }
 
-/// Set the zoom, kept within [`ZOOM_MIN`]..=[`ZOOM_MAX`].
+/// Set the zoom, kept within [`ZOOM_MIN`]..=[`ZOOM_MAX`] and as the URL writes it.
 fn set_zoom(state: RwSignal<State>, z: f64) {
-    state.update(|s| s.zoom = z.clamp(ZOOM_MIN, ZOOM_MAX));
+    state.update(|s| s.zoom = zoom_of(z));
 }
 
 /// Zoom buttons, the zoom level and the drawing's timings.
@@ -90,6 +90,12 @@ fn ZoomBar(d: Drawing) -> impl IntoView {
             <button id="zoom-in" title="zoom in (ctrl + wheel)" on:click=move |_| zoom_by(1.25)>"+"</button>
             <button id="zoom-fit" on:click=fit>"fit"</button>
             <button id="zoom-reset" title="natural size (100%)" on:click=move |_| set_zoom(state, 1.0)>"1:1"</button>
+            // What is off-screen: a figure opened at a legible zoom may be bigger than the stage.
+            <Show when=move || d.part().with(|p| p.is_some())>
+                <span class="part" id="zoom-part">
+                    {move || d.part().get().map(|z| format!("part in view: fit ({:.0}%) shows it whole", z * 100.0)).unwrap_or_default()}
+                </span>
+            </Show>
             // The time a user cares about; the parts (for developers) on hover.
             <span class="status" id="status" title=move || d.status().with(|s| s.1.clone())>
                 {move || d.status().with(|(ms, _)| if *ms > 0.0 { format!("drawn in {ms:.0} ms") } else { String::new() })}

@@ -3,7 +3,7 @@
 use super::dom;
 use crate::page::export_name;
 use crate::presets::{self, PRESETS};
-use crate::state::{palette_label, Mode, State, ThemeChoice, ELEMENT_BITS};
+use crate::state::{palette_label, Cause, Mode, State, ThemeChoice, ELEMENT_BITS};
 use cute_render::{Figure, Palette, Theme, View};
 use leptos::ev;
 use leptos::prelude::*;
@@ -19,12 +19,13 @@ pub(super) fn Toolbar(
     export_blocked: ReadSignal<Option<String>>,
     elem_fixed: ReadSignal<Option<(u32, String)>>,
     view_chosen: StoredValue<bool>,
+    cause: StoredValue<Cause>,
 ) -> impl IntoView {
     view! {
         <header class="bar">
             <h1>"CuTe Layout Explorer"</h1>
             <div class="controls">
-                <PresetMenu state=state view_chosen=view_chosen/>
+                <PresetMenu state=state view_chosen=view_chosen cause=cause/>
                 {menu(
                     "view",
                     "View",
@@ -204,12 +205,17 @@ fn menu(
 /// The presets, by group; choosing one replaces the expression and view, then the menu
 /// goes back to "Choose…".
 #[component]
-fn PresetMenu(state: RwSignal<State>, view_chosen: StoredValue<bool>) -> impl IntoView {
+fn PresetMenu(
+    state: RwSignal<State>,
+    view_chosen: StoredValue<bool>,
+    cause: StoredValue<Cause>,
+) -> impl IntoView {
     let on_preset = move |e: ev::Event| {
         let v = event_target_value(&e);
         if let Some(p) = v.parse::<usize>().ok().and_then(|i| PRESETS.get(i)) {
             // A preset suggests its view; the next value typed may need another.
             view_chosen.set_value(false);
+            cause.set_value(Cause::Commit);
             state.update(|s| {
                 s.expr = p.expr.to_string();
                 s.opts.view = p.view;

@@ -295,13 +295,15 @@ pub enum Theme {
 }
 
 impl Theme {
-    pub(super) fn background(self) -> &'static str {
+    /// The page's background behind the figure.
+    pub fn background(self) -> &'static str {
         match self {
             Theme::Light => "#ffffff",
             Theme::Dark => "#16181b",
         }
     }
-    pub(super) fn foreground(self) -> &'static str {
+    /// The page's text colour: a dimmed cell's label, which reads on any dimmed fill.
+    pub fn foreground(self) -> &'static str {
         match self {
             Theme::Light => "#1c1c1c",
             Theme::Dark => "#e6e6e6",
@@ -316,15 +318,58 @@ impl Theme {
     }
 }
 
-/// Whether black or white text reads better on `fill` (`#rrggbb`).
+/// Black or white text, whichever contrasts more with `fill` (`#rrggbb`) by WCAG's ratio:
+/// at least 4.58:1 on any fill.
+///
+/// ```
+/// use cute_render::grid::{contrast, text_on};
+/// assert_eq!(text_on("#0072b2"), "#ffffff");
+/// assert_eq!(text_on("#e69f00"), "#000000");
+/// assert!(contrast(text_on("#777777"), "#777777") >= 4.5);
+/// ```
 pub fn text_on(fill: &str) -> &'static str {
-    let [r, g, b, _] = rgba(fill);
-    let luma = 0.2126 * f64::from(r) + 0.7152 * f64::from(g) + 0.0722 * f64::from(b);
-    if luma < 128.0 {
-        "#ffffff"
-    } else {
+    // Black and white contrast equally at luminance sqrt(1.05 * 0.05) - 0.05 = 0.1791;
+    // a label a cell, so the luminance is a table lookup, not a power.
+    if luminance(fill) >= 0.052_5_f64.sqrt() - 0.05 {
         "#000000"
+    } else {
+        "#ffffff"
     }
+}
+
+/// WCAG 2's contrast ratio of two `#rrggbb` colours (1 to 21).
+pub fn contrast(a: &str, b: &str) -> f64 {
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// WCAG 2's relative luminance of an sRGB `#rrggbb` colour.
+fn luminance(c: &str) -> f64 {
+    static LINEAR: std::sync::OnceLock<[f64; 256]> = std::sync::OnceLock::new();
+    let lin = LINEAR.get_or_init(|| {
+        std::array::from_fn(|i| {
+            let v = i as f64 / 255.0;
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        })
+    });
+    let [r, g, b, _] = rgba(c);
+    0.2126 * lin[usize::from(r)] + 0.7152 * lin[usize::from(g)] + 0.0722 * lin[usize::from(b)]
+}
+
+/// How a cell the highlight leaves out is shown: its fill at this opacity over the page.
+pub const DIM_OPACITY: f64 = 0.22;
+
+/// `fill` at [`DIM_OPACITY`] over `background` (both `#rrggbb`), as a dimmed cell shows.
+pub fn dimmed_fill(fill: &str, background: &str) -> String {
+    let (f, b) = (rgba(fill), rgba(background));
+    let mix = |i: usize| {
+        (DIM_OPACITY * f64::from(f[i]) + (1.0 - DIM_OPACITY) * f64::from(b[i])).round() as u8
+    };
+    format!("#{:02x}{:02x}{:02x}", mix(0), mix(1), mix(2))
 }
 
 /// `#rrggbb` as opaque RGBA (white where it does not parse).

@@ -2,7 +2,7 @@
 //! the cell and header labels as placed in the picture. The SVG writer and the page read
 //! the same numbers.
 
-use super::figure::{text_on, Figure, Panel};
+use super::figure::{text_on, Figure, Panel, Theme};
 use std::borrow::Cow;
 
 /// Where a panel's grid of cells lies in the SVG ([`Figure::panel_boxes`]).
@@ -304,8 +304,21 @@ pub struct Label<'a> {
     pub second: Option<Cow<'a, str>>,
     /// Text colour (CSS).
     pub fill: &'static str,
-    /// Drawn at opacity 0.22 (a cell the highlight leaves out).
+    /// Its cell is dimmed (one the highlight leaves out): the fill is drawn faint, the text
+    /// in the page's own colour at full strength ([`Label::ink`]).
     pub dim: bool,
+}
+
+impl Label<'_> {
+    /// The text's colour on `theme`'s page: the page's text colour on a dimmed cell (it
+    /// reads on every faint fill), else black or white for the fill.
+    pub fn ink(&self, theme: Theme) -> &'static str {
+        if self.dim {
+            theme.foreground()
+        } else {
+            self.fill
+        }
+    }
 }
 
 /// The offset of each line of a label from its centre: one line at the centre, two 7 px

@@ -21,7 +21,10 @@ mod html_writer;
 mod keys;
 mod svg_writer;
 
-pub use figure::{text_on, Cell, CellSource, Data, DataList, Figure, Mark, Panel, Theme};
+pub use figure::{
+    contrast, dimmed_fill, text_on, Cell, CellSource, Data, DataList, Figure, Mark, Panel, Theme,
+    DIM_OPACITY,
+};
 pub use geometry::{HeaderLabel, Label, PanelBox, LINE_OFFSET};
 pub use keys::{cell_key, CellKey, Unit, Word, CELL_KEYS};
 pub use svg_writer::{Detail, FONT};

@@ -1,6 +1,6 @@
 //! The SVG writer: a [`Figure`] as one SVG document ([`Figure::to_svg`]).
 
-use super::figure::{Cell, Data, Figure, Mark, Panel, Theme};
+use super::figure::{Cell, Data, Figure, Mark, Panel, Theme, DIM_OPACITY};
 use super::geometry::{
     header_labels, label, row_stride, Frame, Metrics, Slots, LINE_OFFSET, MARGIN,
 };
@@ -71,7 +71,8 @@ impl Figure {
             .add(Style::new(format!(
                 "text{{font-family:{FONT};}} .cell rect{{stroke:#00000038;stroke-width:0.5}} \
                  .cell text{{font-size:11px;text-anchor:middle;dominant-baseline:central}} \
-                 .cell.dim,.run.dim{{opacity:0.22}} .cell.conflict rect,.run.conflict{{stroke:#d00000;stroke-width:2}} \
+                 .cell.dim rect,.run.dim{{opacity:{DIM_OPACITY}}} .cell.dim text{{fill:{f}}} \
+                 .cell.conflict rect,.run.conflict{{stroke:#d00000;stroke-width:2}} \
                  .hdr{{font-size:10px;fill:{m}}} .plabel{{font-size:12px;font-weight:bold;fill:{f}}}{fills}",
                 m = theme.muted(),
                 f = theme.foreground(),

@@ -142,6 +142,48 @@ mod tests {
         [v(1), v(3), v(5)]
     }
 
+    /// Every label reads on its cell (WCAG AA, 4.5:1) in every palette and theme, the
+    /// cells a highlight dims included: black or white on a fill, the page's text colour on
+    /// a dimmed one.
+    #[test]
+    fn labels_keep_their_contrast_on_every_fill_dimmed_or_not() {
+        use crate::grid::{contrast, dimmed_fill, text_on, Label, Theme};
+        for p in Palette::ALL {
+            let fills: Vec<String> = (0..8)
+                .map(|t| p.thread(t))
+                .chain((0..BANKS).map(|b| p.bank(b)))
+                .chain((0..4).map(|k| p.phase(k)))
+                .chain((0..=10).map(|q| p.quality(f64::from(q) / 10.0)))
+                .chain(GREY_RAMP.iter().map(|g| g.to_string()))
+                .collect();
+            for theme in [Theme::Light, Theme::Dark] {
+                for fill in &fills {
+                    for dim in [false, true] {
+                        let l = Label {
+                            x: 0,
+                            y: 0,
+                            text: "7".into(),
+                            second: None,
+                            fill: text_on(fill),
+                            dim,
+                        };
+                        let shown = if dim {
+                            dimmed_fill(fill, theme.background())
+                        } else {
+                            fill.clone()
+                        };
+                        let c = contrast(l.ink(theme), &shown);
+                        assert!(
+                            c >= 4.5,
+                            "{p:?} {theme:?}: {} on {shown} ({fill}, dim {dim}) is {c:.2}:1",
+                            l.ink(theme)
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// Neighbouring banks (the ones a conflict is between) never look alike.
     #[test]
     fn neighbouring_banks_differ_in_every_palette() {
