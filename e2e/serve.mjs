@@ -17,6 +17,9 @@ const TYPES = {
 
 /** Serve `root` under `prefix` on 127.0.0.1:`port` (0 = any); resolves to the server. */
 export function serve(root, prefix = '/some/prefix/', port = 0) {
+  // Each file compressed once, as a static host keeps it (compressing per request would
+  // charge the page's first paint with the server's work).
+  const gzipped = new Map();
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
     if (!url.pathname.startsWith(prefix)) { res.writeHead(404); res.end('outside the prefix'); return; }
@@ -27,7 +30,12 @@ export function serve(root, prefix = '/some/prefix/', port = 0) {
       let body = await readFile(join(root, rel));
       const headers = { 'content-type': TYPES[extname(rel)] ?? 'application/octet-stream', 'cache-control': 'no-store' };
       // Pages serves gzip; so does this, so first-paint numbers see realistic transfer sizes.
-      if ((req.headers['accept-encoding'] ?? '').includes('gzip')) { body = gzipSync(body); headers['content-encoding'] = 'gzip'; }
+      if ((req.headers['accept-encoding'] ?? '').includes('gzip')) {
+        const key = join(root, rel);
+        if (!gzipped.has(key)) gzipped.set(key, gzipSync(body));
+        body = gzipped.get(key);
+        headers['content-encoding'] = 'gzip';
+      }
       res.writeHead(200, headers);
       res.end(body);
     } catch { res.writeHead(404); res.end('not found'); }
