@@ -868,6 +868,37 @@ test('a 2,000-line script pastes whole and a keystroke at its end redraws its la
   await ctx.close();
 });
 
+test('the shared link of every preset opens cold in its own view, drawn as when it was chosen', async () => {
+  const { page, ctx, errors } = await open();
+  const values = await page.$$eval('#preset option', (os) => os.map((o) => o.value).filter((v) => v !== ''));
+  assert.ok(values.length >= 50, `${values.length} presets`);
+  const links = [];
+  for (const v of values) {
+    await page.selectOption('#preset', v);
+    await page.waitForFunction(() => {
+      const el = document.querySelector('#canvas [data-view]');
+      return el && !document.querySelector('#canvas.stale');
+    });
+    const url = await pageUrl(page);
+    const drawn = await page.$eval('#canvas [data-view]', (e) => [e.dataset.view, e.querySelector('title')?.textContent ?? e.id]);
+    links.push({ url, drawn, label: await page.$eval(`#preset option[value="${v}"]`, (o) => o.textContent) });
+  }
+  await ctx.close();
+  // Each link in a fresh context: no state but the URL's.
+  for (const { url, drawn, label } of links) {
+    const c = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const p = await c.newPage();
+    p.on('pageerror', (e) => errors.push(`${label}: ${e.message}`));
+    await p.goto(url);
+    await p.waitForSelector('#canvas [data-view]', { timeout: 15000 });
+    const cold = await p.$eval('#canvas [data-view]', (e) => [e.dataset.view, e.querySelector('title')?.textContent ?? e.id]);
+    assert.deepEqual(cold, drawn, `${label}: ${url}`);
+    assert.equal(await p.locator('#draw-error').count(), 0, `${label}: an error from a cold start`);
+    await c.close();
+  }
+  assert.deepEqual(errors, []);
+});
+
 test('answers up front: the TMA box and swizzle mode, the descriptor form, wrapped result lines', async () => {
   const { page, ctx, errors } = await open();
   const answers = () => page.$$eval('#answers li', (l) => l.map((e) => e.textContent).join('\n'));
