@@ -23,9 +23,7 @@ pub struct Env {
 impl Env {
     /// Bind `name` to `value`.
     pub fn bind(&mut self, name: &str, value: Value) {
-        if self.vars.insert(name.to_string(), value).is_none() {
-            self.order.push(name.to_string());
-        }
+        self.replace(name, value);
     }
 
     /// Bind `name` to `value`, returning what it was bound to (to undo it with

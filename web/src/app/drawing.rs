@@ -11,7 +11,7 @@ use super::labels::{context_2d, fit};
 use super::Shared;
 use crate::inspect::Context;
 use crate::page::{printed_lines, visible_cells, LEGIBLE_CELL_PX, WHOLE_CELLS};
-use crate::state::{Cause, Mode, Pin, ZOOM_MAX, ZOOM_MIN};
+use crate::state::{Cause, Mode, Pin};
 
 /// The zoom down to which cell text stays legible: the renderer's 11px labels at 9px. A
 /// new figure opens no smaller (labels are still painted down to [`LEGIBLE_CELL_PX`], for
@@ -248,17 +248,17 @@ impl Drawing {
     fn open_fitted(self) {
         if self.text_figure().is_some() {
             // A table wraps to the stage at its natural size.
-            if self.shared.state.with_untracked(|s| s.zoom) != 1.0 {
-                self.set_zoom(1.0);
-            }
+            self.set_zoom(1.0);
             return;
         }
-        let (Some(wide), Some(whole)) = (self.fitting_zoom(false), self.fitting_zoom(true)) else {
+        let (Some((aw, _)), Some(whole)) = (self.stage_size(), self.whole_zoom()) else {
             return;
         };
+        let whole = whole.min(1.0);
         let z = if whole >= LEGIBLE_ZOOM {
             whole
         } else {
+            let wide = aw / self.natural.get_value().0;
             wide.clamp(LEGIBLE_ZOOM, 1.0)
         };
         self.set_zoom(z);
@@ -269,19 +269,13 @@ impl Drawing {
     pub fn fit(self) {
         if self.text_figure().is_some() {
             self.set_zoom(1.0);
-            return;
-        }
-        let Some((w, h)) = self.stage_size() else {
-            return;
-        };
-        let (nw, nh) = self.natural.get_value();
-        if nw > 0.0 && nh > 0.0 {
-            self.set_zoom((w / nw).min(h / nh));
+        } else if let Some(z) = self.whole_zoom() {
+            self.set_zoom(z);
         }
     }
 
     /// Set the state's zoom (kept in range and as the URL writes it), if it changes.
-    fn set_zoom(self, z: f64) {
+    pub fn set_zoom(self, z: f64) {
         let z = crate::state::zoom_of(z);
         if self.shared.state.with_untracked(|s| s.zoom) != z {
             self.shared.state.update(|s| s.zoom = z);
@@ -304,19 +298,11 @@ impl Drawing {
         (w > 0.0 && h > 0.0).then_some((w, h))
     }
 
-    /// The zoom at which the drawing fits the stage's width; `whole`: and its height,
-    /// never above 100%.
-    fn fitting_zoom(self, whole: bool) -> Option<f64> {
+    /// The zoom at which the whole drawing fits the stage, both ways (any size: fit's).
+    fn whole_zoom(self) -> Option<f64> {
         let (w, h) = self.natural.get_value();
         let (aw, ah) = self.stage_size()?;
-        if w <= 0.0 {
-            return None;
-        }
-        let mut z = aw / w;
-        if whole && h > 0.0 {
-            z = z.min(ah / h).min(1.0);
-        }
-        Some(z.clamp(ZOOM_MIN, ZOOM_MAX))
+        (w > 0.0 && h > 0.0).then(|| (aw / w).min(ah / h))
     }
 
     /// Size the SVG to its natural size times the state's zoom.

@@ -4,7 +4,6 @@
 use super::drawing::Drawing;
 use super::inspector::Inspector;
 use super::Shared;
-use crate::state::{zoom_of, State};
 use leptos::ev;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -72,16 +71,11 @@ fn finger_distance(e: &web_sys::TouchEvent) -> Option<f64> {
     Some(f64::from(a.client_x() - b.client_x()).hypot(f64::from(a.client_y() - b.client_y())))
 }
 
-/// Set the zoom, kept within [`ZOOM_MIN`]..=[`ZOOM_MAX`] and as the URL writes it.
-fn set_zoom(state: RwSignal<State>, z: f64) {
-    state.update(|s| s.zoom = zoom_of(z));
-}
-
 /// Zoom buttons, the zoom level and the drawing's timings.
 #[component]
 fn ZoomBar(d: Drawing) -> impl IntoView {
     let state = d.shared.state;
-    let zoom_by = move |f: f64| set_zoom(state, state.with_untracked(|s| s.zoom) * f);
+    let zoom_by = move |f: f64| d.set_zoom(state.with_untracked(|s| s.zoom) * f);
     let fit = move |_| d.fit();
     view! {
         <div class="zoombar">
@@ -89,7 +83,7 @@ fn ZoomBar(d: Drawing) -> impl IntoView {
             <span id="zoom-level">{move || format!("{:.0}%", state.with(|s| s.zoom) * 100.0)}</span>
             <button id="zoom-in" title="zoom in (ctrl + wheel)" on:click=move |_| zoom_by(1.25)>"+"</button>
             <button id="zoom-fit" on:click=fit>"fit"</button>
-            <button id="zoom-reset" title="natural size (100%)" on:click=move |_| set_zoom(state, 1.0)>"1:1"</button>
+            <button id="zoom-reset" title="natural size (100%)" on:click=move |_| d.set_zoom(1.0)>"1:1"</button>
             // What is off-screen: a figure opened at a legible zoom may be bigger than the stage.
             <Show when=move || d.part().with(|p| p.is_some())>
                 <span class="part" id="zoom-part">
@@ -161,9 +155,9 @@ fn Canvas(d: Drawing) -> impl IntoView {
         }
     };
     let on_touch_move = move |e: ev::TouchEvent| {
-        if let (Some((d0, z0)), Some(d)) = (pinch.get_value(), finger_distance(&e)) {
+        if let (Some((d0, z0)), Some(dist)) = (pinch.get_value(), finger_distance(&e)) {
             e.prevent_default();
-            set_zoom(state, z0 * d / d0);
+            d.set_zoom(z0 * dist / d0);
         }
     };
     let on_touch_end = move |e: ev::TouchEvent| {
@@ -182,13 +176,13 @@ fn Canvas(d: Drawing) -> impl IntoView {
             _ => return,
         };
         e.prevent_default();
-        set_zoom(state, to);
+        d.set_zoom(to);
     };
     let on_wheel = move |e: ev::WheelEvent| {
         if e.ctrl_key() || e.meta_key() {
             e.prevent_default();
             let z = state.with_untracked(|s| s.zoom);
-            set_zoom(state, z * if e.delta_y() < 0.0 { 1.1 } else { 1.0 / 1.1 });
+            d.set_zoom(z * if e.delta_y() < 0.0 { 1.1 } else { 1.0 / 1.1 });
         }
     };
     view! {
