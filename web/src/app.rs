@@ -61,6 +61,9 @@ pub fn start() {
     console_error_panic_hook::set_once();
     let query = dom::window().location().search().unwrap_or_default();
     leptos::mount::mount_to_body(move || view! { <App query=query sync_url=true/> });
+    // The first picture's stand-in goes when the app draws; whatever the app shows first
+    // (an empty expression, the form), it goes by the next task.
+    set_timeout(dom::drop_first_picture, std::time::Duration::ZERO);
 }
 
 /// The whole page. `query` is the initial URL query; with `sync_url` every change is

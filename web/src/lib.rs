@@ -17,5 +17,5 @@ pub mod page;
 pub mod presets;
 pub mod state;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "app"))]
 pub mod app;

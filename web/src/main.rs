@@ -1,6 +1,6 @@
 //! The page's entry point (trunk builds this binary to WebAssembly).
 
 fn main() {
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", feature = "app"))]
     cute_web::app::start();
 }

@@ -103,6 +103,36 @@ pub const WHOLE_CELLS: usize = 128;
 /// zoom of 1/2 or more.
 pub const LEGIBLE_CELL_PX: f64 = 12.0;
 
+/// The zoom down to which cell text stays legible: the renderer's 11px labels at 9px. A new
+/// figure opens no smaller (labels are still painted down to [`LEGIBLE_CELL_PX`], for a user
+/// who zooms out).
+pub const LEGIBLE_ZOOM: f64 = 9.0 / 11.0;
+
+/// The zoom a new figure of `natural` size (SVG px) opens at in a stage of `room` (CSS px,
+/// the page's and the first picture's alike): whole if that is legible ([`LEGIBLE_ZOOM`] or
+/// more, 100% at most); otherwise at its width, between the legible zoom and 100%, from its
+/// corner.
+///
+/// ```
+/// use cute_web::page::{opening_zoom, LEGIBLE_ZOOM};
+/// assert_eq!(opening_zoom((400.0, 300.0), (800.0, 600.0)), 1.0);
+/// assert_eq!(opening_zoom((1000.0, 300.0), (900.0, 600.0)), 0.9);
+/// assert_eq!(opening_zoom((3000.0, 3000.0), (1000.0, 700.0)), LEGIBLE_ZOOM);
+/// assert_eq!(opening_zoom((1000.0, 5000.0), (1000.0, 700.0)), 1.0);
+/// ```
+pub fn opening_zoom(natural: (f64, f64), room: (f64, f64)) -> f64 {
+    let ((w, h), (aw, ah)) = (natural, room);
+    if w <= 0.0 || h <= 0.0 {
+        return 1.0;
+    }
+    let whole = (aw / w).min(ah / h).min(1.0);
+    if whole >= LEGIBLE_ZOOM {
+        whole
+    } else {
+        (aw / w).clamp(LEGIBLE_ZOOM, 1.0)
+    }
+}
+
 /// The cells of `b` within the visible rectangle `view` (SVG units: x0, y0, x1, y1).
 pub fn visible_cells(b: &PanelBox, view: (f64, f64, f64, f64)) -> (Range<usize>, Range<usize>) {
     let span = |lo: f64, hi: f64, origin: usize, cell: usize, n: usize| {

@@ -591,7 +591,7 @@ fn eval_name(name: &str, env: &Env) -> Result<Value> {
         )));
     }
     if cute_core::atom::is_atom_like_name(short) {
-        return Err(cute_core::atom::Atom::lookup(short)
+        return Err(types::names::atom_value(short)
             .err()
             .unwrap_or_else(|| Error::new(format!("unknown name '{short}'"))));
     }

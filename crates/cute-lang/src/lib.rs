@@ -37,6 +37,8 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// The first picture's build (no `full`) leaves most of the language unreferenced.
+#![cfg_attr(not(feature = "full"), allow(dead_code, unused_imports))]
 
 mod block;
 mod convert;
@@ -50,6 +52,10 @@ pub mod session;
 mod types;
 pub mod value;
 pub mod words;
+
+/// Whether this build knows the whole language (the default `full` feature); without it,
+/// only the algebra, swizzles and TV layouts (the page's first-picture module).
+pub const FULL: bool = cfg!(feature = "full");
 
 pub use eval::Env;
 pub use lex::MAX_LINE_BYTES;

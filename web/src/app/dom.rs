@@ -40,6 +40,17 @@ pub fn set_theme(theme: Theme) {
     }
 }
 
+/// The first picture's stand-in of the page (`web/first`), drawn before the app loaded:
+/// gone once the app has drawn.
+pub fn drop_first_picture() {
+    if let Some(first) = window()
+        .document()
+        .and_then(|d| d.get_element_by_id("first"))
+    {
+        first.remove();
+    }
+}
+
 thread_local! {
     /// A query waiting to replace the URL's ([`replace_query`]), and whether its write is
     /// scheduled.

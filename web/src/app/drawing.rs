@@ -10,13 +10,9 @@ use super::inspector::{cell_data, hit_data, outline_cell, Inspection};
 use super::labels::{context_2d, fit};
 use super::Shared;
 use crate::inspect::Context;
-use crate::page::{printed_lines, visible_cells, LEGIBLE_CELL_PX, WHOLE_CELLS};
+use crate::page::{opening_zoom, printed_lines, visible_cells, LEGIBLE_CELL_PX, WHOLE_CELLS};
 use crate::state::{Cause, Mode, Pin};
 
-/// The zoom down to which cell text stays legible: the renderer's 11px labels at 9px. A
-/// new figure opens no smaller (labels are still painted down to [`LEGIBLE_CELL_PX`], for
-/// a user who zooms out).
-const LEGIBLE_ZOOM: f64 = 9.0 / 11.0;
 /// The text size of a table figure at 100% (the page's body text).
 const TABLE_FONT_PX: f64 = 14.0;
 use cute_render::grid::{Detail, PanelBox};
@@ -217,6 +213,7 @@ impl Drawing {
             }
             Err(e) => self.show_error(&e),
         }
+        super::dom::drop_first_picture();
     }
 
     /// A value that cannot be drawn: the error, and the figure on screen kept but dimmed.
@@ -241,7 +238,7 @@ impl Drawing {
         self.status.set((0.0, String::new()));
     }
 
-    /// A new figure opens whole if it can at a legible zoom ([`LEGIBLE_ZOOM`] or more, 100%
+    /// A new figure opens whole if it can at a legible zoom ([`crate::page::LEGIBLE_ZOOM`] or more, 100%
     /// at most); a tall one (a descriptor over its operand block) at its width, scrolling
     /// down; a bigger one at the legible zoom from its corner, and the zoom bar says that
     /// only part of it is in view (fit shows it whole).
@@ -251,17 +248,9 @@ impl Drawing {
             self.set_zoom(1.0);
             return;
         }
-        let (Some((aw, _)), Some(whole)) = (self.stage_size(), self.whole_zoom()) else {
-            return;
-        };
-        let whole = whole.min(1.0);
-        let z = if whole >= LEGIBLE_ZOOM {
-            whole
-        } else {
-            let wide = aw / self.natural.get_value().0;
-            wide.clamp(LEGIBLE_ZOOM, 1.0)
-        };
-        self.set_zoom(z);
+        if let Some(room) = self.stage_size() {
+            self.set_zoom(opening_zoom(self.natural.get_value(), room));
+        }
     }
 
     /// Zoom so the whole drawing fits the stage, both ways (the fit button): small ones

@@ -584,15 +584,19 @@ pub static OPS: &[Op] = &[
         "whether every coordinate of a is one of b",
         |a, _| Ok(Value::Bool(shape_of(&a[0])?.compatible(&shape_of(&a[1])?)?))),
     // --- tensors -----------------------------------------------------------------------
+    #[cfg(feature = "full")]
     op!("make_gmem_ptr" | "cute::make_gmem_ptr", "<T>(address | nullptr) | (raw_ptr)", Prepend, (1, 2), [], false,
         "a pointer to T in global memory (a null pointer prints (nil), as C++ does); of a raw pointer (T const* p), tagged with its type",
         |a, _| tensors::make_ptr(cute_core::tensor::Space::Gmem, a)),
+    #[cfg(feature = "full")]
     op!("make_smem_ptr", "<T>(address | nullptr) | (raw_ptr[, swizzle])", Prepend, (1, 2), [], false,
         "a pointer to T in shared memory; with a swizzle, C++'s swizzle pointer (the swizzle of its byte addresses: Sw<3,4,3>_smem_ptr[16b])",
         |a, _| tensors::make_ptr(cute_core::tensor::Space::Smem, a)),
+    #[cfg(feature = "full")]
     op!("make_rmem_ptr", "<T>(address | nullptr) | (raw_ptr)", Prepend, (1, 2), [], false,
         "a pointer to T in registers",
         |a, _| tensors::make_ptr(cute_core::tensor::Space::Rmem, a)),
+    #[cfg(feature = "full")]
     op!("make_ptr", "(T, address, AddressSpace.gmem | smem | rmem[, assumed_align])", No, (3, 4), ["dtype", "value", "mem_space", "assumed_align"], false,
         "CuTeDSL's typed pointer: make_gmem_ptr / make_smem_ptr / make_rmem_ptr by its address space",
         |a, _| {
@@ -602,15 +606,19 @@ pub static OPS: &[Op] = &[
             };
             tensors::make_ptr(space, &a[..2])
         }),
+    #[cfg(feature = "full")]
     op!("make_tensor", "(ptr, layout | shape[, stride | LayoutLeft | LayoutRight] | n0, n1, ...) | <T>(shape | layout)", Prepend, (2, MANY), [], false,
         "a tensor over a pointer (a smem atom's swizzle moves into the pointer), or a register tensor owning its elements",
         |a, _| tensors::make_tensor(a)),
+    #[cfg(feature = "full")]
     op!("inner_product", "(a, b)", No, (2, 2), [], false,
         "the sum of the elementwise products of two congruent int-tuples (integers: their product)",
         |a, _| Ok(Value::Int(int_tuple::inner_product(&a[0].to_int_tuple()?, &a[1].to_int_tuple()?)?))),
+    #[cfg(feature = "full")]
     op!("elem_scale", "(a, b)", No, (2, 2), [], false,
         "a scaled mode by mode by b: each integer of a times the product of b's mode",
         |a, _| Ok(int_tuple::elem_scale(&a[0].to_int_tuple()?, &a[1].to_int_tuple()?)?.into())),
+    #[cfg(feature = "full")]
     op!("slice_and_offset", "(coord, layout)", No, (2, 2), [], false,
         "(slice(coord, layout), the offset of the coordinate with `_` at 0): the sub-layout and where it starts",
         |a, _| {
@@ -618,57 +626,75 @@ pub static OPS: &[Op] = &[
             let c = a[0].to_coord()?;
             Ok(Value::Tuple(vec![Value::Layout(l.slice(&c)?), Value::Int(l.call_coord(&c.start())?)]))
         }),
+    #[cfg(feature = "full")]
     op!("get_tma_swizzle_bits" | "detail::get_tma_swizzle_bits", "(swizzle | layout)", No, (1, 1), [], false,
         "the TMA swizzle width of a layout's swizzle: TMA::SmemSwizzleBits::B128 for Sw<3,4,3>",
         |a, _| tma::tma_swizzle_bits(&a[0])),
+    #[cfg(feature = "full")]
     op!("get_tma_swizzle_base" | "detail::get_tma_swizzle_base", "(swizzle | layout)", No, (1, 1), [], false,
         "the TMA swizzle atom's base: TMA::SmemSwizzleBase::SWIZZLE_BASE_16B for M = 4",
         |a, _| tma::tma_swizzle_base(&a[0])),
+    #[cfg(feature = "full")]
     op!("to_CUtensorMapSwizzle" | "TMA::to_CUtensorMapSwizzle", "(bits, base)", No, (2, 2), [], false,
         "the driver's CU_TENSOR_MAP_SWIZZLE_* of a swizzle width and base",
         |a, _| tma::to_cu_swizzle(&a[0], &a[1])),
+    #[cfg(feature = "full")]
     op!("make_identity_tensor", "(shape)", No, (1, 1), [], false,
         "every coordinate of the shape to itself: a counting tensor over basis strides, ArithTuple(0,0) o (M,N):(1@0,1@1) (of an integer, ArithTuple_0 o N:1)",
         |a, _| Ok(Value::Tensor(Box::new(cute_core::tensor::Tensor::identity(&a[0].to_int_tuple()?)?)))),
+    #[cfg(feature = "full")]
     op!("make_coord_tensor", "(layout)", No, (1, 1), [], false,
         "a counting tensor over the layout: its elements are the layout's values, offsets (ArithTuple_0 o (4,8):(1,4)) or coordinates of basis strides",
         |a, _| basis::coord_tensor(&a[0])),
+    #[cfg(feature = "full")]
     op!("local_tile", "(tensor, tiler, coord[, proj])", No, (3, 4), ["tensor", "tiler", "coord", "proj"], false,
         "the tile of the tensor at coord (`_` keeps a mode of tiles); proj (Step<_1, X, _1>{}) drops the X modes",
         |a, _| tensors::local_tile(a)),
+    #[cfg(feature = "full")]
     op!("inner_partition", "(tensor, tiler, coord)", No, (3, 3), ["tensor", "tiler", "coord"], false,
         "zipped_divide by the tiler, then the tile at coord (local_tile without a projection)",
         |a, _| tensors::local_tile(a)),
+    #[cfg(feature = "full")]
     op!("outer_partition", "(tensor, tiler, coord)", No, (3, 3), ["tensor", "tiler", "coord"], false,
         "zipped_divide by the tiler, then element coord of every tile (local_partition by a coordinate)",
         |a, _| tensors::outer_partition(a)),
+    #[cfg(feature = "full")]
     op!("local_partition", "(tensor, thr_layout, thr_idx[, proj])", No, (3, 4), ["tensor", "tiler", "index", "proj"], false,
         "thread thr_idx's elements when thr_layout's threads tile the tensor; proj (Step<_1, X>{}) keeps only its modes of thr_layout",
         |a, _| tensors::local_partition(a)),
+    #[cfg(feature = "full")]
     op!("get_slice" | "get_thread_slice", "(tiled_mma | tiled_copy, thr_idx)", No, (2, 2), [], false,
         "one thread's slice of a TiledMMA (ThrMMA: partition_A/B/C) or a TiledCopy (ThrCopy: partition_S/D)",
         |a, _| partitions::get_slice(a)),
+    #[cfg(feature = "full")]
     op!("retile_S", "(thr_copy, fragment)", No, (2, 2), [], false,
         "a thread's source fragment re-tiled to the copy's values: ((atom_vals, rest_vals), RestM, RestN, ...)",
         |a, _| partitions::retile('S', a)),
+    #[cfg(feature = "full")]
     op!("retile_D" | "retile", "(thr_copy, fragment)", No, (2, 2), [], false,
         "a thread's destination fragment (an MMA's registers) re-tiled to the copy's values: ((atom_vals, rest_vals), RestM, RestN, ...)",
         |a, _| partitions::retile('D', a)),
+    #[cfg(feature = "full")]
     op!("partition_S", "(thr_copy, tensor)", No, (2, 2), [], false,
         "the thread's source values of a tensor the copy tiles: (CPY, CPY_M, CPY_N, ...)",
         |a, _| partitions::partition_copy(true, a)),
+    #[cfg(feature = "full")]
     op!("partition_D", "(thr_copy, tensor)", No, (2, 2), [], false,
         "the thread's destination values of a tensor the copy tiles: (CPY, CPY_M, CPY_N, ...)",
         |a, _| partitions::partition_copy(false, a)),
+    #[cfg(feature = "full")]
     op!("partition_A", "(thr_mma, tensor)", No, (2, 2), [], false,
         "the thread's part of an (M,K,...) tensor: (FrgV, RestM, RestK, ...)",
         |a, _| partitions::partition(Operand::A, a)),
+    #[cfg(feature = "full")]
     op!("partition_B", "(thr_mma, tensor)", No, (2, 2), [], false,
         "the thread's part of an (N,K,...) tensor: (FrgV, RestN, RestK, ...)",
         |a, _| partitions::partition(Operand::B, a)),
+    #[cfg(feature = "full")]
     op!("partition_C", "(thr_mma, tensor)", No, (2, 2), [], false,
         "the thread's part of an (M,N,...) tensor: (FrgV, RestM, RestN, ...)",
         |a, _| partitions::partition(Operand::C, a)),
+    #[cfg(feature = "full")]
     op!("make_fragment_like", "(layout | tensor) | <T>(layout | tensor)", Prepend, (1, 2), [], false,
         "a compact layout like the layout, mode 0 column-major (register fragments); of a tensor (or with T), a register tensor of its element type (or T) over it",
         |a, _| match a {
@@ -679,9 +705,11 @@ pub static OPS: &[Op] = &[
             [t, v, ..] => partitions::like_typed(true, Some(t), v),
             [] => Err(Error::new("give a layout or a tensor")),
         }),
+    #[cfg(feature = "full")]
     op!("data" | "iterator", "(tensor)", No, (1, 1), [], false,
         "the tensor's pointer (a register array's or a counting iterator): t.data(), CuTeDSL t.iterator",
         |a, _| tensors::data(&a[0])),
+    #[cfg(feature = "full")]
     op!("make_tensor_like", "(tensor) | <T>(tensor | layout)", Prepend, (1, 2), [], false,
         "a register tensor of the tensor's element type (or T) over make_layout_like of its layout",
         |a, _| match a {
@@ -689,12 +717,15 @@ pub static OPS: &[Op] = &[
             [t, v, ..] => partitions::like_typed(false, Some(t), v),
             [] => Err(Error::new("give a tensor")),
         }),
+    #[cfg(feature = "full")]
     op!("cute.make_fragment_like", "(src[, dtype])", No, (1, 2), ["src", "dtype?"], false,
         "CuTeDSL's make_fragment_like: of a tensor, C++'s make_tensor_like<dtype> (a compact register tensor); of a layout, C++'s make_fragment_like",
         |a, _| partitions::dsl_fragment_like(&a[0], a.get(1))),
+    #[cfg(feature = "full")]
     op!("make_rmem_tensor_like", "(src[, dtype])", No, (1, 2), ["src", "dtype?"], false,
         "CuTeDSL: a register tensor of dtype (else the tensor's) over make_layout_like of src's layout: C++'s make_tensor_like<dtype>(src)",
         |a, _| partitions::dsl_rmem_like(&a[0], a.get(1))),
+    #[cfg(feature = "full")]
     op!("make_rmem_tensor", "(layout_or_shape, dtype)", No, (2, 2), ["layout_or_shape", "dtype"], false,
         "CuTeDSL: a register tensor of dtype owning the layout's (or the compact shape's) elements: C++'s make_tensor<dtype>(layout)",
         |a, _| tensors::make_rmem_tensor(&a[0], &a[1])),
@@ -789,9 +820,11 @@ pub static OPS: &[Op] = &[
     op!("recast", "<NEW>(tensor)", Prepend, (2, 2), [], false,
         "the tensor's elements seen as NEW-type elements: the pointer retyped, the layout recast_layout'd",
         |a, _| tensors::recast(&a[0], tensors::tensor(&a[1])?)),
+    #[cfg(feature = "full")]
     op!("recast_tensor", "(src, dtype[, swizzle_])", No, (2, 3), ["src", "dtype", "swizzle_?"], false,
         "CuTeDSL: the tensor's elements seen as dtype elements: C++'s recast<dtype>(src)",
         |a, _| tensors::dsl_recast_tensor(&a[0], &a[1], a.get(2))),
+    #[cfg(feature = "full")]
     op!("recast_ptr", "(ptr[, swizzle_][, dtype]) | <T>(ptr)", Prepend, (1, 3), ["ptr", "swizzle_?", "dtype?"], false,
         "the pointer retyped (and, in CuTeDSL, given the swizzle of its byte addresses, as a GMMA/UMMA smem atom's .inner: Sw<3,4,3>_smem_ptr[16b])",
         |a, _| tensors::recast_ptr(a)),
@@ -839,21 +872,27 @@ pub static OPS: &[Op] = &[
         |a, _| run_time_int(&a[0], 16, false)),
     op!("Uint8" | "uint8_t", "(x)", No, (1, 1), [], false, "CuTeDSL's cutlass.Uint8(x) or C++'s uint8_t(x): a run-time unsigned 8-bit integer",
         |a, _| run_time_int(&a[0], 8, false)),
+    #[cfg(feature = "full")]
     op!("get_smem_layout_atom", "(layout_enum, dtype, major_size)", No, (3, 3), ["layout", "element_type", "major_mode_size"], false,
         "CuTeDSL sm90_utils: the widest SmemLayoutAtomKind whose contiguous bits divide the major mode",
         |a, _| { let (major, sw) = crate::ops::smem::dsl_atom_kind(&a[0], &a[1], a[2].to_int()?)?; Ok(Value::Word(Word::SmemAtomKind(major, sw))) }),
+    #[cfg(feature = "full")]
     op!("is_k_major_a" | "is_k_major_b" | "is_n_major_c", "(layout_enum)", No, (1, 1), [], false,
         "CuTeDSL LayoutEnum: whether it is ROW_MAJOR (K-major A/B, N-major C)",
         |a, _| Ok(Value::Bool(matches!(a[0], Value::Word(Word::LayoutEnum(LayoutEnum::RowMajor)))))),
+    #[cfg(feature = "full")]
     op!("is_m_major_a" | "is_n_major_b" | "is_m_major_c", "(layout_enum)", No, (1, 1), [], false,
         "CuTeDSL LayoutEnum: whether it is COL_MAJOR (M-major A/C, N-major B)",
         |a, _| Ok(Value::Bool(matches!(a[0], Value::Word(Word::LayoutEnum(LayoutEnum::ColMajor)))))),
+    #[cfg(feature = "full")]
     op!("sm90_mma_major_mode" | "mma_major_mode", "(layout_enum)", No, (1, 1), [], false,
         "CuTeDSL LayoutEnum: the operand major mode (ROW_MAJOR = K, COL_MAJOR = MN)",
         |a, _| Ok(Value::Word(Word::Major(if matches!(a[0], Value::Word(Word::LayoutEnum(LayoutEnum::RowMajor))) { AtomMajor::K } else { AtomMajor::MN })))),
+    #[cfg(feature = "full")]
     op!("dsl_recast_layout" | "cute.recast_layout", "(new_bits, old_bits, layout)", No, (3, 3), [], false,
         "CuTeDSL's cute.recast_layout: recast_layout with the widths the other way round",
         |a, _| recast_layout(&a[1], &a[0], &a[2]).map_err(|e| e.within("recast_layout"))),
+    #[cfg(feature = "full")]
     op!("ss_smem_selector", "<Major, Element, BLK_MN, BLK_K>()", Prepend, (4, 4), [], false,
         "CUTLASS's SM90 collective builder: the widest GMMA smem atom whose width divides the tile",
         |a, _| {
@@ -861,6 +900,7 @@ pub static OPS: &[Op] = &[
             let sw = smem_atom::ss_smem_selector(major, bits, a[2].to_int()?, a[3].to_int()?)?;
             Ok(smem_atom::smem_atom(major, sw, bits)?.into())
         }),
+    #[cfg(feature = "full")]
     op!("is_major", "<I, Stride>()", Prepend, (2, 2), [], false,
         "CUTLASS gemm::detail::is_major: whether the first stride of mode I is the static 1 (1 or 0)",
         |a, _| {
@@ -883,27 +923,35 @@ pub static OPS: &[Op] = &[
             Value::Storage(n) => int(*n),
             v => int(bits_of(v)? / 8),
         }),
+    #[cfg(feature = "full")]
     op!("make_smem_layout_a", "(layout_enum, tile_mnk, dtype, stages)", No, (4, 4), ["a_layout", "mma_tiler_mnk", "a_dtype", "num_stages"], false,
         "CuTeDSL sm90_utils: the staged smem layout of A for a Hopper GEMM tile",
         |a, _| crate::ops::smem::dsl_smem_layout('a', a)),
+    #[cfg(feature = "full")]
     op!("make_smem_layout_b", "(layout_enum, tile_mnk, dtype, stages)", No, (4, 4), ["b_layout", "mma_tiler_mnk", "b_dtype", "num_stages"], false,
         "CuTeDSL sm90_utils: the staged smem layout of B for a Hopper GEMM tile",
         |a, _| crate::ops::smem::dsl_smem_layout('b', a)),
+    #[cfg(feature = "full")]
     op!("make_smem_layout_epi", "(dtype, layout_enum, epi_tile, stages)", No, (4, 4), ["epi_dtype", "epi_layout", "epi_tile", "epi_stage"], false,
         "CuTeDSL sm90_utils: the staged smem layout of the epilogue tile; sm100_utils: of a tile of layouts (compute_epilogue_tile_shape's)",
         |a, _| crate::ops::smem::dsl_smem_layout('c', a)),
+    #[cfg(feature = "full")]
     op!("compute_epilogue_tile_shape", "(cta_tile_shape, use_2cta_instrs, layout_d, elem_ty_d[, layout_c, elem_ty_c, tmem_warp_shape_mn])", No, (4, 7), ["cta_tile_shape", "use_2cta_instrs", "layout_d", "elem_ty_d", "layout_c?", "elem_ty_c?", "tmem_warp_shape_mn?"], false,
         "CuTeDSL sm100_utils: the SM100 epilogue tile of a CTA tile, a tile of layouts over the TMEM warps",
         |a, _| crate::ops::epilogue::compute_epilogue_tile_shape(a)),
+    #[cfg(feature = "full")]
     op!("get_tmem_load_op", "(cta_tile_shape, layout_d, elem_ty_d, elem_ty_acc, epi_tile, use_2cta_instrs[, tmem_warp_shape_mn])", No, (6, 7), ["cta_tile_shape", "layout_d", "elem_ty_d", "elem_ty_acc", "epi_tile", "use_2cta_instrs", "tmem_warp_shape_mn?"], false,
         "CuTeDSL sm100_utils: the tcgen05.ld copy atom that reads one warp's part of the epilogue tile",
         |a, _| crate::ops::epilogue::get_tmem_load_op(a)),
+    #[cfg(feature = "full")]
     op!("size_in_bytes", "(dtype, layout)", No, (2, 2), ["dtype", "layout"], false,
         "CuTeDSL: the bytes a layout's codomain holds of an element type (a swizzled layout's outer layout), rounded up",
         |a, _| crate::ops::smem::size_in_bytes(a)),
+    #[cfg(feature = "full")]
     op!("get_smem_capacity_in_bytes", "()", No, (0, 0), [], false,
         "CuTeDSL utils: the shared memory a CTA may use on the DSL's default target, sm_100a (227 KiB)",
         |_, _| int(cute_core::arch::Arch::Sm100.smem_per_cta())),
+    #[cfg(feature = "full")]
     op!("make_smem_layout_atom", "(kind, element_type)", No, (2, 2), [], false,
         "CuTeDSL: the GMMA/UMMA smem atom of a SmemLayoutAtomKind for an element type",
         |a, _| {
@@ -927,57 +975,75 @@ pub static OPS: &[Op] = &[
             Ok(Value::Tuple(vec![tiler.into(), tv.into()]))
         }),
     // --- atoms -------------------------------------------------------------------------
+    #[cfg(feature = "full")]
     op!("atom", "(NAME[, element_type])", No, (1, 2), [], false,
         "the CuTe traits of an MMA or copy atom (a copy atom recast to an element type)",
         |a, _| atom_with_type(&a[0], a.get(1))),
+    #[cfg(feature = "full")]
     op!("make_tiled_mma", "(atom[, layout[, permutation]])", No, (1, 3), ["op", "atom_layout_mnk", "permutation_mnk"], false,
         "the atom repeated over a layout of atoms, with an optional (M, N, K) permutation",
         make_tiled_mma),
+    #[cfg(feature = "full")]
     op!("make_copy_atom", "(op, dtype[, num_bits_per_copy])", No, (2, 3), ["op", "copy_internal_type", "num_bits_per_copy"], false,
         "CuTeDSL: the copy atom of an op with value type dtype (C++ Copy_Atom<Op, T>); cp.async and universal copies move num_bits_per_copy bits",
         |a, _| crate::ops::atoms::dsl_copy_atom(a)),
+    #[cfg(feature = "full")]
     op!("LdMatrix8x8x16bOp", "([transpose[, num_matrices]])", No, (0, 2), ["transpose", "num_matrices"], false,
         "CuTeDSL warp: ldmatrix of 1, 2 or 4 8x8 matrices, C++'s SM75_U32x{n}_LDSM_N (transposed: SM75_U16x{2n}_LDSM_T)",
         |a, _| crate::ops::atoms::dsl_matrix_op(true, a)),
+    #[cfg(feature = "full")]
     op!("StMatrix8x8x16bOp", "([transpose[, num_matrices]])", No, (0, 2), ["transpose", "num_matrices"], false,
         "CuTeDSL warp: stmatrix of 1, 2 or 4 8x8 matrices, C++'s SM90_U32x{n}_STSM_N (transposed: SM90_U16x{2n}_STSM_T)",
         |a, _| crate::ops::atoms::dsl_matrix_op(false, a)),
+    #[cfg(feature = "full")]
     op!("Ld16x64bOp", "([repeat[, pack]])", No, (0, 2), ["repeat", "pack"], false,
         "CuTeDSL tcgen05: tcgen05.ld .16x64b (repeat Repetition.xN, pack Pack.PACK_16b_IN_32b), C++'s SM100_TMEM_LOAD_16dp64bNx[_16b]",
         |a, _| crate::ops::atoms::dsl_tmem_op(cute_core::atom::TmemCopy::Load, "16dp64b", a)),
+    #[cfg(feature = "full")]
     op!("Ld16x128bOp", "([repeat[, pack]])", No, (0, 2), ["repeat", "pack"], false,
         "CuTeDSL tcgen05: tcgen05.ld .16x128b (repeat Repetition.xN, pack Pack.PACK_16b_IN_32b), C++'s SM100_TMEM_LOAD_16dp128bNx[_16b]",
         |a, _| crate::ops::atoms::dsl_tmem_op(cute_core::atom::TmemCopy::Load, "16dp128b", a)),
+    #[cfg(feature = "full")]
     op!("Ld16x256bOp", "([repeat[, pack]])", No, (0, 2), ["repeat", "pack"], false,
         "CuTeDSL tcgen05: tcgen05.ld .16x256b (repeat Repetition.xN, pack Pack.PACK_16b_IN_32b), C++'s SM100_TMEM_LOAD_16dp256bNx[_16b]",
         |a, _| crate::ops::atoms::dsl_tmem_op(cute_core::atom::TmemCopy::Load, "16dp256b", a)),
+    #[cfg(feature = "full")]
     op!("Ld16x32bx2Op", "([repeat[, pack]])", No, (0, 2), ["repeat", "pack"], false,
         "CuTeDSL tcgen05: tcgen05.ld .16x32bx2 (repeat Repetition.xN, pack Pack.PACK_16b_IN_32b), C++'s SM100_TMEM_LOAD_16dp32bNx[_16b]",
         |a, _| crate::ops::atoms::dsl_tmem_op(cute_core::atom::TmemCopy::Load, "16dp32b", a)),
+    #[cfg(feature = "full")]
     op!("Ld32x32bOp", "([repeat[, pack]])", No, (0, 2), ["repeat", "pack"], false,
         "CuTeDSL tcgen05: tcgen05.ld .32x32b (repeat Repetition.xN, pack Pack.PACK_16b_IN_32b), C++'s SM100_TMEM_LOAD_32dp32bNx[_16b]",
         |a, _| crate::ops::atoms::dsl_tmem_op(cute_core::atom::TmemCopy::Load, "32dp32b", a)),
+    #[cfg(feature = "full")]
     op!("St16x64bOp", "(repeat[, unpack])", No, (1, 2), ["repeat", "unpack"], false,
         "CuTeDSL tcgen05: tcgen05.st .16x64b (repeat Repetition.xN, unpack Unpack.UNPACK_32b_IN_16b), C++'s SM100_TMEM_STORE_16dp64bNx[_16b]",
         |a, _| crate::ops::atoms::dsl_tmem_op(cute_core::atom::TmemCopy::Store, "16dp64b", a)),
+    #[cfg(feature = "full")]
     op!("St16x128bOp", "(repeat[, unpack])", No, (1, 2), ["repeat", "unpack"], false,
         "CuTeDSL tcgen05: tcgen05.st .16x128b (repeat Repetition.xN, unpack Unpack.UNPACK_32b_IN_16b), C++'s SM100_TMEM_STORE_16dp128bNx[_16b]",
         |a, _| crate::ops::atoms::dsl_tmem_op(cute_core::atom::TmemCopy::Store, "16dp128b", a)),
+    #[cfg(feature = "full")]
     op!("St16x256bOp", "(repeat[, unpack])", No, (1, 2), ["repeat", "unpack"], false,
         "CuTeDSL tcgen05: tcgen05.st .16x256b (repeat Repetition.xN, unpack Unpack.UNPACK_32b_IN_16b), C++'s SM100_TMEM_STORE_16dp256bNx[_16b]",
         |a, _| crate::ops::atoms::dsl_tmem_op(cute_core::atom::TmemCopy::Store, "16dp256b", a)),
+    #[cfg(feature = "full")]
     op!("St16x32bx2Op", "(repeat[, unpack])", No, (1, 2), ["repeat", "unpack"], false,
         "CuTeDSL tcgen05: tcgen05.st .16x32bx2 (repeat Repetition.xN, unpack Unpack.UNPACK_32b_IN_16b), C++'s SM100_TMEM_STORE_16dp32bNx[_16b]",
         |a, _| crate::ops::atoms::dsl_tmem_op(cute_core::atom::TmemCopy::Store, "16dp32b", a)),
+    #[cfg(feature = "full")]
     op!("St32x32bOp", "(repeat[, unpack])", No, (1, 2), ["repeat", "unpack"], false,
         "CuTeDSL tcgen05: tcgen05.st .32x32b (repeat Repetition.xN, unpack Unpack.UNPACK_32b_IN_16b), C++'s SM100_TMEM_STORE_32dp32bNx[_16b]",
         |a, _| crate::ops::atoms::dsl_tmem_op(cute_core::atom::TmemCopy::Store, "32dp32b", a)),
+    #[cfg(feature = "full")]
     op!("CopyG2SOp", "([cache_mode])", No, (0, 1), ["cache_mode"], false,
         "CuTeDSL cpasync: the SM80 cp.async op (LoadCacheMode.ALWAYS or GLOBAL), its width given to make_copy_atom",
         |a, _| crate::ops::atoms::dsl_g2s_op(a.first())),
+    #[cfg(feature = "full")]
     op!("CopyUniversalOp", "()", No, (0, 0), [], false,
         "CuTeDSL: the universal copy op (C++ UniversalCopy), its width given to make_copy_atom",
         |_, _| Ok(Value::Word(Word::CopyOp(CopyOp::Universal)))),
+    #[cfg(feature = "full")]
     op!("make_tiled_copy" | "make_tiled_copy_tv", "(copy_atom, thr_layout[, val_layout])", No, (2, 3), ["atom", "thr_layout", "val_layout"], false,
         "the copy atom tiled over threads and values",
         |a, _| {
@@ -989,6 +1055,7 @@ pub static OPS: &[Op] = &[
             };
             Ok(Value::TiledCopy(Box::new(cute_core::atom::make_tiled_copy(&atom, &thr, &val)?)))
         }),
+    #[cfg(feature = "full")]
     op!("make_tiled_copy_impl" | "cute.make_tiled_copy", "(copy_atom, layout_tv, tiler_mn)", No, (3, 3), ["atom", "layout_tv", "tiler_mn"], false,
         "the TiledCopy of a TV layout and a tile given directly (C++'s make_tiled_copy_impl; CuTeDSL's cute.make_tiled_copy)",
         |a, _| {
@@ -999,31 +1066,43 @@ pub static OPS: &[Op] = &[
             )))?;
             Ok(Value::TiledCopy(Box::new(cute_core::atom::make_tiled_copy_impl(&atom, tv, tiler)?)))
         }),
+    #[cfg(feature = "full")]
     op!("make_tiled_copy_A", "(copy_atom, tiled_mma)", No, (2, 2), [], false,
         "the copy atom tiled to the A operand of a TiledMMA", |a, _| tiled_copy_of(a, Operand::A)),
+    #[cfg(feature = "full")]
     op!("make_tiled_copy_B", "(copy_atom, tiled_mma)", No, (2, 2), [], false,
         "the copy atom tiled to the B operand of a TiledMMA", |a, _| tiled_copy_of(a, Operand::B)),
+    #[cfg(feature = "full")]
     op!("make_tiled_copy_C", "(copy_atom, tiled_mma)", No, (2, 2), [], false,
         "the copy atom tiled to the C operand of a TiledMMA", |a, _| tiled_copy_of(a, Operand::C)),
+    #[cfg(feature = "full")]
     op!("get_layoutA_TV" | "tv_layout_A_tiled", "(tiled_mma)", No, (1, 1), [], false,
         "(thread, value) -> (m, k) of the A operand", |a, _| Ok(tiled_mma(&a[0])?.layout_a_tv()?.into())),
+    #[cfg(feature = "full")]
     op!("get_layoutB_TV" | "tv_layout_B_tiled", "(tiled_mma)", No, (1, 1), [], false,
         "(thread, value) -> (n, k) of the B operand", |a, _| Ok(tiled_mma(&a[0])?.layout_b_tv()?.into())),
+    #[cfg(feature = "full")]
     op!("get_layoutC_TV" | "tv_layout_C_tiled", "(tiled_mma)", No, (1, 1), [], false,
         "(thread, value) -> (m, n) of the C operand", |a, _| Ok(tiled_mma(&a[0])?.layout_c_tv()?.into())),
+    #[cfg(feature = "full")]
     op!("get_layoutS_TV" | "layout_src_tv_tiled", "(tiled_copy)", No, (1, 1), [], false,
         "(thread, value) -> tile coordinate of the source", |a, _| Ok(tiled_copy(&a[0])?.layout_s_tv()?.into())),
+    #[cfg(feature = "full")]
     op!("get_layoutD_TV" | "layout_dst_tv_tiled", "(tiled_copy)", No, (1, 1), [], false,
         "(thread, value) -> tile coordinate of the destination", |a, _| Ok(tiled_copy(&a[0])?.layout_d_tv()?.into())),
+    #[cfg(feature = "full")]
     op!("tile_shape" | "tiler_mn" | "shape_mnk", "(tiled_mma | tiled_copy)", No, (1, 1), [], false,
         "the tile a TiledMMA (M, N, K) or TiledCopy covers",
         |a, _| tile_shape(&a[0])),
+    #[cfg(feature = "full")]
     op!("tile_size", "(tiled, i)", Append, (2, 2), [], false,
         "mode i of the tile a TiledMMA or TiledCopy covers",
         |a, _| get(&tile_shape(&a[0])?, index(&a[1])?)),
+    #[cfg(feature = "full")]
     op!("get_thr_layout_vmnk" | "ThrLayoutVMNK" | "thr_layout_vmnk", "(tiled_mma)", No, (1, 1), [], false,
         "(ThrV, ThrM, ThrN, ThrK) -> thread index: the atom's threads tiled over the atom layout",
         |a, _| Ok(tiled_mma(&a[0])?.thr_layout_vmnk.clone().into())),
+    #[cfg(feature = "full")]
     op!("AtomThrID" | "thr_id", "(tiled_mma | mma_atom)", No, (1, 1), [], false,
         "the atom's ThrID: its threads (SM80), warpgroup (GMMA) or CTAs (UMMA: 1, or 2 for 2x1SM)",
         |a, _| match &a[0] {
@@ -1033,80 +1112,105 @@ pub static OPS: &[Op] = &[
             },
             v => Ok(tiled_mma(v)?.atom.thr_id.clone().into()),
         }),
+    #[cfg(feature = "full")]
     op!("partition_shape_A", "(tiled_mma, shape_mk)", No, (2, 2), [], false,
         "the shape of one thread's A fragment of an (M, K, ...) tile: (FrgV, RestM, RestK, ...)",
         |a, _| Ok(tiled_mma(&a[0])?.partition_shape(Operand::A, &a[1].to_int_tuple()?)?.into())),
+    #[cfg(feature = "full")]
     op!("partition_shape_B", "(tiled_mma, shape_nk)", No, (2, 2), [], false,
         "the shape of one thread's B fragment of an (N, K, ...) tile: (FrgV, RestN, RestK, ...)",
         |a, _| Ok(tiled_mma(&a[0])?.partition_shape(Operand::B, &a[1].to_int_tuple()?)?.into())),
+    #[cfg(feature = "full")]
     op!("partition_fragment_C", "(tiled_mma, shape_mn) | (thr_mma, tensor)", No, (2, 2), [], false,
         "the accumulator: an SM100 UMMA's in tensor memory ((MMA, MMA_M, MMA_N) -> lane << 16 | column), a register MMA's as a register tensor of its C type",
         |a, _| partitions::partition_fragment(Operand::C, a)),
+    #[cfg(feature = "full")]
     op!("partition_fragment_A", "(thr_mma, tensor)", No, (2, 2), [], false,
         "the thread's register fragment of A: a register tensor of the MMA's A type over make_fragment_like(partition_A(tensor))",
         |a, _| partitions::partition_fragment(Operand::A, a)),
+    #[cfg(feature = "full")]
     op!("partition_fragment_B", "(thr_mma, tensor)", No, (2, 2), [], false,
         "the thread's register fragment of B: a register tensor of the MMA's B type over make_fragment_like(partition_B(tensor))",
         |a, _| partitions::partition_fragment(Operand::B, a)),
+    #[cfg(feature = "full")]
     op!("make_fragment_A", "(thr_mma | tiled_mma, partitioned)", No, (2, 2), [], false,
         "a register tensor of A's type over make_fragment_like of a partition_A result",
         |a, _| partitions::make_fragment(Operand::A, a)),
+    #[cfg(feature = "full")]
     op!("make_fragment_B", "(thr_mma | tiled_mma, partitioned)", No, (2, 2), [], false,
         "a register tensor of B's type over make_fragment_like of a partition_B result",
         |a, _| partitions::make_fragment(Operand::B, a)),
+    #[cfg(feature = "full")]
     op!("make_fragment_C", "(thr_mma | tiled_mma, partitioned)", No, (2, 2), [], false,
         "the accumulator over a partition_C result's shape: a column-major register tensor of C's type (an SM100 UMMA's in TMEM)",
         |a, _| partitions::make_fragment(Operand::C, a)),
+    #[cfg(feature = "full")]
     op!("partition_shape_C", "(tiled_mma, shape_mn)", No, (2, 2), [], false,
         "the shape of one thread's C fragment of an (M, N, ...) tile: (FrgV, RestM, RestN, ...)",
         |a, _| Ok(tiled_mma(&a[0])?.partition_shape(Operand::C, &a[1].to_int_tuple()?)?.into())),
+    #[cfg(feature = "full")]
     op!("UMMA::tile_to_mma_shape", "(atom, mma_tile_shape[, order])", No, (2, 3), [], false,
         "CuTe C++: an MN smem atom tiled to ((MMA_M, MMA_N), M_MMAs, N_MMAs, ...) as the SM100 examples build it",
         tile_to_mma_shape),
+    #[cfg(feature = "full")]
     op!("tile_to_mma_shape", "(atom, mma_tile_shape[, order])", No, (2, 3), ["atom", "mma_tile_shape", "order"], false,
         "CuTeDSL tcgen05: UMMA::tile_to_mma_shape coalesced to the profile of the MMA tile shape",
         |a, _| dsl_tile_to_mma_shape(&a[0], &a[1], a.get(2))),
+    #[cfg(feature = "full")]
     op!("ss_op_selector" | "GMMA::ss_op_selector", "<A, B, C, TileShape_MNK[, MajorA, MajorB]>()", Prepend, (4, 6), [], false,
         "CUTLASS's SM90 GMMA (A and B in smem) of the widest N dividing the tile",
         |a, _| crate::ops::families::gmma_op_selector(false, a)),
+    #[cfg(feature = "full")]
     op!("rs_op_selector" | "GMMA::rs_op_selector", "<A, B, C, TileShape_MNK[, MajorA, MajorB]>()", Prepend, (4, 6), [], false,
         "CUTLASS's SM90 GMMA (A in registers) of the widest N dividing the tile",
         |a, _| crate::ops::families::gmma_op_selector(true, a)),
+    #[cfg(feature = "full")]
     op!("sm100_make_trivial_tiled_mma", "<A, B, Acc, TileShape_MNK, ClusterShape_MNK, MajorA, MajorB, ScheduleTag>()", Prepend, (8, 10), [], false,
         "CUTLASS's SM100 builder: a 1-SM or 2-SM UMMA TiledMMA for the tile, cluster and schedule",
         |a, _| crate::ops::families::sm100_trivial_tiled_mma(a)),
+    #[cfg(feature = "full")]
     op!("make_trivial_tiled_mma", "(a_dtype[, b_dtype], a_major, b_major, acc_dtype, cta_group, mma_tiler_mn[, a_source]) | (a_dtype, b_dtype, a_major, b_major, acc_dtype, atom_layout_mnk, tiler_mn[, a_source])", No, (6, 8),
         ["a_dtype", "b_dtype", "a_leading_mode", "b_leading_mode", "acc_dtype", "cta_group|atom_layout_mnk", "mma_tiler_mn|tiler_mn", "a_source"], false,
         "CuTeDSL sm100_utils: the UMMA TiledMMA (one or two CTAs) of the types and MMA tile; sm90_utils: the GMMA TiledMMA of an atom layout",
         |a, _| crate::ops::families::dsl_trivial_tiled_mma(a)),
+    #[cfg(feature = "full")]
     op!("MmaF8Op", "(a_dtype, b_dtype, acc_dtype, shape_mnk, a_src, a_major, b_major)", No, (7, 7), [], false,
         "CuTeDSL warpgroup: the SM90 GMMA of 8-bit floats",
         |a, _| crate::ops::families::warpgroup_op(&a[0], &a[1], &a[2], &a[3..])),
+    #[cfg(feature = "full")]
     op!("MmaUniversalOp", "(dtype)", No, (1, 1), [], false,
         "CuTeDSL: UniversalFMA, one thread's multiply-add",
         |a, _| crate::ops::families::dsl_universal_op(a)),
+    #[cfg(feature = "full")]
     op!("MmaF16BF16Op", "(ab_dtype, acc_dtype, shape_mnk[, a_src, a_major, b_major] | [, cta_group, a_src, a_major, b_major])", No, (3, 7), [], false,
         "CuTeDSL: the SM80 mma.sync (warp., 3 arguments), SM90 GMMA (warpgroup., 6) or SM100 tcgen05.mma (tcgen05., 7) of 16-bit types",
         |a, _| crate::ops::families::dsl_f16bf16_op(a)),
+    #[cfg(feature = "full")]
     op!("MmaTF32Op", "(shape_mnk, cta_group, a_src, a_major, b_major)", No, (5, 5), [], false,
         "CuTeDSL: the SM100 tcgen05.mma of TF32",
         |a, _| crate::ops::families::dsl_tf32_op(a)),
+    #[cfg(feature = "full")]
     op!("MmaF8F6F4Op", "(a_dtype, b_dtype, acc_dtype, shape_mnk, cta_group, a_src, a_major, b_major)", No, (8, 8), [], false,
         "CuTeDSL: the SM100 tcgen05.mma of 8-, 6- and 4-bit floats, A and B of independent types",
         |a, _| crate::ops::families::dsl_f8f6f4_op(a)),
+    #[cfg(feature = "full")]
     op!("MmaI8Op", "(ab_dtype, shape_mnk, cta_group, a_src, a_major, b_major) | (a_dtype, b_dtype, acc_dtype, shape_mnk, a_src, a_major, b_major)", No, (6, 7), [], false,
         "CuTeDSL: the SM100 tcgen05.mma (6 arguments) or SM90 GMMA (warpgroup., 7) of 8-bit integers",
         |a, _| crate::ops::families::dsl_i8_op(a)),
     // --- descriptors -------------------------------------------------------------------
+    #[cfg(feature = "full")]
     op!("make_gmma_desc" | "GMMA::make_gmma_desc", "<Major>(smem_tensor | smem_layout[, T])", Prepend, (2, 3), [], false,
         "SM90 wgmma's shared-memory descriptor of a canonical GMMA operand block: LBO, SBO, layout type; of a tensor, its start address too",
         |a, _| crate::ops::descriptors::smem_desc(cute_core::desc::DescFamily::Gmma, a)),
+    #[cfg(feature = "full")]
     op!("make_umma_desc" | "UMMA::make_umma_desc", "<Major>(smem_tensor | smem_layout[, T])", Prepend, (2, 3), [], false,
         "SM100 tcgen05.mma's shared-memory descriptor of a canonical UMMA operand block; of a tensor, its start address too",
         |a, _| crate::ops::descriptors::smem_desc(cute_core::desc::DescFamily::Umma, a)),
+    #[cfg(feature = "full")]
     op!("make_instr_desc" | "UMMA::make_instr_desc", "<A, B, C, M, N, MajorA, MajorB[, NegA, NegB, Saturate, Sparse, MaxShift]>()", Prepend, (7, 12), [], false,
         "SM100 tcgen05.mma's 32-bit instruction descriptor: formats, majors, M and N",
         |a, _| crate::ops::descriptors::instr_desc(a)),
+    #[cfg(feature = "full")]
     op!("tma_swizzle" | "get_tma_swizzle", "(smem_layout)", No, (1, 1), [], false,
         "the CUtensorMapSwizzle a TMA copy into this shared-memory layout uses (make_tma_copy's)",
         |a, _| {
@@ -1114,6 +1218,7 @@ pub static OPS: &[Op] = &[
             let sw = CuSwizzle::parse(name).ok_or_else(|| Error::new(format!("unknown CUtensorMapSwizzle {name}")))?;
             Ok(Value::Word(Word::CuSwizzle(sw)))
         }),
+    #[cfg(feature = "full")]
     op!("make_tma_copy", "(OP{}, gmem_tensor, smem_layout[, cta_tiler][, cluster_size]) | (gmem_layout, smem_layout[, T])", No, (2, 5), [], false,
         "a TMA TiledCopy (one instruction per box, get_tma_tensor and tma_partition on it); of a gmem layout, just the box (its TmaGmemBasis) with its swizzle and the checks the driver makes",
         |a, _| {
@@ -1128,18 +1233,22 @@ pub static OPS: &[Op] = &[
             }
             crate::ops::tma::tma_box(a)
         }),
+    #[cfg(feature = "full")]
     op!("make_tma_atom", "(OP{}, gmem_tensor, smem_layout, cta_tiler[, cluster_size])", No, (4, 5), [], false,
         "the TMA copy atom alone (its box and coordinate strides; get_tma_tensor and tma_partition take it)",
         |a, _| match &a[0] {
             Value::Word(op) => crate::ops::tma::make_tma(op.name(), &a[1..], false),
             v => Err(Error::new(format!("make_tma_atom takes a TMA operation first (SM90_TMA_LOAD{{}}), got {}", v.kind()))),
         }),
+    #[cfg(feature = "full")]
     op!("get_tma_tensor", "(tma, gmem_shape)", No, (2, 2), [], false,
         "the TMA coordinate tensor over the global shape: ArithTuple coordinates in the TMA's mode order (tma.get_tma_tensor(make_shape(M,K)))",
         |a, _| Ok(Value::Tensor(Box::new(crate::ops::tma::tma_atom(&a[0])?.get_tma_tensor(&a[1].to_int_tuple()?)?)))),
+    #[cfg(feature = "full")]
     op!("tma_partition", "(tma, [cta_coord, cta_layout,] smem_tensor, gmem_tensor)", No, (3, 5), [], false,
         "(gmem, smem) as ((TMA, TMA_Iter), Rest...): one TMA instruction's values in mode 0.0, offset to the CTA's multicast slice",
         |a, _| crate::ops::tma::tma_partition(a, false)),
+    #[cfg(feature = "full")]
     op!("make_tiled_tma_atom" | "cpasync.make_tiled_tma_atom" | "nvgpu.cpasync.make_tiled_tma_atom" | "cute.nvgpu.cpasync.make_tiled_tma_atom",
         "(op, gmem_tensor, smem_layout, cta_tiler[, num_multicast])", No, (4, 5), ["op", "gmem_tensor", "smem_layout", "cta_tiler", "num_multicast"], false,
         "CuTeDSL: (the TMA copy atom, the TMA coordinate tensor over the gmem tensor's shape): C++'s make_tma_atom and get_tma_tensor",
@@ -1152,35 +1261,43 @@ pub static OPS: &[Op] = &[
             let t = crate::ops::tma::tma_atom(&atom)?.get_tma_tensor(&shape)?;
             Ok(Value::Tuple(vec![atom, Value::Tensor(Box::new(t))]))
         }),
+    #[cfg(feature = "full")]
     op!("cpasync.tma_partition" | "nvgpu.cpasync.tma_partition" | "cute.nvgpu.cpasync.tma_partition",
         "(atom, cta_coord, cta_layout, smem_tensor, gmem_tensor)", No, (5, 5), ["atom", "cta_coord", "cta_layout", "smem_tensor", "gmem_tensor"], false,
         "CuTeDSL: (smem, gmem) as ((TMA, TMA_Iter), Rest...), C++'s tma_partition with the pair swapped",
         |a, _| crate::ops::tma::tma_partition(a, true)),
+    #[cfg(feature = "full")]
     op!("CopyBulkTensorTileG2SOp" | "cpasync.CopyBulkTensorTileG2SOp", "()", No, (0, 0), [], false,
         "CuTeDSL's TMA load operation: C++'s SM90_TMA_LOAD",
         |_, _| Ok(Value::Word(Word::Tma(TmaOp::Load)))),
+    #[cfg(feature = "full")]
     op!("CopyBulkTensorTileG2SMulticastOp" | "cpasync.CopyBulkTensorTileG2SMulticastOp", "()", No, (0, 0), [], false,
         "CuTeDSL's multicast TMA load operation: C++'s SM90_TMA_LOAD_MULTICAST",
         |_, _| Ok(Value::Word(Word::Tma(TmaOp::LoadMulticast)))),
+    #[cfg(feature = "full")]
     op!("CopyBulkTensorTileS2GOp" | "cpasync.CopyBulkTensorTileS2GOp", "()", No, (0, 0), [], false,
         "CuTeDSL's TMA store operation: C++'s SM90_TMA_STORE",
         |_, _| Ok(Value::Word(Word::Tma(TmaOp::Store)))),
+    #[cfg(feature = "full")]
     op!("make_tmem_copy", "(atom | OP{}, tmem_tensor)", No, (2, 2), [], false,
         "the warpgroup's TiledCopy of a tcgen05.ld/st atom over a TMEM tensor (make_cotiled_copy: each warp in its 32-lane sub-partition)",
         |a, _| {
             let t = crate::ops::tensors::tensor(&a[1])?;
             Ok(Value::TiledCopy(Box::new(cute_core::tmem::make_tmem_copy(&crate::ops::atoms::copy_atom(&a[0])?, t)?)))
         }),
+    #[cfg(feature = "full")]
     op!("make_utccp_copy", "(OP{}, tmem_tensor)", No, (2, 2), [], false,
         "the TiledCopy of a tcgen05.cp (shared memory to TMEM) atom over a TMEM tensor",
         |a, _| {
             let t = crate::ops::tensors::tensor(&a[1])?;
             Ok(Value::TiledCopy(Box::new(cute_core::tmem::make_utccp_copy(&crate::ops::atoms::copy_atom(&a[0])?, t)?)))
         }),
+    #[cfg(feature = "full")]
     op!("tma_box", "(gmem_layout, smem_layout[, T])", No, (2, 3), [], false,
         "the TMA box make_tma_copy(SM90_TMA_LOAD{}, gmem, smem) derives (its TmaGmemBasis), with its swizzle and the checks the driver makes",
         |a, _| crate::ops::tma::tma_box(a)),
     // --- shared memory -----------------------------------------------------------------
+    #[cfg(feature = "full")]
     op!("bank_conflicts", "(smem[, bits], INSTR) | (smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
         "the shared-memory bank model of an access: phases, wavefronts, conflicts",
         |a, _| {
@@ -1188,12 +1305,14 @@ pub static OPS: &[Op] = &[
             Ok(Value::Banks(Box::new(cute_core::bank::bank_conflicts(&smem.to_any_layout()?, bits, &tv, instr)?)))
         }),
     // --- global memory ------------------------------------------------------------------
+    #[cfg(feature = "full")]
     op!("coalescing", "(gmem_tensor, tiled_copy[, INSTR]) | (gmem[, bits], INSTR) | (gmem, bits, tiled_copy | tv[, INSTR])", No, (2, 4), [], false,
         "the global-memory coalescing of an access: 32-byte sectors and 128-byte lines per warp instruction against the fewest",
         |a, _| {
             let g = crate::ops::atoms::coalesce_args(a)?;
             Ok(Value::Coalesce(Box::new(cute_core::gmem::coalescing(&g.layout, g.bits, g.base, &g.tv, g.op)?)))
         }),
+    #[cfg(feature = "full")]
     op!("swizzle_search", "(smem[, bits], INSTR) | (smem, bits, tv, INSTR) | (smem, tiled_copy[, INSTR])", No, (2, 4), [], false,
         "every swizzle and row padding of the smem layout ranked by wavefronts",
         |a, _| {

@@ -200,7 +200,7 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
             }
         },
         (_, n) if cute_core::atom::is_atom_name(n) => {
-            return Some(Atom::lookup(n).map(|a| Value::Atom(Box::new(a))))
+            return Some(atom_value(n));
         }
         (_, n) => {
             let word = Word::bare(n).or_else(|| {
@@ -211,6 +211,20 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         }
     };
     Some(Ok(v))
+}
+
+/// A named MMA or copy atom (`SM80_16x8x16_F16F16F16F16_TN{}`).
+#[cfg(feature = "full")]
+pub(crate) fn atom_value(name: &str) -> Result<Value> {
+    Atom::lookup(name).map(|a| Value::Atom(Box::new(a)))
+}
+
+/// The first picture's module has no atom tables: an atom is the full module's to draw.
+#[cfg(not(feature = "full"))]
+pub(crate) fn atom_value(name: &str) -> Result<Value> {
+    Err(Error::new(format!(
+        "{name}: atoms are in the page's full module"
+    )))
 }
 
 /// The enumerator `member` of the scope `scope` (C++'s `Scope::member`, CuTeDSL's

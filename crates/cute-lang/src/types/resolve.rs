@@ -24,8 +24,10 @@ pub(crate) const RESOLVERS: &[Resolver] = &[
     smem::atom_template,
     // `Layout_K_SW128_Atom_Bits`.
     smem::atom_bits_template,
+    #[cfg(feature = "full")]
     // SM100/SM103 UMMA, SM120, `SM80_CP_ASYNC_CACHE*`, `UniversalFMA`, `integral_constant`.
     |name, targs| families::template(tail(name).0, targs),
+    #[cfg(feature = "full")]
     // CUTLASS's `Mainloop*` dispatch policies.
     |name, targs| {
         let last = tail(name).0;
@@ -35,6 +37,7 @@ pub(crate) const RESOLVERS: &[Resolver] = &[
     },
     // The type table's rows.
     table_row,
+    #[cfg(feature = "full")]
     // `SM90_64xNx16_..._SS<Major, Major>`.
     gmma_template,
 ];

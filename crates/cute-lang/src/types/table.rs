@@ -107,115 +107,152 @@ pub static TYPES: &[TypeRow] = &[
     ty!("ComposedLayout", "<Outer, Offset, Inner>", n(3, 3), "the composed layout Outer o Offset o Inner",
         |t| Ok(Value::Composed(ops::algebra::make_composed(t)?))),
     // --- atoms -------------------------------------------------------------------------
+    #[cfg(feature = "full")]
     ty!("MMA_Atom" | "MMA_Traits" | "Copy_Traits", "<Op>", n(1, 1), "the atom of the op, with CuTe's traits",
         |t| ops::atoms::atom_with_type(&t[0], None)),
+    #[cfg(feature = "full")]
     ty!("Copy_Atom", "<Op, T>", n(2, 2), "the copy atom of the op with value type T (layouts recast to T)",
         |t| ops::atoms::atom_with_type(&t[0], Some(&t[1]))),
+    #[cfg(feature = "full")]
     ty!("UniversalCopy", "<S[, D]>", n(1, 2), "the universal copy of sizeof_bits<S> bits",
         |t| {
             let bits = bits_of(&t[0])?;
             let atom = cute_core::atom::CopyAtom::universal(bits)?;
             Ok(Value::Atom(Box::new(Atom::Copy(atom))))
         }),
+    #[cfg(feature = "full")]
     ty!("TiledMMA", "<Atom[, AtomLayout[, Permutations]]>", n(1, 3), "make_tiled_mma of its arguments",
         |t| ops::atoms::make_tiled_mma(t, &[])),
     // --- GMMA's thread-value layouts (mma_traits_sm90_gmma.hpp) ----------------------------
+    #[cfg(feature = "full")]
     ty!("ABLayout", "<M, K>", n(2, 2), "GMMA's A or B read through a descriptor: (128,(M,K)):(0,(1,M))",
         |t| Ok(Value::Layout(cute_core::gmma::ab_layout(t[0].to_int()?, t[1].to_int()?)?))),
+    #[cfg(feature = "full")]
     ty!("CLayout_64xN", "<N>", n(1, 1), "GMMA's 64 x N accumulator: ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512))",
         |t| Ok(Value::Layout(cute_core::gmma::c_layout(t[0].to_int()?)?))),
     // --- CUTLASS's collective builders (gemm/collective/collective_builder.hpp) -----------
+    #[cfg(feature = "full")]
     ty!("CollectiveBuilder", "<Arch, OpClass, ElementA, LayoutA, AlignmentA, ElementB, LayoutB, AlignmentB, ElementAccumulator, TileShape_MNK, ClusterShape_MNK, StageCount, KernelSchedule>", n(13, 16),
         "the GEMM mainloop CUTLASS builds (SM90 TMA warp-specialized): ::CollectiveOp's SmemLayoutA/B, TiledMma, GmemTiledCopyA/B, DispatchPolicy",
         ops::collective::builder),
+    #[cfg(feature = "full")]
     ty!("GemmUniversal", "<ProblemShape, CollectiveMainloop, CollectiveEpilogue[, TileScheduler]>", n(3, 4),
         "the GEMM kernel of a builder's mainloop and epilogue: its members CollectiveMainloop, CollectiveEpilogue, ProblemShape, TileScheduler",
         ops::collective::gemm_universal),
+    #[cfg(feature = "full")]
     ty!("Sm1xxBlockScaledConfig", "<SFVecSize>", n(1, 1),
         "cutlass::detail's scale-factor config: Blk_MN, Blk_SF, SfAtom and the tensors' LayoutSF (K-major)",
         |t| ops::collective::sf_config(t, false)),
+    #[cfg(feature = "full")]
     ty!("Sm1xxBlockScaledOutputConfig", "<SFVecSize[, UMMA::Major]>", n(1, 2),
         "cutlass::detail's config of a fusion's output scale factors (SFD): SfAtom and LayoutSF of the major",
         |t| ops::collective::sf_config(t, true)),
+    #[cfg(feature = "full")]
     ty!("GemmUniversalAdapter", "<GemmKernel>", n(1, 1),
         "the device-side handle of a GemmUniversal kernel: its members GemmKernel, CollectiveMainloop, CollectiveEpilogue",
         ops::collective::gemm_adapter),
+    #[cfg(feature = "full")]
     ty!("LinearCombination", "<ElementOutput, ElementCompute[, ElementSource, ElementScalar]>", n(2, 4),
         "an epilogue fusion: D = alpha * acc + beta * C (the epilogue builder's default)",
         |t| ops::collective::fusion(FusionKind::LinearCombination, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombEltAct", "<ActivationFn, ElementOutput, ElementCompute[, ElementSource, ElementScalar]>", n(3, 5),
         "an epilogue fusion: D = act(alpha * acc + beta * C), act one of cutlass::epilogue::thread's activations",
         |t| ops::collective::fusion(FusionKind::LinCombEltAct, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombPerRowBias", "<ElementOutput, ElementCompute[, ElementBias, ElementSource, ElementScalar, AlignmentBias]>", n(2, 6),
         "an epilogue fusion: D = alpha * acc + beta * C + bias, a bias per row (read from global memory)",
         |t| ops::collective::fusion(FusionKind::LinCombPerRowBias, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombPerColBias", "<ElementOutput, ElementCompute[, ElementBias, ElementSource, ElementScalar, AlignmentBias]>", n(2, 6),
         "an epilogue fusion: D = alpha * acc + beta * C + bias, a bias per column (the CTA's N of them staged in shared memory)",
         |t| ops::collective::fusion(FusionKind::LinCombPerColBias, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombPerRowBiasEltAct", "<ActivationFn, ElementOutput, ElementCompute[, ElementBias, ElementSource, ElementScalar, AlignmentBias]>", n(3, 7),
         "an epilogue fusion: D = act(alpha * acc + beta * C + bias), a bias per row",
         |t| ops::collective::fusion(FusionKind::LinCombPerRowBiasEltAct, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombPerColBiasEltAct", "<ActivationFn, ElementOutput, ElementCompute[, ElementBias, ElementSource, ElementScalar, AlignmentBias]>", n(3, 7),
         "an epilogue fusion: D = act(alpha * acc + beta * C + bias), a bias per column (staged in shared memory)",
         |t| ops::collective::fusion(FusionKind::LinCombPerColBiasEltAct, t)),
+    #[cfg(feature = "full")]
     ty!("ScaledLinCombPerRowBiasEltAct", "<ActivationFn, ElementOutput, ElementCompute[, ElementBias, ElementSource, ElementScalar, AlignmentBias]>", n(3, 7),
         "an epilogue fusion: D = scale_d * act(scale_a * scale_b * alpha * acc + scale_c * beta * C + bias), a bias per row (FP8 scaling)",
         |t| ops::collective::fusion(FusionKind::ScaledLinCombPerRowBiasEltAct, t)),
+    #[cfg(feature = "full")]
     ty!("ScaledLinCombPerColBiasEltAct", "<ActivationFn, ElementOutput, ElementCompute[, ElementBias, ElementSource, ElementScalar, AlignmentBias]>", n(3, 7),
         "an epilogue fusion: D = scale_d * act(scale_a * scale_b * alpha * acc + scale_c * beta * C + bias), a bias per column (FP8 scaling)",
         |t| ops::collective::fusion(FusionKind::ScaledLinCombPerColBiasEltAct, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombPerRowBiasEltActAux", "<GmemLayoutTagAux, ActivationFn, ElementOutput, ElementCompute[, ElementAux, ElementBias, ElementSource, ElementScalar, AlignmentAux, AlignmentBias]>", n(4, 10),
         "an epilogue fusion: Z = alpha * acc + beta * C + per-row bias, D = act(Z), Z also stored as the aux tensor (staged in shared memory)",
         |t| ops::collective::fusion(FusionKind::LinCombPerRowBiasEltActAux, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombPerColBiasEltActAux", "<GmemLayoutTagAux, ActivationFn, ElementOutput, ElementCompute[, ElementAux, ElementBias, ElementSource, ElementScalar, AlignmentAux, AlignmentBias]>", n(4, 10),
         "an epilogue fusion: Z = alpha * acc + beta * C + per-column bias, D = act(Z), Z also stored as the aux tensor (both staged in shared memory)",
         |t| ops::collective::fusion(FusionKind::LinCombPerColBiasEltActAux, t)),
+    #[cfg(feature = "full")]
     ty!("PerRowLinCombPerRowBiasEltAct", "<ActivationFn, ElementOutput, ElementCompute[, ElementBias, ElementSource, ElementScalar, AlignmentBias, AlignmentScalar]>", n(3, 8),
         "an epilogue fusion: D = act(alpha * acc + beta * C + bias) with alpha, beta and the bias per row",
         |t| ops::collective::fusion(FusionKind::PerRowLinCombPerRowBiasEltAct, t)),
+    #[cfg(feature = "full")]
     ty!("PerColLinCombPerColBiasEltAct", "<ActivationFn, ElementOutput, ElementCompute[, ElementBias, ElementSource, ElementScalar, AlignmentBias, AlignmentScalar]>", n(3, 8),
         "an epilogue fusion: D = act(alpha * acc + beta * C + bias) with alpha, beta and the bias per column (staged in shared memory)",
         |t| ops::collective::fusion(FusionKind::PerColLinCombPerColBiasEltAct, t)),
+    #[cfg(feature = "full")]
     ty!("PerColResAddPerColBiasEltAct", "<ActivationFn, ElementOutput, ElementCompute[, ElementBias, ElementSource, ElementScalar, AlignmentBias, AlignmentScalar]>", n(3, 8),
         "an epilogue fusion: D = beta * C + act(alpha * acc + bias), the residual C added after the activation, alpha, beta and the bias per column",
         |t| ops::collective::fusion(FusionKind::PerColResAddPerColBiasEltAct, t)),
+    #[cfg(feature = "full")]
     ty!("ScaledLinCombPerRowBiasEltActAmaxAux", "<GmemLayoutTagAux, ActivationFn, ElementOutput, ElementCompute[, ElementAux, ElementAmax, ElementBias, ElementSource, ElementScalar, AlignmentAux, AlignmentBias]>", n(4, 11),
         "an epilogue fusion: the FP8 GEMM's scaled D = act(Z) and aux = Z with a per-row bias, and the amax of each (the aux staged in shared memory)",
         |t| ops::collective::fusion(FusionKind::ScaledLinCombPerRowBiasEltActAmaxAux, t)),
+    #[cfg(feature = "full")]
     ty!("ScaledLinCombPerColBiasEltActAmaxAux", "<GmemLayoutTagAux, ActivationFn, ElementOutput, ElementCompute[, ElementAux, ElementAmax, ElementBias, ElementSource, ElementScalar, AlignmentAux, AlignmentBias]>", n(4, 11),
         "an epilogue fusion: the FP8 GEMM's scaled D = act(Z) and aux = Z with a per-column bias, and the amax of each (bias and aux staged in shared memory)",
         |t| ops::collective::fusion(FusionKind::ScaledLinCombPerColBiasEltActAmaxAux, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombDeEltAct", "<GmemLayoutTagAux, ActivationFn, ElementOutput, ElementCompute[, ElementAux, ElementSource, ElementScalar, AlignmentAux]>", n(4, 8),
         "an epilogue fusion: D = act'(alpha * acc + beta * C, aux), a backward activation (dReLU, dGELU) of the aux tensor (staged in shared memory)",
         |t| ops::collective::fusion(FusionKind::LinCombDeEltAct, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombDeEltActDePerRowBias", "<GmemLayoutTagAux, ActivationFn, ElementOutput, ElementCompute[, ElementAux, ElementBias, ElementSource, ElementScalar, AlignmentAux, AlignmentBias]>", n(4, 10),
         "an epilogue fusion: D = act'(alpha * acc + beta * C, aux) and the bias gradient, D's sum per row",
         |t| ops::collective::fusion(FusionKind::LinCombDeEltActDePerRowBias, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombBlockScaleFactor", "<SFVecSize, ElementOutput, ElementCompute, ElementBlockScaleFactor[, GmemLayoutTagScalefactor, ElementSource, ElementScalar]>", n(4, 7),
         "an epilogue fusion: D = alpha * acc + beta * C quantized with block scale factors (SFVecSize elements a factor), which it writes beside D",
         |t| ops::collective::fusion(FusionKind::LinCombBlockScaleFactor, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombEltActBlockScaleFactor", "<ActivationFn, SFVecSize, ElementOutput, ElementCompute, ElementBlockScaleFactor[, GmemLayoutTagScalefactor, ElementSource, ElementScalar]>", n(5, 8),
         "an epilogue fusion: D = act(alpha * acc + beta * C) quantized with block scale factors (the grouped epilogues only)",
         |t| ops::collective::fusion(FusionKind::LinCombEltActBlockScaleFactor, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombPerRowBiasBlockScaleFactor", "<SFVecSize, ElementOutput, ElementCompute, ElementBlockScaleFactor[, GmemLayoutTagScalefactor, ElementBias, ElementSource, ElementScalar, AlignmentBias]>", n(4, 9),
         "an epilogue fusion: D = alpha * acc + beta * C + per-row bias, quantized with block scale factors",
         |t| ops::collective::fusion(FusionKind::LinCombPerRowBiasBlockScaleFactor, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombPerColBiasBlockScaleFactor", "<SFVecSize, ElementOutput, ElementCompute, ElementBlockScaleFactor[, GmemLayoutTagScalefactor, ElementBias, ElementSource, ElementScalar, AlignmentBias]>", n(4, 9),
         "an epilogue fusion: D = alpha * acc + beta * C + per-column bias, quantized with block scale factors",
         |t| ops::collective::fusion(FusionKind::LinCombPerColBiasBlockScaleFactor, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombPerRowBiasEltActBlockScaleFactor", "<ActivationFn, SFVecSize, ElementOutput, ElementCompute, ElementBlockScaleFactor[, GmemLayoutTagScalefactor, ElementBias, ElementSource, ElementScalar, AlignmentBias]>", n(5, 10),
         "an epilogue fusion: D = act(alpha * acc + beta * C + per-row bias), quantized with block scale factors",
         |t| ops::collective::fusion(FusionKind::LinCombPerRowBiasEltActBlockScaleFactor, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombPerColBiasEltActBlockScaleFactor", "<ActivationFn, SFVecSize, ElementOutput, ElementCompute, ElementBlockScaleFactor[, GmemLayoutTagScalefactor, ElementBias, ElementSource, ElementScalar, AlignmentBias]>", n(5, 10),
         "an epilogue fusion: D = act(alpha * acc + beta * C + per-column bias), quantized with block scale factors",
         |t| ops::collective::fusion(FusionKind::LinCombPerColBiasEltActBlockScaleFactor, t)),
+    #[cfg(feature = "full")]
     ty!("LinCombTopKSoftmaxCol" | "LinearCombinationGroupedWgrad", "<...>", ANY,
         "an epilogue fusion with a top-k softmax or a grouped weight gradient: not resolved yet",
         |_| Err(Error::new(
             "this epilogue fusion is not resolved yet: its top-k softmax or grouped weight-gradient nodes stage their own reductions; the 23 other fusions of cutlass::epilogue::fusion (LinearCombination, LinCombEltAct, the bias, aux, amax, per-row/column scale and block-scale-factor ones) are resolved",
         ))),
+    #[cfg(feature = "full")]
     ty!("StageCount", "<N>", n(1, 1), "a collective builder's fixed stage count",
         ops::collective::stage_count),
+    #[cfg(feature = "full")]
     ty!("StageCountAutoCarveout", "<bytes>", n(1, 1), "as many stages as fit beside bytes of shared memory the kernel keeps (the epilogue's SharedStorage)",
         ops::collective::carveout),
     // --- element types -----------------------------------------------------------------

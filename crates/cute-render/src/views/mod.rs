@@ -271,8 +271,11 @@ pub fn figure_with_call(
             ))),
         },
         View::Tv => tv_figure(title, value, opts),
+        #[cfg(feature = "full")]
         View::Mma => mma_view(title, value, opts),
+        #[cfg(feature = "full")]
         View::Copy => copy_view(title, value, opts),
+        #[cfg(feature = "full")]
         View::Banks => match value {
             Value::Banks(b) => bank_figure(title, b, opts),
             v => Err(Error::new(format!(
@@ -280,6 +283,7 @@ pub fn figure_with_call(
                 v.kind()
             ))),
         },
+        #[cfg(feature = "full")]
         View::Search => match value {
             Value::Ranked(cs) => search_figure(title, cs, call, opts),
             v => Err(Error::new(format!(
@@ -287,6 +291,7 @@ pub fn figure_with_call(
                 v.kind()
             ))),
         },
+        #[cfg(feature = "full")]
         View::Descriptor => match value {
             Value::Descriptor(d) => desc_figure(title, d, opts),
             v => Err(Error::new(format!(
@@ -294,10 +299,13 @@ pub fn figure_with_call(
                 v.kind()
             ))),
         },
+        #[cfg(feature = "full")]
         View::Tmem => tmem_view(title, value, opts),
+        #[cfg(feature = "full")]
         View::Kernel => Err(Error::new(
             "the kernel view checks a whole configuration block (render --report): it draws a pasted mainloop set-up, not one value",
         )),
+        #[cfg(feature = "full")]
         View::Coalescing => match value {
             Value::Coalesce(c) => coalescing_figure(title, c, opts),
             v => Err(Error::new(format!(
@@ -305,6 +313,7 @@ pub fn figure_with_call(
                 v.kind()
             ))),
         },
+        #[cfg(feature = "full")]
         View::Partition => match value {
             Value::Partition(p) => tv::partition_figure(title, p, opts),
             v => Err(Error::new(format!(
@@ -312,6 +321,7 @@ pub fn figure_with_call(
                 v.kind()
             ))),
         },
+        #[cfg(feature = "full")]
         View::Tma => match value {
             Value::Tma(t) => tma_figure(title, t, opts),
             v if tma_of(v).is_some() => {
@@ -336,6 +346,13 @@ pub fn figure_with_call(
                 algebra_ops()
             ))),
         },
+        // The first picture's module: the other views are the page's to draw once it has
+        // loaded.
+        #[cfg(not(feature = "full"))]
+        v => Err(Error::new(format!(
+            "the {} view is drawn by the page's full module",
+            v.name()
+        ))),
     }
 }
 

@@ -1,0 +1,153 @@
+//! # cute-first: a shared link's first picture, before the page's app has loaded
+//!
+//! The page's app (Leptos, every view, the kernel report, the atom tables) is most of a
+//! megabyte; on a real network a shared link would show nothing until all of it arrived.
+//! This module is the same core, language and renderer built without their `full` feature
+//! (the algebra, swizzles and TV layouts; the layout, swizzle, TV and algebra views) and
+//! without Leptos: the page's boot script loads it first, draws the link's figure into a
+//! stand-in of the page, and only then fetches the app, which takes over in place.
+//!
+//! It draws exactly what the app would (the same [`State`], options, theme and opening
+//! zoom), or nothing: a link the light build cannot evaluate, or whose view it does not
+//! have, waits for the app.
+
+use cute_render::grid::Detail;
+use cute_render::View;
+use cute_web::page::opening_zoom;
+use cute_web::state::State;
+use wasm_bindgen::prelude::*;
+
+/// Up to this many cells the first picture carries its labels in the SVG (the app paints
+/// them on a canvas above `cute_web::page::WHOLE_CELLS`, which needs its code); bigger ones are fills.
+pub const LABELLED_CELLS: usize = 64 * 128;
+
+/// What the boot script puts on screen.
+#[wasm_bindgen(getter_with_clone)]
+#[derive(Debug)]
+pub struct First {
+    /// The figure's SVG document.
+    pub svg: String,
+    /// Its size at the opening zoom (CSS px), as the app sizes it.
+    pub width: f64,
+    /// Its height at the opening zoom.
+    pub height: f64,
+    /// `light` or `dark`: the page's `data-theme`.
+    pub theme: String,
+    /// The link's expression, for the stand-in editor.
+    pub expr: String,
+}
+
+/// The first picture of the page's URL query `query` in a stage of `room_w` x `room_h`
+/// CSS px (the room the app's stage gives its drawing), or `None` when the app must draw
+/// it.
+///
+/// ```
+/// let f = cute_first::first_picture("?expr=(4,8):(8,1)", false, 1000.0, 700.0).unwrap();
+/// assert!(f.svg.starts_with("<svg") && f.svg.contains("<title>(4,8):(8,1)</title>"));
+/// assert_eq!(f.theme, "light");
+/// // A kernel report (or any name of the full language) waits for the app.
+/// assert!(cute_first::first_picture("?expr=make_gmma_desc", false, 1000.0, 700.0).is_none());
+/// ```
+#[wasm_bindgen]
+pub fn first_picture(query: &str, system_dark: bool, room_w: f64, room_h: f64) -> Option<First> {
+    let (state, _) = State::from_query(query);
+    // Another view may not fall back to the one this module would draw instead: the app's
+    // may draw it.
+    if !matches!(
+        state.opts.view,
+        View::Auto | View::Layout | View::Swizzle | View::Tv | View::Algebra
+    ) {
+        return None;
+    }
+    let theme = state.theme.resolve(system_dark);
+    let evaluated = cute_render::evaluate(&state.expr);
+    let (_, fig, _) = evaluated.figure(&state.options()).ok()?;
+    if fig.to_html_table().is_some() {
+        return None;
+    }
+    let detail = if fig.cell_text && fig.cell_count() > LABELLED_CELLS {
+        Detail::Fills
+    } else {
+        Detail::Full
+    };
+    let (w, h) = fig.size();
+    let natural = (w as f64, h as f64);
+    // As the app opens a new figure: the link's zoom, or one that is legible and fits.
+    let zoom = if state.zoom != 1.0 {
+        state.zoom
+    } else {
+        opening_zoom(natural, (room_w, room_h))
+    };
+    Some(First {
+        svg: fig.to_svg_with(theme, detail),
+        width: (natural.0 * zoom).round(),
+        height: (natural.1 * zoom).round(),
+        theme: if theme == cute_render::Theme::Dark {
+            "dark"
+        } else {
+            "light"
+        }
+        .into(),
+        expr: state.expr,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_light() {
+        // Cargo unifies features across a workspace build: test this crate on its own.
+        assert!(
+            !cute_lang::FULL,
+            "test cute-first alone: cargo test -p cute-first"
+        );
+    }
+
+    #[test]
+    fn a_big_layout_opens_labelled_at_a_legible_zoom() {
+        let f = first_picture("?expr=(64,64):(64,1)", true, 1127.0, 710.0).unwrap();
+        assert!(f.svg.matches("<text").count() >= 64 * 64);
+        assert_eq!(f.theme, "dark");
+        // 82% from its corner, as the app opens it.
+        assert!(f.width > 1127.0);
+    }
+
+    #[test]
+    fn the_views_of_the_full_module_wait_for_the_app() {
+        for q in [
+            "?expr=bank_conflicts((8,64):(64,1), 16)",
+            "?expr=(8,8):(8,1)&view=banks",
+            "?expr=make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{})",
+            "?expr=using%20X%20=%20cutlass::gemm::collective::StageCount<3>;",
+        ] {
+            assert!(first_picture(q, false, 1000.0, 700.0).is_none(), "{q}");
+        }
+    }
+
+    #[test]
+    fn the_link_s_zoom_and_view_are_kept() {
+        let f = first_picture(
+            "?expr=Sw<3,4,3>%20o%200%20o%20(8,64):(64,1)&view=swizzle&zoom=0.5",
+            false,
+            1000.0,
+            700.0,
+        )
+        .unwrap();
+        let full = first_picture(
+            "?expr=Sw<3,4,3>%20o%200%20o%20(8,64):(64,1)&view=swizzle&zoom=0.25",
+            false,
+            1000.0,
+            700.0,
+        )
+        .unwrap();
+        assert!(f.svg.contains("swizzle") || f.svg.contains("Sw<3,4,3>"));
+        assert!(
+            (f.width - 2.0 * full.width).abs() <= 1.0,
+            "{} {}",
+            f.width,
+            full.width
+        );
+    }
+}
