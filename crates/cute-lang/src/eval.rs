@@ -635,6 +635,7 @@ fn compose_chain(vals: &[Value]) -> Result<Value> {
                 layout: l.clone(),
             }));
         }
+        #[cfg(feature = "full")]
         // C++'s print of a counting tensor, `ArithTuple(0,0) o (8,4):(1@0,1@1)`.
         [Value::ArithTuple(start), Value::BasisLayout(l)] => {
             return Ok(Value::Tensor(Box::new(
@@ -645,6 +646,7 @@ fn compose_chain(vals: &[Value]) -> Result<Value> {
         [Value::Swizzle(sw), Value::Int(off), Value::Int(x)] => {
             return Ok(Value::Int(sw.apply(arith::add(*off, *x)?)));
         }
+        #[cfg(feature = "full")]
         // C++'s print of a tensor, `gmem_ptr[16b](0x1000) o (8,4):(1,8)`: its pointer and
         // its layout (composed, `... o Sw<3,4,3> o 0 o L`).
         [Value::Ptr(_), rest @ ..] if !rest.is_empty() => {

@@ -518,11 +518,16 @@ impl Word {
         if let Some(e) = Elem::from_cpp(name) {
             return Some(Word::Elem(e));
         }
-        TraitName::parse(name)
+        let word = TraitName::parse(name)
             .map(Word::Trait)
-            .or_else(|| Scope::parse(name).map(Word::Scope))
+            .or_else(|| Scope::parse(name).map(Word::Scope));
+        // The operands of the atoms, banks and coalescing ops (not in the first picture's
+        // build).
+        #[cfg(feature = "full")]
+        let word = word
             .or_else(|| F8f6f4Op::parse(name).map(Word::F8f6f4))
-            .or_else(|| InstrWord::parse(name).map(Word::Instr))
+            .or_else(|| InstrWord::parse(name).map(Word::Instr));
+        word
     }
 
     /// The memory instruction this word names, if it names one.

@@ -176,6 +176,8 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         (Some("OperandMajorMode" | "Major"), "MN") => Value::Word(Word::Major(AtomMajor::MN)),
         (_, "true" | "True" | "true_type") => Value::Bool(true),
         (_, "false" | "False" | "false_type") => Value::Bool(false),
+        // CUTLASS's schedule tags (a list of every tag: not in the first picture's build).
+        #[cfg(feature = "full")]
         (_, n) if n.starts_with("Kernel") || n.starts_with("Epilogue") => {
             match ScheduleTag::parse(n) {
                 Some(tag) => Value::Word(Word::Schedule(tag)),

@@ -123,6 +123,7 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
             .elem()
             .map(|e| Value::Int(e.bits()))
             .ok_or_else(|| Error::new(format!("'{w}' is not an element type"))),
+        #[cfg(feature = "full")]
         (Value::Policy(p), m) => p
             .members
             .iter()
@@ -136,28 +137,44 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
                     known.join(", ")
                 ))
             }),
+        #[cfg(feature = "full")]
         (Value::Word(Word::Scaled(e)), "DataType") => Ok(Value::Word(Word::Elem(e.data()))),
+        #[cfg(feature = "full")]
         (Value::Word(Word::Scaled(e)), "ScaleFactorType") => Ok(Value::Word(Word::Elem(e.sf()))),
+        #[cfg(feature = "full")]
         (Value::Collective(c), "DispatchPolicy") => crate::types::policy::of_mainloop(c),
+        #[cfg(feature = "full")]
         (Value::Collective(c), m) => crate::ops::collective::member(c, m),
+        #[cfg(feature = "full")]
         (Value::Epilogue(e), "DispatchPolicy") => Ok(crate::types::policy::of_epilogue(e)),
+        #[cfg(feature = "full")]
         (Value::Epilogue(e), m) => crate::ops::collective::epilogue_member(e, m),
+        #[cfg(feature = "full")]
         (Value::Word(Word::Fusion(f)), m) => crate::ops::collective::fusion_member(f, m),
         // C++ `Trait<...>::value` of a value computed here.
         (v @ (Value::Bool(_) | Value::Int(_) | Value::Dyn(_)), "value") => Ok(v.clone()),
         // The member types of a TiledCopy (`typename decltype(tiled_copy)::Tiler_MN{}`).
+        #[cfg(feature = "full")]
         (Value::TiledCopy(c), "Tiler_MN") => Ok(match &c.tiler_layouts {
             Some(ls) => Value::Tuple(ls.iter().cloned().map(Value::Layout).collect()),
             None => c.tiler.clone().into(),
         }),
+        #[cfg(feature = "full")]
         (Value::TiledCopy(c), "TiledLayout_TV") => Ok(Value::Layout(c.layout_tv.clone())),
+        #[cfg(feature = "full")]
         (Value::TiledCopy(c), "TiledNumThr") => Ok(Value::Int(c.layout_tv.mode(0)?.size()?)),
+        #[cfg(feature = "full")]
         (Value::TiledCopy(c), "TiledNumVal") => Ok(Value::Int(c.layout_tv.mode(1)?.size()?)),
         // Its atom's, under `Atom*` names (in value units, as Copy_Atom's ValLayout*).
+        #[cfg(feature = "full")]
         (Value::TiledCopy(_), "AtomThrID") => crate::ops::atoms::get_trait(v, "ThrID"),
+        #[cfg(feature = "full")]
         (Value::TiledCopy(_), "AtomLayoutSrc") => crate::ops::atoms::get_trait(v, "ValLayoutSrc"),
+        #[cfg(feature = "full")]
         (Value::TiledCopy(_), "AtomLayoutDst") => crate::ops::atoms::get_trait(v, "ValLayoutDst"),
+        #[cfg(feature = "full")]
         (Value::TiledCopy(_), "AtomLayoutRef") => crate::ops::atoms::get_trait(v, "ValLayoutRef"),
+        #[cfg(feature = "full")]
         (Value::TiledCopy(_), m @ ("AtomNumThr" | "AtomNumVal")) => {
             let r = crate::ops::atoms::get_trait(v, "ValLayoutRef")?;
             Ok(Value::Int(
@@ -168,11 +185,17 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
         }
         // The member types of a TiledMMA: its atom's traits under `Atom*` names (the
         // permutations are a template parameter, not a member: C++ refuses `::PermutationMNK`).
+        #[cfg(feature = "full")]
         (Value::TiledMma(_), "AtomShape_MNK") => crate::ops::atoms::get_trait(v, "Shape_MNK"),
+        #[cfg(feature = "full")]
         (Value::TiledMma(_), "AtomThrID") => crate::ops::atoms::get_trait(v, "ThrID"),
+        #[cfg(feature = "full")]
         (Value::TiledMma(_), "AtomLayoutA_TV") => crate::ops::atoms::get_trait(v, "ALayout"),
+        #[cfg(feature = "full")]
         (Value::TiledMma(_), "AtomLayoutB_TV") => crate::ops::atoms::get_trait(v, "BLayout"),
+        #[cfg(feature = "full")]
         (Value::TiledMma(_), "AtomLayoutC_TV") => crate::ops::atoms::get_trait(v, "CLayout"),
+        #[cfg(feature = "full")]
         (Value::Atom(_) | Value::TiledMma(_) | Value::TiledCopy(_), k)
             if Word::bare(k).is_some() =>
         {
