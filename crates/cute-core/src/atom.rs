@@ -98,7 +98,7 @@ fn optional_trait(name: &str, t: &str, known: &str) -> Result<Trait> {
         Some(v) if matches!(t, "ELayout" | "SFALayout" | "SFBLayout" | "ValID") => {
             Ok(Trait::Layout(parse_layout(v, t)?))
         }
-        _ => Err(Error::new(format!("{known}, not {t}"))),
+        _ => Err(crate::err!("{known}, not {t}")),
     }
 }
 
@@ -369,7 +369,7 @@ pub enum Atom {
 }
 
 fn parse_layout(s: &str, what: &str) -> Result<Layout> {
-    crate::literal::layout(s).map_err(|e| Error::new(format!("atom table: {what}: {}", e.msg)))
+    crate::literal::layout(s).map_err(|e| crate::err!("atom table: {what}: {}", e.msg))
 }
 
 impl Atom {
@@ -401,7 +401,7 @@ impl Atom {
             traits
                 .get(k)
                 .copied()
-                .ok_or_else(|| Error::new(format!("atom table: {name} has no {k}")))
+                .ok_or_else(|| crate::err!("atom table: {name} has no {k}"))
         };
         match kind {
             "mma" => Ok(Atom::Mma(MmaAtom {
@@ -447,14 +447,14 @@ impl Atom {
     fn into_mma(self) -> Result<MmaAtom> {
         match self {
             Atom::Mma(m) => Ok(m),
-            Atom::Copy(c) => Err(Error::new(format!("{} is a copy atom", c.name))),
+            Atom::Copy(c) => Err(crate::err!("{} is a copy atom", c.name)),
         }
     }
 
     fn into_copy(self) -> Result<CopyAtom> {
         match self {
             Atom::Copy(c) => Ok(c),
-            Atom::Mma(m) => Err(Error::new(format!("{} is not a copy", m.name))),
+            Atom::Mma(m) => Err(crate::err!("{} is not a copy", m.name)),
         }
     }
 
@@ -507,14 +507,11 @@ const MMA_TRAITS: &str = "an MMA atom has Shape_MNK, ThrID, ALayout, BLayout and
 fn unknown_atom(name: &str) -> Error {
     let near = crate::error::nearest_names(name, atom_names(), 3);
     if near.is_empty() {
-        Error::new(format!(
+        crate::err!(
             "unknown atom '{name}' (the table has the SM61-SM90 MMA atoms incl. every dense and sparse GMMA, the SM100 SIMD and SM120 MMAs, LDSM/STSM, MOVM, UniversalCopy_N, SM80_CP_ASYNC_*_N, DefaultCopy, the SM100 TMEM load/store and UTCCP copies; SM100 UMMA atoms are templates: SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>)"
-        ))
+        )
     } else {
-        Error::new(format!(
-            "unknown atom '{name}' (did you mean {}?)",
-            near.join(", ")
-        ))
+        crate::err!("unknown atom '{name}' (did you mean {}?)", near.join(", "))
     }
 }
 
@@ -558,7 +555,7 @@ impl std::str::FromStr for CpAsyncOp {
             Some("GLOBAL") => (true, false),
             Some("ALWAYS_ZFILL") => (false, true),
             Some("GLOBAL_ZFILL") => (true, true),
-            _ => return Err(Error::new(format!("unknown type '{name}'"))),
+            _ => return Err(crate::err!("unknown type '{name}'")),
         };
         Ok(CpAsyncOp { global, zfill })
     }
@@ -585,12 +582,12 @@ impl CopyAtom {
                     .collect::<Vec<_>>()
                     .join(sep)
             };
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{op} copies {} bits, not {bits} (cp.async{} moves {} bytes)",
                 list(|w| w, ", "),
                 if op.global { ".cg" } else { ".ca" },
                 list(|w| w / 8, "/")
-            )));
+            ));
         }
         CopyAtom::by_key(AtomKey::CpAsync(op, bits), || format!("{op}_{bits}"))
     }
@@ -646,10 +643,10 @@ impl CopyAtom {
         for (what, l) in [("Src", &c.src), ("Dst", &c.dst), ("Ref", &c.ref_)] {
             let v = c.val_layout(l)?;
             if v.mode(0)?.size()? != nthr {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "{} is not valid for {what} with {bits}-bit values",
                     c.name
-                )));
+                ));
             }
         }
         Ok(c)
@@ -665,10 +662,11 @@ impl CopyAtom {
 
     fn val_bits_or_err(&self) -> Result<i64> {
         self.val_bits.ok_or_else(|| {
-            Error::new(format!(
+            crate::err!(
                 "the copy atom needs a value type: atom({}, half_t) or atom({}, 16)",
-                self.name, self.name
-            ))
+                self.name,
+                self.name
+            )
         })
     }
 
@@ -693,7 +691,7 @@ impl CopyAtom {
             n.rsplit('_')
                 .next()
                 .and_then(|b| b.parse().ok())
-                .ok_or_else(|| Error::new(format!("{n}: the atom's name gives no access width")))
+                .ok_or_else(|| crate::err!("{n}: the atom's name gives no access width"))
         };
         if let Some(rest) = n.strip_prefix("SM80_CP_ASYNC_") {
             let bits = width()?;
@@ -706,9 +704,9 @@ impl CopyAtom {
         }
         // DefaultCopy / AutoVectorizingCopy name no width.
         if n == "DefaultCopy" || n == "AutoVectorizingCopy" {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{n}: the copy names no access width (name the instruction: bank_conflicts(smem, tiled_copy, LDS128))"
-            )));
+            ));
         }
         let count = if n.contains("x1_") || n.contains("U16x2") {
             1
@@ -725,9 +723,9 @@ impl CopyAtom {
         } else if n.starts_with("UniversalCopy_") {
             Instr::Lds(width()?)
         } else {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{n}: no shared-memory instruction is known for this copy atom (name one: bank_conflicts(smem, tiled_copy, LDS128))"
-            )));
+            ));
         };
         instr.check()?;
         Ok(instr)
@@ -758,17 +756,17 @@ impl CopyAtom {
                     op.check()?;
                     Ok(op)
                 }
-                i => Err(Error::new(format!("{n}: {i} is not a global access"))),
+                i => Err(crate::err!("{n}: {i} is not a global access")),
             };
         }
         if n == "DefaultCopy" || n == "AutoVectorizingCopy" {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{n}: the copy names no access width (name the instruction: coalescing(gmem, tiled_copy, LDG128))"
-            )));
+            ));
         }
-        Err(Error::new(format!(
+        Err(crate::err!(
             "{n} does not access global memory (coalescing takes a cp.async or UniversalCopy copy, or an instruction such as LDG128)"
-        )))
+        ))
     }
 
     /// One atom as a TiledCopy: its threads and values (of the reference layout, in values
@@ -837,7 +835,7 @@ impl MmaAtom {
                 .split(',')
                 .map(Elem::from_cpp)
                 .collect::<Option<_>>()
-                .ok_or_else(|| Error::new(format!("{}: unknown element type", self.name)))?;
+                .ok_or_else(|| crate::err!("{}: unknown element type", self.name))?;
             let d = ts[0];
             let a = ts.get(1).copied().unwrap_or(d);
             let b = ts.get(2).copied().unwrap_or(a);
@@ -883,14 +881,14 @@ impl MmaAtom {
         let (m, n, two_sm) = (args.m, args.n, args.op.two_sm);
         let cta = if two_sm { 2 } else { 1 };
         if m <= 0 || n <= 0 || m % cta != 0 || n % cta != 0 {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{args}: M = {m} and N = {n} must be positive{}",
                 if two_sm {
                     " and even (each CTA of the pair holds half)"
                 } else {
                     ""
                 }
-            )));
+            ));
         }
         let (hm, hn) = (m / cta, n / cta);
         let (thr_m, thr_n) = if two_sm { (hm, hn) } else { (0, 0) };
@@ -951,10 +949,10 @@ impl MmaAtom {
     /// ```
     pub fn universal_fma(types: &[Elem]) -> Result<MmaAtom> {
         if !(1..=4).contains(&types.len()) {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "UniversalFMA<D[, A, B, C]> takes 1 to 4 element types, got {}",
                 types.len()
-            )));
+            ));
         }
         let names: Vec<&str> = types.iter().map(|t| t.cpp_name()).collect();
         let one = Layout::new(IntTuple::ints(&[1, 1]), IntTuple::ints(&[0, 0]))?;
@@ -984,23 +982,23 @@ impl MmaAtom {
             || !matches!(acc, Elem::F16 | Elem::F32)
             || (ab, acc) == (Elem::BF16, Elem::F16)
         {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "MmaF16BF16Op: A/B must be Float16 or BFloat16 and the accumulator Float16 (Float16 inputs) or Float32, got {} and {}",
                 l(ab),
                 l(acc)
-            )));
+            ));
         }
         let k = match shape {
             [16, 8, k @ (8 | 16)] => *k,
             _ => {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                 "MmaF16BF16Op: the SM80 instruction shape is (16, 8, 8) or (16, 8, 16), got ({})",
                 shape
                     .iter()
                     .map(i64::to_string)
                     .collect::<Vec<_>>()
                     .join(",")
-            )))
+            ))
             }
         };
         let key = AtomKey::Sm80 {
@@ -1071,16 +1069,16 @@ pub struct TiledMma {
 /// ```
 pub fn make_tiled_mma(atom: &MmaAtom, atom_layout: &Layout, perm: &[Tiler]) -> Result<TiledMma> {
     if atom_layout.rank() > 3 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the atom layout {atom_layout} has rank {} (at most 3: M, N, K)",
             atom_layout.rank()
-        )));
+        ));
     }
     if perm.len() > 3 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the permutation has {} modes (at most 3: M, N, K)",
             perm.len()
-        )));
+        ));
     }
     let thr_layout_mnk = atom_layout.append_to(3);
     let thr_layout_vmnk = alg::tiled_product(&atom.thr_id, &Tiler::Layout(thr_layout_mnk))?;
@@ -1231,9 +1229,9 @@ impl TiledMma {
     pub fn partition_shape(&self, which: Operand, shape: &IntTuple) -> Result<IntTuple> {
         let dummy = Layout::col_major(shape.clone())?;
         if dummy.rank() < 2 {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "partition_shape_{which}: the shape {shape} must have at least two modes"
-            )));
+            ));
         }
         let (modes, atom_tv) = self.operand(which);
         let tv = self.thrfrg(&dummy, modes, atom_tv)?;
@@ -1302,9 +1300,9 @@ impl TiledMma {
     ) -> Result<(Layout, Coord)> {
         let threads = self.thr_layout_vmnk.size()?;
         if thr_idx < 0 || thr_idx >= threads {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "thread {thr_idx} is outside the TiledMMA's {threads} threads"
-            )));
+            ));
         }
         let tv = self.thrfrg_checked(which, layout)?;
         let (x, y) = self.operand(which).0;
@@ -1333,9 +1331,9 @@ impl TiledMma {
     /// divides its first two modes.
     fn thrfrg_checked(&self, which: Operand, layout: &Layout) -> Result<Layout> {
         if layout.rank() < 2 {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "partition_{which}: the tensor's layout {layout} must have at least two modes"
-            )));
+            ));
         }
         let (modes, atom_tv) = self.operand(which);
         let (x, y) = modes;
@@ -1467,16 +1465,16 @@ pub fn make_tiled_copy_impl(
     let (athr, aval) = (r.mode(0)?.size()?, r.mode(1)?.size()?);
     let (tthr, tval) = (layout_tv.mode(0)?.size()?, layout_tv.mode(1)?.size()?);
     if tthr % athr != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "TiledCopy uses too few threads for {}: {tthr} is not a multiple of {athr}",
             atom.name
-        )));
+        ));
     }
     if tval % aval != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "TiledCopy uses too few values for {}: {tval} is not a multiple of {aval}",
             atom.name
-        )));
+        ));
     }
     let c = TiledCopy {
         atom: atom.clone(),
@@ -1544,18 +1542,18 @@ impl TiledCopy {
         let which = if src { 'S' } else { 'D' };
         let tile = self.tiler.product_each()?.leaves();
         if layout.rank() < tile.len() {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "partition_{which}: the tensor's layout {layout} has fewer modes than the copy's tile {}",
                 self.tiler
-            )));
+            ));
         }
         for (i, t) in tile.iter().enumerate() {
             let have = layout.mode(i)?.size()?;
             if *t == 0 || have % t != 0 {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "partition_{which}: mode {i} of the tensor ({have}) is not a multiple of the copy's tile ({t}, of {})",
                     self.tiler
-                )));
+                ));
             }
         }
         let tiler = match &self.tiler_layouts {
@@ -1604,7 +1602,7 @@ impl TiledCopy {
     pub fn retile_tiled(&self, layout: &Layout) -> Result<(Layout, Coord)> {
         let r = layout.rank();
         if r < 1 {
-            return Err(Error::new(format!("retile: {layout} has no modes")));
+            return Err(crate::err!("retile: {layout} has no modes"));
         }
         let v = layout.mode(0)?.size()?;
         let threads = self.layout_tv.mode(0)?.size()?;
@@ -1668,9 +1666,9 @@ impl TiledCopy {
     fn partition_coord(&self, src: bool, layout: &Layout, thr_idx: i64) -> Result<(Layout, Coord)> {
         let threads = self.layout_tv.mode(0)?.size()?;
         if thr_idx < 0 || thr_idx >= threads {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "thread {thr_idx} is outside the TiledCopy's {threads} threads"
-            )));
+            ));
         }
         let tv = self.tidfrg(src, layout)?;
         // thr_tensor(thr_idx, _, repeat<rank>(_)).
@@ -1792,10 +1790,10 @@ pub fn make_cotiled_copy(atom: &CopyAtom, atom_tv: &Layout, data: &Layout) -> Re
         None,
     )?;
     if back != alg::coalesce(&atom_tv.mode(1)?, None)? {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "make_cotiled_copy: the memory {} reaches does not exist in the data layout {data} (static_assert: The memory pointed to by AtomTVLayout does not exist in the DataLayout.)",
             atom.name
-        )));
+        ));
     }
     let flat = data.shape().product_each()?;
     let n = flat.rank();
@@ -1858,7 +1856,7 @@ impl GmmaOp {
 pub fn sparse_atom(dense: &MmaAtom) -> Result<MmaAtom> {
     let op: GmmaOp = dense.name.parse()?;
     if op.sparse {
-        return Err(Error::new(format!("{op} is sparse already")));
+        return Err(crate::err!("{op} is sparse already"));
     }
     let sp = op.sparse();
     Ok(MmaAtom {

@@ -21,7 +21,7 @@
 //! assert_eq!((r.wavefronts, r.ideal, r.ways), (32, 1, 32));
 //! ```
 
-use crate::error::{arith, Error, Result};
+use crate::error::{arith, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::swizzle::{AnyLayout, ComposedLayout, Swizzle};
@@ -189,9 +189,9 @@ impl Instr {
         if ok {
             Ok(())
         } else {
-            Err(Error::new(format!(
+            Err(crate::err!(
                 "{self} is not a modelled shared-memory instruction (measured on the H100: 8/16/32/64/128-bit LDS/STS, 32/64/128-bit cp.async.ca, 128-bit cp.async.cg, ldmatrix/stmatrix .x1/.x2/.x4)"
-            )))
+            ))
         }
     }
 
@@ -520,28 +520,28 @@ pub fn analyze_warp_g2s(
     gmem: &[Option<u64>],
 ) -> Result<WarpInstr> {
     if !matches!(instr, Instr::Ldgsts { .. }) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{instr} does not read global memory (only cp.async does)"
-        )));
+        ));
     }
     if gmem.len() != 32 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "a warp has 32 lanes, got {} global addresses",
             gmem.len()
-        )));
+        ));
     }
     let bytes = u64::from(instr.lane_bits()) / 8;
     for (l, (s, g)) in smem.iter().zip(gmem).enumerate() {
         match (s, g) {
             (Some(_), None) => {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "lane {l} writes shared memory but has no global address"
-                )))
+                ))
             }
             (_, Some(g)) if g % bytes != 0 || g.checked_add(bytes).is_none() => {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "lane {l}: global byte address {g} is not aligned to the {bytes}-byte copy"
-                )))
+                ))
             }
             _ => {}
         }
@@ -557,25 +557,20 @@ const LINES_PER_PASS: u32 = 4;
 fn analyze(instr: Instr, addrs: &[Option<u64>], gmem: Option<&[Option<u64>]>) -> Result<WarpInstr> {
     instr.check()?;
     if addrs.len() != 32 {
-        return Err(Error::new(format!(
-            "a warp has 32 lanes, got {}",
-            addrs.len()
-        )));
+        return Err(crate::err!("a warp has 32 lanes, got {}", addrs.len()));
     }
     let bytes = u64::from(instr.lane_bits()) / 8;
     let used = instr.address_lanes();
     for (l, a) in addrs.iter().enumerate().take(used) {
         if let Some(a) = a {
             if a.checked_add(bytes).is_none() {
-                return Err(Error::new(format!(
-                    "lane {l}: byte address {a} is out of range"
-                )));
+                return Err(crate::err!("lane {l}: byte address {a} is out of range"));
             }
             if a % bytes != 0 {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "lane {l}: byte address {a} is not aligned to the {}-byte access",
                     bytes
-                )));
+                ));
             }
         }
     }
@@ -808,22 +803,22 @@ const CANONICAL_MAX_THREADS: i64 = 32 * 1024;
 pub fn canonical_access(smem: &AnyLayout, elem_bits: u32, instr: Instr) -> Result<Layout> {
     let bits = instr.lane_bits();
     if elem_bits == 0 || !bits.is_multiple_of(elem_bits) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{instr} moves {bits} bits per lane: not a whole number of {elem_bits}-bit elements"
-        )));
+        ));
     }
     let vec = i64::from(bits / elem_bits);
     let l = smem.inner();
     let IntTuple::Tuple(modes) = l.shape() else {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "a canonical access needs a 2-D layout (rows, columns), got {l}"
-        )));
+        ));
     };
     if modes.len() != 2 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "a canonical access needs a 2-D layout (rows, columns), got rank {} ({l}): check one stage, e.g. layout(_,_,0)",
             modes.len()
-        )));
+        ));
     }
     let first_stride = |i: usize| -> Result<i64> {
         Ok(l.mode(i)?.stride().leaves().first().copied().unwrap_or(0))
@@ -832,9 +827,9 @@ pub fn canonical_access(smem: &AnyLayout, elem_bits: u32, instr: Instr) -> Resul
         (_, 1) => 1,
         (1, _) => 0,
         _ => {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{l} has no contiguous mode (no mode starts with stride 1): give the access as a TV layout or a TiledCopy"
-            )))
+            ))
         }
     };
     let (m, k) = (modes[1 - c].size()?, modes[c].size()?);
@@ -844,9 +839,9 @@ pub fn canonical_access(smem: &AnyLayout, elem_bits: u32, instr: Instr) -> Resul
     let ints = |v: &[i64]| IntTuple::ints(v);
     let too_many = |threads: i64| -> Result<()> {
         if threads > CANONICAL_MAX_THREADS {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "the access takes {threads} threads (more than {CANONICAL_MAX_THREADS}): check one tile of the layout"
-            )));
+            ));
         }
         Ok(())
     };
@@ -854,9 +849,9 @@ pub fn canonical_access(smem: &AnyLayout, elem_bits: u32, instr: Instr) -> Resul
         Instr::Ldsm { count, .. } | Instr::Stsm { count, .. } => i64::from(count),
         _ => {
             if k % vec != 0 {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "{instr} moves {vec} elements per lane, which do not divide the contiguous mode's {k}"
-                )));
+                ));
             }
             let across = k / vec;
             too_many(arith::mul(m, across)?)?;
@@ -882,9 +877,9 @@ pub fn canonical_access(smem: &AnyLayout, elem_bits: u32, instr: Instr) -> Resul
     };
     let (rows, cols) = (8 * pa, vec * pb);
     if m % rows != 0 || k % cols != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{instr} moves {rows}x{cols}-element tiles ({count} 8x8 matrices of {vec} elements a row), which do not divide the layout's {m}x{k} (rows x contiguous elements)"
-        )));
+        ));
     }
     let (na, nb) = (m / rows, k / cols);
     too_many(arith::mul(32, arith::mul(na, nb)?)?)?;
@@ -937,9 +932,9 @@ pub fn bank_conflicts_g2s(
     instr: Instr,
 ) -> Result<BankReport> {
     if !matches!(instr, Instr::Ldgsts { .. }) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{instr} does not read global memory (only cp.async does)"
-        )));
+        ));
     }
     tile(smem, Some(gmem), elem_bits, tv, instr)
 }
@@ -962,17 +957,17 @@ fn tile(
     if let Some((_, crate::swizzle::Offset::SmemPtr { bits })) = smem.swizzle() {
         // C++ make_tensor: "Expected a B-bit pointer type".
         if bits != i64::from(elem_bits) {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "the layout is for {bits}-bit elements (smem_ptr[{bits}b]), not {elem_bits}-bit ones"
-            )));
+            ));
         }
     }
     // Addresses as a tensor over the layout computes them: in elements.
     let elems = smem.in_elements()?;
     if values % vec != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{instr} moves {vec} values of {elem_bits} bits per lane, but each thread has {values} values"
-        )));
+        ));
     }
     let dom = smem.size()?;
     let global = match gmem {
@@ -980,9 +975,9 @@ fn tile(
         Some(g) => {
             let gdom = g.size()?;
             if gdom != dom {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "the global layout has {gdom} elements, the shared one {dom}"
-                )));
+                ));
             }
             Some(g.in_elements()?)
         }
@@ -1012,7 +1007,7 @@ fn tile(
                 if let Some(g) = &global {
                     gaddrs[lane] = Some(
                         lane_address(g, elem_bits, tv, t, j * vec, vec, dom, instr)
-                            .map_err(|e| Error::new(format!("global side: {}", e.msg)))?,
+                            .map_err(|e| crate::err!("global side: {}", e.msg))?,
                     );
                 }
             }
@@ -1063,28 +1058,28 @@ pub(crate) fn access_dims(
     if !allowed.contains(&elem_bits) {
         let names: Vec<String> = allowed.iter().map(u32::to_string).collect();
         let (last, rest) = names.split_last().expect("widths are given");
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "element width {elem_bits} bits: expected {} or {last}",
             rest.join(", ")
-        )));
+        ));
     }
     if elem_bits > lane_bits {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{what} moves {lane_bits} bits per lane: {elem_bits}-bit elements do not fit"
-        )));
+        ));
     }
     if tv.rank() != 2 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the access must be a (thread, value) layout of rank 2, got {tv} of rank {}",
             tv.rank()
-        )));
+        ));
     }
     let threads = tv.mode(0)?.size()?;
     let values = tv.mode(1)?.size()?;
     if arith::mul(threads, values)? > MAX_ELEMENTS {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{threads} threads x {values} values is too large to analyse (limit {MAX_ELEMENTS} elements)"
-        )));
+        ));
     }
     Ok((threads, values, i64::from(lane_bits / elem_bits)))
 }
@@ -1114,10 +1109,10 @@ fn lane_address(
     )?;
     let bits = arith::mul(base, i64::from(elem_bits))?;
     if bits % i64::from(instr.lane_bits()) != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{instr}: thread {t} value {v0} at offset {base} is not aligned to {} bytes",
             instr.lane_bits() / 8
-        )));
+        ));
     }
     Ok((bits / 8) as u64)
 }
@@ -1139,9 +1134,9 @@ pub(crate) fn lane_offset(
     let at = |v: i64| -> Result<i64> {
         let i = tv.call_coord(&IntTuple::ints(&[t, v]))?;
         if i < 0 || i >= dom {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "thread {t} value {v} maps to index {i}, outside the {space} layout (size {dom})"
-            )));
+            ));
         }
         layout.call_index(i)
     };
@@ -1149,17 +1144,17 @@ pub(crate) fn lane_offset(
     for k in 1..vec {
         let o = at(v0 + k)?;
         if o != arith::add(base, k)? {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{what} needs {vec} contiguous elements per lane, but thread {t} values {v0}..{} sit at offsets {base}, .., {o} (value {})",
                 v0 + vec - 1,
                 v0 + k
-            )));
+            ));
         }
     }
     if base < 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "thread {t} value {v0} has a negative offset {base}"
-        )));
+        ));
     }
     Ok(base)
 }
@@ -1227,9 +1222,9 @@ pub fn swizzle_search(
     // About 150 candidates are analysed: keep the whole search interactive.
     let n = tv.size()?;
     if n > SEARCH_MAX_ELEMENTS {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the access has {n} elements; a swizzle search handles at most {SEARCH_MAX_ELEMENTS} (search one tile)"
-        )));
+        ));
     }
     let none = bank_conflicts(&AnyLayout::Layout(base.clone()), elem_bits, tv, instr)?;
     let mut out = vec![Candidate {

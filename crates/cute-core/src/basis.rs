@@ -167,7 +167,7 @@ fn add_at(t: &mut IntTuple, path: &[usize], v: i64) -> Result<()> {
         ));
     };
     if i >= 64 {
-        return Err(Error::new(format!("basis mode {i} is out of range")));
+        return Err(crate::err!("basis mode {i} is out of range"));
     }
     while ms.len() <= i {
         ms.push(IntTuple::Int(0));
@@ -393,9 +393,9 @@ impl BasisLayout {
             }
         }
         if !congruent(&shape, &stride) {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "make_layout: shape {shape} and stride {stride} are not congruent"
-            )));
+            ));
         }
         Ok(BasisLayout { shape, stride })
     }
@@ -556,9 +556,7 @@ impl BasisLayout {
         let fd = self.stride.leaves();
         let r = fs.len();
         if r == 0 {
-            return Err(Error::new(format!(
-                "cannot coalesce the empty layout {self}"
-            )));
+            return Err(crate::err!("cannot coalesce the empty layout {self}"));
         }
         let last = if keep_last && fs[r - 1].is_const(1) {
             Num::fixed(2)
@@ -665,11 +663,11 @@ impl BasisLayout {
         f: fn(&BasisLayout, &Tiler) -> Result<BasisLayout>,
     ) -> Result<BasisLayout> {
         if tilers.len() > self.rank() {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{what}: too many modes in tiler ({} modes for a layout of rank {})",
                 tilers.len(),
                 self.rank()
-            )));
+            ));
         }
         let mut shape = Vec::new();
         let mut stride = Vec::new();

@@ -228,7 +228,7 @@ fn leaf(t: &IntTuple, path: &[usize]) -> Result<i64> {
     }
     match x {
         IntTuple::Int(v) | IntTuple::Dyn(v) => Ok(*v),
-        IntTuple::Tuple(_) => Err(Error::new(format!("{x} is not an integer"))),
+        IntTuple::Tuple(_) => Err(crate::err!("{x} is not an integer")),
     }
 }
 
@@ -257,10 +257,9 @@ pub fn make_smem_desc_at(
 ) -> Result<Descriptor> {
     let at = match swizzle {
         Some(sw) => {
-            let a = i64::try_from(addr)
-                .map_err(|_| Error::new(format!("address {addr:#x} out of range")))?;
-            u64::try_from(sw.apply(a))
-                .map_err(|_| Error::new(format!("address {addr:#x} out of range")))?
+            let a =
+                i64::try_from(addr).map_err(|_| crate::err!("address {addr:#x} out of range"))?;
+            u64::try_from(sw.apply(a)).map_err(|_| crate::err!("address {addr:#x} out of range"))?
         }
         None => addr,
     };
@@ -295,9 +294,7 @@ pub fn make_smem_desc(
         AtomMajor::K => format!("{tag}_K"),
     };
     let not_canonical = |why: &str| {
-        Error::new(format!(
-            "Not a canonical {kind_name} Layout: {why} (the layout in 16-byte units: {u})"
-        ))
+        crate::err!("Not a canonical {kind_name} Layout: {why} (the layout in 16-byte units: {u})")
     };
     let size = |i: usize| u.mode(i).and_then(|x| x.size());
     let (tile, t_elems) = (
@@ -338,7 +335,7 @@ pub fn make_smem_desc(
             .collect::<Result<_>>()?,
     );
     let c = layout::logical_divide(&u, &tiler)
-        .map_err(|e| Error::new(format!("{fname}: logical_divide({u}, {tiler}): {e}")))?;
+        .map_err(|e| crate::err!("{fname}: logical_divide({u}, {tiler}): {e}"))?;
     let profile = IntTuple::Tuple(vec![IntTuple::ints(&[1, 1]), IntTuple::ints(&[1, 1])]);
     if !c.shape().congruent(&profile) {
         return Err(not_canonical("Expected profile failure."));
@@ -397,38 +394,38 @@ fn desc_operand(
         AnyLayout::Composed(c) => match c.offset {
             Offset::SmemPtr { .. } => (c.swizzle, &c.layout),
             Offset::Int(_) | Offset::Mixed { .. } => {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "{fname}: {} swizzles element offsets; the descriptor reads the swizzle of a shared-memory pointer, on byte addresses: build the layout from a {tag} smem atom ({tag}::Layout_K_SW128_Atom<T>, ...) whose swizzle is Sw<B,4,3> o smem_ptr[..]",
                     c.swizzle
-                )))
+                ))
             }
         },
         AnyLayout::Layout(l) => (Swizzle::new(0, 4, 3)?, l),
     };
     let Some(bits) = smem
         .element_bits(elem_bits)
-        .map_err(|e| Error::new(format!("{fname}: {e}")))?
+        .map_err(|e| crate::err!("{fname}: {e}"))?
     else {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{fname}: a plain layout needs its element type ({fname}<{tag}::Major::K>(layout, half_t)): C++ builds the descriptor from a tensor of T in shared memory"
-        )));
+        ));
     };
     if l.rank() != 2 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{tag} Descriptors can only be constructed on rank-2 tensors. (the layout {l} has rank {})",
             l.rank()
-        )));
+        ));
     }
     if !(1..=128).contains(&bits) || 128 % bits != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{fname}: {bits}-bit elements do not divide the 128-bit unit the descriptor counts in"
-        )));
+        ));
     }
     let u = layout::upcast(128 / bits, l)?;
     if !u.shape().is_static() || !u.stride().is_static() {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{fname}: the layout must be static (C++ reads its shape and strides at compile time); {u} (in 16-byte units) has dynamic parts"
-        )));
+        ));
     }
     Ok((swizzle, bits, u))
 }
@@ -437,7 +434,7 @@ fn desc_operand(
 /// width W in 16-byte units, K rows per swizzle atom), or CuTe's static_assert message.
 fn layout_type(family: DescFamily, swizzle: Swizzle) -> Result<(u64, &'static str, i64, i64)> {
     let Swizzle { b, m, s } = swizzle;
-    let unsupported = |why: &str| Err(Error::new(format!("{why} ({swizzle})")));
+    let unsupported = |why: &str| Err(crate::err!("{why} ({swizzle})"));
     // (field value, name, W, K rows per swizzle atom)
     Ok(match family {
         DescFamily::Gmma => {
@@ -628,9 +625,9 @@ fn umma_format(t: Elem) -> Result<(u64, &'static str)> {
         Elem::E3M2 => (4, "E3M2"),
         Elem::E2M1 => (1, "E2M1 (MXF4)"),
         _ => {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "Unknown type for UMMAFormat: {t} (UMMA reads half_t, bfloat16_t, tfloat32_t, int8_t, uint8_t, float_e4m3_t, float_e5m2_t, float_e2m3_t, float_e3m2_t, float_e2m1_t)"
-            )))
+            ))
         }
     })
 }
@@ -656,30 +653,30 @@ pub fn make_instr_desc(a: &InstrArgs) -> Result<Descriptor> {
         Elem::F32 => (1, "F32"),
         Elem::S32 => (2, "S32"),
         t => {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "Unknown type for CFormat: {t} (UMMA accumulates in half_t, float or int32_t)"
-            )))
+            ))
         }
     };
     if ![64, 128, 256].contains(&a.m) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "make_instr_desc: M = {} is not an UMMA M (64, 128, or 256 for 2x1SM); C++ would write M >> 4 = {} into the 5-bit m_dim field unchecked",
             a.m,
             a.m >> 4
-        )));
+        ));
     }
     if !(8..=256).contains(&a.n) || a.n % 8 != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "make_instr_desc: N = {} is not an UMMA N (8..256 in steps of 8); C++ would write N >> 3 = {} into the 6-bit n_dim field unchecked",
             a.n,
             a.n >> 3
-        )));
+        ));
     }
     if a.max_shift > 3 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "make_instr_desc: max shift {} (expected UMMA::MaxShift::NoShift, MaxShift8, MaxShift16 or MaxShift32)",
             a.max_shift
-        )));
+        ));
     }
     let major = |m: AtomMajor| match m {
         AtomMajor::K => (0, "K"),
@@ -752,10 +749,10 @@ impl Descriptor {
             .and_then(|s| s.checked_add(n))
             .filter(|s| (0..1 << 14).contains(s))
             .ok_or_else(|| {
-                Error::new(format!(
+                crate::err!(
                     "the descriptor's start address {:#x} + {n} (16-byte units) leaves its 14-bit field (C++ would carry into the next field)",
                     self.field("start_addr")
-                ))
+                )
             })?;
         let mut d = self.clone();
         for f in d.fields.iter_mut().filter(|f| f.name == "start_addr") {
@@ -822,14 +819,14 @@ impl DescTensor {
     ) -> Result<DescTensor> {
         smem.element_bits(Some(bits))?;
         if !addr.is_multiple_of(16) {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "the operand's address {addr:#x} is not 16-byte aligned: a descriptor's start address is in 16-byte units"
-            )));
+            ));
         }
         let block = smem.map_inner(|l| l.mode(0))?;
         let desc = make_smem_desc(family, major, &block, Some(bits))?;
-        let start = i64::try_from(addr >> 4)
-            .map_err(|_| Error::new(format!("address {addr:#x} out of range")))?;
+        let start =
+            i64::try_from(addr >> 4).map_err(|_| crate::err!("address {addr:#x} out of range"))?;
         let desc = desc.advanced(start)?;
         let u128 = layout::recast_layout(bits, 128, smem.inner())?;
         let layout = layout::replace(&u128, 0, &Layout::new(IntTuple::Int(1), IntTuple::Int(0))?)?;
@@ -853,9 +850,9 @@ impl DescTensor {
             IntTuple::Int(i) | IntTuple::Dyn(i) => {
                 let n = self.layout.size()?;
                 if !(0..n).contains(i) {
-                    return Err(Error::new(format!(
+                    return Err(crate::err!(
                         "index {i} is outside the descriptor tensor's {n} elements"
-                    )));
+                    ));
                 }
                 self.layout.call_index(*i)?
             }

@@ -20,20 +20,50 @@ pub struct Error {
     pub col: Option<usize>,
 }
 
+/// Every error's text in a build without the `messages` feature (the page's first-picture
+/// module, which draws no error and leaves the words out).
+pub const TERSE: &str = "error (its words are the full build's)";
+
+/// An error's words: `msg`, or [`TERSE`] without the `messages` feature (inlined, so the
+/// words are dead code there).
+#[inline(always)]
+fn words(msg: impl Into<String>) -> String {
+    if cfg!(feature = "messages") {
+        msg.into()
+    } else {
+        TERSE.to_string()
+    }
+}
+
 impl Error {
     /// An error without a position.
+    #[inline(always)]
     pub fn new(msg: impl Into<String>) -> Self {
         Error {
-            msg: msg.into(),
+            msg: words(msg),
             col: None,
         }
     }
 
     /// An error at a 1-based column.
+    #[inline(always)]
     pub fn at(col: usize, msg: impl Into<String>) -> Self {
         Error {
-            msg: msg.into(),
+            msg: words(msg),
             col: Some(col),
+        }
+    }
+
+    /// An error whose words are formatted only where the build keeps them ([`err!`]).
+    #[inline(always)]
+    pub fn lazy(msg: impl FnOnce() -> String) -> Self {
+        Error {
+            msg: if cfg!(feature = "messages") {
+                msg()
+            } else {
+                TERSE.to_string()
+            },
+            col: None,
         }
     }
 
@@ -59,6 +89,19 @@ impl Error {
         }
         self
     }
+}
+
+/// `crate::err!(...)`, formatted only in a build with the `messages` feature.
+///
+/// ```
+/// let n = 3;
+/// assert_eq!(cute_core::err!("{n} is odd").msg, "3 is odd");
+/// ```
+#[macro_export]
+macro_rules! err {
+    ($($arg:tt)*) => {
+        $crate::error::Error::lazy(|| format!($($arg)*))
+    };
 }
 
 impl fmt::Display for Error {
@@ -147,9 +190,7 @@ pub mod arith {
     use super::{Error, Result};
 
     fn overflow(op: &str, a: i64, b: i64) -> Error {
-        Error::new(format!(
-            "integer overflow: {a} {op} {b} does not fit in 64 bits"
-        ))
+        crate::err!("integer overflow: {a} {op} {b} does not fit in 64 bits")
     }
 
     /// `a * b`.
@@ -167,14 +208,14 @@ pub mod arith {
     /// C++ `/` (truncating); division by zero is an error.
     pub fn div(a: i64, b: i64) -> Result<i64> {
         if b == 0 {
-            return Err(Error::new(format!("division by zero ({a} / 0)")));
+            return Err(crate::err!("division by zero ({a} / 0)"));
         }
         a.checked_div(b).ok_or_else(|| overflow("/", a, b))
     }
     /// C++ `%` (sign follows the dividend); modulo by zero is an error.
     pub fn rem(a: i64, b: i64) -> Result<i64> {
         if b == 0 {
-            return Err(Error::new(format!("modulo by zero ({a} % 0)")));
+            return Err(crate::err!("modulo by zero ({a} % 0)"));
         }
         a.checked_rem(b).ok_or_else(|| overflow("%", a, b))
     }
@@ -185,7 +226,7 @@ pub mod arith {
     /// `|a|`.
     pub fn abs(a: i64) -> Result<i64> {
         a.checked_abs()
-            .ok_or_else(|| Error::new(format!("integer overflow: abs({a})")))
+            .ok_or_else(|| crate::err!("integer overflow: abs({a})"))
     }
     /// The sign of `a`: -1, 0 or 1.
     pub fn signum(a: i64) -> i64 {

@@ -17,7 +17,7 @@
 //! between quarters: a broadcast costs 16 sectors and 4 lines, not 1 and 1.
 
 use crate::bank;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::swizzle::AnyLayout;
 use crate::Layout;
 use std::fmt;
@@ -111,10 +111,10 @@ impl GmemOp {
         if ok {
             Ok(())
         } else {
-            Err(Error::new(format!(
+            Err(crate::err!(
                 "{self} does not exist (expected one of {})",
                 GmemOp::NAMES.join(", ")
-            )))
+            ))
         }
     }
 
@@ -240,24 +240,19 @@ impl GmemInstr {
 pub fn analyze_gmem_warp(op: GmemOp, addrs: &[Option<u64>]) -> Result<GmemInstr> {
     op.check()?;
     if addrs.len() != 32 {
-        return Err(Error::new(format!(
-            "a warp has 32 lanes, got {}",
-            addrs.len()
-        )));
+        return Err(crate::err!("a warp has 32 lanes, got {}", addrs.len()));
     }
     let w = u64::from(op.bits() / 8);
     let mut starts = Vec::with_capacity(32);
     for (l, a) in addrs.iter().enumerate() {
         let Some(a) = *a else { continue };
         if a % w != 0 {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "lane {l}: byte address {a} is not aligned to the {w}-byte access"
-            )));
+            ));
         }
         if a.checked_add(w).is_none() {
-            return Err(Error::new(format!(
-                "lane {l}: byte address {a} is out of range"
-            )));
+            return Err(crate::err!("lane {l}: byte address {a} is out of range"));
         }
         starts.push(a);
     }
@@ -448,9 +443,9 @@ pub fn coalescing(
         &op.to_string(),
     )?;
     if values % vec != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{op} moves {vec} values of {elem_bits} bits per lane, but each thread has {values} values"
-        )));
+        ));
     }
     let dom = gmem.size()?;
     let lane_bytes = u64::from(lane_bits / 8);
@@ -471,19 +466,19 @@ pub fn coalescing(
                 let a = (off as u64)
                     .checked_mul(u64::from(elem_bits))
                     .and_then(|b| b.checked_add(base.checked_mul(8)?))
-                    .ok_or_else(|| Error::new(format!("thread {t}: byte address overflows")))?;
+                    .ok_or_else(|| crate::err!("thread {t}: byte address overflows"))?;
                 if a % (lane_bytes * 8) != 0 {
-                    return Err(Error::new(format!(
+                    return Err(crate::err!(
                         "{op}: thread {t} value {} at bit address {a} (base {base} bytes + {off} elements) is not aligned to {lane_bytes} bytes",
                         j * vec
-                    )));
+                    ));
                 }
                 let a = a / 8;
                 if a % lane_bytes != 0 {
-                    return Err(Error::new(format!(
+                    return Err(crate::err!(
                         "{op}: thread {t} value {} at byte address {a} (base {base} + {off} elements) is not aligned to {lane_bytes} bytes",
                         j * vec
-                    )));
+                    ));
                 }
                 *slot = Some(a);
             }

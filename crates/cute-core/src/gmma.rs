@@ -74,7 +74,7 @@ impl FromStr for GmmaOp {
     /// assert!("SM90_16x8x4_F64F64F64F64_TN".parse::<GmmaOp>().is_err());
     /// ```
     fn from_str(name: &str) -> Result<GmmaOp> {
-        GmmaOp::parse(name).ok_or_else(|| Error::new(format!("'{name}' is not a GMMA op")))
+        GmmaOp::parse(name).ok_or_else(|| crate::err!("'{name}' is not a GMMA op"))
     }
 }
 
@@ -184,9 +184,9 @@ impl GmmaOp {
     /// ```
     pub fn check_op(&self, majors: [AtomMajor; 2]) -> Result<()> {
         if self.a_reg && majors[0] == AtomMajor::MN {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{self}: register source A operand GMMAs must have K-major A layout"
-            )));
+            ));
         }
         Ok(())
     }
@@ -236,40 +236,38 @@ pub fn op_selector(
         "ss_op_selector"
     };
     if tm % 64 != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{what}: the tile's M is {tm} (CUTLASS: \"Tile_M must be a multiple of 64.\")"
-        )));
+        ));
     }
     let mn = majors.map(|m| m == AtomMajor::MN);
     if a_reg && mn[0] {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{what}: register source A operand GMMAs must have K-major A layout"
-        )));
+        ));
     }
     let Some((k, tn_only)) = gmma_k([c, a, b]) else {
-        return Err(Error::new(format!(
-            "{what}: no GMMA for A = {a}, B = {b}, C = {c}"
-        )));
+        return Err(crate::err!("{what}: no GMMA for A = {a}, B = {b}, C = {c}"));
     };
     if tn_only && (mn[0] || mn[1]) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{what}: MajorA and MajorB must be GMMA::Major::K for {} x {}",
             a.letters().unwrap_or("?"),
             b.letters().unwrap_or("?")
-        )));
+        ));
     }
     if tk % k != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{what}: the tile's K is {tk} (CUTLASS: \"Tile_K must be a multiple of {k}.\")"
-        )));
+        ));
     }
     let n = [256, 192, 128, 96, 64, 32, 16, 8]
         .into_iter()
         .find(|n| tn % n == 0)
         .ok_or_else(|| {
-            Error::new(format!(
+            crate::err!(
                 "{what}: the tile's N is {tn} (CUTLASS: \"Tile_N must be a multiple of 8.\")"
-            ))
+            )
         })?;
     Ok(GmmaOp {
         n,
@@ -313,9 +311,9 @@ pub fn ab_layout(m: i64, k: i64) -> Result<Layout> {
 /// ```
 pub fn a_layout_rs(k: i64) -> Result<Layout> {
     if !matches!(k, 16 | 32 | 64) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "GMMA::ALayout_64x{k} does not exist (ALayout_64x16, 64x32 and 64x64 do)"
-        )));
+        ));
     }
     let v = k / 8;
     Layout::new(
@@ -348,9 +346,9 @@ pub fn a_layout_64x8() -> Result<Layout> {
 /// ```
 pub fn c_layout(n: i64) -> Result<Layout> {
     if n <= 0 || n % 8 != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "GMMA::CLayout_64xN<{n}>: N must be a positive multiple of 8 (Int<N/8>)"
-        )));
+        ));
     }
     Layout::new(
         tuple(vec![
@@ -409,9 +407,9 @@ pub fn e_layout(k: i64) -> Result<Layout> {
             IntTuple::ints(&[64]),
         ),
         _ => {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "GMMA::ELayout_64x{k} does not exist (ELayout_64x16, 64x32 and 64x64 do)"
-            )))
+            ))
         }
     };
     Layout::new(
@@ -429,7 +427,7 @@ pub fn e_layout(k: i64) -> Result<Layout> {
 /// ```
 pub fn sparse_e_layout(op: &GmmaOp) -> Result<Layout> {
     if !op.sparse {
-        return Err(Error::new(format!("{op} is dense: it has no metadata")));
+        return Err(crate::err!("{op} is dense: it has no metadata"));
     }
     e_layout(op.k)
 }
@@ -452,45 +450,45 @@ pub fn warpgroup_op(
 ) -> Result<GmmaOp> {
     let l = |t: Elem| t.letters().unwrap_or("?");
     let Some((k, tn)) = gmma_k([acc, a, b]).filter(|_| a != Elem::TF32) else {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "no warpgroup MMA for A = {}, B = {}, accumulator {} (F16/BF16 with F16/F32, FP8 with F16/F32, 8-bit integers with Int32)",
             l(a), l(b), l(acc)
-        )));
+        ));
     };
     let (m, n) = match shape {
         [m, n] => (*m, *n),
         [m, n, kk] if *kk == k => (*m, *n),
         [_, _, kk] => {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "the warpgroup instruction's K is {k} for {}, got {kk}",
                 l(a)
-            )))
+            ))
         }
         _ => {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "expected a flat rank 2 or 3 instruction shape (M, N[, K]), got ({})",
                 shape
                     .iter()
                     .map(i64::to_string)
                     .collect::<Vec<_>>()
                     .join(",")
-            )))
+            ))
         }
     };
     if m != 64 {
-        return Err(Error::new(format!("the warpgroup MMA's M is 64, got {m}")));
+        return Err(crate::err!("the warpgroup MMA's M is 64, got {m}"));
     }
     if !(8..=256).contains(&n) || n % 8 != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the warpgroup MMA's N is a multiple of 8 from 8 to 256, got {n}"
-        )));
+        ));
     }
     if tn && majors.contains(&AtomMajor::MN) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{} x {} GMMAs read K-major A and B only",
             l(a),
             l(b)
-        )));
+        ));
     }
     if a_reg && majors[0] == AtomMajor::MN {
         return Err(Error::new(

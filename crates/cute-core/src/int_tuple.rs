@@ -576,10 +576,10 @@ impl IntTuple {
         match self {
             Int(_) | Dyn(_) if i == 0 => Ok(self),
             Tuple(ts) if i < ts.len() => Ok(&ts[i]),
-            _ => Err(Error::new(format!(
+            _ => Err(crate::err!(
                 "index {i} out of range for {self} of rank {}",
                 self.rank()
-            ))),
+            )),
         }
     }
 
@@ -834,11 +834,11 @@ pub fn shape_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
     match (a, b) {
         (Tuple(ta), Tuple(tb)) => {
             if ta.len() != tb.len() {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "shape_div: mismatched ranks {} and {}",
                     ta.len(),
                     tb.len()
-                )));
+                ));
             }
             Ok(Tuple(
                 ta.iter()
@@ -858,10 +858,10 @@ pub fn shape_div(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
                     && x.v % y.v != 0
                     && (x.v == 0 || y.v % x.v != 0))
             {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "shape_div: divisibility condition violated ({} and {} do not divide each other)",
                     x.v, y.v
-                )));
+                ));
             }
             Ok(x.ceil_div(y)?.leaf())
         }
@@ -1045,9 +1045,9 @@ pub fn crd2idx(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<
     match (coord, shape, stride) {
         (Tuple(c), Tuple(s), Tuple(d)) => {
             if c.len() != s.len() || s.len() != d.len() {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "coordinate {coord} does not match the rank of shape {shape}"
-                )));
+                ));
             }
             let mut acc = 0i64;
             for ((ci, si), di) in c.iter().zip(s).zip(d) {
@@ -1055,9 +1055,9 @@ pub fn crd2idx(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<
             }
             Ok(acc)
         }
-        (Tuple(_), Int(_) | Dyn(_), _) => Err(Error::new(format!(
+        (Tuple(_), Int(_) | Dyn(_), _) => Err(crate::err!(
             "coordinate {coord} is deeper than shape {shape}"
-        ))),
+        )),
         (Int(c) | Dyn(c), Tuple(s), Tuple(d)) => {
             if s.len() != d.len() {
                 return Err(Error::new("crd2idx: shape and stride ranks differ"));
@@ -1083,9 +1083,9 @@ pub fn crd2idx(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<
             Ok(acc)
         }
         (Int(c) | Dyn(c), Int(_) | Dyn(_), Int(d) | Dyn(d)) => arith::mul(*c, *d),
-        _ => Err(Error::new(format!(
+        _ => Err(crate::err!(
             "shape {shape} and stride {stride} are not congruent"
-        ))),
+        )),
     }
 }
 
@@ -1100,14 +1100,14 @@ pub fn crd2idx(coord: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<
 pub fn crd2idx_shape(coord: &IntTuple, shape: &IntTuple) -> Result<i64> {
     match (coord, shape) {
         (Int(c) | Dyn(c), _) => Ok(*c),
-        (Tuple(_), Int(_) | Dyn(_)) => Err(Error::new(format!(
+        (Tuple(_), Int(_) | Dyn(_)) => Err(crate::err!(
             "coordinate {coord} is deeper than shape {shape}"
-        ))),
+        )),
         (Tuple(c), Tuple(s)) => {
             if c.len() != s.len() {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "coordinate {coord} does not match the rank of shape {shape}"
-                )));
+                ));
             }
             let stride = compact_col_major_full(shape)?;
             crd2idx(coord, shape, &stride)
@@ -1150,9 +1150,9 @@ pub fn idx2crd(idx: &IntTuple, shape: &IntTuple) -> Result<IntTuple> {
     match (idx, shape) {
         (Tuple(i), Tuple(s)) => {
             if i.len() != s.len() {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "coordinate {idx} does not match the rank of shape {shape}"
-                )));
+                ));
             }
             Ok(Tuple(
                 i.iter()
@@ -1161,9 +1161,9 @@ pub fn idx2crd(idx: &IntTuple, shape: &IntTuple) -> Result<IntTuple> {
                     .collect::<Result<_>>()?,
             ))
         }
-        (Tuple(_), Int(_) | Dyn(_)) => Err(Error::new(format!(
-            "coordinate {idx} is deeper than shape {shape}"
-        ))),
+        (Tuple(_), Int(_) | Dyn(_)) => {
+            Err(crate::err!("coordinate {idx} is deeper than shape {shape}"))
+        }
         (Int(_) | Dyn(_), Int(_) | Dyn(_)) => Ok(idx.clone()),
         (Int(v) | Dyn(v), Tuple(_)) => {
             // Split over the flattened shape; the final leaf keeps the remainder.
@@ -1195,11 +1195,7 @@ pub fn idx2crd(idx: &IntTuple, shape: &IntTuple) -> Result<IntTuple> {
 /// assert_eq!(idx2crd_strided(&IntTuple::Int(13), &s, &d).unwrap().to_string(), "(1,5)");
 /// ```
 pub fn idx2crd_strided(idx: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Result<IntTuple> {
-    let mismatch = || {
-        Error::new(format!(
-            "mismatched ranks: index {idx}, shape {shape}, stride {stride}"
-        ))
-    };
+    let mismatch = || crate::err!("mismatched ranks: index {idx}, shape {shape}, stride {stride}");
     match (idx, shape, stride) {
         (Tuple(i), Tuple(s), Tuple(d)) => map3(i, s, d, idx2crd_strided).ok_or_else(mismatch)?,
         (Tuple(_), _, _) => Err(mismatch()),
@@ -1287,7 +1283,7 @@ fn select_by(coord: &Coord, t: &IntTuple, keep_under: bool) -> Result<IntTuple> 
             Coord::Tuple(cs) => {
                 let ts = match t {
                     Tuple(ts) if ts.len() == cs.len() => ts,
-                    _ => return Err(Error::new(format!("coordinate does not match {t}"))),
+                    _ => return Err(crate::err!("coordinate does not match {t}")),
                 };
                 for (c, x) in cs.iter().zip(ts) {
                     lift(c, x, keep_under, out)?;
@@ -1333,17 +1329,15 @@ pub fn inner_product(a: &IntTuple, b: &IntTuple) -> Result<i64> {
     match (a, b) {
         (IntTuple::Tuple(x), IntTuple::Tuple(y)) => {
             if x.len() != y.len() {
-                return Err(Error::new(format!(
-                    "inner_product: mismatched ranks ({a} and {b})"
-                )));
+                return Err(crate::err!("inner_product: mismatched ranks ({a} and {b})"));
             }
             x.iter()
                 .zip(y)
                 .try_fold(0i64, |acc, (p, q)| arith::add(acc, inner_product(p, q)?))
         }
-        (IntTuple::Tuple(_), _) | (_, IntTuple::Tuple(_)) => Err(Error::new(format!(
+        (IntTuple::Tuple(_), _) | (_, IntTuple::Tuple(_)) => Err(crate::err!(
             "inner_product of a tuple and an integer ({a}, {b}): C++ has no product of them"
-        ))),
+        )),
         _ => arith::mul(a.size()?, b.size()?),
     }
 }
@@ -1363,9 +1357,9 @@ pub fn elem_scale(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
                 .map(|(p, q)| elem_scale(p, q))
                 .collect::<Result<_>>()?,
         )),
-        (IntTuple::Tuple(_), _) => Err(Error::new(format!(
+        (IntTuple::Tuple(_), _) => Err(crate::err!(
             "elem_scale: {b} does not match the modes of {a}"
-        ))),
+        )),
         (IntTuple::Dyn(v), _) => Ok(IntTuple::Dyn(arith::mul(*v, b.size()?)?)),
         (_, _) => {
             let v = arith::mul(a.size()?, b.size()?)?;
@@ -1507,9 +1501,9 @@ fn items_of(t: &IntTuple) -> Vec<IntTuple> {
 pub fn append(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
     let rank = t.rank();
     if n < rank {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "append: rank {n} is less than the rank {rank} of {t}"
-        )));
+        ));
     }
     if n == rank {
         return Ok(t.clone());
@@ -1530,9 +1524,9 @@ pub fn append(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
 pub fn prepend(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
     let rank = t.rank();
     if n < rank {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "prepend: rank {n} is less than the rank {rank} of {t}"
-        )));
+        ));
     }
     if n == rank {
         return Ok(t.clone());
@@ -1557,10 +1551,10 @@ pub fn replace(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
             Ok(Tuple(ts))
         }
         Int(_) | Dyn(_) if n == 0 => Ok(x.clone()),
-        _ => Err(Error::new(format!(
+        _ => Err(crate::err!(
             "replace: mode {n} is out of range for {t} of rank {}",
             t.rank()
-        ))),
+        )),
     }
 }
 
@@ -1568,9 +1562,9 @@ pub fn replace(t: &IntTuple, n: usize, x: &IntTuple) -> Result<IntTuple> {
 fn mode_range(what: &str, b: i64, e: Option<i64>, rank: usize) -> Result<(usize, usize)> {
     let e = e.unwrap_or(rank as i64);
     if b < 0 || e < b || e > rank as i64 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{what}<{b},{e}>: range out of bounds for rank {rank}"
-        )));
+        ));
     }
     Ok((b as usize, e as usize))
 }
@@ -1585,7 +1579,7 @@ fn mode_range(what: &str, b: i64, e: Option<i64>, rank: usize) -> Result<(usize,
 pub fn take(t: &IntTuple, b: i64, e: Option<i64>) -> Result<IntTuple> {
     let (b, e) = mode_range("take", b, e, t.rank())?;
     if b == e {
-        return Err(Error::new(format!("take<{b},{e}>: empty range")));
+        return Err(crate::err!("take<{b},{e}>: empty range"));
     }
     Ok(Tuple(items_of(t)[b..e].to_vec()))
 }
@@ -1624,10 +1618,10 @@ pub fn select(t: &IntTuple, is: &[i64]) -> Result<IntTuple> {
                 .ok()
                 .and_then(|i| items.get(i).cloned())
                 .ok_or_else(|| {
-                    Error::new(format!(
+                    crate::err!(
                         "select: mode {i} is out of range for {t} of rank {}",
                         items.len()
-                    ))
+                    )
                 })
         })
         .collect::<Result<_>>()?;
@@ -1649,9 +1643,9 @@ pub fn compact_order(shape: &IntTuple, order: &IntTuple) -> Result<IntTuple> {
         match (s, o) {
             (Tuple(ss), Tuple(os)) => {
                 if ss.len() != os.len() {
-                    return Err(Error::new(format!(
+                    return Err(crate::err!(
                         "compact_order: shape {s} and order {o} have different ranks"
-                    )));
+                    ));
                 }
                 Ok(Tuple(
                     ss.iter()
@@ -1661,9 +1655,9 @@ pub fn compact_order(shape: &IntTuple, order: &IntTuple) -> Result<IntTuple> {
                 ))
             }
             (s, Int(_) | Dyn(_)) => Ok(s.size_num()?.leaf()),
-            (Int(_) | Dyn(_), Tuple(_)) => Err(Error::new(format!(
+            (Int(_) | Dyn(_), Tuple(_)) => Err(crate::err!(
                 "compact_order: order {o} is deeper than shape {s}"
-            ))),
+            )),
         }
     }
     let ref_shape = product_like(shape, order)?.leaf_nums();
@@ -1721,11 +1715,11 @@ pub fn compact_order(shape: &IntTuple, order: &IntTuple) -> Result<IntTuple> {
 pub fn unflatten(flat: &IntTuple, profile: &IntTuple) -> Result<IntTuple> {
     let items = items_of(flat);
     if items.len() != profile.leaf_count() {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "unflatten: {flat} has {} modes, the profile {profile} {} leaves",
             items.len(),
             profile.leaf_count()
-        )));
+        ));
     }
     fn go(p: &IntTuple, it: &mut std::vec::IntoIter<IntTuple>) -> IntTuple {
         match p {

@@ -73,14 +73,12 @@ impl Layout {
     /// ```
     pub fn new(shape: IntTuple, stride: IntTuple) -> Result<Layout> {
         if !shape.congruent(&stride) {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "shape {shape} and stride {stride} are not congruent"
-            )));
+            ));
         }
         if let Some(s) = shape.find_leaf(|s| s < 0) {
-            return Err(Error::new(format!(
-                "shape {shape} has a negative extent {s}"
-            )));
+            return Err(crate::err!("shape {shape} has a negative extent {s}"));
         }
         Ok(Layout { shape, stride })
     }
@@ -186,7 +184,7 @@ impl Layout {
                     *acc = arith::add(*acc, arith::mul(arith::sub(*s, 1)?, arith::abs(*d)?)?)?;
                     Ok(())
                 }
-                _ => Err(Error::new(format!("cosize: {s} and {d} are not congruent"))),
+                _ => Err(crate::err!("cosize: {s} and {d} are not congruent")),
             }
         }
         // Shape and stride are congruent: walked together, without collecting their leaves.
@@ -214,13 +212,11 @@ impl Layout {
         let shape = self.shape.leaves();
         let stride = self.stride.leaves();
         if shape.iter().any(|&s| s < 0) {
-            return Err(Error::new(format!("{self}: a shape entry is negative")));
+            return Err(crate::err!("{self}: a shape entry is negative"));
         }
         let n = self.size()?;
         if usize::try_from(n).map_or(true, |n| n > limit) {
-            return Err(Error::new(format!(
-                "{self} has {n} offsets, more than {limit}"
-            )));
+            return Err(crate::err!("{self} has {n} offsets, more than {limit}"));
         }
         let mut reach = arith::abs(base)?;
         for (&s, &d) in shape.iter().zip(&stride) {
@@ -366,10 +362,10 @@ impl Layout {
         if go(c, &self.shape) {
             Ok(())
         } else {
-            Err(Error::new(format!(
+            Err(crate::err!(
                 "coordinate does not match the profile of shape {}",
                 self.shape
-            )))
+            ))
         }
     }
 
@@ -437,11 +433,11 @@ fn by_mode(
     f: impl Fn(&Layout, &Tiler) -> Result<Layout>,
 ) -> Result<Layout> {
     if tilers.len() > layout.rank() {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{what}: too many modes in tiler ({} modes for a layout of rank {})",
             tilers.len(),
             layout.rank()
-        )));
+        ));
     }
     let mut out = Vec::with_capacity(layout.rank());
     let modes = layout.modes();
@@ -492,9 +488,7 @@ fn bw_coalesce(fs: &[Num], fd: &[Num], init_shape: Num, init_stride: Num) -> Res
 fn flat_lists(layout: &Layout) -> Result<(Vec<Num>, Vec<Num>)> {
     let fs = layout.shape.leaf_nums();
     if fs.is_empty() {
-        return Err(Error::new(format!(
-            "cannot coalesce the empty layout {layout}"
-        )));
+        return Err(crate::err!("cannot coalesce the empty layout {layout}"));
     }
     Ok((fs, layout.stride.leaf_nums()))
 }
@@ -531,11 +525,11 @@ fn at_profile(
         None | Some(Int(_) | Dyn(_)) => whole(layout),
         Some(Tuple(ps)) => {
             if ps.len() > layout.rank() {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "{what}: profile {} has more modes than the layout (rank {})",
                     Tuple(ps.clone()),
                     layout.rank()
-                )));
+                ));
             }
             let modes = layout.modes();
             let mut out = Vec::with_capacity(modes.len());
@@ -658,10 +652,10 @@ fn composition_impl(lhs: &Layout, rs: &IntTuple, rd: &IntTuple) -> Result<Layout
             && rest_stride.is_static()
             && !(arith::rem(rest_stride.v, cs.v)? == 0 || rest_stride.v < cs.v)
         {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "composition: stride divisibility condition violated (stride {} vs shape {} of the left layout {lhs})",
                 rest_stride.v, cs.v
-            )));
+            ));
         }
         let abs_rest = rest_stride.abs()?;
         let next_shape = cs.ceil_div(abs_rest)?;
@@ -675,10 +669,10 @@ fn composition_impl(lhs: &Layout, rs: &IntTuple, rd: &IntTuple) -> Result<Layout
             && rest_shape.is_static()
             && arith::rem(rest_shape.v, new_shape.v)? != 0
         {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "composition: shape divisibility condition violated ({} is not divisible by {}, left layout {lhs})",
                 rest_shape.v, new_shape.v
-            )));
+            ));
         }
         res_shape.push(new_shape.leaf());
         res_stride.push(rest_stride.mul(cd)?.leaf());
@@ -782,9 +776,9 @@ fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> 
         .collect::<Vec<_>>();
     let r = sh.len();
     if r > 1 && st.iter().any(|d| !d.is_static()) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "complement: dynamic strides {stride} (C++ takes the complement of dynamic strides only for rank-1 layouts)"
-        )));
+        ));
     }
     let mut res_shape: Vec<Num> = Vec::with_capacity(r + 1);
     let mut res_stride: Vec<Num> = vec![Num::fixed(1)];
@@ -844,10 +838,10 @@ pub fn complement(layout: &Layout, cotarget: Option<&IntTuple>) -> Result<Layout
     };
     // A negative stride can make C++ print a negative shape; shapes here are >= 0.
     if c.shape.find_leaf(|s| s < 0).is_some() {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "complement of {layout} would have the negative shape {} (a shape entry is >= 0)",
             c.shape
-        )));
+        ));
     }
     Ok(c)
 }
@@ -928,9 +922,9 @@ pub fn right_inverse(layout: &Layout) -> Result<Layout> {
 pub fn left_inverse(layout: &Layout) -> Result<Layout> {
     let (shape, stride, pre) = inverse_prep(layout)?;
     if stride.iter().any(|d| !d.is_static()) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "left_inverse: requires static strides (C++ static_assert), {layout} has dynamic ones"
-        )));
+        ));
     }
     let mut rs: Vec<IntTuple> = Vec::new();
     let mut rd = vec![Int(0)];
@@ -943,10 +937,10 @@ pub fn left_inverse(layout: &Layout) -> Result<Layout> {
             continue;
         }
         if size.is_static() && arith::rem(d.v, size.v)? != 0 {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "left_inverse: divisibility condition violated (stride {} is not a multiple of {}) for {layout}",
                 d.v, size.v
-            )));
+            ));
         }
         let s = d.div(size)?;
         size = size.mul(s)?;
@@ -1018,9 +1012,7 @@ fn zip2_by(t: &IntTuple, guide: &Tiler) -> Result<IntTuple> {
         }
         _ => match t {
             Tuple(ts) if ts.len() == 2 => Ok(t.clone()),
-            _ => Err(Error::new(format!(
-                "zip2_by: expected a rank-2 mode, got {t}"
-            ))),
+            _ => Err(crate::err!("zip2_by: expected a rank-2 mode, got {t}")),
         },
     }
 }
@@ -1178,11 +1170,7 @@ pub(crate) fn zip_layouts(a: &Layout, b: &Layout) -> Result<Layout> {
                 // compile error there, even against a 1-tuple).
                 let tb = match b {
                     Tuple(tb) if tb.len() == ta.len() => tb.clone(),
-                    _ => {
-                        return Err(Error::new(format!(
-                            "mismatched ranks: cannot zip {a} with {b}"
-                        )))
-                    }
+                    _ => return Err(crate::err!("mismatched ranks: cannot zip {a} with {b}")),
                 };
                 Ok(Tuple(
                     ta.iter()
@@ -1242,9 +1230,7 @@ pub fn raked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
 
 fn check_cast_factor(n: i64, what: &str) -> Result<()> {
     if n <= 0 {
-        return Err(Error::new(format!(
-            "{what}: factor must be positive, got {n}"
-        )));
+        return Err(crate::err!("{what}: factor must be positive, got {n}"));
     }
     Ok(())
 }
@@ -1277,9 +1263,9 @@ pub fn upcast(n: i64, layout: &Layout) -> Result<Layout> {
             (Int(_) | Dyn(_), Int(dv)) => {
                 let sv = s.num().expect("leaf");
                 if !(arith::rem(*dv, n)? == 0 || arith::rem(n, *dv)? == 0) {
-                    return Err(Error::new(format!(
+                    return Err(crate::err!(
                         "upcast<{n}>: divisibility condition violated by stride {dv}"
-                    )));
+                    ));
                 }
                 let ad = arith::abs(*dv)?;
                 let shape = sv.ceil_div(Num::fixed(arith::ceil_div(n, ad)?))?;
@@ -1305,9 +1291,9 @@ pub fn downcast(n: i64, layout: &Layout) -> Result<Layout> {
     check_cast_factor(n, "downcast")?;
     // C++'s `has_int1<Stride>`: a static `_1` stride.
     if !layout.stride.leaf_nums().iter().any(|d| d.is_const(1)) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "downcast<{n}>: requires adjacent elements (a stride-1 mode) in {layout}"
-        )));
+        ));
     }
     let mut out_s = Vec::new();
     let mut out_d = Vec::new();
@@ -1365,9 +1351,9 @@ pub fn recast_layout(old_bits: i64, new_bits: i64, layout: &Layout) -> Result<La
 /// ```
 pub fn bit_ratio(old_bits: i64, new_bits: i64) -> Result<(i64, i64)> {
     if old_bits <= 0 || new_bits <= 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "recast_layout: element widths must be positive, got {old_bits} and {new_bits}"
-        )));
+        ));
     }
     let g = gcd(new_bits, old_bits);
     Ok((new_bits / g, old_bits / g))
@@ -1539,10 +1525,10 @@ pub fn make_layout_like(layout: &Layout) -> Result<Layout> {
 pub fn tile_to_shape(block: &Layout, trg_shape: &IntTuple, order: &ModeOrder) -> Result<Layout> {
     let r = trg_shape.rank();
     if block.rank() > r {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "tile_to_shape: the rank of {block} ({}) is more than the rank of the target shape {trg_shape} ({r})",
             block.rank()
-        )));
+        ));
     }
     let padded = append(block, r, None)?;
     let block_shape = padded.shape.product_each()?;
@@ -1552,18 +1538,18 @@ pub fn tile_to_shape(block: &Layout, trg_shape: &IntTuple, order: &ModeOrder) ->
     // compile error) when the block's shape is dynamic there.
     let checked = target_shape.is_static();
     if checked && !block_shape.is_static() {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "tile_to_shape: the static target shape {target_shape} needs a static block shape, got the dynamic {block_shape} (C++ cannot check the division)"
-        )));
+        ));
     }
     if bs
         .iter()
         .zip(&ts)
         .any(|(b, t)| *b == 0 || (checked && t % b != 0))
     {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "tile_to_shape: block shape {block_shape} does not divide the target shape {target_shape}"
-        )));
+        ));
     }
     let product_shape = int_tuple::ceil_div(&target_shape, &block_shape)?;
     blocked_product(&padded, &make_ordered_layout(&product_shape, order)?)

@@ -73,9 +73,9 @@ impl FromStr for Sm120Template {
 
     fn from_str(name: &str) -> Result<Sm120Template> {
         ALL.into_iter().find(|t| t.to_string() == name).ok_or_else(|| {
-            Error::new(format!(
+            crate::err!(
                 "unknown type '{name}' (the SM120 MMA templates are SM120_16x8x32_TN, SM120_16x8x32_TN_VS, SM120_16x8x64_TN_VS, SM120_SPARSE_16x8x64_TN, SM120_SPARSE_16x8x64_TN_VS, SM120_SPARSE_16x8x128_TN_VS)"
-            ))
+            )
         })
     }
 }
@@ -165,11 +165,11 @@ impl Sm120Template {
     pub fn atom(self, types: &[Elem], vs: Option<i64>) -> Result<MmaAtom> {
         let names: Vec<&str> = types.iter().map(|t| t.cpp_name()).collect();
         if !self.specialised(types) {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "No MMA matches {self} for given data types <{}> ({})",
                 names.join(", "),
                 self.rule()
-            )));
+            ));
         }
         let mut args: Vec<String> = names.iter().map(|n| n.to_string()).collect();
         if let Some(vs) = vs.filter(|_| self.has_vs()) {

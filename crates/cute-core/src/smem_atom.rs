@@ -78,9 +78,9 @@ pub fn smem_atom(major: AtomMajor, sw: AtomSwizzle, bits: i64) -> Result<AnyLayo
         }
     };
     if bits <= 0 || bits.count_ones() != 1 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "element width {bits} bits: expected a power of two"
-        )));
+        ));
     }
     let in_bits = AnyLayout::Composed(ComposedLayout {
         swizzle: Swizzle::new(b, m, s)?,
@@ -205,9 +205,9 @@ pub fn ss_smem_selector(
 ) -> Result<AtomSwizzle> {
     for (b, name) in [(blk_mn, "BLK_MN0"), (blk_k, "BLK_K0")] {
         if b % 8 != 0 {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "the tile extent {b} is not a multiple of 8 (CUTLASS: \"{name} must be a multiple of 8.\")"
-            )));
+            ));
         }
     }
     let blk = match major {
@@ -232,9 +232,9 @@ pub fn ss_smem_selector(
             "BLK_K0 must be a multiple of size<1>(GMMA::Layout_K_INTER_Atom<ElementType>{})"
         }
     };
-    Err(Error::new(format!(
+    Err(crate::err!(
         "no GMMA smem atom of {bits}-bit elements divides the tile extent {blk} (CUTLASS: \"{rule}\")"
-    )))
+    ))
 }
 
 /// CUTLASS `detail::sm100_smem_selector<Major, Element, BLK_MN, BLK_K>()`
@@ -256,17 +256,17 @@ pub fn sm100_smem_selector(
 ) -> Result<AtomSwizzle> {
     for (blk, name) in [(blk_mn, "BLK_MN0"), (blk_k, "BLK_K0")] {
         if blk % 8 != 0 {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "the tile's {} extent {blk} is not a multiple of 8 (CUTLASS: \"{name} must be a multiple of 8.\")",
                 if name == "BLK_K0" { "K" } else { "M/N" }
-            )));
+            ));
         }
     }
     if major == AtomMajor::MN && bits == 32 {
         if blk_mn % 32 != 0 {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "an MN-major 32-bit operand takes Layout_MN_SW128_32B_Atom, whose 32 rows do not divide the tile's {blk_mn} (CUTLASS: \"for mn-major tf32 operands, SW128_32B is the only available smem layout\")"
-            )));
+            ));
         }
         return Ok(AtomSwizzle::Sw128Base32B);
     }
@@ -275,9 +275,9 @@ pub fn sm100_smem_selector(
             AtomMajor::MN => ("BLK_MN0", blk_mn, "size<0>(UMMA::Layout_MN_INTER_Atom<ElementType>{})"),
             AtomMajor::K => ("BLK_K0", blk_k, "size<1>(UMMA::Layout_K_INTER_Atom<ElementType>{})"),
         };
-        Error::new(format!(
+        crate::err!(
             "no UMMA smem atom of {bits}-bit elements divides the tile's {blk} (CUTLASS: \"{what} must be a multiple of {mode}\")"
-        ))
+        )
     })
 }
 
@@ -299,15 +299,15 @@ pub fn tile_to_mma_shape(
     order: &ModeOrder,
 ) -> Result<AnyLayout> {
     let (IntTuple::Tuple(modes), true) = (shape, shape.rank() >= 3) else {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the MMA tile shape must be ((MMA_M, MMA_N), M_MMAs, N_MMAs, ...), got {shape}"
-        )));
+        ));
     };
     let mma = &modes[0];
     if mma.rank() != 2 || mma.is_int() {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "mode 0 of the MMA tile shape must be (MMA_M, MMA_N), got {mma}"
-        )));
+        ));
     }
     let mut mn = vec![
         IntTuple::Tuple(vec![mma.get(0)?.clone(), modes[1].clone()]),
@@ -338,9 +338,9 @@ pub fn tile_to_mma_shape(
 pub fn umma_smem_atom_choice(major: AtomMajor, major_size: i64, bits: i64) -> Result<AtomSwizzle> {
     let major_bits = crate::error::arith::mul(major_size, bits)?;
     if major_size % 8 != 0 || major_bits % 128 != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the major mode ({major_size} elements of {bits} bits) must be a multiple of 8 elements and 128 bits"
-        )));
+        ));
     }
     Ok(match (major, widest_swizzle(major_bits)) {
         (AtomMajor::MN, AtomSwizzle::Sw128) if bits == 32 => AtomSwizzle::Sw128Base32B,

@@ -57,27 +57,23 @@ impl Swizzle {
     /// ```
     pub fn new(b: i64, m: i64, s: i64) -> Result<Swizzle> {
         if b < 0 {
-            return Err(Error::new(format!(
-                "Swizzle<{b},{m},{s}>: BBits must be positive"
-            )));
+            return Err(crate::err!("Swizzle<{b},{m},{s}>: BBits must be positive"));
         }
         if m < 0 {
-            return Err(Error::new(format!(
-                "Swizzle<{b},{m},{s}>: MBase must be positive"
-            )));
+            return Err(crate::err!("Swizzle<{b},{m},{s}>: MBase must be positive"));
         }
         if s.unsigned_abs() < b.unsigned_abs() {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "Swizzle<{b},{m},{s}>: abs(SShift) must be more than BBits. (|S| >= B)"
-            )));
+            ));
         }
         // The masks are C++ `int`: the highest mask bit must stay below bit 31.
         // (i128: the parameters may be anything up to i64's limits.)
         let top = i128::from(b) + i128::from(m) + i128::from(s).abs();
         if top > 31 {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "Swizzle<{b},{m},{s}>: masks exceed CuTe's 32-bit int (B+M+|S| = {top} > 31)"
-            )));
+            ));
         }
         Ok(Swizzle { b, m, s })
     }
@@ -379,9 +375,9 @@ impl Func {
             Func::Layout(l) => Ok(l),
             Func::Composed(c) => Ok(&c.layout),
             Func::Composition(c) => c.domain(),
-            Func::Swizzle(s) => Err(Error::new(format!(
+            Func::Swizzle(s) => Err(crate::err!(
                 "{s} has no shape: the inner function of a composed layout is a layout"
-            ))),
+            )),
         }
     }
 
@@ -604,11 +600,9 @@ impl AnyLayout {
     /// ```
     pub fn element_bits(&self, given: Option<i64>) -> Result<Option<i64>> {
         match (self.swizzle(), given) {
-            (Some((_, Offset::SmemPtr { bits })), Some(e)) if e != bits => {
-                Err(Error::new(format!(
-                    "the layout is of {bits}-bit elements (smem_ptr[{bits}b]), not {e}-bit ones"
-                )))
-            }
+            (Some((_, Offset::SmemPtr { bits })), Some(e)) if e != bits => Err(crate::err!(
+                "the layout is of {bits}-bit elements (smem_ptr[{bits}b]), not {e}-bit ones"
+            )),
             (Some((_, Offset::SmemPtr { bits })), _) => Ok(Some(bits)),
             (_, given) => Ok(given),
         }
@@ -711,26 +705,26 @@ impl AnyLayout {
                     },
                     Offset::SmemPtr { bits } => {
                         if n <= 0 || bits % n != 0 {
-                            return Err(Error::new(format!(
+                            return Err(crate::err!(
                                 "downcast<{n}> of smem_ptr[{bits}b]: {n} does not divide {bits}"
-                            )));
+                            ));
                         }
                         Offset::SmemPtr { bits: bits / n }
                     }
                     Offset::Int(o) if up => {
                         if n <= 0 || o % n != 0 {
-                            return Err(Error::new(format!(
+                            return Err(crate::err!(
                                 "upcast<{n}> of offset {o}: {n} does not divide it"
-                            )));
+                            ));
                         }
                         Offset::Int(o / n)
                     }
                     Offset::Int(o) => Offset::Int(arith::mul(o, n)?),
                     Offset::Mixed { .. } => {
-                        return Err(Error::new(format!(
+                        return Err(crate::err!(
                         "{}cast of {c}: an offset with run-time bits (MixedBits) is not modelled",
                         if up { "up" } else { "down" }
-                    )))
+                    ))
                     }
                 };
                 let swizzle = match (c.offset, up) {
@@ -783,9 +777,9 @@ impl AnyLayout {
             AnyLayout::Layout(l) => Ok((self.clone(), l.call_coord(coord)?)),
             AnyLayout::Composed(c) => {
                 let Offset::Int(o) = c.offset else {
-                    return Err(Error::new(format!(
+                    return Err(crate::err!(
                         "domain_offset of {c}: C++ adds an offset only to an integer one"
-                    )));
+                    ));
                 };
                 let off = arith::add(o, c.layout.call_coord(coord)?)?;
                 Ok((composition(c.swizzle, off, c.layout.clone()), 0))
@@ -1061,9 +1055,9 @@ impl ComposedLayout {
 
 fn log2_exact(n: i64, what: &str) -> Result<i64> {
     if n <= 0 || n.count_ones() != 1 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{what}<{n}> of a swizzle: N must be a power of two"
-        )));
+        ));
     }
     Ok(i64::from(n.trailing_zeros()))
 }
@@ -1142,10 +1136,10 @@ fn field(shape: &IntTuple, stride: &IntTuple) -> Result<i64> {
 fn to_mixed_bits(l: &Layout, coord: &IntTuple) -> Result<i64> {
     let c = crate::int_tuple::idx2crd(coord, l.shape())?;
     if !c.congruent(l.shape()) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "coordinate {c} does not match the profile of {}",
             l.shape()
-        )));
+        ));
     }
     let mut acc = 0i64;
     for ((sn, dn), ci) in l
@@ -1158,15 +1152,15 @@ fn to_mixed_bits(l: &Layout, coord: &IntTuple) -> Result<i64> {
         let (s, d) = (sn.v, dn.v);
         // C++ asserts a power of two on the static product (`decltype(shape*stride)::value`).
         if !sn.mul(dn)?.is_static() {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "slicing a swizzled layout needs a static shape*stride, got the run-time {s}*{d} (C++ refuses it)"
-            )));
+            ));
         }
         let sd = arith::mul(s, d)?;
         if sd != 0 && (sd < 0 || sd.count_ones() != 1) {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "slicing this swizzled layout requires power-of-two shape*stride, got {s}*{d}"
-            )));
+            ));
         }
         acc ^= arith::mul(ci, d)?;
     }

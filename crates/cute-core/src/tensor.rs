@@ -109,16 +109,16 @@ impl Ptr {
         }
         let bits = arith::mul(n, i64::from(self.bits))?;
         if bits % 8 != 0 && !self.sub_byte() {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "a {}-bit pointer moved by {n} elements lands inside a byte",
                 self.bits
-            )));
+            ));
         }
         let out_of_range = || {
-            Error::new(format!(
+            crate::err!(
                 "pointer arithmetic out of range: {:#x} + {n} elements",
                 self.addr
-            ))
+            )
         };
         // In bits from address 0: a sub-byte pointer's address and bit, as
         // subbyte_iterator keeps them.
@@ -217,9 +217,9 @@ pub struct IntCount {
 fn check_thread(thr: &Layout, idx: i64) -> Result<()> {
     let n = thr.size()?;
     if idx < 0 || idx >= n {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "thread {idx} is outside the thread layout {thr} ({n} threads)"
-        )));
+        ));
     }
     Ok(())
 }
@@ -248,9 +248,9 @@ pub fn radix_bits(reach: &[i64]) -> Result<Vec<u32>> {
     let total: u32 = need.iter().sum();
     let n = u32::try_from(need.len()).unwrap_or(u32::MAX).max(1);
     if total > PACKED_BITS {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "counting tensors whose coordinates reach {reach:?} are not modelled: their basis strides do not fit a 64-bit integer (about {PACKED_BITS} bits for all modes together)"
-        )));
+        ));
     }
     let spare = (PACKED_BITS - total) / n;
     Ok(need.iter().map(|w| w + spare).collect())
@@ -491,9 +491,9 @@ impl Tensor {
     pub fn identity(shape: &IntTuple) -> Result<Tensor> {
         let leaves = shape.leaves();
         if let Some(e) = leaves.iter().find(|&&e| e < 0) {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "make_identity_tensor: extent {e} of {shape} is negative"
-            )));
+            ));
         }
         let (coord, scalar) = match shape {
             IntTuple::Tuple(_) => (shape.clone(), None),
@@ -612,9 +612,9 @@ impl Tensor {
         let coord = match start {
             IntTuple::Tuple(_) => start.clone(),
             _ => {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "a counting tensor's start is a coordinate tuple, got {start}"
-                )))
+                ))
             }
         };
         let starts = coord.leaves();
@@ -627,7 +627,7 @@ impl Tensor {
                 BasisStride::Basis(b) => Some((
                     b.value.v,
                     leaf_of(&b.path).ok_or_else(|| {
-                        Error::new(format!(
+                        crate::err!(
                             "the stride {b} names no coordinate of the counting iterator {}",
                             Iter::Counting {
                                 shape: coord.clone(),
@@ -635,14 +635,14 @@ impl Tensor {
                                 radix: vec![1; starts.len()],
                                 scalar: None,
                             }
-                        ))
+                        )
                     })?,
                 )),
                 BasisStride::Int(n) => {
-                    return Err(Error::new(format!(
+                    return Err(crate::err!(
                         "a counting tensor's strides are basis vectors (or 0), not the integer {}",
                         n.v
-                    )))
+                    ))
                 }
             });
         }
@@ -676,7 +676,7 @@ impl Tensor {
             if let Some((k, j)) = *st {
                 let r = reach
                     .get_mut(j)
-                    .ok_or_else(|| Error::new(format!("{what}: coordinate {j} does not exist")))?;
+                    .ok_or_else(|| crate::err!("{what}: coordinate {j} does not exist"))?;
                 *r = arith::add(*r, arith::mul(arith::abs(k)?, e.saturating_sub(1).max(0))?)?;
             }
         }
@@ -709,12 +709,12 @@ impl Tensor {
         strides: &[Option<(i64, usize)>],
     ) -> Result<Tensor> {
         if !(1..=5).contains(&tma_rank) {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "a TMA has 1 to 5 modes (cuTensorMapEncodeTiled), this one has {tma_rank}"
-            )));
+            ));
         }
         if let Some((_, j)) = strides.iter().flatten().find(|(_, j)| *j >= tma_rank) {
-            return Err(Error::new(format!("TMA mode {j} of a {tma_rank}-mode TMA")));
+            return Err(crate::err!("TMA mode {j} of a {tma_rank}-mode TMA"));
         }
         Tensor::packed_counting(
             IntTuple::Tuple(vec![IntTuple::Int(1); tma_rank]),
@@ -749,9 +749,9 @@ impl Tensor {
             basis: true,
         }) = scalar
         {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "C++ does not compile an element of {self}: its start is a run-time int and its stride the basis vector E<> (there is no operator+ of int and ScaledBasis<int>); index the tensor before moving it (make_identity_tensor(n)(i + offset))"
-            )));
+            ));
         }
         let offset = match c {
             IntTuple::Int(i) | IntTuple::Dyn(i) => self.layout.call_index(*i)?,
@@ -786,9 +786,9 @@ impl Tensor {
                     layout: c.layout,
                     swizzle: Some((c.swizzle, c.offset)),
                 }),
-                Offset::SmemPtr { .. } => Err(Error::new(format!(
+                Offset::SmemPtr { .. } => Err(crate::err!(
                     "{c} addresses bytes of a shared-memory pointer (smem_ptr_flag): make_tensor(make_smem_ptr<T>(p), layout) moves its swizzle into the pointer"
-                ))),
+                )),
             },
         }
     }
@@ -830,10 +830,10 @@ impl Tensor {
     pub fn plain_layout(&self, what: &str) -> Result<&Layout> {
         match self.swizzle {
             None => Ok(&self.layout),
-            Some(_) => Err(Error::new(format!(
+            Some(_) => Err(crate::err!(
                 "{what} of a tensor over a swizzled layout ({}) is not modelled: slice or partition it first, or use the smem atoms' layouts (smem_ptr_flag), whose swizzle C++ moves into the pointer",
                 self.any_layout()
-            ))),
+            )),
         }
     }
 
@@ -862,21 +862,21 @@ impl Tensor {
             AnyLayout::Composed(c) => match c.offset {
                 Offset::SmemPtr { bits } => {
                     if let Some(sw) = ptr.swizzle {
-                        return Err(Error::new(format!(
+                        return Err(crate::err!(
                             "the pointer already swizzles its addresses ({sw}): make the tensor over the plain layout, or over a plain pointer"
-                        )));
+                        ));
                     }
                     if ptr.space != Space::Smem {
-                        return Err(Error::new(format!(
+                        return Err(crate::err!(
                             "Expected smem. {c} is a shared-memory layout (smem_ptr_flag): it needs a make_smem_ptr, not a {}",
                             ptr.space.name()
-                        )));
+                        ));
                     }
                     if i64::from(ptr.bits) != bits {
-                        return Err(Error::new(format!(
+                        return Err(crate::err!(
                             "the layout is for {bits}-bit elements (smem_ptr[{bits}b]), the pointer's are {}-bit",
                             ptr.bits
-                        )));
+                        ));
                     }
                     Ok(Tensor::new(
                         Ptr {
@@ -927,15 +927,15 @@ impl Tensor {
     pub fn slice_dynamic(&self, c: &Coord, dynamic: &[bool]) -> Result<Tensor> {
         in_bounds(c, self.layout.shape())?;
         if !c.has_underscore() && matches!(self.iter, Iter::Counting { .. }) {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{c} fixes every mode of a counting tensor: its element is a coordinate, not a tensor"
-            )));
+            ));
         }
         if !c.has_underscore() {
             let offset = self.any_layout().call_coord(&c.start())?;
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{c} fixes every mode: it names one element (offset {offset}), not a tensor; use layout(t)({c}) for its offset"
-            )));
+            ));
         }
         let (sub, offset) = match &self.any_layout() {
             AnyLayout::Layout(l) => (AnyLayout::Layout(l.slice(c)?), l.call_coord(&c.start())?),
@@ -1141,17 +1141,17 @@ pub(crate) fn in_bounds(c: &Coord, shape: &IntTuple) -> Result<()> {
             if (0..n).contains(i) {
                 Ok(())
             } else {
-                Err(Error::new(format!(
+                Err(crate::err!(
                     "coordinate {i} is outside a mode of size {n} ({s})"
-                )))
+                ))
             }
         }
         (Coord::Tuple(cs), IntTuple::Tuple(ss)) => {
             cs.iter().zip(ss).try_for_each(|(c, s)| in_bounds(c, s))
         }
-        (Coord::Tuple(_), s) => Err(Error::new(format!(
+        (Coord::Tuple(_), s) => Err(crate::err!(
             "the coordinate {c} has more modes than the shape {s}"
-        ))),
+        )),
     }
 }
 
@@ -1174,9 +1174,9 @@ fn project_tiler(t: &Tiler, keep: &[bool]) -> Result<Tiler> {
 
 fn project_coord(c: &Coord, keep: &[bool]) -> Result<Coord> {
     let Coord::Tuple(cs) = c else {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "a projection (Step<..>) needs a tuple coordinate, got {c}"
-        )));
+        ));
     };
     Ok(Coord::Tuple(project(
         cs,
@@ -1211,11 +1211,11 @@ fn project_dynamic(c: &Coord, keep: &[bool], dynamic: &[bool]) -> Vec<bool> {
 /// The modes of `items` that `keep` marks (a `Step<_1, X, _1>` projection).
 fn project<T: Clone>(items: &[T], keep: &[bool], what: &str) -> Result<Vec<T>> {
     if items.len() != keep.len() {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the projection has {} modes, {what} has {}",
             keep.len(),
             items.len()
-        )));
+        ));
     }
     Ok(items
         .iter()
@@ -1237,8 +1237,8 @@ pub fn offset_shift(value_bits: i64) -> Result<u32> {
         16 => Ok(1),
         8 => Ok(2),
         4 => Ok(3),
-        b => Err(Error::new(format!(
+        b => Err(crate::err!(
             "TMEM holds 4-, 8-, 16- or 32-bit values, not {b}-bit ones"
-        ))),
+        )),
     }
 }

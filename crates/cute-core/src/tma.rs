@@ -38,7 +38,7 @@ pub fn tma_swizzle(smem: &AnyLayout) -> Result<&'static str> {
         .swizzle()
         .map_or(Swizzle { b: 0, m: 4, s: 3 }, |(s, _)| s);
     let Swizzle { b, m, s } = sw;
-    let err = |msg: &str| Err(Error::new(format!("{msg} ({sw})")));
+    let err = |msg: &str| Err(crate::err!("{msg} ({sw})"));
     // get_tma_swizzle_bits
     let bits = match m {
         4 if !(0..=3).contains(&b) => {
@@ -311,9 +311,9 @@ pub fn make_tma_box_tiled(
         .map(|i| Ok((gmem.shape().get(i)?.clone(), gmem.stride().get(i)?.clone())))
         .collect::<Result<_>>()?;
     if g_modes.iter().any(|(s, _)| !s.is_int()) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "make_tma_copy: the global layout {gmem} has nested modes; give each mode as one integer"
-        )));
+        ));
     }
     // The CTA tile: product_each(shape(smem)), one extent per gmem mode it covers.
     let tile: Vec<i64> = match cta_tile {
@@ -323,11 +323,11 @@ pub fn make_tma_box_tiled(
             .collect::<Result<_>>()?,
     };
     if tile.len() > g_modes.len() {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "make_tma_copy: the smem tile has {} modes, the global tensor {}",
             tile.len(),
             g_modes.len()
-        )));
+        ));
     }
     // A tile longer than the tensor is legal: the box reads past the end as zeros (the
     // residue tiles of a small problem).
@@ -351,9 +351,9 @@ pub fn make_tma_box_tiled(
                 return Ok((d / units[i], i));
             }
         }
-        Err(Error::new(format!(
+        Err(crate::err!(
             "make_tma_copy: smem index step {d} maps to no gmem mode"
-        )))
+        ))
     };
     let (shapes, strides) = (full.shape().flatten(), full.stride().flatten());
     let mut prefix: Vec<(i64, (i64, usize))> = Vec::new();
@@ -374,10 +374,10 @@ pub fn make_tma_box_tiled(
     }
     let modes = box_modes(prefix, &g_modes)?;
     if modes.len() > 5 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "make_tma_copy: {} TMA modes; the hardware takes at most 5",
             modes.len()
-        )));
+        ));
     }
     check_box_modes(&modes, elem_bits, swizzle)?;
     let size = modes.iter().fold(1i64, |a, m| a.saturating_mul(m.extent()));
@@ -456,23 +456,23 @@ fn box_modes(
 fn check_box_modes(modes: &[BoxMode], elem_bits: i64, swizzle: &str) -> Result<()> {
     let bytes = |e: i64| e.saturating_mul(elem_bits) / 8;
     if modes[0].gstride.0 != 1 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "Majorness of smem doesn't match majorness of gmem: the smem tile's contiguous mode walks gmem with stride {} (make_tma_copy_desc asserts stride 1)",
             modes[0].gstride.0
-        )));
+        ));
     }
     for (k, m) in modes.iter().enumerate() {
         if m.extent() > 256 {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "TMA box mode {k} is {} elements long: Size must be max 2^8 = 256 (make_tma_copy_desc asserts it)",
                 m.extent()
-            )));
+            ));
         }
         if k > 0 && m.extent() > 1 && bytes(m.gstride.0) % 16 != 0 {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "TMA box mode {k} steps {} bytes in gmem: global strides must be multiples of 16 bytes",
                 bytes(m.gstride.0)
-            )));
+            ));
         }
     }
     driver_box_rule(bytes(modes[0].extent()), swizzle)?;
@@ -491,9 +491,9 @@ fn check_box_modes(modes: &[BoxMode], elem_bits: i64, swizzle: &str) -> Result<(
 /// ```
 pub fn driver_box_rule(inner_bytes: i64, swizzle: &str) -> Result<()> {
     if inner_bytes % 16 != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the box's inner extent is {inner_bytes} bytes: cuTensorMapEncodeTiled needs a multiple of 16"
-        )));
+        ));
     }
     let span = match swizzle {
         "CU_TENSOR_MAP_SWIZZLE_32B" => 32,
@@ -502,9 +502,9 @@ pub fn driver_box_rule(inner_bytes: i64, swizzle: &str) -> Result<()> {
         _ => 128,
     };
     if inner_bytes > span {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the box's inner extent is {inner_bytes} bytes, wider than the {span}-byte span of {swizzle}: cuTensorMapEncodeTiled refuses it"
-        )));
+        ));
     }
     Ok(())
 }
@@ -593,10 +593,10 @@ impl TmaAtom {
     ) -> Result<crate::tensor::Tensor> {
         use crate::int_tuple::IntTuple;
         if !g_shape.congruent(&self.g_profile) {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "get_tma_tensor: the shape {g_shape} is not congruent with the TMA's gmem shape {} (static_assert is_congruent)",
                 self.g_profile
-            )));
+            ));
         }
         let shape = match g_shape {
             IntTuple::Tuple(_) => g_shape.clone(),

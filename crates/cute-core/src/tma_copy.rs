@@ -56,9 +56,9 @@ pub fn make_tma_copy(
     )?;
     // safe_div(num_elems_per_tma, cosize(cta_t_map)): C++ asserts the division.
     if n % cluster != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "make_tma_copy: a box of {n} elements does not split over {cluster} multicast CTAs (safe_div)"
-        )));
+        ));
     }
     let layout_t = Layout::new(IntTuple::Int(cluster), IntTuple::Int(n / cluster))?;
     let layout_tt = alg::composition(&inv, &alg::composition(&layout_t, &t_map)?)?;
@@ -79,38 +79,38 @@ pub fn make_tma_atom(
     use crate::layout::Layout;
     use crate::tensor::{Iter, Space};
     if !TMA_OPS.contains(&op) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{op} is not a TMA operation (make_tma_copy takes {})",
             TMA_OPS.join(", ")
-        )));
+        ));
     }
     let Iter::Ptr(p) = &gtensor.iter else {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "make_tma_copy needs a global-memory tensor (make_tensor(make_gmem_ptr<T>(p), ...)), got {gtensor}"
-        )));
+        ));
     };
     // C++ takes any pointer here (a host build never encodes the tensor map); the driver
     // refuses a shared or register address, so the language does.
     if matches!(p.space, Space::Smem | Space::Rmem) || gtensor.swizzle.is_some() {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "make_tma_copy needs a global-memory tensor (make_gmem_ptr or a raw T*) over a plain layout, got {gtensor}"
-        )));
+        ));
     }
     if p.addr % 16 != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "make_tma_copy: the global address {:#x} is not 16-byte aligned (make_tma_copy_desc asserts it)",
             p.addr
-        )));
+        ));
     }
     if !(1..=16).contains(&cluster) || cluster & (cluster - 1) != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "make_tma_copy: the multicast size is {cluster}; TMA multicasts to a power of two of at most 16 CTAs"
-        )));
+        ));
     }
     if cluster > 1 && !op.contains("MULTICAST") {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "make_tma_copy: {op} does not multicast; use {op}_MULTICAST for a cluster of {cluster}"
-        )));
+        ));
     }
     let s = slayout.inner();
     if let Some(t) = cta_tiler {
@@ -136,9 +136,9 @@ pub fn make_tma_atom(
     if let Some(i) =
         (0..s.rank().min(g.rank())).find(|&i| !g.shape().get(i).is_ok_and(IntTuple::is_int))
     {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "make_tma_copy: mode {i} of the global layout {g} is nested and the CTA tile walks it: not modelled (nested modes past the tile are)"
-        )));
+        ));
     }
     let g_flat = Layout::new(g.shape().flatten(), g.stride().flatten())?;
     let tma_box = make_tma_box_tiled(&g_flat, slayout, bits, cta_tile.as_deref())?;
@@ -150,9 +150,9 @@ pub fn make_tma_atom(
         }
         let e = m.extent();
         if e % rest != 0 && rest % e != 0 {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "make_tma_copy: the box {tma_box} does not split evenly over {cluster} multicast CTAs"
-            )));
+            ));
         }
         rest = crate::error::arith::ceil_div(rest, e)?;
     }
@@ -253,9 +253,9 @@ pub fn tma_partition(
     }
     let n_cta = cta_layout.size()?;
     if cta_coord < 0 || cta_coord >= n_cta {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "tma_partition: the CTA coordinate {cta_coord} is outside the CTA layout {cta_layout} ({n_cta} CTAs)"
-        )));
+        ));
     }
     let inv = alg::right_inverse(&s0)?;
     let layout_v = alg::tile_to_shape(

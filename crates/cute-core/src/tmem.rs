@@ -65,25 +65,25 @@ pub fn tmem_frg(
     }
     let shift = offset_shift(value_bits)?;
     if storage_bits % value_bits != 0 || storage_bits > 32 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "a {storage_bits}-bit storage type does not hold whole {value_bits}-bit values in a 32-bit column"
-        )));
+        ));
     }
     let size = tmem_shape.size()?;
     if size
         .checked_mul(storage_bits)
         .is_none_or(|b| b > LANES * COLUMNS * 32)
     {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "Requesting more TMEM than is available. ({size} values of {storage_bits} bits; TMEM holds 128 lanes x 512 columns x 32 bits)"
-        )));
+        ));
     }
     let modes = match tmem_shape {
         IntTuple::Tuple(ms) if ms.first().is_some_and(|m| m.rank() == 2 && !m.is_int()) => ms,
         _ => {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "Expected post-partitioned shape ((M_MMA,N_MMA),...), got {tmem_shape}"
-            )))
+            ))
         }
     };
     let leaf = |t: &IntTuple| t.size();
@@ -110,9 +110,9 @@ pub fn tmem_frg(
         )?,
         (1, 128, _) => lay(&[128, n], &[1, 128])?,
         (1, _, _) => {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "UMMA_1SM M-mode size should be 64 or 128. (M = {m})"
-            )))
+            ))
         }
         (2, _, TmemAlloc::NonInterleaved) => {
             return Err(Error::new(
@@ -134,9 +134,9 @@ pub fn tmem_frg(
         )?,
         (2, 64, _) | (2, 128, _) => lay(&[128, n], &[1, 128])?,
         (2, _, _) => {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "UMMA_2SM M-mode size should be 32 or 64 or 128. (M = {m})"
-            )))
+            ))
         }
         _ => return Err(Error::new("UMMA expects N_SM == 1 or N_SM == 2")),
     };
@@ -177,7 +177,7 @@ pub struct TmemAddr {
 pub fn decode(addr: i64, value_bits: i64) -> Result<TmemAddr> {
     let s = offset_shift(value_bits)?;
     if addr < 0 {
-        return Err(Error::new(format!("negative TMEM address {addr}")));
+        return Err(crate::err!("negative TMEM address {addr}"));
     }
     Ok(TmemAddr {
         lane: addr >> (16 + s),
@@ -273,9 +273,9 @@ pub fn tmem_copy_regs(dst: &Layout, val_id: &Layout) -> Result<Vec<TmemReg>> {
     let threads = dst.mode(0)?.size()?;
     let bits = dst.mode(1)?.size()?;
     if threads != 32 || bits <= 0 || bits % 32 != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "a TMEM copy atom moves whole 32-bit registers of 32 threads; DstLayout {dst} does not"
-        )));
+        ));
     }
     let regs = bits / 32;
     let mut out = Vec::with_capacity((4 * threads * regs) as usize);
@@ -286,9 +286,9 @@ pub fn tmem_copy_regs(dst: &Layout, val_id: &Layout) -> Result<Vec<TmemReg>> {
                 let a = val_id.call_index(logical)?;
                 let (lane, bit) = (a.div_euclid(DP_BITS), a.rem_euclid(DP_BITS));
                 if !(0..32).contains(&lane) || bit % 32 != 0 {
-                    return Err(Error::new(format!(
+                    return Err(crate::err!(
                         "register {r} of thread {t} maps to TMEM bit address {a}, not a 32-bit column of the warp's 32 lanes"
-                    )));
+                    ));
                 }
                 out.push(TmemReg {
                     thread: 32 * w + t,
@@ -308,9 +308,9 @@ fn tmem_bits(what: &str, t: &crate::tensor::Tensor) -> Result<i64> {
         crate::tensor::Iter::Ptr(p) if p.space == crate::tensor::Space::Tmem => {
             Ok(i64::from(p.bits))
         }
-        _ => Err(Error::new(format!(
+        _ => Err(crate::err!(
             "{what} takes a TMEM tensor (partition_fragment_C of an SM100 TiledMMA), got {t} (static_assert: Expected TMEM tensor.)"
-        ))),
+        )),
     }
 }
 
@@ -320,9 +320,9 @@ fn atom_for(what: &str, atom: &crate::atom::CopyAtom, bits: i64) -> Result<crate
     match atom.val_bits {
         None => atom.with_value_bits(bits),
         Some(b) if b == bits => Ok(atom.clone()),
-        Some(b) => Err(Error::new(format!(
+        Some(b) => Err(crate::err!(
             "{what}: the atom copies {b}-bit values, the TMEM tensor holds {bits}-bit ones (Expected a CopyAtom with the same type-width as the Tensor.)"
-        ))),
+        )),
     }
 }
 
@@ -331,12 +331,12 @@ fn atom_for(what: &str, atom: &crate::atom::CopyAtom, bits: i64) -> Result<crate
 fn atom_vals(atom: &crate::atom::CopyAtom, bits: i64) -> Result<Layout> {
     let row = atom.name.split('<').next().unwrap_or(&atom.name);
     let v = crate::atom::table_trait(row, "ValID").ok_or_else(|| {
-        Error::new(format!(
+        crate::err!(
             "{} is not a TMEM copy (no ValID): make_tmem_copy takes SM100_TMEM_LOAD_*/STORE_*, make_utccp_copy SM100_UTCCP_*",
             atom.name
-        ))
+        )
     })?;
-    let val_id = crate::literal::layout(v).map_err(|e| Error::new(format!("ValID: {}", e.msg)))?;
+    let val_id = crate::literal::layout(v).map_err(|e| crate::err!("ValID: {}", e.msg))?;
     layout::coalesce(&layout::upcast(bits, &val_id)?, None)
 }
 

@@ -154,7 +154,7 @@ impl FromStr for UmmaOp {
     /// assert!("SM100_MMA_MXF4_TS".parse::<UmmaOp>().is_err());
     /// ```
     fn from_str(name: &str) -> Result<UmmaOp> {
-        UmmaOp::parse(name).ok_or_else(|| Error::new(format!("'{name}' is not a UMMA op")))
+        UmmaOp::parse(name).ok_or_else(|| crate::err!("'{name}' is not a UMMA op"))
     }
 }
 
@@ -309,9 +309,9 @@ impl UmmaOp {
             UmmaFamily::Sm103MxF4Ultra => 96,
             _ => {
                 if a_bits <= 0 || per % a_bits != 0 {
-                    return Err(Error::new(format!(
+                    return Err(crate::err!(
                         "a {a_bits}-bit A type does not divide the {per}-bit K of this UMMA"
-                    )));
+                    ));
                 }
                 per / a_bits
             }
@@ -435,9 +435,9 @@ impl UmmaArgs {
         let u = &self.op;
         if u.family == UmmaFamily::Sm103MxF4Ultra {
             if self.majors != [AtomMajor::K; 2] {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "{base}: this MMA does not support transpose (A and B must be UMMA::Major::K)"
-                )));
+                ));
             }
             return Ok(());
         }
@@ -450,16 +450,17 @@ impl UmmaArgs {
             _ => (a <= 8 && b <= 8, "types with leq 8bit types"),
         };
         if !ok {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{base} supports {what}, got {} ({a} bits) and {} ({b} bits)",
-                self.a, self.b
-            )));
+                self.a,
+                self.b
+            ));
         }
         if u.has_sf() && !self.sf.is_some_and(Elem::is_scale_factor) {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{base}: the scale-factor type is float_ue8m0_t or float_ue4m3_t, got {}",
                 self.sf.map_or("none", Elem::cpp_name)
-            )));
+            ));
         }
         if let Some(vs) = self.vs {
             // MMA_Traits of the 1-SM MXF4 and of both MXF4NVF4 (sparse) atoms: the wider
@@ -474,9 +475,9 @@ impl UmmaArgs {
             if (u.family == UmmaFamily::MxF4NvF4 || !u.two_sm)
                 && !(vs == narrow || (vs == wide && wide_ok))
             {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "{base}: the vector size VS = {vs} must be {narrow}, or {wide} with float_e2m1_t A and B and float_ue8m0_t scale factors"
-                )));
+                ));
             }
         }
         Ok(())
@@ -501,14 +502,12 @@ impl UmmaArgs {
         }
         let mn_b = self.majors[1] == AtomMajor::MN;
         if u.a_tmem && self.majors[0] == AtomMajor::MN {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{base}: A from TMEM can't be transposed (A must be UMMA::Major::K)"
-            )));
+            ));
         }
         if u.family == UmmaFamily::S8 && !u.a_tmem && !u.two_sm && self.c != Elem::S32 {
-            return Err(Error::new(format!(
-                "{base}: the result type can only be int32_t"
-            )));
+            return Err(crate::err!("{base}: the result type can only be int32_t"));
         }
         let traits_form = u.traits_form();
         let sparse = u.variant == UmmaVariant::Sparse;
@@ -521,11 +520,11 @@ impl UmmaArgs {
         };
         if !ms.is_empty() && !ms.contains(&mm) {
             let list: Vec<String> = ms.iter().map(|m| m.to_string()).collect();
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{base}: M = {mm}, but M must be {} for a {} MMA",
                 list.join(" or "),
                 if u.two_sm { "2-CTA" } else { "1-CTA" }
-            )));
+            ));
         }
         // (step, first N) of the N range, up to 256; `eight_or` also admits N = 8.
         let f8_sparse = u.family == UmmaFamily::F8F6F4 && sparse;
@@ -559,10 +558,10 @@ impl UmmaArgs {
         };
         let n_ok = (eight_or && nn == 8) || (nn % step == 0 && step <= nn && nn <= 256);
         if !n_ok {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{base}: N = {nn}, but N must be {}a multiple of {step} between {step} and 256{rule}",
                 if eight_or { "8 or " } else { "" }
-            )));
+            ));
         }
         if u.has_vs() {
             let vs = self.vs.unwrap_or(0);
@@ -572,10 +571,11 @@ impl UmmaArgs {
                 _ => &[],
             };
             if !allowed.is_empty() && !allowed.contains(&vs) {
-                return Err(Error::new(format!(
+                return Err(crate::err!(
                     "{base}: the vector size VS = {vs} can only be {} or {}",
-                    allowed[0], allowed[1]
-                )));
+                    allowed[0],
+                    allowed[1]
+                ));
             }
         }
         Ok(())
@@ -590,23 +590,23 @@ impl UmmaArgs {
             mm == 128
         };
         if !m_ok {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{base}: M = {mm}, but M must be {} for a {} MMA",
                 if two_sm { "128 or 256" } else { "128" },
                 if two_sm { "2-CTA" } else { "1-CTA" }
-            )));
+            ));
         }
         if !(nn % 16 == 0 && (16..=256).contains(&nn)) {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{base}: N = {nn}, but N must be a multiple of 16 between 16 and 256"
-            )));
+            ));
         }
         let vs = self.vs.unwrap_or(0);
         let wide_ok = self.a == Elem::E2M1 && self.sf == Some(Elem::UE8M0);
         if !(vs == 16 || (vs == 32 && wide_ok)) {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "{base}: the vector size VS = {vs} can only be 16, or 32 with a float_e2m1_t A and float_ue8m0_t scale factors"
-            )));
+            ));
         }
         Ok(())
     }
@@ -675,11 +675,11 @@ pub fn sm100_trivial_mma_op(
         m == 64 || m == 128
     };
     if !ok_m || n % 8 != 0 || n > 256 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "sm100_make_trivial_tiled_mma: invalid tile ({m}, {n}) for a {}-SM MMA (M {}, N a multiple of 8 up to 256)",
             if two_sm { 2 } else { 1 },
             if two_sm { "128 or 256" } else { "64 or 128" }
-        )));
+        ));
     }
     let family = match a {
         Elem::TF32 => UmmaFamily::Tf32,
@@ -687,9 +687,9 @@ pub fn sm100_trivial_mma_op(
         Elem::S8 | Elem::U8 => UmmaFamily::S8,
         Elem::E4M3 | Elem::E5M2 => UmmaFamily::F8F6F4,
         t => {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "sm100_make_trivial_tiled_mma: {t} operands are not modelled (TF32, F16/BF16, 8-bit integers and FP8 are)"
-            )))
+            ))
         }
     };
     let op = UmmaOp {
@@ -722,9 +722,9 @@ pub fn dsl_trivial_mma_types(a: Elem, b: Elem, acc: Elem) -> Result<(UmmaFamily,
         (Elem::S8 | Elem::U8, _) if a == b => (UmmaFamily::S8, [a, a, Elem::S32]),
         _ if a.is_f8f6f4() && b.is_f8f6f4() => (UmmaFamily::F8F6F4, [a, b, acc]),
         _ => {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "make_trivial_tiled_mma: unsupported a_dtype/b_dtype, got {a} and {b} (F16/BF16, TF32 and 8-bit integers of one type, or any 8-, 6- and 4-bit floats)"
-            )))
+            ))
         }
     })
 }

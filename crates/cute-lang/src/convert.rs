@@ -5,7 +5,7 @@
 use crate::value::Value;
 use crate::words::Word;
 use cute_core::elem::Elem;
-use cute_core::error::{Error, Result};
+use cute_core::error::Result;
 use cute_core::smem_atom::AtomMajor;
 
 /// An element width: an integer number of bits or a type name.
@@ -13,17 +13,17 @@ pub(crate) fn bits_of(v: &Value) -> Result<i64> {
     match v {
         Value::Int(b) | Value::Dyn(b) if *b > 0 => Ok(*b),
         Value::Word(Word::Elem(e)) => Ok(e.bits()),
-        Value::Word(w @ Word::Scaled(_)) => Err(Error::new(format!(
+        Value::Word(w @ Word::Scaled(_)) => Err(cute_core::err!(
             "'{w}' pairs a data type with its scale factors: take sizeof_bits of its ::DataType"
-        ))),
-        Value::Word(w) => Err(Error::new(format!("'{w}' is not an element type"))),
-        v => Err(Error::new(format!(
+        )),
+        Value::Word(w) => Err(cute_core::err!("'{w}' is not an element type")),
+        v => Err(cute_core::err!(
             "expected an element width (bits, e.g. 16, or a type such as half_t), got {}",
             match v {
                 Value::Int(b) => b.to_string(),
                 v => v.kind().to_string(),
             }
-        ))),
+        )),
     }
 }
 
@@ -31,14 +31,14 @@ pub(crate) fn bits_of(v: &Value) -> Result<i64> {
 pub(crate) fn elem_of(v: &Value) -> Result<Elem> {
     match v {
         Value::Word(Word::Elem(e)) => Ok(*e),
-        Value::Word(w) => Err(Error::new(format!("'{w}' is not an element type"))),
-        v => Err(Error::new(format!(
+        Value::Word(w) => Err(cute_core::err!("'{w}' is not an element type")),
+        v => Err(cute_core::err!(
             "expected an element type (such as half_t), got {}",
             match v {
                 Value::Int(b) => b.to_string(),
                 v => v.kind().to_string(),
             }
-        ))),
+        )),
     }
 }
 
@@ -46,10 +46,10 @@ pub(crate) fn elem_of(v: &Value) -> Result<Elem> {
 pub(crate) fn major_of(v: &Value, which: &str) -> Result<AtomMajor> {
     match v {
         Value::Word(Word::Major(m)) => Ok(*m),
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "expected Major::K or Major::MN for {which}, got {}",
             v.kind()
-        ))),
+        )),
     }
 }
 
@@ -60,7 +60,7 @@ pub(crate) fn is_mn_major(v: &Value, which: &str) -> Result<bool> {
 
 pub(crate) fn arity(name: &str, targs: &[Value], lo: usize, hi: usize) -> Result<()> {
     if targs.len() < lo || targs.len() > hi {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{name}<...>: expected {} template argument{}, got {}",
             if lo == hi {
                 lo.to_string()
@@ -69,7 +69,7 @@ pub(crate) fn arity(name: &str, targs: &[Value], lo: usize, hi: usize) -> Result
             },
             if hi == 1 { "" } else { "s" },
             targs.len()
-        )));
+        ));
     }
     Ok(())
 }

@@ -114,9 +114,9 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             let short = strip_ns(name);
             let needs = crate::types::families::needs_template_args(short);
             if let (None, Some(args)) = (env.get(name), needs) {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "{short} is a template whose arguments have no defaults: C++ has no {short}{{}} (write {short}{args}{{}})"
-                )));
+                ));
             }
             eval_name(name, env)
         }
@@ -147,9 +147,9 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
                 None => types::resolve::member_type(&o, name),
                 Some((args, kwargs)) => {
                     if !kwargs.is_empty() {
-                        return Err(Error::new(format!(
+                        return Err(cute_core::err!(
                             "{name}: keyword arguments are not allowed in a member call"
-                        )));
+                        ));
                     }
                     member_call(&o, name, &eval_all(args, env)?)
                 }
@@ -174,9 +174,9 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
             }
         }
         Expr::DefaultInit(ty) => match eval(ty, env)? {
-            Value::Word(crate::words::Word::Elem(k)) => Err(Error::new(format!(
+            Value::Word(crate::words::Word::Elem(k)) => Err(cute_core::err!(
                 "a {k} declared without a value has none: give it one (`{k} x = ...;`)"
-            ))),
+            )),
             v => Ok(v),
         },
     }
@@ -261,10 +261,7 @@ fn eval_index(
             .ok()
             .and_then(|i| items.get(i).cloned())
             .ok_or_else(|| {
-                Error::new(format!(
-                    "index {i} is out of range for {} of rank {n}",
-                    o.kind()
-                ))
+                cute_core::err!("index {i} is out of range for {} of rank {n}", o.kind())
             })
     }
 }
@@ -300,9 +297,9 @@ fn eval_call(call: &crate::parse::CallExpr, env: &Env) -> Result<Value> {
     } = call;
     if let Some(f) = env.get(name) {
         if !kwargs.is_empty() || !targs.is_empty() {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "'{name}' is a bound value: apply it to a coordinate, e.g. {name}(3)"
-            )));
+            ));
         }
         return apply(f, &eval_all(args, env)?);
     }
@@ -418,7 +415,7 @@ fn eval_binary(op: BinOp, lhs: &Node, rhs: &Node, env: &Env) -> Result<Value> {
         BinOp::Shl => Value::Int(
             x.checked_shl(shift(y)?)
                 .filter(|v| v >> shift(y).unwrap_or(0) == x)
-                .ok_or_else(|| Error::new(format!("integer overflow: {x} << {y}")))?,
+                .ok_or_else(|| cute_core::err!("integer overflow: {x} << {y}"))?,
         ),
         BinOp::Shr => Value::Int(x >> shift(y)?),
         BinOp::FloorDiv => Value::Int(
@@ -487,10 +484,10 @@ fn pointer_arith(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value>> {
             Some(moved(p, n, true))
         }
         (_, Value::Ptr(p), _) | (_, _, Value::Ptr(p)) if p.space != Space::Generic => {
-            Some(Err(Error::new(format!(
+            Some(Err(cute_core::err!(
                 "C++ defines only `p + n` for a {} (n elements)",
                 p.space.name()
-            ))))
+            )))
         }
         (_, Value::Ptr(_), _) | (_, _, Value::Ptr(_)) => Some(Err(Error::new(
             "a raw pointer takes `p + n`, `n + p` and `p - n` (n elements) here",
@@ -586,14 +583,14 @@ fn eval_name(name: &str, env: &Env) -> Result<Value> {
         return v;
     }
     if ops::lookup(short).is_some() {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "'{short}' is a function: call it with arguments, e.g. {short}(...)"
-        )));
+        ));
     }
     if cute_core::atom::is_atom_like_name(short) {
         return Err(types::names::atom_value(short)
             .err()
-            .unwrap_or_else(|| Error::new(format!("unknown name '{short}'"))));
+            .unwrap_or_else(|| cute_core::err!("unknown name '{short}'")));
     }
     Err(unknown_name(short, env))
 }
@@ -601,6 +598,10 @@ fn eval_name(name: &str, env: &Env) -> Result<Value> {
 /// An unknown name's error, with the names it could mean: the script's own, the
 /// functions, the types and keywords, the atoms.
 fn unknown_name(name: &str, env: &Env) -> Error {
+    // The first picture's light build draws no error: the name lists are the full build's.
+    if !cfg!(feature = "full") {
+        return cute_core::err!("unknown name '{name}'");
+    }
     let tables = ops::function_names()
         .chain(crate::types::table::TYPES.iter().map(|t| t.name))
         .chain(crate::types::names::KEYWORDS.iter().copied())
@@ -611,12 +612,9 @@ fn unknown_name(name: &str, env: &Env) -> Error {
     }
     let near = cute_core::error::nearest_names(name, known, 3);
     if near.is_empty() {
-        Error::new(format!("unknown name '{name}'"))
+        cute_core::err!("unknown name '{name}'")
     } else {
-        Error::new(format!(
-            "unknown name '{name}' (did you mean {}?)",
-            near.join(", ")
-        ))
+        cute_core::err!("unknown name '{name}' (did you mean {}?)", near.join(", "))
     }
 }
 
@@ -675,10 +673,7 @@ fn dynamic_coords(args: &[Value]) -> Vec<bool> {
 /// Apply a value to arguments: evaluation, slicing, swizzling.
 pub(crate) fn apply(f: &Value, args: &[Value]) -> Result<Value> {
     if args.is_empty() {
-        return Err(Error::new(format!(
-            "cannot apply {} to no arguments",
-            f.kind()
-        )));
+        return Err(cute_core::err!("cannot apply {} to no arguments", f.kind()));
     }
     // Coordinates are values: a run-time coordinate indexes as a static one does.
     let coord_val = if args.len() == 1 {
@@ -750,9 +745,9 @@ pub(crate) fn apply(f: &Value, args: &[Value]) -> Result<Value> {
             Value::Int(x) => Ok(Value::Int(sw.apply(*x))),
             _ => Err(Error::new("a swizzle is applied to one integer offset")),
         },
-        other => Err(Error::new(format!(
+        other => Err(cute_core::err!(
             "cannot apply {} (only layouts, composed layouts, tensors and swizzles can be applied)",
             other.kind()
-        ))),
+        )),
     }
 }

@@ -82,10 +82,10 @@ fn is_ident_byte(b: u8) -> bool {
 
 pub(crate) fn lex(src: &str) -> Result<Vec<Token<'_>>> {
     if src.len() > MAX_LINE_BYTES {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "line too long ({} bytes, limit {MAX_LINE_BYTES})",
             src.len()
-        )));
+        ));
     }
     let bytes = src.as_bytes();
     // A token per byte at most (and the end): one allocation for any usual line.

@@ -40,6 +40,22 @@
 // The first picture's build (no `full`) leaves most of the language unreferenced.
 #![cfg_attr(not(feature = "full"), allow(dead_code, unused_imports))]
 
+/// A table row's help text (parameters, meaning): the light build (the page's first
+/// picture) reads none of it, so it leaves it out; `keep` holds it there too (the algebra
+/// view's caption).
+macro_rules! help {
+    ($text:literal) => {
+        help!($text, false)
+    };
+    ($text:literal, $keep:expr) => {
+        if cfg!(feature = "full") || $keep {
+            $text
+        } else {
+            ""
+        }
+    };
+}
+
 mod block;
 mod convert;
 mod eval;

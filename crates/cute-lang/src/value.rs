@@ -4,7 +4,7 @@ use crate::words::Word;
 use cute_core::atom::Operand;
 use cute_core::atom::{Atom, TiledCopy, TiledMma};
 use cute_core::bank::{BankReport, Candidate};
-use cute_core::error::{Error, Result};
+use cute_core::error::Result;
 use cute_core::int_tuple::{Coord, IntTuple};
 use cute_core::layout::{Layout, Tiler};
 use cute_core::swizzle::{ComposedLayout, Swizzle};
@@ -278,13 +278,13 @@ impl Value {
             Value::Tuple(vs) => Ok(IntTuple::Tuple(
                 vs.iter().map(|v| v.to_int_tuple()).collect::<Result<_>>()?,
             )),
-            Value::Word(Word::Elem(e)) if e.cpp_name().starts_with("int") || e.cpp_name().starts_with("uint") => Err(Error::new(format!(
+            Value::Word(Word::Elem(e)) if e.cpp_name().starts_with("int") || e.cpp_name().starts_with("uint") => Err(cute_core::err!(
                 "expected an int-tuple, got the run-time integer type {e} (a dynamic integer has no value here: write the integer, or Int<N>{{}})"
-            ))),
-            v => Err(Error::new(format!(
+            )),
+            v => Err(cute_core::err!(
                 "expected an int-tuple, got {}",
                 v.kind()
-            ))),
+            )),
         }
     }
 
@@ -299,10 +299,10 @@ impl Value {
             Value::Tuple(vs) => Ok(Tiler::Tuple(
                 vs.iter().map(|v| v.to_tiler()).collect::<Result<_>>()?,
             )),
-            v => Err(Error::new(format!(
+            v => Err(cute_core::err!(
                 "expected a layout or tiler, got {}",
                 v.kind()
-            ))),
+            )),
         }
     }
 
@@ -314,10 +314,7 @@ impl Value {
             Value::Tuple(vs) => Ok(Coord::Tuple(
                 vs.iter().map(|v| v.to_coord()).collect::<Result<_>>()?,
             )),
-            v => Err(Error::new(format!(
-                "expected a coordinate, got {}",
-                v.kind()
-            ))),
+            v => Err(cute_core::err!("expected a coordinate, got {}", v.kind())),
         }
     }
 
@@ -349,7 +346,7 @@ impl Value {
     pub fn to_int(&self) -> Result<i64> {
         match self {
             Value::Int(v) | Value::Dyn(v) => Ok(*v),
-            v => Err(Error::new(format!("expected an integer, got {}", v.kind()))),
+            v => Err(cute_core::err!("expected an integer, got {}", v.kind())),
         }
     }
 
@@ -358,10 +355,10 @@ impl Value {
         match self {
             Value::Layout(l) => Ok(l.clone().into()),
             Value::Composed(c) => Ok(c.clone().into()),
-            v => Err(Error::new(format!(
+            v => Err(cute_core::err!(
                 "expected a layout or composed layout, got {}",
                 v.kind()
-            ))),
+            )),
         }
     }
 
@@ -382,7 +379,7 @@ impl Value {
     pub fn to_layout(&self) -> Result<&Layout> {
         match self {
             Value::Layout(l) => Ok(l),
-            v => Err(Error::new(format!("expected a layout, got {}", v.kind()))),
+            v => Err(cute_core::err!("expected a layout, got {}", v.kind())),
         }
     }
 
@@ -390,14 +387,14 @@ impl Value {
     pub(crate) fn check_bounds(&self) -> Result<()> {
         let (nodes, depth) = self.measure();
         if nodes > MAX_NODES {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "value too large: {nodes} parts (integers and tuples; limit {MAX_NODES})"
-            )));
+            ));
         }
         if depth > MAX_DEPTH {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "value nested too deeply: depth {depth} (limit {MAX_DEPTH})"
-            )));
+            ));
         }
         Ok(())
     }

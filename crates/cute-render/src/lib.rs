@@ -349,19 +349,19 @@ pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>> {
     }
     opt.font_family = "DejaVu Sans Mono".into();
     let tree = usvg::Tree::from_str(svg, &opt)
-        .map_err(|e| Error::new(format!("the SVG does not parse: {e}")))?;
+        .map_err(|e| cute_core::err!("the SVG does not parse: {e}"))?;
     let size = tree
         .size()
         .to_int_size()
         .scale_by(scale)
-        .ok_or_else(|| Error::new(format!("cannot scale the picture by {scale}")))?;
+        .ok_or_else(|| cute_core::err!("cannot scale the picture by {scale}"))?;
     // 16384^2 RGBA is 1 GiB: refuse rather than exhaust memory.
     if u64::from(size.width()) * u64::from(size.height()) > 12_000 * 12_000 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "the picture is {}x{} pixels, too large for PNG (draw it as SVG)",
             size.width(),
             size.height()
-        )));
+        ));
     }
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
         .ok_or_else(|| Error::new("cannot allocate the PNG canvas"))?;
@@ -372,5 +372,5 @@ pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>> {
     );
     pixmap
         .encode_png()
-        .map_err(|e| Error::new(format!("PNG encoding failed: {e}")))
+        .map_err(|e| cute_core::err!("PNG encoding failed: {e}"))
 }

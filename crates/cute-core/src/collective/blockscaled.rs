@@ -6,7 +6,7 @@ use super::common::{
     refuse, sm1xx_is_aligned, BlockScaledInstr, BlockScaledTag, MainloopConfig, ScaledElem, Stages,
 };
 use crate::elem::Elem;
-use crate::error::{arith, Error, Result};
+use crate::error::{arith, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::{self, Layout};
 use crate::smem_atom::AtomMajor;
@@ -33,9 +33,9 @@ pub(super) const BLK_SF: i64 = 4;
 /// ```
 pub fn sf_chunk_atom(vs: i64, major: AtomMajor) -> Result<Layout> {
     if vs <= 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "a scale factor's vector size is positive, got {vs}"
-        )));
+        ));
     }
     let rows = (IntTuple::ints(&[32, 4]), IntTuple::ints(&[16, 4]));
     let sf = (IntTuple::ints(&[vs, BLK_SF]), IntTuple::ints(&[0, 1]));
@@ -82,10 +82,13 @@ pub(super) fn check_data(cfg: &MainloopConfig, scaled: [ScaledElem; 2]) -> Resul
     if scaled.map(ScaledElem::data) == [cfg.a.0, cfg.b.0] {
         return Ok(());
     }
-    Err(Error::new(format!(
+    Err(crate::err!(
         "the block-scaled types {} and {} do not match ElementA {} and ElementB {}",
-        scaled[0], scaled[1], cfg.a.0, cfg.b.0
-    )))
+        scaled[0],
+        scaled[1],
+        cfg.a.0,
+        cfg.b.0
+    ))
 }
 
 /// The instruction kinds of the tags `is_auto_instr_selection_policy` accepts.

@@ -776,26 +776,29 @@ pub(super) fn check_atoms_divide(atoms: [&AnyLayout; 2], mn: [i64; 2], k: i64) -
 }
 
 pub(super) fn refuse(msg: &str, why: String) -> Error {
-    Error::new(format!("{why} (CUTLASS: \"{msg}\")"))
+    crate::err!("{why} (CUTLASS: \"{msg}\")")
 }
 
 /// The tile and cluster are positive and the cluster at most 16 CTAs, (M, N, 1).
 pub(super) fn check_shapes(cfg: &MainloopConfig) -> Result<()> {
     if cfg.tile.iter().chain(&cfg.cluster).any(|&x| x <= 0) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the tile {:?} and cluster {:?} must be positive",
-            cfg.tile, cfg.cluster
-        )));
+            cfg.tile,
+            cfg.cluster
+        ));
     }
     let size = cfg
         .cluster
         .iter()
         .try_fold(1i64, |a, &x| arith::mul(a, x))?;
     if cfg.cluster[2] != 1 || size > 16 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "a cluster is (M, N, 1) with at most 16 CTAs (8 portably), got ({},{},{})",
-            cfg.cluster[0], cfg.cluster[1], cfg.cluster[2]
-        )));
+            cfg.cluster[0],
+            cfg.cluster[1],
+            cfg.cluster[2]
+        ));
     }
     Ok(())
 }

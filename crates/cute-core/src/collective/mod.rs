@@ -96,10 +96,10 @@ pub fn build_mainloop(cfg: &MainloopConfig) -> Result<Mainloop> {
         (Arch::Sm100, Some(scaled)) => return sm100_blockscaled::build(cfg, scaled),
         (Arch::Sm120, Some(scaled)) => return sm120_blockscaled::build(cfg, scaled),
         (arch, Some(_)) => {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "the {} block-scaled builder (arch::OpClassBlockScaledTensorOp) is not resolved yet: SM100's and SM120's are",
                 arch.name()
-            )))
+            ))
         }
         (_, None) => {}
     }

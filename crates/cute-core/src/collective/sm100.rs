@@ -7,7 +7,7 @@ use super::common::{
 };
 use crate::atom::{MmaAtom, Operand, TiledMma};
 use crate::elem::Elem;
-use crate::error::{arith, Error, Result};
+use crate::error::{arith, Result};
 use crate::int_tuple::IntTuple;
 use crate::smem_atom::{sm100_smem_selector, smem_atom, tile_to_mma_shape, AtomMajor, AtomSwizzle};
 use crate::swizzle::AnyLayout;
@@ -57,7 +57,7 @@ fn check_dispatch(cfg: &MainloopConfig) -> Result<()> {
     let bytes = |(e, _, align): (Elem, _, i64)| arith::mul((e.bits() / 8).max(1), align);
     let cp_async = bytes(cfg.a)? % 16 != 0 || bytes(cfg.b)? % 16 != 0;
     if cfg.schedule == Schedule::Auto && cp_async {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "AlignmentA = {} / AlignmentB = {} are not 16 bytes: KernelScheduleAuto goes to CUTLASS's cp.async UMMA mainloop (MainloopSm100UmmaCpAsyncWarpSpecialized), which this tool does not resolve; give 16-byte alignments ({} {} elements, {} {}) for the TMA mainloop",
             cfg.a.2,
             cfg.b.2,
@@ -65,7 +65,7 @@ fn check_dispatch(cfg: &MainloopConfig) -> Result<()> {
             cfg.a.0.cpp_name(),
             128 / cfg.b.0.bits().max(1),
             cfg.b.0.cpp_name()
-        )));
+        ));
     }
     if !sm1xx_is_aligned(cfg, cfg.a.0.bits() < 8 || cfg.b.0.bits() < 8)? {
         return Err(refuse(
@@ -308,11 +308,11 @@ pub(super) fn build(cfg: &MainloopConfig) -> Result<Mainloop> {
     let cm = cfg.cluster[0];
     let mma_types = [cfg.a.0, cfg.b.0].map(|e| if e == Elem::F32 { Elem::TF32 } else { e });
     if mma_types.iter().any(|e| e.bits() < 8) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{} x {}: the builder reads 4- and 6-bit operands unpacked in shared memory (float_e2m1_unpacksmem_t, ...), which this tool does not resolve yet; 8-bit and wider types are",
             cfg.a.0.cpp_name(),
             cfg.b.0.cpp_name()
-        )));
+        ));
     }
     let majors = [cfg.a.1.major(false), cfg.b.1.major(true)];
     let (schedule, flag_2sm, args, tiled_mma) = choose_mma(cfg, mma_types, majors, &mut notes)?;

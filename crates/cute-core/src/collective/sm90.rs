@@ -7,7 +7,7 @@ use super::common::{
 };
 use crate::atom::make_tiled_mma;
 use crate::elem::Elem;
-use crate::error::{arith, Error, Result};
+use crate::error::{arith, Result};
 use crate::gmma::op_selector;
 use crate::int_tuple::IntTuple;
 use crate::layout::{Layout, Tiler};
@@ -41,13 +41,13 @@ fn check_config(cfg: &MainloopConfig) -> Result<()> {
     let two_byte = a == 16 && b == 16;
     let k_major = cfg.a.1.major(false) == AtomMajor::K && cfg.b.1.major(true) == AtomMajor::K;
     if a != b || (!two_byte && !k_major) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "{} A ({}) and {} B ({}) go to CUTLASS's register-sourced (RS) mainloop (is_use_rmem_A: not both 16-bit and not both K-major, or mixed widths), which this builder does not resolve yet; make both K-major (A RowMajor, B ColumnMajor) for the SS mainloop",
             cfg.a.0.cpp_name(),
             cfg.a.1.name(),
             cfg.b.0.cpp_name(),
             cfg.b.1.name()
-        )));
+        ));
     }
     Ok(())
 }

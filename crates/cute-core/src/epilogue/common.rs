@@ -211,7 +211,7 @@ pub(super) fn no_builder(cfg: &EpilogueConfig, takes: &str) -> Error {
 }
 
 pub(super) fn refuse(msg: &str, why: String) -> Error {
-    Error::new(format!("{why} (CUTLASS: \"{msg}\")"))
+    crate::err!("{why} (CUTLASS: \"{msg}\")")
 }
 
 /// `sizeof(SharedStorage)`: the C and D arrays (a union when they share, D alone without

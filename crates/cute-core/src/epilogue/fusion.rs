@@ -621,11 +621,11 @@ pub(super) struct FusionContext<'a> {
 }
 
 fn no_callbacks(f: &Fusion, arch: Arch, why: &str) -> Error {
-    Error::new(format!(
+    crate::err!(
         "{} has no {} callbacks: {why} (CUTLASS: \"Could not find a callbacks specialization.\")",
         f.kind.name(),
         arch.name()
-    ))
+    )
 }
 
 /// `sizeof(FusionCallbacks::SharedStorage)` (`None`: empty) for the fusion on the
@@ -674,11 +674,11 @@ pub(super) fn fusion_storage(f: &Fusion, cx: &FusionContext) -> Result<(Bytes, S
             return Ok(EMPTY);
         }
         if arith::mul(f.align[0], e.bits())? % 128 != 0 {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "AlignmentAux = {} elements of {} is not a multiple of 16 bytes (CUTLASS: \"sub-16B alignment not supported yet\")",
                 f.align[0],
                 e.cpp_name()
-            )));
+            ));
         }
         let (bytes, align) = (cx.aux_buffer)(e, l, stages)?;
         staged.borrow_mut().push(format!(
@@ -768,7 +768,7 @@ pub(super) fn fusion_storage(f: &Fusion, cx: &FusionContext) -> Result<(Bytes, S
 fn scale_factor_store(f: &Fusion, cx: &FusionContext, staged: &mut Vec<String>) -> Result<Storage> {
     let sf = f
         .block_scale
-        .ok_or_else(|| Error::new(format!("{} has no scale factors", f.kind.name())))?;
+        .ok_or_else(|| crate::err!("{} has no scale factors", f.kind.name()))?;
     let row = sf.layout == GemmLayout::RowMajor;
     let supported = match cx.arch {
         Arch::Sm100 => match f.kind {
@@ -817,17 +817,17 @@ fn scale_factor_store(f: &Fusion, cx: &FusionContext, staged: &mut Vec<String>) 
         &[1, 2, 4, 8]
     };
     if along % sf.vec != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the epilogue tile's {name} = {along} is not a multiple of SFVecSize {} (CUTLASS: \"EpilogueTileN should be divisible by SFVecSize\")",
             sf.vec
-        )));
+        ));
     }
     if !allowed.contains(&(along / sf.vec)) {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the epilogue tile's {name} = {along} holds {} scale factors of {} a row; the store takes {ext} (CUTLASS: \"Possible store in interleaved 4B aligned format\")",
             along / sf.vec,
             sf.vec
-        )));
+        ));
     }
     // The cross-warp reductions' buffers of ElementCompute.
     let n = match (cx.arch, row) {

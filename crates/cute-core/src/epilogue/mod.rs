@@ -47,27 +47,28 @@ pub use sm100::{
 };
 
 use crate::arch::Arch;
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// CUTLASS's epilogue builder for the configuration's arch, the default fusion.
 pub fn build_epilogue(cfg: &EpilogueConfig) -> Result<Epilogue> {
     if cfg.tile.iter().chain(&cfg.cluster).any(|&x| x <= 0)
         || cfg.epi_tile.is_some_and(|t| t.iter().any(|&x| x <= 0))
     {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the tile {:?}, cluster {:?} and epilogue tile must be positive",
-            cfg.tile, cfg.cluster
-        )));
+            cfg.tile,
+            cfg.cluster
+        ));
     }
     check_fusion(cfg)?;
     match cfg.arch {
         Arch::Sm90 => sm90::build(cfg),
         Arch::Sm100 => sm100::build(cfg),
         Arch::Sm120 => sm120::build(cfg),
-        a => Err(Error::new(format!(
+        a => Err(crate::err!(
             "the {} epilogue builder is not resolved (SM90's, SM100's and SM120's are)",
             a.name()
-        ))),
+        )),
     }
 }
 
@@ -76,7 +77,7 @@ pub fn build_epilogue(cfg: &EpilogueConfig) -> Result<Epilogue> {
 /// no-smem epilogue takes it through register-only callbacks this tool does not resolve.
 fn check_fusion(cfg: &EpilogueConfig) -> Result<()> {
     let Some(f) = cfg.fusion else { return Ok(()) };
-    let refuse = |msg: &str, why: String| Err(Error::new(format!("{why} (CUTLASS: \"{msg}\")")));
+    let refuse = |msg: &str, why: String| Err(crate::err!("{why} (CUTLASS: \"{msg}\")"));
     match (cfg.arch, cfg.schedule) {
         (Arch::Sm90, EpilogueSchedule::Auto) => refuse(
             "Auto schedule doesn't support fusion. Use one of the TmaWarpSpecialized schedules instead.",
@@ -86,9 +87,9 @@ fn check_fusion(cfg: &EpilogueConfig) -> Result<()> {
             "Could not build a collective epilogue for given parameters.",
             format!("SM90's NoSmemWarpSpecialized takes only the default fusion, not {f}: use TmaWarpSpecialized[Cooperative]"),
         ),
-        (_, EpilogueSchedule::NoSmem1Sm | EpilogueSchedule::NoSmem2Sm) => Err(Error::new(format!(
+        (_, EpilogueSchedule::NoSmem1Sm | EpilogueSchedule::NoSmem2Sm) => Err(crate::err!(
             "{f} on SM100's no-smem epilogue is not resolved yet: its TMA epilogues and the default fusion are"
-        ))),
+        )),
         _ => Ok(()),
     }
 }

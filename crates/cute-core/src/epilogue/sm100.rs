@@ -96,11 +96,11 @@ fn tmem_load_op(acc: Elem, d: (Elem, GemmLayout), [dp, cols]: [i64; 2]) -> Resul
         (16, 16, 32, false) => ("32dp32b", 32, 128, "_16b"),
         (16, 16, _, _) => ("16dp128b", 128, 64, "_16b"),
         _ => {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "a {} accumulator stored as {}: the SM100 epilogue's TMEM load for these widths is not resolved (32-bit accumulators to 32-, 16- or 8-bit outputs, 16-bit to 16-bit are)",
                 acc.cpp_name(),
                 d.0.cpp_name()
-            )))
+            ))
         }
     };
     let bits = arith::mul(cols, a)?;
@@ -109,9 +109,9 @@ fn tmem_load_op(acc: Elem, d: (Elem, GemmLayout), [dp, cols]: [i64; 2]) -> Resul
         .map(|p| 1i64 << p)
         .find(|r| bits % (w * r) == 0)
         .ok_or_else(|| {
-            Error::new(format!(
+            crate::err!(
                 "a warp's {cols} accumulator columns ({bits} bits) are not a multiple of the {base} TMEM load's {w} bits"
-            ))
+            )
         })?;
     Ok((format!("SM100_TMEM_LOAD_{base}{r}x{sfx}"), r))
 }
@@ -196,9 +196,9 @@ pub fn epilogue_tile(
     per_col_scale: bool,
 ) -> Result<[Layout; 2]> {
     if cta_m <= 0 || cta_n <= 0 || wm <= 0 || wn <= 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the CTA tile ({cta_m},{cta_n}) and TMEM warps ({wm},{wn}) must be positive"
-        )));
+        ));
     }
     let m = cta_m.min(arith::mul(32, wm)?);
     let c_bits = c.map_or(d.0.bits(), |c| c.0.bits());
@@ -235,9 +235,9 @@ pub fn epilogue_tile(
     let tmp = cta_n.min(n_perf.max(min_c).max(min_d)).max(1);
     let n = if cta_n % tmp == 0 { tmp } else { cta_n };
     if n % wn != 0 || cta_n % wn != 0 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "the epilogue tile's N = {n} does not split over {wn} TMEM warps"
-        )));
+        ));
     }
     let n_mode = Layout::new(
         IntTuple::ints(&[n / wn, wn]),
@@ -266,9 +266,9 @@ pub fn dsl_tmem_load(
     cols: i64,
 ) -> Result<(i64, i64, i64, bool)> {
     if dp != 16 && dp != 32 {
-        return Err(Error::new(format!(
+        return Err(crate::err!(
             "Cta tile and 2sm config does not generate correct num dp: a warp's epilogue subtile has {dp} rows; a TMEM load reads 16 or 32"
-        )));
+        ));
     }
     let (a, db) = (acc.bits(), d.bits());
     let sixteen = dp == 16;
@@ -289,11 +289,11 @@ pub fn dsl_tmem_load(
             ))
         }
         _ => {
-            return Err(Error::new(format!(
+            return Err(crate::err!(
                 "Can not handle acc/d type combination: a {} accumulator to a {} D",
                 acc.cpp_name(),
                 d.cpp_name()
-            )))
+            ))
         }
     };
     let col_bits = arith::mul(cols, a)?;
@@ -310,9 +310,9 @@ pub fn dsl_tmem_load(
         .filter(|r| *r <= widest)
         .find(|r| col_bits % (div * r) == 0)
         .ok_or_else(|| {
-            Error::new(format!(
+            crate::err!(
                 "Can not pick tmem_rep based on cta tile shape and tmem atom: {col_bits} column bits are not a multiple of {div}"
-            ))
+            )
         })?;
     Ok((tdp, tbit, rep, pack))
 }

@@ -230,7 +230,7 @@ pub(super) fn g2s_section(
         .atom
         .val_bits
         .or_else(|| operand_bits(r, op))
-        .ok_or_else(|| Error::new(format!("{what}: no element width")))?;
+        .ok_or_else(|| cute_core::err!("{what}: no element width"))?;
     let (gmem, said) = gmem_tile(r, op, bits, &stage)?;
     let tc = Value::TiledCopy(Box::new(copy.clone()));
     let g = coalesce_args(&[Value::Tensor(Box::new(gmem.clone())), tc.clone()])
@@ -368,9 +368,9 @@ pub(super) fn direct_epilogue(
         (Some((name, s, e)), _) => (name.clone(), s, *e),
         (None, Some((_, stride))) => {
             let Some(e) = mma_operand_type(mma, Operand::C) else {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "the epilogue ({mma_name}'s accumulators -> global): the MMA does not say C's type"
-                )));
+                ));
             };
             ("C".to_string(), stride, e)
         }
@@ -380,7 +380,7 @@ pub(super) fn direct_epilogue(
         return Ok(None);
     }
     let what = format!("the epilogue ({mma_name}'s accumulators -> global)");
-    let cta = cta_tile(r).ok_or_else(|| Error::new(format!("{what}: no CTA tile")))?;
+    let cta = cta_tile(r).ok_or_else(|| cute_core::err!("{what}: no CTA tile"))?;
     let bits = u32::try_from(elem.bits()).map_err(|_| Error::new("element width out of range"))?;
     let shape = IntTuple::ints(&[cta[0], cta[1]]);
     let gc = Layout::new(shape.clone(), stride.clone()).map_err(|e| e.within(&what))?;
@@ -519,7 +519,7 @@ pub(super) fn s2r_section(
     let (mma_name, mma) = r
         .mmas
         .first()
-        .ok_or_else(|| Error::new(format!("{what}: no TiledMMA to partition for")))?;
+        .ok_or_else(|| cute_core::err!("{what}: no TiledMMA to partition for"))?;
     let smem = smem_for(r, op, &what)?;
     let (stage, _) = stage_of(smem, r.umma)?;
     let copy =
@@ -531,7 +531,7 @@ pub(super) fn s2r_section(
     // A universal copy of C in the epilogue is a store: STS of its width.
     if let (true, Ok(cute_core::bank::Instr::Lds(w))) = (writes, atom.instr()) {
         let sts = InstrWord::of_smem(cute_core::bank::Instr::Sts(w))
-            .ok_or_else(|| Error::new(format!("{what}: no STS of {w} bits")))?;
+            .ok_or_else(|| cute_core::err!("{what}: no STS of {w} bits"))?;
         args.push(Value::Word(Word::Instr(sts)));
     }
     let (_, bits, tv, instr) = bank_args(&args).map_err(|e| e.within(&what))?;
@@ -654,7 +654,7 @@ impl StageAccess<'_> {
                 worst = Some(rep);
             }
         }
-        let worst = worst.ok_or_else(|| Error::new(format!("{}: an empty stage", self.what)))?;
+        let worst = worst.ok_or_else(|| cute_core::err!("{}: an empty stage", self.what))?;
         Ok((per_k, worst))
     }
 }

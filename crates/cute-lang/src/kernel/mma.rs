@@ -367,7 +367,7 @@ pub(super) fn tmem_load_section(name: &str, atom: &CopyAtom, columns: i64) -> Re
     let what = format!("{name} ({})", atom.name);
     let val_id: Layout = atom
         .val_id()?
-        .ok_or_else(|| Error::new(format!("{what}: no ValID in the atom table")))?;
+        .ok_or_else(|| cute_core::err!("{what}: no ValID in the atom table"))?;
     let regs = cute_core::tmem::tmem_copy_regs(&atom.dst, &val_id).map_err(|e| e.within(&what))?;
     // Warp 0's instruction (every warp does the same in its own 32 lanes).
     let warp0: Vec<_> = regs.iter().filter(|r| r.thread < 32).collect();

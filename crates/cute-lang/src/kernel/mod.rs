@@ -148,7 +148,7 @@ pub fn report(src: &str) -> Result<Report> {
             let text = src.lines().nth(line.line.saturating_sub(1)).unwrap_or("");
             match refused_tma(text, &e) {
                 Some(s) => refused.push(s),
-                None => return Err(Error::new(format!("line {}: {e}", line.line))),
+                None => return Err(cute_core::err!("line {}: {e}", line.line)),
             }
         }
     }
@@ -428,9 +428,9 @@ fn smem_buffers(r: &mut Roles) -> Result<()> {
     if r.smem.is_empty() {
         for (name, op, atom) in &r.smem_atoms {
             let (Some(tile), Some(stages)) = (&r.tile, r.stages) else {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "{name} is an smem atom: give the CTA tile (TileShape / cta_tiler, (M,N,K)) and the stage count (Stages) to tile it"
-                )));
+                ));
             };
             let mn = if *op == Operand::B { tile[1] } else { tile[0] };
             let trg = IntTuple::ints(&[mn, tile[2], stages]);
@@ -463,9 +463,7 @@ fn smem_sections(r: &Roles, arch: cute_core::arch::Arch, smem_limit: i64) -> Res
     let mut stage_counts = Vec::new();
     for (name, op, l) in &r.smem {
         let bits = operand_bits(r, *op).ok_or_else(|| {
-            Error::new(format!(
-                "{name}: no copy or MMA says the element type of operand {op}"
-            ))
+            cute_core::err!("{name}: no copy or MMA says the element type of operand {op}")
         })?;
         // UMMA partitions A and B (`((M,K),1,k,stages)`); C's epilogue buffer stays (M,N,stages).
         let partitioned = r.umma && *op != Operand::C;

@@ -400,9 +400,7 @@ pub(super) fn mma_operand_type(m: &TiledMma, op: Operand) -> Option<cute_core::e
 
 pub(super) fn smem_for<'a>(r: &'a Roles, op: Operand, what: &str) -> Result<&'a AnyLayout> {
     r.smem_of(op).map(|(_, l)| l).ok_or_else(|| {
-        Error::new(format!(
-            "{what}: no shared-memory layout of operand {op} (sA, SmemLayoutA)"
-        ))
+        cute_core::err!("{what}: no shared-memory layout of operand {op} (sA, SmemLayoutA)")
     })
 }
 

@@ -61,9 +61,9 @@ impl Problem {
         for (i, d) in ["M", "N", "K"].iter().enumerate() {
             let (p, t) = (mnk[i], cta.get(i).copied().unwrap_or(0));
             if p <= 0 || t <= 0 || p % t != 0 {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "the problem's {d} = {p} is not a positive multiple of the CTA tile's {t}: the tail tiles' predicated copies are not modelled, so no kernel totals"
-                )));
+                ));
             }
         }
         let n = |i: usize| u64::try_from(mnk[i] / cta[i]).unwrap_or(0);
@@ -150,15 +150,15 @@ pub(super) fn tile_grid(
 ) -> Result<Vec<(i64, i64)>> {
     let ((sm, sk), (tm, tk)) = (stage, tile);
     if tm <= 0 || tk <= 0 || sm % tm != 0 || sk % tk != 0 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{what}: the copy's tile {tm}x{tk} does not divide the stage {sm}x{sk}"
-        )));
+        ));
     }
     let tiles = arith::mul(sm / tm, sk / tk)?;
     if tiles > MAX_TILES {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{what}: the stage {sm}x{sk} holds {tiles} tiles of {tm}x{tk}; at most {MAX_TILES} are analysed"
-        )));
+        ));
     }
     Ok((0..sk / tk)
         .flat_map(|k| (0..sm / tm).map(move |m| (m, k)))
@@ -235,7 +235,7 @@ pub(super) fn g2s_stage(
     let mut smem_side = 0;
     for at in grid {
         let AnyLayout::Layout(g) = block(&gdiv, at)? else {
-            return Err(Error::new(format!("{what}: a swizzled global layout")));
+            return Err(cute_core::err!("{what}: a swizzled global layout"));
         };
         // The tile's first element, in bytes past the tensor's.
         let off = gmem
@@ -246,7 +246,7 @@ pub(super) fn g2s_stage(
         let base = u64::try_from(off_bits / 8)
             .ok()
             .and_then(|b| b.checked_add(access.base))
-            .ok_or_else(|| Error::new(format!("{what}: a tile before the tensor's start")))?;
+            .ok_or_else(|| cute_core::err!("{what}: a tile before the tensor's start"))?;
         let co = cute_core::gmem::coalescing(
             &AnyLayout::Layout(g.clone()),
             access.bits,
@@ -264,7 +264,7 @@ pub(super) fn g2s_stage(
             cute_core::bank::Instr::Ldgsts { .. } => {
                 // The global side as element offsets from the allocation's start.
                 let elem_off = i64::try_from(base.saturating_mul(8) / u64::from(access.bits))
-                    .map_err(|_| Error::new(format!("{what}: address out of range")))?;
+                    .map_err(|_| cute_core::err!("{what}: address out of range"))?;
                 let gsided =
                     AnyLayout::Composed(ComposedLayout::new(Swizzle::new(0, 0, 0)?, elem_off, g));
                 cute_core::bank::bank_conflicts_g2s(&sblock, &gsided, sbits, tv, instr)
@@ -282,7 +282,7 @@ pub(super) fn g2s_stage(
     }
     Ok(G2sStage {
         traffic: t,
-        worst: worst.ok_or_else(|| Error::new(format!("{what}: an empty stage")))?,
+        worst: worst.ok_or_else(|| cute_core::err!("{what}: an empty stage"))?,
         tiles,
         smem_side,
     })

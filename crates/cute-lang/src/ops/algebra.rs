@@ -42,11 +42,11 @@ pub(crate) fn composition(a: &Value, b: &Value) -> Result<Value> {
             let z = l.call_index(sw.zzz_mask())?;
             Ok(swizzle::composition(swizzle_of_masks(y, z)?, 0, l.clone()).into())
         }
-        (a, b) => Err(Error::new(format!(
+        (a, b) => Err(cute_core::err!(
             "cannot compose {} with {}",
             a.kind(),
             b.kind()
-        ))),
+        )),
     }
 }
 
@@ -54,9 +54,9 @@ pub(crate) fn composition(a: &Value, b: &Value) -> Result<Value> {
 /// bits to bits (`make_swizzle<L(yyy), L(zzz)>`, `layout_composed.hpp`).
 pub(crate) fn compose_layout_swizzled(l: &Layout, c: &ComposedLayout) -> Result<Value> {
     if c.offset.value() != 0 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "composing a layout with {c} requires offset 0 (CuTe: \"Require offset == 0.\")"
-        )));
+        ));
     }
     let y = l.call_index(c.swizzle.yyy_mask())?;
     let z = l.call_index(c.swizzle.zzz_mask())?;
@@ -72,9 +72,9 @@ pub(crate) fn swizzle_of_masks(y: i64, z: i64) -> Result<Swizzle> {
         return Swizzle::new(0, 0, 0);
     }
     let not_a_swizzle = || {
-        Error::new(format!(
+        cute_core::err!(
             "the layout does not map the swizzle's bits to a swizzle (masks {y:#b} and {z:#b})"
-        ))
+        )
     };
     if y <= 0 || z <= 0 || bits(y) != bits(z) {
         return Err(not_a_swizzle());
@@ -136,9 +136,9 @@ pub(crate) fn recast_layout(old: &Value, new: &Value, layout: &Value) -> Result<
         // C++'s recast_layout of a swizzle names an undeclared `layout` where both widths
         // change (a ratio like 3/4): it compiles only for an up- or a downcast.
         Value::Swizzle(s) => match alg::bit_ratio(old, new)? {
-            (n, d) if n != 1 && d != 1 => Err(Error::new(format!(
+            (n, d) if n != 1 && d != 1 => Err(cute_core::err!(
                 "recast_layout of a swizzle from {old}-bit to {new}-bit elements: C++ compiles only a ratio of 1/n or n/1"
-            ))),
+            )),
             _ => Ok(Value::Swizzle(s.recast(old, new)?)),
         },
         Value::Composed(_) => Ok(layout.to_any_layout()?.recast(old, new)?.into()),
@@ -162,9 +162,9 @@ pub(crate) fn inverse(v: &Value, f: fn(&Layout) -> Result<Layout>) -> Result<Val
         Value::Under => Ok(Value::Under),
         Value::Composed(c) => {
             if c.offset != swizzle::Offset::Int(0) {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "the inverse of {c} needs offset 0 (a pointer flag or a shift has no inverse here)"
-                )));
+                ));
             }
             let inv = f(&c.layout)?;
             let y = inv.call_index(c.swizzle.yyy_mask())?;
@@ -196,11 +196,9 @@ pub(crate) fn extend(a: &[Value], kw: &Kwargs, back: bool) -> Result<Value> {
     // A layout of basis strides and a layout (either way round): a layout of basis strides.
     if matches!(&a[0], Value::BasisLayout(_)) || matches!(y, Some(Value::BasisLayout(_))) {
         let x = basis(&a[0])
-            .ok_or_else(|| Error::new(format!("expected a layout, got {}", a[0].kind())))?;
+            .ok_or_else(|| cute_core::err!("expected a layout, got {}", a[0].kind()))?;
         let y = y
-            .map(|y| {
-                basis(y).ok_or_else(|| Error::new(format!("expected a layout, got {}", y.kind())))
-            })
+            .map(|y| basis(y).ok_or_else(|| cute_core::err!("expected a layout, got {}", y.kind())))
             .transpose()?;
         let n = n.unwrap_or(x.rank() + 1);
         return Ok(Value::BasisLayout(Box::new(x.extend(
@@ -256,7 +254,7 @@ pub(crate) fn extend(a: &[Value], kw: &Kwargs, back: bool) -> Result<Value> {
 pub(crate) fn cast(a: &[Value], up: bool) -> Result<Value> {
     let n = a[0]
         .to_int()
-        .map_err(|e| Error::new(format!("the factor N: {}", e.msg)))?;
+        .map_err(|e| cute_core::err!("the factor N: {}", e.msg))?;
     Ok(a[1].to_any_layout()?.cast(n, up)?.into())
 }
 
@@ -283,9 +281,9 @@ pub(crate) fn crd2idx(a: &[Value], _: &Kwargs) -> Result<Value> {
         Some(d) => {
             let d = d.to_int_tuple()?;
             if !s.congruent(&d) && !d.is_int() {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "shape {s} and stride {d} are not congruent"
-                )));
+                ));
             }
             int(int_tuple::crd2idx(&c, &s, &d)?)
         }
@@ -314,10 +312,10 @@ pub(crate) fn make_composed(a: &[Value]) -> Result<ComposedLayout> {
     let sw = match &a[0] {
         Value::Swizzle(s) => *s,
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "the outer function of a composed layout must be a swizzle here, got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     let offset = match &a[1] {
@@ -340,10 +338,10 @@ pub(crate) fn make_layout(a: &[Value], _: &Kwargs) -> Result<Value> {
         return Ok(alg::make_layout(&ls).into());
     }
     if a.len() > 2 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "expected (shape[, stride]) or layouts, got {} arguments",
             a.len()
-        )));
+        ));
     }
     let shape = a[0].to_int_tuple()?;
     match a.get(1) {

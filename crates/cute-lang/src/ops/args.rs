@@ -35,7 +35,7 @@ pub(crate) fn on_layout(v: &Value, f: impl FnOnce(&Layout) -> Result<Layout>) ->
 /// A non-negative index argument.
 pub(crate) fn index(v: &Value) -> Result<usize> {
     let i = v.to_int()?;
-    usize::try_from(i).map_err(|_| Error::new(format!("index {i} is negative")))
+    usize::try_from(i).map_err(|_| cute_core::err!("index {i} is negative"))
 }
 
 pub(crate) fn ints(vs: &[Value]) -> Result<Vec<i64>> {
@@ -90,10 +90,10 @@ pub(crate) fn inner_layout(v: &Value) -> Result<&Layout> {
         Value::Layout(l) => Ok(l),
         Value::Composed(c) => Ok(&c.layout),
         Value::Composition(c) => c.domain(),
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "expected a layout or composed layout, got {}",
             v.kind()
-        ))),
+        )),
     }
 }
 
@@ -131,10 +131,10 @@ pub(crate) fn mode_order(v: Option<&Value>) -> Result<ModeOrder> {
         None | Some(Value::Major(Major::Left)) => ModeOrder::ColMajor,
         Some(Value::Major(Major::Right)) => ModeOrder::RowMajor,
         Some(v) => ModeOrder::Step(v.to_int_tuple().map_err(|_| {
-            Error::new(format!(
+            cute_core::err!(
                 "expected a mode order (a Step, LayoutLeft or LayoutRight), got {}",
                 v.kind()
-            ))
+            )
         })?),
     })
 }
@@ -146,13 +146,10 @@ pub(crate) fn get(v: &Value, i: usize) -> Result<Value> {
         Value::Composition(_) => on_layout(v, |l| l.mode(i)),
         Value::BasisLayout(l) => Ok(Value::BasisLayout(Box::new(l.mode(i)?))),
         Value::Tuple(vs) => vs.get(i).cloned().ok_or_else(|| {
-            Error::new(format!(
-                "index {i} out of range for a tuple of rank {}",
-                vs.len()
-            ))
+            cute_core::err!("index {i} out of range for a tuple of rank {}", vs.len())
         }),
         Value::Int(_) | Value::Dyn(_) if i == 0 => Ok(v.clone()),
-        v => Err(Error::new(format!("cannot index {} with {i}", v.kind()))),
+        v => Err(cute_core::err!("cannot index {} with {i}", v.kind())),
     }
 }
 
@@ -176,12 +173,7 @@ pub(crate) fn mode_of(vs: &[Value], i: i64) -> Result<Value> {
         .ok()
         .and_then(|i| vs.get(i))
         .cloned()
-        .ok_or_else(|| {
-            Error::new(format!(
-                "mode {i} is out of range for a tuple of rank {}",
-                vs.len()
-            ))
-        })
+        .ok_or_else(|| cute_core::err!("mode {i} is out of range for a tuple of rank {}", vs.len()))
 }
 
 /// CuTeDSL's `cutlass.Int32(x)` and its kin: `x` (an integer or a boolean) as a run-time
@@ -201,9 +193,9 @@ pub(crate) fn run_time_int(v: &Value, bits: u32, signed: bool) -> Result<Value> 
     };
     if !(lo..=hi).contains(&x) {
         let name = if signed { "Int" } else { "Uint" };
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{x} does not fit {name}{bits} (range [{lo}, {hi}]): use a wider type, or mask the value"
-        )));
+        ));
     }
     Ok(Value::Dyn(x))
 }

@@ -18,17 +18,14 @@ use std::borrow::Cow;
 pub(crate) fn tiled_mma(v: &Value) -> Result<&TiledMma> {
     match v {
         Value::TiledMma(m) => Ok(m),
-        v => Err(Error::new(format!("expected a TiledMMA, got {}", v.kind()))),
+        v => Err(cute_core::err!("expected a TiledMMA, got {}", v.kind())),
     }
 }
 
 pub(crate) fn tiled_copy(v: &Value) -> Result<&TiledCopy> {
     match v {
         Value::TiledCopy(c) => Ok(c),
-        v => Err(Error::new(format!(
-            "expected a TiledCopy, got {}",
-            v.kind()
-        ))),
+        v => Err(cute_core::err!("expected a TiledCopy, got {}", v.kind())),
     }
 }
 
@@ -36,10 +33,10 @@ pub(crate) fn tile_shape(v: &Value) -> Result<Value> {
     match v {
         Value::TiledMma(m) => Ok(m.tile_shape()?.into()),
         Value::TiledCopy(c) => Ok(c.tiler.clone().into()),
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "expected a TiledMMA or TiledCopy, got {}",
             v.kind()
-        ))),
+        )),
     }
 }
 
@@ -55,16 +52,13 @@ pub(crate) fn mma_atom(v: &Value) -> Result<cute_core::atom::MmaAtom> {
     match v {
         Value::Atom(a) => match &**a {
             Atom::Mma(m) => Ok(m.clone()),
-            Atom::Copy(c) => Err(Error::new(format!(
+            Atom::Copy(c) => Err(cute_core::err!(
                 "{} is a copy atom, not an MMA atom",
                 c.name
-            ))),
+            )),
         },
         Value::TiledMma(m) => Ok(m.atom.clone()),
-        v => Err(Error::new(format!(
-            "expected an MMA atom, got {}",
-            v.kind()
-        ))),
+        v => Err(cute_core::err!("expected an MMA atom, got {}", v.kind())),
     }
 }
 
@@ -78,10 +72,10 @@ pub(crate) fn make_tiled_mma(a: &[Value], _: &Kwargs) -> Result<Value> {
         None => Vec::new(),
         Some(Value::Tuple(vs)) => vs.iter().map(|v| v.to_tiler()).collect::<Result<_>>()?,
         Some(v) => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "the permutation is a tuple of up to 3 tilers (M, N, K), got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     Ok(Value::TiledMma(Box::new(cute_core::atom::make_tiled_mma(
@@ -93,22 +87,17 @@ pub(crate) fn make_tiled_mma(a: &[Value], _: &Kwargs) -> Result<Value> {
 pub(crate) fn atom_with_type(v: &Value, t: Option<&Value>) -> Result<Value> {
     let a = match v {
         Value::Atom(a) => (**a).clone(),
-        v => {
-            return Err(Error::new(format!(
-                "expected an atom name, got {}",
-                v.kind()
-            )))
-        }
+        v => return Err(cute_core::err!("expected an atom name, got {}", v.kind())),
     };
     match (a, t) {
         (a, None) => Ok(Value::Atom(Box::new(a))),
         (Atom::Copy(c), Some(t)) => Ok(Value::Atom(Box::new(Atom::Copy(
             c.with_value_bits(bits_of(t)?)?,
         )))),
-        (Atom::Mma(m), Some(_)) => Err(Error::new(format!(
+        (Atom::Mma(m), Some(_)) => Err(cute_core::err!(
             "{} is an MMA atom: its value types are part of its name",
             m.name
-        ))),
+        )),
     }
 }
 
@@ -118,7 +107,7 @@ pub(crate) fn get_trait(v: &Value, k: &str) -> Result<Value> {
         Value::Atom(a) => (**a).clone(),
         Value::TiledMma(m) => Atom::Mma(m.atom.clone()),
         Value::TiledCopy(c) => Atom::Copy(c.atom.clone()),
-        v => return Err(Error::new(format!("{} has no trait {k}", v.kind()))),
+        v => return Err(cute_core::err!("{} has no trait {k}", v.kind())),
     };
     atom.trait_value(k).map(Value::from)
 }
@@ -127,15 +116,12 @@ pub(crate) fn copy_atom(v: &Value) -> Result<cute_core::atom::CopyAtom> {
     match v {
         Value::Atom(a) => match &**a {
             Atom::Copy(c) => Ok(c.clone()),
-            Atom::Mma(m) => Err(Error::new(format!(
+            Atom::Mma(m) => Err(cute_core::err!(
                 "{} is an MMA atom, not a copy atom",
                 m.name
-            ))),
+            )),
         },
-        v => Err(Error::new(format!(
-            "expected a copy atom, got {}",
-            v.kind()
-        ))),
+        v => Err(cute_core::err!("expected a copy atom, got {}", v.kind())),
     }
 }
 /// The part of `smem` a tiled copy's tile covers: the tile the copy's TV layout indexes
@@ -155,11 +141,11 @@ fn copy_tile_of<'a>(smem: &'a Value, copy: &TiledCopy, memory: &str) -> Result<C
     let covers =
         have.len() >= want.len() && want.iter().zip(&have).all(|(w, h)| *w > 0 && h % w == 0);
     if !covers {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "the copy's tile is {} (its Tiler_MN {tile}) but the {memory} layout is {} ({shape}): it must cover the tile mode by mode; pass the layout the copy reads (e.g. tile_to_shape(atom, the CTA tile))",
             x(&want),
             x(&have)
-        )));
+        ));
     }
     crate::ops::algebra::composition(smem, &Value::from(tile.clone()))
         .map(Cow::Owned)
@@ -170,16 +156,16 @@ pub(crate) fn bank_args(args: &[Value]) -> Result<(Cow<'_, Value>, u32, Layout, 
     let instr_of = |v: &Value| -> Result<Instr> {
         match v {
             Value::Word(w) => w.instr().and_then(|i| i.smem).ok_or_else(|| {
-                Error::new(format!(
+                cute_core::err!(
                     "'{w}' is not an instruction (expected one of {})",
                     Instr::NAMES.join(", ")
-                ))
+                )
             }),
-            v => Err(Error::new(format!(
+            v => Err(cute_core::err!(
                 "expected an instruction ({}), got {}",
                 Instr::NAMES.join(", "),
                 v.kind()
-            ))),
+            )),
         }
     };
     if let Value::TiledCopy(c) = &args[1] {
@@ -210,17 +196,17 @@ pub(crate) fn bank_args(args: &[Value]) -> Result<(Cow<'_, Value>, u32, Layout, 
             (3, _) => bits_of(&args[1])?,
             (_, Some(b)) => b,
             _ => {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "the layout does not say its element width: give it, e.g. bank_conflicts(smem, 16, {})",
                     match &args[1] {
                         Value::Word(w) => w.name(),
                         _ => "LDS128",
                     }
-                )))
+                ))
             }
         };
         let bits = u32::try_from(bits)
-            .map_err(|_| Error::new(format!("element width {bits} is out of range")))?;
+            .map_err(|_| cute_core::err!("element width {bits} is out of range"))?;
         let tv = cute_core::bank::canonical_access(&smem, bits, instr)?;
         return Ok((Cow::Borrowed(&args[0]), bits, tv, instr));
     }
@@ -230,8 +216,8 @@ pub(crate) fn bank_args(args: &[Value]) -> Result<(Cow<'_, Value>, u32, Layout, 
         ));
     }
     let bits = bits_of(&args[1])?;
-    let bits = u32::try_from(bits)
-        .map_err(|_| Error::new(format!("element width {bits} is out of range")))?;
+    let bits =
+        u32::try_from(bits).map_err(|_| cute_core::err!("element width {bits} is out of range"))?;
     let tv = match &args[2] {
         Value::Layout(l) => l.clone(),
         // make_layout_tv's (tiler, layout_tv).
@@ -239,10 +225,10 @@ pub(crate) fn bank_args(args: &[Value]) -> Result<(Cow<'_, Value>, u32, Layout, 
             vs[1].to_layout()?.clone()
         }
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "expected a (thread, value) layout, got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     Ok((Cow::Borrowed(&args[0]), bits, tv, instr_of(&args[3])?))
@@ -267,11 +253,11 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
     let op_of = |v: &Value| -> Option<Result<GmemOp>> {
         match v {
             Value::Word(Word::Instr(i)) => Some(i.gmem.ok_or_else(|| {
-                Error::new(format!(
+                cute_core::err!(
                     "{} is a shared-memory instruction; global memory is read with one of {}",
                     i.name(),
                     GmemOp::NAMES.join(", ")
-                ))
+                )
             })),
             _ => None,
         }
@@ -283,9 +269,9 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
         if op_of(v).is_none() && matches!(v, Value::Int(_) | Value::Dyn(_) | Value::Word(_)) {
             let b = bits_of(v)?;
             if let Some(have) = bits.filter(|h| *h != b) {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "the tensor holds {have}-bit elements, not {b}-bit ones"
-                )));
+                ));
             }
             bits = Some(b);
             rest = &rest[1..];
@@ -301,8 +287,7 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
     match rest {
         [Value::TiledCopy(c)] => copy_access(c, layout, bits, base, explicit),
         [tv] => {
-            let op =
-                explicit.ok_or_else(|| Error::new(format!("{usage}: name the instruction")))?;
+            let op = explicit.ok_or_else(|| cute_core::err!("{usage}: name the instruction"))?;
             let b = bits.ok_or_else(|| Error::new("give the element width (bits or a type)"))?;
             let tv = match tv {
                 Value::Layout(l) => l.clone(),
@@ -310,10 +295,10 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
                     vs[1].to_layout()?.clone()
                 }
                 v => {
-                    return Err(Error::new(format!(
+                    return Err(cute_core::err!(
                         "expected a tiled copy or a (thread, value) layout, got {}",
                         v.kind()
-                    )))
+                    ))
                 }
             };
             Ok(GmemAccess {
@@ -325,13 +310,12 @@ pub(crate) fn coalesce_args(args: &[Value]) -> Result<GmemAccess> {
             })
         }
         [] => {
-            let op =
-                explicit.ok_or_else(|| Error::new(format!("{usage}: name the instruction")))?;
+            let op = explicit.ok_or_else(|| cute_core::err!("{usage}: name the instruction"))?;
             let b = element_bits(bits.ok_or_else(|| {
-                Error::new(format!(
+                cute_core::err!(
                     "the layout does not say its element width: give it, e.g. coalescing(gmem, 16, {})",
                     GmemOp::NAMES[4]
-                ))
+                )
             })?)?;
             let tv = cute_core::bank::canonical_access(&layout, b, Instr::Lds(op.bits()))?;
             Ok(GmemAccess {
@@ -353,22 +337,22 @@ fn gmem_operand(v: &Value, usage: &str) -> Result<(AnyLayout, Option<i64>, u64)>
     Ok(match v {
         Value::Tensor(t) => match &t.iter {
             Iter::Ptr(p) if p.bit != 0 => {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "the tensor starts inside a byte ({p}): no global-memory instruction reads from there"
-                )))
+                ))
             }
             Iter::Ptr(p) if matches!(p.space, Space::Gmem | Space::Generic) => {
                 (t.any_layout(), Some(i64::from(p.bits)), p.addr)
             }
             Iter::Ptr(p) => {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "the tensor is in {} memory ({}): coalescing is about global memory (make_gmem_ptr); for shared memory use bank_conflicts",
                     match p.space {
                         Space::Smem => "shared",
                         _ => "register",
                     },
                     p.space.name()
-                )))
+                ))
             }
             _ => {
                 return Err(Error::new(
@@ -382,7 +366,7 @@ fn gmem_operand(v: &Value, usage: &str) -> Result<(AnyLayout, Option<i64>, u64)>
                 "a swizzled (composed) layout is a shared-memory layout: coalescing takes a global-memory tensor or plain layout",
             ))
         }
-        v => return Err(Error::new(format!("{usage}; got {} first", v.kind()))),
+        v => return Err(cute_core::err!("{usage}; got {} first", v.kind())),
     })
 }
 
@@ -402,9 +386,9 @@ fn copy_access(
     };
     let b = match (bits, c.atom.val_bits) {
         (Some(b), Some(v)) if b != v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "the copy moves {v}-bit values but the global tensor holds {b}-bit elements"
-            )))
+            ))
         }
         (Some(b), _) | (None, Some(b)) => b,
         (None, None) => {
@@ -431,7 +415,7 @@ fn copy_access(
 }
 
 fn element_bits(b: i64) -> Result<u32> {
-    u32::try_from(b).map_err(|_| Error::new(format!("element width {b} is out of range")))
+    u32::try_from(b).map_err(|_| cute_core::err!("element width {b} is out of range"))
 }
 
 /// CuTeDSL's `warp.LdMatrix8x8x16bOp(transpose, num_matrices)` (`load`) and
@@ -445,32 +429,32 @@ pub(crate) fn dsl_tmem_op(dir: TmemCopy, shape: &str, a: &[Value]) -> Result<Val
         None | Some(Value::Under) => 1,
         Some(Value::Int(n)) => *n,
         Some(v) => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "expects the 'repeat' Op parameter to be a tcgen05.Repetition instance, got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     let packed = match a.get(1) {
         None | Some(Value::Under) => false,
         Some(Value::Bool(b)) => *b,
         Some(v) => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "expects the '{}' Op parameter to be a tcgen05.{} instance, got {}",
                 if load { "pack" } else { "unpack" },
                 if load { "Pack" } else { "Unpack" },
                 v.kind()
-            )))
+            ))
         }
     };
     match CopyAtom::tmem(dir, shape, repeat, packed) {
         Some(atom) => Ok(Value::Atom(Box::new(Atom::Copy(atom?)))),
-        None => Err(Error::new(format!(
+        None => Err(cute_core::err!(
             "tcgen05.{} {shape} has no x{repeat} form (no SM100_TMEM_{}_{shape}{repeat}x{})",
             if load { "ld" } else { "st" },
             if load { "LOAD" } else { "STORE" },
             if packed { "_16b" } else { "" }
-        ))),
+        )),
     }
 }
 
@@ -479,10 +463,10 @@ pub(crate) fn dsl_matrix_op(load: bool, a: &[Value]) -> Result<Value> {
         None | Some(Value::Under) => false,
         Some(Value::Bool(b)) => *b,
         Some(v) => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "expects the 'transpose' Op parameter to be a bool instance, got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     let n = match a.get(1) {
@@ -490,9 +474,9 @@ pub(crate) fn dsl_matrix_op(load: bool, a: &[Value]) -> Result<Value> {
         Some(v) => v.to_int()?,
     };
     if !matches!(n, 1 | 2 | 4) {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "expects the 'num_matrices' Op parameter to be one of [1,2,4], got {n}"
-        )));
+        ));
     }
     Ok(Value::Atom(Box::new(Atom::Copy(CopyAtom::matrix(
         load, n, transpose,
@@ -509,9 +493,9 @@ pub(crate) fn dsl_g2s_op(mode: Option<&Value>) -> Result<Value> {
         }
         Some(Value::Word(Word::CacheMode(CacheMode::Global))) => CopyOp::CpAsyncGlobal,
         Some(v) => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "cp.async caches as LoadCacheMode.ALWAYS (cp.async.ca) or LoadCacheMode.GLOBAL (cp.async.cg), got {v}"
-            )))
+            ))
         }
     })))
 }
@@ -527,24 +511,24 @@ pub(crate) fn dsl_copy_atom(a: &[Value]) -> Result<Value> {
         Some(v) => Some(v.to_int()?),
     };
     if let Some(w) = width.filter(|w| *w < 0) {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "'num_bits_per_copy' must be a non-negative int, got {w}"
-        )));
+        ));
     }
     let atom = match &a[0] {
         Value::Atom(at) => match &**at {
             Atom::Copy(c) if width.is_none() => c.clone(),
             Atom::Copy(c) => {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "{} has a fixed width: it takes no num_bits_per_copy",
                     c.name
-                )))
+                ))
             }
             Atom::Mma(m) => {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "{} is an MMA op: make_copy_atom takes a copy op (make_mma_atom / make_tiled_mma take MMA ops)",
                     m.name
-                )))
+                ))
             }
         },
         Value::Word(Word::CopyOp(op @ (CopyOp::CpAsyncAlways | CopyOp::CpAsyncGlobal))) => {
@@ -567,10 +551,10 @@ pub(crate) fn dsl_copy_atom(a: &[Value]) -> Result<Value> {
             CopyAtom::universal(bits)?
         }
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "make_copy_atom takes a copy op (warp.LdMatrix8x8x16bOp(...), cpasync.CopyG2SOp(), cute.nvgpu.CopyUniversalOp()), got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     Ok(Value::Atom(Box::new(Atom::Copy(

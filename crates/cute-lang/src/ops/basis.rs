@@ -26,7 +26,7 @@ fn basis_index(v: &Value) -> Result<usize> {
     usize::try_from(i)
         .ok()
         .filter(|i| *i < 64)
-        .ok_or_else(|| Error::new(format!("basis index {i} is out of range (0 to 63)")))
+        .ok_or_else(|| cute_core::err!("basis index {i} is out of range (0 to 63)"))
 }
 
 fn basis_path(path: &[Value]) -> Result<Vec<usize>> {
@@ -47,10 +47,10 @@ pub(crate) fn scaled_basis(a: &[Value]) -> Result<Value> {
     };
     let e = ScaledBasis::unit(basis_path(path)?);
     let k = num(k).ok_or_else(|| {
-        Error::new(format!(
+        cute_core::err!(
             "ScaledBasis<T, N...>: T must be an integer, got {}",
             k.kind()
-        ))
+        )
     })?;
     Ok(Value::Basis(e.scaled(k)?))
 }
@@ -104,10 +104,10 @@ fn stride_tree(v: &Value) -> Result<StrideTree> {
         Value::Basis(b) => StrideTree::Leaf(BasisStride::Basis(b.clone())),
         Value::Tuple(vs) => StrideTree::Tuple(vs.iter().map(stride_tree).collect::<Result<_>>()?),
         v => StrideTree::Leaf(BasisStride::Int(num(v).ok_or_else(|| {
-            Error::new(format!(
+            cute_core::err!(
                 "expected a stride (an integer or E<i>{{}}), got {}",
                 v.kind()
-            ))
+            )
         })?)),
     })
 }
@@ -131,10 +131,10 @@ pub(crate) fn coord_tensor(l: &Value) -> Result<Value> {
         Value::BasisLayout(b) => Tensor::coord_tensor_of_basis(b)?,
         Value::Layout(l) => Tensor::coord_tensor(l)?,
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "make_coord_tensor: expected a layout (integer or basis strides), got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     Ok(Value::Tensor(Box::new(t)))
@@ -215,22 +215,22 @@ pub(crate) fn add(a: &Value, b: &Value) -> Option<Result<Value>> {
         return None;
     }
     let (Some(ta), Some(tb)) = (ta, tb) else {
-        return Some(Err(Error::new(format!(
+        return Some(Err(cute_core::err!(
             "{} + {}: a basis vector adds to basis vectors and coordinates only",
             a.kind(),
             b.kind()
-        ))));
+        )));
     };
     Some(coordinate(ta.iter().chain(&tb)).map(Value::ArithTuple))
 }
 
 /// `k@i`, C++'s print of `E<i>{} * k`; `(k@i)@j` is `E<j, i>{} * k`, printed `k@i@j`.
 pub(crate) fn at(a: &Value, b: &Value) -> Result<Value> {
-    let i = basis_index(b).map_err(|e| Error::new(format!("k@i: {}", e.msg)))?;
+    let i = basis_index(b).map_err(|e| cute_core::err!("k@i: {}", e.msg))?;
     match a {
-        Value::Basis(e) if e.path.len() >= 8 => Err(Error::new(format!(
+        Value::Basis(e) if e.path.len() >= 8 => Err(cute_core::err!(
             "{e}@{i}: a basis vector nests at most 8 modes deep here"
-        ))),
+        )),
         Value::Basis(e) => {
             let mut path = vec![i];
             path.extend(&e.path);
@@ -240,9 +240,8 @@ pub(crate) fn at(a: &Value, b: &Value) -> Result<Value> {
             }))
         }
         v => {
-            let k = num(v).ok_or_else(|| {
-                Error::new(format!("k@i: k must be an integer, got {}", v.kind()))
-            })?;
+            let k = num(v)
+                .ok_or_else(|| cute_core::err!("k@i: k must be an integer, got {}", v.kind()))?;
             Ok(Value::Basis(ScaledBasis::unit(vec![i]).scaled(k)?))
         }
     }
@@ -256,10 +255,10 @@ pub(crate) fn mul(a: &Value, b: &Value) -> Option<Result<Value>> {
         _ => return None,
     };
     let Some(k) = num(k) else {
-        return Some(Err(Error::new(format!(
+        return Some(Err(cute_core::err!(
             "a basis vector scales by an integer, not by {}",
             k.kind()
-        ))));
+        )));
     };
     Some(match v {
         Value::Basis(e) => e.scaled(k).map(Value::Basis),

@@ -21,20 +21,20 @@ use cute_core::swizzle::AnyLayout;
 fn elem(v: &Value, what: &str) -> Result<Elem> {
     match v {
         Value::Word(Word::Elem(e)) => Ok(*e),
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "{what} must be an element type (cutlass::half_t, float, ...), got {}",
             v.kind()
-        ))),
+        )),
     }
 }
 
 fn gemm_layout(v: &Value, what: &str) -> Result<GemmLayout> {
     match v {
         Value::Word(Word::GemmLayout(l)) => Ok(*l),
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "{what} must be cutlass::layout::RowMajor or ColumnMajor, got {}",
             v.kind()
-        ))),
+        )),
     }
 }
 
@@ -52,13 +52,13 @@ pub(crate) fn scaled(t: &Value, bits: Option<i64>) -> Result<Value> {
 /// `cute::tuple<T, SF[, Int<VS>]>`.
 fn scaled_elem(v: &Value, what: &str) -> Result<ScaledElem> {
     let bad = || {
-        Error::new(format!(
+        cute_core::err!(
             "{what} of a block-scaled builder (arch::OpClassBlockScaledTensorOp) is nv_float4_t<T>, mx_float4_t<T>, mx_float6_t<T>, mx_float8_t<T> or cute::tuple<T, ScaleFactor[, Int<VS>]>, got {}",
             match v {
                 Value::Word(w) => w.to_string(),
                 v => v.kind().to_string(),
             }
-        ))
+        )
     };
     match v {
         Value::Word(Word::Scaled(e)) => Ok(*e),
@@ -69,9 +69,9 @@ fn scaled_elem(v: &Value, what: &str) -> Result<ScaledElem> {
                 Some(v) => {
                     let n = v.to_int()?;
                     if n <= 0 {
-                        return Err(Error::new(format!(
+                        return Err(cute_core::err!(
                             "{what}'s scale vector size is positive, got {n}"
-                        )));
+                        ));
                     }
                     Some(n)
                 }
@@ -103,13 +103,13 @@ fn mode_sizes(t: &cute_core::int_tuple::IntTuple) -> Result<Vec<i64>> {
 fn shape3(v: &Value, what: &str) -> Result<[i64; 3]> {
     let t = v.to_int_tuple()?;
     if !v.is_static() {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{what} must be static (Shape<_128,_128,_64>): C++'s static_assert(is_static<{what}>::value)"
-        )));
+        ));
     }
     match mode_sizes(&t)?[..] {
         [m, n, k] => Ok([m, n, k]),
-        _ => Err(Error::new(format!("{what} has 3 modes (M, N, K), got {t}"))),
+        _ => Err(cute_core::err!("{what} has 3 modes (M, N, K), got {t}")),
     }
 }
 
@@ -118,18 +118,18 @@ fn shape3(v: &Value, what: &str) -> Result<[i64; 3]> {
 /// KernelSchedule>`: its `CollectiveOp`.
 pub(crate) fn builder(t: &[Value]) -> Result<Value> {
     if t.len() != 13 && t.len() < 14 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "takes 13 template arguments for a GEMM mainloop (arch, op class, A's element, layout and alignment, B's, the accumulator, tile, cluster, stage count, schedule) or 14 for an epilogue (arch, op class, tile, cluster, epilogue tile, accumulator, compute, C's element, layout and alignment, D's, schedule), got {}",
             t.len()
-        )));
+        ));
     }
     let arch = match &t[0] {
         Value::Word(Word::Arch(a)) => *a,
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "the first argument is an arch tag (cutlass::arch::Sm90), got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     let arch = match arch {
@@ -137,19 +137,19 @@ pub(crate) fn builder(t: &[Value]) -> Result<Value> {
         ArchTag::Sm100 => Arch::Sm100,
         ArchTag::Sm120 => Arch::Sm120,
         a => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "the cutlass::{} builders are not resolved (this tool resolves cutlass::arch::Sm90's, Sm100's and Sm120's)",
                 a.name()
-            )))
+            ))
         }
     };
     let block_scaled = match &t[1] {
         Value::Word(Word::OpClass(OpClass::TensorOp)) => false,
         Value::Word(Word::OpClass(OpClass::BlockScaledTensorOp)) => true,
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "the builders resolved here take cutlass::arch::OpClassTensorOp or OpClassBlockScaledTensorOp (the SIMT and sparse ones are not resolved yet), got {v}"
-            )))
+            ))
         }
     };
     if t.len() >= 14 {
@@ -175,24 +175,24 @@ pub(crate) fn builder(t: &[Value]) -> Result<Value> {
         Value::Word(Word::Stages(s)) => *s,
         Value::Int(n) => Stages::Count(*n),
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "the stage count is StageCountAuto, StageCount<N> or StageCountAutoCarveout<bytes>, got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     let schedule = match &t[12] {
         Value::Word(Word::Schedule(tag)) => Schedule::parse(tag.name()).ok_or_else(|| {
-            Error::new(format!(
+            cute_core::err!(
                 "the schedule {} is none of the TMA warp-specialized mainloops' this tool resolves (KernelScheduleAuto, SM90's KernelTmaWarpSpecialized[Cooperative|Pingpong][FP8FastAccum], SM100's KernelTmaWarpSpecialized1SmSm100/2SmSm100 and block-scaled tags, SM120's KernelScheduleF8f6f4Sm120 and block-scaled tags; pointer-array, sparse and blockwise-scaled schedules are not resolved yet)",
                 tag.name()
-            ))
+            )
         })?,
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "the last argument is a kernel schedule tag, got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     let cfg = MainloopConfig {
@@ -217,11 +217,11 @@ pub(crate) fn gemm_universal(t: &[Value]) -> Result<Value> {
         if ok {
             Ok((what.to_string(), t[i].clone()))
         } else {
-            Err(Error::new(format!(
+            Err(cute_core::err!(
                 "GemmUniversal's argument {} is the {what} (a CollectiveBuilder<...>::CollectiveOp), got {}",
                 i + 1,
                 t[i].kind()
-            )))
+            ))
         }
     };
     let mut members = vec![
@@ -284,10 +284,10 @@ pub(crate) fn gemm_adapter(t: &[Value]) -> Result<Value> {
                 members,
             })))
         }
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "GemmUniversalAdapter takes a GemmUniversal<...> kernel, got {}",
             v.kind()
-        ))),
+        )),
     }
 }
 
@@ -300,15 +300,15 @@ pub(crate) fn sf_config(t: &[Value], output: bool) -> Result<Value> {
         None => AtomMajor::K,
         Some(Value::Word(Word::Major(m))) => *m,
         Some(v) => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "the second argument is the scale factors' major (UMMA::Major::K or UMMA::Major::MN), got {v}"
-            )))
+            ))
         }
     };
     if !matches!(vs, 16 | 32 | 64) {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "a scale factor covers 16, 32 or 64 elements (SFVecSize), got {vs}"
-        )));
+        ));
     }
     let name = if output {
         let m = if major == AtomMajor::K { "K" } else { "MN" };
@@ -357,7 +357,7 @@ pub(crate) fn fusion(kind: FusionKind, t: &[Value]) -> Result<Value> {
         let count = |v: &Value| -> Result<i64> {
             let n = v.to_int()?;
             if n <= 0 {
-                return Err(Error::new(format!("{} = {n}: it is positive", what(*p))));
+                return Err(cute_core::err!("{} = {n}: it is positive", what(*p)));
             }
             Ok(n)
         };
@@ -366,11 +366,11 @@ pub(crate) fn fusion(kind: FusionKind, t: &[Value]) -> Result<Value> {
             FusionParam::Act => match v {
                 Value::Word(Word::Activation(a)) => f.act = Some(*a),
                 v => {
-                    return Err(Error::new(format!(
+                    return Err(cute_core::err!(
                         "{} is an activation (cutlass::epilogue::thread::{}), got {v}",
                         what(*p),
                         Activation::ALL.map(|a| a.name()).join(", ")
-                    )))
+                    ))
                 }
             },
             FusionParam::AuxLayout => {
@@ -451,10 +451,10 @@ pub(crate) fn fusion_member(f: &Fusion, name: &str) -> Result<Value> {
         m => match f.kind.flag(m) {
             Some(b) => Value::Bool(b),
             None => {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "{} has no member '{m}' (known: ElementOutput, ElementCompute, ElementSource, ElementScalar, ElementBias, ElementAux, ElementAmax, ElementBlockScaleFactor, GmemLayoutTagAux, GmemLayoutTagScalefactor, ActivationFn, SFVecSize, AlignmentAux, AlignmentBias, AlignmentScalar, and the Is...Supported flags)",
                     f.kind.name()
-                )))
+                ))
             }
         },
     })
@@ -485,9 +485,9 @@ fn param_name(p: FusionParam) -> &'static str {
 pub(crate) fn stage_count(t: &[Value]) -> Result<Value> {
     let n = t[0].to_int()?;
     if n < 1 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "StageCount<{n}>: a stage count is positive"
-        )));
+        ));
     }
     Ok(Value::Word(Word::Stages(Stages::Count(n))))
 }
@@ -496,9 +496,9 @@ pub(crate) fn stage_count(t: &[Value]) -> Result<Value> {
 pub(crate) fn carveout(t: &[Value]) -> Result<Value> {
     let b = t[0].to_int()?;
     if b < 0 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "StageCountAutoCarveout<{b}>: the carveout is a number of bytes, not negative"
-        )));
+        ));
     }
     Ok(Value::Word(Word::Stages(Stages::AutoCarveout(b))))
 }
@@ -517,19 +517,19 @@ pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
         let op = m.gmem_copy[i].name();
         crate::words::TmaOp::parse(op)
             .map(|o| Value::Word(Word::Tma(o)))
-            .ok_or_else(|| Error::new(format!("unknown TMA op {op}")))
+            .ok_or_else(|| cute_core::err!("unknown TMA op {op}"))
     };
     let smem_copy = |i: usize| -> Result<Value> {
         let Some(ops) = m.smem_copy else {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "{name} is void in this mainloop: the MMA reads shared memory through descriptors"
-            )));
+            ));
         };
         match cute_core::atom::Atom::lookup(ops[i])? {
             cute_core::atom::Atom::Copy(c) => Ok(Value::Atom(Box::new(
                 cute_core::atom::Atom::Copy(c.with_value_bits(m.smem_bits[i])?),
             ))),
-            a => Err(Error::new(format!("{} is not a copy atom", a.name()))),
+            a => Err(cute_core::err!("{} is not a copy atom", a.name())),
         }
     };
     let cfg = &m.config;
@@ -559,9 +559,9 @@ pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
         | "GmemTiledCopySFA" | "GmemTiledCopySFB" | "ElementSF" | "SFVecSize" | "LayoutSFA"
         | "LayoutSFB" | "Sm1xxBlkScaledConfig" => {
             let Some(bs) = &m.block_scale else {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "{name} is a block-scaled mainloop's (arch::OpClassBlockScaledTensorOp): this one has no scale factors"
-                )));
+                ));
             };
             let i = usize::from(name.ends_with('B'));
             match name {
@@ -578,19 +578,19 @@ pub(crate) fn member(m: &Mainloop, name: &str) -> Result<Value> {
                     let op = bs.gmem_copy[i].name();
                     crate::words::TmaOp::parse(op)
                         .map(|o| Value::Word(Word::Tma(o)))
-                        .ok_or_else(|| Error::new(format!("unknown TMA op {op}")))?
+                        .ok_or_else(|| cute_core::err!("unknown TMA op {op}"))?
                 }
             }
         }
         _ => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "the collective has no member '{name}' here (known: CollectiveOp, DispatchPolicy, TileShape, ElementA, ElementB, TiledMma, SmemLayoutAtomA, SmemLayoutAtomB, SmemLayoutA, SmemLayoutB, GmemTiledCopyA, GmemTiledCopyB{})",
                 match (&m.block_scale, cfg.arch) {
                     (Some(_), _) => ", SharedStorage, TmaTransactionBytes, ElementSF, SFVecSize, SmemLayoutAtomSFA, SmemLayoutAtomSFB, SmemLayoutSFA, SmemLayoutSFB, GmemTiledCopySFA, GmemTiledCopySFB, LayoutSFA, LayoutSFB, Sm1xxBlkScaledConfig",
                     (None, cute_core::arch::Arch::Sm100) => ", SharedStorage, TmaTransactionBytes",
                     _ => "",
                 }
-            )))
+            ))
         }
     })
 }
@@ -603,9 +603,9 @@ fn epilogue_builder(arch: Arch, t: &[Value], block_scaled: bool) -> Result<Value
         None => None,
         Some(Value::Word(Word::Fusion(f))) => Some(*f),
         Some(v) => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "the 15th argument is the epilogue's fusion (cutlass::epilogue::fusion::LinearCombination<...>, LinCombEltAct<Act, ...>, LinCombPerColBias<...>, ...), got {v}"
-            )))
+            ))
         }
     };
     let epi_tile = match &t[4] {
@@ -615,9 +615,9 @@ fn epilogue_builder(arch: Arch, t: &[Value], block_scaled: bool) -> Result<Value
             match mode_sizes(&s)?[..] {
                 [m, n] => Some([m, n]),
                 _ => {
-                    return Err(Error::new(format!(
+                    return Err(cute_core::err!(
                         "the epilogue tile is EpilogueTileAuto or a Shape<M, N>, got {s}"
-                    )))
+                    ))
                 }
             }
         }
@@ -632,9 +632,9 @@ fn epilogue_builder(arch: Arch, t: &[Value], block_scaled: bool) -> Result<Value
         Value::Word(Word::EpiSchedule(s)) => *s,
         Value::Word(Word::Schedule(tag)) if tag.name() == "EpilogueScheduleAuto" => EpilogueSchedule::Auto,
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "the epilogue schedule is EpilogueScheduleAuto or one of cutlass::epilogue's NoSmemWarpSpecialized, TmaWarpSpecialized, TmaWarpSpecializedCooperative (SM90), TmaWarpSpecialized1Sm/2Sm, NoSmemWarpSpecialized1Sm/2Sm (SM100) here, got {v}"
-            )))
+            ))
         }
     };
     let cfg = EpilogueConfig {
@@ -663,11 +663,11 @@ pub(crate) fn epilogue_member(e: &Epilogue, name: &str) -> Result<Value> {
     let tma = e.tma.as_ref();
     let need = |what: &str| -> Result<&cute_core::epilogue::TmaEpilogue> {
         tma.ok_or_else(|| {
-            Error::new(format!(
+            cute_core::err!(
                 "{} (the no-smem epilogue, {}) has no {what}: it stores the accumulators straight to global memory",
                 e.schedule,
                 e.policy_name()
-            ))
+            )
         })
     };
     let ints = |v: &[i64]| Value::Tuple(v.iter().map(|&x| Value::Int(x)).collect());
@@ -676,13 +676,13 @@ pub(crate) fn epilogue_member(e: &Epilogue, name: &str) -> Result<Value> {
             cute_core::atom::Atom::Copy(c) => {
                 Ok(Value::Atom(Box::new(cute_core::atom::Atom::Copy(c))))
             }
-            a => Err(Error::new(format!("{} is not a copy atom", a.name()))),
+            a => Err(cute_core::err!("{} is not a copy atom", a.name())),
         }
     };
     let op = |n: &str| {
         crate::words::TmaOp::parse(n)
             .map(|o| Value::Word(Word::Tma(o)))
-            .ok_or_else(|| Error::new(format!("unknown TMA op {n}")))
+            .ok_or_else(|| cute_core::err!("unknown TMA op {n}"))
     };
     Ok(match name {
         "CollectiveOp" => Value::Epilogue(Box::new(e.clone())),
@@ -722,14 +722,14 @@ pub(crate) fn epilogue_member(e: &Epilogue, name: &str) -> Result<Value> {
         "GmemTiledCopyC" => op("SM90_TMA_LOAD")?,
         "GmemTiledCopyD" => op("SM90_TMA_STORE")?,
         "SmemLayoutC" | "SmemLayoutD" | "StagesC" | "StagesD" | "ReuseSmemC" => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "{name} is a private member of CUTLASS's epilogue collective (C++ refuses it): read DispatchPolicy::StagesC/StagesD; the kernel report draws the smem layouts"
-            )))
+            ))
         }
         _ => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "the epilogue collective has no member '{name}' here (known: CollectiveOp, SharedStorage, DispatchPolicy, ThreadEpilogueOp, EpilogueTile, SmemLayoutAtomC, SmemLayoutAtomD, GmemTiledCopyC, GmemTiledCopyD)"
-            )))
+            ))
         }
     })
 }

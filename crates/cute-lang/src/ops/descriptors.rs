@@ -26,10 +26,10 @@ pub(crate) fn smem_desc(family: DescFamily, a: &[Value]) -> Result<Value> {
             desc::make_smem_desc(family, major, &a[1].to_any_layout()?, bits)?
         }
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "expected a shared-memory tensor, a layout or a composed layout, got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     Ok(Value::Descriptor(Box::new(d)))
@@ -46,17 +46,17 @@ fn tensor_desc(family: DescFamily, major: AtomMajor, t: &Tensor) -> Result<desc:
     let p = match &t.iter {
         Iter::Ptr(p) if p.space == Space::Smem => p,
         _ => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "{tag} Descriptors can only be constructed on smem. (got a tensor over {})",
                 t.iter
-            )))
+            ))
         }
     };
     if t.layout.rank() != 2 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{tag} Descriptors can only be constructed on rank-2 tensors. (got {})",
             t.layout
-        )));
+        ));
     }
     desc::make_smem_desc_at(
         family,
@@ -75,12 +75,12 @@ fn flag(v: &Value, yes: Option<Word>, no: Option<Word>, what: &str) -> Result<bo
         Value::Word(w) if Some(*w) == yes => Ok(true),
         Value::Word(w) if Some(*w) == no => Ok(false),
         Value::Bool(b) => Ok(*b),
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "expected {} or {} for {what}, got {}",
             name(yes, true),
             name(no, false),
             v.kind()
-        ))),
+        )),
     }
 }
 
@@ -89,10 +89,10 @@ fn flag(v: &Value, yes: Option<Word>, no: Option<Word>, what: &str) -> Result<bo
 pub(crate) fn instr_desc(a: &[Value]) -> Result<Value> {
     let ty = |v: &Value, which: &str| match v {
         Value::Word(_) => elem_of(v),
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "expected an element type for {which}, got {}",
             v.kind()
-        ))),
+        )),
     };
     let max_shift = match a.get(11) {
         None => 0,

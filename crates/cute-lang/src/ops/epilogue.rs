@@ -11,27 +11,27 @@ use cute_core::atom::TmemCopy;
 use cute_core::collective::GemmLayout;
 use cute_core::elem::Elem;
 use cute_core::epilogue::{dsl_tmem_load, sm100_epilogue_tile, sm100_tmem_warps};
-use cute_core::error::{Error, Result};
+use cute_core::error::Result;
 
 /// A `LayoutEnum` as the C/D layout tag it stands for (`ROW_MAJOR`: N-major).
 fn gemm_layout(v: &Value, what: &str) -> Result<GemmLayout> {
     match v {
         Value::Word(Word::LayoutEnum(LayoutEnum::RowMajor)) => Ok(GemmLayout::RowMajor),
         Value::Word(Word::LayoutEnum(LayoutEnum::ColMajor)) => Ok(GemmLayout::ColumnMajor),
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "{what} must be a LayoutEnum (utils.LayoutEnum.ROW_MAJOR or COL_MAJOR), got {}",
             v.kind()
-        ))),
+        )),
     }
 }
 
 fn flag(v: &Value, what: &str) -> Result<bool> {
     match v {
         Value::Bool(b) => Ok(*b),
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "{what} must be True or False, got {}",
             v.kind()
-        ))),
+        )),
     }
 }
 
@@ -39,9 +39,9 @@ fn flag(v: &Value, what: &str) -> Result<bool> {
 fn cta_mn(v: &Value) -> Result<[i64; 2]> {
     let t = v.to_int_tuple()?;
     if t.rank() < 2 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "cta_tile_shape must be (M, N[, K]), got {t}"
-        )));
+        ));
     }
     Ok([t.get(0)?.size()?, t.get(1)?.size()?])
 }
@@ -53,9 +53,9 @@ fn warps(v: Option<&Value>, cta_m: i64, two: bool) -> Result<[i64; 2]> {
         Some(v) => {
             let t = v.to_int_tuple()?;
             if t.rank() != 2 {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "tmem_warp_shape_mn must be (warp_m, warp_n), got {t}"
-                )));
+                ));
             }
             Ok([t.get(0)?.size()?, t.get(1)?.size()?])
         }
@@ -97,16 +97,16 @@ pub(crate) fn compute_epilogue_tile_shape(a: &[Value]) -> Result<Value> {
 /// integers.
 fn tile_extents(v: &Value) -> Result<[i64; 2]> {
     let Value::Tuple(modes) = v else {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "epi_tile must be a tile (M, N), got {}",
             v.kind()
-        )));
+        ));
     };
     if modes.len() != 2 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "epi_tile must have two modes (M, N), got {}",
             modes.len()
-        )));
+        ));
     }
     let size = |m: &Value| -> Result<i64> {
         match m {
@@ -128,9 +128,9 @@ pub(crate) fn get_tmem_load_op(a: &[Value]) -> Result<Value> {
     let two = flag(&a[5], "use_2cta_instrs")?;
     let [wm, wn] = warps(a.get(6), cta[0], two)?;
     if wm <= 0 || wn <= 0 || em % wm != 0 || en % wn != 0 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "the epilogue tile ({em},{en}) does not split over the ({wm},{wn}) TMEM warps"
-        )));
+        ));
     }
     let (dp, bits, rep, pack) = dsl_tmem_load(acc, d, m_major, em / wm, en / wn)?;
     let shape = match (dp, bits) {

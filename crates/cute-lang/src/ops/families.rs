@@ -26,10 +26,10 @@ pub(crate) fn universal_fma(targs: &[Value]) -> Result<Value> {
     let mut types = Vec::new();
     for t in targs {
         if !matches!(t, Value::Word(_)) {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "UniversalFMA takes element types, got {}",
                 t.kind()
-            )));
+            ));
         }
         types.push(elem_of(t)?);
     }
@@ -45,7 +45,7 @@ pub(crate) fn dsl_universal_op(a: &[Value]) -> Result<Value> {
 fn letters(v: &Value) -> Result<Elem> {
     match v {
         Value::Word(Word::Elem(e)) if e.letters().is_some() => Ok(*e),
-        v => Err(Error::new(format!("no MMA atom takes {v} here"))),
+        v => Err(cute_core::err!("no MMA atom takes {v} here")),
     }
 }
 
@@ -60,9 +60,9 @@ pub(crate) fn dsl_f16bf16_op(a: &[Value]) -> Result<Value> {
         }
         6 => warpgroup_op(&a[0], &a[0], &a[1], &a[2..]),
         7 => tcgen05_op(UmmaFamily::F16Bf16, &a[0], &a[1], &a[2..]),
-        n => Err(Error::new(format!(
+        n => Err(cute_core::err!(
             "MmaF16BF16Op takes 3 arguments (warp: ab_dtype, acc_dtype, shape_mnk), 6 (warpgroup: ..., a_src, a_major, b_major) or 7 (tcgen05: ..., cta_group, a_src, a_major, b_major), got {n}"
-        ))),
+        )),
     }
 }
 
@@ -105,10 +105,10 @@ pub(crate) fn warpgroup_op(ta: &Value, tb: &Value, acc: &Value, rest: &[Value]) 
         Value::Word(Word::Source(OperandSource::Smem)) => false,
         Value::Word(Word::Source(OperandSource::Rmem)) => true,
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "expected OperandSource.SMEM or RMEM, got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     let majors = [major_of(maj_a, "A")?, major_of(maj_b, "B")?];
@@ -142,9 +142,9 @@ fn tcgen05_op(family: UmmaFamily, ab: &Value, acc: &Value, a: &[Value]) -> Resul
     let s = a[0].to_int_tuple()?;
     let dims = s.leaves();
     let [m, n, _k] = dims.as_slice() else {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "the instruction shape must be (M, N, K), got {s}"
-        )));
+        ));
     };
     let ab = elem_of(ab)?;
     tcgen05_atom(family, [ab, ab, elem_of(acc)?], [*m, *n], &a[1..])
@@ -156,9 +156,9 @@ pub(crate) fn dsl_f8f6f4_op(a: &[Value]) -> Result<Value> {
     let s = a[3].to_int_tuple()?;
     let dims = s.leaves();
     let [m, n, _k] = dims.as_slice() else {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "the instruction shape must be (M, N, K), got {s}"
-        )));
+        ));
     };
     let types = [elem_of(&a[0])?, elem_of(&a[1])?, elem_of(&a[2])?];
     tcgen05_atom(UmmaFamily::F8F6F4, types, [*m, *n], &a[4..])
@@ -177,10 +177,10 @@ fn tcgen05_atom(
         Value::Word(Word::Source(OperandSource::Smem)) => false,
         Value::Word(Word::Source(OperandSource::Tmem)) => true,
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "expected OperandSource.SMEM or TMEM, got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     let op = UmmaOp {
@@ -200,10 +200,10 @@ fn cta_group(v: &Value) -> Result<bool> {
     match v {
         Value::Word(Word::CtaGroup(CtaGroup::One)) => Ok(false),
         Value::Word(Word::CtaGroup(CtaGroup::Two)) => Ok(true),
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "expected CtaGroup.ONE or CtaGroup.TWO, got {}",
             v.kind()
-        ))),
+        )),
     }
 }
 
@@ -221,10 +221,10 @@ pub(crate) fn dsl_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
         (&a[0], &a[1], a.get(2..).unwrap_or(&[]))
     };
     if !(5..=6).contains(&rest.len()) {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "make_trivial_tiled_mma takes (a_dtype[, b_dtype], a_major, b_major, acc_dtype, cta_group, mma_tiler_mn[, a_source]), got {} arguments",
             a.len()
-        )));
+        ));
     }
     let (a_major, b_major, acc_in, group, tiler) =
         (&rest[0], &rest[1], &rest[2], &rest[3], &rest[4]);
@@ -235,7 +235,7 @@ pub(crate) fn dsl_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
     let mn = tiler.to_int_tuple()?;
     let dims = mn.leaves();
     let [m, n] = dims.as_slice() else {
-        return Err(Error::new(format!("mma_tiler_mn must be (M, N), got {mn}")));
+        return Err(cute_core::err!("mma_tiler_mn must be (M, N), got {mn}"));
     };
     let (family, types) =
         umma::dsl_trivial_mma_types(elem_of(ta)?, elem_of(tb)?, elem_of(acc_in)?)?;
@@ -258,16 +258,14 @@ pub(crate) fn sm100_trivial_tiled_mma(a: &[Value]) -> Result<Value> {
     let tag = match &a[7] {
         Value::Word(w) => w.name(),
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "expected a kernel schedule tag, got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     let schedule = Sm100Schedule::from_tag(tag).ok_or_else(|| {
-        Error::new(format!(
-            "sm100_make_trivial_tiled_mma: {tag} is not an SM100 1SM/2SM schedule"
-        ))
+        cute_core::err!("sm100_make_trivial_tiled_mma: {tag} is not an SM100 1SM/2SM schedule")
     })?;
     let args = umma::sm100_trivial_mma_op(
         [elem_of(&a[0])?, elem_of(&a[1])?, elem_of(&a[2])?],
@@ -297,9 +295,9 @@ pub(crate) fn gmma_op_selector(rs: bool, a: &[Value]) -> Result<Value> {
     };
     let tile = a[3].to_int_tuple()?;
     if tile.rank() != 3 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{what}: TileShape_MNK must be rank 3, got {tile}"
-        )));
+        ));
     }
     let tile = [
         tile.get(0)?.size()?,

@@ -177,11 +177,11 @@ pub(crate) fn call_op(op: &Op, targs: &[Value], args: &[Value], kw: &Kwargs) -> 
             .map(|(i, v)| match (v, op.kwargs.get(i)) {
                 (Some(v), _) => Ok(v),
                 (None, Some(n)) if n.ends_with('?') => Ok(Value::Under),
-                (None, n) => Err(Error::new(format!(
+                (None, n) => Err(cute_core::err!(
                     "{}: argument '{}' is missing",
                     op.name,
                     n.copied().unwrap_or("?")
-                ))),
+                )),
             })
             .collect::<Result<_>>()?;
         &named[..]
@@ -191,10 +191,7 @@ pub(crate) fn call_op(op: &Op, targs: &[Value], args: &[Value], kw: &Kwargs) -> 
     let args = match (op.targs, modes.is_empty()) {
         (_, true) => args,
         (Targs::No, false) => {
-            return Err(Error::new(format!(
-                "{} takes no template arguments",
-                op.name
-            )))
+            return Err(cute_core::err!("{} takes no template arguments", op.name))
         }
         (Targs::Prepend, false) => {
             // How many leading arguments came as template arguments, for ops whose
@@ -221,12 +218,12 @@ pub(crate) fn call_op(op: &Op, targs: &[Value], args: &[Value], kw: &Kwargs) -> 
         } else {
             format!("{lo} to {hi} arguments")
         };
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{}: expected {want} {}, got {}",
             op.name,
             op.params,
             args.len()
-        )));
+        ));
     }
     if let Some(r) = tensors::lifted(op.name, args, |a| (op.body)(a, &kw_rest)) {
         return r.map_err(ctx);
@@ -240,8 +237,8 @@ pub(crate) fn unknown_function(name: &str) -> Error {
         .filter(|f| edit_distance(f, name) <= 2)
         .min_by_key(|f| edit_distance(f, name));
     match near {
-        Some(n) => Error::new(format!("unknown function '{name}' (did you mean '{n}'?)")),
-        None => Error::new(format!("unknown function '{name}'")),
+        Some(n) => cute_core::err!("unknown function '{name}' (did you mean '{n}'?)"),
+        None => cute_core::err!("unknown function '{name}'"),
     }
 }
 
@@ -252,11 +249,11 @@ macro_rules! op {
         Op {
             name: $name,
             spellings: &[$($alt),*],
-            params: $params,
+            params: help!($params, $algebra),
             targs: Targs::$targs,
             arity: ($lo, $hi),
             kwargs: &[$($kw),*],
-            meaning: $meaning,
+            meaning: help!($meaning, $algebra),
             algebra: $algebra,
             body: $body,
         }
@@ -310,7 +307,8 @@ pub static OPS: &[Op] = &[
     op!("get", "(x, i...) | (atom, Trait)", Append, (2, MANY), [], false,
         "mode i (then mode j of that, ...) of a tuple or layout, or a trait of an atom",
         |a, _| match a {
-            [v, Value::Word(w)] => get_trait(v, w.name()),
+            // Atoms and their traits are the full build's (not the first picture's).
+            [v, Value::Word(w)] if cfg!(feature = "full") => get_trait(v, w.name()),
             _ => Ok(sub(a)?.into_owned()),
         }),
     op!("layout", "(layout, i...)", Append, (1, MANY), [], false,
@@ -419,17 +417,17 @@ pub static OPS: &[Op] = &[
                         Value::Swizzle(s) => swizzle::Func::Swizzle(*s),
                         Value::Composed(c) => swizzle::Func::Composed(c.clone()),
                         Value::Composition(c) => swizzle::Func::Composition(c.clone()),
-                        v => return Err(Error::new(format!(
+                        v => return Err(cute_core::err!(
                             "make_composed_layout: the {side} function is a layout, a swizzle or a composed layout, got {}",
                             v.kind()
-                        ))),
+                        )),
                     })
                 };
                 if let Value::Composed(c) = inner {
                     if matches!(c.offset, cute_core::swizzle::Offset::SmemPtr { .. }) {
-                        return Err(Error::new(format!(
+                        return Err(cute_core::err!(
                             "make_composed_layout: {c} addresses shared-memory bytes (smem_ptr_flag): it is only the layout of a pointer, not the inner function of a composition"
-                        )));
+                        ));
                     }
                 }
                 Ok(Value::Composition(Box::new(swizzle::LayoutComposition::new(
@@ -602,7 +600,7 @@ pub static OPS: &[Op] = &[
         |a, _| {
             let space = match &a[2] {
                 Value::Word(Word::Space(s)) => s.space(),
-                v => return Err(Error::new(format!("expected cute.AddressSpace.gmem, .smem or .rmem, got {}", v.kind()))),
+                v => return Err(cute_core::err!("expected cute.AddressSpace.gmem, .smem or .rmem, got {}", v.kind())),
             };
             tensors::make_ptr(space, &a[..2])
         }),
@@ -796,7 +794,7 @@ pub static OPS: &[Op] = &[
             // C++ checks only static operands (a static_assert); at run time it divides.
             let fixed = matches!((&a[0], &a[1]), (Value::Int(_), Value::Int(_)));
             if y == 0 || (fixed && x % y != 0) {
-                return Err(Error::new(format!("{y} does not divide {x}")));
+                return Err(cute_core::err!("{y} does not divide {x}"));
             }
             let q = cute_core::error::arith::div(x, y)?;
             Ok(if fixed { Value::Int(q) } else { Value::Dyn(q) })
@@ -837,17 +835,17 @@ pub static OPS: &[Op] = &[
             Value::Composed(c) if matches!(c.offset, swizzle::Offset::SmemPtr { .. }) => {
                 Ok(a[0].to_any_layout()?.in_elements()?.into())
             }
-            v => Err(Error::new(format!(
+            v => Err(cute_core::err!(
                 "expected a layout with the smem_ptr flag (a GMMA/UMMA smem atom), got {}",
                 v.kind()
-            ))),
+            )),
         }),
         op!("log2" | "math.log2", "(x)", No, (1, 1), [], false,
         "log2 of a power of two (Python's int(math.log2(x)))",
         |a, _| {
             let x = a[0].to_int()?;
             if x <= 0 || x.count_ones() != 1 {
-                return Err(Error::new(format!("log2 of {x}: not a power of two (only exact values are computed)")));
+                return Err(cute_core::err!("log2 of {x}: not a power of two (only exact values are computed)"));
             }
             int(i64::from(x.trailing_zeros()))
         }),
@@ -909,7 +907,7 @@ pub static OPS: &[Op] = &[
                 Value::Tuple(vs) => vs
                     .get(i)
                     .cloned()
-                    .ok_or_else(|| Error::new(format!("the stride has no mode {i}")))?,
+                    .ok_or_else(|| cute_core::err!("the stride has no mode {i}"))?,
                 v => v.clone(),
             };
             while let Value::Tuple(vs) = m {
@@ -957,8 +955,8 @@ pub static OPS: &[Op] = &[
         |a, _| {
             match &a[0] {
                 Value::Word(Word::SmemAtomKind(major, sw)) => crate::ops::smem::dsl_smem_atom(*major, *sw, bits_of(&a[1])?),
-                Value::Word(w) => Err(Error::new(format!("unknown SmemLayoutAtomKind '{w}'"))),
-                v => Err(Error::new(format!("expected a SmemLayoutAtomKind, got {}", v.kind()))),
+                Value::Word(w) => Err(cute_core::err!("unknown SmemLayoutAtomKind '{w}'")),
+                v => Err(cute_core::err!("expected a SmemLayoutAtomKind, got {}", v.kind())),
             }
         }),
     // --- C++ spelling helpers ----------------------------------------------------------
@@ -1061,9 +1059,9 @@ pub static OPS: &[Op] = &[
         |a, _| {
             let atom = copy_atom(&a[0])?;
             let tv = as_layout(&a[1])?;
-            let tiler = a[2].to_int_tuple().map_err(|_| Error::new(format!(
+            let tiler = a[2].to_int_tuple().map_err(|_| cute_core::err!(
                 "make_tiled_copy: the tiler is a shape (tiler_mn), got {}", a[2].kind()
-            )))?;
+            ))?;
             Ok(Value::TiledCopy(Box::new(cute_core::atom::make_tiled_copy_impl(&atom, tv, tiler)?)))
         }),
     #[cfg(feature = "full")]
@@ -1215,7 +1213,7 @@ pub static OPS: &[Op] = &[
         "the CUtensorMapSwizzle a TMA copy into this shared-memory layout uses (make_tma_copy's)",
         |a, _| {
             let name = cute_core::tma::tma_swizzle(&a[0].to_any_layout()?)?;
-            let sw = CuSwizzle::parse(name).ok_or_else(|| Error::new(format!("unknown CUtensorMapSwizzle {name}")))?;
+            let sw = CuSwizzle::parse(name).ok_or_else(|| cute_core::err!("unknown CUtensorMapSwizzle {name}"))?;
             Ok(Value::Word(Word::CuSwizzle(sw)))
         }),
     #[cfg(feature = "full")]
@@ -1224,11 +1222,11 @@ pub static OPS: &[Op] = &[
         |a, _| {
             match &a[0] {
                 Value::Word(op) => return crate::ops::tma::make_tma(op.name(), &a[1..], true),
-                Value::Atom(at) => return Err(Error::new(format!(
+                Value::Atom(at) => return Err(cute_core::err!(
                     "make_tma_copy takes a TMA operation ({}), not the atom {}",
                     cute_core::tma::TMA_OPS.join(", "),
                     at.name()
-                ))),
+                )),
                 _ => {}
             }
             crate::ops::tma::tma_box(a)
@@ -1238,7 +1236,7 @@ pub static OPS: &[Op] = &[
         "the TMA copy atom alone (its box and coordinate strides; get_tma_tensor and tma_partition take it)",
         |a, _| match &a[0] {
             Value::Word(op) => crate::ops::tma::make_tma(op.name(), &a[1..], false),
-            v => Err(Error::new(format!("make_tma_atom takes a TMA operation first (SM90_TMA_LOAD{{}}), got {}", v.kind()))),
+            v => Err(cute_core::err!("make_tma_atom takes a TMA operation first (SM90_TMA_LOAD{{}}), got {}", v.kind())),
         }),
     #[cfg(feature = "full")]
     op!("get_tma_tensor", "(tma, gmem_shape)", No, (2, 2), [], false,
@@ -1254,7 +1252,7 @@ pub static OPS: &[Op] = &[
         "CuTeDSL: (the TMA copy atom, the TMA coordinate tensor over the gmem tensor's shape): C++'s make_tma_atom and get_tma_tensor",
         |a, _| {
             let Value::Word(op) = &a[0] else {
-                return Err(Error::new(format!("make_tiled_tma_atom takes a TMA operation first (cpasync.CopyBulkTensorTileG2SOp()), got {}", a[0].kind())));
+                return Err(cute_core::err!("make_tiled_tma_atom takes a TMA operation first (cpasync.CopyBulkTensorTileG2SOp()), got {}", a[0].kind()));
             };
             let atom = crate::ops::tma::make_tma(op.name(), &a[1..], false)?;
             let shape = crate::ops::tensors::tensor(&a[1])?.layout.shape().clone();

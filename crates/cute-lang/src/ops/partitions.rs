@@ -26,16 +26,16 @@ pub(crate) fn get_slice(a: &[Value]) -> Result<Value> {
         Value::TiledMma(m) => (m.thr_layout_vmnk.size()?, "TiledMMA"),
         Value::TiledCopy(c) => (c.layout_tv.mode(0)?.size()?, "TiledCopy"),
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "get_slice takes a TiledMMA or a TiledCopy, got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     if thr < 0 || thr >= n {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "thread {thr} is outside the {what}'s {n} threads"
-        )));
+        ));
     }
     Ok(match &a[0] {
         Value::TiledCopy(c) => Value::ThrCopy(Box::new(ThrCopy {
@@ -53,10 +53,10 @@ pub(crate) fn get_slice(a: &[Value]) -> Result<Value> {
 pub(crate) fn partition_copy(src: bool, a: &[Value]) -> Result<Value> {
     let which = if src { 'S' } else { 'D' };
     let Value::ThrCopy(c) = &a[0] else {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "partition_{which} is a member of a thread's slice: tiled_copy.get_slice(thr_idx).partition_{which}(tensor), got {}",
             a[0].kind()
-        )));
+        ));
     };
     let t = tensor(&a[1])?;
     partitioned(
@@ -89,10 +89,10 @@ fn partitioned(
 /// `thr_mma.partition_A/B/C(tensor)`.
 pub(crate) fn partition(which: Operand, a: &[Value]) -> Result<Value> {
     let Value::ThrMma(m) = &a[0] else {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "partition_{which} is a member of a thread's slice: tiled_mma.get_slice(thr_idx).partition_{which}(tensor), got {}",
             a[0].kind()
-        )));
+        ));
     };
     let t = tensor(&a[1])?;
     partitioned(
@@ -118,10 +118,10 @@ pub(crate) fn partition_fragment(which: Operand, a: &[Value]) -> Result<Value> {
             fragment(&m.mma, which, &m.mma.partition_tensor(which, t, m.thr)?)
         }
         (_, Operand::C) => crate::ops::partitions::partition_fragment_c(a),
-        (v, _) => Err(Error::new(format!(
+        (v, _) => Err(cute_core::err!(
             "partition_fragment_{which} is a member of a thread's slice: tiled_mma.get_slice(thr_idx).partition_fragment_{which}(tensor), got {}",
             v.kind()
-        ))),
+        )),
     }
 }
 
@@ -146,7 +146,7 @@ pub(crate) fn frg_type(mma: &TiledMma, which: Operand) -> Result<cute_core::elem
         }
     }
     if atom.params.is_none() {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{} {} in registers whose type its name does not spell: not modelled",
             atom.name,
             if which == Operand::C {
@@ -154,12 +154,12 @@ pub(crate) fn frg_type(mma: &TiledMma, which: Operand) -> Result<cute_core::elem
             } else {
                 "reads its operands"
             }
-        )));
+        ));
     }
-    Err(Error::new(format!(
+    Err(cute_core::err!(
         "{}'s {which} fragment is not a register array (a GMMA/UMMA operand in shared memory is a descriptor, an UMMA accumulator lives in TMEM): not modelled yet",
         atom.name
-    )))
+    ))
 }
 
 /// An MMA's fragment over a partition of A, B or C: `make_fragment_like` of it for A and B
@@ -206,17 +206,17 @@ fn desc_fragment(
     part: &Tensor,
 ) -> Result<Value> {
     let Iter::Ptr(p) = &part.iter else {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "Expected SMEM Tensor to construct a {} Desc Tensor, got a tensor over {}",
             family_name(family),
             part.iter
-        )));
+        ));
     };
     if p.space != Space::Smem {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "Expected SMEM Tensor to construct a {} Desc Tensor, got {p}",
             family_name(family)
-        )));
+        ));
     }
     let sparse_a = which == Operand::A
         && match &mma.atom.params {
@@ -225,10 +225,10 @@ fn desc_fragment(
             None => false,
         };
     if sparse_a {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{}'s A is 2:4 sparse: its descriptor fragment (of sparse elements) is not modelled",
             mma.atom.name
-        )));
+        ));
     }
     let want = match &mma.atom.params {
         Some(MmaParams::Gmma(g)) => Some(if which == Operand::A { g.a } else { g.b }),
@@ -239,11 +239,11 @@ fn desc_fragment(
         // C++ also takes 4- and 6-bit types in 8-bit containers.
         let container = p.bits == 8 && matches!(t.bits(), 4 | 6 | 8);
         if t.bits() != i64::from(p.bits) && !container {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "Expecting ValType{which} type: the MMA reads {t} ({} bits), the tensor holds {}-bit elements",
                 t.bits(),
                 p.bits
-            )));
+            ));
         }
     }
     part.plain_layout("a descriptor fragment")?;
@@ -272,10 +272,10 @@ pub(crate) fn make_fragment(which: Operand, a: &[Value]) -> Result<Value> {
         Value::ThrMma(m) => &m.mma,
         Value::TiledMma(m) => &**m,
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "make_fragment_{which} is a member of a TiledMMA or its thread slice: thr_mma.make_fragment_{which}(partitioned), got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     let tv = match which {
@@ -292,10 +292,10 @@ pub(crate) fn make_fragment(which: Operand, a: &[Value]) -> Result<Value> {
     };
     let first = shape.get(0).and_then(IntTuple::size).unwrap_or(-1);
     if shape.rank() < 3 || first != vals {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "make_fragment_{which} takes a tensor partition_{which} returned{}: rank 3 or more whose mode 0 holds the atom's {vals} values a thread, got {shape}",
             if which == Operand::C { " (or its shape)" } else { "" }
-        )));
+        ));
     }
     match &a[1] {
         Value::Tensor(_) | Value::Partition(_) => fragment(mma, which, tensor(&a[1])?),
@@ -307,10 +307,10 @@ pub(crate) fn make_fragment(which: Operand, a: &[Value]) -> Result<Value> {
 /// values, its iterator kept.
 pub(crate) fn retile(which: char, a: &[Value]) -> Result<Value> {
     let Value::ThrCopy(c) = &a[0] else {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "retile_{which} is a member of a thread's slice of a TiledCopy: tiled_copy.get_slice(thr_idx).retile_{which}(fragment), got {}",
             a[0].kind()
-        )));
+        ));
     };
     // The retiling composes on the domain (of `Sw o O o L`, on L); its last step slices
     // the tensor, where a swizzle may decay as in any slice.
@@ -342,10 +342,10 @@ pub(crate) fn like_typed(fragment: bool, ty: Option<&Value>, x: &Value) -> Resul
             // C++'s make_fragment_like of a swizzled layout is that of its inner layout;
             // it has no make_layout_like of one.
             if !fragment && t.swizzle.is_some() {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "make_tensor_like of a tensor over {}: C++ has no make_layout_like of a composed layout (make_fragment_like takes its inner layout)",
                     t.any_layout()
-                )));
+                ));
             }
             let layout = &t.layout;
             (layout.clone(), Some(t.iter.bits()))
@@ -421,10 +421,10 @@ pub(crate) fn partition_fragment_c(a: &[Value]) -> Result<Value> {
                 &tiled
             }
             Atom::Copy(c) => {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "{} is a copy atom: partition_fragment_C takes a TiledMMA",
                     c.name
-                )))
+                ))
             }
         },
         v => tiled_mma(v)?,

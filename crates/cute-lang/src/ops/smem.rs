@@ -31,10 +31,7 @@ pub(crate) fn dsl_smem_atom(major: AtomMajor, sw: AtomSwizzle, bits: i64) -> Res
 fn is_row_major(layout: &Value) -> Result<bool> {
     match layout {
         Value::Word(Word::LayoutEnum(l)) => Ok(*l == LayoutEnum::RowMajor),
-        v => Err(Error::new(format!(
-            "expected a LayoutEnum, got {}",
-            v.kind()
-        ))),
+        v => Err(cute_core::err!("expected a LayoutEnum, got {}", v.kind())),
     }
 }
 
@@ -47,9 +44,9 @@ pub(crate) fn dsl_atom_kind(
 ) -> Result<(AtomMajor, AtomSwizzle)> {
     let row = is_row_major(layout)?;
     if major <= 0 || major % 8 != 0 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "the major mode size {major} must be a positive multiple of 8"
-        )));
+        ));
     }
     let major_bits = major
         .checked_mul(bits_of(dtype)?)
@@ -77,15 +74,15 @@ pub(crate) fn dsl_smem_layout(which: char, a: &[Value]) -> Result<Value> {
     let row = is_row_major(layout)?;
     let bits = bits_of(dtype)?;
     let Value::Tuple(t) = tile else {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "expected a tile tuple, got {}",
             tile.kind()
-        )));
+        ));
     };
     let mode = |i: usize| -> Result<Value> {
         t.get(i)
             .cloned()
-            .ok_or_else(|| Error::new(format!("the tile has no mode {i}")))
+            .ok_or_else(|| cute_core::err!("the tile has no mode {i}"))
     };
     let size = |i: usize| -> Result<i64> { mode(i)?.to_int_tuple()?.size() };
     // The operand's modes and its contiguous (major) mode.
@@ -125,10 +122,10 @@ fn dsl_sm100_smem_layout_epi(
     stages: &Value,
 ) -> Result<Value> {
     if tile.len() != 2 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "epi_tile must have two modes (M, N), got {}",
             tile.len()
-        )));
+        ));
     }
     let row = is_row_major(layout)?;
     // A Boolean epilogue is staged as Int8, as the DSL does.
@@ -205,9 +202,9 @@ pub(crate) fn dsl_sm100_smem_layout(
 ) -> Result<Value> {
     let tiler = a[1].to_int_tuple()?;
     if tiler.rank() != 3 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "mma_tiler_mnk must be (M, N, K), got {tiler}"
-        )));
+        ));
     }
     let bits = bits_of(&a[2])?;
     let (mode, op) = if which == 'a' {

@@ -15,7 +15,7 @@ pub(crate) fn tensor(v: &Value) -> Result<&Tensor> {
     match v {
         Value::Tensor(t) => Ok(t),
         Value::Partition(p) => Ok(&p.tensor),
-        v => Err(Error::new(format!("expected a tensor, got {}", v.kind()))),
+        v => Err(cute_core::err!("expected a tensor, got {}", v.kind())),
     }
 }
 
@@ -29,9 +29,9 @@ pub(crate) fn elem_bits(ty: &Value) -> Result<u32> {
 fn iterable_bits(bits: i64) -> Result<u32> {
     match u32::try_from(bits) {
         Ok(b) if b % 8 == 0 || matches!(b, 1 | 4 | 6) => Ok(b),
-        _ => Err(Error::new(format!(
+        _ => Err(cute_core::err!(
             "{bits}-bit elements: C++ has no iterator over them (whole bytes, or 1-, 4- and 6-bit types)"
-        ))),
+        )),
     }
 }
 
@@ -39,30 +39,30 @@ fn iterable_bits(bits: i64) -> Result<u32> {
 /// another raw `T*`, or absent (a kernel's pointer parameter, taken as null here).
 pub(crate) fn raw_ptr(ty: &Value, init: Option<&Value>) -> Result<Value> {
     if !matches!(ty, Value::Word(_)) {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "a pointer's pointee must be an element type (half_t, float, ...), got {}",
             ty.kind()
-        )));
+        ));
     }
     let bits = elem_bits(ty).map_err(|e| {
-        Error::new(format!(
+        cute_core::err!(
             "a pointer's pointee must be an element type (half_t, float, ...): {}",
             e.msg
-        ))
+        )
     })?;
     let addr = match init {
         None | Some(Value::Word(Word::Nullptr)) | Some(Value::Int(0) | Value::Dyn(0)) => 0,
         Some(Value::Ptr(p)) if p.space == Space::Generic && p.bits == bits => p.addr,
         Some(Value::Ptr(p)) => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "C++ does not convert {p} to a raw {bits}-bit pointer: initialize it from nullptr or a raw pointer of its type"
-            )))
+            ))
         }
         Some(v) => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "C++ does not convert {} to a pointer: initialize it from nullptr (for an address, make_gmem_ptr<T>(address))",
                 v.kind()
-            )))
+            ))
         }
     };
     Ok(Value::Ptr(Ptr::new(Space::Generic, bits, addr)))
@@ -76,16 +76,16 @@ fn tag_ptr(space: Space, p: &Value) -> Result<Value> {
     match p {
         Value::Ptr(p) if p.space == Space::Generic => Ok(Value::Ptr(Ptr { space, ..*p })),
         Value::Ptr(p) if p.space == space => Ok(Value::Ptr(*p)),
-        Value::Ptr(p) => Err(Error::new(format!(
+        Value::Ptr(p) => Err(cute_core::err!(
             "make_{name}({p}): C++ wraps one tagged pointer in another; pass a raw pointer (T const* p = ...;)"
-        ))),
-        Value::Word(Word::Nullptr) => Err(Error::new(format!(
+        )),
+        Value::Word(Word::Nullptr) => Err(cute_core::err!(
             "make_{name}(nullptr) has no element type: write make_{name}<T>(nullptr)"
-        ))),
-        v => Err(Error::new(format!(
+        )),
+        v => Err(cute_core::err!(
             "make_{name} of one argument takes a raw pointer (T const* p = nullptr;), got {}; an address needs the type: make_{name}<T>(address)",
             v.kind()
-        ))),
+        )),
     }
 }
 
@@ -94,15 +94,15 @@ fn tag_ptr(space: Space, p: &Value) -> Result<Value> {
 /// swizzled pointer's print, `Sw<3,4,3>_smem_ptr[16b](0x1000)`.
 pub(crate) fn swizzle_ptr(p: Ptr, sw: &Value) -> Result<Value> {
     let Value::Swizzle(sw) = sw else {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "a pointer is swizzled by a swizzle (Sw<B,M,S>), got {}",
             sw.kind()
-        )));
+        ));
     };
     if let Some(old) = p.swizzle {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "the pointer already swizzles its addresses ({old}): C++ would nest two swizzle pointers, which is not modelled"
-        )));
+        ));
     }
     Ok(Value::Ptr(Ptr {
         swizzle: (sw.b != 0).then_some(*sw),
@@ -120,37 +120,37 @@ pub(crate) fn make_ptr(space: Space, a: &[Value]) -> Result<Value> {
     if let (Space::Smem, [p, sw @ Value::Swizzle(_)]) = (space, a) {
         return match tag_ptr(space, p)? {
             Value::Ptr(t) => swizzle_ptr(t, sw),
-            v => Err(Error::new(format!("expected a pointer, got {}", v.kind()))),
+            v => Err(cute_core::err!("expected a pointer, got {}", v.kind())),
         };
     }
     let [ty, addr] = a else {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{}: give the element type and the address, e.g. make_{}<half_t>(nullptr)",
             space.name(),
             space.name()
-        )));
+        ));
     };
     let bits = elem_bits(ty)?;
-    let addr =
-        match addr {
-            Value::Word(Word::Nullptr) if space == Space::Rmem => return Err(Error::new(
+    let addr = match addr {
+        Value::Word(Word::Nullptr) if space == Space::Rmem => {
+            return Err(Error::new(
                 "C++ refuses make_rmem_ptr<T>(nullptr) (the call is ambiguous): give an address",
-            )),
-            Value::Word(Word::Nullptr) => 0,
-            Value::Int(v) | Value::Dyn(v) => u64::try_from(*v).map_err(|_| {
-                Error::new(format!("a pointer's address must not be negative, got {v}"))
-            })?,
-            Value::Ptr(p) => {
-                // make_smem_ptr(other_ptr): C++ re-tags the address.
-                p.addr
-            }
-            v => {
-                return Err(Error::new(format!(
-                    "expected an address (nullptr or an integer), got {}",
-                    v.kind()
-                )))
-            }
-        };
+            ))
+        }
+        Value::Word(Word::Nullptr) => 0,
+        Value::Int(v) | Value::Dyn(v) => u64::try_from(*v)
+            .map_err(|_| cute_core::err!("a pointer's address must not be negative, got {v}"))?,
+        Value::Ptr(p) => {
+            // make_smem_ptr(other_ptr): C++ re-tags the address.
+            p.addr
+        }
+        v => {
+            return Err(cute_core::err!(
+                "expected an address (nullptr or an integer), got {}",
+                v.kind()
+            ))
+        }
+    };
     Ok(Value::Ptr(Ptr::new(space, bits, addr)))
 }
 
@@ -167,17 +167,17 @@ pub(crate) fn make_tensor(a: &[Value]) -> Result<Value> {
         Value::Iter(it) if matches!(**it, Iter::Owned { .. }) => Ok(Value::Tensor(Box::new(
             Tensor::with_any_layout((**it).clone(), layout_args(&a[1..])?)?,
         ))),
-        Value::Iter(it) => Err(Error::new(format!(
+        Value::Iter(it) => Err(cute_core::err!(
             "{it} is a counting iterator: its tensors come from make_identity_tensor (their strides are basis elements, 1@0)"
-        ))),
+        )),
         Value::Word(_) => {
             // A swizzle of element offsets stays in the layout, as C++ keeps it.
             owning(elem_bits(&a[0])?, layout_args(&a[1..])?)
         }
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "make_tensor: expected a pointer (make_gmem_ptr<T>(p), make_smem_ptr<T>(p)) or an element type (make_tensor<T>(shape)), got {}",
             v.kind()
-        ))),
+        )),
     }
 }
 
@@ -230,10 +230,10 @@ pub(crate) fn outer_partition(a: &[Value]) -> Result<Value> {
 fn projection(v: &Value) -> Result<Vec<bool>> {
     match v {
         Value::Tuple(vs) => Ok(vs.iter().map(|v| !matches!(v, Value::Under)).collect()),
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "expected a projection such as Step<_1, X, _1>{{}}, got {}",
             v.kind()
-        ))),
+        )),
     }
 }
 
@@ -248,11 +248,11 @@ pub(crate) fn local_partition(a: &[Value]) -> Result<Value> {
         Some(p) => {
             let keep = projection(p)?;
             if keep.len() != thr.rank() {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "the projection has {} modes, the thread layout {thr} has {}",
                     keep.len(),
                     thr.rank()
-                )));
+                ));
             }
             let proj = cute_core::int_tuple::Coord::Tuple(
                 keep.iter()
@@ -283,9 +283,9 @@ pub(crate) fn owning(bits: u32, layout: impl Into<AnyLayout>) -> Result<Value> {
     let inner = layout.inner();
     if !inner.shape().is_static() || !inner.stride().is_static() {
         // C++: static_assert "Dynamic owning tensors not supported".
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "an owning tensor needs a static layout (C++: \"Dynamic owning tensors not supported\"), got {layout}"
-        )));
+        ));
     }
     Ok(Value::Tensor(Box::new(Tensor::with_any_layout(
         Iter::Owned { bits, offset: 0 },
@@ -331,10 +331,10 @@ pub(crate) fn lifted(
             on_layout[0] = Value::Layout(l.clone());
             match body(&on_layout)? {
                 Value::Layout(l) => Ok(l),
-                v => Err(Error::new(format!(
+                v => Err(cute_core::err!(
                     "{op} of a tensor's layout gave {}, not a layout",
                     v.kind()
-                ))),
+                )),
             }
         })
         .map(|t| Value::Tensor(Box::new(t))),
@@ -357,9 +357,9 @@ pub(crate) fn recast(ty: &Value, t: &Tensor) -> Result<Value> {
     let old = t.iter.bits();
     let iter = match &t.iter {
         Iter::Ptr(p) if p.bit != 0 && new >= 8 => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "recast of {p} to {new}-bit elements: the pointer is inside a byte"
-            )))
+            ))
         }
         Iter::Ptr(p) => Iter::Ptr(Ptr { bits: new, ..*p }),
         Iter::Owned { offset: 0, .. } => Iter::Owned { bits: new, offset: 0 },
@@ -392,19 +392,19 @@ pub(crate) fn recast_ptr(a: &[Value]) -> Result<Value> {
         }));
     }
     let Value::Ptr(p) = &a[0] else {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "recast_ptr takes a pointer (cute.recast_ptr(ptr, swizzle, dtype=T); C++ recast_ptr<T>(ptr)), got {}",
             a[0].kind()
-        )));
+        ));
     };
     let swizzle = match given(a.get(1)) {
         None => None,
         Some(Value::Swizzle(sw)) => Some(*sw),
         Some(v) => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "recast_ptr's swizzle_ is a swizzle (cute.make_swizzle(B, M, S), or a smem atom's .inner), got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     let bits = match given(a.get(2)) {
@@ -425,9 +425,9 @@ pub(crate) fn make_rmem_tensor(x: &Value, dtype: &Value) -> Result<Value> {
     let layout = match x {
         Value::Layout(l) => l.clone(),
         Value::Composed(c) => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "a register tensor takes a plain layout, got {c}"
-            )))
+            ))
         }
         v => Layout::col_major(v.to_int_tuple()?)?,
     };
@@ -441,10 +441,10 @@ pub(crate) fn dsl_recast_tensor(
     swizzle: Option<&Value>,
 ) -> Result<Value> {
     if let Some(v) = given(swizzle) {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "recast_tensor's swizzle_ is reserved (CuTeDSL ignores it): leave it out, got {}",
             v.kind()
-        )));
+        ));
     }
     recast(dtype, tensor(src)?)
 }

@@ -17,10 +17,10 @@ fn swizzle_portion(v: &Value) -> Result<cute_core::Swizzle> {
         Value::Swizzle(s) => Ok(*s),
         Value::Composed(c) => Ok(c.swizzle),
         Value::Layout(_) => cute_core::Swizzle::new(0, 4, 3),
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "expected a swizzle or a (composed) layout, got {}",
             v.kind()
-        ))),
+        )),
     }
 }
 
@@ -44,7 +44,7 @@ pub(crate) fn tma_swizzle_bits(v: &Value) -> Result<Value> {
                 "Expected B = 2 when M == 5 or 6. Unsupported layout swizzle.",
             ))
         }
-        _ => return Err(Error::new(format!("{s}: Unsupported layout swizzle."))),
+        _ => return Err(cute_core::err!("{s}: Unsupported layout swizzle.")),
     })))
 }
 
@@ -78,9 +78,9 @@ pub(crate) fn to_cu_swizzle(bits: &Value, base: &Value) -> Result<Value> {
         ));
     };
     let Word::TmaSwizzleBits(b) = bw else {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "expected TMA::SmemSwizzleBits::*, got {bw}"
-        )));
+        ));
     };
     let a = match aw {
         Word::TmaSwizzleBase(a) => Some(*a),
@@ -90,9 +90,9 @@ pub(crate) fn to_cu_swizzle(bits: &Value, base: &Value) -> Result<Value> {
         if a == Some(TmaSwizzleBase::Base16B) {
             Ok(mode)
         } else {
-            Err(Error::new(format!(
+            Err(cute_core::err!(
                 "Expected 16B swizzle base for {what} swizzle bits."
-            )))
+            ))
         }
     };
     Ok(Value::Word(Word::CuSwizzle(match b {
@@ -122,18 +122,18 @@ pub(crate) fn make_tma(op: &'static str, a: &[Value], tiled: bool) -> Result<Val
         "make_tma_atom"
     };
     if a.len() < 2 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{what}({op}{{}}, gmem_tensor, smem_layout, ...) needs the gmem tensor and the smem layout"
-        )));
+        ));
     }
     let g = tensor(&a[0]).map_err(|e| e.within(what))?;
     let s = a[1].to_any_layout().map_err(|e| e.within(what))?;
     let cluster = |v: &Value| -> Result<i64> {
         v.to_int().map_err(|_| {
-            Error::new(format!(
+            cute_core::err!(
                 "{what}: the cluster size is an integer (Int<2>{{}}), got {}",
                 v.kind()
-            ))
+            )
         })
     };
     let (tiler, n) = match (tiled, &a[2..]) {
@@ -141,7 +141,7 @@ pub(crate) fn make_tma(op: &'static str, a: &[Value], tiled: bool) -> Result<Val
         (true, [c]) => (None, cluster(c)?),
         (_, [t]) => (Some(t.to_int_tuple()?), 1),
         (_, [t, c]) => (Some(t.to_int_tuple()?), cluster(c)?),
-        _ => return Err(Error::new(format!("{what}: too many arguments"))),
+        _ => return Err(cute_core::err!("{what}: too many arguments")),
     };
     if tiled {
         let c = cute_core::tma_copy::make_tma_copy(op, g, &s, tiler.as_ref(), n)?;
@@ -177,10 +177,10 @@ pub(crate) fn tma_atom(v: &Value) -> Result<&cute_core::tma::TmaAtom> {
         _ => None,
     };
     atom.and_then(|c| c.tma.as_deref()).ok_or_else(|| {
-        Error::new(format!(
+        cute_core::err!(
             "expected a TMA copy (make_tma_copy(SM90_TMA_LOAD{{}}, gmem_tensor, smem_layout) or make_tma_atom), got {}",
             v.kind()
-        ))
+        )
     })
 }
 

@@ -11,7 +11,7 @@ use crate::ops::families::{atom, universal_fma};
 use crate::value::Value;
 use crate::words::Word;
 use cute_core::atom::{Atom, CopyAtom, CpAsyncOp, MmaAtom};
-use cute_core::error::{Error, Result};
+use cute_core::error::Result;
 use cute_core::gmma::GmmaOp;
 use cute_core::sm120::Sm120Template;
 use cute_core::umma::{UmmaArgs, UmmaOp};
@@ -38,9 +38,9 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Option<Result<Value>> {
     if umma == Some(cute_core::umma::UmmaNaming::Sm103) {
         return Some(
             name.parse()
-                .map_err(|_| Error::new(format!(
+                .map_err(|_| cute_core::err!(
                     "unknown type '{name}' (the SM103 UMMA ops are SM103_MXF4_ULTRA_SS_VS and SM103_MXF4_ULTRA_2x1SM_SS_VS)"
-                )))
+                ))
                 .and_then(|op| umma_template(op, targs)),
         );
     }
@@ -56,9 +56,9 @@ pub(crate) fn template(name: &str, targs: &[Value]) -> Option<Result<Value>> {
 /// The UMMA op `name` names, or C++'s "unknown type".
 fn umma_op(name: &str) -> Result<UmmaOp> {
     name.parse().map_err(|_| {
-        Error::new(format!(
+        cute_core::err!(
             "unknown type '{name}' (the UMMA ops are SM100_MMA_{{TF32,F16BF16,S8,F8F6F4}}[_2x1SM]_{{SS,TS}}, F16BF16 _SS/_TS_SCALED, {{TF32,F16BF16,S8,F8F6F4,MXF8F6F4}}[_2x1SM]_SS_SPARSE, MXF8F6F4/MXF4[_2x1SM]_SS, MXF4NVF4[_2x1SM]_SS_SPARSE)"
-        ))
+        )
     })
 }
 
@@ -115,10 +115,10 @@ fn f8f6f4_traits(targs: &[Value]) -> Result<Value> {
     let op = match &targs[0] {
         Value::Word(Word::F8f6f4(op)) => op.name(),
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "MMA_Traits<Op, ...> with arguments after the op is SM100_MMA_F8F6F4_SS's or SM100_MMA_F8F6F4_2x1SM_SS's form, got {}",
                 v
-            )))
+            ))
         }
     };
     arity(op, &targs[1..], 9, 9)?;
@@ -156,10 +156,11 @@ fn cp_async(name: &str, targs: &[Value]) -> Result<Value> {
     let bits = bits_of(&targs[0])?;
     if let Some(td) = targs.get(1) {
         if bits_of(td)? != bits {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "{name}<TS, TD>: TS and TD must have the same size, got {} and {}",
-                targs[0], td
-            )));
+                targs[0],
+                td
+            ));
         }
     }
     // Naming the op instantiates only its traits; making it (`Op{}`, `Copy_Atom<Op, T>`)

@@ -11,7 +11,7 @@ use crate::words::{
 use cute_core::atom::Atom;
 use cute_core::collective::{GemmLayout, Stages};
 use cute_core::epilogue::EpilogueSchedule;
-use cute_core::error::{Error, Result};
+use cute_core::error::Result;
 use cute_core::smem_atom::{atom_kind, AtomMajor};
 use cute_core::swizzle::Offset;
 
@@ -195,13 +195,10 @@ pub(crate) fn name_value(name: &str) -> Option<Result<Value>> {
         }
         (Some("SmemLayoutAtomKind"), kind) => match atom_kind(kind) {
             Some((major, sw)) => Value::Word(Word::SmemAtomKind(major, sw)),
-            None => {
-                return Some(Err(Error::new(format!(
-                    "unknown SmemLayoutAtomKind '{kind}'"
-                ))))
-            }
+            None => return Some(Err(cute_core::err!("unknown SmemLayoutAtomKind '{kind}'"))),
         },
-        (_, n) if cute_core::atom::is_atom_name(n) => {
+        // The atom tables are the full build's (the first picture leaves them out).
+        (_, n) if cfg!(feature = "full") && cute_core::atom::is_atom_name(n) => {
             return Some(atom_value(n));
         }
         (_, n) => {
@@ -224,9 +221,9 @@ pub(crate) fn atom_value(name: &str) -> Result<Value> {
 /// The first picture's module has no atom tables: an atom is the full module's to draw.
 #[cfg(not(feature = "full"))]
 pub(crate) fn atom_value(name: &str) -> Result<Value> {
-    Err(Error::new(format!(
+    Err(cute_core::err!(
         "{name}: atoms are in the page's full module"
-    )))
+    ))
 }
 
 /// The enumerator `member` of the scope `scope` (C++'s `Scope::member`, CuTeDSL's

@@ -5,7 +5,7 @@
 
 use crate::types::names::name_value;
 use crate::value::Value;
-use cute_core::error::{Error, Result};
+use cute_core::error::Result;
 
 /// The value of a default or member text of the dispatch-policy table: an integer, a
 /// `Shape<_1,_1,_1>`, or a name (a schedule tag, an atom, `true`); the table holds no other
@@ -24,12 +24,12 @@ fn policy_text(text: &str) -> Result<Value> {
                     .unwrap_or(x)
                     .parse()
                     .map(Value::Int)
-                    .map_err(|_| Error::new(format!("'{x}' is not a static integer")))
+                    .map_err(|_| cute_core::err!("'{x}' is not a static integer"))
             })
             .collect::<Result<_>>()
             .map(Value::Tuple);
     }
-    name_value(t).unwrap_or_else(|| Err(Error::new(format!("unknown name '{t}'"))))
+    name_value(t).unwrap_or_else(|| Err(cute_core::err!("unknown name '{t}'")))
 }
 
 /// A CUTLASS mainloop dispatch policy (`dispatch_policies.tsv`, generated from the headers)
@@ -50,11 +50,11 @@ pub(crate) fn policy(name: &str, targs: &[Value]) -> Option<Result<Value>> {
     let members = cols.next().unwrap_or("");
     Some((|| {
         if targs.len() > params.len() {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "{name} takes at most {} template arguments, got {}",
                 params.len(),
                 targs.len()
-            )));
+            ));
         }
         let mut bound: Vec<(&str, Value)> = Vec::new();
         for (i, p) in params.iter().enumerate() {
@@ -66,9 +66,9 @@ pub(crate) fn policy(name: &str, targs: &[Value]) -> Option<Result<Value>> {
                 (Some(v), _) => v.clone(),
                 (None, Some(d)) => policy_text(d)?,
                 (None, None) => {
-                    return Err(Error::new(format!(
+                    return Err(cute_core::err!(
                         "{name} needs its template argument {pname}"
-                    )))
+                    ))
                 }
             };
             bound.push((pname, v));
@@ -102,7 +102,7 @@ pub(crate) fn of_mainloop(m: &cute_core::collective::Mainloop) -> Result<Value> 
     // The schedule tag the policy is written with (SM120's carries its scheduler stages).
     let tag_name = p.schedule.split('<').next().unwrap_or_default();
     let tag = crate::words::ScheduleTag::parse(tag_name)
-        .ok_or_else(|| Error::new(format!("unknown schedule {}", p.schedule)))?;
+        .ok_or_else(|| cute_core::err!("unknown schedule {}", p.schedule))?;
     let tag = Value::Word(crate::words::Word::Schedule(tag));
     let cluster = Value::Tuple(m.config.cluster.iter().map(|&x| Value::Int(x)).collect());
     let (s, sch) = (
@@ -138,7 +138,7 @@ pub(crate) fn of_mainloop(m: &cute_core::collective::Mainloop) -> Result<Value> 
             Ok(Value::Policy(pol))
         }
         Some(r) => r,
-        None => Err(Error::new(format!("no dispatch policy {}", p.template))),
+        None => Err(cute_core::err!("no dispatch policy {}", p.template)),
     }
 }
 

@@ -89,9 +89,9 @@ fn gmma_template(name: &str, targs: &[Value]) -> Option<Result<Value>> {
 /// majors (`<>`).
 fn gmma_atom(op: GmmaOp, targs: &[Value]) -> Result<Value> {
     if !op.is_class_template() {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{op} is not a template (the integer GMMAs take no arguments): write {op}{{}}"
-        )));
+        ));
     }
     arity(
         &op.to_string(),
@@ -122,7 +122,7 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
         (Value::Word(w), "width") => w
             .elem()
             .map(|e| Value::Int(e.bits()))
-            .ok_or_else(|| Error::new(format!("'{w}' is not an element type"))),
+            .ok_or_else(|| cute_core::err!("'{w}' is not an element type")),
         #[cfg(feature = "full")]
         (Value::Policy(p), m) => p
             .members
@@ -131,11 +131,11 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
             .map(|(_, v)| v.clone())
             .ok_or_else(|| {
                 let known: Vec<&str> = p.members.iter().map(|(n, _)| n.as_str()).collect();
-                Error::new(format!(
+                cute_core::err!(
                     "{} has no member '{m}' here (known: {})",
                     p.name,
                     known.join(", ")
-                ))
+                )
             }),
         #[cfg(feature = "full")]
         (Value::Word(Word::Scaled(e)), "DataType") => Ok(Value::Word(Word::Elem(e.data()))),
@@ -204,7 +204,7 @@ pub(crate) fn member_type(v: &Value, member: &str) -> Result<Value> {
         // A member function of the value is the op of that name (`L.shape()`, `t.layout()`).
         (v, m) => match ops::lookup(m) {
             Some(op) => ops::call_op(op, &[], std::slice::from_ref(v), &[]),
-            None => Err(Error::new(format!("{} has no member '{m}'", v.kind()))),
+            None => Err(cute_core::err!("{} has no member '{m}'", v.kind())),
         },
     }
 }

@@ -5,7 +5,7 @@
 use crate::convert::{arity, bits_of, major_of};
 use crate::parse::tail;
 use crate::value::Value;
-use cute_core::error::{Error, Result};
+use cute_core::error::Result;
 use cute_core::smem_atom::{atom_kind, smem_atom, AtomSwizzle};
 
 /// `Layout_{MN,K}_{INTER,SW32,SW64,SW128}_Atom`, `Layout_MN_SW128_32B_Atom`, or the
@@ -18,25 +18,25 @@ pub(crate) fn atom_template(full: &str, targs: &[Value]) -> Option<Result<Value>
     let parsed = match atom_kind(body) {
         Some((major, sw)) => {
             if targs.len() != 1 {
-                return Some(Err(Error::new(format!(
+                return Some(Err(cute_core::err!(
                     "{name}<T> takes one element type, got {} template arguments",
                     targs.len()
-                ))));
+                )));
             }
             Ok((major, sw))
         }
         None => {
             let sw = AtomSwizzle::parse(body)?;
             if umma {
-                return Some(Err(Error::new(format!(
+                return Some(Err(cute_core::err!(
                     "UMMA has no {name}<T, Major> (GMMA::{name} has; UMMA::Layout_{{MN,K}}_*_Atom<T> are the UMMA spellings)"
-                ))));
+                )));
             }
             if targs.len() != 2 {
-                return Some(Err(Error::new(format!(
+                return Some(Err(cute_core::err!(
                     "{name}<T, Major> takes an element type and a major, got {} template arguments",
                     targs.len()
-                ))));
+                )));
             }
             major_of(&targs[1]).map(|m| (m, sw))
         }
@@ -54,10 +54,10 @@ pub(crate) fn atom_bits_template(name: &str, targs: &[Value]) -> Option<Result<V
         arity(last, targs, 0, 0)?;
         let umma_only = sw == AtomSwizzle::Sw128Base32B;
         if name.starts_with("UMMA::") != umma_only {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "{} declares no {last} (UMMA::Layout_MN_SW128_32B_Atom_Bits is UMMA's; the others are GMMA's)",
                 if umma_only { "GMMA" } else { "UMMA" }
-            )));
+            ));
         }
         Ok(smem_atom(major, sw, 1)?.into())
     })())

@@ -44,9 +44,9 @@ macro_rules! ty {
         TypeRow {
             name: $name,
             spellings: &[$($alt),*],
-            params: $params,
+            params: help!($params),
             arity: $arity,
-            meaning: $meaning,
+            meaning: help!($meaning),
             body: $body,
         }
     };
@@ -269,19 +269,19 @@ pub static TYPES: &[TypeRow] = &[
     ty!("uint_bit_t", "<N>", n(1, 1), "the unsigned type of N bits",
         |t| {
             let bits = t[0].to_int()?;
-            unsigned_of_bits(bits).ok_or_else(|| Error::new(format!("no unsigned type of {bits} bits")))
+            unsigned_of_bits(bits).ok_or_else(|| cute_core::err!("no unsigned type of {bits} bits"))
         }),
     ty!("uint_byte_t", "<N>", n(1, 1), "the unsigned type of N bytes",
         |t| {
             let bytes = t[0].to_int()?;
             unsigned_of_bits(bytes.checked_mul(8).unwrap_or(0))
-                .ok_or_else(|| Error::new(format!("no unsigned type of {bytes} bytes")))
+                .ok_or_else(|| cute_core::err!("no unsigned type of {bytes} bytes"))
         }),
     ty!("complex", "<T>", n(1, 1), "complex<float> or complex<double>",
         |t| match bits_of(&t[0])? {
             32 => Ok(Value::Word(Word::Elem(Elem::C32))),
             64 => Ok(Value::Word(Word::Elem(Elem::C64))),
-            b => Err(Error::new(format!("complex of a {b}-bit type is not an element type here"))),
+            b => Err(cute_core::err!("complex of a {b}-bit type is not an element type here")),
         }),
     ty!("sizeof_bits" | "sizeof_bits_v", "<T>", n(1, 1), "the width of T in bits",
         |t| Ok(Value::Int(bits_of(&t[0])?))),
@@ -292,10 +292,10 @@ pub static TYPES: &[TypeRow] = &[
                 Value::Bool(b) => *b,
                 Value::Int(v) | Value::Dyn(v) => *v != 0,
                 v => {
-                    return Err(Error::new(format!(
+                    return Err(cute_core::err!(
                         "the condition must be a boolean, got {}",
                         v.kind()
-                    )))
+                    ))
                 }
             };
             Ok(t[if c { 1 } else { 2 }].clone())

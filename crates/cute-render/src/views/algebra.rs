@@ -7,7 +7,7 @@ use crate::limits::CELL_HARD_CAP;
 use crate::view::View;
 use cute_core::int_tuple::idx2crd;
 use cute_core::swizzle::AnyLayout;
-use cute_core::{Error, IntTuple, Result};
+use cute_core::{IntTuple, Result};
 use cute_lang::Call;
 use cute_lang::Value;
 
@@ -58,16 +58,16 @@ pub(super) fn algebra_figure(
     let names: Vec<String> = (0..call.args.len()).map(operand_name).collect();
     let result_label = format!("{}({}) = {value}", call.name, names.join(", "));
     let Some(result) = Operand::of("result".into(), result_label, value)? else {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "the algebra view draws a layout result, got {}",
             value.kind()
-        )));
+        ));
     };
     if result.size > CELL_HARD_CAP {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{} cells is too many to draw (limit {CELL_HARD_CAP})",
             result.size
-        )));
+        ));
     }
     let mut notes = Vec::new();
     if let Some(op) = cute_lang::lookup(&call.name) {

@@ -14,10 +14,10 @@ pub(super) fn bank_figure(title: &str, r: &BankReport, opts: &Options) -> Result
     let warp = opts.warp;
     let instrs: Vec<_> = r.instrs.iter().filter(|i| i.warp == warp).collect();
     if instrs.is_empty() {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "warp {warp} does not exist: the access has {} warp(s)",
             r.warps()
-        )));
+        ));
     }
     let mut panels = Vec::new();
     let mut notes = Vec::new();

@@ -20,10 +20,10 @@ pub(super) fn coalescing_figure(title: &str, r: &CoalesceReport, opts: &Options)
     let warp = opts.warp;
     let instrs: Vec<&GmemInstr> = r.instrs.iter().filter(|i| i.warp == warp).collect();
     if instrs.is_empty() {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "warp {warp} does not exist: the access has {} warp(s)",
             r.warps()
-        )));
+        ));
     }
     let mut panels = Vec::new();
     let mut notes = Vec::new();

@@ -5,7 +5,7 @@ use super::palette::Palette;
 use crate::grid::Panel;
 use crate::limits::{CELL_HARD_CAP, CELL_TEXT_CAP};
 use crate::view::View;
-use cute_core::{Error, Result};
+use cute_core::Result;
 
 /// One thread or one warp to emphasise; other cells are dimmed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,9 +100,9 @@ pub(crate) fn check_cells(n: i64, opts: &Options) -> Result<bool> {
         } else {
             String::new()
         };
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{n} cells is too many to draw (limit {CELL_HARD_CAP}{lazy}); draw a tile of it: composition(L, (256,256)) is the top-left 256x256 block of a layout L, logical_divide(L, (256,256)) its tiles"
-        )));
+        ));
     }
     Ok(n <= opts.cell_text_cap)
 }

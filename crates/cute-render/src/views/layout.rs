@@ -9,7 +9,7 @@ use crate::view::View;
 use cute_core::bank::{bank_of_offset, BANKS};
 use cute_core::int_tuple::idx2crd;
 use cute_core::swizzle::AnyLayout;
-use cute_core::{ComposedLayout, Error, IntTuple, Layout, Result, Swizzle};
+use cute_core::{ComposedLayout, IntTuple, Layout, Result, Swizzle};
 use cute_lang::Value;
 use std::sync::Arc;
 
@@ -85,10 +85,10 @@ impl OffsetGrid {
     fn new(map: &AnyLayout, limit: usize) -> Result<OffsetGrid> {
         let (row_shape, col_shape) = row_col_shapes(map.inner());
         if map.inner().shape().leaves().iter().any(|&s| s < 0) {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "cannot draw {}: a shape entry is negative",
                 map.inner()
-            )));
+            ));
         }
         let size = map.size()?;
         let rows = row_shape.size()?;
@@ -335,10 +335,10 @@ fn offsets_panel(
             // Longer sides would be hundreds of thousands of pixels even zoomed out, and
             // more than a bitmap holds.
             if grid.rows.max(part.cols) > LAZY_SIDE {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "a {}x{} grid is too long to draw: above {CELL_HARD_CAP} cells, a side has at most {LAZY_SIDE} cells",
                     grid.rows, part.cols
-                )));
+                ));
             }
             // In storage order, not row by row across it.
             let post = grid.post.as_deref().unwrap_or(&grid.pre);
@@ -427,10 +427,10 @@ pub(super) fn grey_legend() -> Vec<(String, String)> {
 
 pub(super) fn layout_figure(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
     let Some(layout) = value.to_any_layout().ok() else {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "the layout view draws a layout or a composed layout, got {}",
             value.kind()
-        )));
+        ));
     };
     // Shared-memory atoms are drawn in elements, as a tensor over them is addressed.
     let layout = layout.in_elements()?;

@@ -265,10 +265,10 @@ pub fn figure_with_call(
         View::Layout | View::Auto => layout_figure(title, value, opts),
         View::Swizzle => match value {
             Value::Composed(c) => swizzle_figure(title, c, opts),
-            v => Err(Error::new(format!(
+            v => Err(cute_core::err!(
                 "the swizzle view draws a composed layout (Sw<B,M,S> o 0 o L), got {}",
                 v.kind()
-            ))),
+            )),
         },
         View::Tv => tv_figure(title, value, opts),
         #[cfg(feature = "full")]
@@ -278,26 +278,26 @@ pub fn figure_with_call(
         #[cfg(feature = "full")]
         View::Banks => match value {
             Value::Banks(b) => bank_figure(title, b, opts),
-            v => Err(Error::new(format!(
+            v => Err(cute_core::err!(
                 "the bank view draws bank_conflicts(...), got {}",
                 v.kind()
-            ))),
+            )),
         },
         #[cfg(feature = "full")]
         View::Search => match value {
             Value::Ranked(cs) => search_figure(title, cs, call, opts),
-            v => Err(Error::new(format!(
+            v => Err(cute_core::err!(
                 "the search view draws swizzle_search(...), got {}",
                 v.kind()
-            ))),
+            )),
         },
         #[cfg(feature = "full")]
         View::Descriptor => match value {
             Value::Descriptor(d) => desc_figure(title, d, opts),
-            v => Err(Error::new(format!(
+            v => Err(cute_core::err!(
                 "the descriptor view draws make_gmma_desc(...), make_umma_desc(...) or make_instr_desc(...), got {}",
                 v.kind()
-            ))),
+            )),
         },
         #[cfg(feature = "full")]
         View::Tmem => tmem_view(title, value, opts),
@@ -308,18 +308,18 @@ pub fn figure_with_call(
         #[cfg(feature = "full")]
         View::Coalescing => match value {
             Value::Coalesce(c) => coalescing_figure(title, c, opts),
-            v => Err(Error::new(format!(
+            v => Err(cute_core::err!(
                 "the coalescing view draws coalescing(...), got {}",
                 v.kind()
-            ))),
+            )),
         },
         #[cfg(feature = "full")]
         View::Partition => match value {
             Value::Partition(p) => tv::partition_figure(title, p, opts),
-            v => Err(Error::new(format!(
+            v => Err(cute_core::err!(
                 "the partition view draws a thread's partition (tiled_mma.get_slice(t).partition_A(tensor), tiled_copy.get_slice(t).partition_S(tensor)), got {}",
                 v.kind()
-            ))),
+            )),
         },
         #[cfg(feature = "full")]
         View::Tma => match value {
@@ -327,32 +327,32 @@ pub fn figure_with_call(
             v if tma_of(v).is_some() => {
                 tma_figure(title, &tma_of(v).expect("checked").tma_box, opts)
             }
-            v => Err(Error::new(format!(
+            v => Err(cute_core::err!(
                 "the tma view draws make_tma_copy(SM90_TMA_LOAD{{}}, gmem_tensor, smem) or make_tma_copy(gmem, smem[, T]), got {}",
                 v.kind()
-            ))),
+            )),
         },
         View::Algebra => match call {
             Some(c) if is_algebra_op(&c.name) => {
                 algebra_figure(title, c, value, opts)
             }
-            Some(c) => Err(Error::new(format!(
+            Some(c) => Err(cute_core::err!(
                 "the algebra view draws a call of {}; the line calls {}",
                 algebra_ops(),
                 c.name
-            ))),
-            None => Err(Error::new(format!(
+            )),
+            None => Err(cute_core::err!(
                 "the algebra view draws the operands and result of a call of {}; the drawn line is not such a call",
                 algebra_ops()
-            ))),
+            )),
         },
         // The first picture's module: the other views are the page's to draw once it has
         // loaded.
         #[cfg(not(feature = "full"))]
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "the {} view is drawn by the page's full module",
             v.name()
-        ))),
+        )),
     }
 }
 
@@ -363,17 +363,17 @@ fn mma_view(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
         Value::Atom(a) => match &**a {
             Atom::Mma(a) => a.tiled()?,
             Atom::Copy(c) => {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "{} is a copy atom: use the copy view",
                     c.name
-                )))
+                ))
             }
         },
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "the mma view draws an MMA atom or TiledMMA, got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     mma_figure(title, &m, opts)
@@ -390,17 +390,17 @@ fn copy_view(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
                 None => c.with_value_bits(16)?.tiled()?,
             },
             Atom::Mma(m) => {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "{} is an MMA atom: use the mma view",
                     m.name
-                )))
+                ))
             }
         },
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
                 "the copy view draws a copy atom or TiledCopy, got {}",
                 v.kind()
-            )))
+            ))
         }
     };
     copy_figure(title, &c, opts)
@@ -417,17 +417,17 @@ fn tmem_view(title: &str, value: &Value, opts: &Options) -> Result<Figure> {
             Atom::Copy(c) if c.tmem_copy().is_some() => {
                 let val_id = c
                     .val_id()?
-                    .ok_or_else(|| Error::new(format!("{}: no ValID in the atom table", c.name)))?;
+                    .ok_or_else(|| cute_core::err!("{}: no ValID in the atom table", c.name))?;
                 tmem_atom_figure(title, c, &val_id, opts)
             }
-            a => Err(Error::new(format!(
+            a => Err(cute_core::err!(
                 "the tmem view draws a TMEM load/store atom (SM100_TMEM_LOAD_*, SM100_TMEM_STORE_*), not {}",
                 a.name()
-            ))),
+            )),
         },
-        v => Err(Error::new(format!(
+        v => Err(cute_core::err!(
             "the tmem view draws partition_fragment_C(...) of an SM100 UMMA or a TMEM load/store atom, got {}",
             v.kind()
-        ))),
+        )),
     }
 }

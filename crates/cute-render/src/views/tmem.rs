@@ -9,7 +9,7 @@ use crate::grid::{Cell, Data, Figure, Panel};
 use crate::view::View;
 use cute_core::atom::CopyAtom;
 use cute_core::tmem::{decode, tmem_copy_regs, TmemTensor, LANES};
-use cute_core::{Error, Layout, Result};
+use cute_core::{Layout, Result};
 use std::collections::HashMap;
 
 /// One accumulator value: which MMA of the fragment, and its (m, n) in that MMA.
@@ -56,7 +56,7 @@ pub(super) fn tmem_tensor_figure(title: &str, t: &TmemTensor, opts: &Options) ->
     let l = &t.layout;
     let size = l.size()?;
     if size > MAX_VALUES as i64 {
-        return Err(Error::new(format!("{size} values is too many to draw")));
+        return Err(cute_core::err!("{size} values is too many to draw"));
     }
     // (lane, column, slot) of every value, by its linear index.
     let mut at = Vec::with_capacity(size as usize);
@@ -68,10 +68,10 @@ pub(super) fn tmem_tensor_figure(title: &str, t: &TmemTensor, opts: &Options) ->
         at.push(a);
     }
     if lanes > LANES {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "the tensor reaches lane {}: TMEM has {LANES}",
             lanes - 1
-        )));
+        ));
     }
     let (rows, ncols) = (lanes as usize, cols as usize);
     let cell_text = check_cells((rows * ncols) as i64, opts)?;

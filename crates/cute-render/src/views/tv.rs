@@ -6,7 +6,7 @@ use crate::grid::{Cell, Data, Figure, Mark, Panel};
 use crate::limits::CELL_HARD_CAP;
 use crate::view::View;
 use cute_core::atom::{MmaParams, TiledCopy, TiledMma};
-use cute_core::{Error, IntTuple, Layout, Result};
+use cute_core::{IntTuple, Layout, Result};
 use cute_lang::value::Partitioner;
 use cute_lang::Value;
 
@@ -25,18 +25,18 @@ fn tv_panel(
     opts: &Options,
 ) -> Result<Panel> {
     if tv.rank() != 2 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "a thread-value layout has rank 2 (thread, value), got {tv}"
-        )));
+        ));
     }
     let (rows, cols) = if transpose { (n, m) } else { (m, n) };
     let (rows, cols) = (rows as usize, cols as usize);
     let threads = tv.mode(0)?.size()?;
     let values = tv.mode(1)?.size()?;
     if threads.saturating_mul(values) > CELL_HARD_CAP as i64 * 4 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "{threads} threads x {values} values is too many to draw"
-        )));
+        ));
     }
     let mut cells: Vec<Cell> = (0..rows * cols)
         .map(|k| Cell {
@@ -51,9 +51,9 @@ fn tv_panel(
         for v in 0..values {
             let idx = tv.call_coord(&IntTuple::ints(&[t, v]))?;
             if idx < 0 || idx >= size {
-                return Err(Error::new(format!(
+                return Err(cute_core::err!(
                     "thread {t} value {v} maps to {idx}, outside the {m}x{n} tile"
-                )));
+                ));
             }
             let (r, c) = (idx % m, idx / m);
             let (r, c) = if transpose { (c, r) } else { (r, c) };
@@ -161,9 +161,7 @@ fn tile_mn(tiler: &IntTuple) -> Result<(i64, i64)> {
         IntTuple::Int(m) | IntTuple::Dyn(m) => Ok((*m, 1)),
         IntTuple::Tuple(ts) if ts.len() == 1 => Ok((ts[0].size()?, 1)),
         IntTuple::Tuple(ts) if ts.len() == 2 => Ok((ts[0].size()?, ts[1].size()?)),
-        t => Err(Error::new(format!(
-            "a tile of rank 1 or 2 is drawn, got {t}"
-        ))),
+        t => Err(cute_core::err!("a tile of rank 1 or 2 is drawn, got {t}")),
     }
 }
 
@@ -171,10 +169,10 @@ pub(super) fn tv_figure(title: &str, value: &Value, opts: &Options) -> Result<Fi
     let (tiler, tv) = match value {
         Value::Tuple(vs) if vs.len() == 2 => (vs[0].to_int_tuple()?, vs[1].to_layout()?.clone()),
         v => {
-            return Err(Error::new(format!(
+            return Err(cute_core::err!(
             "the TV view draws make_layout_tv(thr, val) or a (tile_shape, tv_layout) pair, got {}",
             v.kind()
-        )))
+        ))
         }
     };
     let (m, n) = tile_mn(&tiler)?;
@@ -281,10 +279,10 @@ fn copy_grid(copy: &TiledCopy, tv: Layout) -> Result<(Layout, i64, i64)> {
         return Ok((tv, m, n));
     };
     if ls.len() != 2 {
-        return Err(Error::new(format!(
+        return Err(cute_core::err!(
             "a copy tile of rank 2 is drawn, got {}",
             copy.tiler_mn()
-        )));
+        ));
     }
     let (m, n) = (ls[0].cosize()?, ls[1].cosize()?);
     let tile2data = alg::composition_tiler(
