@@ -27,8 +27,10 @@ cargo fmt --all --check
 
 step "clippy (native crates, and the web app for wasm32)"
 cargo clippy --workspace --exclude cute-web --exclude cute-first --all-targets --locked -- -D warnings
-# The first-picture module is built without the full language: checked and tested on its own.
+# The first-picture modules are built without the full language: checked and tested on their
+# own, with the function table and (the literal module) without.
 cargo clippy -p cute-first --all-targets --locked -- -D warnings
+cargo clippy -p cute-first --no-default-features --all-targets --locked -- -D warnings
 cargo clippy -p cute-web --target wasm32-unknown-unknown --all-targets --locked -- -D warnings
 
 step "fuzz targets compile against the crates (their own workspace; run as fuzz/README.md says)"
@@ -37,6 +39,7 @@ cargo check --manifest-path fuzz/Cargo.toml --bins --locked --target-dir target/
 step "tests (golden data, property tests, hostile inputs, SVG, web state/form/inspector, doctests)"
 cargo test --workspace --exclude cute-first --locked
 cargo test -p cute-first --locked
+cargo test -p cute-first --no-default-features --locked
 
 step "golden pass counts per op (CuTe C++ reference and oracle data)"
 cargo test -q -p cute-lang --test golden --locked -- --nocapture

@@ -10,8 +10,10 @@ async function startApp() {
   dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
 }
 
-// The link's picture in a stand-in of the page, or nothing (the app draws it then).
-function paintFirst(first_picture) {
+// A stand-in of the page, built while the module is on its way (its style and layout are
+// then off the picture's path): the app's bar, editor and stage, and the room the stage
+// gives a drawing (its width, and the height it grows to).
+function standIn() {
   const stand = document.createElement('div');
   stand.id = 'first';
   stand.className = 'app';
@@ -21,41 +23,53 @@ function paintFirst(first_picture) {
     '<main class="main"><section class="side"><textarea readonly aria-label="Expression"></textarea></section>' +
     '<section class="stage"><div class="zoombar"></div><div class="canvas-wrap"><div class="canvas" id="first-canvas"></div></div></section></main>';
   document.body.append(stand);
-  // The room the app's stage gives a drawing: its width and the height it grows to.
   const canvas = stand.querySelector('#first-canvas');
   const maxH = parseFloat(getComputedStyle(canvas).maxHeight);
   const roomW = canvas.clientWidth - 8;
   const roomH = (Number.isFinite(maxH) ? maxH - 2 : canvas.clientHeight) - 8;
-  const dark = matchMedia('(prefers-color-scheme: dark)').matches;
-  const pic = first_picture(location.search, dark, roomW, roomH);
-  performance.mark('first:drawn');
-  if (!pic) {
-    stand.remove();
-    return;
-  }
-  document.documentElement.dataset.theme = pic.theme;
-  stand.querySelector('textarea').value = pic.expr;
-  canvas.innerHTML = pic.svg;
-  canvas.firstElementChild.style.width = `${pic.width}px`;
-  canvas.firstElementChild.style.height = `${pic.height}px`;
-  pic.free();
-  performance.mark('first:in-dom');
+  return { stand, canvas, roomW, roomH };
 }
 
-// The first picture only saves time: whatever fails in it, the app draws as before.
-let first = null;
+// The link's picture in the stand-in; false when the module has none.
+function paintFirst(draw, { stand, canvas, roomW, roomH }) {
+  const dark = matchMedia('(prefers-color-scheme: dark)').matches;
+  // WIDTH HEIGHT THEME, the expression and the SVG, joined by NULs (web/first/src/lib.rs).
+  const pic = draw(location.search, dark, roomW, roomH);
+  performance.mark('first:drawn');
+  if (pic == null) return false;
+  const at = pic.indexOf('\0');
+  const at2 = pic.indexOf('\0', at + 1);
+  const [width, height, theme] = pic.slice(0, at).split(' ');
+  document.documentElement.dataset.theme = theme;
+  stand.querySelector('textarea').value = pic.slice(at + 1, at2);
+  canvas.innerHTML = pic.slice(at2 + 1);
+  canvas.firstElementChild.style.width = `${width}px`;
+  canvas.firstElementChild.style.height = `${height}px`;
+  performance.mark('first:in-dom');
+  return true;
+}
+
+async function load(name) {
+  const module = await import(`./${name}.js`);
+  await module.default({ module_or_path: `./${name}_bg.wasm` });
+  return module;
+}
+
+// The first picture only saves time: whatever fails in it, the app draws as before. The
+// module is the one index.html's first script chose (web/first/pick.js); when the literal
+// one has no picture, the other may.
+let drawn = false;
 try {
-  first = await import('./@FIRST@.js');
-  await first.default({ module_or_path: './@FIRST@_bg.wasm' });
+  const name = window.cuteFirst ?? '@FIRST@';
+  const module = load(name);
+  const room = standIn();
+  const chosen = await module;
   performance.mark('first:loaded');
+  drawn = paintFirst(chosen.first, room);
+  if (!drawn && name !== '@FIRST@') drawn = paintFirst((await load('@FIRST@')).first, room);
 } catch (e) {
   console.warn('first picture:', e);
-  first = null;
 }
+if (!drawn) document.getElementById('first')?.remove();
+// After the picture: the bytes before it are the first picture's alone.
 startApp();
-try {
-  if (first) paintFirst(first.first_picture);
-} catch (e) {
-  console.warn('first picture:', e);
-  document.getElementById('first')?.remove();
-}

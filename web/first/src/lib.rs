@@ -17,8 +17,15 @@ use cute_web::page::{opening_zoom, WHOLE_CELLS};
 use cute_web::state::State;
 use wasm_bindgen::prelude::*;
 
+// The module draws one picture and is dropped: lol_alloc's free list is a few hundred
+// bytes where dlmalloc is 7 KB, and as fast for one picture (bench/README.md).
+// SAFETY: the page runs this module on its main thread only (no wasm threads).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOC: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
+    unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
+
 /// What the boot script puts on screen.
-#[wasm_bindgen(getter_with_clone)]
 #[derive(Debug)]
 pub struct First {
     /// The figure's SVG document.
@@ -44,7 +51,6 @@ pub struct First {
 /// // A kernel report (or any name of the full language) waits for the app.
 /// assert!(cute_first::first_picture("?expr=make_gmma_desc", false, 1000.0, 700.0).is_none());
 /// ```
-#[wasm_bindgen]
 pub fn first_picture(query: &str, system_dark: bool, room_w: f64, room_h: f64) -> Option<First> {
     let (state, _) = State::from_query(query);
     // Another view may not fall back to the one this module would draw instead: the app's
@@ -91,6 +97,32 @@ pub fn first_picture(query: &str, system_dark: bool, room_w: f64, room_h: f64) -
     })
 }
 
+/// The boot script's entry: [`first_picture`] as one string, `WIDTH HEIGHT THEME`, the
+/// expression and the SVG joined by NULs (a class would cost the page a kilobyte of glue).
+/// An expression with a NUL in it has no picture here.
+///
+/// ```
+/// let s = cute_first::first("?expr=(4,8):(8,1)", true, 1000.0, 700.0).unwrap();
+/// let [head, expr, svg]: [&str; 3] = s.splitn(3, '\0').collect::<Vec<_>>().try_into().unwrap();
+/// assert!(head.ends_with(" dark") && expr == "(4,8):(8,1)" && svg.starts_with("<svg"));
+/// ```
+#[wasm_bindgen]
+pub fn first(query: &str, system_dark: bool, room_w: f64, room_h: f64) -> Option<String> {
+    let f = first_picture(query, system_dark, room_w, room_h)?;
+    if f.expr.contains('\0') {
+        return None;
+    }
+    Some(format!(
+        "{} {} {}\0{}\0{}",
+        // Whole px (rounded above; a saturating cast): no float formatting in the module.
+        f.width as i64,
+        f.height as i64,
+        f.theme,
+        f.expr,
+        f.svg
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,6 +147,27 @@ mod tests {
         assert_eq!(f.theme, "dark");
         // 82% from its corner, as the app opens it.
         assert!(f.width > 1127.0);
+    }
+
+    #[test]
+    fn the_literal_module_draws_literals_and_leaves_functions_to_the_other() {
+        // What web/first/pick.js sends to the literal module (built without `ops`).
+        for q in [
+            "?expr=(64,64):(64,1)",
+            "?expr=8:1",
+            "?expr=((2,4),8):((1,16),2)&view=layout",
+            "?expr=Sw<3,4,3>%20o%200%20o%20(8,64):(64,1)",
+            "?expr=Swizzle<2,3,3>{}%20o%200%20o%20(8,32):(32,1)&view=swizzle",
+        ] {
+            assert!(first_picture(q, false, 1000.0, 700.0).is_some(), "{q}");
+        }
+        let tv = first_picture(
+            "?expr=make_layout_tv((4,8):(8,1),(4,1):(1,0))",
+            false,
+            1000.0,
+            700.0,
+        );
+        assert_eq!(tv.is_some(), cfg!(feature = "ops"));
     }
 
     #[test]

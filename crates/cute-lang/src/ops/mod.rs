@@ -260,8 +260,10 @@ macro_rules! op {
     };
 }
 
-/// The language's functions, one row each.
-pub static OPS: &[Op] = &[
+/// The language's functions, one row each (none in a build without the `ops` feature).
+pub static OPS: &[Op] = if cfg!(feature = "ops") { ALL_OPS } else { &[] };
+
+static ALL_OPS: &[Op] = &[
     // --- queries -----------------------------------------------------------------------
     op!("size", "(x[, modes...])", Append, (1, MANY), [], false,
         "the number of elements of a shape, layout or tiled atom (of one mode with indices)",

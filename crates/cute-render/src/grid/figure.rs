@@ -363,6 +363,15 @@ fn luminance(c: &str) -> f64 {
 /// How a cell the highlight leaves out is shown: its fill at this opacity over the page.
 pub const DIM_OPACITY: f64 = 0.22;
 
+/// [`DIM_OPACITY`] as the SVG's style writes it (a literal: formatting the float would put
+/// float printing into the first picture's module).
+///
+/// ```
+/// use cute_render::grid::{DIM_OPACITY, DIM_OPACITY_CSS};
+/// assert_eq!(DIM_OPACITY_CSS, DIM_OPACITY.to_string());
+/// ```
+pub const DIM_OPACITY_CSS: &str = "0.22";
+
 /// `fill` at [`DIM_OPACITY`] over `background` (both `#rrggbb`), as a dimmed cell shows.
 pub fn dimmed_fill(fill: &str, background: &str) -> String {
     let (f, b) = (rgba(fill), rgba(background));

@@ -23,7 +23,7 @@ mod svg_writer;
 
 pub use figure::{
     contrast, dimmed_fill, text_on, Cell, CellSource, Data, DataList, Figure, Mark, Panel, Theme,
-    DIM_OPACITY,
+    DIM_OPACITY, DIM_OPACITY_CSS,
 };
 pub use geometry::{HeaderLabel, Label, PanelBox, LINE_OFFSET};
 pub use keys::{cell_key, CellKey, Unit, Word, CELL_KEYS};

@@ -1,6 +1,6 @@
 //! The SVG writer: a [`Figure`] as one SVG document ([`Figure::to_svg`]).
 
-use super::figure::{Cell, Data, Figure, Mark, Panel, Theme, DIM_OPACITY};
+use super::figure::{Cell, Data, Figure, Mark, Panel, Theme, DIM_OPACITY_CSS};
 use super::geometry::{
     header_labels, label, row_stride, Frame, Metrics, Slots, LINE_OFFSET, MARGIN,
 };
@@ -71,7 +71,7 @@ impl Figure {
             .add(Style::new(format!(
                 "text{{font-family:{FONT};}} .cell rect{{stroke:#00000038;stroke-width:0.5}} \
                  .cell text{{font-size:11px;text-anchor:middle;dominant-baseline:central}} \
-                 .cell.dim rect,.run.dim{{opacity:{DIM_OPACITY}}} .cell.dim text{{fill:{f}}} \
+                 .cell.dim rect,.run.dim{{opacity:{DIM_OPACITY_CSS}}} .cell.dim text{{fill:{f}}} \
                  .cell.conflict rect,.run.conflict{{stroke:#d00000;stroke-width:2}} \
                  .hdr{{font-size:10px;fill:{m}}} .plabel{{font-size:12px;font-weight:bold;fill:{f}}}{fills}",
                 m = theme.muted(),
@@ -294,7 +294,7 @@ impl Figure {
                 .set("height", p.rows * ch)
                 .set("fill", "none")
                 .set("stroke", theme.foreground())
-                .set("stroke-width", 1.5),
+                .set("stroke-width", "1.5"),
         );
         if p.marks.is_empty() {
             return g;
@@ -322,7 +322,8 @@ fn write_marks(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, theme: The
             escape(&mut out, colour);
             let _ = write!(
                 out,
-                "\" stroke-width=\"{width}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+                "\" stroke-width=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+                Tenths(f64::from(*width), true),
                 gx + col * cw,
                 gy + row * ch,
                 cols * cw,
@@ -335,7 +336,9 @@ fn write_marks(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, theme: The
             let (x, y) = at(*centre);
             let _ = write!(
                 out,
-                "<text class=\"mlabel\" x=\"{x:.1}\" y=\"{y:.1}\" style=\"font-size:10px\" text-anchor=\"middle\" dominant-baseline=\"central\">"
+                "<text class=\"mlabel\" x=\"{}\" y=\"{}\" style=\"font-size:10px\" text-anchor=\"middle\" dominant-baseline=\"central\">",
+                Tenths(x, false),
+                Tenths(y, false)
             );
             escape(&mut out, text);
             out.push_str("</text>");
@@ -361,20 +364,26 @@ fn write_marks(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, theme: The
             escape(&mut out, colour);
             let _ = write!(
                 out,
-                "\"><line x1=\"{x0:.1}\" y1=\"{y0:.1}\" x2=\"{bx:.1}\" y2=\"{by:.1}\" stroke-width=\"2.5\"/>\
-                 <path stroke=\"none\" d=\"M{x1:.1} {y1:.1}L{:.1} {:.1}L{:.1} {:.1}z\"/>",
-                bx - 4.0 * uy,
-                by + 4.0 * ux,
-                bx + 4.0 * uy,
-                by - 4.0 * ux
+                "\"><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke-width=\"2.5\"/>\
+                 <path stroke=\"none\" d=\"M{} {}L{} {}L{} {}z\"/>",
+                Tenths(x0, false),
+                Tenths(y0, false),
+                Tenths(bx, false),
+                Tenths(by, false),
+                Tenths(x1, false),
+                Tenths(y1, false),
+                Tenths(bx - 4.0 * uy, false),
+                Tenths(by + 4.0 * ux, false),
+                Tenths(bx + 4.0 * uy, false),
+                Tenths(by - 4.0 * ux, false)
             );
             // Beside the line, not on it: to its right going down, above it going across.
             let (px, py) = (uy, -ux);
             let _ = write!(
                 out,
-                "<text x=\"{:.1}\" y=\"{:.1}\" stroke=\"{}\" stroke-width=\"3\" paint-order=\"stroke\" font-size=\"12\" font-weight=\"bold\" text-anchor=\"{}\" dominant-baseline=\"central\">",
-                (x0 + x1) / 2.0 + 8.0 * px,
-                (y0 + y1) / 2.0 + 10.0 * py,
+                "<text x=\"{}\" y=\"{}\" stroke=\"{}\" stroke-width=\"3\" paint-order=\"stroke\" font-size=\"12\" font-weight=\"bold\" text-anchor=\"{}\" dominant-baseline=\"central\">",
+                Tenths((x0 + x1) / 2.0 + 8.0 * px, false),
+                Tenths((y0 + y1) / 2.0 + 10.0 * py, false),
                 theme.background(),
                 if px > 0.3 { "start" } else if px < -0.3 { "end" } else { "middle" }
             );
@@ -384,6 +393,25 @@ fn write_marks(p: &Panel, gx: usize, gy: usize, cw: usize, ch: usize, theme: The
     }
     out.push_str("</g>");
     out
+}
+
+/// A length in px to one decimal, as `{:.1}` writes it (ties to even), or without a `.0`
+/// (`trim`: as `{}` writes 2.0 and 1.5): by integers, so the first picture's module carries
+/// no float formatting.
+struct Tenths(f64, bool);
+
+impl std::fmt::Display for Tenths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // A float to int cast saturates (and NaN is 0): no overflow for any input.
+        let t = (self.0 * 10.0).round_ties_even() as i64;
+        let sign = if t < 0 { "-" } else { "" };
+        let t = t.unsigned_abs();
+        if self.1 && t % 10 == 0 {
+            write!(f, "{sign}{}", t / 10)
+        } else {
+            write!(f, "{sign}{}.{}", t / 10, t % 10)
+        }
+    }
 }
 
 /// `s` with XML's special characters escaped (text and attribute values).
