@@ -406,7 +406,7 @@ impl std::fmt::Display for Tenths {
         let t = (self.0 * 10.0).round_ties_even() as i64;
         let sign = if t < 0 { "-" } else { "" };
         let t = t.unsigned_abs();
-        if self.1 && t % 10 == 0 {
+        if self.1 && t.is_multiple_of(10) {
             write!(f, "{sign}{}", t / 10)
         } else {
             write!(f, "{sign}{}.{}", t / 10, t % 10)
