@@ -1,6 +1,6 @@
 // End-to-end tests of the first picture: a shared link's figure drawn by a small module
 // (web/first) before the page's app has arrived, then replaced by the app's own drawing.
-// Run with the rest: node --test e2e/   (after `trunk build --release`).
+// Run with the rest: node --test --test-concurrency=1 e2e/   (after `trunk build --release`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';

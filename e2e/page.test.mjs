@@ -1,6 +1,6 @@
 // End-to-end tests: the release build (dist/, from `trunk build --release`) served under
 // /some/prefix/ and driven in Debian's headless Chromium through playwright-core.
-// Run: node --test e2e/   (scripts/test.sh builds dist/ first). Screenshots of the main
+// Run: node --test --test-concurrency=1 e2e/   (scripts/test.sh builds dist/ first). Screenshots of the main
 // views land in e2e/out/ for a human to look at.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -67,7 +67,8 @@ step "release build of the page (trunk build --release → dist/)"
 trunk build --release
 
 step "end-to-end: dist/ served under /some/prefix/, driven in headless Chromium"
-node --test e2e/
+# One file at a time: on two cores, files in parallel starve the long-script test's timeouts.
+node --test --test-concurrency=1 e2e/
 
 echo
 echo "all checks passed"
