@@ -46,8 +46,13 @@ async function firstPicture(query, block = /cute-web-/) {
   const svg = await page.$eval('#first-canvas svg', (s) => s.outerHTML).catch(() => null);
   const module = await page.evaluate(() => window.cuteFirst);
   const editor = await page.$eval('#first textarea', (t) => t.value).catch(() => null);
+  // The grids painted under the SVG: their size in cells and their first row's pixels.
+  const fills = await page.$$eval('#first-canvas canvas.first-fills', (cs) => cs.map((c) => ({
+    cols: c.width, rows: c.height,
+    row0: [...c.getContext('2d').getImageData(0, 0, c.width, 1).data],
+  })));
   await ctx.close();
-  return { svg, module, editor, errors };
+  return { svg, module, editor, fills, errors };
 }
 
 /** The app's drawing of `query` from a cold start. */
@@ -117,6 +122,16 @@ test('a shared layout or swizzle literal comes from the literal module, anything
     const app = await appPicture(query);
     assert.equal(markup(first.svg), markup(app.svg), `${expr}: the first picture differs from the app's`);
   }
+  // A big layout's cells are not in its SVG: they are painted under it, one pixel a cell,
+  // coloured by offset mod 8 as the app colours them.
+  const big = await firstPicture(`?expr=${encodeURIComponent('(64,64):(64,1)')}`);
+  assert.equal(big.fills.length, 1);
+  const [{ cols, rows, row0 }] = big.fills;
+  assert.deepEqual([cols, rows], [64, 64]);
+  const px = (c) => row0.slice(4 * c, 4 * c + 4).join(',');
+  assert.ok(row0.every((v, i) => i % 4 !== 3 || v === 255), 'every cell painted');
+  assert.equal(new Set(Array.from({ length: 8 }, (_, c) => px(c))).size, 8, 'offsets 0..7 in 8 colours');
+  assert.equal(px(8), px(0), 'offset 8 as offset 0');
 });
 
 test('without the first-picture modules, or with a link they cannot draw, the app draws as before', async () => {

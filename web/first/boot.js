@@ -30,21 +30,39 @@ function standIn() {
   return { stand, canvas, roomW, roomH };
 }
 
-// The link's picture in the stand-in; false when the module has none.
-function paintFirst(draw, { stand, canvas, roomW, roomH }) {
+// The link's picture in the stand-in; false when the module has none. The grids whose
+// cells the SVG leaves out (a big figure's) are painted under it from one pixel a cell, as
+// the app paints them.
+function paintFirst(module, { stand, canvas, roomW, roomH }) {
   const dark = matchMedia('(prefers-color-scheme: dark)').matches;
-  // WIDTH HEIGHT THEME, the expression and the SVG, joined by NULs (web/first/src/lib.rs).
-  const pic = draw(location.search, dark, roomW, roomH);
+  // A head, the expression and the SVG, joined by NULs (web/first/src/lib.rs `first`).
+  const pic = module.first(location.search, dark, roomW, roomH);
   performance.mark('first:drawn');
   if (pic == null) return false;
   const at = pic.indexOf('\0');
   const at2 = pic.indexOf('\0', at + 1);
-  const [width, height, theme] = pic.slice(0, at).split(' ');
+  const [width, height, theme, millionths, ...grids] = pic.slice(0, at).split(' ');
+  const zoom = Number(millionths) / 1e6;
   document.documentElement.dataset.theme = theme;
   stand.querySelector('textarea').value = pic.slice(at + 1, at2);
-  canvas.innerHTML = pic.slice(at2 + 1);
-  canvas.firstElementChild.style.width = `${width}px`;
-  canvas.firstElementChild.style.height = `${height}px`;
+  const layer = document.createElement('div');
+  layer.style.cssText = `position:relative;width:${width}px;height:${height}px`;
+  grids.forEach((g, i) => {
+    const [x, y, w, h, cols, rows] = g.split(',').map(Number);
+    const bitmap = document.createElement('canvas');
+    bitmap.width = cols;
+    bitmap.height = rows;
+    const rgba = module.first_fills(i);
+    bitmap.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.length), cols, rows), 0, 0);
+    bitmap.className = 'first-fills';
+    bitmap.style.cssText = `position:absolute;left:${x * zoom}px;top:${y * zoom}px;width:${w * zoom}px;height:${h * zoom}px;image-rendering:pixelated`;
+    layer.append(bitmap);
+  });
+  layer.insertAdjacentHTML('beforeend', pic.slice(at2 + 1));
+  const svg = layer.lastElementChild;
+  // Above the fills (positioned, later in the tree), through the holes it leaves.
+  svg.style.cssText = `position:relative;width:${width}px;height:${height}px`;
+  canvas.append(layer);
   performance.mark('first:in-dom');
   return true;
 }
@@ -65,8 +83,8 @@ try {
   const room = standIn();
   const chosen = await module;
   performance.mark('first:loaded');
-  drawn = paintFirst(chosen.first, room);
-  if (!drawn && name !== '@FIRST@') drawn = paintFirst((await load('@FIRST@')).first, room);
+  drawn = paintFirst(chosen, room);
+  if (!drawn && name !== '@FIRST@') drawn = paintFirst(await load('@FIRST@'), room);
 } catch (e) {
   console.warn('first picture:', e);
 }

@@ -38,6 +38,22 @@ pub struct First {
     pub theme: String,
     /// The link's expression, for the stand-in editor.
     pub expr: String,
+    /// The zoom it opens at.
+    pub zoom: f64,
+    /// The fills of the grids the SVG leaves to the page (cells computed on demand: a
+    /// 64x64 layout), one pixel a cell, to be painted under the SVG as the app paints them.
+    pub fills: Vec<Fills>,
+}
+
+/// A grid's fills: its box in the SVG (natural size) and one RGBA pixel a cell, row-major.
+#[derive(Debug)]
+pub struct Fills {
+    /// Left edge, top edge, width and height in the SVG's units.
+    pub at: (usize, usize, usize, usize),
+    /// Columns and rows of cells: the pixels' width and height.
+    pub cells: (usize, usize),
+    /// RGBA, `cells.0 * cells.1 * 4` bytes.
+    pub rgba: Vec<u8>,
 }
 
 /// The first picture of the page's URL query `query` in a stage of `room_w` x `room_h`
@@ -83,8 +99,25 @@ pub fn first_picture(query: &str, system_dark: bool, room_w: f64, room_h: f64) -
     } else {
         opening_zoom(natural, (room_w, room_h))
     };
+    // A lazy grid's cells are not in the SVG: its fills come as pixels, as the app's.
+    let fills = if detail == Detail::Fills {
+        fig.panel_boxes()
+            .iter()
+            .filter_map(|b| {
+                Some(Fills {
+                    at: (b.x, b.y, b.cols * b.cell_w, b.rows * b.cell_h),
+                    cells: (b.cols, b.rows),
+                    rgba: fig.pixels(b.index)?,
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Some(First {
         svg: fig.to_svg_with(theme, detail),
+        zoom,
+        fills,
         width: (natural.0 * zoom).round(),
         height: (natural.1 * zoom).round(),
         theme: if theme == cute_render::Theme::Dark {
@@ -97,14 +130,26 @@ pub fn first_picture(query: &str, system_dark: bool, room_w: f64, room_h: f64) -
     })
 }
 
-/// The boot script's entry: [`first_picture`] as one string, `WIDTH HEIGHT THEME`, the
-/// expression and the SVG joined by NULs (a class would cost the page a kilobyte of glue).
-/// An expression with a NUL in it has no picture here.
+thread_local! {
+    /// The last picture's fills, until the boot script takes them ([`first_fills`]).
+    static FILLS: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The boot script's entry: [`first_picture`] as one string (a class would cost the page a
+/// kilobyte of glue): a head, the expression and the SVG joined by NULs. The head is
+/// `WIDTH HEIGHT THEME ZOOM`, then `x,y,w,h,cols,rows` for each grid whose fills
+/// [`first_fills`] gives, in order. An expression with a NUL in it has no picture here.
 ///
 /// ```
-/// let s = cute_first::first("?expr=(4,8):(8,1)", true, 1000.0, 700.0).unwrap();
+/// let s = cute_first::first("?expr=(64,64):(64,1)", true, 1000.0, 700.0).unwrap();
 /// let [head, expr, svg]: [&str; 3] = s.splitn(3, '\0').collect::<Vec<_>>().try_into().unwrap();
-/// assert!(head.ends_with(" dark") && expr == "(4,8):(8,1)" && svg.starts_with("<svg"));
+/// let head: Vec<&str> = head.split(' ').collect();
+/// assert_eq!(head[2], "dark");
+/// assert_eq!(expr, "(64,64):(64,1)");
+/// assert!(svg.starts_with("<svg"));
+/// // One grid of fills, 64x64 cells: 16,384 bytes of RGBA.
+/// assert!(head[4].ends_with(",64,64"));
+/// assert_eq!(cute_first::first_fills(0).len(), 64 * 64 * 4);
 /// ```
 #[wasm_bindgen]
 pub fn first(query: &str, system_dark: bool, room_w: f64, room_h: f64) -> Option<String> {
@@ -112,15 +157,32 @@ pub fn first(query: &str, system_dark: bool, room_w: f64, room_h: f64) -> Option
     if f.expr.contains('\0') {
         return None;
     }
-    Some(format!(
-        "{} {} {}\0{}\0{}",
-        // Whole px (rounded above; a saturating cast): no float formatting in the module.
+    // Whole px (rounded above; a saturating cast), the zoom in millionths: no float
+    // formatting in the module.
+    let mut head = format!(
+        "{} {} {} {}",
         f.width as i64,
         f.height as i64,
         f.theme,
-        f.expr,
-        f.svg
-    ))
+        (f.zoom * 1e6).round() as i64
+    );
+    for g in &f.fills {
+        let ((x, y, w, h), (cols, rows)) = (g.at, g.cells);
+        head.push_str(&format!(" {x},{y},{w},{h},{cols},{rows}"));
+    }
+    FILLS.with(|k| *k.borrow_mut() = f.fills.into_iter().map(|g| g.rgba).collect());
+    Some(format!("{head}\0{}\0{}", f.expr, f.svg))
+}
+
+/// Grid `i`'s fills of the last [`first`] picture, RGBA (empty once taken, or past the end).
+#[wasm_bindgen]
+pub fn first_fills(i: usize) -> Vec<u8> {
+    FILLS.with(|k| {
+        k.borrow_mut()
+            .get_mut(i)
+            .map(std::mem::take)
+            .unwrap_or_default()
+    })
 }
 
 #[cfg(test)]
