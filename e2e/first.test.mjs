@@ -3,24 +3,19 @@
 // Run with the rest: node --test --test-concurrency=1 e2e/   (after `trunk build --release`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
-import { serve, CHROMIUM_ARGS } from './serve.mjs';
+import { serveAndLaunch } from './serve.mjs';
 
 const DIST = new URL('../dist', import.meta.url).pathname;
-let server, browser, base;
+let site, browser, base;
 
 before(async () => {
-  server = await serve(DIST);
-  base = `http://127.0.0.1:${server.address().port}/some/prefix/`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS,
-  });
+  site = await serveAndLaunch(DIST);
+  ({ browser, base } = site);
 });
 
 after(async () => {
   // Always close, even after failures, or Chromium processes linger.
-  await browser?.close();
-  server?.close();
+  await site?.close();
 });
 
 const VIEWPORT = { width: 1400, height: 900 };

@@ -5,27 +5,22 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
-import { chromium } from 'playwright-core';
-import { serve, CHROMIUM_ARGS, longScript } from './serve.mjs';
+import { serveAndLaunch, longScript } from './serve.mjs';
 
 const DIST = new URL('../dist', import.meta.url).pathname;
 const OUT = new URL('./out', import.meta.url).pathname;
 
-let server, browser, base;
+let site, browser, base;
 
 before(async () => {
   await mkdir(OUT, { recursive: true });
-  server = await serve(DIST);
-  base = `http://127.0.0.1:${server.address().port}/some/prefix/`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS,
-  });
+  site = await serveAndLaunch(DIST);
+  ({ browser, base } = site);
 });
 
 after(async () => {
   // Always close, even after failures, or Chromium processes linger.
-  await browser?.close();
-  server?.close();
+  await site?.close();
 });
 
 /** A fresh page that fails the test on any uncaught page error. */

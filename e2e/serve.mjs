@@ -15,6 +15,18 @@ const TYPES = {
   '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json',
 };
 
+/** `root` served under /some/prefix/ and Debian's headless Chromium, as a test file starts
+ * them; `close()` ends both (call it even after failures, or Chromium processes linger). */
+export async function serveAndLaunch(root) {
+  const { chromium } = await import('playwright-core');
+  const server = await serve(root);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS,
+  }).catch((e) => { server.close(); throw e; });
+  const base = `http://127.0.0.1:${server.address().port}/some/prefix/`;
+  return { browser, base, close: async () => { await browser.close(); server.close(); } };
+}
+
 /** Serve `root` under `prefix` on 127.0.0.1:`port` (0 = any); resolves to the server. */
 export function serve(root, prefix = '/some/prefix/', port = 0) {
   // Each file compressed once, as a static host keeps it (compressing per request would

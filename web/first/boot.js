@@ -1,8 +1,8 @@
 // The page's boot (the build inlines it into index.html; `scripts/first-picture.sh` fills
-// in the file names). A shared link's picture comes first, from the small first-picture
-// module, in a stand-in of the page. The app's transfer starts once the module has arrived
-// (so it does not slow the picture down, and it overlaps drawing it); the app takes over in
-// place and removes the stand-in once it has drawn.
+// in the file names). A shared link's picture comes first, from a small first-picture
+// module, in a stand-in of the page. The app's transfer starts once the picture is drawn
+// (so it does not slow the picture down); the app takes over in place and removes the
+// stand-in once it has drawn.
 async function startApp() {
   const app = await import('./@APP@.js');
   const wasm = await app.default({ module_or_path: './@APP@_bg.wasm' });
