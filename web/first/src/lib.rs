@@ -105,7 +105,13 @@ pub fn first_picture(query: &str, system_dark: bool, room_w: f64, room_h: f64) -
             .iter()
             .filter_map(|b| {
                 Some(Fills {
-                    at: (b.x, b.y, b.cols * b.cell_w, b.rows * b.cell_h),
+                    // Within the figure's cell cap; saturating all the same.
+                    at: (
+                        b.x,
+                        b.y,
+                        b.cols.saturating_mul(b.cell_w),
+                        b.rows.saturating_mul(b.cell_h),
+                    ),
                     cells: (b.cols, b.rows),
                     rgba: fig.pixels(b.index)?,
                 })
