@@ -13,7 +13,7 @@ use crate::value::Value;
 use crate::words::{CopyOp, CuSwizzle, LayoutEnum, TmaOp, Word};
 use cute_core::atom::Atom;
 use cute_core::atom::Operand;
-use cute_core::error::{edit_distance, Error, Result};
+use cute_core::error::{Error, Result};
 use cute_core::int_tuple::{self, IntTuple};
 use cute_core::layout::{self as alg, Layout};
 use cute_core::smem_atom::{self, AtomMajor};
@@ -231,12 +231,10 @@ pub(crate) fn call_op(op: &Op, targs: &[Value], args: &[Value], kw: &Kwargs) -> 
     (op.body)(args, &kw_rest).map_err(ctx)
 }
 
-/// The error for a name the table does not know, with the nearest spelling it does.
+/// The error for a name the table does not know, with the nearest spelling it does (the
+/// one rule of "did you mean", [`cute_core::error::nearest_names`]).
 pub(crate) fn unknown_function(name: &str) -> Error {
-    let near = function_names()
-        .filter(|f| edit_distance(f, name) <= 2)
-        .min_by_key(|f| edit_distance(f, name));
-    match near {
+    match cute_core::error::nearest_names(name, function_names(), 1).first() {
         Some(n) => cute_core::err!("unknown function '{name}' (did you mean '{n}'?)"),
         None => cute_core::err!("unknown function '{name}'"),
     }
