@@ -261,6 +261,18 @@ pub fn figure_with_call(
         _ => tensor_drawn(value),
     };
     let value = drawn.as_ref().unwrap_or(value);
+    figure_in_view(view, title, value, call, opts)
+}
+
+/// `value` drawn in `view` (resolved: `Auto` draws as the layout view), its tensor already
+/// replaced by what is drawn of it; each view checks that the value is one it draws.
+fn figure_in_view(
+    view: View,
+    title: &str,
+    value: &Value,
+    call: Option<&Call>,
+    opts: &Options,
+) -> Result<Figure> {
     match view {
         View::Layout | View::Auto => layout_figure(title, value, opts),
         View::Swizzle => match value {
