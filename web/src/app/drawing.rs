@@ -93,6 +93,24 @@ impl Drawing {
         self.part.read_only()
     }
 
+    /// A view the drawing could not keep: a preset's suggestion follows the value (the
+    /// figure is already the automatic view's, so the redraw this state change asks for
+    /// finds it drawn); a view chosen in the menu stays, and the note says why not.
+    fn follow_or_note(self, expr: &str, opts: &Options, th: Theme, note: Option<String>) {
+        if note.is_some() && !self.shared.view_chosen.get_value() {
+            let auto = Options {
+                view: View::Auto,
+                ..opts.clone()
+            };
+            self.drawn.set_value(Some((expr.to_string(), auto, th)));
+            self.shared.cause.set_value(Cause::Follow);
+            self.shared.state.update(|s| s.opts.view = View::Auto);
+            self.view_note.set(None);
+        } else {
+            self.view_note.set(note);
+        }
+    }
+
     /// Evaluate `expr` once, print its lines, draw its figure (or show why not).
     pub fn draw(self, expr: String, opts: Options, th: Theme) {
         // The effects that call this may fire more than once for one change (at mount
@@ -122,21 +140,7 @@ impl Drawing {
         let t1 = now();
         match evaluated.figure(&opts) {
             Ok((value, fig, note)) => {
-                if note.is_some() && !self.shared.view_chosen.get_value() {
-                    // The view was a preset's suggestion: it follows the value now. The
-                    // figure is already the automatic view's; the redraw this state change
-                    // asks for finds it drawn.
-                    let auto = Options {
-                        view: View::Auto,
-                        ..opts.clone()
-                    };
-                    self.drawn.set_value(Some((expr.clone(), auto, th)));
-                    self.shared.cause.set_value(Cause::Follow);
-                    self.shared.state.update(|s| s.opts.view = View::Auto);
-                    self.view_note.set(None);
-                } else {
-                    self.view_note.set(note);
-                }
+                self.follow_or_note(&expr, &opts, th, note);
                 let t2 = now();
                 let big = fig.cell_text && fig.cell_count() > WHOLE_CELLS;
                 let svg = fig.to_svg_with(th, if big { Detail::Fills } else { Detail::Full });
@@ -168,14 +172,7 @@ impl Drawing {
                 self.bitmaps
                     .set_value(self.boxes.with_value(|b| bitmaps(&fig, b)));
                 let fills_ms = now() - tb;
-                let too_big = fig.cell_count() > cute_render::views::CELL_HARD_CAP;
-                self.shared.export_blocked.set(too_big.then(|| {
-                    format!(
-                        "{} cells are too many for a file (export holds up to {})",
-                        fig.cell_count(),
-                        cute_render::views::CELL_HARD_CAP
-                    )
-                }));
+                self.shared.export_blocked.set(export_refusal(&fig));
                 self.shared.answers.set(fig.notes.clone());
                 figure.set_value(Some(fig));
                 if reshaped {
@@ -669,6 +666,17 @@ fn pin_of(data: &[(String, String)], at: Option<(usize, usize)>) -> Option<Pin> 
 
 /// A bitmap (one pixel a cell) of each lazy panel's fills, for [`Drawing::paint_labels`];
 /// `boxes` are the figure's panel boxes (a lazy figure is always drawn as fills, so has them).
+/// Why the export buttons refuse `fig`, if they do: a file holds up to the renderer's cap.
+fn export_refusal(fig: &cute_render::Figure) -> Option<String> {
+    let cap = cute_render::views::CELL_HARD_CAP;
+    (fig.cell_count() > cap).then(|| {
+        format!(
+            "{} cells are too many for a file (export holds up to {cap})",
+            fig.cell_count()
+        )
+    })
+}
+
 fn bitmaps(
     fig: &cute_render::Figure,
     boxes: &[PanelBox],
