@@ -24,37 +24,25 @@ pub struct Error {
 /// module, which draws no error and leaves the words out).
 pub const TERSE: &str = "error (its words are the full build's)";
 
-/// An error's words: `msg`, or [`TERSE`] without the `messages` feature (inlined, so the
-/// words are dead code there).
-#[inline(always)]
-fn words(msg: impl Into<String>) -> String {
-    if cfg!(feature = "messages") {
-        msg.into()
-    } else {
-        TERSE.to_string()
-    }
-}
-
 impl Error {
     /// An error without a position.
     #[inline(always)]
     pub fn new(msg: impl Into<String>) -> Self {
-        Error {
-            msg: words(msg),
-            col: None,
-        }
+        Error::lazy(|| msg.into())
     }
 
     /// An error at a 1-based column.
     #[inline(always)]
     pub fn at(col: usize, msg: impl Into<String>) -> Self {
         Error {
-            msg: words(msg),
             col: Some(col),
+            ..Error::lazy(|| msg.into())
         }
     }
 
-    /// An error whose words are formatted only where the build keeps them ([`err!`]).
+    /// An error whose words are made only where the build keeps them (the `messages`
+    /// feature; [`TERSE`] without it). Inlined, so the words are dead code there; every
+    /// constructor and [`err!`] come here.
     #[inline(always)]
     pub fn lazy(msg: impl FnOnce() -> String) -> Self {
         Error {

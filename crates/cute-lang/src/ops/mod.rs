@@ -234,10 +234,14 @@ pub(crate) fn call_op(op: &Op, targs: &[Value], args: &[Value], kw: &Kwargs) -> 
 /// The error for a name the table does not know, with the nearest spelling it does (the
 /// one rule of "did you mean", [`cute_core::error::nearest_names`]).
 pub(crate) fn unknown_function(name: &str) -> Error {
-    match cute_core::error::nearest_names(name, function_names(), 1).first() {
-        Some(n) => cute_core::err!("unknown function '{name}' (did you mean '{n}'?)"),
-        None => cute_core::err!("unknown function '{name}'"),
-    }
+    // Inside err!: a build without the words does not look for the names either.
+    cute_core::err!(
+        "unknown function '{name}'{}",
+        match cute_core::error::nearest_names(name, function_names(), 1).first() {
+            Some(n) => format!(" (did you mean '{n}'?)"),
+            None => String::new(),
+        }
+    )
 }
 
 const MANY: usize = usize::MAX;
