@@ -27,6 +27,7 @@
 //! - [`desc`]: GMMA/UMMA shared-memory descriptors and the UMMA instruction descriptor.
 //! - [`tma`]: the TMA swizzle mode and box of a shared-memory layout.
 //! - [`tmem`]: Blackwell tensor memory: UMMA accumulators (`tmem_frg`) and `tcgen05.ld` registers.
+//! - [`compare`]: `functionally_equal` of two sampled functions, and where they differ.
 //! - [`error`]: [`Error`], what went wrong and where.
 //!
 //! ```
@@ -44,6 +45,7 @@ pub mod atom;
 pub mod bank;
 pub mod basis;
 pub mod collective;
+pub mod compare;
 pub mod desc;
 pub mod elem;
 pub mod epilogue;

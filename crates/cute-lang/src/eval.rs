@@ -186,6 +186,7 @@ fn eval_inner(node: &Node, env: &Env) -> Result<Value> {
 fn eval_ternary(cond: &Node, then: &Node, other: &Node, env: &Env) -> Result<Value> {
     let c = match eval(cond, env)? {
         Value::Bool(b) => b,
+        Value::Compare(c) => c.equal(),
         Value::Int(v) | Value::Dyn(v) => v != 0,
         v => {
             return Err(Error::at(

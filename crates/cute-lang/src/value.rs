@@ -109,6 +109,9 @@ pub enum Value {
     ThrCopy(Box<ThrCopy>),
     /// A thread's partition of a tensor, with every thread's part (the partition view).
     Partition(Box<Partition>),
+    /// `functionally_equal(a, b)`: both functions sampled, and where they differ (the
+    /// compare view); prints `true`, or `false` and the first difference.
+    Compare(Box<cute_core::compare::Comparison>),
 }
 
 /// A CUTLASS dispatch policy: its spelling and the members the language evaluates.
@@ -177,6 +180,7 @@ impl fmt::Display for Value {
             Value::ThrCopy(c) => write!(f, "{c}"),
             #[cfg(feature = "full")]
             Value::Partition(p) => write!(f, "{p}"),
+            Value::Compare(c) => write!(f, "{c}"),
             // The first picture's build makes none of these (no op that returns one is in it).
             #[cfg(not(feature = "full"))]
             v => write!(f, "<{}>", v.kind()),
@@ -259,6 +263,7 @@ impl Value {
             Value::ThrMma(_) => "a thread's slice of a TiledMMA",
             Value::ThrCopy(_) => "a thread's slice of a TiledCopy",
             Value::Partition(_) => "a tensor",
+            Value::Compare(_) => "a comparison",
         }
     }
 

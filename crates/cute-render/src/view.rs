@@ -37,6 +37,9 @@ pub enum View {
     /// Global-memory coalescing of an access: the lines and sectors each warp instruction
     /// touches, the bytes its lanes ask for.
     Coalescing,
+    /// Two functions side by side (`functionally_equal(A, B)`), the cells where they
+    /// differ marked and counted.
+    Compare,
     /// A whole kernel's configuration block checked at once (`render --report`): a row per
     /// smem buffer, copy and MMA with its verdict; a row opens the object's own view.
     Kernel,
@@ -50,7 +53,7 @@ impl View {
     /// for v in View::ALL {
     ///     assert_eq!(View::parse(v.name()), Some(*v));
     /// }
-    /// assert_eq!(View::ALL.len(), 15);
+    /// assert_eq!(View::ALL.len(), 16);
     /// ```
     pub const ALL: &'static [View] = &[
         View::Auto,
@@ -67,6 +70,7 @@ impl View {
         View::Tma,
         View::Partition,
         View::Coalescing,
+        View::Compare,
         View::Kernel,
     ];
 
@@ -94,6 +98,7 @@ impl View {
             View::Tma => "tma",
             View::Partition => "partition",
             View::Coalescing => "coalescing",
+            View::Compare => "compare",
             View::Kernel => "kernel",
         }
     }

@@ -24,6 +24,8 @@ pub(crate) mod args;
 pub(crate) mod atoms;
 pub(crate) mod basis;
 pub(crate) mod collective;
+#[cfg(feature = "full")]
+pub(crate) mod compare;
 pub(crate) mod descriptors;
 pub(crate) mod epilogue;
 pub(crate) mod families;
@@ -582,6 +584,10 @@ static ALL_OPS: &[Op] = &[
     op!("weakly_congruent", "(a, b)", No, (2, 2), [], false,
         "whether a's profile is a prefix of b's",
         |a, _| Ok(Value::Bool(shape_of(&a[0])?.weakly_congruent(&shape_of(&a[1])?)))),
+    #[cfg(feature = "full")]
+    op!("functionally_equal", "(a, b)", No, (2, 2), [], false,
+        "whether a and b have the same domain and the same value at every coordinate; false names the first coordinate where they differ (the compare view draws both)",
+        |a, _| Ok(Value::Compare(Box::new(compare::compare(&a[0], &a[1])?)))),
     op!("compatible", "(a, b)", No, (2, 2), [], false,
         "whether every coordinate of a is one of b",
         |a, _| Ok(Value::Bool(shape_of(&a[0])?.compatible(&shape_of(&a[1])?)?))),

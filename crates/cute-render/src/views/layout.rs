@@ -26,7 +26,7 @@ fn header(i: usize, shape: &IntTuple) -> String {
 /// A grid side's headers: index and coordinate while they are short (`5 (1,2)`); the
 /// flat index alone when a coordinate would be long (`((0,0),(0,0))` of a staged tile made
 /// its cells ~115 px wide). The inspector gives every cell's coordinate on hover.
-fn headers(n: usize, shape: &IntTuple) -> Vec<String> {
+pub(super) fn headers(n: usize, shape: &IntTuple) -> Vec<String> {
     /// Widest header (characters) still written with its coordinate.
     const SHORT: usize = 8;
     let full: Vec<String> = (0..n).map(|i| header(i, shape)).collect();
@@ -38,7 +38,7 @@ fn headers(n: usize, shape: &IntTuple) -> Vec<String> {
 }
 
 /// Where the innermost sub-mode of a grouped mode wraps: thicker lines there.
-fn breaks(shape: &IntTuple, n: usize) -> Vec<usize> {
+pub(super) fn breaks(shape: &IntTuple, n: usize) -> Vec<usize> {
     match shape {
         IntTuple::Tuple(ms) if ms.len() > 1 => match ms[0].size() {
             Ok(k) if k > 1 && (k as usize) < n => (1..)
@@ -52,7 +52,7 @@ fn breaks(shape: &IntTuple, n: usize) -> Vec<usize> {
 }
 
 /// A layout's rows and columns: mode 0 down, the other modes across.
-fn row_col_shapes(layout: &Layout) -> (IntTuple, IntTuple) {
+pub(super) fn row_col_shapes(layout: &Layout) -> (IntTuple, IntTuple) {
     match layout.shape() {
         IntTuple::Int(_) | IntTuple::Dyn(_) => (IntTuple::Int(1), layout.shape().clone()),
         // The empty layout `():()` has one cell.

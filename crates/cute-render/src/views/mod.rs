@@ -13,6 +13,7 @@
 //! | `descriptor` | `make_gmma_desc`, `make_umma_desc`, `make_instr_desc` | the descriptor's bits as a ruler of named fields (two rows of 32 bits, or one); for a shared-memory descriptor, the operand block below it: offsets, core matrices outlined, LBO/SBO as arrows from the first core matrix |
 //! | `tmem` | `partition_fragment_C` of an SM100 UMMA, a TMEM load/store atom | lanes x 32-bit columns of tensor memory: the C element (m, n) in each, coloured by sub-partition; or thread T# / register R# of a warpgroup's `tcgen05.ld/st`, coloured by thread |
 //! | `tma` | `make_tma_copy(gmem, smem[, T])` | the CTA tile, each element labelled and coloured by the TMA box that loads it (box 0 framed), beside shared memory as 128-byte rows showing where each box lands (swizzled); notes: box dims, boxes per tile, swizzle mode, which gmem mode each box mode walks |
+//! | `compare` | `functionally_equal(A, B)` | A and B side by side, each cell its value (offset, coordinate or address), the cells where they differ filled and counted, the first outlined |
 //! | `algebra` | a call of an op whose row in the op table (`cute_lang::OPS`) has `algebra` set | each layout operand (`A = …`, `B = …`; a tiler one panel per layout mode) and the result (`composition(A, B) = …`) side by side, as offset grids; other operands as notes |
 
 use crate::grid::Figure;
@@ -25,6 +26,8 @@ mod algebra;
 mod banks;
 mod coalescing;
 mod common;
+#[cfg(feature = "full")]
+mod compare;
 mod desc;
 mod kernel;
 mod layout;
@@ -40,6 +43,8 @@ pub use banks::BANK_PANELS;
 use coalescing::coalescing_figure;
 pub use coalescing::COALESCING_PANELS;
 pub use common::{Highlight, Options};
+#[cfg(feature = "full")]
+use compare::compare_figure;
 use desc::desc_figure;
 pub(crate) use kernel::kernel_figure;
 use layout::{layout_figure, swizzle_figure};
@@ -97,6 +102,7 @@ pub fn infer_view(value: &Value) -> View {
         Value::Descriptor(_) => View::Descriptor,
         Value::Tma(_) => View::Tma,
         Value::Partition(_) => View::Partition,
+        Value::Compare(_) => View::Compare,
         _ => View::Layout,
     }
 }
@@ -341,6 +347,14 @@ fn figure_in_view(
             }
             v => Err(cute_core::err!(
                 "the tma view draws make_tma_copy(SM90_TMA_LOAD{{}}, gmem_tensor, smem) or make_tma_copy(gmem, smem[, T]), got {}",
+                v.kind()
+            )),
+        },
+        #[cfg(feature = "full")]
+        View::Compare => match value {
+            Value::Compare(c) => compare_figure(title, c, opts),
+            v => Err(cute_core::err!(
+                "the compare view draws functionally_equal(A, B), got {}",
                 v.kind()
             )),
         },
