@@ -1537,8 +1537,8 @@ impl TiledCopy {
     }
 
     /// CuTe `tidfrg_S/D(layout)` of a tensor's layout, `(thr, val, rest)`, after checking
-    /// the copy's tile divides its modes.
-    fn tidfrg(&self, src: bool, layout: &Layout) -> Result<Layout> {
+    /// the copy's tile divides its modes (`src`: the source side).
+    pub fn tidfrg(&self, src: bool, layout: &Layout) -> Result<Layout> {
         let which = if src { 'S' } else { 'D' };
         let tile = self.tiler.product_each()?.leaves();
         if layout.rank() < tile.len() {

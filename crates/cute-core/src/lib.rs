@@ -15,7 +15,11 @@
 //! - [`layout`]: [`Layout`] and every algebra operation by its CuTe name — coalesce,
 //!   filter, composition, complement, right/left_inverse, the divides and products,
 //!   upcast/downcast/recast_layout, make_layout_tv.
+//! - [`explain`]: the derivation of an algebra result as CuTe C++ computes it, one step a
+//!   line in CuTe notation (composition, complement, inverses, divides, products, coalesce).
 //! - [`swizzle`]: [`Swizzle`] `Sw<B,M,S>` (masks exposed) and [`ComposedLayout`].
+//! - [`f2`]: a layout, swizzle or swizzled layout as a linear map over GF(2) on the bits of
+//!   its index ([`f2::BitMatrix`], Triton's linear layouts), or the witness that it is none.
 //! - [`literal`]: the reader of CuTe's printed literals (`(4,8):(8,1)`), behind `str::parse`.
 //! - [`atom`]: MMA and copy atoms with CuTe's traits, `make_tiled_mma`, `make_tiled_copy`
 //!   and their thread-value layouts; [`smem_atom`]: the GMMA/UMMA shared-memory atoms.
@@ -50,6 +54,8 @@ pub mod desc;
 pub mod elem;
 pub mod epilogue;
 pub mod error;
+pub mod explain;
+pub mod f2;
 pub mod gmem;
 pub mod gmma;
 pub mod int_tuple;

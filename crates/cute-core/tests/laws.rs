@@ -369,3 +369,67 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// A layout whose modes put their offsets on disjoint bits (a permuted compact
+    /// power-of-two layout scaled by 2^k, some modes broadcast) is linear over GF(2), and
+    /// its matrix gives its offsets; so is the layout under a swizzle (offset 0).
+    #[test]
+    fn f2_of_a_disjoint_bit_layout_is_linear(l in pow2_injective(), b in 0i64..=3, m in 0i64..=3) {
+        use cute_core::f2::{to_f2_matrix_composed, to_f2_matrix_layout, F2};
+        let F2::Linear(mat) = to_f2_matrix_layout(&l).unwrap() else {
+            return Err(TestCaseError::fail(format!("{l} is not linear")));
+        };
+        prop_assert_eq!(1i64 << mat.cols(), l.size().unwrap());
+        for i in 0..l.size().unwrap() {
+            prop_assert_eq!(mat.apply(i as u64), l.call_index(i).unwrap() as u64, "i={}", i);
+        }
+        let c = ComposedLayout::new(Swizzle::new(b, m, b.max(1)).unwrap(), 0, l.clone());
+        let F2::Linear(mc) = to_f2_matrix_composed(&c).unwrap() else {
+            return Err(TestCaseError::fail(format!("{c} is not linear")));
+        };
+        for i in 0..l.size().unwrap() {
+            prop_assert_eq!(mc.apply(i as u64), c.call_index(i).unwrap() as u64, "i={}", i);
+        }
+    }
+
+    /// Any power-of-two layout with power-of-two (or zero) strides is either linear, its
+    /// matrix giving every offset, or not, with a true witness: `L(a ^ b) != L(a) ^ L(b)`.
+    #[test]
+    fn f2_is_a_matrix_or_a_true_witness(l in pow2_layout()) {
+        use cute_core::f2::{to_f2_matrix_layout, F2};
+        match to_f2_matrix_layout(&l).unwrap() {
+            F2::Linear(mat) => {
+                for i in 0..l.size().unwrap() {
+                    prop_assert_eq!(mat.apply(i as u64), l.call_index(i).unwrap() as u64, "i={}", i);
+                }
+            }
+            F2::NotLinear(w) => {
+                prop_assert_eq!(w.a & w.b, 0);
+                prop_assert_eq!(w.value_a, l.call_index(w.a).unwrap());
+                prop_assert_eq!(w.value_b, l.call_index(w.b).unwrap());
+                prop_assert_eq!(w.value_xor, l.call_index(w.a ^ w.b).unwrap());
+                prop_assert_ne!(w.value_xor, w.value_a ^ w.value_b);
+            }
+        }
+    }
+
+    /// A swizzle's matrix applied is the swizzle, and (a bijection) has full rank.
+    #[test]
+    fn f2_of_a_swizzle_is_the_swizzle(b in 0i64..=5, m in 0i64..=5, s_abs in 0i64..=8, neg in any::<bool>(), extra in 0u32..=4, x in any::<u64>()) {
+        use cute_core::f2::to_f2_matrix_swizzle;
+        let s = if neg { -s_abs.max(b) } else { s_abs.max(b) };
+        let sw = Swizzle::new(b, m, s).unwrap();
+        let span = (b + m + s.abs()).max(1) as u32;
+        for bits in [None, Some(span + extra)] {
+            let mat = to_f2_matrix_swizzle(&sw, bits);
+            prop_assert_eq!(mat.cols() as u32, bits.unwrap_or(span));
+            prop_assert_eq!(mat.rows(), mat.cols());
+            let x = x & ((1u64 << mat.cols()) - 1);
+            prop_assert_eq!(mat.apply(x), sw.apply(x as i64) as u64, "x={:#b}", x);
+            prop_assert_eq!(mat.rank(), mat.cols());
+        }
+    }
+}

@@ -304,6 +304,10 @@ fn eval_call(call: &crate::parse::CallExpr, env: &Env) -> Result<Value> {
         }
         return apply(f, &eval_all(args, env)?);
     }
+    #[cfg(feature = "full")]
+    if strip_ns(name) == "explain" {
+        return eval_explain(call, env);
+    }
     // A spelling the op table lists with its namespace (CuTeDSL's
     // `cute.recast_layout`, whose arguments differ from C++'s) wins over the name
     // without it, however the module is reached (`cutlass.cute.recast_layout`).
@@ -365,6 +369,34 @@ fn eval_call(call: &crate::parse::CallExpr, env: &Env) -> Result<Value> {
         Some(op) => ops::call_op(op, &targs_v, &args_v, &kw),
         None => Err(ops::unknown_function(short)),
     }
+}
+
+/// `explain(op(args...))`: the call's operands evaluated, and its derivation; the argument
+/// must be written as the call (its value alone does not say how it was made).
+#[cfg(feature = "full")]
+fn eval_explain(call: &crate::parse::CallExpr, env: &Env) -> Result<Value> {
+    let inner = match (&call.args[..], call.targs.is_empty() && call.kwargs.is_empty()) {
+        ([Node {
+            expr: Expr::Call(c),
+            ..
+        }], true) => c,
+        _ => {
+            return Err(cute_core::err!(
+                "explain takes one call of an algebra op, written out: explain(logical_divide(A, B)) (it derives {})",
+                ops::explain::EXPLAINED.join(", ")
+            ))
+        }
+    };
+    if !inner.targs.is_empty() || !inner.kwargs.is_empty() {
+        return Err(Error::new(
+            "explain: write the call with positional arguments only (explain(composition(A, B)))",
+        ));
+    }
+    let name = ops::lookup(strip_ns(&inner.name)).map_or(strip_ns(&inner.name), |o| o.name);
+    let args = eval_all(&inner.args, env)?;
+    Ok(Value::Explain(Box::new(ops::explain::explain_call(
+        name, &args,
+    )?)))
 }
 
 /// `a OP b` of integers (and booleans), C++'s pointer arithmetic, and `==` of any values.

@@ -75,6 +75,8 @@ pub const FULL: bool = cfg!(feature = "full");
 
 pub use eval::Env;
 pub use lex::MAX_LINE_BYTES;
+#[cfg(feature = "full")]
+pub use ops::explain::{explain_call, EXPLAINED};
 pub use ops::{function_names, lookup, Op, Targs, OPS};
 pub use parse::{MAX_NESTING, NAMESPACES};
 pub use session::{
@@ -83,4 +85,4 @@ pub use session::{
 };
 pub use types::names::KEYWORDS;
 pub use types::table::{lookup_type, TypeRow, TYPES};
-pub use value::Value;
+pub use value::{Explained, Value};

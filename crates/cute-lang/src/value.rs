@@ -112,6 +112,20 @@ pub enum Value {
     /// `functionally_equal(a, b)`: both functions sampled, and where they differ (the
     /// compare view); prints `true`, or `false` and the first difference.
     Compare(Box<cute_core::compare::Comparison>),
+    /// `explain(op(...))`: the call's derivation, one step a line; the algebra view draws
+    /// its operands and result with the steps.
+    Explain(Box<Explained>),
+}
+
+/// An algebra call and its derivation (`explain(logical_divide(A, B))`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explained {
+    /// The op's CuTe name.
+    pub name: String,
+    /// The operands' values.
+    pub args: Vec<Value>,
+    /// The steps, ending in the result.
+    pub explanation: cute_core::explain::Explanation,
 }
 
 /// A CUTLASS dispatch policy: its spelling and the members the language evaluates.
@@ -181,6 +195,7 @@ impl fmt::Display for Value {
             #[cfg(feature = "full")]
             Value::Partition(p) => write!(f, "{p}"),
             Value::Compare(c) => write!(f, "{c}"),
+            Value::Explain(e) => write!(f, "{}", e.explanation),
             // The first picture's build makes none of these (no op that returns one is in it).
             #[cfg(not(feature = "full"))]
             v => write!(f, "<{}>", v.kind()),
@@ -264,6 +279,7 @@ impl Value {
             Value::ThrCopy(_) => "a thread's slice of a TiledCopy",
             Value::Partition(_) => "a tensor",
             Value::Compare(_) => "a comparison",
+            Value::Explain(_) => "an explanation",
         }
     }
 

@@ -38,6 +38,7 @@ enum ThemeArg {
   kernel   render --report mainloop.cpp                             # every buffer, copy and MMA checked (Markdown)\n\
   \x20        render --report mainloop.cpp --format json; render --expr @mainloop.cpp --view kernel kernel.svg\n\
   text     render --print 'logical_divide((4,2,3):(2,1,8), 4:2)'\n\
+  latex    render --expr 'make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{})' mma.tex   # CuTe's print_latex\n\
   \x20        echo 'L = (4,8):(8,1)\n  L(13)' | render --print -"
 )]
 struct Cli {
@@ -106,7 +107,7 @@ struct Cli {
     #[arg(long, value_name = "S", default_value_t = 2.0)]
     scale: f32,
 
-    /// Output file: .svg or .png.
+    /// Output file: .svg, .png, or .tex (CuTe's print_latex TikZ).
     #[arg(value_name = "OUTPUT")]
     output: Option<std::path::PathBuf>,
 }
@@ -158,9 +159,14 @@ fn draw(cli: &Cli, output: &std::path::Path) -> Result<(), String> {
     let png = match ext.as_deref() {
         Some("svg") => false,
         Some("png") => true,
+        Some("tex") => {
+            let tex = crate::render_latex(&expr).map_err(|e| e.to_string())?;
+            return std::fs::write(output, tex)
+                .map_err(|e| format!("cannot write {}: {e}", output.display()));
+        }
         _ => {
             return Err(format!(
-                "cannot tell the format of {}: use a .svg or .png file name",
+                "cannot tell the format of {}: use a .svg, .png or .tex file name",
                 output.display()
             ))
         }

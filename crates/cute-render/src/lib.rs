@@ -23,6 +23,8 @@ pub mod alloc;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod grid;
+#[cfg(feature = "full")]
+pub mod latex;
 pub mod limits;
 pub mod report;
 pub mod view;
@@ -283,6 +285,18 @@ pub fn render_value(script: &str, opts: &Options) -> Result<(Value, Figure)> {
 /// ```
 pub fn render_svg(script: &str, opts: &Options, theme: Theme) -> Result<String> {
     Ok(render_figure(script, opts)?.to_svg(theme))
+}
+
+/// Evaluate `script` and write its value as CuTe C++'s `print_latex` prints it (TikZ;
+/// [`latex::latex`]).
+///
+/// ```
+/// let tex = cute_render::render_latex("A = (2,4):(4,1)\nA").unwrap();
+/// assert!(tex.starts_with("% Layout: (2,4):(4,1)\n"));
+/// ```
+#[cfg(feature = "full")]
+pub fn render_latex(script: &str) -> Result<String> {
+    latex::latex(&eval_for_drawing(script)?)
 }
 
 pub use cute_lang::print_one;

@@ -37,6 +37,9 @@ pub enum View {
     /// Global-memory coalescing of an access: the lines and sectors each warp instruction
     /// touches, the bytes its lanes ask for.
     Coalescing,
+    /// A swizzle or a layout linear over GF(2) as its bit matrix (columns = input bits,
+    /// rows = output bits).
+    Bits,
     /// Two functions side by side (`functionally_equal(A, B)`), the cells where they
     /// differ marked and counted.
     Compare,
@@ -53,7 +56,7 @@ impl View {
     /// for v in View::ALL {
     ///     assert_eq!(View::parse(v.name()), Some(*v));
     /// }
-    /// assert_eq!(View::ALL.len(), 16);
+    /// assert_eq!(View::ALL.len(), 17);
     /// ```
     pub const ALL: &'static [View] = &[
         View::Auto,
@@ -70,6 +73,7 @@ impl View {
         View::Tma,
         View::Partition,
         View::Coalescing,
+        View::Bits,
         View::Compare,
         View::Kernel,
     ];
@@ -98,6 +102,7 @@ impl View {
             View::Tma => "tma",
             View::Partition => "partition",
             View::Coalescing => "coalescing",
+            View::Bits => "bits",
             View::Compare => "compare",
             View::Kernel => "kernel",
         }

@@ -28,6 +28,8 @@ pub(crate) mod collective;
 pub(crate) mod compare;
 pub(crate) mod descriptors;
 pub(crate) mod epilogue;
+#[cfg(feature = "full")]
+pub mod explain;
 pub(crate) mod families;
 pub(crate) mod partitions;
 pub(crate) mod smem;
@@ -584,6 +586,12 @@ static ALL_OPS: &[Op] = &[
     op!("weakly_congruent", "(a, b)", No, (2, 2), [], false,
         "whether a's profile is a prefix of b's",
         |a, _| Ok(Value::Bool(shape_of(&a[0])?.weakly_congruent(&shape_of(&a[1])?)))),
+    // The evaluator reads `explain`'s argument as a call (eval::eval_explain); this row
+    // gives it a place in the function table and refuses any other use.
+    #[cfg(feature = "full")]
+    op!("explain", "(op(args...))", No, (1, 1), [], false,
+        "the derivation of an algebra call as CuTe computes it, one step a line, ending in the result (composition, complement, inverses, coalesce, the divides and products)",
+        |_, _| Err(Error::new("explain takes one call of an algebra op, written out: explain(logical_divide(A, B))"))),
     #[cfg(feature = "full")]
     op!("functionally_equal", "(a, b)", No, (2, 2), [], false,
         "whether a and b have the same domain and the same value at every coordinate; false names the first coordinate where they differ (the compare view draws both)",

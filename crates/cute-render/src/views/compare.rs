@@ -41,7 +41,7 @@ fn side(
     // The grid's geometry is the shape's; strides do not matter.
     let (row_shape, col_shape) = row_col_shapes(&Layout::col_major(s.shape.clone())?);
     let rows = usize::try_from(row_shape.size()?).unwrap_or(0);
-    let cols = if rows == 0 { 0 } else { s.size() / rows };
+    let cols = s.size().checked_div(rows).unwrap_or(0);
     let fill = differ_fill(opts.palette);
     let mut cells = Vec::with_capacity(rows * cols);
     for r in 0..rows {

@@ -13,6 +13,7 @@
 //! | `descriptor` | `make_gmma_desc`, `make_umma_desc`, `make_instr_desc` | the descriptor's bits as a ruler of named fields (two rows of 32 bits, or one); for a shared-memory descriptor, the operand block below it: offsets, core matrices outlined, LBO/SBO as arrows from the first core matrix |
 //! | `tmem` | `partition_fragment_C` of an SM100 UMMA, a TMEM load/store atom | lanes x 32-bit columns of tensor memory: the C element (m, n) in each, coloured by sub-partition; or thread T# / register R# of a warpgroup's `tcgen05.ld/st`, coloured by thread |
 //! | `tma` | `make_tma_copy(gmem, smem[, T])` | the CTA tile, each element labelled and coloured by the TMA box that loads it (box 0 framed), beside shared memory as 128-byte rows showing where each box lands (swizzled); notes: box dims, boxes per tile, swizzle mode, which gmem mode each box mode walks |
+//! | `bits` | a swizzle; a layout, composed or TV layout linear over GF(2) | its bit matrix: columns = input bits (by mode: r/c, t/v), rows = output bits, 1s filled, rank; where not linear, a note with the bits that break it beside the offsets |
 //! | `compare` | `functionally_equal(A, B)` | A and B side by side, each cell its value (offset, coordinate or address), the cells where they differ filled and counted, the first outlined |
 //! | `algebra` | a call of an op whose row in the op table (`cute_lang::OPS`) has `algebra` set | each layout operand (`A = …`, `B = …`; a tiler one panel per layout mode) and the result (`composition(A, B) = …`) side by side, as offset grids; other operands as notes |
 
@@ -24,6 +25,8 @@ use cute_lang::Value;
 
 mod algebra;
 mod banks;
+#[cfg(feature = "full")]
+mod bits;
 mod coalescing;
 mod common;
 #[cfg(feature = "full")]
@@ -40,6 +43,8 @@ mod tv;
 use algebra::algebra_figure;
 use banks::bank_figure;
 pub use banks::BANK_PANELS;
+#[cfg(feature = "full")]
+use bits::bits_figure;
 use coalescing::coalescing_figure;
 pub use coalescing::COALESCING_PANELS;
 pub use common::{Highlight, Options};
@@ -103,6 +108,8 @@ pub fn infer_view(value: &Value) -> View {
         Value::Tma(_) => View::Tma,
         Value::Partition(_) => View::Partition,
         Value::Compare(_) => View::Compare,
+        Value::Explain(_) => View::Algebra,
+        Value::Swizzle(_) => View::Bits,
         _ => View::Layout,
     }
 }
@@ -351,6 +358,8 @@ fn figure_in_view(
             )),
         },
         #[cfg(feature = "full")]
+        View::Bits => bits_figure(title, value, opts),
+        #[cfg(feature = "full")]
         View::Compare => match value {
             Value::Compare(c) => compare_figure(title, c, opts),
             v => Err(cute_core::err!(
@@ -358,6 +367,13 @@ fn figure_in_view(
                 v.kind()
             )),
         },
+        #[cfg(feature = "full")]
+        View::Algebra if matches!(value, Value::Explain(_)) => {
+            let Value::Explain(e) = value else {
+                unreachable!("matched above")
+            };
+            explained_figure(title, e, opts)
+        }
         View::Algebra => match call {
             Some(c) if is_algebra_op(&c.name) => {
                 algebra_figure(title, c, value, opts)
@@ -380,6 +396,24 @@ fn figure_in_view(
             v.name()
         )),
     }
+}
+
+/// `explain(op(...))`: the algebra view of the call, its derivation under it.
+#[cfg(feature = "full")]
+fn explained_figure(title: &str, e: &cute_lang::Explained, opts: &Options) -> Result<Figure> {
+    let call = Call {
+        name: e.name.clone(),
+        args: e.args.iter().cloned().map(Ok).collect(),
+    };
+    let result = Value::Layout(e.explanation.result.clone());
+    let mut fig = algebra_figure(title, &call, &result, opts)?;
+    fig.notes.push("derivation, as CuTe computes it:".into());
+    // SVG text collapses spaces: the steps' indentation is kept as no-break spaces.
+    fig.notes.extend(e.explanation.lines.iter().map(|l| {
+        let body = l.trim_start_matches(' ');
+        "\u{a0}".repeat(l.len() - body.len()) + body
+    }));
+    Ok(fig)
 }
 
 /// The mma view of an MMA atom or TiledMMA.
