@@ -24,6 +24,7 @@ enum ThemeArg {
     after_help = "Examples (the view is inferred from the value unless --view is given):\n\
   layout   render layout.svg                                        # default: Sw<3,2,3> o 0 o (8,32):(32,1)\n\
   \x20        render --expr '(8,8):(8,1)' --view layout grid.png\n\
+  \x20        render --expr '((2,2),(2,4)):((1,4),(2,8))' --labels coord coords.svg\n\
   swizzle  render --expr 'Sw<3,4,3> o 0 o (8,64):(64,1)' --bits 16 --bit-offset 72 sw.svg\n\
   tv       render --expr 'make_layout_tv((4,32):(32,1), (4,8):(8,1))' --highlight-thread 5 tv.svg\n\
   mma      render --expr 'make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN, (2,2,1))' --highlight-warp 1 mma.svg\n\
@@ -95,6 +96,11 @@ struct Cli {
     #[arg(long, value_name = "W", default_value_t = 0)]
     warp: u32,
 
+    /// What each cell says: the view's own (auto), offset, index, natural coordinate
+    /// (coord), flat (row,col), thread/value (tv), or nothing.
+    #[arg(long, value_enum, default_value = "auto")]
+    labels: crate::Labels,
+
     /// Colour scheme: CuTe's print_latex colours, or colour-blind-safe (Okabe–Ito, cividis).
     #[arg(long, value_enum, default_value = "cute")]
     palette: crate::Palette,
@@ -150,6 +156,7 @@ fn draw(cli: &Cli, output: &std::path::Path) -> Result<(), String> {
             _ => None,
         },
         warp: cli.warp,
+        labels: cli.labels,
         ..Default::default()
     };
     let ext = output

@@ -31,7 +31,7 @@ pub mod view;
 pub mod views;
 
 pub use grid::{Figure, Theme};
-pub use view::View;
+pub use view::{Labels, View};
 pub use views::{Highlight, Options, Palette};
 
 use cute_core::{Error, Result};

@@ -189,7 +189,10 @@ fn tex_output_is_print_latex_and_print_explains() {
     // explain prints its steps, one a line, ending in the result C++ prints.
     let (ok, text, err) = render(&["--print", "explain(logical_divide((4,2,3):(2,1,8), 4:2))"]);
     assert!(ok, "{err}");
-    assert!(text.starts_with("logical_divide((4,2,3):(2,1,8), 4:2)\n"), "{text}");
+    assert!(
+        text.starts_with("logical_divide((4,2,3):(2,1,8), 4:2)\n"),
+        "{text}"
+    );
     assert!(text.ends_with("=> ((2,2),(2,3)):((4,1),(2,8))\n"), "{text}");
     let (ok, text, _) = render(&["--print", "functionally_equal((4,8):(1,4), 32:1)"]);
     assert!(ok);

@@ -145,7 +145,7 @@ pub(super) fn algebra_figure(
         view: View::Algebra,
         title: title.to_string(),
         subtitle: format!(
-            "{}: {} and the result {}  ·  cell = {what}, colour = {what} mod 8",
+            "{}: {} and the result {}  ·  cell = {}, colour = {what} mod 8",
             call.name,
             if names.is_empty() {
                 "no operands".to_string()
@@ -156,7 +156,8 @@ pub(super) fn algebra_figure(
                 "side by side"
             } else {
                 "one above the other"
-            }
+            },
+            opts.labels.says(what)
         ),
         panels,
         legend_title: format!("{what} mod 8:"),

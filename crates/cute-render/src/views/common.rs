@@ -4,7 +4,7 @@
 use super::palette::Palette;
 use crate::grid::Panel;
 use crate::limits::{CELL_HARD_CAP, CELL_TEXT_CAP};
-use crate::view::View;
+use crate::view::{Labels, View};
 use cute_core::Result;
 
 /// One thread or one warp to emphasise; other cells are dimmed.
@@ -49,6 +49,8 @@ pub struct Options {
     pub lazy_cap: usize,
     /// See [`Options::lazy_cap`].
     pub lazy_from: usize,
+    /// What the cells say (the view's own label by default).
+    pub labels: Labels,
 }
 
 impl Default for Options {
@@ -64,6 +66,7 @@ impl Default for Options {
             cell_text_cap: CELL_TEXT_CAP,
             lazy_cap: 0,
             lazy_from: 1,
+            labels: Labels::Auto,
         }
     }
 }

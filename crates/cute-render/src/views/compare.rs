@@ -49,7 +49,10 @@ fn side(
             let i = r + rows * c;
             let differ = differs.get(i).copied().unwrap_or(true);
             cells.push(Cell {
-                text: short(&s.images[i]),
+                text: opts
+                    .labels
+                    .generic(i, &s.shape, (r, c))
+                    .unwrap_or_else(|| short(&s.images[i])),
                 fill: (if differ { fill } else { SAME_FILL }).to_string(),
                 class: if differ {
                     "differ".into()
@@ -132,7 +135,10 @@ pub(super) fn compare_figure(title: &str, c: &Comparison, opts: &Options) -> Res
     Ok(Figure {
         view: View::Compare,
         title: title.to_string(),
-        subtitle: format!("{verdict}  ·  cell = value at that coordinate, A left of B"),
+        subtitle: format!(
+            "{verdict}  ·  cell = {}, A left of B",
+            opts.labels.says("the value at that coordinate")
+        ),
         panels,
         legend_title: "cells:".into(),
         legend: vec![

@@ -5,7 +5,7 @@ use super::palette::Palette;
 use super::palette::GREY_RAMP;
 use crate::grid::{Cell, CellSource, Data, DataList, Figure, Panel};
 use crate::limits::CELL_HARD_CAP;
-use crate::view::View;
+use crate::view::{Labels, View};
 use cute_core::bank::{bank_of_offset, BANKS};
 use cute_core::int_tuple::idx2crd;
 use cute_core::swizzle::AnyLayout;
@@ -72,6 +72,8 @@ pub(super) fn row_col_shapes(layout: &Layout) -> (IntTuple, IntTuple) {
 /// A layout's domain as a grid: every cell's offset before (`pre`) and after the swizzle,
 /// computed in one pass ([`Layout::offsets`]) rather than a `call_index` each.
 struct OffsetGrid {
+    /// The domain's shape (a cell's coordinate is its index's in it).
+    shape: IntTuple,
     rows: usize,
     cols: usize,
     row_shape: IntTuple,
@@ -99,6 +101,7 @@ impl OffsetGrid {
             .swizzle()
             .map(|(sw, _)| pre.iter().map(|&a| sw.apply(a)).collect());
         Ok(OffsetGrid {
+            shape: map.inner().shape().clone(),
             rows: rows as usize,
             cols: cols as usize,
             row_shape,
@@ -328,9 +331,22 @@ fn offsets_panel(
     bits: u32,
     style: OffsetStyle,
     hold: Hold,
+    labels: Labels,
 ) -> Result<Panel> {
     let widest = match hold {
         Hold::Cells { .. } => 0,
+        // Other labels than the offsets: the widest is the last cell's (every leaf of its
+        // coordinate at its largest).
+        Hold::OnDemand if labels.generic(0, &grid.shape, (0, 0)).is_some() => {
+            let last = (grid.rows * grid.cols).saturating_sub(1);
+            labels
+                .generic(
+                    last,
+                    &grid.shape,
+                    (grid.rows.saturating_sub(1), grid.cols.saturating_sub(1)),
+                )
+                .map_or(1, |t| t.chars().count().max(1))
+        }
         Hold::OnDemand => {
             // Longer sides would be hundreds of thousands of pixels even zoomed out, and
             // more than a bitmap holds.
@@ -366,8 +382,10 @@ fn offsets_panel(
             // An overview's cells have no text.
             Hold::Cells { text: false } => Arc::new(|_, _| String::new()),
             _ => Arc::new(move |r, c| {
-                let (_, a, b) = g1.at(r, col0 + c);
-                text(a, b)
+                let (idx, a, b) = g1.at(r, col0 + c);
+                labels
+                    .generic(idx, &g1.shape, (r, col0 + c))
+                    .unwrap_or_else(|| text(a, b))
             }),
         },
         palette,
@@ -404,6 +422,7 @@ pub(super) fn grey_panel(
         opts.elem_bits,
         style,
         hold,
+        opts.labels,
     )
 }
 
@@ -462,6 +481,7 @@ pub(super) fn layout_figure(title: &str, value: &Value, opts: &Options) -> Resul
             opts.elem_bits,
             style,
             hold,
+            opts.labels,
         )?);
     }
     let (rows, cols) = (grid.rows, panels[0].cols);
@@ -474,7 +494,10 @@ pub(super) fn layout_figure(title: &str, value: &Value, opts: &Options) -> Resul
     Ok(Figure {
         view: View::Layout,
         title: title.to_string(),
-        subtitle: format!("{value}  ·  {shape}, cell = {what}, colour = {what} mod 8"),
+        subtitle: format!(
+            "{value}  ·  {shape}, cell = {}, colour = {what} mod 8",
+            opts.labels.says(what)
+        ),
         panels: panels
             .into_iter()
             .enumerate()
@@ -558,8 +581,24 @@ pub(super) fn swizzle_figure(
             (before_label.as_str(), after_label.as_str())
         };
         pairs.push((
-            offsets_panel(("before", bl), &grid, &part, bits, before.clone(), hold)?,
-            offsets_panel(("after", al), &grid, &part, bits, after.clone(), hold)?,
+            offsets_panel(
+                ("before", bl),
+                &grid,
+                &part,
+                bits,
+                before.clone(),
+                hold,
+                opts.labels,
+            )?,
+            offsets_panel(
+                ("after", al),
+                &grid,
+                &part,
+                bits,
+                after.clone(),
+                hold,
+                opts.labels,
+            )?,
         ));
     }
     let sw = c.swizzle;

@@ -60,7 +60,11 @@ fn tv_panel(
             let cell = &mut cells[r as usize * cols + c as usize];
             if cell.class == "empty" {
                 cell.text = if cell_text {
-                    format!("T{t}\nV{v}")
+                    // A cell's index and coordinate are the tile's (m, n), column-major.
+                    let tile = IntTuple::ints(&[m, n]);
+                    opts.labels
+                        .generic(idx as usize, &tile, (r as usize, c as usize))
+                        .unwrap_or_else(|| format!("T{t}\nV{v}"))
                 } else {
                     String::new()
                 };
@@ -83,7 +87,8 @@ fn tv_panel(
                     if let (Some(t0), Some(v0)) =
                         (cell_int(cell, "thread"), cell_int(cell, "value"))
                     {
-                        if cell_text {
+                        if cell_text && opts.labels.generic(0, &IntTuple::Int(1), (0, 0)).is_none()
+                        {
                             cell.text = format!("T{t}\nV{v}");
                         }
                         cell.fill = opts.palette.thread(t);
@@ -130,7 +135,10 @@ fn thread_legend(threads: i64, pal: Palette) -> Vec<(String, String)> {
 /// The notes of a view of `threads` threads: what a cell shows, what is highlighted (and
 /// when that thread or warp is not among them, so that no cell being bright says why).
 fn tv_notes(opts: &Options, cell_text: bool, cells: usize, threads: i64) -> Vec<String> {
-    let mut notes = vec!["cell = T# (thread) over V# (value); colour = thread mod 8".to_string()];
+    let mut notes = vec![format!(
+        "cell = {}; colour = thread mod 8",
+        opts.labels.says("T# (thread) over V# (value)")
+    )];
     let absent = |first: i128| {
         if (0..i128::from(threads)).contains(&first) {
             String::new()
