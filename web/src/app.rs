@@ -54,6 +54,12 @@ pub(crate) struct Shared {
     /// descriptor's canonical form, wavefronts, the best search candidate), for the
     /// results pane.
     pub answers: RwSignal<Vec<String>>,
+    /// The drawn value (the LaTeX export writes it).
+    pub value: StoredValue<Option<cute_lang::Value>, LocalStorage>,
+    /// Whether the drawn value has a LaTeX form (print_latex's kinds).
+    pub latex_ok: RwSignal<bool>,
+    /// The drawn algebra call's derivation, for the page under the algebra view.
+    pub explanation: RwSignal<Option<Vec<String>>>,
 }
 
 /// Mount the page into `<body>`, state from the page's URL, kept in the URL as it changes.
@@ -84,6 +90,9 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
         export_blocked: RwSignal::new(None),
         elem_fixed: RwSignal::new(None),
         answers: RwSignal::new(Vec::new()),
+        value: StoredValue::new_local(None),
+        latex_ok: RwSignal::new(false),
+        explanation: RwSignal::new(None),
         view_chosen: StoredValue::new(state.with_untracked(|s| s.opts.view != View::Auto)),
         cause: StoredValue::new(Cause::Edit),
     };
@@ -130,6 +139,8 @@ pub fn App(#[prop(into)] query: String, sync_url: bool) -> impl IntoView {
                 state=state
                 theme=theme
                 figure=shared.figure
+                value=shared.value
+                latex_ok=shared.latex_ok.read_only()
                 export_blocked=shared.export_blocked.read_only()
                 elem_fixed=shared.elem_fixed.read_only()
                 view_chosen=shared.view_chosen

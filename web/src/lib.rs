@@ -4,6 +4,7 @@
 //! (evaluate) → `cute-render` (SVG) → DOM.
 //!
 //! - [`state`]: the page's state and its readable URL query form;
+//! - [`tabs`]: several named expressions, a tab naming another's value, the compare mode;
 //! - [`form`]: form mode, fields written out as an expression;
 //! - [`presets`]: the preset menu;
 //! - [`inspect`]: the hover inspector's rows from a cell's `data-*` attributes;
@@ -16,6 +17,7 @@ pub mod inspect;
 pub mod page;
 pub mod presets;
 pub mod state;
+pub mod tabs;
 
 #[cfg(all(target_arch = "wasm32", feature = "app"))]
 pub mod app;

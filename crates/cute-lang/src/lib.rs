@@ -77,6 +77,19 @@ pub use eval::Env;
 pub use lex::MAX_LINE_BYTES;
 #[cfg(feature = "full")]
 pub use ops::explain::{explain_call, EXPLAINED};
+
+/// `functionally_equal(a, b)` of two values (the page's compare mode compares two tabs'
+/// values without writing a call).
+///
+/// ```
+/// let a = cute_lang::eval_line("(4,8):(1,4)").unwrap();
+/// let b = cute_lang::eval_line("32:1").unwrap();
+/// assert_eq!(cute_lang::functionally_equal(&a, &b).unwrap().to_string(), "true");
+/// ```
+#[cfg(feature = "full")]
+pub fn functionally_equal(a: &Value, b: &Value) -> cute_core::Result<Value> {
+    Ok(Value::Compare(Box::new(ops::compare::compare(a, b)?)))
+}
 pub use ops::{function_names, lookup, Op, Targs, OPS};
 pub use parse::{MAX_NESTING, NAMESPACES};
 pub use session::{

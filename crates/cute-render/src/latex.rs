@@ -49,6 +49,23 @@ pub fn latex(value: &Value) -> Result<String> {
     }
 }
 
+/// Whether [`latex`] draws a value of this kind (without writing it): the page's LaTeX
+/// button asks before it is clicked.
+///
+/// ```
+/// let v = cute_lang::eval_line("(4,8):(8,1)").unwrap();
+/// assert!(cute_render::latex::draws(&v));
+/// assert!(!cute_render::latex::draws(&cute_lang::eval_line("8").unwrap()));
+/// ```
+pub fn draws(value: &Value) -> bool {
+    match value {
+        Value::Layout(_) | Value::Composed(_) | Value::TiledMma(_) | Value::TiledCopy(_) => true,
+        Value::Tuple(vs) => vs.len() == 2 && matches!(vs[1], Value::Layout(_)),
+        Value::Atom(a) => matches!(**a, Atom::Mma(_)),
+        _ => false,
+    }
+}
+
 const HEADER: &str = "\\documentclass[convert]{standalone}\n\
 \\usepackage{tikz}\n\n\
 \\begin{document}\n\

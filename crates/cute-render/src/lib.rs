@@ -80,7 +80,21 @@ pub struct Evaluated {
 /// assert_eq!((v.to_string(), f.view, note), ("(4,8):(8,1)".to_string(), View::Layout, None));
 /// ```
 pub fn evaluate(script: &str) -> Evaluated {
+    evaluate_with(script, &[])
+}
+
+/// [`evaluate`] with names bound before the script runs (the page's other tabs' values).
+///
+/// ```
+/// let a = cute_lang::eval_line("(4,8):(8,1)").unwrap();
+/// let e = cute_render::evaluate_with("coalesce(A)", &[("A".into(), a)]);
+/// assert_eq!(e.drawn_value().unwrap().0.to_string(), "(4,8):(8,1)");
+/// ```
+pub fn evaluate_with(script: &str, bindings: &[(String, Value)]) -> Evaluated {
     let mut session = Session::default();
+    for (name, value) in bindings {
+        session.bind(name, value.clone());
+    }
     session.track_operands();
     let lines = session.run(script);
     // A pasted block: the first error stops the drawing; the last value is drawn, a
@@ -241,6 +255,37 @@ impl Evaluated {
             None
         };
         views::figure_with_call(&d.title, &d.value, call, opts)
+    }
+
+    /// The derivation of the drawn line when it is a call `explain` derives
+    /// (`logical_divide(A, B)`): what the page shows under the algebra view. `None` for
+    /// other lines and for calls whose operands failed.
+    ///
+    /// ```
+    /// let e = cute_render::evaluate("logical_divide((4,2,3):(2,1,8), 4:2)");
+    /// assert_eq!(e.explanation().unwrap().last().unwrap(), "=> ((2,2),(2,3)):((4,1),(2,8))");
+    /// assert!(cute_render::evaluate("(4,8):(8,1)").explanation().is_none());
+    /// ```
+    #[cfg(feature = "full")]
+    pub fn explanation(&self) -> Option<Vec<String>> {
+        if let Ok(Drawn {
+            value: Value::Explain(e),
+            ..
+        }) = &self.drawn
+        {
+            return Some(e.explanation.lines.clone());
+        }
+        let call = self
+            .call
+            .get_or_init(|| self.session.last_call_operands())
+            .as_ref()?;
+        let name = cute_lang::lookup(&call.name)?.name;
+        if !cute_lang::EXPLAINED.contains(&name) {
+            return None;
+        }
+        let args = call.args.iter().cloned().collect::<Result<Vec<_>>>().ok()?;
+        let e = cute_lang::explain_call(name, &args).ok()?;
+        Some(e.explanation.lines)
     }
 }
 

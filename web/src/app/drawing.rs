@@ -112,10 +112,10 @@ impl Drawing {
     }
 
     /// Evaluate `expr` once, print its lines, draw its figure (or show why not).
-    pub fn draw(self, expr: String, opts: Options, th: Theme) {
+    pub fn draw(self, expr: String, ctx: String, opts: Options, th: Theme) {
         // The effects that call this may fire more than once for one change (at mount
-        // they do): draw each (expression, options, theme) once.
-        let key = (expr, opts, th);
+        // they do): draw each (expression, tabs, options, theme) once.
+        let key = (format!("{expr}\u{0}{ctx}"), opts, th);
         if self.drawn.with_value(|k| k.as_ref() == Some(&key)) {
             return;
         }
@@ -125,7 +125,7 @@ impl Drawing {
             .drawn
             .with_value(|k| k.as_ref().is_some_and(|k| k.0 != key.0));
         self.drawn.set_value(Some(key.clone()));
-        let (expr, opts, th) = key;
+        let (_, opts, th) = key;
         let Shared {
             printed,
             line_error,
@@ -133,13 +133,31 @@ impl Drawing {
             ..
         } = self.shared;
         let t0 = now();
-        let evaluated = cute_render::evaluate(&expr);
+        // Other tabs' values the expression names, and the tab it is compared with.
+        let (bindings, compared, open) = self
+            .shared
+            .state
+            .with_untracked(|s| (s.tab_bindings(), s.compared(), s.tabs.active_name()));
+        let evaluated = cute_render::evaluate_with(&expr, bindings.as_deref().unwrap_or(&[]));
         let (lines, first) = printed_lines(&expr, &evaluated.lines, evaluated.notes());
         printed.set(lines);
         line_error.set(first);
         let t1 = now();
-        match evaluated.figure(&opts) {
+        let drawn = match (bindings, compared) {
+            (Err(e), _) | (_, Some(Err(e))) => Err(cute_core::Error::new(e)),
+            (Ok(_), Some(Ok((name, other)))) => {
+                compare_figure(&evaluated, (&open, &name), &other, &opts)
+            }
+            (Ok(_), None) => evaluated.figure(&opts),
+        };
+        self.shared.explanation.set(match &drawn {
+            Ok((_, f, _)) if f.view == View::Algebra => evaluated.explanation(),
+            _ => None,
+        });
+        match drawn {
             Ok((value, fig, note)) => {
+                self.shared.latex_ok.set(cute_render::latex::draws(&value));
+                self.shared.value.set_value(Some(value.clone()));
                 self.follow_or_note(&expr, &opts, th, note);
                 let t2 = now();
                 let big = fig.cell_text && fig.cell_count() > WHOLE_CELLS;
@@ -212,7 +230,40 @@ impl Drawing {
         }
         super::dom::drop_first_picture();
     }
+}
 
+/// The compare mode's drawing: `functionally_equal` of the open tab's value and tab
+/// `name`'s, in the compare view.
+fn compare_figure(
+    evaluated: &cute_render::Evaluated,
+    (open, name): (&str, &str),
+    other: &cute_lang::Value,
+    opts: &Options,
+) -> cute_core::Result<(cute_lang::Value, cute_render::Figure, Option<String>)> {
+    let (value, title) = evaluated.drawn_value()?;
+    let c = cute_lang::functionally_equal(&value, other)?;
+    let opts = Options {
+        view: View::Compare,
+        ..opts.clone()
+    };
+    let mut fig = cute_render::views::figure(
+        &format!("functionally_equal({title}, tab {name})"),
+        &c,
+        &opts,
+    )?;
+    // A is the open tab, B the other: the captions say which.
+    for (p, _) in &mut fig.panels {
+        let side = if p.id == "A" {
+            format!("this tab ({open})")
+        } else {
+            format!("tab {name}")
+        };
+        p.label = p.label.replacen(&p.id.clone(), &side, 1);
+    }
+    Ok((c, fig, None))
+}
+
+impl Drawing {
     /// A value that cannot be drawn: the error, and the figure on screen kept but dimmed.
     fn show_error(self, e: &cute_core::Error) {
         // The figure on screen stays (dimmed) but must not pass for this text's.

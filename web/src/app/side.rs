@@ -18,6 +18,7 @@ pub(super) fn SidePane(
     let undo = EditorUndo::new(state);
     view! {
         <section class="side">
+            <Sheets state=state/>
             <div class="tabs" role="tablist">
                 <button
                     id="mode-editor"
@@ -51,9 +52,55 @@ pub(super) fn SidePane(
                 <pre class="form-expr" id="form-expr">{move || state.with(|s| s.expr.clone())}</pre>
             </Show>
             <Results printed=printed answers=answers/>
+
             <HighlightPane state=state/>
             <KnownNames/>
         </section>
+    }
+}
+
+/// The page's tabs: one button a tab (its name: what other tabs' expressions call its
+/// value), a new tab (a copy of the open one), and closing the open one.
+#[component]
+fn Sheets(state: RwSignal<State>) -> impl IntoView {
+    let names = move || state.with(|s| s.tabs.names());
+    let active = move || state.with(|s| s.tabs.active);
+    view! {
+        <nav class="sheets" id="sheets" aria-label="tabs">
+            {move || {
+                names()
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, name)| {
+                        view! {
+                            <button
+                                id=format!("sheet-{name}")
+                                class="sheet"
+                                class:active=move || active() == i
+                                title=format!("tab {name}: other tabs' expressions call its value {name}")
+                                on:click=move |_| state.update(|s| s.switch_tab(i))
+                            >{name.clone()}</button>
+                        }
+                    })
+                    .collect_view()
+            }}
+            <button
+                id="sheet-add"
+                class="sheet"
+                aria-label="new tab"
+                title="a new tab holding a copy of this expression (to change and compare)"
+                on:click=move |_| state.update(|s| s.add_tab())
+            >"+"</button>
+            <Show when=move || state.with(|s| s.tabs.list.len() > 1)>
+                <button
+                    id="sheet-close"
+                    class="sheet"
+                    aria-label="close this tab"
+                    title="close this tab"
+                    on:click=move |_| state.update(|s| s.close_tab(s.tabs.active))
+                >"×"</button>
+            </Show>
+        </nav>
     }
 }
 

@@ -13,12 +13,14 @@ pub(super) fn Stage(shared: Shared) -> impl IntoView {
     let d = Drawing::new(shared);
     let Shared { state, theme, .. } = d.shared;
     // What the drawing depends on; zoom, mode and the form's own fields are not part of it.
-    let render_key = Memo::new(move |_| state.with(|s| (s.expr.clone(), s.options())));
+    // The other tabs count too: the open one may name their values or be compared with one.
+    let render_key =
+        Memo::new(move |_| state.with(|s| (s.expr.clone(), s.tab_context(), s.options())));
     let scheduled = StoredValue::new(false);
     let draw = move || {
         scheduled.set_value(false);
-        let (expr, opts) = render_key.get_untracked();
-        d.draw(expr, opts, theme.get_untracked());
+        let (expr, ctx, opts) = render_key.get_untracked();
+        d.draw(expr, ctx, opts, theme.get_untracked());
     };
     // Coalesce: edits that arrive while a big drawing is being made are drawn once, after.
     Effect::new(move |_| {
@@ -57,6 +59,13 @@ pub(super) fn Stage(shared: Shared) -> impl IntoView {
                 <canvas class="label-layer" id="label-layer" node_ref=d.layer aria-hidden="true"></canvas>
             </div>
             <Inspector insp=d.inspector state=state/>
+            // Under the algebra view: the steps CuTe takes to the result.
+            <Show when=move || d.shared.explanation.with(Option::is_some)>
+                <details class="explain" id="explain">
+                    <summary>"Explain: how CuTe computes it"</summary>
+                    <pre id="explain-steps">{move || d.shared.explanation.get().unwrap_or_default().join("\n")}</pre>
+                </details>
+            </Show>
         </section>
     }
 }

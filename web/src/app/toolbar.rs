@@ -4,7 +4,7 @@ use super::dom;
 use crate::page::export_name;
 use crate::presets::{self, PRESETS};
 use crate::state::{palette_label, Cause, Mode, State, ThemeChoice, ELEMENT_BITS};
-use cute_render::{Figure, Palette, Theme, View};
+use cute_render::{Figure, Labels, Palette, Theme, View};
 use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
@@ -16,6 +16,8 @@ pub(super) fn Toolbar(
     state: RwSignal<State>,
     theme: Memo<Theme>,
     figure: StoredValue<Option<Figure>>,
+    value: StoredValue<Option<cute_lang::Value>, LocalStorage>,
+    latex_ok: ReadSignal<bool>,
     export_blocked: ReadSignal<Option<String>>,
     elem_fixed: ReadSignal<Option<(u32, String)>>,
     view_chosen: StoredValue<bool>,
@@ -39,6 +41,19 @@ pub(super) fn Toolbar(
                         }
                     },
                 )}
+                {menu(
+                    "labels",
+                    "Labels",
+                    Some("what each cell says"),
+                    Labels::ALL.iter().map(|l| (l.name().to_string(), l.name().to_string())),
+                    move || state.with(|s| s.opts.labels.name().to_string()),
+                    move |v| {
+                        if let Some(l) = Labels::parse(&v) {
+                            state.update(|s| s.opts.labels = l)
+                        }
+                    },
+                )}
+                <CompareMenu state=state/>
                 {menu(
                     "palette",
                     "Colours",
@@ -65,8 +80,43 @@ pub(super) fn Toolbar(
                 )}
                 <ElementMenu state=state elem_fixed=elem_fixed/>
                 <Exports state=state theme=theme figure=figure export_blocked=export_blocked/>
+                <LatexExport value=value latex_ok=latex_ok figure=figure/>
             </div>
         </header>
+    }
+}
+
+/// Compare the open tab with another: the drawing is then `functionally_equal` of the two
+/// tabs' values (the compare view). Offered once the page has two tabs.
+#[component]
+fn CompareMenu(state: RwSignal<State>) -> impl IntoView {
+    let others = move || {
+        state.with(|s| {
+            let open = s.tabs.active_name();
+            s.tabs
+                .names()
+                .into_iter()
+                .filter(|n| *n != open)
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <Show when=move || !others().is_empty()>
+            <label title="draw this tab against another: the cells where their values differ are marked">
+                <span>"Compare with"</span>
+                <select
+                    id="cmp"
+                    prop:value=move || state.with(|s| s.tabs.cmp.clone().unwrap_or_default())
+                    on:change=move |e| {
+                        let v = event_target_value(&e);
+                        state.update(|s| s.tabs.cmp = (!v.is_empty()).then_some(v))
+                    }
+                >
+                    <option value="">"—"</option>
+                    {move || others().into_iter().map(|n| view! { <option value=n.clone()>{format!("tab {n}")}</option> }).collect_view()}
+                </select>
+            </label>
+        </Show>
     }
 }
 
@@ -175,6 +225,45 @@ fn Exports(
             disabled=move || export_blocked.with(Option::is_some) || exporting.get()
             title=move || export_blocked.get().unwrap_or_else(|| "download the whole picture as PNG".into())
         >{move || if exporting.get() { "PNG…" } else { "PNG" }}</button>
+    }
+}
+
+/// The LaTeX export: CuTe's print_latex of the drawn value (a layout, a swizzled or TV
+/// layout, an MMA, a TiledCopy), as a `.tex` file.
+#[component]
+fn LatexExport(
+    value: StoredValue<Option<cute_lang::Value>, LocalStorage>,
+    latex_ok: ReadSignal<bool>,
+    figure: StoredValue<Option<Figure>>,
+) -> impl IntoView {
+    let export = move |_| {
+        let tex = value.with_value(|v| v.as_ref().map(cute_render::latex::latex));
+        let view = figure.with_value(|f| f.as_ref().map(|f| f.view));
+        match tex {
+            Some(Ok(tex)) => {
+                let _ = dom::download(
+                    &JsValue::from_str(&tex),
+                    "application/x-tex",
+                    &export_name(view.unwrap_or(View::Auto), "tex"),
+                );
+            }
+            Some(Err(e)) => {
+                let _ = dom::window().alert_with_message(&format!("LaTeX: {e}"));
+            }
+            None => {}
+        }
+    };
+    view! {
+        <button
+            id="export-tex"
+            on:click=export
+            disabled=move || !latex_ok.get()
+            title=move || if latex_ok.get() {
+                "download CuTe's print_latex of the value (TikZ)"
+            } else {
+                "LaTeX: print_latex draws a layout, a swizzled or TV layout, an MMA or a TiledCopy"
+            }
+        >"LaTeX"</button>
     }
 }
 
