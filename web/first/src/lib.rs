@@ -77,6 +77,11 @@ pub fn first_picture(query: &str, system_dark: bool, room_w: f64, room_h: f64) -
     ) {
         return None;
     }
+    // A tab compared with another, or naming another's value, waits for the app (the
+    // stand-in shows one tab).
+    if !state.tabs.list.is_empty() || state.tabs.cmp.is_some() {
+        return None;
+    }
     let theme = state.theme.resolve(system_dark);
     let evaluated = cute_render::evaluate(&state.expr);
     let (_, fig, _) = evaluated.figure(&state.options()).ok()?;
