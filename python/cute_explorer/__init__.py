@@ -13,9 +13,13 @@ block); every function of its op table is a Python function here with its CuTe n
 Arguments are values, expression text, ints and tuples, pycute / tensor-layouts objects, or
 what CuTeDSL prints (`S<3,4,3> o 0 o (8,64):(64,1)`). A value prints as `render --print`
 prints it and draws itself in a notebook (`_repr_svg_`, `_repr_html_` with a hover
-inspector); `v.svg(view=...)`, `v.png(scale)`, `v.save(path)`. As in C++ and pycute,
-`L(coord)` is the offset, `L.shape` / `L.stride` / `len(L)` / `L[i]` are shape, stride, rank
-and mode i, and `==` compares values. Errors raise `CuteError` (`.message`, `.column`).
+inspector); `v.svg(view=..., labels=...)`, `v.png(scale)`, `v.save(path)` (.svg, .png, or
+.tex for `v.latex()`, CuTe's print_latex). As in C++ and pycute, `L(coord)` is the offset,
+`L.shape` / `L.stride` / `len(L)` / `L[i]` are shape, stride, rank and mode i, and `==`
+compares values. `explain(cx.logical_divide, A, B)` derives an algebra call step by step;
+`functionally_equal(A, B)` is true or says where A and B differ. Errors raise `CuteError`
+(`.message`, `.column`); a drawing option that is not one raises `OptionError`, a
+`CuteError` and a `ValueError`.
 """
 import builtins as _builtins
 import keyword as _keyword
@@ -23,13 +27,16 @@ import operator as _operator
 import os as _os
 import re as _re
 
-from ._native import CuteError, Value, __version__, cell_keys, op_table, print_script
+from ._native import (EXPLAINED, CuteError, OptionError, Value, __version__, cell_keys, op_table,
+                      print_script)
 from ._native import call as _call
 from ._native import evaluate as _evaluate
+from ._native import explain as _explain
 from ._native import report as _report
 from ._native import run_cli
 
-__all__ = ["CuteError", "Report", "Value", "evaluate", "op_table", "print_script", "report", "run_cli", "__version__"]
+__all__ = ["EXPLAINED", "CuteError", "OptionError", "Report", "Value", "evaluate", "explain", "op_table",
+           "print_script", "report", "run_cli", "__version__"]
 
 
 def evaluate(text):
@@ -38,6 +45,30 @@ def evaluate(text):
     if text.__class__ is str and "S<" not in text:
         return _evaluate(text)
     return _evaluate(to_text(text))
+
+
+def explain(op, *args):
+    """The derivation of an algebra call as CuTe computes it, step by step: the language's
+    `explain(op(...))`. Spell the call as
+
+        explain(cx.logical_divide, A, B)        # the op's function (or its name) and operands
+        explain("logical_divide", A, B)
+        explain(cx.logical_divide(A, B))        # the value a call of the op made
+        explain("logical_divide((4,2,3):(2,1,8), 4:2)")   # the call's text
+
+    Operands are what the op functions take. `str(e)` is the derivation (the call, each
+    step, `=> result` last), `e.lines` its lines, `e.result` the resulting layout; it draws
+    as the algebra view with the steps under it. The ops it derives are `EXPLAINED`'s."""
+    if isinstance(op, str) and not args and "(" in op:
+        return evaluate(f"explain({to_text(op)})")
+    if not isinstance(op, (str, Value)):
+        name = getattr(op, "_cute_name", None)
+        if name is None:
+            raise TypeError(
+                f"explain takes an op (cx.logical_divide or 'logical_divide') and its operands, "
+                f"a value a call made, or the call's text; got a {type(op).__name__}")
+        op = name
+    return _explain(op, list(args))
 
 
 class Report:
@@ -142,6 +173,7 @@ def _make(name, row):
         return _call(name, list(args), list(kwargs.items()))
 
     op.__name__ = op.__qualname__ = _py_name(name)
+    op._cute_name = name  # explain(cx.logical_divide, A, B) names the op by it
     kw = f" Keyword arguments: {', '.join(row['kwargs'])}." if row["kwargs"] else ""
     op.__doc__ = f"{name}{row['params']}: {row['meaning']}.{kw}"
     return op

@@ -5,7 +5,7 @@
 
 use cute_core::Error;
 use cute_lang::{Call, Session, Value};
-use cute_render::{Figure, Highlight, Options, Palette, Theme, View};
+use cute_render::{Figure, Highlight, Labels, Options, Palette, Theme, View};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -32,6 +32,23 @@ fn cute_err(py: Python<'_>, e: &Error) -> PyErr {
     let _ = value.setattr("message", e.msg.clone());
     let _ = value.setattr("column", e.col);
     err
+}
+
+/// A drawing option's error (`labels="nope"`, `view=...`, an unknown option): an
+/// `OptionError`, a `CuteError` that is also a `ValueError`.
+fn option_err(py: Python<'_>, msg: String) -> PyErr {
+    let class = py
+        .import("cute_explorer._native")
+        .and_then(|m| m.getattr("OptionError"));
+    let made = class.and_then(|c| c.call1((msg.clone(),)));
+    match made {
+        Ok(value) => {
+            let _ = value.setattr("message", msg);
+            let _ = value.setattr("column", py.None());
+            PyErr::from_value(value)
+        }
+        Err(_) => cute_err(py, &Error::new(msg)),
+    }
 }
 
 /// A `CuteError`'s message without its column, for the Python error a protocol raises
@@ -108,6 +125,17 @@ impl PyValue {
         result_object(py, v)
     }
 
+    /// The derivation of an `explain(...)` value; AttributeError for any other value.
+    fn explained(&self) -> PyResult<&cute_lang::Explained> {
+        match &self.value {
+            Value::Explain(e) => Ok(e),
+            v => Err(pyo3::exceptions::PyAttributeError::new_err(format!(
+                "{} is not an explanation (cx.explain(op, *args) makes one)",
+                v.kind()
+            ))),
+        }
+    }
+
     fn figure(&self, opts: &Options) -> Result<Figure, Error> {
         match &self.script {
             Some(s) => cute_render::render_figure(s, opts),
@@ -125,6 +153,7 @@ impl PyValue {
 /// flags' names).
 const OPTION_NAMES: &[&str] = &[
     "view",
+    "labels",
     "palette",
     "theme",
     "bits",
@@ -134,9 +163,10 @@ const OPTION_NAMES: &[&str] = &[
     "bit_offset",
 ];
 
-/// Drawing options from keyword arguments; an unknown name or value is a `CuteError`.
+/// Drawing options from keyword arguments; an unknown name or value is an `OptionError`
+/// (a `CuteError` and a `ValueError`) naming the choices.
 fn options(py: Python<'_>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<(Options, Theme)> {
-    let err = |msg: String| cute_err(py, &Error::new(msg));
+    let err = |msg: String| option_err(py, msg);
     let mut opts = Options::default();
     let mut theme = Theme::Light;
     let (mut thread, mut warp_hl) = (None, None);
@@ -162,6 +192,16 @@ fn options(py: Python<'_>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<(Options,
                 opts.view = View::parse(&name).ok_or_else(|| {
                     let all: Vec<&str> = View::ALL.iter().map(|v| v.name()).collect();
                     err(format!("unknown view '{name}' (one of {})", all.join(", ")))
+                })?;
+            }
+            "labels" => {
+                let name = text()?;
+                opts.labels = Labels::parse(&name).ok_or_else(|| {
+                    let all: Vec<&str> = Labels::ALL.iter().map(|l| l.name()).collect();
+                    err(format!(
+                        "unknown labels '{name}' (one of {})",
+                        all.join(", ")
+                    ))
                 })?;
             }
             "palette" => {
@@ -255,7 +295,8 @@ impl PyValue {
     }
 
     /// The SVG the renderer draws (`render --expr ... out.svg`, byte for byte). Options:
-    /// view, palette, theme, bits, highlight_thread, highlight_warp, warp, bit_offset.
+    /// view, labels, palette, theme, bits, highlight_thread, highlight_warp, warp,
+    /// bit_offset.
     #[pyo3(signature = (**opts))]
     fn svg(&self, py: Python<'_>, opts: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
         let (opts, theme) = options(py, opts)?;
@@ -286,6 +327,19 @@ impl PyValue {
         Ok(PyBytes::new(py, &png))
     }
 
+    /// What CuTe C++'s `print_latex` prints for it (TikZ; `render --expr ... out.tex`,
+    /// byte for byte): a layout, a swizzled layout, a thread-value layout, an MMA atom, a
+    /// TiledMMA or a TiledCopy. Any other value raises `CuteError` saying so.
+    fn latex(&self, py: Python<'_>) -> PyResult<String> {
+        guarded(py, || {
+            match &self.script {
+                Some(s) => cute_render::render_latex(s),
+                None => cute_render::latex::latex(&self.value),
+            }
+            .map_err(|e| cute_err(py, &e))
+        })
+    }
+
     /// The notebook's picture.
     fn _repr_svg_(&self, py: Python<'_>) -> PyResult<String> {
         self.svg(py, None)
@@ -298,7 +352,8 @@ impl PyValue {
         Ok(inspector_html(&svg))
     }
 
-    /// Write the picture to `path`, SVG or PNG by its suffix (PNG at `scale`).
+    /// Write the picture to `path`, SVG or PNG by its suffix (PNG at `scale`), or with a
+    /// `.tex` suffix its LaTeX ([`PyValue::latex`], which takes no drawing options).
     #[pyo3(signature = (path, scale=1.0, **opts))]
     fn save(
         &self,
@@ -314,11 +369,34 @@ impl PyValue {
         let bytes = match ext.as_deref() {
             Some("svg") => self.svg(py, opts)?.into_bytes(),
             Some("png") => self.png(py, scale, opts)?.as_bytes().to_vec(),
+            Some("tex") => {
+                // Checked as everywhere else; print_latex has one form, so none applies.
+                options(py, opts)?;
+                let given: Vec<String> = opts
+                    .map(|kw| {
+                        kw.iter()
+                            .filter(|(_, v)| !v.is_none())
+                            .filter_map(|(k, _)| k.extract::<String>().ok())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if !given.is_empty() {
+                    return Err(option_err(
+                        py,
+                        format!(
+                            "{}: LaTeX (CuTe's print_latex) takes no drawing options, got {}",
+                            path.display(),
+                            given.join(", ")
+                        ),
+                    ));
+                }
+                self.latex(py)?.into_bytes()
+            }
             _ => {
                 return Err(cute_err(
                     py,
                     &Error::new(format!(
-                        "cannot tell the format of {}: use a .svg or .png file name",
+                        "cannot tell the format of {}: use a .svg, .png or .tex file name",
                         path.display()
                     )),
                 ))
@@ -410,6 +488,29 @@ impl PyValue {
         Self::member(slf, "shape")
     }
 
+    /// An explanation's lines (`explain(...)`): the call, each step, and `=> result` last.
+    /// AttributeError for any other value.
+    #[getter]
+    fn lines(&self) -> PyResult<Vec<String>> {
+        Ok(self.explained()?.explanation.lines.clone())
+    }
+
+    /// An explanation's result: the layout the explained call returns. AttributeError for
+    /// any other value.
+    #[getter]
+    fn result(&self) -> PyResult<PyValue> {
+        let layout = Value::Layout(self.explained()?.explanation.result.clone());
+        let text = layout.to_string();
+        Ok(PyValue {
+            value: layout,
+            script: None,
+            title: text.clone(),
+            call: None,
+            operands: Vec::new(),
+            source: Some(text),
+        })
+    }
+
     /// `v.stride`: CuTe's `stride(v)` as ints and tuples (AttributeError where CuTe has
     /// none, as for a composed layout).
     #[getter]
@@ -466,7 +567,8 @@ impl PyValue {
         data.bind(py).hash()
     }
 
-    /// False for a zero, a false boolean or an empty tuple; true for everything else.
+    /// False for a zero, a false boolean, an empty tuple or a comparison that found a
+    /// difference (`functionally_equal`); true for everything else.
     fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
         let data = to_python(py, &self.value)?;
         if data.is_none(py) {
@@ -573,6 +675,8 @@ fn to_python(py: Python<'_>, v: &Value) -> PyResult<Py<PyAny>> {
     Ok(match v {
         Value::Int(i) | Value::Dyn(i) => i.into_pyobject(py)?.into_any().unbind(),
         Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        // A comparison's data is its verdict (`functionally_equal(a, b) == True`).
+        Value::Compare(c) => c.equal().into_pyobject(py)?.to_owned().into_any().unbind(),
         Value::Tuple(vs) => {
             let items = vs
                 .iter()
@@ -672,6 +776,90 @@ fn call(
     }
     let v = eval_operands(py, values, kw, |ops| format!("{name}({})", ops.join(", ")))?;
     result_object(py, v)
+}
+
+/// `explain`: the derivation of the op `op` (a name of the op table) called on `args`, or
+/// of the call a value was made by (`op` a value from a call or a one-line script).
+#[pyfunction]
+#[pyo3(signature = (op, args=Vec::new()))]
+fn explain(
+    py: Python<'_>,
+    op: &Bound<'_, PyAny>,
+    args: Vec<Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let err = |msg: String| cute_err(py, &Error::new(msg));
+    let v = if let Ok(v) = op.cast::<PyValue>() {
+        let this = v.get();
+        if !args.is_empty() {
+            return Err(err(format!(
+                "explain: {} is a value, not an op: pass the op and its operands                  (explain(\"logical_divide\", A, B)), or the value a call made alone",
+                this.value.kind()
+            )));
+        }
+        match (&this.script, &this.call) {
+            (Some(s), _) if !s.contains('\n') => {
+                let text = format!("explain({s})");
+                let value = guarded(py, || {
+                    cute_lang::eval_block(&text).map_err(|e| cute_err(py, &e))
+                })?;
+                PyValue {
+                    value,
+                    script: Some(text.clone()),
+                    title: String::new(),
+                    call: None,
+                    operands: Vec::new(),
+                    source: Some(text),
+                }
+            }
+            // A call from Python of an op with positional operands (`logical_divide(A, B)`).
+            (None, Some(call))
+                if this.title
+                    == format!(
+                        "{}({})",
+                        call.name,
+                        this.operands
+                            .iter()
+                            .map(|(n, _)| n.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                    && this.operands.iter().all(|(n, _)| !n.starts_with('K')) =>
+            {
+                let values = this.operands.iter().map(|(_, o)| o.clone()).collect();
+                let name = call.name.clone();
+                eval_operands(py, values, vec![], |ops| {
+                    format!("explain({name}({}))", ops.join(", "))
+                })?
+            }
+            _ => {
+                return Err(err(format!(
+                    "explain: cannot tell which call made this {} ({}): pass the op and its                      operands, explain(\"logical_divide\", A, B)",
+                    this.value.kind(),
+                    this.title
+                )))
+            }
+        }
+    } else {
+        let name: String = op.extract().map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err(
+                "explain takes an op (its name or its function), a value a call made, or                  the call's text",
+            )
+        })?;
+        let Some(row) = cute_lang::lookup(&name) else {
+            return Err(err(format!(
+                "'{name}' is not in the op table (explain derives {})",
+                cute_lang::EXPLAINED.join(", ")
+            )));
+        };
+        let values = args
+            .iter()
+            .map(|a| arg_value(py, row.name, a))
+            .collect::<PyResult<Vec<_>>>()?;
+        eval_operands(py, values, vec![], |ops| {
+            format!("explain({}({}))", row.name, ops.join(", "))
+        })?
+    };
+    Ok(Py::new(py, v)?.into_any())
 }
 
 /// An argument as a value: a value as itself, anything else by the package's `to_text`
@@ -850,15 +1038,39 @@ fn cell_keys() -> Vec<(&'static str, &'static str)> {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("CuteError", m.py().get_type::<CuteError>())?;
+    let py = m.py();
+    m.add("CuteError", py.get_type::<CuteError>())?;
+    // A drawing option's error is a CuteError and a ValueError (`labels="nope"`).
+    let bases = PyTuple::new(
+        py,
+        [
+            py.get_type::<CuteError>().into_any(),
+            py.get_type::<pyo3::exceptions::PyValueError>().into_any(),
+        ],
+    )?;
+    let body = PyDict::new(py);
+    body.set_item("__module__", "cute_explorer")?;
+    body.set_item(
+        "__doc__",
+        "A drawing option that is not one (view=, labels=, palette=, ...): a CuteError and a \
+         ValueError; the message names the choices.",
+    )?;
+    let option_error =
+        py.import("builtins")?
+            .getattr("type")?
+            .call1(("OptionError", bases, body))?;
+    m.add("OptionError", option_error)?;
     m.add_class::<PyValue>()?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(call, m)?)?;
+    m.add_function(wrap_pyfunction!(explain, m)?)?;
     m.add_function(wrap_pyfunction!(op_table, m)?)?;
     m.add_function(wrap_pyfunction!(print_script, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(cell_keys, m)?)?;
     m.add_function(wrap_pyfunction!(report, m)?)?;
+    // The ops `explain` derives, by CuTe name.
+    m.add("EXPLAINED", PyTuple::new(py, cute_lang::EXPLAINED)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -15,9 +15,17 @@ def test_the_tour_notebook_runs_and_draws():
     assert not [o for o in outputs if o.get("output_type") == "error"]
     svgs = [o["data"]["image/svg+xml"] for o in outputs if "image/svg+xml" in o.get("data", {})]
     views = {v for s in svgs for v in ("layout", "algebra", "swizzle", "banks", "tv", "mma",
-                                       "descriptor", "coalescing") if f'data-view="{v}"' in s}
+                                       "descriptor", "coalescing", "compare")
+             if f'data-view="{v}"' in s}
     assert views == {"layout", "algebra", "swizzle", "banks", "tv", "mma", "descriptor",
-                     "coalescing"}, views
+                     "coalescing", "compare"}, views
+    # explain's derivation, drawn with its steps; labels; print_latex's TikZ.
+    printed = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
+    assert "=> ((2,2),(2,3)):((4,1),(2,8))" in printed
+    assert "True false: at index 1 = (1,0), A = 1 and B = 2; 6 of 8 differ" in printed
+    assert "% Layout: (2,2):(1,2)" in printed and "\\begin{tikzpicture}" in printed
+    assert any("derivation, as CuTe computes it:" in s for s in svgs)
+    assert any(">((0,0),(1,2))</text>" in s for s in svgs)
     # A layout answers Python's protocols as CuTe: A(3, 5), shape, stride, rank, mode 1, ==.
     texts = [o["data"]["text/plain"] for o in outputs if "text/plain" in o.get("data", {})]
     assert any(t.startswith("(53, (8, 16), (16, 1), 2, <cute_explorer.Value a layout: 16:1>, True)")
