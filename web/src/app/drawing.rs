@@ -138,6 +138,7 @@ impl Drawing {
             .shared
             .state
             .with_untracked(|s| (s.tab_bindings(), s.compared(), s.tabs.active_name()));
+        let names = self.shared.state.with_untracked(|s| s.tabs.names());
         let evaluated = cute_render::evaluate_with(&expr, bindings.as_deref().unwrap_or(&[]));
         let (lines, first) = printed_lines(&expr, &evaluated.lines, evaluated.notes());
         printed.set(lines);
@@ -146,7 +147,9 @@ impl Drawing {
         let drawn = match (bindings, compared) {
             (Err(e), _) | (_, Some(Err(e))) => Err(cute_core::Error::new(e)),
             (Ok(_), Some(Ok((name, other)))) => {
-                compare_figure(&evaluated, (&open, &name), &other, &opts)
+                let other_first =
+                    names.iter().position(|n| *n == name) < names.iter().position(|n| *n == open);
+                compare_figure(&evaluated, (&open, &name, other_first), &other, &opts)
             }
             (Ok(_), None) => evaluated.figure(&opts),
         };
@@ -236,29 +239,30 @@ impl Drawing {
 /// `name`'s, in the compare view.
 fn compare_figure(
     evaluated: &cute_render::Evaluated,
-    (open, name): (&str, &str),
+    (open, name, other_first): (&str, &str, bool),
     other: &cute_lang::Value,
     opts: &Options,
 ) -> cute_core::Result<(cute_lang::Value, cute_render::Figure, Option<String>)> {
     let (value, title) = evaluated.drawn_value()?;
-    let c = cute_lang::functionally_equal(&value, other)?;
+    // A is the tab that comes first, so that with tabs A and B the panels and the verdict's
+    // A and B are the tabs of those names, whichever is open.
+    let this = (format!("tab {open} (open)"), &value, title);
+    let that = (format!("tab {name}"), other, format!("tab {name}"));
+    let (a, b) = if other_first {
+        (that, this)
+    } else {
+        (this, that)
+    };
+    let c = cute_lang::functionally_equal(a.1, b.1)?;
     let opts = Options {
         view: View::Compare,
         ..opts.clone()
     };
-    let mut fig = cute_render::views::figure(
-        &format!("functionally_equal({title}, tab {name})"),
-        &c,
-        &opts,
-    )?;
-    // A is the open tab, B the other: the captions say which.
+    let mut fig =
+        cute_render::views::figure(&format!("functionally_equal({}, {})", a.2, b.2), &c, &opts)?;
     for (p, _) in &mut fig.panels {
-        let side = if p.id == "A" {
-            format!("this tab ({open})")
-        } else {
-            format!("tab {name}")
-        };
-        p.label = p.label.replacen(&p.id.clone(), &side, 1);
+        let side = if p.id == "A" { &a.0 } else { &b.0 };
+        p.label = p.label.replacen(&p.id.clone(), side, 1);
     }
     Ok((c, fig, None))
 }
