@@ -423,14 +423,358 @@ pub fn make_layout(layouts: &[Layout]) -> Layout {
     )
 }
 
+// ---------------------------------------------------------------------------------------
+// Tracing: the steps the algorithms take, for `crate::explain`
+// ---------------------------------------------------------------------------------------
+
+/// What an algorithm reports as it runs: every step of the folds below, in order. The
+/// public functions run with [`NoTrace`], whose empty `step` inlines away, so a step costs
+/// nothing there (its fields are values the algorithm computes anyway); `crate::explain`
+/// passes a recorder that writes the steps as lines, so a derivation is the very run that
+/// gave the result.
+pub(crate) trait Trace {
+    /// Whether the steps are recorded at all: a constant, so that an untraced run skips even
+    /// the bookkeeping around an operation's steps.
+    const RECORDS: bool = true;
+    /// One step, borrowing the algorithm's state at that point.
+    fn step(&mut self, step: Step<'_>);
+}
+
+/// The untraced run of the public functions.
+pub(crate) struct NoTrace;
+
+impl Trace for NoTrace {
+    const RECORDS: bool = false;
+    #[inline(always)]
+    fn step(&mut self, _: Step<'_>) {}
+}
+
+/// [`Trace::RECORDS`] of `t`'s type (for `traced!`, which cannot name the type).
+#[inline(always)]
+fn records<T: Trace>(_: &T) -> bool {
+    T::RECORDS
+}
+
+/// How `bw_coalesce` took one mode `s:d` into the front of its result.
+#[derive(Clone, Copy)]
+pub(crate) enum Merge {
+    /// A size-1 mode: skipped.
+    Dropped,
+    /// The result was size 1: the mode replaces it.
+    Replaced,
+    /// `s*d` is the front stride, statically: merged into the front mode.
+    Merged,
+    /// Prepended as a mode of its own; `product` is `s*d` where C++ looks at it (a static
+    /// front shape), `None` where it does not.
+    Prepended {
+        /// `s*d`, computed only when the front shape is static.
+        product: Option<Num>,
+    },
+}
+
+/// Which divisibility condition of `composition_impl` a left mode met.
+#[derive(Clone, Copy)]
+pub(crate) enum Fit {
+    /// `rest_stride % s == 0`.
+    Divides,
+    /// `rest_stride < s`.
+    Below,
+    /// A dynamic side: C++ does not check.
+    Unchecked,
+}
+
+/// What `composition_impl` took from one mode of the left side (but its last).
+#[derive(Clone, Copy)]
+pub(crate) enum Took {
+    /// `ceil_div(s, |rest_stride|) == 1`: the stride steps over the mode.
+    Skip,
+    /// The rest shape is used up.
+    Empty,
+    /// `shape` elements at `stride`, the rest shape going on as `left`.
+    Take {
+        /// `min(ceil_div(s, |rest_stride|), rest_shape)`.
+        shape: Num,
+        /// `rest_stride * d`.
+        stride: Num,
+        /// `rest_shape / shape`.
+        left: Num,
+    },
+}
+
+/// How a logical divide or product is regrouped.
+#[derive(Clone, Copy)]
+pub(crate) enum Regroup {
+    /// `((TILE),(REST))`.
+    Zipped,
+    /// `((TILE),REST0,REST1,...)`.
+    Tiled,
+    /// `(TILE0,TILE1,...,REST0,REST1,...)`.
+    Flat,
+}
+
+/// The two logical operations over a tiler: `logical_divide` and `logical_product`.
+#[derive(Clone, Copy)]
+pub(crate) enum Logical {
+    /// `logical_divide`.
+    Divide,
+    /// `logical_product`.
+    Product,
+}
+
+impl Logical {
+    /// The name of the divide's or the product's variant.
+    fn pick(self, divide: &'static str, product: &'static str) -> &'static str {
+        match self {
+            Logical::Divide => divide,
+            Logical::Product => product,
+        }
+    }
+    fn name(self) -> &'static str {
+        self.pick("logical_divide", "logical_product")
+    }
+    fn regrouped_name(self, how: Regroup) -> &'static str {
+        match how {
+            Regroup::Zipped => self.pick("zipped_divide", "zipped_product"),
+            Regroup::Tiled => self.pick("tiled_divide", "tiled_product"),
+            Regroup::Flat => self.pick("flat_divide", "flat_product"),
+        }
+    }
+}
+
+/// One step of an algorithm, with the values it used and made; a mode `(s, d)` is the flat
+/// mode `s:d`.
+pub(crate) enum Step<'a> {
+    /// An operation starts: `op(a)` or `op(a, b)`; its steps follow until its [`Step::End`].
+    Begin {
+        /// The CuTe name.
+        op: &'static str,
+        /// The first operand.
+        a: &'a Layout,
+        /// The second operand, if any (a layout, tiler, cotarget or profile).
+        b: Option<&'a dyn fmt::Display>,
+    },
+    /// The operation begun last ends with `result`.
+    End { result: &'a Layout },
+    /// The modes of the operand follow one by one, by a tiler or (`profile`) a profile.
+    ByMode { profile: bool },
+    /// The by-mode steps are over.
+    ByModeEnd,
+    /// Mode `i` of the operand, past the tiler or profile, is kept or dropped.
+    Past {
+        i: usize,
+        mode: &'a Layout,
+        kept: bool,
+    },
+    /// A `_` tiler keeps the operand.
+    Keeps,
+    /// `coalesce` of the whole `layout` starts from its `last` flat mode.
+    CoalesceStart {
+        layout: &'a Layout,
+        last: (Num, Num),
+    },
+    /// `bw_coalesce` took `mode` as `how` says, meeting the front stride `front`, and has
+    /// the shapes and strides `into` so far.
+    CoalesceMode {
+        mode: (Num, Num),
+        how: Merge,
+        front: Num,
+        into: (&'a [Num], &'a [Num]),
+    },
+    /// Every mode had size 1: the result is `1:0`.
+    CoalesceUnit,
+    /// Composition's left side, coalesced (`coalesce_x`).
+    CoalescedX { flat: &'a Layout },
+    /// An integer tiler `n` of composition: the layout `n:1`.
+    IntAsLayout { n: i64 },
+    /// `composition_impl` starts on the mode `shape:stride` of the right side, by its modes
+    /// (`by_mode`) or as one integral mode; its steps follow until its [`Step::Composed`].
+    Compose {
+        shape: &'a IntTuple,
+        stride: &'a IntTuple,
+        by_mode: bool,
+    },
+    /// The mode of the right side begun last composes to `result`.
+    Composed { result: &'a Layout },
+    /// A stride-0 mode composes to itself, `result`.
+    ComposeZero { result: &'a Layout },
+    /// The left side is one integral mode `lhs`: the right stride `stride` multiplies by
+    /// its stride `lhs_stride`.
+    ComposeOneMode {
+        lhs: &'a Layout,
+        stride: Num,
+        lhs_stride: Num,
+        result: &'a Layout,
+    },
+    /// The fold met the left `mode` with the rest `rest` (shape, stride): it met `fit`,
+    /// `|rest stride|` is `abs_rest`, the rest stride goes on as `next_stride`, and the mode
+    /// gave what `took` says.
+    ComposeFold {
+        mode: (Num, Num),
+        rest: (Num, Num),
+        fit: Fit,
+        abs_rest: Num,
+        next_stride: Num,
+        took: Took,
+    },
+    /// The last left `mode` takes the rest: `Some((rest shape, rest stride, the stride it
+    /// gets))`, or `None` where nothing is left.
+    ComposeLast {
+        mode: (Num, Num),
+        rest: Option<(Num, Num, Num)>,
+    },
+    /// `filter(A)`, what complement works on.
+    Filtered { layout: &'a Layout },
+    /// The default cotarget, `cosize(filter(A))`.
+    Cotarget { cotarget: &'a IntTuple },
+    /// A stride-0 (filtered) layout: the complement is `make_layout(coalesce(cotarget))`.
+    ComplementZero {
+        cotarget: &'a IntTuple,
+        result: &'a Layout,
+    },
+    /// The complement fold took `mode` (the smallest stride left, or the `last`): the new
+    /// shape `quotient = stride / prev` (C++ truncates), the next stride `next = stride *
+    /// shape`.
+    ComplementMode {
+        mode: (Num, Num),
+        last: bool,
+        prev: Num,
+        quotient: Num,
+        next: Num,
+    },
+    /// The rest mode up to `cotarget`: `coalesce(ceil_div(cotarget, from))` and its compact
+    /// strides from `from`.
+    ComplementRest {
+        cotarget: &'a IntTuple,
+        from: Num,
+        rest: (&'a IntTuple, &'a IntTuple),
+    },
+    /// The layout a fold built, `of`, coalesced into `result`.
+    Coalesced { of: &'a Layout, result: &'a Layout },
+    /// An inverse starts from `coalesce(A)`.
+    CoalescedA { result: &'a Layout },
+    /// The prefix products `pre` (`1, s0, s0*s1, ...`) of the coalesced shape `shape`.
+    Prefix { shape: &'a [Num], pre: &'a [Num] },
+    /// `right_inverse` leaves out mode `i`, of a dynamic stride.
+    DynamicStride { i: usize, mode: (Num, Num) },
+    /// The mode indices in the order of `SortByKey` on their strides `stride`.
+    Sorted {
+        order: &'a [usize],
+        stride: &'a [Num],
+    },
+    /// `right_inverse` met mode `i`, expecting the stride `curr`: `taken` (the shapes and
+    /// strides after, and the next `curr`) if its stride is statically `curr`.
+    RightMode {
+        i: usize,
+        mode: (Num, Num),
+        curr: Num,
+        taken: Option<(&'a [IntTuple], &'a [IntTuple], Num)>,
+    },
+    /// `left_inverse` met mode `i`: `taken` for a nonzero stride, `None` for a stride 0
+    /// (skipped).
+    LeftMode {
+        i: usize,
+        mode: (Num, Num),
+        taken: Option<LeftTaken<'a>>,
+    },
+    /// `left_inverse`'s last mode by stride, mode `i`: its `shape` closes the shapes, now
+    /// `shapes`.
+    LeftLast {
+        i: usize,
+        shape: Num,
+        shapes: &'a [IntTuple],
+    },
+    /// An integer tiler `n` of a divide or product: `make_layout(n)`.
+    IntTiler { n: i64, layout: &'a Layout },
+    /// `logical_divide` by a layout: the formula.
+    DivideFormula,
+    /// The divide's cotarget, `shape(coalesce(A))`.
+    DivideTarget { target: &'a IntTuple },
+    /// `logical_product` by a layout: the formula.
+    ProductFormula,
+    /// The product's cotarget, `size(A)*cosize(B)`.
+    ProductTarget { size: Num, cosize: Num, target: Num },
+    /// `make_layout(first, second)`, `first` an operand's name (`A` or `B`).
+    Made {
+        first: &'static str,
+        second: &'a Layout,
+        result: &'a Layout,
+    },
+    /// A regrouped divide or product: the `logical` one, then `tile_unzip`.
+    RegroupFormula { logical: &'static str },
+    /// `tile_unzip(L, B)`.
+    Unzipped { result: &'a Layout },
+    /// Mode 1 (and mode 0 if `both`) unpacked, of the `ranks` of modes 0 and 1.
+    Unpacked {
+        both: bool,
+        ranks: (usize, usize),
+        result: &'a Layout,
+    },
+    /// A blocked or (`raked`) raked product: the formula.
+    RankFormula { raked: bool },
+    /// The rank `r` both operands are padded to, `max(rank(A), rank(B))`.
+    Rank { r: usize },
+    /// The operand `name` padded to rank `r`: `append<r>(from) = to`.
+    Appended {
+        name: &'static str,
+        r: usize,
+        from: &'a Layout,
+        to: &'a Layout,
+    },
+    /// `zip(x, y)`.
+    Zipped {
+        x: &'a Layout,
+        y: &'a Layout,
+        result: &'a Layout,
+    },
+}
+
+/// What `left_inverse` appended for a nonzero stride.
+pub(crate) struct LeftTaken<'a> {
+    /// The divisibility was checked (a static size).
+    pub checked: bool,
+    /// The size before.
+    pub size: Num,
+    /// `stride / size`.
+    pub quotient: Num,
+    /// The shapes after.
+    pub shapes: &'a [IntTuple],
+    /// The strides after.
+    pub strides: &'a [IntTuple],
+    /// The size after.
+    pub grown: Num,
+}
+
+/// `$body` (a `Result<Layout>`) as the operation `$op($a[, $b])`: its steps between a
+/// `Begin` and an `End`. A macro, not a function taking a closure, so that an untraced run
+/// returns the bare body: no closure call, no copy of the result (measured: they cost a
+/// small operation about 1%).
+macro_rules! traced {
+    ($t:ident, $op:expr, $a:expr, $b:expr, $body:expr) => {{
+        if !records(&*$t) {
+            return $body;
+        }
+        $t.step(Step::Begin {
+            op: $op,
+            a: $a,
+            b: $b,
+        });
+        let r: Result<Layout> = $body;
+        if let Ok(result) = &r {
+            $t.step(Step::End { result });
+        }
+        r
+    }};
+}
+
 /// CuTe `transform_layout(layout, tiler, f)` over the first `rank(tiler)` modes; `keep_rest`
 /// appends the remaining modes of `layout` (divides, products) or drops them (composition).
-fn by_mode(
+fn by_mode<T: Trace>(
     layout: &Layout,
     tilers: &[Tiler],
     keep_rest: bool,
     what: &str,
-    f: impl Fn(&Layout, &Tiler) -> Result<Layout>,
+    t: &mut T,
+    f: impl Fn(&Layout, &Tiler, &mut T) -> Result<Layout>,
 ) -> Result<Layout> {
     if tilers.len() > layout.rank() {
         return Err(crate::err!(
@@ -439,15 +783,24 @@ fn by_mode(
             layout.rank()
         ));
     }
+    t.step(Step::ByMode { profile: false });
     let mut out = Vec::with_capacity(layout.rank());
     let modes = layout.modes();
-    for (i, m) in modes.iter().enumerate() {
-        match tilers.get(i) {
-            Some(t) => out.push(f(m, t)?),
-            None if keep_rest => out.push(m.clone()),
-            None => break,
+    for (m, tl) in modes.iter().zip(tilers) {
+        out.push(f(m, tl, t)?);
+    }
+    // The modes past the tiler (an untraced composition drops them without a look).
+    for (i, m) in modes.iter().enumerate().skip(tilers.len()) {
+        t.step(Step::Past {
+            i,
+            mode: m,
+            kept: keep_rest,
+        });
+        if keep_rest {
+            out.push(m.clone());
         }
     }
+    t.step(Step::ByModeEnd);
     Ok(make_layout(&out))
 }
 
@@ -457,29 +810,54 @@ fn by_mode(
 
 /// CuTe's `bw_coalesce`: walk the flat modes right to left, merging where
 /// `s_i * d_i == d_{i+1}`, skipping size-1 modes.
-fn bw_coalesce(fs: &[Num], fd: &[Num], init_shape: Num, init_stride: Num) -> Result<Layout> {
+fn bw_coalesce<T: Trace>(
+    fs: &[Num],
+    fd: &[Num],
+    init_shape: Num,
+    init_stride: Num,
+    t: &mut T,
+) -> Result<Layout> {
     // The result is kept front-first; while it has one mode it is an integer, as in CuTe.
     let mut shape = vec![init_shape];
     let mut stride = vec![init_stride];
     for i in (0..fs.len().saturating_sub(1)).rev() {
         let (s, d) = (fs[i], fd[i]);
-        if s.is_const(1) {
-            continue;
-        }
-        if shape.len() == 1 && shape[0].is_const(1) {
+        let front = stride[0];
+        let how = if s.is_const(1) {
+            Merge::Dropped
+        } else if shape.len() == 1 && shape[0].is_const(1) {
             // Replace a size-1 result with anything.
             (shape[0], stride[0]) = (s, d);
-        } else if shape[0].is_static() && s.mul(d)?.static_eq(stride[0]) {
-            // Merge: the modes are contiguous, and C++ can tell at compile time.
-            shape[0] = s.mul(shape[0])?;
-            stride[0] = d;
+            Merge::Replaced
         } else {
-            shape.insert(0, s);
-            stride.insert(0, d);
-        }
+            // C++ can tell the modes contiguous only at compile time: a static front shape.
+            let product = if shape[0].is_static() {
+                Some(s.mul(d)?)
+            } else {
+                None
+            };
+            if product.is_some_and(|p| p.static_eq(front)) {
+                shape[0] = s.mul(shape[0])?;
+                stride[0] = d;
+                Merge::Merged
+            } else {
+                shape.insert(0, s);
+                stride.insert(0, d);
+                Merge::Prepended { product }
+            }
+        };
+        t.step(Step::CoalesceMode {
+            mode: (s, d),
+            how,
+            front,
+            into: (&shape, &stride),
+        });
     }
     Ok(match shape.len() {
-        1 if shape[0].is_const(1) => Layout::raw(Int(1), Int(0)),
+        1 if shape[0].is_const(1) => {
+            t.step(Step::CoalesceUnit);
+            Layout::raw(Int(1), Int(0))
+        }
         1 => Layout::raw(shape[0].leaf(), stride[0].leaf()),
         _ => Layout::raw(IntTuple::nums(&shape), IntTuple::nums(&stride)),
     })
@@ -509,45 +887,80 @@ fn flat_lists(layout: &Layout) -> Result<(Vec<Num>, Vec<Num>)> {
 /// Law (checked by `tests/laws.rs::coalesce_and_filter_preserve_the_function`):
 /// `coalesce(L)(i) == L(i)` for every `i < size(L)`, `size` kept, depth ≤ 1.
 pub fn coalesce(layout: &Layout, profile: Option<&IntTuple>) -> Result<Layout> {
-    at_profile(layout, profile, "coalesce", coalesce_all)
+    coalesce_traced(layout, profile, &mut NoTrace)
 }
 
 /// CuTe's `transform_layout(layout, trg_profile, f)` of `coalesce` and `filter` with a
 /// profile: `whole` of every mode at a terminal of the profile (an integer or `_`), the
 /// modes past the profile's kept as they are.
-fn at_profile(
+fn at_profile<T: Trace>(
     layout: &Layout,
     profile: Option<&IntTuple>,
-    what: &str,
-    whole: fn(&Layout) -> Result<Layout>,
+    what: &'static str,
+    whole: fn(&Layout, &mut T) -> Result<Layout>,
+    t: &mut T,
 ) -> Result<Layout> {
-    match profile {
-        None | Some(Int(_) | Dyn(_)) => whole(layout),
-        Some(Tuple(ps)) => {
-            if ps.len() > layout.rank() {
-                return Err(crate::err!(
-                    "{what}: profile {} has more modes than the layout (rank {})",
-                    Tuple(ps.clone()),
-                    layout.rank()
-                ));
+    let b = profile.map(|p| p as &dyn fmt::Display);
+    traced!(
+        t,
+        what,
+        layout,
+        b,
+        match profile {
+            None | Some(Int(_) | Dyn(_)) => whole(layout, t),
+            Some(Tuple(ps)) => {
+                if ps.len() > layout.rank() {
+                    return Err(crate::err!(
+                        "{what}: profile {} has more modes than the layout (rank {})",
+                        Tuple(ps.clone()),
+                        layout.rank()
+                    ));
+                }
+                t.step(Step::ByMode { profile: true });
+                let modes = layout.modes();
+                let mut out = Vec::with_capacity(modes.len());
+                for (i, m) in modes.iter().enumerate() {
+                    out.push(match ps.get(i) {
+                        Some(p) => at_profile(m, Some(p), what, whole, t)?,
+                        None => {
+                            t.step(Step::Past {
+                                i,
+                                mode: m,
+                                kept: true,
+                            });
+                            m.clone()
+                        }
+                    });
+                }
+                t.step(Step::ByModeEnd);
+                Ok(make_layout(&out))
             }
-            let modes = layout.modes();
-            let mut out = Vec::with_capacity(modes.len());
-            for (i, m) in modes.iter().enumerate() {
-                out.push(match ps.get(i) {
-                    Some(p) => at_profile(m, Some(p), what, whole)?,
-                    None => m.clone(),
-                });
-            }
-            Ok(make_layout(&out))
         }
-    }
+    )
+}
+
+/// [`coalesce`], its steps reported to `t`.
+pub(crate) fn coalesce_traced<T: Trace>(
+    layout: &Layout,
+    profile: Option<&IntTuple>,
+    t: &mut T,
+) -> Result<Layout> {
+    at_profile(layout, profile, "coalesce", coalesce_whole, t)
 }
 
 fn coalesce_all(layout: &Layout) -> Result<Layout> {
+    coalesce_whole(layout, &mut NoTrace)
+}
+
+/// CuTe `coalesce` of the whole layout: `bw_coalesce` from its last flat mode.
+fn coalesce_whole<T: Trace>(layout: &Layout, t: &mut T) -> Result<Layout> {
     let (fs, fd) = flat_lists(layout)?;
     let r = fs.len();
-    bw_coalesce(&fs, &fd, fs[r - 1], fd[r - 1])
+    t.step(Step::CoalesceStart {
+        layout,
+        last: (fs[r - 1], fd[r - 1]),
+    });
+    bw_coalesce(&fs, &fd, fs[r - 1], fd[r - 1], t)
 }
 
 /// CuTe `detail::coalesce_x`: like coalesce, but keeps the last stride when the last
@@ -560,7 +973,7 @@ fn coalesce_x(layout: &Layout) -> Result<Layout> {
     } else {
         fs[r - 1]
     };
-    bw_coalesce(&fs, &fd, last, fd[r - 1])
+    bw_coalesce(&fs, &fd, last, fd[r - 1], &mut NoTrace)
 }
 
 /// CuTe `filter_zeros`: size-1 for every stride-0 mode.
@@ -607,94 +1020,172 @@ pub fn filter(layout: &Layout) -> Result<Layout> {
 /// assert_eq!(filter_profile(&l, &p).unwrap().to_string(), "(4,3):(2,8)");
 /// ```
 pub fn filter_profile(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
-    at_profile(layout, Some(profile), "filter", filter)
+    at_profile(
+        layout,
+        Some(profile),
+        "filter",
+        |l, _| filter(l),
+        &mut NoTrace,
+    )
 }
 
 // ---------------------------------------------------------------------------------------
 // Composition
 // ---------------------------------------------------------------------------------------
 
-fn composition_impl(lhs: &Layout, rs: &IntTuple, rd: &IntTuple) -> Result<Layout> {
-    if let (Tuple(ss), Tuple(ds)) = (rs, rd) {
+/// CuTe's `composition_impl` of a coalesced left side with the mode `rs:rd` of the right
+/// side: by mode for a tuple (right-distributivity), else [`compose_leaf`].
+fn composition_impl<T: Trace>(
+    lhs: &Layout,
+    rs: &IntTuple,
+    rd: &IntTuple,
+    t: &mut T,
+) -> Result<Layout> {
+    let r = if let (Tuple(ss), Tuple(ds)) = (rs, rd) {
+        t.step(Step::Compose {
+            shape: rs,
+            stride: rd,
+            by_mode: true,
+        });
         // Right-distributivity over the modes of the right-hand side.
         let parts = ss
             .iter()
             .zip(ds)
-            .map(|(s, d)| composition_impl(lhs, s, d))
+            .map(|(s, d)| composition_impl(lhs, s, d, t))
             .collect::<Result<Vec<_>>>()?;
-        return Ok(make_layout(&parts));
-    }
+        make_layout(&parts)
+    } else {
+        t.step(Step::Compose {
+            shape: rs,
+            stride: rd,
+            by_mode: false,
+        });
+        compose_leaf(lhs, rs, rd, t)?
+    };
+    t.step(Step::Composed { result: &r });
+    Ok(r)
+}
+
+/// The integral-RHS case of CuTe's `composition_impl`: the fold over the modes of `lhs` but
+/// the last, dividing out the rest stride and keeping the rest shape.
+fn compose_leaf<T: Trace>(lhs: &Layout, rs: &IntTuple, rd: &IntTuple, t: &mut T) -> Result<Layout> {
     let (Some(rs), Some(rd)) = (rs.num(), rd.num()) else {
         return Err(Error::new(
             "composition: shape and stride are not congruent",
         ));
     };
     if rd.is_const(0) {
-        return Ok(Layout::raw(rs.leaf(), rd.leaf()));
+        let r = Layout::raw(rs.leaf(), rd.leaf());
+        t.step(Step::ComposeZero { result: &r });
+        return Ok(r);
     }
     let (ls, ld) = match (&lhs.shape, &lhs.stride) {
         (Tuple(_), Tuple(_)) => (lhs.shape.leaf_nums(), lhs.stride.leaf_nums()),
         (s, d) if s.is_int() && d.is_int() => {
             let d = d.num().expect("leaf");
-            return Ok(Layout::raw(rs.leaf(), rd.mul(d)?.leaf()));
+            let r = Layout::raw(rs.leaf(), rd.mul(d)?.leaf());
+            t.step(Step::ComposeOneMode {
+                lhs,
+                stride: rd,
+                lhs_stride: d,
+                result: &r,
+            });
+            return Ok(r);
         }
         _ => unreachable!("congruent"),
+    };
+    // A flat left side has a last mode (coalesce refuses the empty layout).
+    let (Some(&last_s), Some(&last_d)) = (ls.last(), ld.last()) else {
+        return Err(Error::new("composition: the empty left layout"));
     };
     let r = ls.len();
     let mut res_shape: Vec<IntTuple> = Vec::new();
     let mut res_stride: Vec<IntTuple> = Vec::new();
     let mut rest_shape = rs;
     let mut rest_stride = rd;
-    for i in 0..r.saturating_sub(1) {
+    for i in 0..r - 1 {
         let (cs, cd) = (ls[i], ld[i]);
         // C++ checks the divisibility conditions only where both sides are static.
-        if cs.is_static()
-            && rest_stride.is_static()
-            && !(arith::rem(rest_stride.v, cs.v)? == 0 || rest_stride.v < cs.v)
-        {
-            return Err(crate::err!(
-                "composition: stride divisibility condition violated (stride {} vs shape {} of the left layout {lhs})",
-                rest_stride.v, cs.v
-            ));
-        }
+        let fit = if cs.is_static() && rest_stride.is_static() {
+            if arith::rem(rest_stride.v, cs.v)? == 0 {
+                Fit::Divides
+            } else if rest_stride.v < cs.v {
+                Fit::Below
+            } else {
+                return Err(crate::err!(
+                    "composition: stride divisibility condition violated (stride {} vs shape {} of the left layout {lhs})",
+                    rest_stride.v, cs.v
+                ));
+            }
+        } else {
+            Fit::Unchecked
+        };
         let abs_rest = rest_stride.abs()?;
         let next_shape = cs.ceil_div(abs_rest)?;
         let next_stride = abs_rest.ceil_div(cs)?.mul(rest_stride.signum())?;
-        if next_shape.is_const(1) || rest_shape.is_const(1) {
-            rest_stride = next_stride;
-            continue;
-        }
-        let new_shape = next_shape.min(rest_shape);
-        if new_shape.is_static()
-            && rest_shape.is_static()
-            && arith::rem(rest_shape.v, new_shape.v)? != 0
+        let took = if next_shape.is_const(1) {
+            Took::Skip
+        } else if rest_shape.is_const(1) {
+            Took::Empty
+        } else {
+            let new_shape = next_shape.min(rest_shape);
+            if new_shape.is_static()
+                && rest_shape.is_static()
+                && arith::rem(rest_shape.v, new_shape.v)? != 0
+            {
+                return Err(crate::err!(
+                    "composition: shape divisibility condition violated ({} is not divisible by {}, left layout {lhs})",
+                    rest_shape.v, new_shape.v
+                ));
+            }
+            Took::Take {
+                shape: new_shape,
+                stride: rest_stride.mul(cd)?,
+                left: rest_shape.div(new_shape)?,
+            }
+        };
+        t.step(Step::ComposeFold {
+            mode: (cs, cd),
+            rest: (rest_shape, rest_stride),
+            fit,
+            abs_rest,
+            next_stride,
+            took,
+        });
+        if let Took::Take {
+            shape,
+            stride,
+            left,
+        } = took
         {
-            return Err(crate::err!(
-                "composition: shape divisibility condition violated ({} is not divisible by {}, left layout {lhs})",
-                rest_shape.v, new_shape.v
-            ));
+            res_shape.push(shape.leaf());
+            res_stride.push(stride.leaf());
+            rest_shape = left;
         }
-        res_shape.push(new_shape.leaf());
-        res_stride.push(rest_stride.mul(cd)?.leaf());
-        rest_shape = rest_shape.div(new_shape)?;
         rest_stride = next_stride;
     }
-    let last_d = ld[r - 1];
-    if res_shape.is_empty() {
-        return Ok(Layout::raw(
-            rest_shape.leaf(),
-            rest_stride.mul(last_d)?.leaf(),
-        ));
+    // The last mode takes what is left: all of it if nothing was taken before.
+    if res_shape.is_empty() || !rest_shape.is_const(1) {
+        let d = rest_stride.mul(last_d)?;
+        t.step(Step::ComposeLast {
+            mode: (last_s, last_d),
+            rest: Some((rest_shape, rest_stride, d)),
+        });
+        if res_shape.is_empty() {
+            return Ok(Layout::raw(rest_shape.leaf(), d.leaf()));
+        }
+        res_shape.push(rest_shape.leaf());
+        res_stride.push(d.leaf());
+        return Ok(Layout::raw(Tuple(res_shape), Tuple(res_stride)));
     }
-    if rest_shape.is_const(1) {
-        return Ok(Layout::raw(
-            Tuple(res_shape).unwrap(),
-            Tuple(res_stride).unwrap(),
-        ));
-    }
-    res_shape.push(rest_shape.leaf());
-    res_stride.push(rest_stride.mul(last_d)?.leaf());
-    Ok(Layout::raw(Tuple(res_shape), Tuple(res_stride)))
+    t.step(Step::ComposeLast {
+        mode: (last_s, last_d),
+        rest: None,
+    });
+    Ok(Layout::raw(
+        Tuple(res_shape).unwrap(),
+        Tuple(res_stride).unwrap(),
+    ))
 }
 
 /// CuTe `composition(A, B)`: the layout `R` with `R(c) = A(B(c))`, compatible with `B`.
@@ -709,14 +1200,25 @@ fn composition_impl(lhs: &Layout, rs: &IntTuple, rd: &IntTuple) -> Result<Layout
 /// Law (checked by `tests/laws.rs::composition_is_function_composition`): `R(i) == A(B(i))`
 /// for every `i < size(B)`, and `size(R) == size(B)`.
 pub fn composition(lhs: &Layout, rhs: &Layout) -> Result<Layout> {
+    composition_traced(lhs, rhs, &mut NoTrace)
+}
+
+/// [`composition`] of `a` and `b`, its steps reported to `t`.
+pub(crate) fn composition_traced(a: &Layout, b: &Layout, t: &mut impl Trace) -> Result<Layout> {
+    traced!(t, "composition", a, Some(b), compose_coalesced(a, b, t))
+}
+
+/// `composition_impl(coalesce_x(lhs), rhs)`: what every composition runs.
+fn compose_coalesced<T: Trace>(lhs: &Layout, rhs: &Layout, t: &mut T) -> Result<Layout> {
     let flat = coalesce_x(lhs)?;
-    composition_impl(&flat, &rhs.shape, &rhs.stride)
+    t.step(Step::CoalescedX { flat: &flat });
+    composition_impl(&flat, &rhs.shape, &rhs.stride, t)
 }
 
 /// CuTe's `composition_impl` of a left layout already coalesced (the basis layouts run it on
 /// their own coalescing, [`crate::basis::BasisLayout::composition`]).
 pub(crate) fn composition_flat(flat: &Layout, rhs: &Layout) -> Result<Layout> {
-    composition_impl(flat, &rhs.shape, &rhs.stride)
+    composition_impl(flat, &rhs.shape, &rhs.stride, &mut NoTrace)
 }
 
 /// The regrouping `zipped_divide` makes of a `logical_divide` result.
@@ -726,12 +1228,12 @@ pub(crate) fn regroup_zipped(l: &Layout, tiler: &Tiler) -> Result<Layout> {
 
 /// The regrouping `tiled_divide` makes of a `logical_divide` result.
 pub(crate) fn regroup_tiled(l: &Layout, tiler: &Tiler) -> Result<Layout> {
-    unpack(&tile_unzip(l, tiler)?, false)
+    unpack(&tile_unzip(l, tiler)?, false, &mut NoTrace)
 }
 
 /// The regrouping `flat_divide` makes of a `logical_divide` result.
 pub(crate) fn regroup_flat(l: &Layout, tiler: &Tiler) -> Result<Layout> {
-    unpack(&tile_unzip(l, tiler)?, true)
+    unpack(&tile_unzip(l, tiler)?, true, &mut NoTrace)
 }
 
 /// CuTe `composition(A, tiler)`: by-mode for tuple tilers (dropping modes of `A` the tiler
@@ -744,25 +1246,51 @@ pub(crate) fn regroup_flat(l: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// assert_eq!(composition_tiler(&a, &t).unwrap().to_string(), "(3,(2,4)):(236,(26,1))");
 /// ```
 pub fn composition_tiler(lhs: &Layout, tiler: &Tiler) -> Result<Layout> {
-    match tiler {
-        Tiler::Layout(r) => composition(lhs, r),
-        Tiler::Under => Ok(lhs.clone()),
-        Tiler::Int(n) => {
-            let flat = coalesce_x(lhs)?;
-            composition_impl(&flat, &Int(*n), &Int(1))
+    composition_tiler_traced(lhs, tiler, &mut NoTrace)
+}
+
+/// [`composition_tiler`], its steps reported to `t` (a layout tiler's as [`composition`]'s).
+pub(crate) fn composition_tiler_traced<T: Trace>(
+    lhs: &Layout,
+    tiler: &Tiler,
+    t: &mut T,
+) -> Result<Layout> {
+    traced!(
+        t,
+        "composition",
+        lhs,
+        Some(tiler),
+        match tiler {
+            Tiler::Layout(r) => compose_coalesced(lhs, r, t),
+            Tiler::Under => {
+                t.step(Step::Keeps);
+                Ok(lhs.clone())
+            }
+            Tiler::Int(n) => {
+                t.step(Step::IntAsLayout { n: *n });
+                compose_coalesced(lhs, &Layout::raw(Int(*n), Int(1)), t)
+            }
+            Tiler::Tuple(ts) => by_mode(lhs, ts, false, "composition", t, composition_tiler_traced),
         }
-        Tiler::Tuple(ts) => by_mode(lhs, ts, false, "composition", composition_tiler),
-    }
+    )
 }
 
 // ---------------------------------------------------------------------------------------
 // Complement
 // ---------------------------------------------------------------------------------------
 
-fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> Result<Layout> {
+/// CuTe's `detail::complement` of a filtered layout: its modes by increasing stride, each
+/// new mode `d_i / (s_{i-1}*d_{i-1})`, then the rest up to the cotarget, coalesced.
+fn complement_impl<T: Trace>(f: &Layout, cotarget: &IntTuple, t: &mut T) -> Result<Layout> {
+    let (shape, stride) = (&f.shape, &f.stride);
     if stride.is_const(0) {
         // Irreducible rank-1 stride-0 layout.
-        return Layout::col_major(int_tuple::coalesce_shape(cotarget)?);
+        let r = Layout::col_major(int_tuple::coalesce_shape(cotarget)?)?;
+        t.step(Step::ComplementZero {
+            cotarget,
+            result: &r,
+        });
+        return Ok(r);
     }
     let mut sh = shape
         .modes()
@@ -795,6 +1323,13 @@ fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> 
         if new_shape.is_const(0) {
             return Err(non_injective());
         }
+        t.step(Step::ComplementMode {
+            mode: (sh[min_idx], min_stride),
+            last: false,
+            prev: res_stride[i],
+            quotient: new_shape,
+            next: new_stride,
+        });
         sh.remove(min_idx);
         st.remove(min_idx);
         res_shape.push(new_shape);
@@ -806,13 +1341,35 @@ fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> 
     }
     res_shape.push(new_shape);
     let new_stride = st[0].mul(sh[0])?;
+    t.step(Step::ComplementMode {
+        mode: (sh[0], st[0]),
+        last: true,
+        prev: res_stride[r - 1],
+        quotient: new_shape,
+        next: new_stride,
+    });
     let rest_shape =
         int_tuple::coalesce_shape(&int_tuple::ceil_div(cotarget, &new_stride.leaf())?)?;
     let rest_stride = int_tuple::compact_col_major_num(&rest_shape, new_stride)?;
+    t.step(Step::ComplementRest {
+        cotarget,
+        from: new_stride,
+        rest: (&rest_shape, &rest_stride),
+    });
     // make_shape(result_shape, rest_shape): rest appended as a final mode.
     let shape_all = Tuple(vec![IntTuple::nums(&res_shape), rest_shape]);
     let stride_all = Tuple(vec![IntTuple::nums(&res_stride), rest_stride]);
-    coalesce_all(&Layout::raw(shape_all, stride_all))
+    coalesced(Layout::raw(shape_all, stride_all), t)
+}
+
+/// `coalesce` of the layout a fold built: its last step.
+fn coalesced<T: Trace>(built: Layout, t: &mut T) -> Result<Layout> {
+    let r = coalesce_all(&built)?;
+    t.step(Step::Coalesced {
+        of: &built,
+        result: &r,
+    });
+    Ok(r)
 }
 
 /// CuTe `complement(layout[, cotarget])`: the layout of the offsets in `[0, cotarget)` that
@@ -831,19 +1388,38 @@ fn complement_impl(shape: &IntTuple, stride: &IntTuple, cotarget: &IntTuple) -> 
 /// `A`, `complement(A, M)(i)` is not in the image of `A` for `i ≥ 1`, and
 /// `make_layout(A, complement(A, M))` is a bijection onto `[0, M)`.
 pub fn complement(layout: &Layout, cotarget: Option<&IntTuple>) -> Result<Layout> {
-    let f = filter(layout)?;
-    let c = match cotarget {
-        Some(t) => complement_impl(&f.shape, &f.stride, t)?,
-        None => complement_impl(&f.shape, &f.stride, &f.cosize_num()?.leaf())?,
-    };
-    // A negative stride can make C++ print a negative shape; shapes here are >= 0.
-    if c.shape.find_leaf(|s| s < 0).is_some() {
-        return Err(crate::err!(
-            "complement of {layout} would have the negative shape {} (a shape entry is >= 0)",
-            c.shape
-        ));
-    }
-    Ok(c)
+    complement_traced(layout, cotarget, &mut NoTrace)
+}
+
+/// [`complement`], its steps reported to `t`.
+pub(crate) fn complement_traced<T: Trace>(
+    layout: &Layout,
+    cotarget: Option<&IntTuple>,
+    t: &mut T,
+) -> Result<Layout> {
+    let b = cotarget.map(|c| c as &dyn fmt::Display);
+    traced!(t, "complement", layout, b, {
+        let f = filter(layout)?;
+        t.step(Step::Filtered { layout: &f });
+        let default;
+        let target = match cotarget {
+            Some(c) => c,
+            None => {
+                default = f.cosize_num()?.leaf();
+                t.step(Step::Cotarget { cotarget: &default });
+                &default
+            }
+        };
+        let c = complement_impl(&f, target, t)?;
+        // A negative stride can make C++ print a negative shape; shapes here are >= 0.
+        if c.shape.find_leaf(|s| s < 0).is_some() {
+            return Err(crate::err!(
+                "complement of {layout} would have the negative shape {} (a shape entry is >= 0)",
+                c.shape
+            ));
+        }
+        Ok(c)
+    })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -865,8 +1441,12 @@ fn exchange_sort_by_key(keys: &[i64]) -> Vec<usize> {
     kv.into_iter().map(|(_, v)| v).collect()
 }
 
-fn inverse_prep(layout: &Layout) -> Result<(Vec<Num>, Vec<Num>, Vec<Num>)> {
+/// The coalesced layout's wrapped shape and stride, and the prefix products of the shape.
+type Prep = (Vec<Num>, Vec<Num>, Vec<Num>);
+
+fn inverse_prep<T: Trace>(layout: &Layout, t: &mut T) -> Result<Prep> {
     let c = coalesce_all(layout)?;
+    t.step(Step::CoalescedA { result: &c });
     let shape = c.shape.wrap().leaf_nums();
     let stride = c.stride.wrap().leaf_nums();
     let mut pre = Vec::with_capacity(shape.len() + 1);
@@ -875,6 +1455,10 @@ fn inverse_prep(layout: &Layout) -> Result<(Vec<Num>, Vec<Num>, Vec<Num>)> {
         let last = *pre.last().expect("non-empty");
         pre.push(s.mul(last)?);
     }
+    t.step(Step::Prefix {
+        shape: &shape,
+        pre: &pre,
+    });
     Ok((shape, stride, pre))
 }
 
@@ -889,24 +1473,58 @@ fn inverse_prep(layout: &Layout) -> Result<(Vec<Num>, Vec<Num>, Vec<Num>)> {
 /// Law (checked by `tests/laws.rs::inverses_round_trip`): `L(R(i)) == i` for `i < size(R)`,
 /// and `size(R) == size(L)` for a bijective `L`.
 pub fn right_inverse(layout: &Layout) -> Result<Layout> {
-    let (shape, stride, pre) = inverse_prep(layout)?;
-    let mut rs = vec![Int(1)];
-    let mut rd = vec![Int(0)];
-    let mut curr = Num::fixed(1);
-    // C++ follows the static strides only (dynamic ones are filtered out before the sort).
-    let statics: Vec<usize> = (0..stride.len())
-        .filter(|&i| stride[i].is_static())
-        .collect();
-    let keys: Vec<i64> = statics.iter().map(|&i| stride[i].v).collect();
-    for k in exchange_sort_by_key(&keys) {
-        let i = statics[k];
-        if stride[i].static_eq(curr) {
-            rs.push(shape[i].leaf());
-            rd.push(pre[i].leaf());
-            curr = shape[i].mul(stride[i])?;
+    right_inverse_traced(layout, &mut NoTrace)
+}
+
+/// [`right_inverse`], its steps reported to `t`.
+pub(crate) fn right_inverse_traced<T: Trace>(layout: &Layout, t: &mut T) -> Result<Layout> {
+    traced!(t, "right_inverse", layout, None, {
+        let (shape, stride, pre) = inverse_prep(layout, t)?;
+        let mut rs = vec![Int(1)];
+        let mut rd = vec![Int(0)];
+        let mut curr = Num::fixed(1);
+        // C++ follows the static strides only (dynamic ones are filtered out before the sort).
+        let mut statics = Vec::with_capacity(stride.len());
+        for (i, (&s, &d)) in shape.iter().zip(&stride).enumerate() {
+            if d.is_static() {
+                statics.push(i);
+            } else {
+                t.step(Step::DynamicStride { i, mode: (s, d) });
+            }
         }
-    }
-    coalesce_all(&Layout::raw(Tuple(rs), Tuple(rd)))
+        let keys: Vec<i64> = statics.iter().map(|&i| stride[i].v).collect();
+        let mut order = exchange_sort_by_key(&keys);
+        for k in &mut order {
+            *k = statics[*k];
+        }
+        t.step(Step::Sorted {
+            order: &order,
+            stride: &stride,
+        });
+        for &i in &order {
+            let (s, d) = (shape[i], stride[i]);
+            if d.static_eq(curr) {
+                rs.push(s.leaf());
+                rd.push(pre[i].leaf());
+                let next = s.mul(d)?;
+                t.step(Step::RightMode {
+                    i,
+                    mode: (s, d),
+                    curr,
+                    taken: Some((&rs, &rd, next)),
+                });
+                curr = next;
+            } else {
+                t.step(Step::RightMode {
+                    i,
+                    mode: (s, d),
+                    curr,
+                    taken: None,
+                });
+            }
+        }
+        coalesced(Layout::raw(Tuple(rs), Tuple(rd)), t)
+    })
 }
 
 /// CuTe `left_inverse` (quasi-inverse): `layout(R(layout(i))) == layout(i)`.
@@ -920,36 +1538,71 @@ pub fn right_inverse(layout: &Layout) -> Result<Layout> {
 /// Law (checked by `tests/laws.rs::inverses_round_trip`): `R(L(i)) == i` for `i < size(L)`
 /// when `L` is injective.
 pub fn left_inverse(layout: &Layout) -> Result<Layout> {
-    let (shape, stride, pre) = inverse_prep(layout)?;
-    if stride.iter().any(|d| !d.is_static()) {
-        return Err(crate::err!(
-            "left_inverse: requires static strides (C++ static_assert), {layout} has dynamic ones"
-        ));
-    }
-    let mut rs: Vec<IntTuple> = Vec::new();
-    let mut rd = vec![Int(0)];
-    let mut size = Num::fixed(1);
-    let keys: Vec<i64> = stride.iter().map(|d| d.v).collect();
-    let order = exchange_sort_by_key(&keys);
-    for &i in &order {
-        let d = stride[i];
-        if d.is_const(0) {
-            continue;
-        }
-        if size.is_static() && arith::rem(d.v, size.v)? != 0 {
+    left_inverse_traced(layout, &mut NoTrace)
+}
+
+/// [`left_inverse`], its steps reported to `t`.
+pub(crate) fn left_inverse_traced<T: Trace>(layout: &Layout, t: &mut T) -> Result<Layout> {
+    traced!(t, "left_inverse", layout, None, {
+        let (shape, stride, pre) = inverse_prep(layout, t)?;
+        if stride.iter().any(|d| !d.is_static()) {
             return Err(crate::err!(
-                "left_inverse: divisibility condition violated (stride {} is not a multiple of {}) for {layout}",
-                d.v, size.v
+                "left_inverse: requires static strides (C++ static_assert), {layout} has dynamic ones"
             ));
         }
-        let s = d.div(size)?;
-        size = size.mul(s)?;
-        rs.push(s.leaf());
-        rd.push(pre[i].leaf());
-    }
-    let last = *order.last().expect("non-empty");
-    rs.push(shape[last].leaf());
-    coalesce_all(&Layout::raw(Tuple(rs), Tuple(rd)))
+        let mut rs: Vec<IntTuple> = Vec::new();
+        let mut rd = vec![Int(0)];
+        let mut size = Num::fixed(1);
+        let keys: Vec<i64> = stride.iter().map(|d| d.v).collect();
+        let order = exchange_sort_by_key(&keys);
+        t.step(Step::Sorted {
+            order: &order,
+            stride: &stride,
+        });
+        for &i in &order {
+            let d = stride[i];
+            if d.is_const(0) {
+                t.step(Step::LeftMode {
+                    i,
+                    mode: (shape[i], d),
+                    taken: None,
+                });
+                continue;
+            }
+            let checked = size.is_static();
+            if checked && arith::rem(d.v, size.v)? != 0 {
+                return Err(crate::err!(
+                    "left_inverse: divisibility condition violated (stride {} is not a multiple of {}) for {layout}",
+                    d.v, size.v
+                ));
+            }
+            let s = d.div(size)?;
+            let grown = size.mul(s)?;
+            rs.push(s.leaf());
+            rd.push(pre[i].leaf());
+            t.step(Step::LeftMode {
+                i,
+                mode: (shape[i], d),
+                taken: Some(LeftTaken {
+                    checked,
+                    size,
+                    quotient: s,
+                    shapes: &rs,
+                    strides: &rd,
+                    grown,
+                }),
+            });
+            size = grown;
+        }
+        let last = *order.last().expect("non-empty");
+        rs.push(shape[last].leaf());
+        t.step(Step::LeftLast {
+            i: last,
+            shape: shape[last],
+            shapes: &rs,
+        });
+        coalesced(Layout::raw(Tuple(rs), Tuple(rd)), t)
+    })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -969,16 +1622,58 @@ pub fn left_inverse(layout: &Layout) -> Result<Layout> {
 /// `logical_divide(A, B)(i) == composition(A, make_layout(B, complement(B, size(A))))(i)`
 /// for every `i < size(A)`; mode 0 has the size of `B` (`divide_and_product_sizes`).
 pub fn logical_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
-    match tiler {
-        Tiler::Layout(t) => {
-            let target = coalesce_all(layout)?.shape;
-            let c = complement(t, Some(&target))?;
-            composition(layout, &make_layout(&[t.clone(), c]))
+    logical_traced(Logical::Divide, layout, tiler, &mut NoTrace)
+}
+
+/// [`logical_divide`] or [`logical_product`], its steps reported to `t`: by a layout, an
+/// integer `n` as `make_layout(n)`, `_` keeping `a`, a tuple by mode.
+pub(crate) fn logical_traced<T: Trace>(
+    op: Logical,
+    a: &Layout,
+    tiler: &Tiler,
+    t: &mut T,
+) -> Result<Layout> {
+    let by_layout = |tl: &Layout, t: &mut T| match op {
+        Logical::Divide => divide_by_layout(a, tl, t),
+        Logical::Product => product_by_layout(a, tl, t),
+    };
+    traced!(
+        t,
+        op.name(),
+        a,
+        Some(tiler),
+        match tiler {
+            Tiler::Layout(tl) => by_layout(tl, t),
+            Tiler::Under => {
+                t.step(Step::Keeps);
+                Ok(a.clone())
+            }
+            Tiler::Int(n) => {
+                let tl = Layout::col_major(Int(*n))?;
+                t.step(Step::IntTiler { n: *n, layout: &tl });
+                by_layout(&tl, t)
+            }
+            Tiler::Tuple(ts) => by_mode(a, ts, true, op.name(), t, |m, tl, t| {
+                logical_traced(op, m, tl, t)
+            }),
         }
-        Tiler::Under => Ok(layout.clone()),
-        Tiler::Int(n) => logical_divide(layout, &Tiler::Layout(Layout::col_major(Int(*n))?)),
-        Tiler::Tuple(ts) => by_mode(layout, ts, true, "logical_divide", logical_divide),
-    }
+    )
+}
+
+/// `composition(A, make_layout(B, complement(B, shape(coalesce(A)))))`.
+fn divide_by_layout<T: Trace>(layout: &Layout, tl: &Layout, t: &mut T) -> Result<Layout> {
+    t.step(Step::DivideFormula);
+    let target = coalesce_all(layout)?.shape;
+    t.step(Step::DivideTarget { target: &target });
+    let c = complement_traced(tl, Some(&target), t)?;
+    let parts = [tl.clone(), c];
+    let b = make_layout(&parts);
+    t.step(Step::Made {
+        first: "B",
+        second: &parts[1],
+        result: &b,
+    });
+    composition_traced(layout, &b, t)
 }
 
 /// CuTe `zip2_by(t, guide)`: gather the first sub-mode of each guided mode into mode 0 and
@@ -1026,7 +1721,7 @@ fn tile_unzip(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
 }
 
 /// Slice `(_, repeat<R1>(_))` or `(repeat<R0>(_), repeat<R1>(_))`: unpack mode 1 (and 0).
-fn unpack(layout: &Layout, unpack0: bool) -> Result<Layout> {
+fn unpack<T: Trace>(layout: &Layout, unpack0: bool, t: &mut T) -> Result<Layout> {
     let rep = |r: usize| {
         if r == 1 {
             Coord::Under
@@ -1037,7 +1732,35 @@ fn unpack(layout: &Layout, unpack0: bool) -> Result<Layout> {
     let r0 = layout.shape.get(0)?.rank();
     let r1 = layout.shape.get(1)?.rank();
     let c0 = if unpack0 { rep(r0) } else { Coord::Under };
-    layout.slice(&Coord::Tuple(vec![c0, rep(r1)]))
+    let r = layout.slice(&Coord::Tuple(vec![c0, rep(r1)]))?;
+    t.step(Step::Unpacked {
+        both: unpack0,
+        ranks: (r0, r1),
+        result: &r,
+    });
+    Ok(r)
+}
+
+/// A logical divide or product, regrouped `how`, its steps reported to `t`: the logical one,
+/// `tile_unzip`, then mode 1 (and 0) unpacked.
+pub(crate) fn regrouped_traced<T: Trace>(
+    op: Logical,
+    how: Regroup,
+    a: &Layout,
+    tiler: &Tiler,
+    t: &mut T,
+) -> Result<Layout> {
+    traced!(t, op.regrouped_name(how), a, Some(tiler), {
+        t.step(Step::RegroupFormula { logical: op.name() });
+        let l = logical_traced(op, a, tiler, t)?;
+        let z = tile_unzip(&l, tiler)?;
+        t.step(Step::Unzipped { result: &z });
+        match how {
+            Regroup::Zipped => Ok(z),
+            Regroup::Tiled => unpack(&z, false, t),
+            Regroup::Flat => unpack(&z, true, t),
+        }
+    })
 }
 
 /// CuTe `zipped_divide`: `((TILE),(REST))`.
@@ -1052,7 +1775,13 @@ fn unpack(layout: &Layout, unpack0: bool) -> Result<Layout> {
 /// Law (checked by `tests/laws.rs::divides_and_products_regroup_the_logical_ones`): the same
 /// function of the linear index as `logical_divide(A, tiler)`, its modes regrouped.
 pub fn zipped_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
-    tile_unzip(&logical_divide(layout, tiler)?, tiler)
+    regrouped_traced(
+        Logical::Divide,
+        Regroup::Zipped,
+        layout,
+        tiler,
+        &mut NoTrace,
+    )
 }
 
 /// CuTe `tiled_divide`: `((TILE),REST0,REST1,...)`.
@@ -1067,7 +1796,7 @@ pub fn zipped_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Law (checked by `tests/laws.rs::divides_and_products_regroup_the_logical_ones`): the same
 /// function of the linear index as `logical_divide(A, tiler)`, its modes regrouped.
 pub fn tiled_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
-    unpack(&zipped_divide(layout, tiler)?, false)
+    regrouped_traced(Logical::Divide, Regroup::Tiled, layout, tiler, &mut NoTrace)
 }
 
 /// CuTe `flat_divide`: `(TILE0,TILE1,...,REST0,REST1,...)`.
@@ -1085,7 +1814,7 @@ pub fn tiled_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Law (checked by `tests/laws.rs::divides_and_products_regroup_the_logical_ones`): the same
 /// function of the linear index as `logical_divide(A, tiler)`, its modes regrouped.
 pub fn flat_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
-    unpack(&zipped_divide(layout, tiler)?, true)
+    regrouped_traced(Logical::Divide, Regroup::Flat, layout, tiler, &mut NoTrace)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1104,16 +1833,28 @@ pub fn flat_divide(layout: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Law (checked by `tests/laws.rs::divide_and_product_sizes`): `size == size(A) · size(B)`,
 /// and the product of a bijection with a compact tiler is a bijection.
 pub fn logical_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
-    match tiler {
-        Tiler::Layout(t) => {
-            let target = block.shape.size_num()?.mul(t.cosize_num()?)?;
-            let c = complement(block, Some(&target.leaf()))?;
-            Ok(make_layout(&[block.clone(), composition(&c, t)?]))
-        }
-        Tiler::Under => Ok(block.clone()),
-        Tiler::Int(n) => logical_product(block, &Tiler::Layout(Layout::col_major(Int(*n))?)),
-        Tiler::Tuple(ts) => by_mode(block, ts, true, "logical_product", logical_product),
-    }
+    logical_traced(Logical::Product, block, tiler, &mut NoTrace)
+}
+
+/// `make_layout(A, composition(complement(A, size(A)*cosize(B)), B))`.
+fn product_by_layout<T: Trace>(block: &Layout, tl: &Layout, t: &mut T) -> Result<Layout> {
+    t.step(Step::ProductFormula);
+    let (size, cosize) = (block.shape.size_num()?, tl.cosize_num()?);
+    let target = size.mul(cosize)?;
+    t.step(Step::ProductTarget {
+        size,
+        cosize,
+        target,
+    });
+    let c = complement_traced(block, Some(&target.leaf()), t)?;
+    let parts = [block.clone(), composition_traced(&c, tl, t)?];
+    let r = make_layout(&parts);
+    t.step(Step::Made {
+        first: "A",
+        second: &parts[1],
+        result: &r,
+    });
+    Ok(r)
 }
 
 /// CuTe `zipped_product`: `((BLOCK),(PRODUCT))`.
@@ -1128,7 +1869,13 @@ pub fn logical_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Law (checked by `tests/laws.rs::divides_and_products_regroup_the_logical_ones`): the same
 /// function of the linear index as `logical_product(A, tiler)`, its modes regrouped.
 pub fn zipped_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
-    tile_unzip(&logical_product(block, tiler)?, tiler)
+    regrouped_traced(
+        Logical::Product,
+        Regroup::Zipped,
+        block,
+        tiler,
+        &mut NoTrace,
+    )
 }
 
 /// CuTe `tiled_product`: `((BLOCK),P0,P1,...)`.
@@ -1143,7 +1890,7 @@ pub fn zipped_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Law (checked by `tests/laws.rs::divides_and_products_regroup_the_logical_ones`): the same
 /// function of the linear index as `logical_product(A, tiler)`, its modes regrouped.
 pub fn tiled_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
-    unpack(&zipped_product(block, tiler)?, false)
+    regrouped_traced(Logical::Product, Regroup::Tiled, block, tiler, &mut NoTrace)
 }
 
 /// CuTe `flat_product`: `(B0,B1,...,P0,P1,...)`.
@@ -1158,7 +1905,7 @@ pub fn tiled_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
 /// Law (checked by `tests/laws.rs::divides_and_products_regroup_the_logical_ones`): the same
 /// function of the linear index as `logical_product(A, tiler)`, its modes regrouped.
 pub fn flat_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
-    unpack(&zipped_product(block, tiler)?, true)
+    regrouped_traced(Logical::Product, Regroup::Flat, block, tiler, &mut NoTrace)
 }
 
 /// CuTe `zip(A, B)` on layouts (used by blocked/raked products).
@@ -1188,10 +1935,45 @@ pub(crate) fn zip_layouts(a: &Layout, b: &Layout) -> Result<Layout> {
     ))
 }
 
-fn rank_sensitive_product(block: &Layout, tiler: &Layout) -> Result<(Layout, Layout)> {
-    let r = block.rank().max(tiler.rank());
-    let result = logical_product(&block.append_to(r), &Tiler::Layout(tiler.append_to(r)))?;
-    Ok((result.mode(0)?, result.mode(1)?))
+/// CuTe's blocked (`raked: false`) and raked products, their steps reported to `t`: both
+/// padded to the larger rank, their logical product `L`, then `zip(get<0>(L), get<1>(L))`
+/// (blocked) or `zip(get<1>(L), get<0>(L))` (raked).
+pub(crate) fn rank_sensitive_traced<T: Trace>(
+    raked: bool,
+    block: &Layout,
+    tiler: &Layout,
+    t: &mut T,
+) -> Result<Layout> {
+    let op = if raked {
+        "raked_product"
+    } else {
+        "blocked_product"
+    };
+    traced!(t, op, block, Some(tiler), {
+        t.step(Step::RankFormula { raked });
+        let r = block.rank().max(tiler.rank());
+        t.step(Step::Rank { r });
+        let a = block.append_to(r);
+        t.step(Step::Appended {
+            name: "A",
+            r,
+            from: block,
+            to: &a,
+        });
+        let b = tiler.append_to(r);
+        t.step(Step::Appended {
+            name: "B",
+            r,
+            from: tiler,
+            to: &b,
+        });
+        let l = logical_traced(Logical::Product, &a, &Tiler::Layout(b), t)?;
+        let (m0, m1) = (l.mode(0)?, l.mode(1)?);
+        let (x, y) = if raked { (&m1, &m0) } else { (&m0, &m1) };
+        let z = zip_layouts(x, y)?;
+        t.step(Step::Zipped { x, y, result: &z });
+        Ok(z)
+    })
 }
 
 /// CuTe `blocked_product`: reproduce `block` over `tiler`, block-major.
@@ -1205,8 +1987,7 @@ fn rank_sensitive_product(block: &Layout, tiler: &Layout) -> Result<(Layout, Lay
 ///
 /// Law (checked by `tests/laws.rs::divide_and_product_sizes`): `size == size(A) · size(B)`.
 pub fn blocked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
-    let (a, b) = rank_sensitive_product(block, tiler)?;
-    zip_layouts(&a, &b)
+    rank_sensitive_traced(false, block, tiler, &mut NoTrace)
 }
 
 /// CuTe `raked_product`: reproduce `block` over `tiler`, interleaved.
@@ -1220,8 +2001,7 @@ pub fn blocked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
 ///
 /// Law (checked by `tests/laws.rs::divide_and_product_sizes`): `size == size(A) · size(B)`.
 pub fn raked_product(block: &Layout, tiler: &Layout) -> Result<Layout> {
-    let (a, b) = rank_sensitive_product(block, tiler)?;
-    zip_layouts(&b, &a)
+    rank_sensitive_traced(true, block, tiler, &mut NoTrace)
 }
 
 // ---------------------------------------------------------------------------------------
