@@ -262,8 +262,10 @@ mod tests {
 
     #[test]
     fn tabs_and_compare_round_trip_through_the_url() {
-        let mut s = State::default();
-        s.expr = "(4,8):(8,1)".into();
+        let mut s = State {
+            expr: "(4,8):(8,1)".into(),
+            ..Default::default()
+        };
         s.add_tab();
         s.expr = "coalesce(A)".into();
         s.opts.view = cute_render::View::Layout;
@@ -298,8 +300,10 @@ mod tests {
 
     #[test]
     fn tabs_naming_each_other_are_an_error() {
-        let mut s = State::default();
-        s.expr = "B".into();
+        let mut s = State {
+            expr: "B".into(),
+            ..Default::default()
+        };
         s.add_tab();
         s.expr = "A".into();
         let e = s.tab_bindings().unwrap_err();
