@@ -19,7 +19,7 @@ use cute_lang::Call;
 use cute_lang::{eval_block, format_result, Session, Value};
 use cute_render::grid::Detail;
 use cute_render::views::{figure_with_call, infer_view_of_call};
-use cute_render::{render_svg, Highlight, Options, Palette, Theme, View};
+use cute_render::{render_svg, Highlight, Labels, Options, Palette, Theme, View};
 use libfuzzer_sys::fuzz_target;
 
 /// Up to this many cells a value is drawn in every view and both themes.
@@ -284,6 +284,7 @@ fn options(seed: u64, view: View) -> Options {
         // Computed cells from every size, from the page's 129, or (above the hard cap)
         // only where nothing else draws.
         lazy_from: [1, 129, cute_render::views::CELL_HARD_CAP + 1][pick(34, 3)],
+        labels: Labels::ALL[pick(36, Labels::ALL.len())],
     }
 }
 
