@@ -22,8 +22,9 @@
 
 use crate::error::Result;
 use crate::int_tuple::{IntTuple, Num};
-use crate::layout::{
-    self as alg, Fit, Layout, LeftTaken, Logical, Merge, Regroup, Step, Tiler, Took, Trace,
+use crate::layout::{self as alg, Layout, Logical, Regroup, Tiler};
+use crate::trace::{
+    Coalesce, Complement, Compose, Fit, Inverse, LeftTaken, Merge, Op, Step, Tiling, Took, Trace,
 };
 use std::fmt;
 
@@ -140,27 +141,50 @@ fn repeat(r: usize) -> String {
 }
 
 impl Trace for Recorder {
-    fn step(&mut self, step: Step<'_>) {
+    fn step<'a>(&mut self, step: impl Into<Step<'a>>) {
+        match step.into() {
+            Step::Op(s) => self.op(s),
+            Step::Coalesce(s) => self.coalesce(s),
+            Step::Compose(s) => self.compose(s),
+            Step::Complement(s) => self.complement(s),
+            Step::Inverse(s) => self.inverse(s),
+            Step::Tiling(s) => self.tiling(s),
+        }
+    }
+}
+
+impl Recorder {
+    /// An operation's frame: its heading, by-mode blocks and result.
+    fn op(&mut self, step: Op<'_>) {
         match step {
-            Step::Begin { op, a, b: Some(b) } => self.open(format_args!("{op}({a}, {b})")),
-            Step::Begin { op, a, b: None } => self.open(format_args!("{op}({a})")),
-            Step::End { result } => {
+            Op::Begin { op, a, b: Some(b) } => self.open(format_args!("{op}({a}, {b})")),
+            Op::Begin { op, a, b: None } => self.open(format_args!("{op}({a})")),
+            Op::End { result } => {
                 self.close();
                 self.line(format_args!("=> {result}"));
             }
-            Step::ByMode { profile: false } => self.open("by mode:"),
-            Step::ByMode { profile: true } => self.open("by mode of the profile:"),
-            Step::ByModeEnd => self.close(),
-            Step::Past { i, mode, kept } => {
+            Op::ByMode { profile: false } => self.open("by mode:"),
+            Op::ByMode { profile: true } => self.open("by mode of the profile:"),
+            Op::ByModeEnd => self.close(),
+            Op::Past { i, mode, kept } => {
                 let what = if kept { "kept" } else { "dropped" };
                 self.line(format_args!("get<{i}>(A) = {mode}, {what}"));
             }
-            Step::Keeps => self.line("_ keeps A"),
-            Step::CoalesceStart { layout, last } => {
+            Op::Keeps => self.line("_ keeps A"),
+            Op::IntTiler { n, layout } => {
+                self.line(format_args!("B = {n}: make_layout({n}) = {layout}"))
+            }
+        }
+    }
+
+    /// `bw_coalesce`'s merges.
+    fn coalesce(&mut self, step: Coalesce<'_>) {
+        match step {
+            Coalesce::Start { layout, last } => {
                 self.line(format_args!("flatten(A) = {}", layout.flatten()));
                 self.line(format_args!("start from the last mode {}", mode(last)));
             }
-            Step::CoalesceMode {
+            Coalesce::Mode {
                 mode: (s, d),
                 how,
                 front,
@@ -186,10 +210,17 @@ impl Trace for Recorder {
                 let cur = listed(rs, rd, num);
                 self.line(format_args!("{m}: {why}, prepend -> {cur}"));
             }
-            Step::CoalesceUnit => self.line("size 1: 1:0"),
-            Step::CoalescedX { flat } => self.line(format_args!("A' = coalesce_x(A) = {flat}")),
-            Step::IntAsLayout { n } => self.line(format_args!("B = {n} means the layout {n}:1")),
-            Step::Compose {
+            Coalesce::Unit => self.line("size 1: 1:0"),
+            Coalesce::Of { of, result } => self.line(format_args!("coalesce({of}) = {result}")),
+        }
+    }
+
+    /// `composition_impl`'s modes of `B` and its fold over `A`'s modes.
+    fn compose(&mut self, step: Compose<'_>) {
+        match step {
+            Compose::CoalescedX { flat } => self.line(format_args!("A' = coalesce_x(A) = {flat}")),
+            Compose::IntAsLayout { n } => self.line(format_args!("B = {n} means the layout {n}:1")),
+            Compose::Mode {
                 shape,
                 stride,
                 by_mode,
@@ -204,7 +235,7 @@ impl Trace for Recorder {
                 let name = path_name(&self.path);
                 self.open(format_args!("{name} = {shape}:{stride}{tail}"));
             }
-            Step::Composed { result } => {
+            Compose::Done { result } => {
                 self.next.pop();
                 // The whole of `B` ends with the block's `=> result` instead.
                 if self.path.pop().is_some() {
@@ -212,8 +243,8 @@ impl Trace for Recorder {
                 }
                 self.close();
             }
-            Step::ComposeZero { result } => self.line(format_args!("stride 0: -> {result}")),
-            Step::ComposeOneMode {
+            Compose::Zero { result } => self.line(format_args!("stride 0: -> {result}")),
+            Compose::OneMode {
                 lhs,
                 stride,
                 lhs_stride,
@@ -222,7 +253,7 @@ impl Trace for Recorder {
                 "A' is the one mode {lhs}: stride {}*{} -> {result}",
                 stride.v, lhs_stride.v
             )),
-            Step::ComposeFold {
+            Compose::Fold {
                 mode: (cs, cd),
                 rest: (n, r),
                 fit,
@@ -242,7 +273,9 @@ impl Trace for Recorder {
                         "{head}; {ceil} = 1, skip; rest {}",
                         mode((n, next))
                     )),
-                    Took::Empty => self.line(format_args!("{head}; nothing left; rest 1:{}", next.v)),
+                    Took::Empty => {
+                        self.line(format_args!("{head}; nothing left; rest 1:{}", next.v))
+                    }
                     Took::Take {
                         shape: k,
                         stride: d,
@@ -256,7 +289,7 @@ impl Trace for Recorder {
                     )),
                 }
             }
-            Step::ComposeLast { mode: m, rest } => match rest {
+            Compose::Last { mode: m, rest } => match rest {
                 Some((n, r, d)) => self.line(format_args!(
                     "{} (last), rest {} -> {}",
                     mode(m),
@@ -265,14 +298,20 @@ impl Trace for Recorder {
                 )),
                 None => self.line(format_args!("{} (last): nothing left", mode(m))),
             },
-            Step::Filtered { layout } => self.line(format_args!("filter(A) = {layout}")),
-            Step::Cotarget { cotarget } => {
+        }
+    }
+
+    /// `complement`'s fold over the sorted strides.
+    fn complement(&mut self, step: Complement<'_>) {
+        match step {
+            Complement::Filtered { layout } => self.line(format_args!("filter(A) = {layout}")),
+            Complement::Cotarget { cotarget } => {
                 self.line(format_args!("cotarget = cosize(filter(A)) = {cotarget}"))
             }
-            Step::ComplementZero { cotarget, result } => self.line(format_args!(
+            Complement::Zero { cotarget, result } => self.line(format_args!(
                 "stride 0: make_layout(coalesce({cotarget})) = {result}"
             )),
-            Step::ComplementMode {
+            Complement::Mode {
                 mode: (sh, d),
                 last,
                 prev,
@@ -297,7 +336,7 @@ impl Trace for Recorder {
                     next.v
                 ));
             }
-            Step::ComplementRest {
+            Complement::Rest {
                 cotarget,
                 from,
                 rest: (shape, stride),
@@ -305,24 +344,30 @@ impl Trace for Recorder {
                 "rest: coalesce(ceil_div({cotarget},{})) = {shape} -> {shape}:{stride}",
                 from.v
             )),
-            Step::Coalesced { of, result } => self.line(format_args!("coalesce({of}) = {result}")),
-            Step::CoalescedA { result } => self.line(format_args!("coalesce(A) = {result}")),
-            Step::Prefix { shape, pre } => self.line(format_args!(
+        }
+    }
+
+    /// The inverses' walks over the strides.
+    fn inverse(&mut self, step: Inverse<'_>) {
+        match step {
+            Inverse::CoalescedA { result } => self.line(format_args!("coalesce(A) = {result}")),
+            Inverse::Prefix { shape, pre } => self.line(format_args!(
                 "prefix products of {}: {}",
                 tuple(shape, num),
                 tuple(pre, num)
             )),
-            Step::DynamicStride { i, mode: m } => {
-                self.line(format_args!("mode {i}, {}: dynamic stride, left out", mode(m)))
-            }
-            Step::Sorted { order, stride } => {
+            Inverse::DynamicStride { i, mode: m } => self.line(format_args!(
+                "mode {i}, {}: dynamic stride, left out",
+                mode(m)
+            )),
+            Inverse::Sorted { order, stride } => {
                 let by: Vec<String> = order
                     .iter()
                     .filter_map(|&i| stride.get(i).map(|d| format!("{} (mode {i})", d.v)))
                     .collect();
                 self.line(format_args!("strides sorted: {}", by.join(", ")));
             }
-            Step::RightMode {
+            Inverse::RightMode {
                 i,
                 mode: (sh, d),
                 curr,
@@ -343,11 +388,14 @@ impl Trace for Recorder {
                         } else {
                             "!= curr"
                         };
-                        self.line(format_args!("{m}: stride {} {why} {}, skipped", d.v, curr.v));
+                        self.line(format_args!(
+                            "{m}: stride {} {why} {}, skipped",
+                            d.v, curr.v
+                        ));
                     }
                 }
             }
-            Step::LeftMode {
+            Inverse::LeftMode {
                 i,
                 mode: (sh, d),
                 taken,
@@ -379,24 +427,27 @@ impl Trace for Recorder {
                     grown.v
                 ));
             }
-            Step::LeftLast { i, shape, shapes } => self.line(format_args!(
+            Inverse::LeftLast { i, shape, shapes } => self.line(format_args!(
                 "last by stride, mode {i}: its shape {} closes the shape {}",
                 shape.v,
                 tuple(shapes, IntTuple::clone)
             )),
-            Step::IntTiler { n, layout } => {
-                self.line(format_args!("B = {n}: make_layout({n}) = {layout}"))
-            }
-            Step::DivideFormula => self.line(
+        }
+    }
+
+    /// The divides and products: their formulas and the layouts they make.
+    fn tiling(&mut self, step: Tiling<'_>) {
+        match step {
+            Tiling::DivideFormula => self.line(
                 "= composition(A, make_layout(B, complement(B, shape(coalesce(A)))))",
             ),
-            Step::DivideTarget { target } => {
+            Tiling::DivideTarget { target } => {
                 self.line(format_args!("shape(coalesce(A)) = {target}"))
             }
-            Step::ProductFormula => {
+            Tiling::ProductFormula => {
                 self.line("= make_layout(A, composition(complement(A, size(A)*cosize(B)), B))")
             }
-            Step::ProductTarget {
+            Tiling::ProductTarget {
                 size,
                 cosize,
                 target,
@@ -404,16 +455,16 @@ impl Trace for Recorder {
                 "size(A)*cosize(B) = {}*{} = {}",
                 size.v, cosize.v, target.v
             )),
-            Step::Made {
+            Tiling::Made {
                 first,
                 second,
                 result,
             } => self.line(format_args!("make_layout({first}, {second}) = {result}")),
-            Step::RegroupFormula { logical } => self.line(format_args!(
+            Tiling::RegroupFormula { logical } => self.line(format_args!(
                 "L = {logical}(A, B); Z = tile_unzip(L, B): the tiles in mode 0, the rests in mode 1"
             )),
-            Step::Unzipped { result } => self.line(format_args!("tile_unzip(L, B) = {result}")),
-            Step::Unpacked {
+            Tiling::Unzipped { result } => self.line(format_args!("tile_unzip(L, B) = {result}")),
+            Tiling::Unpacked {
                 both,
                 ranks: (r0, r1),
                 result,
@@ -422,19 +473,19 @@ impl Trace for Recorder {
                 let first = repeat(if both { r0 } else { 1 });
                 self.line(format_args!("Z({first},{}) = {result}", repeat(r1)));
             }
-            Step::RankFormula { raked } => {
+            Tiling::RankFormula { raked } => {
                 let (first, second) = if raked { (1, 0) } else { (0, 1) };
                 self.line(format_args!(
                     "= zip(get<{first}>(L), get<{second}>(L)), L = logical_product(append<R>(A), append<R>(B))"
                 ));
             }
-            Step::Rank { r } => self.line(format_args!("R = max(rank(A), rank(B)) = {r}")),
-            Step::Appended { name, r, from, to } => {
+            Tiling::Rank { r } => self.line(format_args!("R = max(rank(A), rank(B)) = {r}")),
+            Tiling::Appended { name, r, from, to } => {
                 if to.rank() != from.rank() {
                     self.line(format_args!("append<{r}>({name}) = {to}"));
                 }
             }
-            Step::Zipped { x, y, result } => self.line(format_args!("zip({x}, {y}) = {result}")),
+            Tiling::Zipped { x, y, result } => self.line(format_args!("zip({x}, {y}) = {result}")),
         }
     }
 }

@@ -6,6 +6,9 @@
 
 use crate::error::{arith, Error, Result};
 use crate::int_tuple::{self, compact_col_major, compact_row_major, Coord, IntTuple, Num};
+use crate::trace::{
+    Coalesce, Complement, Compose, Fit, Inverse, LeftTaken, Merge, NoTrace, Op, Tiling, Took, Trace,
+};
 use std::fmt;
 
 use IntTuple::{Dyn, Int, Tuple};
@@ -424,81 +427,13 @@ pub fn make_layout(layouts: &[Layout]) -> Layout {
 }
 
 // ---------------------------------------------------------------------------------------
-// Tracing: the steps the algorithms take, for `crate::explain`
+// Tracing: the algorithms report their steps (`crate::trace`) for `crate::explain`
 // ---------------------------------------------------------------------------------------
-
-/// What an algorithm reports as it runs: every step of the folds below, in order. The
-/// public functions run with [`NoTrace`], whose empty `step` inlines away, so a step costs
-/// nothing there (its fields are values the algorithm computes anyway); `crate::explain`
-/// passes a recorder that writes the steps as lines, so a derivation is the very run that
-/// gave the result.
-pub(crate) trait Trace {
-    /// Whether the steps are recorded at all: a constant, so that an untraced run skips even
-    /// the bookkeeping around an operation's steps.
-    const RECORDS: bool = true;
-    /// One step, borrowing the algorithm's state at that point.
-    fn step(&mut self, step: Step<'_>);
-}
-
-/// The untraced run of the public functions.
-pub(crate) struct NoTrace;
-
-impl Trace for NoTrace {
-    const RECORDS: bool = false;
-    #[inline(always)]
-    fn step(&mut self, _: Step<'_>) {}
-}
 
 /// [`Trace::RECORDS`] of `t`'s type (for `traced!`, which cannot name the type).
 #[inline(always)]
 fn records<T: Trace>(_: &T) -> bool {
     T::RECORDS
-}
-
-/// How `bw_coalesce` took one mode `s:d` into the front of its result.
-#[derive(Clone, Copy)]
-pub(crate) enum Merge {
-    /// A size-1 mode: skipped.
-    Dropped,
-    /// The result was size 1: the mode replaces it.
-    Replaced,
-    /// `s*d` is the front stride, statically: merged into the front mode.
-    Merged,
-    /// Prepended as a mode of its own; `product` is `s*d` where C++ looks at it (a static
-    /// front shape), `None` where it does not.
-    Prepended {
-        /// `s*d`, computed only when the front shape is static.
-        product: Option<Num>,
-    },
-}
-
-/// Which divisibility condition of `composition_impl` a left mode met.
-#[derive(Clone, Copy)]
-pub(crate) enum Fit {
-    /// `rest_stride % s == 0`.
-    Divides,
-    /// `rest_stride < s`.
-    Below,
-    /// A dynamic side: C++ does not check.
-    Unchecked,
-}
-
-/// What `composition_impl` took from one mode of the left side (but its last).
-#[derive(Clone, Copy)]
-pub(crate) enum Took {
-    /// `ceil_div(s, |rest_stride|) == 1`: the stride steps over the mode.
-    Skip,
-    /// The rest shape is used up.
-    Empty,
-    /// `shape` elements at `stride`, the rest shape going on as `left`.
-    Take {
-        /// `min(ceil_div(s, |rest_stride|), rest_shape)`.
-        shape: Num,
-        /// `rest_stride * d`.
-        stride: Num,
-        /// `rest_shape / shape`.
-        left: Num,
-    },
 }
 
 /// How a logical divide or product is regrouped.
@@ -541,209 +476,6 @@ impl Logical {
     }
 }
 
-/// One step of an algorithm, with the values it used and made; a mode `(s, d)` is the flat
-/// mode `s:d`.
-pub(crate) enum Step<'a> {
-    /// An operation starts: `op(a)` or `op(a, b)`; its steps follow until its [`Step::End`].
-    Begin {
-        /// The CuTe name.
-        op: &'static str,
-        /// The first operand.
-        a: &'a Layout,
-        /// The second operand, if any (a layout, tiler, cotarget or profile).
-        b: Option<&'a dyn fmt::Display>,
-    },
-    /// The operation begun last ends with `result`.
-    End { result: &'a Layout },
-    /// The modes of the operand follow one by one, by a tiler or (`profile`) a profile.
-    ByMode { profile: bool },
-    /// The by-mode steps are over.
-    ByModeEnd,
-    /// Mode `i` of the operand, past the tiler or profile, is kept or dropped.
-    Past {
-        i: usize,
-        mode: &'a Layout,
-        kept: bool,
-    },
-    /// A `_` tiler keeps the operand.
-    Keeps,
-    /// `coalesce` of the whole `layout` starts from its `last` flat mode.
-    CoalesceStart {
-        layout: &'a Layout,
-        last: (Num, Num),
-    },
-    /// `bw_coalesce` took `mode` as `how` says, meeting the front stride `front`, and has
-    /// the shapes and strides `into` so far.
-    CoalesceMode {
-        mode: (Num, Num),
-        how: Merge,
-        front: Num,
-        into: (&'a [Num], &'a [Num]),
-    },
-    /// Every mode had size 1: the result is `1:0`.
-    CoalesceUnit,
-    /// Composition's left side, coalesced (`coalesce_x`).
-    CoalescedX { flat: &'a Layout },
-    /// An integer tiler `n` of composition: the layout `n:1`.
-    IntAsLayout { n: i64 },
-    /// `composition_impl` starts on the mode `shape:stride` of the right side, by its modes
-    /// (`by_mode`) or as one integral mode; its steps follow until its [`Step::Composed`].
-    Compose {
-        shape: &'a IntTuple,
-        stride: &'a IntTuple,
-        by_mode: bool,
-    },
-    /// The mode of the right side begun last composes to `result`.
-    Composed { result: &'a Layout },
-    /// A stride-0 mode composes to itself, `result`.
-    ComposeZero { result: &'a Layout },
-    /// The left side is one integral mode `lhs`: the right stride `stride` multiplies by
-    /// its stride `lhs_stride`.
-    ComposeOneMode {
-        lhs: &'a Layout,
-        stride: Num,
-        lhs_stride: Num,
-        result: &'a Layout,
-    },
-    /// The fold met the left `mode` with the rest `rest` (shape, stride): it met `fit`,
-    /// `|rest stride|` is `abs_rest`, the rest stride goes on as `next_stride`, and the mode
-    /// gave what `took` says.
-    ComposeFold {
-        mode: (Num, Num),
-        rest: (Num, Num),
-        fit: Fit,
-        abs_rest: Num,
-        next_stride: Num,
-        took: Took,
-    },
-    /// The last left `mode` takes the rest: `Some((rest shape, rest stride, the stride it
-    /// gets))`, or `None` where nothing is left.
-    ComposeLast {
-        mode: (Num, Num),
-        rest: Option<(Num, Num, Num)>,
-    },
-    /// `filter(A)`, what complement works on.
-    Filtered { layout: &'a Layout },
-    /// The default cotarget, `cosize(filter(A))`.
-    Cotarget { cotarget: &'a IntTuple },
-    /// A stride-0 (filtered) layout: the complement is `make_layout(coalesce(cotarget))`.
-    ComplementZero {
-        cotarget: &'a IntTuple,
-        result: &'a Layout,
-    },
-    /// The complement fold took `mode` (the smallest stride left, or the `last`): the new
-    /// shape `quotient = stride / prev` (C++ truncates), the next stride `next = stride *
-    /// shape`.
-    ComplementMode {
-        mode: (Num, Num),
-        last: bool,
-        prev: Num,
-        quotient: Num,
-        next: Num,
-    },
-    /// The rest mode up to `cotarget`: `coalesce(ceil_div(cotarget, from))` and its compact
-    /// strides from `from`.
-    ComplementRest {
-        cotarget: &'a IntTuple,
-        from: Num,
-        rest: (&'a IntTuple, &'a IntTuple),
-    },
-    /// The layout a fold built, `of`, coalesced into `result`.
-    Coalesced { of: &'a Layout, result: &'a Layout },
-    /// An inverse starts from `coalesce(A)`.
-    CoalescedA { result: &'a Layout },
-    /// The prefix products `pre` (`1, s0, s0*s1, ...`) of the coalesced shape `shape`.
-    Prefix { shape: &'a [Num], pre: &'a [Num] },
-    /// `right_inverse` leaves out mode `i`, of a dynamic stride.
-    DynamicStride { i: usize, mode: (Num, Num) },
-    /// The mode indices in the order of `SortByKey` on their strides `stride`.
-    Sorted {
-        order: &'a [usize],
-        stride: &'a [Num],
-    },
-    /// `right_inverse` met mode `i`, expecting the stride `curr`: `taken` (the shapes and
-    /// strides after, and the next `curr`) if its stride is statically `curr`.
-    RightMode {
-        i: usize,
-        mode: (Num, Num),
-        curr: Num,
-        taken: Option<(&'a [IntTuple], &'a [IntTuple], Num)>,
-    },
-    /// `left_inverse` met mode `i`: `taken` for a nonzero stride, `None` for a stride 0
-    /// (skipped).
-    LeftMode {
-        i: usize,
-        mode: (Num, Num),
-        taken: Option<LeftTaken<'a>>,
-    },
-    /// `left_inverse`'s last mode by stride, mode `i`: its `shape` closes the shapes, now
-    /// `shapes`.
-    LeftLast {
-        i: usize,
-        shape: Num,
-        shapes: &'a [IntTuple],
-    },
-    /// An integer tiler `n` of a divide or product: `make_layout(n)`.
-    IntTiler { n: i64, layout: &'a Layout },
-    /// `logical_divide` by a layout: the formula.
-    DivideFormula,
-    /// The divide's cotarget, `shape(coalesce(A))`.
-    DivideTarget { target: &'a IntTuple },
-    /// `logical_product` by a layout: the formula.
-    ProductFormula,
-    /// The product's cotarget, `size(A)*cosize(B)`.
-    ProductTarget { size: Num, cosize: Num, target: Num },
-    /// `make_layout(first, second)`, `first` an operand's name (`A` or `B`).
-    Made {
-        first: &'static str,
-        second: &'a Layout,
-        result: &'a Layout,
-    },
-    /// A regrouped divide or product: the `logical` one, then `tile_unzip`.
-    RegroupFormula { logical: &'static str },
-    /// `tile_unzip(L, B)`.
-    Unzipped { result: &'a Layout },
-    /// Mode 1 (and mode 0 if `both`) unpacked, of the `ranks` of modes 0 and 1.
-    Unpacked {
-        both: bool,
-        ranks: (usize, usize),
-        result: &'a Layout,
-    },
-    /// A blocked or (`raked`) raked product: the formula.
-    RankFormula { raked: bool },
-    /// The rank `r` both operands are padded to, `max(rank(A), rank(B))`.
-    Rank { r: usize },
-    /// The operand `name` padded to rank `r`: `append<r>(from) = to`.
-    Appended {
-        name: &'static str,
-        r: usize,
-        from: &'a Layout,
-        to: &'a Layout,
-    },
-    /// `zip(x, y)`.
-    Zipped {
-        x: &'a Layout,
-        y: &'a Layout,
-        result: &'a Layout,
-    },
-}
-
-/// What `left_inverse` appended for a nonzero stride.
-pub(crate) struct LeftTaken<'a> {
-    /// The divisibility was checked (a static size).
-    pub checked: bool,
-    /// The size before.
-    pub size: Num,
-    /// `stride / size`.
-    pub quotient: Num,
-    /// The shapes after.
-    pub shapes: &'a [IntTuple],
-    /// The strides after.
-    pub strides: &'a [IntTuple],
-    /// The size after.
-    pub grown: Num,
-}
-
 /// `$body` (a `Result<Layout>`) as the operation `$op($a[, $b])`: its steps between a
 /// `Begin` and an `End`. A macro, not a function taking a closure, so that an untraced run
 /// returns the bare body: no closure call, no copy of the result (measured: they cost a
@@ -753,14 +485,14 @@ macro_rules! traced {
         if !records(&*$t) {
             return $body;
         }
-        $t.step(Step::Begin {
+        $t.step(Op::Begin {
             op: $op,
             a: $a,
             b: $b,
         });
         let r: Result<Layout> = $body;
         if let Ok(result) = &r {
-            $t.step(Step::End { result });
+            $t.step(Op::End { result });
         }
         r
     }};
@@ -783,7 +515,7 @@ fn by_mode<T: Trace>(
             layout.rank()
         ));
     }
-    t.step(Step::ByMode { profile: false });
+    t.step(Op::ByMode { profile: false });
     let mut out = Vec::with_capacity(layout.rank());
     let modes = layout.modes();
     for (m, tl) in modes.iter().zip(tilers) {
@@ -791,7 +523,7 @@ fn by_mode<T: Trace>(
     }
     // The modes past the tiler (an untraced composition drops them without a look).
     for (i, m) in modes.iter().enumerate().skip(tilers.len()) {
-        t.step(Step::Past {
+        t.step(Op::Past {
             i,
             mode: m,
             kept: keep_rest,
@@ -800,7 +532,7 @@ fn by_mode<T: Trace>(
             out.push(m.clone());
         }
     }
-    t.step(Step::ByModeEnd);
+    t.step(Op::ByModeEnd);
     Ok(make_layout(&out))
 }
 
@@ -846,7 +578,7 @@ fn bw_coalesce<T: Trace>(
                 Merge::Prepended { product }
             }
         };
-        t.step(Step::CoalesceMode {
+        t.step(Coalesce::Mode {
             mode: (s, d),
             how,
             front,
@@ -855,7 +587,7 @@ fn bw_coalesce<T: Trace>(
     }
     Ok(match shape.len() {
         1 if shape[0].is_const(1) => {
-            t.step(Step::CoalesceUnit);
+            t.step(Coalesce::Unit);
             Layout::raw(Int(1), Int(0))
         }
         1 => Layout::raw(shape[0].leaf(), stride[0].leaf()),
@@ -916,14 +648,14 @@ fn at_profile<T: Trace>(
                         layout.rank()
                     ));
                 }
-                t.step(Step::ByMode { profile: true });
+                t.step(Op::ByMode { profile: true });
                 let modes = layout.modes();
                 let mut out = Vec::with_capacity(modes.len());
                 for (i, m) in modes.iter().enumerate() {
                     out.push(match ps.get(i) {
                         Some(p) => at_profile(m, Some(p), what, whole, t)?,
                         None => {
-                            t.step(Step::Past {
+                            t.step(Op::Past {
                                 i,
                                 mode: m,
                                 kept: true,
@@ -932,7 +664,7 @@ fn at_profile<T: Trace>(
                         }
                     });
                 }
-                t.step(Step::ByModeEnd);
+                t.step(Op::ByModeEnd);
                 Ok(make_layout(&out))
             }
         }
@@ -956,7 +688,7 @@ fn coalesce_all(layout: &Layout) -> Result<Layout> {
 fn coalesce_whole<T: Trace>(layout: &Layout, t: &mut T) -> Result<Layout> {
     let (fs, fd) = flat_lists(layout)?;
     let r = fs.len();
-    t.step(Step::CoalesceStart {
+    t.step(Coalesce::Start {
         layout,
         last: (fs[r - 1], fd[r - 1]),
     });
@@ -1042,7 +774,7 @@ fn composition_impl<T: Trace>(
     t: &mut T,
 ) -> Result<Layout> {
     let r = if let (Tuple(ss), Tuple(ds)) = (rs, rd) {
-        t.step(Step::Compose {
+        t.step(Compose::Mode {
             shape: rs,
             stride: rd,
             by_mode: true,
@@ -1055,14 +787,14 @@ fn composition_impl<T: Trace>(
             .collect::<Result<Vec<_>>>()?;
         make_layout(&parts)
     } else {
-        t.step(Step::Compose {
+        t.step(Compose::Mode {
             shape: rs,
             stride: rd,
             by_mode: false,
         });
         compose_leaf(lhs, rs, rd, t)?
     };
-    t.step(Step::Composed { result: &r });
+    t.step(Compose::Done { result: &r });
     Ok(r)
 }
 
@@ -1076,7 +808,7 @@ fn compose_leaf<T: Trace>(lhs: &Layout, rs: &IntTuple, rd: &IntTuple, t: &mut T)
     };
     if rd.is_const(0) {
         let r = Layout::raw(rs.leaf(), rd.leaf());
-        t.step(Step::ComposeZero { result: &r });
+        t.step(Compose::Zero { result: &r });
         return Ok(r);
     }
     let (ls, ld) = match (&lhs.shape, &lhs.stride) {
@@ -1084,7 +816,7 @@ fn compose_leaf<T: Trace>(lhs: &Layout, rs: &IntTuple, rd: &IntTuple, t: &mut T)
         (s, d) if s.is_int() && d.is_int() => {
             let d = d.num().expect("leaf");
             let r = Layout::raw(rs.leaf(), rd.mul(d)?.leaf());
-            t.step(Step::ComposeOneMode {
+            t.step(Compose::OneMode {
                 lhs,
                 stride: rd,
                 lhs_stride: d,
@@ -1144,7 +876,7 @@ fn compose_leaf<T: Trace>(lhs: &Layout, rs: &IntTuple, rd: &IntTuple, t: &mut T)
                 left: rest_shape.div(new_shape)?,
             }
         };
-        t.step(Step::ComposeFold {
+        t.step(Compose::Fold {
             mode: (cs, cd),
             rest: (rest_shape, rest_stride),
             fit,
@@ -1167,7 +899,7 @@ fn compose_leaf<T: Trace>(lhs: &Layout, rs: &IntTuple, rd: &IntTuple, t: &mut T)
     // The last mode takes what is left: all of it if nothing was taken before.
     if res_shape.is_empty() || !rest_shape.is_const(1) {
         let d = rest_stride.mul(last_d)?;
-        t.step(Step::ComposeLast {
+        t.step(Compose::Last {
             mode: (last_s, last_d),
             rest: Some((rest_shape, rest_stride, d)),
         });
@@ -1178,7 +910,7 @@ fn compose_leaf<T: Trace>(lhs: &Layout, rs: &IntTuple, rd: &IntTuple, t: &mut T)
         res_stride.push(d.leaf());
         return Ok(Layout::raw(Tuple(res_shape), Tuple(res_stride)));
     }
-    t.step(Step::ComposeLast {
+    t.step(Compose::Last {
         mode: (last_s, last_d),
         rest: None,
     });
@@ -1211,7 +943,7 @@ pub(crate) fn composition_traced(a: &Layout, b: &Layout, t: &mut impl Trace) -> 
 /// `composition_impl(coalesce_x(lhs), rhs)`: what every composition runs.
 fn compose_coalesced<T: Trace>(lhs: &Layout, rhs: &Layout, t: &mut T) -> Result<Layout> {
     let flat = coalesce_x(lhs)?;
-    t.step(Step::CoalescedX { flat: &flat });
+    t.step(Compose::CoalescedX { flat: &flat });
     composition_impl(&flat, &rhs.shape, &rhs.stride, t)
 }
 
@@ -1263,11 +995,11 @@ pub(crate) fn composition_tiler_traced<T: Trace>(
         match tiler {
             Tiler::Layout(r) => compose_coalesced(lhs, r, t),
             Tiler::Under => {
-                t.step(Step::Keeps);
+                t.step(Op::Keeps);
                 Ok(lhs.clone())
             }
             Tiler::Int(n) => {
-                t.step(Step::IntAsLayout { n: *n });
+                t.step(Compose::IntAsLayout { n: *n });
                 compose_coalesced(lhs, &Layout::raw(Int(*n), Int(1)), t)
             }
             Tiler::Tuple(ts) => by_mode(lhs, ts, false, "composition", t, composition_tiler_traced),
@@ -1286,7 +1018,7 @@ fn complement_impl<T: Trace>(f: &Layout, cotarget: &IntTuple, t: &mut T) -> Resu
     if stride.is_const(0) {
         // Irreducible rank-1 stride-0 layout.
         let r = Layout::col_major(int_tuple::coalesce_shape(cotarget)?)?;
-        t.step(Step::ComplementZero {
+        t.step(Complement::Zero {
             cotarget,
             result: &r,
         });
@@ -1323,7 +1055,7 @@ fn complement_impl<T: Trace>(f: &Layout, cotarget: &IntTuple, t: &mut T) -> Resu
         if new_shape.is_const(0) {
             return Err(non_injective());
         }
-        t.step(Step::ComplementMode {
+        t.step(Complement::Mode {
             mode: (sh[min_idx], min_stride),
             last: false,
             prev: res_stride[i],
@@ -1341,7 +1073,7 @@ fn complement_impl<T: Trace>(f: &Layout, cotarget: &IntTuple, t: &mut T) -> Resu
     }
     res_shape.push(new_shape);
     let new_stride = st[0].mul(sh[0])?;
-    t.step(Step::ComplementMode {
+    t.step(Complement::Mode {
         mode: (sh[0], st[0]),
         last: true,
         prev: res_stride[r - 1],
@@ -1351,7 +1083,7 @@ fn complement_impl<T: Trace>(f: &Layout, cotarget: &IntTuple, t: &mut T) -> Resu
     let rest_shape =
         int_tuple::coalesce_shape(&int_tuple::ceil_div(cotarget, &new_stride.leaf())?)?;
     let rest_stride = int_tuple::compact_col_major_num(&rest_shape, new_stride)?;
-    t.step(Step::ComplementRest {
+    t.step(Complement::Rest {
         cotarget,
         from: new_stride,
         rest: (&rest_shape, &rest_stride),
@@ -1365,7 +1097,7 @@ fn complement_impl<T: Trace>(f: &Layout, cotarget: &IntTuple, t: &mut T) -> Resu
 /// `coalesce` of the layout a fold built: its last step.
 fn coalesced<T: Trace>(built: Layout, t: &mut T) -> Result<Layout> {
     let r = coalesce_all(&built)?;
-    t.step(Step::Coalesced {
+    t.step(Coalesce::Of {
         of: &built,
         result: &r,
     });
@@ -1400,13 +1132,13 @@ pub(crate) fn complement_traced<T: Trace>(
     let b = cotarget.map(|c| c as &dyn fmt::Display);
     traced!(t, "complement", layout, b, {
         let f = filter(layout)?;
-        t.step(Step::Filtered { layout: &f });
+        t.step(Complement::Filtered { layout: &f });
         let default;
         let target = match cotarget {
             Some(c) => c,
             None => {
                 default = f.cosize_num()?.leaf();
-                t.step(Step::Cotarget { cotarget: &default });
+                t.step(Complement::Cotarget { cotarget: &default });
                 &default
             }
         };
@@ -1446,7 +1178,7 @@ type Prep = (Vec<Num>, Vec<Num>, Vec<Num>);
 
 fn inverse_prep<T: Trace>(layout: &Layout, t: &mut T) -> Result<Prep> {
     let c = coalesce_all(layout)?;
-    t.step(Step::CoalescedA { result: &c });
+    t.step(Inverse::CoalescedA { result: &c });
     let shape = c.shape.wrap().leaf_nums();
     let stride = c.stride.wrap().leaf_nums();
     let mut pre = Vec::with_capacity(shape.len() + 1);
@@ -1455,7 +1187,7 @@ fn inverse_prep<T: Trace>(layout: &Layout, t: &mut T) -> Result<Prep> {
         let last = *pre.last().expect("non-empty");
         pre.push(s.mul(last)?);
     }
-    t.step(Step::Prefix {
+    t.step(Inverse::Prefix {
         shape: &shape,
         pre: &pre,
     });
@@ -1489,7 +1221,7 @@ pub(crate) fn right_inverse_traced<T: Trace>(layout: &Layout, t: &mut T) -> Resu
             if d.is_static() {
                 statics.push(i);
             } else {
-                t.step(Step::DynamicStride { i, mode: (s, d) });
+                t.step(Inverse::DynamicStride { i, mode: (s, d) });
             }
         }
         let keys: Vec<i64> = statics.iter().map(|&i| stride[i].v).collect();
@@ -1497,7 +1229,7 @@ pub(crate) fn right_inverse_traced<T: Trace>(layout: &Layout, t: &mut T) -> Resu
         for k in &mut order {
             *k = statics[*k];
         }
-        t.step(Step::Sorted {
+        t.step(Inverse::Sorted {
             order: &order,
             stride: &stride,
         });
@@ -1507,7 +1239,7 @@ pub(crate) fn right_inverse_traced<T: Trace>(layout: &Layout, t: &mut T) -> Resu
                 rs.push(s.leaf());
                 rd.push(pre[i].leaf());
                 let next = s.mul(d)?;
-                t.step(Step::RightMode {
+                t.step(Inverse::RightMode {
                     i,
                     mode: (s, d),
                     curr,
@@ -1515,7 +1247,7 @@ pub(crate) fn right_inverse_traced<T: Trace>(layout: &Layout, t: &mut T) -> Resu
                 });
                 curr = next;
             } else {
-                t.step(Step::RightMode {
+                t.step(Inverse::RightMode {
                     i,
                     mode: (s, d),
                     curr,
@@ -1555,14 +1287,14 @@ pub(crate) fn left_inverse_traced<T: Trace>(layout: &Layout, t: &mut T) -> Resul
         let mut size = Num::fixed(1);
         let keys: Vec<i64> = stride.iter().map(|d| d.v).collect();
         let order = exchange_sort_by_key(&keys);
-        t.step(Step::Sorted {
+        t.step(Inverse::Sorted {
             order: &order,
             stride: &stride,
         });
         for &i in &order {
             let d = stride[i];
             if d.is_const(0) {
-                t.step(Step::LeftMode {
+                t.step(Inverse::LeftMode {
                     i,
                     mode: (shape[i], d),
                     taken: None,
@@ -1580,7 +1312,7 @@ pub(crate) fn left_inverse_traced<T: Trace>(layout: &Layout, t: &mut T) -> Resul
             let grown = size.mul(s)?;
             rs.push(s.leaf());
             rd.push(pre[i].leaf());
-            t.step(Step::LeftMode {
+            t.step(Inverse::LeftMode {
                 i,
                 mode: (shape[i], d),
                 taken: Some(LeftTaken {
@@ -1596,7 +1328,7 @@ pub(crate) fn left_inverse_traced<T: Trace>(layout: &Layout, t: &mut T) -> Resul
         }
         let last = *order.last().expect("non-empty");
         rs.push(shape[last].leaf());
-        t.step(Step::LeftLast {
+        t.step(Inverse::LeftLast {
             i: last,
             shape: shape[last],
             shapes: &rs,
@@ -1645,12 +1377,12 @@ pub(crate) fn logical_traced<T: Trace>(
         match tiler {
             Tiler::Layout(tl) => by_layout(tl, t),
             Tiler::Under => {
-                t.step(Step::Keeps);
+                t.step(Op::Keeps);
                 Ok(a.clone())
             }
             Tiler::Int(n) => {
                 let tl = Layout::col_major(Int(*n))?;
-                t.step(Step::IntTiler { n: *n, layout: &tl });
+                t.step(Op::IntTiler { n: *n, layout: &tl });
                 by_layout(&tl, t)
             }
             Tiler::Tuple(ts) => by_mode(a, ts, true, op.name(), t, |m, tl, t| {
@@ -1662,13 +1394,13 @@ pub(crate) fn logical_traced<T: Trace>(
 
 /// `composition(A, make_layout(B, complement(B, shape(coalesce(A)))))`.
 fn divide_by_layout<T: Trace>(layout: &Layout, tl: &Layout, t: &mut T) -> Result<Layout> {
-    t.step(Step::DivideFormula);
+    t.step(Tiling::DivideFormula);
     let target = coalesce_all(layout)?.shape;
-    t.step(Step::DivideTarget { target: &target });
+    t.step(Tiling::DivideTarget { target: &target });
     let c = complement_traced(tl, Some(&target), t)?;
     let parts = [tl.clone(), c];
     let b = make_layout(&parts);
-    t.step(Step::Made {
+    t.step(Tiling::Made {
         first: "B",
         second: &parts[1],
         result: &b,
@@ -1733,7 +1465,7 @@ fn unpack<T: Trace>(layout: &Layout, unpack0: bool, t: &mut T) -> Result<Layout>
     let r1 = layout.shape.get(1)?.rank();
     let c0 = if unpack0 { rep(r0) } else { Coord::Under };
     let r = layout.slice(&Coord::Tuple(vec![c0, rep(r1)]))?;
-    t.step(Step::Unpacked {
+    t.step(Tiling::Unpacked {
         both: unpack0,
         ranks: (r0, r1),
         result: &r,
@@ -1751,10 +1483,10 @@ pub(crate) fn regrouped_traced<T: Trace>(
     t: &mut T,
 ) -> Result<Layout> {
     traced!(t, op.regrouped_name(how), a, Some(tiler), {
-        t.step(Step::RegroupFormula { logical: op.name() });
+        t.step(Tiling::RegroupFormula { logical: op.name() });
         let l = logical_traced(op, a, tiler, t)?;
         let z = tile_unzip(&l, tiler)?;
-        t.step(Step::Unzipped { result: &z });
+        t.step(Tiling::Unzipped { result: &z });
         match how {
             Regroup::Zipped => Ok(z),
             Regroup::Tiled => unpack(&z, false, t),
@@ -1838,10 +1570,10 @@ pub fn logical_product(block: &Layout, tiler: &Tiler) -> Result<Layout> {
 
 /// `make_layout(A, composition(complement(A, size(A)*cosize(B)), B))`.
 fn product_by_layout<T: Trace>(block: &Layout, tl: &Layout, t: &mut T) -> Result<Layout> {
-    t.step(Step::ProductFormula);
+    t.step(Tiling::ProductFormula);
     let (size, cosize) = (block.shape.size_num()?, tl.cosize_num()?);
     let target = size.mul(cosize)?;
-    t.step(Step::ProductTarget {
+    t.step(Tiling::ProductTarget {
         size,
         cosize,
         target,
@@ -1849,7 +1581,7 @@ fn product_by_layout<T: Trace>(block: &Layout, tl: &Layout, t: &mut T) -> Result
     let c = complement_traced(block, Some(&target.leaf()), t)?;
     let parts = [block.clone(), composition_traced(&c, tl, t)?];
     let r = make_layout(&parts);
-    t.step(Step::Made {
+    t.step(Tiling::Made {
         first: "A",
         second: &parts[1],
         result: &r,
@@ -1950,18 +1682,18 @@ pub(crate) fn rank_sensitive_traced<T: Trace>(
         "blocked_product"
     };
     traced!(t, op, block, Some(tiler), {
-        t.step(Step::RankFormula { raked });
+        t.step(Tiling::RankFormula { raked });
         let r = block.rank().max(tiler.rank());
-        t.step(Step::Rank { r });
+        t.step(Tiling::Rank { r });
         let a = block.append_to(r);
-        t.step(Step::Appended {
+        t.step(Tiling::Appended {
             name: "A",
             r,
             from: block,
             to: &a,
         });
         let b = tiler.append_to(r);
-        t.step(Step::Appended {
+        t.step(Tiling::Appended {
             name: "B",
             r,
             from: tiler,
@@ -1971,7 +1703,7 @@ pub(crate) fn rank_sensitive_traced<T: Trace>(
         let (m0, m1) = (l.mode(0)?, l.mode(1)?);
         let (x, y) = if raked { (&m1, &m0) } else { (&m0, &m1) };
         let z = zip_layouts(x, y)?;
-        t.step(Step::Zipped { x, y, result: &z });
+        t.step(Tiling::Zipped { x, y, result: &z });
         Ok(z)
     })
 }

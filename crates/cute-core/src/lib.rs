@@ -68,6 +68,7 @@ pub mod tensor;
 pub mod tma;
 pub mod tma_copy;
 pub mod tmem;
+mod trace;
 pub mod umma;
 
 pub use error::{Error, Result};
