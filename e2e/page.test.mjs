@@ -6,6 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { serveAndLaunch, longScript } from './serve.mjs';
+import { openPage, pageUrl, typeExpr } from './pages.mjs';
 
 const DIST = new URL('../dist', import.meta.url).pathname;
 const OUT = new URL('./out', import.meta.url).pathname;
@@ -24,35 +25,7 @@ after(async () => {
 });
 
 /** A fresh page that fails the test on any uncaught page error. */
-async function open(query = '', viewport = { width: 1400, height: 900 }) {
-  const ctx = await browser.newContext({ viewport, acceptDownloads: true });
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); d.dismiss(); });
-  await page.goto(base + query);
-  await page.waitForSelector('#canvas [data-view], #draw-error', { timeout: 15000 });
-  return { page, ctx, errors };
-}
-
-/** Replace the editor's text as a user typing would (one input event); wait until the
- * drawing shows it (a valid expression: its last line is the SVG's title). */
-/** The page's URL once it has written the last state (typing rewrites it after a pause). */
-async function pageUrl(page) {
-  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-url-pending'));
-  return page.url();
-}
-
-async function typeExpr(page, text, timeout = 15000) {
-  // The 2,000-line script's test takes ~33 s alone on two cores, and under load its fill
-  // passed Playwright's 30 s default; the page's own paste is timed in bench/web.mjs.
-  await page.fill('#editor', text, { timeout: Math.max(timeout, 30000) });
-  await page.waitForFunction((t) => {
-    const title = document.querySelector('#canvas svg title');
-    return title && title.textContent.trim() === t.trim().split('\n').pop().trim()
-      && !document.querySelector('#draw-error');
-  }, text, { timeout });
-}
+const open = (query = '', viewport = undefined) => openPage(site, query, { viewport });
 
 const cellData = (page, sel) => page.$$eval(sel, (cs) => cs.map((c) => ({ ...c.dataset })));
 
@@ -849,7 +822,7 @@ test('an unknown name says what it could mean, the names list finds it, and dimm
 test('a 2,000-line script pastes whole and a keystroke at its end redraws its last line', async () => {
   const { page, ctx, errors } = await open();
   const script = longScript(2000);
-  await typeExpr(page, script, 90000);
+  await typeExpr(page, script, { timeout: 90000 });
   // Every output line printed: one per coalesce line.
   assert.equal(await page.locator('#results li').count(), 500);
   await page.focus('#editor');

@@ -86,6 +86,17 @@ class Case:
         self.expect, self.msg, self.runtime = None, None, None
 
 
+def golden_row(c):
+    """A case's line of golden data: its op and expression, what C++ printed, and where C++
+    refused it, the error's message or (compiled, then stopped) the run-time assert."""
+    row = {"op": c.op, "expr": c.expr, "expect": c.expect}
+    if c.msg:
+        row["msg"] = c.msg
+    if c.runtime:
+        row["assert"] = c.runtime
+    return row
+
+
 def st(n):
     return "_%d" % n if n >= 0 else "Int<%d>" % n
 
@@ -503,15 +514,7 @@ def main():
         batches = [cs[i:i + a.batch] for i in range(0, len(cs), a.batch)]
         with cf.ThreadPoolExecutor(a.j) as ex:
             list(ex.map(o.batch, batches))
-    fresh = {}
-    for c in cs:
-        row = {"op": c.op, "expr": c.expr, "expect": c.expect}
-        if c.msg:
-            row["msg"] = c.msg
-        if c.runtime:
-            # C++ compiled it and a run-time assert stopped it.
-            row["assert"] = c.runtime
-        fresh[c.expr] = row
+    fresh = {c.expr: golden_row(c) for c in cs}
     # In the order of the full case list, so partial reruns leave the file as a full run.
     order = [c.expr for c in (kinds[kind][0]() if kind else cases())]
     with open(a.out, "w") as f:

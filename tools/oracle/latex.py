@@ -371,12 +371,7 @@ def main():
                 c.msg = first_error(err[0]) if err else None
     with open(a.out, "w") as f:
         for c in cs:
-            row = {"op": c.op, "expr": c.expr, "expect": c.expect}
-            if c.msg:
-                row["msg"] = c.msg
-            if c.runtime:
-                row["assert"] = c.runtime
-            f.write(json.dumps(row) + "\n")
+            f.write(json.dumps(descs.golden_row(c)) + "\n")
     counts = {}
     for c in cs:
         k = counts.setdefault(c.op, [0, 0])
