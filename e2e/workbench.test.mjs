@@ -5,15 +5,15 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { serveAndLaunch } from './serve.mjs';
+import { openPage, pageUrl, typeExpr } from './pages.mjs';
 
 const DIST = new URL('../dist', import.meta.url).pathname;
 const OUT = new URL('./out', import.meta.url).pathname;
-let site, browser, base;
+let site;
 
 before(async () => {
   await mkdir(OUT, { recursive: true });
   site = await serveAndLaunch(DIST);
-  ({ browser, base } = site);
 });
 
 after(async () => {
@@ -21,31 +21,8 @@ after(async () => {
   await site?.close();
 });
 
-async function open(query = '') {
-  const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('dialog', (d) => { errors.push(`dialog: ${d.message()}`); d.dismiss(); });
-  await page.goto(base + query);
-  await page.waitForSelector('#canvas [data-view], #draw-error', { timeout: 30000 });
-  await page.waitForFunction(() => !document.getElementById('first'), null, { timeout: 30000 });
-  return { page, ctx, errors };
-}
-
-async function pageUrl(page) {
-  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-url-pending'));
-  return page.url();
-}
-
-/** The editor's text replaced; wait until the drawing's title is its last line. */
-async function typeExpr(page, text, title = text.trim().split('\n').pop().trim()) {
-  await page.fill('#editor', text);
-  await page.waitForFunction((t) => {
-    const el = document.querySelector('#canvas svg title');
-    return el && el.textContent.trim() === t && !document.querySelector('#draw-error');
-  }, title, { timeout: 20000 });
-}
+// The first picture's stand-in gone: the tab row and the toolbar are the app's.
+const open = (query = '') => openPage(site, query, { timeout: 30000, settled: true });
 
 const viewOf = (page) => page.$eval('#canvas [data-view]', (e) => e.dataset.view);
 
@@ -70,7 +47,7 @@ test('two tabs: a copy to change, a name for the other\'s value, and both in the
   assert.deepEqual(await again.page.$$eval('#sheets .sheet.active', (b) => b.map((x) => x.textContent)), ['B']);
   // Closing the other tab: the page has one tab again, and A is no longer a name.
   await again.page.click('#sheet-close');
-  assert.equal(await again.page.$$eval('#sheets .sheet', (b) => b.length), 2, 'A and +');
+  assert.deepEqual(await again.page.$$eval('#sheets .sheet', (b) => b.map((x) => x.textContent)), ['A', '+', 'Compare a variant']);
   await again.ctx.close();
   assert.deepEqual(errors, []);
   await ctx.close();
@@ -78,10 +55,13 @@ test('two tabs: a copy to change, a name for the other\'s value, and both in the
 
 test('compare mode: a swizzled atom against its MN-major variant, the differing cells marked and counted', async () => {
   const { page, ctx, errors } = await open('?expr=' + encodeURIComponent('GMMA::Layout_K_SW128_Atom<half_t>{}'));
-  await page.click('#sheet-add');
-  await typeExpr(page, 'GMMA::Layout_MN_SW128_Atom<half_t>{}');
-  await page.selectOption('#cmp', 'A');
+  // One step: a copy of the atom in tab B, compared with tab A; then the edit.
+  await page.click('#sheet-variant');
   await page.waitForSelector('#canvas [data-view="compare"]', { timeout: 20000 });
+  assert.equal(await page.inputValue('#cmp'), 'A');
+  assert.match(await page.textContent('.side'), /true/, 'a copy equals its original');
+  await page.fill('#editor', 'GMMA::Layout_MN_SW128_Atom<half_t>{}');
+  await page.waitForFunction(() => /504 of 512 differ/.test(document.querySelector('.side').textContent), null, { timeout: 20000 });
   // The compare view draws more than 128 cells as fills; the answer is in the results.
   const answers = await page.textContent('.side');
   // A is tab A (the K-major atom), whichever tab is open.

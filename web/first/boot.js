@@ -20,7 +20,7 @@ function standIn() {
   stand.setAttribute('aria-busy', 'true');
   stand.innerHTML =
     '<header class="bar"><h1>CuTe Layout Explorer</h1><span class="first-note">loading the editor…</span></header>' +
-    '<main class="main"><section class="side"><nav class="sheets"><button class="sheet active" disabled>A</button><button class="sheet" disabled>+</button></nav><div class="tabs"><button class="active" disabled>Expression</button><button disabled>Form</button></div>' +
+    '<main class="main"><section class="side"><nav class="sheets"><button class="sheet active" disabled>A</button><button class="sheet" disabled>+</button><button class="sheet variant" disabled>Compare a variant</button></nav><div class="tabs"><button class="active" disabled>Expression</button><button disabled>Form</button></div>' +
     '<label class="editor-label">CuTe expression or script (<code>NAME = expr</code> binds; the last line is drawn)</label>' +
     '<textarea rows="6" readonly aria-label="Expression"></textarea></section>' +
     '<section class="stage"><div class="zoombar"></div><div class="canvas-wrap"><div class="canvas" id="first-canvas"></div></div></section></main>';

@@ -226,14 +226,6 @@ pub fn zoom_of(z: f64) -> f64 {
     let scale = 10f64.powi(3 - z.log10().floor() as i32);
     ((z * scale).round() / scale).clamp(ZOOM_MIN, ZOOM_MAX)
 }
-/// A tab's name as the URL may give it: an identifier of at most 16 characters that does
-/// not start with a digit (other tabs' expressions call its value by it).
-fn tab_name_ok(v: &str) -> bool {
-    (1..=16).contains(&v.len())
-        && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !v.starts_with(|c: char| c.is_ascii_digit())
-}
-
 /// Longest `expr` accepted from a URL (the core's own line cap applies per line too).
 pub const MAX_EXPR_CHARS: usize = 100_000;
 
@@ -251,53 +243,24 @@ impl State {
     pub fn from_query(query: &str) -> (State, Vec<String>) {
         let query = query.strip_prefix('?').unwrap_or(query);
         let mut s = State::default();
-        let o = &mut s.opts;
         let mut notes = Vec::new();
         let mut bad = |k: &str, v: &str, why: &str| {
             let shown: String = v.chars().take(40).collect();
             notes.push(format!("ignored URL parameter {k}={shown:?}: {why}"));
         };
-        // Tabs in order: `expr` and `view` belong to the last `tab=` before them (the
-        // first tab's may come without one).
-        let mut tabs: Vec<crate::tabs::Tab> = Vec::new();
-        let mut active: Option<String> = None;
+        let mut tabs = crate::tabs::TabsQuery::default();
         for (k, v) in form_urlencoded::parse(query.as_bytes()) {
             let (k, v) = (k.as_ref(), v.as_ref());
+            match tabs.read(&mut s, k, v) {
+                Some(Ok(())) => continue,
+                Some(Err(why)) => {
+                    bad(k, v, why);
+                    continue;
+                }
+                None => {}
+            }
+            let o = &mut s.opts;
             match k {
-                "tab" if tabs.len() >= crate::tabs::MAX_TABS => bad(k, v, "too many tabs"),
-                "tab" if !tab_name_ok(v) => bad(k, v, "a tab's name is a letter or an identifier"),
-                "tab" if tabs.iter().any(|t| t.name == v) => bad(k, v, "a second tab of that name"),
-                "tab" => {
-                    if tabs.is_empty() && s.expr != DEFAULT_EXPR {
-                        // The first tab's parameters came before any `tab=`.
-                        tabs.push(crate::tabs::Tab {
-                            name: crate::tabs::FIRST.into(),
-                            expr: std::mem::take(&mut s.expr),
-                            view: o.view,
-                        });
-                    }
-                    tabs.push(crate::tabs::Tab {
-                        name: v.to_string(),
-                        expr: String::new(),
-                        view: View::Auto,
-                    });
-                }
-                "expr" if !tabs.is_empty() && v.chars().count() <= MAX_EXPR_CHARS => {
-                    if let Some(t) = tabs.last_mut() {
-                        t.expr = v.to_string();
-                    }
-                }
-                "view" if !tabs.is_empty() => match View::parse(v) {
-                    Some(view) => {
-                        if let Some(t) = tabs.last_mut() {
-                            t.view = view;
-                        }
-                    }
-                    None => bad(k, v, "not a view name"),
-                },
-                "active" => active = Some(v.to_string()),
-                "cmp" if tab_name_ok(v) => s.tabs.cmp = Some(v.to_string()),
-                "cmp" => bad(k, v, "not a tab's name"),
                 "labels" => match Labels::parse(v) {
                     Some(l) => o.labels = l,
                     None => bad(k, v, &expected(Labels::ALL.iter().map(|l| l.name()))),
@@ -357,37 +320,7 @@ impl State {
                 _ => bad(k, v, "unknown parameter"),
             }
         }
-        if tabs.len() >= 2 {
-            let i = active
-                .as_deref()
-                .and_then(|a| tabs.iter().position(|t| t.name == a))
-                .unwrap_or(0);
-            let open = std::mem::replace(
-                &mut tabs[i],
-                crate::tabs::Tab {
-                    name: String::new(),
-                    expr: String::new(),
-                    view: View::Auto,
-                },
-            );
-            tabs[i].name = open.name;
-            s.expr = open.expr;
-            s.opts.view = open.view;
-            s.tabs.list = tabs;
-            s.tabs.active = i;
-        } else if let Some(t) = tabs.pop() {
-            s.expr = t.expr;
-            s.opts.view = t.view;
-        }
-        let names = s.tabs.names();
-        if s.tabs
-            .cmp
-            .as_ref()
-            .is_some_and(|c| !names.contains(c) || *c == s.tabs.active_name())
-        {
-            notes.push("ignored URL parameter cmp: not another tab's name".into());
-            s.tabs.cmp = None;
-        }
+        tabs.finish(&mut s, &mut notes);
         (s, notes)
     }
 
@@ -405,33 +338,7 @@ impl State {
         let d = State::default();
         let (o, od) = (&self.opts, &d.opts);
         let mut q = Query::default();
-        if self.tabs.list.is_empty() {
-            if self.expr != d.expr {
-                q.add("expr", &self.expr);
-            }
-            if o.view != od.view {
-                q.add("view", o.view.name());
-            }
-        } else {
-            for (i, t) in self.tabs.list.iter().enumerate() {
-                let (expr, view) = if i == self.tabs.active {
-                    (self.expr.as_str(), o.view)
-                } else {
-                    (t.expr.as_str(), t.view)
-                };
-                q.add("tab", &t.name);
-                q.add("expr", expr);
-                if view != View::Auto {
-                    q.add("view", view.name());
-                }
-            }
-            if self.tabs.active != 0 {
-                q.add("active", &self.tabs.active_name());
-            }
-        }
-        if let Some(c) = &self.tabs.cmp {
-            q.add("cmp", c);
-        }
+        self.add_tabs_query(&mut q);
         if o.labels != od.labels {
             q.add("labels", o.labels.name());
         }
@@ -586,12 +493,12 @@ fn parse_highlight(v: &str) -> Option<Highlight> {
 /// and that are safe in a query value (`( ) , : < >` are not query delimiters) are
 /// unescaped again, and spaces are `%20` rather than `+` so links survive copy-paste.
 #[derive(Default)]
-struct Query {
+pub(crate) struct Query {
     pairs: Vec<String>,
 }
 
 impl Query {
-    fn add(&mut self, k: &str, v: &str) {
+    pub(crate) fn add(&mut self, k: &str, v: &str) {
         let enc: String = form_urlencoded::byte_serialize(v.as_bytes()).collect();
         let enc = enc
             .replace('+', "%20")

@@ -3,7 +3,7 @@
 //! the open tab against another one. The open tab's expression and view are the state's
 //! (`State::expr`, `State::opts.view`); the others wait here.
 
-use crate::state::State;
+use crate::state::{Query, State, DEFAULT_EXPR, MAX_EXPR_CHARS};
 use cute_lang::Value;
 use cute_render::View;
 
@@ -63,6 +63,104 @@ impl Tabs {
     }
 }
 
+/// A tab's name as the URL may give it: an identifier of at most 16 characters that does
+/// not start with a digit (other tabs' expressions call its value by it).
+fn name_ok(v: &str) -> bool {
+    (1..=16).contains(&v.len())
+        && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !v.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// A link's tab parameters while it is read: `tab=NAME`, then that tab's `expr` and
+/// `view` (the first tab's may come before any `tab=`), `active=NAME`, `cmp=NAME`.
+#[derive(Default)]
+pub(crate) struct TabsQuery {
+    tabs: Vec<Tab>,
+    active: Option<String>,
+}
+
+impl TabsQuery {
+    /// Read `k=v` if it is a tab's parameter: `None` where it is not (an `expr` or `view`
+    /// before any `tab=` is the state's own), `Some(Err(why))` where it is ignored.
+    pub(crate) fn read(
+        &mut self,
+        s: &mut State,
+        k: &str,
+        v: &str,
+    ) -> Option<Result<(), &'static str>> {
+        Some(match k {
+            "tab" if self.tabs.len() >= MAX_TABS => Err("too many tabs"),
+            "tab" if !name_ok(v) => Err("a tab's name is a letter or an identifier"),
+            "tab" if self.tabs.iter().any(|t| t.name == v) => Err("a second tab of that name"),
+            "tab" => {
+                if self.tabs.is_empty() && s.expr != DEFAULT_EXPR {
+                    // The first tab's parameters came before any `tab=`.
+                    self.tabs.push(Tab {
+                        name: FIRST.into(),
+                        expr: std::mem::take(&mut s.expr),
+                        view: s.opts.view,
+                    });
+                }
+                self.tabs.push(open_slot(v.to_string()));
+                Ok(())
+            }
+            "active" => {
+                self.active = Some(v.to_string());
+                Ok(())
+            }
+            "cmp" if name_ok(v) => {
+                s.tabs.cmp = Some(v.to_string());
+                Ok(())
+            }
+            "cmp" => Err("not a tab's name"),
+            "expr" | "view" => {
+                let t = self.tabs.last_mut()?;
+                if k == "view" {
+                    View::parse(v)
+                        .map(|view| t.view = view)
+                        .ok_or("not a view name")
+                } else if v.chars().count() > MAX_EXPR_CHARS {
+                    Err("longer than 100000 characters")
+                } else {
+                    t.expr = v.to_string();
+                    Ok(())
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    /// The tabs read into `s`: the one `active=` names open (else the first); a `cmp=`
+    /// that names no other tab is a notice.
+    pub(crate) fn finish(mut self, s: &mut State, notes: &mut Vec<String>) {
+        if self.tabs.len() >= 2 {
+            let i = self
+                .active
+                .as_deref()
+                .and_then(|a| self.tabs.iter().position(|t| t.name == a))
+                .unwrap_or(0);
+            let name = self.tabs[i].name.clone();
+            let open = std::mem::replace(&mut self.tabs[i], open_slot(name));
+            s.expr = open.expr;
+            s.opts.view = open.view;
+            s.tabs.list = self.tabs;
+            s.tabs.active = i;
+        } else if let Some(t) = self.tabs.pop() {
+            s.expr = t.expr;
+            s.opts.view = t.view;
+        }
+        let names = s.tabs.names();
+        if s.tabs
+            .cmp
+            .as_ref()
+            .is_some_and(|c| !names.contains(c) || *c == s.tabs.active_name())
+        {
+            notes.push("ignored URL parameter cmp: not another tab's name".into());
+            s.tabs.cmp = None;
+        }
+    }
+}
+
 /// A placeholder for the open tab's entry: its text lives in the state.
 fn open_slot(name: String) -> Tab {
     Tab {
@@ -106,6 +204,27 @@ impl State {
         };
         self.tabs.list.push(copy);
         self.switch_tab(self.tabs.list.len() - 1);
+    }
+
+    /// Start a variant of the open tab: a copy of it in a new tab, compared with it, so
+    /// that an edit of the copy (a new swizzle, the MN-major form) marks the cells where the
+    /// two differ. Nothing happens past [`MAX_TABS`].
+    ///
+    /// ```
+    /// use cute_web::state::State;
+    /// let mut s = State::default();
+    /// s.expr = "(8,8):(8,1)".into();
+    /// s.compare_variant();
+    /// assert_eq!((s.tabs.active_name().as_str(), s.tabs.cmp.as_deref()), ("B", Some("A")));
+    /// assert_eq!(s.expr, "(8,8):(8,1)");
+    /// ```
+    pub fn compare_variant(&mut self) {
+        let original = self.tabs.active_name();
+        let before = self.tabs.names().len();
+        self.add_tab();
+        if self.tabs.names().len() > before {
+            self.tabs.cmp = Some(original);
+        }
     }
 
     /// Open tab `i` (its expression and view become the state's).
@@ -155,6 +274,40 @@ impl State {
         }
         if self.tabs.list.len() == 1 {
             self.tabs = Tabs::default();
+        }
+    }
+
+    /// The tabs' parameters of the link that restores this state: the one tab's `expr` and
+    /// `view` where there is one, else each tab's name, expression and view in order, and
+    /// the open one (where it is not the first); the compared tab.
+    pub(crate) fn add_tabs_query(&self, q: &mut Query) {
+        let d = State::default();
+        if self.tabs.list.is_empty() {
+            if self.expr != d.expr {
+                q.add("expr", &self.expr);
+            }
+            if self.opts.view != d.opts.view {
+                q.add("view", self.opts.view.name());
+            }
+        } else {
+            for (i, t) in self.tabs.list.iter().enumerate() {
+                let (expr, view) = if i == self.tabs.active {
+                    (self.expr.as_str(), self.opts.view)
+                } else {
+                    (t.expr.as_str(), t.view)
+                };
+                q.add("tab", &t.name);
+                q.add("expr", expr);
+                if view != View::Auto {
+                    q.add("view", view.name());
+                }
+            }
+            if self.tabs.active != 0 {
+                q.add("active", &self.tabs.active_name());
+            }
+        }
+        if let Some(c) = &self.tabs.cmp {
+            q.add("cmp", c);
         }
     }
 

@@ -126,32 +126,13 @@ impl Drawing {
             .with_value(|k| k.as_ref().is_some_and(|k| k.0 != key.0));
         self.drawn.set_value(Some(key.clone()));
         let (_, opts, th) = key;
-        let Shared {
-            printed,
-            line_error,
-            figure,
-            ..
-        } = self.shared;
         let t0 = now();
-        // Other tabs' values the expression names, and the tab it is compared with.
-        let (bindings, compared, open) = self
-            .shared
-            .state
-            .with_untracked(|s| (s.tab_bindings(), s.compared(), s.tabs.active_name()));
-        let names = self.shared.state.with_untracked(|s| s.tabs.names());
-        let evaluated = cute_render::evaluate_with(&expr, bindings.as_deref().unwrap_or(&[]));
-        let (lines, first) = printed_lines(&expr, &evaluated.lines, evaluated.notes());
-        printed.set(lines);
-        line_error.set(first);
+        let (evaluated, against) = self.evaluate(&expr);
         let t1 = now();
-        let drawn = match (bindings, compared) {
-            (Err(e), _) | (_, Some(Err(e))) => Err(cute_core::Error::new(e)),
-            (Ok(_), Some(Ok((name, other)))) => {
-                let other_first =
-                    names.iter().position(|n| *n == name) < names.iter().position(|n| *n == open);
-                compare_figure(&evaluated, (&open, &name, other_first), &other, &opts)
-            }
-            (Ok(_), None) => evaluated.figure(&opts),
+        let drawn = match against {
+            Err(e) => Err(e),
+            Ok(Some(against)) => compare_figure(&evaluated, &against, &opts),
+            Ok(None) => evaluated.figure(&opts),
         };
         self.shared.explanation.set(match &drawn {
             Ok((_, f, _)) if f.view == View::Algebra => evaluated.explanation(),
@@ -162,93 +143,145 @@ impl Drawing {
                 self.shared.latex_ok.set(cute_render::latex::draws(&value));
                 self.shared.value.set_value(Some(value.clone()));
                 self.follow_or_note(&expr, &opts, th, note);
-                let t2 = now();
-                let big = fig.cell_text && fig.cell_count() > WHOLE_CELLS;
-                let svg = fig.to_svg_with(th, if big { Detail::Fills } else { Detail::Full });
-                let t3 = now();
                 let width = evaluated.element_width();
                 let bits = width.as_ref().map_or(opts.elem_bits, |w| w.0);
                 self.inspector.context.set_value(Context::of(&value, bits));
                 self.shared.elem_fixed.set(width);
-                let (w, h) = fig.size();
-                let size = (w as f64, h as f64);
-                // A figure of another size is a new picture: it opens fitted, scrolled to
-                // its corner (the first one too, unless the URL gave a zoom).
-                let first = self.natural.get_value() == (0.0, 0.0);
-                let reshaped = self.natural.get_value() != size
-                    && !(first && self.shared.state.with_untracked(|s| s.zoom != 1.0));
-                self.natural.set_value(size);
-                if let Some(div) = self.canvas.get_untracked() {
-                    // A figure of sentences (the kernel report) reads as a table that wraps;
-                    // the SVG stays the export.
-                    match fig.to_html_table() {
-                        Some(html) => div.set_inner_html(&html),
-                        None => div.set_inner_html(&svg),
-                    }
-                    let _ = div.class_list().remove_1("stale");
-                }
-                let b = if big { fig.panel_boxes() } else { Vec::new() };
-                self.boxes.set_value(b);
-                let tb = now();
-                self.bitmaps
-                    .set_value(self.boxes.with_value(|b| bitmaps(&fig, b)));
-                let fills_ms = now() - tb;
-                self.shared.export_blocked.set(export_refusal(&fig));
-                self.shared.answers.set(fig.notes.clone());
-                figure.set_value(Some(fig));
-                if reshaped {
-                    if let Some(div) = self.canvas.get_untracked() {
-                        div.set_scroll_left(0);
-                        div.set_scroll_top(0);
-                    }
-                    self.open_fitted();
-                }
-                self.apply_zoom();
-                let tl = now();
-                self.paint_labels();
-                let labels_ms = now() - tl;
-                self.draw_error.set(None);
-                self.inspector.clear();
-                if let Some(pin) = self.shared.state.with_untracked(|s| s.pin.clone()) {
-                    if new_expr {
-                        self.set_pin(None);
-                    } else {
-                        self.restore_pin(&pin);
-                    }
-                }
-                let t4 = now();
-                let mut status = format!(
-                    "evaluate {:.1} ms · figure {:.1} ms · SVG {:.1} ms · DOM {:.1} ms",
-                    t1 - t0,
-                    t2 - t1,
-                    t3 - t2,
-                    t4 - t3 - fills_ms - labels_ms
-                );
-                if !self.boxes.with_value(Vec::is_empty) {
-                    status += &format!(" · canvas {:.1} ms", fills_ms + labels_ms);
-                }
-                self.status.set((t4 - t0, status));
+                self.show(fig, th, new_expr, (t0, t1));
             }
             Err(e) => self.show_error(&e),
         }
         super::dom::drop_first_picture();
     }
+
+    /// Evaluate `expr` with the other tabs' values it names and print its lines; with the
+    /// tab it is compared with, if the compare mode is on (an error where a tab's value is).
+    fn evaluate(self, expr: &str) -> (cute_render::Evaluated, cute_core::Result<Option<Against>>) {
+        let (bindings, compared, open, names) = self.shared.state.with_untracked(|s| {
+            (
+                s.tab_bindings(),
+                s.compared(),
+                s.tabs.active_name(),
+                s.tabs.names(),
+            )
+        });
+        let evaluated = cute_render::evaluate_with(expr, bindings.as_deref().unwrap_or(&[]));
+        let (lines, first) = printed_lines(expr, &evaluated.lines, evaluated.notes());
+        self.shared.printed.set(lines);
+        self.shared.line_error.set(first);
+        let against = match (bindings, compared) {
+            (Err(e), _) | (_, Some(Err(e))) => Err(cute_core::Error::new(e)),
+            (Ok(_), Some(Ok((name, other)))) => {
+                let at = |t: &str| names.iter().position(|n| n == t);
+                Ok(Some(Against {
+                    other_first: at(&name) < at(&open),
+                    open,
+                    name,
+                    other,
+                }))
+            }
+            (Ok(_), None) => Ok(None),
+        };
+        (evaluated, against)
+    }
+
+    /// Put a drawn figure on the page: the SVG (or the table of a figure of sentences),
+    /// its canvas fills above the cap, the zoom, the labels, the pin and the status line
+    /// (the times since `t0` and `t1`: the start, and the end of the evaluation).
+    fn show(self, fig: cute_render::Figure, th: Theme, new_expr: bool, (t0, t1): (f64, f64)) {
+        let t2 = now();
+        let big = fig.cell_text && fig.cell_count() > WHOLE_CELLS;
+        let svg = fig.to_svg_with(th, if big { Detail::Fills } else { Detail::Full });
+        let t3 = now();
+        let (w, h) = fig.size();
+        let size = (w as f64, h as f64);
+        // A figure of another size is a new picture: it opens fitted, scrolled to its
+        // corner (the first one too, unless the URL gave a zoom).
+        let first = self.natural.get_value() == (0.0, 0.0);
+        let reshaped = self.natural.get_value() != size
+            && !(first && self.shared.state.with_untracked(|s| s.zoom != 1.0));
+        self.natural.set_value(size);
+        if let Some(div) = self.canvas.get_untracked() {
+            // A figure of sentences (the kernel report) reads as a table that wraps; the
+            // SVG stays the export.
+            match fig.to_html_table() {
+                Some(html) => div.set_inner_html(&html),
+                None => div.set_inner_html(&svg),
+            }
+            let _ = div.class_list().remove_1("stale");
+        }
+        let b = if big { fig.panel_boxes() } else { Vec::new() };
+        self.boxes.set_value(b);
+        let tb = now();
+        self.bitmaps
+            .set_value(self.boxes.with_value(|b| bitmaps(&fig, b)));
+        let fills_ms = now() - tb;
+        self.shared.export_blocked.set(export_refusal(&fig));
+        self.shared.answers.set(fig.notes.clone());
+        self.shared.figure.set_value(Some(fig));
+        if reshaped {
+            if let Some(div) = self.canvas.get_untracked() {
+                div.set_scroll_left(0);
+                div.set_scroll_top(0);
+            }
+            self.open_fitted();
+        }
+        self.apply_zoom();
+        let tl = now();
+        self.paint_labels();
+        let labels_ms = now() - tl;
+        self.draw_error.set(None);
+        self.inspector.clear();
+        if let Some(pin) = self.shared.state.with_untracked(|s| s.pin.clone()) {
+            if new_expr {
+                self.set_pin(None);
+            } else {
+                self.restore_pin(&pin);
+            }
+        }
+        let t4 = now();
+        let mut status = format!(
+            "evaluate {:.1} ms · figure {:.1} ms · SVG {:.1} ms · DOM {:.1} ms",
+            t1 - t0,
+            t2 - t1,
+            t3 - t2,
+            t4 - t3 - fills_ms - labels_ms
+        );
+        if !self.boxes.with_value(Vec::is_empty) {
+            status += &format!(" · canvas {:.1} ms", fills_ms + labels_ms);
+        }
+        self.status.set((t4 - t0, status));
+    }
 }
 
-/// The compare mode's drawing: `functionally_equal` of the open tab's value and tab
-/// `name`'s, in the compare view.
+/// The tab the open one is compared with: its name and value, and whether it comes
+/// first (it is then A).
+struct Against {
+    open: String,
+    name: String,
+    other: cute_lang::Value,
+    other_first: bool,
+}
+
+/// The compare mode's drawing: `functionally_equal` of the open tab's value and the
+/// other tab's, in the compare view.
 fn compare_figure(
     evaluated: &cute_render::Evaluated,
-    (open, name, other_first): (&str, &str, bool),
-    other: &cute_lang::Value,
+    against: &Against,
     opts: &Options,
 ) -> cute_core::Result<(cute_lang::Value, cute_render::Figure, Option<String>)> {
     let (value, title) = evaluated.drawn_value()?;
+    let Against {
+        open,
+        name,
+        other,
+        other_first,
+    } = against;
     // A is the tab that comes first, so that with tabs A and B the panels and the verdict's
     // A and B are the tabs of those names, whichever is open.
     let this = (format!("tab {open} (open)"), &value, title);
     let that = (format!("tab {name}"), other, format!("tab {name}"));
-    let (a, b) = if other_first {
+    let (a, b) = if *other_first {
         (that, this)
     } else {
         (this, that)

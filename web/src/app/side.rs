@@ -60,7 +60,8 @@ pub(super) fn SidePane(
 }
 
 /// The page's tabs: one button a tab (its name: what other tabs' expressions call its
-/// value), a new tab (a copy of the open one), and closing the open one.
+/// value), a new tab (a copy of the open one), a variant (a copy compared with the open
+/// one), and closing the open one.
 #[component]
 fn Sheets(state: RwSignal<State>) -> impl IntoView {
     let names = move || state.with(|s| s.tabs.names());
@@ -100,6 +101,12 @@ fn Sheets(state: RwSignal<State>) -> impl IntoView {
                     on:click=move |_| state.update(|s| s.close_tab(s.tabs.active))
                 >"×"</button>
             </Show>
+            <button
+                id="sheet-variant"
+                class="sheet variant"
+                title="a copy of this tab in a new tab, drawn against this one: change the copy and the cells where the two differ are marked"
+                on:click=move |_| state.update(|s| s.compare_variant())
+            >"Compare a variant"</button>
         </nav>
     }
 }
