@@ -792,7 +792,8 @@ fn explain(
         let this = v.get();
         if !args.is_empty() {
             return Err(err(format!(
-                "explain: {} is a value, not an op: pass the op and its operands                  (explain(\"logical_divide\", A, B)), or the value a call made alone",
+                "explain: {} is a value, not an op: pass the op and its operands \
+                 (explain(\"logical_divide\", A, B)), or the value a call made alone",
                 this.value.kind()
             )));
         }
@@ -833,7 +834,8 @@ fn explain(
             }
             _ => {
                 return Err(err(format!(
-                    "explain: cannot tell which call made this {} ({}): pass the op and its                      operands, explain(\"logical_divide\", A, B)",
+                    "explain: cannot tell which call made this {} ({}): pass the op and its \
+                     operands, explain(\"logical_divide\", A, B)",
                     this.value.kind(),
                     this.title
                 )))
@@ -842,7 +844,8 @@ fn explain(
     } else {
         let name: String = op.extract().map_err(|_| {
             pyo3::exceptions::PyTypeError::new_err(
-                "explain takes an op (its name or its function), a value a call made, or                  the call's text",
+                "explain takes an op (its name or its function), a value a call made, or \
+                 the call's text",
             )
         })?;
         let Some(row) = cute_lang::lookup(&name) else {
