@@ -89,20 +89,24 @@ impl TabsQuery {
         v: &str,
     ) -> Option<Result<(), &'static str>> {
         Some(match k {
-            "tab" if self.tabs.len() >= MAX_TABS => Err("too many tabs"),
             "tab" if !name_ok(v) => Err("a tab's name is a letter or an identifier"),
-            "tab" if self.tabs.iter().any(|t| t.name == v) => Err("a second tab of that name"),
             "tab" => {
                 if self.tabs.is_empty() && s.expr != DEFAULT_EXPR {
-                    // The first tab's parameters came before any `tab=`.
+                    // The first tab's parameters came before any `tab=`: it is tab A.
                     self.tabs.push(Tab {
                         name: FIRST.into(),
                         expr: std::mem::take(&mut s.expr),
                         view: s.opts.view,
                     });
                 }
-                self.tabs.push(open_slot(v.to_string()));
-                Ok(())
+                if self.tabs.len() >= MAX_TABS {
+                    Err("too many tabs")
+                } else if self.tabs.iter().any(|t| t.name == v) {
+                    Err("a second tab of that name")
+                } else {
+                    self.tabs.push(open_slot(v.to_string()));
+                    Ok(())
+                }
             }
             "active" => {
                 self.active = Some(v.to_string());
@@ -449,6 +453,11 @@ mod tests {
             "one tab, the second of its name ignored"
         );
         assert_eq!(notes.len(), 3, "{notes:?}");
+        // A link before tabs is tab A: a `tab=A` after it is a second tab A.
+        let (s, notes) = State::from_query("?expr=8:1&tab=A&expr=16:1&tab=B&expr=A");
+        assert_eq!(s.tabs.names(), ["A", "B"]);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].contains("a second tab of that name"), "{notes:?}");
     }
 
     #[test]
