@@ -224,9 +224,9 @@ impl State {
     /// ```
     pub fn compare_variant(&mut self) {
         let original = self.tabs.active_name();
-        let before = self.tabs.names().len();
         self.add_tab();
-        if self.tabs.names().len() > before {
+        // A new tab is the open one; past the cap the original stays open.
+        if self.tabs.active_name() != original {
             self.tabs.cmp = Some(original);
         }
     }
@@ -285,12 +285,11 @@ impl State {
     /// `view` where there is one, else each tab's name, expression and view in order, and
     /// the open one (where it is not the first); the compared tab.
     pub(crate) fn add_tabs_query(&self, q: &mut Query) {
-        let d = State::default();
         if self.tabs.list.is_empty() {
-            if self.expr != d.expr {
+            if self.expr != DEFAULT_EXPR {
                 q.add("expr", &self.expr);
             }
-            if self.opts.view != d.opts.view {
+            if self.opts.view != View::Auto {
                 q.add("view", self.opts.view.name());
             }
         } else {
@@ -458,6 +457,23 @@ mod tests {
         assert_eq!(s.tabs.names(), ["A", "B"]);
         assert_eq!(notes.len(), 1, "{notes:?}");
         assert!(notes[0].contains("a second tab of that name"), "{notes:?}");
+    }
+
+    #[test]
+    fn a_variant_past_the_cap_changes_nothing() {
+        let mut s = State::default();
+        while s.tabs.names().len() < super::MAX_TABS {
+            s.add_tab();
+        }
+        let open = s.tabs.active_name();
+        s.compare_variant();
+        assert_eq!((s.tabs.active_name(), s.tabs.cmp.as_deref()), (open, None));
+        s.switch_tab(0);
+        s.compare_variant();
+        assert_eq!(
+            (s.tabs.active_name().as_str(), s.tabs.cmp.as_deref()),
+            ("A", None)
+        );
     }
 
     #[test]
